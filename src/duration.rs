@@ -1,0 +1,197 @@
+//! Human durations in (`30s`, `90 s`, `4m30s`, `4.5min`, `3h`, `1d`, `2h30m`) and out, the way the
+//! article writes them (`30 s`, `4.5 min`, `3 h 02 min`, `184 days`).
+
+use crate::Error;
+
+const MINUTE: f64 = 60.0;
+const HOUR: f64 = 3600.0;
+const DAY: f64 = 86_400.0;
+
+/// Parses a duration into seconds. A bare number is seconds.
+///
+/// Whole-unit forms (`4m30s`, `2h30m`, `1d`, `50ms`) go to `humantime`; a single decimal
+/// amount (`4.5min`, `1.5h`) is the amount times humantime's length of one unit. `field` names
+/// the input in the error message.
+///
+/// # Example
+/// ```
+/// use backoff_lab::parse_duration;
+/// assert_eq!(parse_duration("base", "4m30s")?, 270.0);
+/// assert_eq!(parse_duration("base", "4.5min")?, 270.0);
+/// assert_eq!(parse_duration("base", "90 s")?, 90.0);
+/// assert!(parse_duration("base", "abc").is_err());
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
+    let bad = || Error::BadDuration {
+        field,
+        value: text.to_string(),
+    };
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.is_empty() {
+        return Err(bad());
+    }
+    if compact.starts_with('-') {
+        return Err(Error::out_of_range(
+            field,
+            text.trim(),
+            "a positive duration",
+        ));
+    }
+    let seconds = if compact.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        compact.parse::<f64>().map_err(|_| bad())?
+    } else if let Ok(d) = humantime::parse_duration(&compact) {
+        d.as_secs_f64()
+    } else {
+        let split = compact
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .ok_or_else(bad)?;
+        let (amount, unit) = compact.split_at(split);
+        let amount: f64 = amount.parse().map_err(|_| bad())?;
+        let unit = humantime::parse_duration(&format!("1{unit}")).map_err(|_| bad())?;
+        amount * unit.as_secs_f64()
+    };
+    if seconds.is_finite() {
+        Ok(seconds)
+    } else {
+        Err(bad())
+    }
+}
+
+/// Formats seconds the way the article does: `30 s`, `90 s`, `4.5 min`, `2 h 02 min`,
+/// `24 h 02 min`, `184 days`. Rounds to what a reader needs; see [`format_exact`] for a
+/// lossless form.
+///
+/// # Example
+/// ```
+/// use backoff_lab::format_duration;
+/// assert_eq!(format_duration(270.0), "4.5 min");
+/// assert_eq!(format_duration(10_920.0), "3 h 02 min");
+/// assert_eq!(format_duration(15_943_230.0), "184 days");
+/// ```
+pub fn format_duration(seconds: f64) -> String {
+    let s = seconds.max(0.0);
+    if s == 0.0 {
+        "0 s".to_string()
+    } else if s < 1.0 {
+        format!("{} ms", trim(s * 1000.0, 0))
+    } else if s < 2.0 * MINUTE {
+        format!("{} s", trim(s, 1))
+    } else if s < HOUR {
+        format!("{} min", trim(s / MINUTE, 1))
+    } else if s < 100.0 * HOUR {
+        let minutes = (s / MINUTE).round() as u64;
+        match (minutes / 60, minutes % 60) {
+            (h, 0) => format!("{h} h"),
+            (h, m) => format!("{h} h {m:02} min"),
+        }
+    } else if s < 10.0 * DAY {
+        format!("{} days", trim(s / DAY, 1))
+    } else {
+        // Whole days, rounded down: "184 days" for 184.5, as people say it.
+        format!("{} days", (s / DAY).floor() as u64)
+    }
+}
+
+/// Formats seconds without rounding away anything above a millisecond, in hours, minutes and
+/// seconds: `27 h 35 min 5 s`, `30 s`, `0 s`.
+///
+/// # Example
+/// ```
+/// use backoff_lab::format_exact;
+/// assert_eq!(format_exact(99_305.0), "27 h 35 min 5 s");
+/// assert_eq!(format_exact(1.5), "1.5 s");
+/// ```
+pub fn format_exact(seconds: f64) -> String {
+    let millis = (seconds.max(0.0) * 1000.0).round() as u64;
+    let (h, m) = (millis / 3_600_000, millis / 60_000 % 60);
+    let s = (millis % 60_000) as f64 / 1000.0;
+    let mut parts = Vec::new();
+    if h > 0 {
+        parts.push(format!("{h} h"));
+    }
+    if m > 0 {
+        parts.push(format!("{m} min"));
+    }
+    if s > 0.0 || parts.is_empty() {
+        parts.push(format!("{} s", trim(s, 3)));
+    }
+    parts.join(" ")
+}
+
+/// Formats a number with at most `decimals` decimals and no trailing zeros.
+fn trim(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_documented_form() {
+        for (text, seconds) in [
+            ("30s", 30.0),
+            ("90 s", 90.0),
+            ("4m30s", 270.0),
+            ("4.5min", 270.0),
+            ("3h", 10_800.0),
+            ("1d", 86_400.0),
+            ("2h30m", 9_000.0),
+            ("2h 30m", 9_000.0),
+            ("50ms", 0.05),
+            ("1.5h", 5_400.0),
+            ("45", 45.0),
+            ("0.25", 0.25),
+        ] {
+            assert_eq!(parse_duration("base", text), Ok(seconds), "{text}");
+        }
+    }
+
+    #[test]
+    fn refuses_garbage_with_the_field_and_examples() {
+        for text in ["", "abc", "NaN", "inf", "5 parsecs", "1.2.3s", "s", "."] {
+            let err = parse_duration("cap", text).unwrap_err().to_string();
+            assert!(err.starts_with("cap must be a duration"), "{text}: {err}");
+        }
+        let err = parse_duration("base", "-5s").unwrap_err().to_string();
+        assert_eq!(err, "base must be a positive duration, got -5s");
+    }
+
+    #[test]
+    fn formats_the_article_table() {
+        let cases = [
+            (30.0, "30 s"),
+            (90.0, "90 s"),
+            (120.0, "2 min"),
+            (270.0, "4.5 min"),
+            (390.0, "6.5 min"),
+            (810.0, "13.5 min"),
+            (1_200.0, "20 min"),
+            (2_430.0, "40.5 min"),
+            (7_290.0, "2 h 02 min"),
+            (10_800.0, "3 h"),
+            (10_920.0, "3 h 02 min"),
+            (86_520.0, "24 h 02 min"),
+            (65_610.0, "18 h 14 min"),
+            (15_943_230.0, "184 days"),
+            (0.05, "50 ms"),
+            (0.0, "0 s"),
+        ];
+        for (seconds, text) in cases {
+            assert_eq!(format_duration(seconds), text, "{seconds}");
+        }
+    }
+
+    #[test]
+    fn exact_format_keeps_every_second() {
+        assert_eq!(format_exact(272_105.0), "75 h 35 min 5 s");
+        assert_eq!(format_exact(86_520.0), "24 h 2 min");
+        assert_eq!(format_exact(0.0), "0 s");
+    }
+}

@@ -1,0 +1,60 @@
+//! The one error type of the crate: every refusal says what was wrong and what is valid.
+
+use std::fmt;
+
+/// Why an input was refused. `Display` gives one lowercase sentence that names the field,
+/// the value that was given and the valid range.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// A number outside its valid range (NaN and infinities included).
+    OutOfRange {
+        /// The field, as the user knows it (`base`, `multiplier`, ...).
+        field: &'static str,
+        /// The value that was given, as text.
+        value: String,
+        /// The valid range, in words.
+        valid: String,
+    },
+    /// Text that is not a duration.
+    BadDuration {
+        /// The field the text was given for.
+        field: &'static str,
+        /// The text that was given.
+        value: String,
+    },
+    /// A question with no answer under the given policy (e.g. a deadline no cap can reach).
+    Unreachable(String),
+}
+
+impl Error {
+    pub(crate) fn out_of_range(
+        field: &'static str,
+        value: impl fmt::Display,
+        valid: impl Into<String>,
+    ) -> Self {
+        Error::OutOfRange {
+            field,
+            value: value.to_string(),
+            valid: valid.into(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::OutOfRange {
+                field,
+                value,
+                valid,
+            } => write!(f, "{field} must be {valid}, got {value}"),
+            Error::BadDuration { field, value } => write!(
+                f,
+                "{field} must be a duration such as 30s, 4m30s, 4.5min, 3h or 1d, got {value:?}"
+            ),
+            Error::Unreachable(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

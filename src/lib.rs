@@ -1,0 +1,22 @@
+//! backoff-lab: the arithmetic of retry schedules.
+//!
+//! A pure core (no I/O, no wasm, no DOM): [`Policy`] and its [`Schedule`], human durations,
+//! reports and charts drawn on any plotters backend. The CLI (`src/main.rs`) and the wasm
+//! bindings (`src/bindings.rs`, wasm32 only) are thin edges over it.
+#![deny(missing_docs)]
+
+pub mod chart;
+mod duration;
+mod error;
+mod params;
+pub mod policy;
+mod report;
+
+#[cfg(target_arch = "wasm32")]
+mod bindings;
+
+pub use duration::{format_duration, format_exact, parse_duration};
+pub use error::Error;
+pub use params::{attempt_count, DurationInput, PolicyParams, DEFAULT_WINDOW_S};
+pub use policy::{Policy, Row, Schedule, Stop};
+pub use report::{format_multiplier, ReportRow, ScheduleReport};

@@ -1,0 +1,513 @@
+//! The backoff policy and its schedule: the gap before retry k is
+//! `min(cap, base × multiplier^(k-1))`, attempt 1 is the first delivery at elapsed 0.
+
+use crate::Error;
+
+/// The longest base, cap or give-up deadline accepted: 365 days, in seconds.
+pub const MAX_SPAN_S: f64 = 365.0 * 86_400.0;
+/// The most attempts one schedule may have.
+pub const MAX_ATTEMPTS: u32 = 10_000;
+/// The largest multiplier accepted.
+pub const MAX_MULTIPLIER: f64 = 1_000.0;
+
+/// When a delivery stops being retried.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stop {
+    /// After this many attempts in all (the first delivery counts as attempt 1).
+    Attempts(u32),
+    /// After the first attempt at or past this many seconds since the first failure.
+    GiveUpAfter(f64),
+}
+
+/// An exponential backoff policy, valid by construction.
+///
+/// # Example
+/// ```
+/// use backoff_lab::{Policy, Stop};
+/// let policy = Policy::new(30.0, 3.0, 3.0 * 3600.0, Stop::GiveUpAfter(86_400.0))?;
+/// assert_eq!(policy.attempts(), 14);
+/// assert_eq!(policy.schedule().give_up_s(), 86_520.0);
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Policy {
+    base_s: f64,
+    multiplier: f64,
+    cap_s: f64,
+    attempts: u32,
+    stop: Stop,
+}
+
+impl Policy {
+    /// Validates and builds a policy. Every bound is refused with a message naming the field
+    /// and its valid range; a deadline that needs more than [`MAX_ATTEMPTS`] is refused too.
+    pub fn new(base_s: f64, multiplier: f64, cap_s: f64, stop: Stop) -> Result<Self, Error> {
+        check_span(
+            "base",
+            base_s,
+            "a duration greater than 0 s and at most 365 days",
+        )?;
+        if !(multiplier.is_finite() && (1.0..=MAX_MULTIPLIER).contains(&multiplier)) {
+            return Err(Error::out_of_range(
+                "multiplier",
+                multiplier,
+                "a number from 1 to 1000",
+            ));
+        }
+        check_span("cap", cap_s, "a duration of at most 365 days")?;
+        if cap_s < base_s {
+            return Err(Error::out_of_range(
+                "cap",
+                crate::format_exact(cap_s),
+                format!("at least the base ({})", crate::format_exact(base_s)),
+            ));
+        }
+        let mut policy = Policy {
+            base_s,
+            multiplier,
+            cap_s,
+            attempts: 1,
+            stop,
+        };
+        policy.attempts = match stop {
+            Stop::Attempts(n) if (1..=MAX_ATTEMPTS).contains(&n) => n,
+            Stop::Attempts(n) => {
+                return Err(Error::out_of_range(
+                    "attempts",
+                    n,
+                    "a whole number from 1 to 10000",
+                ))
+            }
+            Stop::GiveUpAfter(deadline) => {
+                check_span(
+                    "give-up",
+                    deadline,
+                    "a duration greater than 0 s and at most 365 days",
+                )?;
+                policy.attempts_for_deadline(deadline)?
+            }
+        };
+        Ok(policy)
+    }
+
+    /// The article's example: 30 s base, ×3, 3 h cap, 14 attempts.
+    pub fn article() -> Self {
+        Policy {
+            base_s: 30.0,
+            multiplier: 3.0,
+            cap_s: 10_800.0,
+            attempts: 14,
+            stop: Stop::Attempts(14),
+        }
+    }
+
+    /// The base delay, in seconds: the gap before the first retry.
+    pub fn base_s(&self) -> f64 {
+        self.base_s
+    }
+    /// The growth factor between consecutive gaps.
+    pub fn multiplier(&self) -> f64 {
+        self.multiplier
+    }
+    /// The longest gap, in seconds.
+    pub fn cap_s(&self) -> f64 {
+        self.cap_s
+    }
+    /// The stop rule as it was given.
+    pub fn stop(&self) -> Stop {
+        self.stop
+    }
+    /// How many attempts the schedule has in all, the stop rule resolved.
+    pub fn attempts(&self) -> u32 {
+        self.attempts
+    }
+
+    /// The gap before retry `retry` (1-based) without the cap: `base × multiplier^(retry-1)`.
+    /// Infinite when it exceeds what an `f64` holds.
+    pub fn uncapped_gap(&self, retry: u32) -> f64 {
+        let exponent = retry.saturating_sub(1).min(i32::MAX as u32) as i32;
+        self.base_s * self.multiplier.powi(exponent)
+    }
+
+    /// The gap before retry `retry` (1-based): `min(cap, base × multiplier^(retry-1))`, saturating
+    /// to the cap however large the power grows.
+    pub fn gap(&self, retry: u32) -> f64 {
+        self.uncapped_gap(retry).min(self.cap_s)
+    }
+
+    /// The gaps before retries 1, 2, 3, ... without end. Each gap is the previous one times the
+    /// multiplier, clamped to the cap, so nothing overflows.
+    pub fn gaps(&self) -> impl Iterator<Item = f64> + '_ {
+        std::iter::successors(Some(self.base_s.min(self.cap_s)), move |gap| {
+            Some((gap * self.multiplier).min(self.cap_s))
+        })
+    }
+
+    /// The schedule: one row per attempt.
+    pub fn schedule(&self) -> Schedule {
+        let mut elapsed_s = 0.0;
+        let mut rows = Vec::with_capacity(self.attempts as usize);
+        rows.push(Row {
+            attempt: 1,
+            gap_s: None,
+            elapsed_s,
+            capped: false,
+        });
+        for (retry, gap) in (1..self.attempts).zip(self.gaps()) {
+            elapsed_s += gap;
+            rows.push(Row {
+                attempt: retry + 1,
+                gap_s: Some(gap),
+                elapsed_s,
+                capped: self.uncapped_gap(retry) >= self.cap_s,
+            });
+        }
+        Schedule {
+            policy: *self,
+            rows,
+        }
+    }
+
+    /// The smallest attempt count whose last attempt is at or after `deadline_s` since the first
+    /// failure: the answer to "this event is stale after 24 h: how many attempts is that?".
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::Policy;
+    /// assert_eq!(Policy::article().attempts_for_deadline(86_400.0)?, 14);
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn attempts_for_deadline(&self, deadline_s: f64) -> Result<u32, Error> {
+        check_span(
+            "give-up",
+            deadline_s,
+            "a duration greater than 0 s and at most 365 days",
+        )?;
+        let mut elapsed = 0.0;
+        for (retry, gap) in (1..MAX_ATTEMPTS).zip(self.gaps()) {
+            elapsed += gap;
+            if elapsed >= deadline_s {
+                return Ok(retry + 1);
+            }
+        }
+        Err(Error::Unreachable(format!(
+            "give-up of {} needs more than {MAX_ATTEMPTS} attempts with a {} base, ×{} and a {} cap; \
+             raise the base or the cap",
+            crate::format_duration(deadline_s),
+            crate::format_duration(self.base_s),
+            self.multiplier,
+            crate::format_duration(self.cap_s),
+        )))
+    }
+
+    /// The smallest cap with which `attempts` attempts reach `deadline_s`, keeping base and
+    /// multiplier; an [`Error::Unreachable`] when even no cap at all falls short.
+    ///
+    /// The give-up time is a continuous, non-decreasing, piecewise-linear function of the cap,
+    /// so the answer is exact: find the piece where it crosses the deadline and solve it.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::Policy;
+    /// // 14 attempts that should reach exactly 24 h from a 30 s base at ×3: a cap just under 3 h.
+    /// let cap = Policy::article().cap_for_deadline(86_400.0, 14)?;
+    /// assert!((cap - 10_782.857).abs() < 0.001);
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn cap_for_deadline(&self, deadline_s: f64, attempts: u32) -> Result<f64, Error> {
+        check_span(
+            "give-up",
+            deadline_s,
+            "a duration greater than 0 s and at most 365 days",
+        )?;
+        if !(2..=MAX_ATTEMPTS).contains(&attempts) {
+            return Err(Error::out_of_range(
+                "attempts",
+                attempts,
+                "a whole number from 2 to 10000 (one attempt never waits)",
+            ));
+        }
+        let retries = attempts - 1;
+        // Uncapped gaps ascend (multiplier ≥ 1). With the cap between gap j and gap j+1, the
+        // give-up time is the sum of the first j gaps plus the remaining retries at the cap.
+        let mut below = 0.0;
+        let mut lower = self.base_s;
+        for j in 0..retries {
+            let next = self.uncapped_gap(j + 1);
+            let at_next = below + f64::from(retries - j) * next;
+            if at_next >= deadline_s {
+                let cap = (deadline_s - below) / f64::from(retries - j);
+                return Ok(cap.max(lower));
+            }
+            below += next;
+            lower = next;
+        }
+        Err(Error::Unreachable(format!(
+            "{attempts} attempts reach at most {} with a {} base and ×{} even uncapped; \
+             a give-up of {} needs more attempts or a larger base or multiplier",
+            crate::format_duration(below),
+            crate::format_duration(self.base_s),
+            self.multiplier,
+            crate::format_duration(deadline_s),
+        )))
+    }
+}
+
+fn check_span(field: &'static str, seconds: f64, valid: &str) -> Result<(), Error> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SPAN_S {
+        Ok(())
+    } else if seconds.is_finite() && seconds >= 0.0 {
+        Err(Error::out_of_range(
+            field,
+            crate::format_duration(seconds),
+            valid,
+        ))
+    } else {
+        Err(Error::out_of_range(field, seconds, valid))
+    }
+}
+
+/// One attempt of a schedule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Row {
+    /// 1 for the first delivery.
+    pub attempt: u32,
+    /// The wait before this attempt; `None` for the first delivery.
+    pub gap_s: Option<f64>,
+    /// Seconds since the first failure.
+    pub elapsed_s: f64,
+    /// Whether the gap sits at the cap (the uncapped gap would be at least as long).
+    pub capped: bool,
+}
+
+/// A policy's attempts in order, with the facts a reader derives from them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Schedule {
+    policy: Policy,
+    rows: Vec<Row>,
+}
+
+impl Schedule {
+    /// The policy this schedule follows.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+    /// One row per attempt, attempt 1 first.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// Seconds from the first failure to the last attempt, after which the delivery is exhausted.
+    pub fn give_up_s(&self) -> f64 {
+        self.rows.last().map_or(0.0, |row| row.elapsed_s)
+    }
+
+    /// The first attempt whose gap sits at the cap, if any.
+    pub fn first_capped_attempt(&self) -> Option<u32> {
+        self.rows
+            .iter()
+            .find(|row| row.capped)
+            .map(|row| row.attempt)
+    }
+
+    /// How many attempts happen within `window_s` of the first failure (the first included).
+    pub fn attempts_within(&self, window_s: f64) -> usize {
+        self.rows
+            .iter()
+            .take_while(|row| row.elapsed_s <= window_s)
+            .count()
+    }
+
+    /// The share (0 to 1) of the give-up time spent in gaps at the cap.
+    pub fn capped_share(&self) -> f64 {
+        let capped: f64 = self
+            .rows
+            .iter()
+            .filter(|row| row.capped)
+            .filter_map(|row| row.gap_s)
+            .sum();
+        if self.give_up_s() > 0.0 {
+            capped / self.give_up_s()
+        } else {
+            0.0
+        }
+    }
+
+    /// The gap the last attempt would have without the cap; `None` for a single attempt or when
+    /// it exceeds what an `f64` holds.
+    pub fn uncapped_last_gap_s(&self) -> Option<f64> {
+        let retries = self.rows.len() as u32 - 1;
+        let gap = self.policy.uncapped_gap(retries);
+        (retries > 0 && gap.is_finite()).then_some(gap)
+    }
+
+    /// Whether every gap is longer than all the gaps before it combined.
+    pub fn every_gap_exceeds_previous_total(&self) -> bool {
+        self.gaps_exceed_previous_total(|_| true)
+    }
+
+    /// Whether every gap below the cap (the ramp) is longer than all gaps before it combined:
+    /// the article's "each new gap is longer than all previous gaps combined", true for any
+    /// multiplier of 2 or more.
+    pub fn ramp_exceeds_previous_total(&self) -> bool {
+        self.gaps_exceed_previous_total(|row| !row.capped)
+    }
+
+    fn gaps_exceed_previous_total(&self, include: impl Fn(&Row) -> bool) -> bool {
+        let mut total = 0.0;
+        self.rows.iter().skip(1).all(|row| {
+            let gap = row.gap_s.unwrap_or(0.0);
+            let exceeds = !include(row) || gap > total;
+            total += gap;
+            exceeds
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOUR: f64 = 3600.0;
+
+    #[test]
+    fn article_table_gaps_and_elapsed() {
+        let schedule = Policy::article().schedule();
+        let gaps: Vec<f64> = schedule.rows().iter().filter_map(|r| r.gap_s).collect();
+        let mut expected = vec![30.0, 90.0, 270.0, 810.0, 2_430.0, 7_290.0];
+        expected.extend([10_800.0; 7]);
+        assert_eq!(gaps, expected);
+        let elapsed: Vec<f64> = schedule.rows().iter().map(|r| r.elapsed_s).collect();
+        assert_eq!(
+            &elapsed[..8],
+            &[0.0, 30.0, 120.0, 390.0, 1_200.0, 3_630.0, 10_920.0, 21_720.0]
+        );
+        assert_eq!(elapsed[13], 86_520.0);
+        assert_eq!(schedule.rows().len(), 14);
+        assert!(schedule
+            .rows()
+            .iter()
+            .enumerate()
+            .all(|(i, r)| r.attempt == i as u32 + 1));
+    }
+
+    #[test]
+    fn article_derived_facts() {
+        let schedule = Policy::article().schedule();
+        assert_eq!(schedule.give_up_s(), 86_520.0);
+        assert_eq!(schedule.first_capped_attempt(), Some(8));
+        assert_eq!(schedule.attempts_within(20.0 * 60.0), 5);
+        let last_five: f64 = schedule.rows()[9..].iter().filter_map(|r| r.gap_s).sum();
+        assert_eq!(last_five, 15.0 * HOUR);
+        assert_eq!(schedule.capped_share(), 7.0 * 10_800.0 / 86_520.0);
+        assert!(schedule.ramp_exceeds_previous_total());
+        assert!(!schedule.every_gap_exceeds_previous_total());
+    }
+
+    #[test]
+    fn article_uncapped_counterparts() {
+        let policy = Policy::article();
+        // "a gap of 18 hours before attempt 9" (retry 8).
+        assert_eq!(policy.uncapped_gap(8), 65_610.0);
+        assert!((policy.uncapped_gap(8) / HOUR - 18.2).abs() < 0.05);
+        // "By attempt 14 ... the uncapped gap alone is 184 days (30 s × 3^12)".
+        let last = policy.schedule().uncapped_last_gap_s();
+        assert_eq!(last, Some(30.0 * 3f64.powi(12)));
+        assert!((last.unwrap_or(0.0) / 86_400.0 - 184.5).abs() < 0.05);
+    }
+
+    #[test]
+    fn deadline_gives_attempt_count() {
+        let policy = Policy::article();
+        assert_eq!(policy.attempts_for_deadline(24.0 * HOUR), Ok(14));
+        assert_eq!(policy.attempts_for_deadline(86_520.0), Ok(14));
+        assert_eq!(policy.attempts_for_deadline(86_521.0), Ok(15));
+        assert_eq!(policy.attempts_for_deadline(1.0), Ok(2));
+        let by_deadline = Policy::new(30.0, 3.0, 3.0 * HOUR, Stop::GiveUpAfter(24.0 * HOUR));
+        assert_eq!(by_deadline.map(|p| p.schedule().give_up_s()), Ok(86_520.0));
+    }
+
+    #[test]
+    fn unreachable_deadline_is_an_error_not_a_hang() {
+        let policy = Policy::new(0.001, 1.0, 0.001, Stop::Attempts(2)).unwrap();
+        let err = policy.attempts_for_deadline(MAX_SPAN_S).unwrap_err();
+        assert!(
+            err.to_string().contains("needs more than 10000 attempts"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn cap_for_deadline_reaches_the_deadline_exactly() {
+        let policy = Policy::article();
+        let cap = policy.cap_for_deadline(24.0 * HOUR, 14).unwrap();
+        let reached = Policy::new(30.0, 3.0, cap, Stop::Attempts(14)).unwrap();
+        assert!((reached.schedule().give_up_s() - 24.0 * HOUR).abs() < 1e-6);
+        // Any smaller cap falls short.
+        let short = Policy::new(30.0, 3.0, cap - 0.01, Stop::Attempts(14)).unwrap();
+        assert!(short.schedule().give_up_s() < 24.0 * HOUR);
+        // A deadline the ramp alone reaches needs no more than the base.
+        assert_eq!(policy.cap_for_deadline(30.0, 2), Ok(30.0));
+        let err = policy.cap_for_deadline(365.0 * 86_400.0, 3).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("3 attempts reach at most 2 min"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn validation_names_field_and_range() {
+        let bad = [
+            (
+                Policy::new(f64::NAN, 3.0, 10.0, Stop::Attempts(3)),
+                "base must be a duration greater than 0 s and at most 365 days, got NaN",
+            ),
+            (
+                Policy::new(0.0, 3.0, 10.0, Stop::Attempts(3)),
+                "base must be a duration greater than 0 s and at most 365 days, got 0 s",
+            ),
+            (
+                Policy::new(1.0, 0.5, 10.0, Stop::Attempts(3)),
+                "multiplier must be a number from 1 to 1000, got 0.5",
+            ),
+            (
+                Policy::new(1.0, f64::INFINITY, 10.0, Stop::Attempts(3)),
+                "multiplier must be a number from 1 to 1000, got inf",
+            ),
+            (
+                Policy::new(30.0, 3.0, 10.0, Stop::Attempts(3)),
+                "cap must be at least the base (30 s), got 10 s",
+            ),
+            (
+                Policy::new(1.0, 2.0, 10.0, Stop::Attempts(0)),
+                "attempts must be a whole number from 1 to 10000, got 0",
+            ),
+            (
+                Policy::new(1.0, 2.0, 10.0, Stop::Attempts(10_001)),
+                "attempts must be a whole number from 1 to 10000, got 10001",
+            ),
+            (
+                Policy::new(1.0, 2.0, 10.0, Stop::GiveUpAfter(-1.0)),
+                "give-up must be a duration greater than 0 s and at most 365 days, got -1",
+            ),
+            (
+                Policy::new(1.0, 2.0, 10.0, Stop::GiveUpAfter(400.0 * 86_400.0)),
+                "give-up must be a duration greater than 0 s and at most 365 days, got 400 days",
+            ),
+        ];
+        for (result, message) in bad {
+            assert_eq!(result.unwrap_err().to_string(), message);
+        }
+    }
+
+    #[test]
+    fn huge_powers_saturate_to_the_cap() {
+        let policy = Policy::new(1.0, 1_000.0, MAX_SPAN_S, Stop::Attempts(MAX_ATTEMPTS)).unwrap();
+        let schedule = policy.schedule();
+        assert!(schedule.rows().iter().all(|r| r.elapsed_s.is_finite()));
+        assert_eq!(schedule.rows()[9_999].gap_s, Some(MAX_SPAN_S));
+        assert_eq!(schedule.uncapped_last_gap_s(), None);
+        assert_eq!(policy.gap(9_999), MAX_SPAN_S);
+    }
+}

@@ -1,0 +1,349 @@
+//! A schedule as a stable, plain-data report (the CLI's JSON and the JS API's result), and its
+//! text renderings: the article's table, Markdown for design docs, CSV, and sentences.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{format_duration, Schedule};
+
+/// One attempt in a report. Seconds are plain numbers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReportRow {
+    /// 1 for the first delivery.
+    pub attempt: u32,
+    /// The wait before this attempt; `null` for attempt 1.
+    pub gap_s: Option<f64>,
+    /// Seconds since the first failure.
+    pub elapsed_s: f64,
+    /// Whether the gap sits at the cap.
+    pub capped: bool,
+}
+
+/// A schedule and its derived facts: the JSON contract other tools script against.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScheduleReport {
+    /// One row per attempt.
+    pub rows: Vec<ReportRow>,
+    /// Attempts in all.
+    pub attempts: u32,
+    /// The policy's base, seconds.
+    pub base_s: f64,
+    /// The policy's multiplier.
+    pub multiplier: f64,
+    /// The policy's cap, seconds.
+    pub cap_s: f64,
+    /// Seconds from the first failure to the last attempt.
+    pub give_up_s: f64,
+    /// The first attempt whose gap sits at the cap, or `null`.
+    pub first_capped_attempt: Option<u32>,
+    /// The early window, seconds (20 min unless chosen).
+    pub window_s: f64,
+    /// Attempts within the early window, the first delivery included.
+    pub attempts_within_window: usize,
+    /// Share (0 to 1) of the give-up time spent in capped gaps.
+    pub capped_share: f64,
+    /// The last gap without a cap, or `null` (one attempt, or beyond f64).
+    pub uncapped_last_gap_s: Option<f64>,
+    /// Whether every gap is longer than all previous gaps combined.
+    pub every_gap_exceeds_previous_total: bool,
+    /// Whether every gap below the cap is longer than all previous gaps combined.
+    pub ramp_exceeds_previous_total: bool,
+    /// The derived facts, one plain sentence each.
+    pub facts: Vec<String>,
+    /// A paragraph describing the timeline figure; also its text alternative.
+    pub caption: String,
+}
+
+impl ScheduleReport {
+    /// Builds the report of `schedule`, counting attempts inside `window_s`.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::{Policy, ScheduleReport};
+    /// let report = ScheduleReport::new(&Policy::article().schedule(), 1200.0);
+    /// assert_eq!(report.first_capped_attempt, Some(8));
+    /// assert_eq!(report.attempts_within_window, 5);
+    /// ```
+    pub fn new(schedule: &Schedule, window_s: f64) -> Self {
+        let policy = schedule.policy();
+        let rows = schedule
+            .rows()
+            .iter()
+            .map(|row| ReportRow {
+                attempt: row.attempt,
+                gap_s: row.gap_s,
+                elapsed_s: row.elapsed_s,
+                capped: row.capped,
+            })
+            .collect();
+        ScheduleReport {
+            rows,
+            attempts: policy.attempts(),
+            base_s: policy.base_s(),
+            multiplier: policy.multiplier(),
+            cap_s: policy.cap_s(),
+            give_up_s: schedule.give_up_s(),
+            first_capped_attempt: schedule.first_capped_attempt(),
+            window_s,
+            attempts_within_window: schedule.attempts_within(window_s),
+            capped_share: schedule.capped_share(),
+            uncapped_last_gap_s: schedule.uncapped_last_gap_s(),
+            every_gap_exceeds_previous_total: schedule.every_gap_exceeds_previous_total(),
+            ramp_exceeds_previous_total: schedule.ramp_exceeds_previous_total(),
+            facts: facts(schedule, window_s),
+            caption: caption(schedule),
+        }
+    }
+
+    /// The article's table (Attempt | Gap before it | Elapsed since first failure), aligned for
+    /// a terminal, followed by the facts.
+    pub fn to_table(&self) -> String {
+        let cells = self.human_cells();
+        let widths = [0, 1, 2].map(|i| {
+            cells
+                .iter()
+                .map(|row| row[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        });
+        let mut out = String::new();
+        for (n, row) in cells.iter().enumerate() {
+            out += &format!(
+                "{:>w0$}  {:<w1$}  {}\n",
+                row[0],
+                row[1],
+                row[2],
+                w0 = widths[0],
+                w1 = widths[1]
+            );
+            if n == 0 {
+                out += &format!("{}\n", "-".repeat(widths[0] + widths[1] + widths[2] + 4));
+            }
+        }
+        out.push('\n');
+        for fact in &self.facts {
+            out += &format!("{fact}\n");
+        }
+        out
+    }
+
+    /// A Markdown table with the facts as a list, pasteable into a design doc.
+    pub fn to_markdown(&self) -> String {
+        let cells = self.human_cells();
+        let mut out = String::new();
+        for (n, row) in cells.iter().enumerate() {
+            out += &format!("| {} | {} | {} |\n", row[0], row[1], row[2]);
+            if n == 0 {
+                out += "| ---: | --- | --- |\n";
+            }
+        }
+        out.push('\n');
+        for fact in &self.facts {
+            out += &format!("- {fact}\n");
+        }
+        out
+    }
+
+    /// CSV with a header and one line per attempt; seconds as numbers, an empty gap for attempt 1.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("attempt,gap_s,elapsed_s,capped\n");
+        for row in &self.rows {
+            let gap = row.gap_s.map(|g| g.to_string()).unwrap_or_default();
+            out += &format!("{},{},{},{}\n", row.attempt, gap, row.elapsed_s, row.capped);
+        }
+        out
+    }
+
+    fn human_cells(&self) -> Vec<[String; 3]> {
+        let header = ["Attempt", "Gap before it", "Elapsed since first failure"].map(String::from);
+        let body = self.rows.iter().map(|row| {
+            let gap = match row.gap_s {
+                None => "none".to_string(),
+                Some(gap) if row.capped => format!("{} (capped)", format_duration(gap)),
+                Some(gap) => format_duration(gap),
+            };
+            [row.attempt.to_string(), gap, format_duration(row.elapsed_s)]
+        });
+        std::iter::once(header).chain(body).collect()
+    }
+}
+
+/// Formats a multiplier as the article does: `×3`, `×1.6`.
+pub fn format_multiplier(multiplier: f64) -> String {
+    let text = format!("{multiplier:.3}");
+    format!("×{}", text.trim_end_matches('0').trim_end_matches('.'))
+}
+
+fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
+    let policy = schedule.policy();
+    let attempts = policy.attempts();
+    let mut facts = vec![format!(
+        "Gives up {} after the first failure, at attempt {attempts}.",
+        format_duration(schedule.give_up_s())
+    )];
+    match schedule.first_capped_attempt() {
+        Some(first) => facts.push(format!(
+            "The {} cap engages at attempt {first}; gaps at the cap hold {:.0}% of the time to give up, \
+             and each further attempt adds exactly one cap.",
+            format_duration(policy.cap_s()),
+            schedule.capped_share() * 100.0
+        )),
+        None if attempts > 1 => facts.push(format!(
+            "The {} cap is never reached: the longest gap is {}.",
+            format_duration(policy.cap_s()),
+            format_duration(schedule.rows().last().and_then(|r| r.gap_s).unwrap_or(0.0))
+        )),
+        None => {}
+    }
+    let early = schedule.attempts_within(window_s);
+    facts.push(format!(
+        "{early} of {attempts} attempt{} land inside the first {}.",
+        if attempts == 1 { "" } else { "s" },
+        format_duration(window_s)
+    ));
+    if schedule.first_capped_attempt().is_some() {
+        facts.push(match schedule.uncapped_last_gap_s() {
+            Some(gap) => format!(
+                "Uncapped, the gap before attempt {attempts} alone would be {}.",
+                format_duration(gap)
+            ),
+            None => format!(
+                "Uncapped, the gap before attempt {attempts} would be beyond 10^308 seconds."
+            ),
+        });
+    }
+    if attempts > 2 {
+        facts.push(if schedule.every_gap_exceeds_previous_total() {
+            "Every gap is longer than all previous gaps combined.".to_string()
+        } else if schedule.ramp_exceeds_previous_total() {
+            "Below the cap, each gap is longer than all previous gaps combined: the ramp is cheap, \
+             the tail is where the time goes."
+                .to_string()
+        } else {
+            "Gaps grow slower than the time already spent: with a multiplier under 2 the ramp \
+             itself takes most of the time."
+                .to_string()
+        });
+    }
+    facts
+}
+
+fn caption(schedule: &Schedule) -> String {
+    const LISTED: usize = 8;
+    let policy = schedule.policy();
+    let rows = schedule.rows();
+    let ramp: Vec<_> = rows.iter().take_while(|r| !r.capped).take(LISTED).collect();
+    let list = |values: Vec<String>| match values.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    let times = list(ramp.iter().map(|r| format_duration(r.elapsed_s)).collect());
+    let gaps = list(
+        ramp.iter()
+            .filter_map(|r| r.gap_s)
+            .map(format_duration)
+            .collect(),
+    );
+    let mut text = format!(
+        "A retry timeline for a {} base, a {} multiplier and a {} cap: ",
+        format_duration(policy.base_s()),
+        format_multiplier(policy.multiplier()),
+        format_duration(policy.cap_s())
+    );
+    let more = if ramp.len() < rows.iter().take_while(|r| !r.capped).count() {
+        ", …"
+    } else {
+        ""
+    };
+    if ramp.len() > 1 {
+        text += &format!("attempts land at {times}{more}, separated by gaps of {gaps}{more}. ");
+    } else {
+        text += "the first delivery is at 0 s. ";
+    }
+    let last = rows.last().map_or(1, |r| r.attempt);
+    let give_up = format_duration(schedule.give_up_s());
+    match schedule.first_capped_attempt() {
+        Some(first) => text += &format!(
+            "From attempt {first} the cap engages and every further attempt sits {} after the last, \
+             so attempt {last} falls at {give_up}, where the schedule gives up.",
+            format_duration(policy.cap_s())
+        ),
+        None => text += &format!("Attempt {last} falls at {give_up}, where the schedule gives up."),
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Policy;
+
+    fn article() -> ScheduleReport {
+        ScheduleReport::new(&Policy::article().schedule(), 1_200.0)
+    }
+
+    #[test]
+    fn table_mirrors_the_article() {
+        let table = article().to_table();
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(
+            lines[0],
+            "Attempt  Gap before it  Elapsed since first failure"
+        );
+        assert_eq!(lines[2], "      1  none           0 s");
+        assert_eq!(lines[4], "      3  90 s           2 min");
+        assert_eq!(lines[5], "      4  4.5 min        6.5 min");
+        assert_eq!(lines[9], "      8  3 h (capped)   6 h 02 min");
+        assert!(table.contains("Gives up 24 h 02 min after the first failure, at attempt 14."));
+        assert!(table.contains("The 3 h cap engages at attempt 8; gaps at the cap hold 87%"));
+        assert!(table.contains("5 of 14 attempts land inside the first 20 min."));
+        assert!(table.contains("Uncapped, the gap before attempt 14 alone would be 184 days."));
+    }
+
+    #[test]
+    fn markdown_and_csv_have_one_line_per_attempt() {
+        let report = article();
+        let markdown = report.to_markdown();
+        assert!(markdown
+            .starts_with("| Attempt | Gap before it | Elapsed since first failure |\n| ---: |"));
+        assert_eq!(markdown.lines().filter(|l| l.starts_with("| ")).count(), 16);
+        assert!(markdown.contains("| 14 | 3 h (capped) | 24 h 02 min |"));
+        let csv = report.to_csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 15);
+        assert_eq!(lines[1], "1,,0,false");
+        assert_eq!(lines[14], "14,10800,86520,true");
+    }
+
+    #[test]
+    fn caption_reads_like_the_articles_figure() {
+        assert_eq!(
+            article().caption,
+            "A retry timeline for a 30 s base, a ×3 multiplier and a 3 h cap: attempts land at 0 s, \
+             30 s, 2 min, 6.5 min, 20 min, 1 h 01 min and 3 h 02 min, separated by gaps of 30 s, 90 s, \
+             4.5 min, 13.5 min, 40.5 min and 2 h 02 min. From attempt 8 the cap engages and every \
+             further attempt sits 3 h after the last, so attempt 14 falls at 24 h 02 min, where the \
+             schedule gives up."
+        );
+    }
+
+    #[test]
+    fn json_contract_field_names() {
+        let json = serde_json::to_value(article()).unwrap();
+        assert_eq!(json["rows"][0]["gap_s"], serde_json::Value::Null);
+        assert_eq!(json["rows"][1]["gap_s"], 30.0);
+        assert_eq!(json["rows"][13]["elapsed_s"], 86_520.0);
+        assert_eq!(json["give_up_s"], 86_520.0);
+        assert_eq!(json["first_capped_attempt"], 8);
+        assert_eq!(json["attempts_within_window"], 5);
+        assert_eq!(json["uncapped_last_gap_s"], 15_943_230.0);
+        let share = json["capped_share"].as_f64().unwrap();
+        assert!((share - 0.8738).abs() < 1e-4);
+    }
+
+    #[test]
+    fn multiplier_text() {
+        assert_eq!(format_multiplier(3.0), "×3");
+        assert_eq!(format_multiplier(1.6), "×1.6");
+    }
+}

@@ -24,6 +24,8 @@ pub enum Error {
     },
     /// A question with no answer under the given policy (e.g. a deadline no cap can reach).
     Unreachable(String),
+    /// A chart could not be drawn (a canvas that went away, a backend failure).
+    Drawing(String),
 }
 
 impl Error {
@@ -53,6 +55,7 @@ impl fmt::Display for Error {
                 "{field} must be a duration such as 30s, 4m30s, 4.5min, 3h or 1d, got {value:?}"
             ),
             Error::Unreachable(why) => f.write_str(why),
+            Error::Drawing(why) => write!(f, "the chart could not be drawn: {why}"),
         }
     }
 }

@@ -1,0 +1,53 @@
+//! Colours for light and dark pages, from the Okabe–Ito palette (safe for colour-blind readers).
+
+use plotters::style::RGBColor;
+
+/// The colours a chart uses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Theme {
+    /// Page background (charts fill it so exported images match the page).
+    pub background: RGBColor,
+    /// Main text.
+    pub text: RGBColor,
+    /// Secondary text and axis.
+    pub muted: RGBColor,
+    /// Grid lines.
+    pub grid: RGBColor,
+    /// The main series (attempts).
+    pub primary: RGBColor,
+    /// Emphasis (the cap region).
+    pub accent: RGBColor,
+    /// The end (give-up).
+    pub alert: RGBColor,
+    /// A second series.
+    pub secondary: RGBColor,
+}
+
+impl Theme {
+    /// The theme for a light or a dark page.
+    pub fn new(dark: bool) -> Self {
+        if dark {
+            Theme {
+                background: RGBColor(0x16, 0x1b, 0x22),
+                text: RGBColor(0xe6, 0xed, 0xf3),
+                muted: RGBColor(0x9d, 0xa7, 0xb3),
+                grid: RGBColor(0x30, 0x36, 0x3d),
+                primary: RGBColor(0x56, 0xb4, 0xe9),
+                accent: RGBColor(0xe6, 0x9f, 0x00),
+                alert: RGBColor(0xff, 0x7b, 0x4a),
+                secondary: RGBColor(0x00, 0xb3, 0x86),
+            }
+        } else {
+            Theme {
+                background: RGBColor(0xff, 0xff, 0xff),
+                text: RGBColor(0x1f, 0x23, 0x28),
+                muted: RGBColor(0x59, 0x63, 0x6e),
+                grid: RGBColor(0xd8, 0xde, 0xe4),
+                primary: RGBColor(0x00, 0x72, 0xb2),
+                accent: RGBColor(0xe6, 0x9f, 0x00),
+                alert: RGBColor(0xd5, 0x5e, 0x00),
+                secondary: RGBColor(0x00, 0x9e, 0x73),
+            }
+        }
+    }
+}

@@ -13,7 +13,7 @@ pub mod policy;
 mod report;
 
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+pub mod bindings;
 
 pub use duration::{format_duration, format_exact, parse_duration};
 pub use error::Error;

@@ -1,0 +1,148 @@
+//! Browser tests (`wasm-pack test --headless --chrome`): the JS API against the native core, and
+//! the timeline drawn into a real canvas.
+#![cfg(target_arch = "wasm32")]
+
+use backoff_lab::bindings::{draw_timeline, schedule};
+use backoff_lab::{Policy, ScheduleReport};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn params(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).expect("test parameters are valid JSON")
+}
+
+fn article_params() -> JsValue {
+    params(r#"{"base": "30s", "multiplier": 3, "cap": 10800, "attempts": 14}"#)
+}
+
+#[wasm_bindgen_test]
+fn schedule_in_wasm_equals_native_for_the_article() {
+    let js = schedule(article_params()).expect("the article's policy is valid");
+    let from_wasm: ScheduleReport = serde_wasm_bindgen::from_value(js.clone()).unwrap();
+    let native = ScheduleReport::new(&Policy::article().schedule(), 1_200.0);
+    assert_eq!(from_wasm, native);
+    // JSON-compatible: attempt 1's gap is null, as in the CLI's JSON.
+    let rows = js_sys::Reflect::get(&js, &"rows".into()).unwrap();
+    let first = js_sys::Reflect::get(&rows, &0.into()).unwrap();
+    assert!(js_sys::Reflect::get(&first, &"gap_s".into())
+        .unwrap()
+        .is_null());
+}
+
+#[wasm_bindgen_test]
+fn invalid_input_throws_an_error_naming_the_field() {
+    for (input, field, message) in [
+        (
+            r#"{"base": "abc", "multiplier": 3, "cap": "3h", "attempts": 14}"#,
+            "base",
+            "base must be a duration",
+        ),
+        (
+            r#"{"base": "30s", "multiplier": 0.5, "cap": "3h", "attempts": 14}"#,
+            "multiplier",
+            "multiplier must be a number from 1 to 1000, got 0.5",
+        ),
+        (
+            r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 1e12}"#,
+            "attempts",
+            "attempts must be a whole number from 1 to 10000",
+        ),
+        (
+            r#"{"base": -5, "multiplier": 3, "cap": "3h", "attempts": 3}"#,
+            "base",
+            "base must be a duration greater than 0 s",
+        ),
+    ] {
+        let err = schedule(params(input)).expect_err(input);
+        let err: js_sys::Error = err.dyn_into().expect("a real Error");
+        assert!(
+            String::from(err.message()).starts_with(message),
+            "{input}: {}",
+            String::from(err.message())
+        );
+        assert_eq!(
+            js_sys::Reflect::get(&err, &"field".into()).unwrap(),
+            JsValue::from(field)
+        );
+    }
+    let err = schedule(params(r#"{"multiplier": 3}"#)).expect_err("missing base");
+    assert!(err.is_instance_of::<js_sys::Error>());
+    let err = schedule(JsValue::from_f64(f64::NAN)).expect_err("not an object");
+    assert!(err.is_instance_of::<js_sys::Error>());
+}
+
+fn canvas(id: &str) -> web_sys::HtmlCanvasElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let canvas: web_sys::HtmlCanvasElement = document
+        .create_element("canvas")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    canvas.set_id(id);
+    canvas.set_width(900);
+    canvas.set_height(320);
+    document.body().unwrap().append_child(&canvas).unwrap();
+    canvas
+}
+
+fn painted_pixels(canvas: &web_sys::HtmlCanvasElement) -> usize {
+    let context: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let data = context
+        .get_image_data(0.0, 0.0, 900.0, 320.0)
+        .unwrap()
+        .data();
+    data.chunks(4).filter(|px| px[3] != 0).count()
+}
+
+#[wasm_bindgen_test]
+fn drawing_the_timeline_changes_the_canvas_pixels() {
+    let canvas = canvas("timeline-test");
+    assert_eq!(painted_pixels(&canvas), 0);
+    let options = params(r#"{"logScale": true}"#);
+    let report = draw_timeline("timeline-test", article_params(), options).expect("drawn");
+    assert_eq!(
+        js_sys::Reflect::get(&report, &"give_up_s".into()).unwrap(),
+        JsValue::from(86_520.0)
+    );
+    assert_eq!(
+        painted_pixels(&canvas),
+        900 * 320,
+        "the background fills the canvas"
+    );
+    let light = canvas.to_data_url().unwrap();
+    draw_timeline(
+        "timeline-test",
+        article_params(),
+        params(r#"{"dark": true}"#),
+    )
+    .unwrap();
+    assert_ne!(
+        canvas.to_data_url().unwrap(),
+        light,
+        "the dark theme draws other pixels"
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_missing_canvas_is_an_error_not_a_panic() {
+    let err = draw_timeline("no-such-canvas", article_params(), JsValue::UNDEFINED)
+        .expect_err("no canvas");
+    let err: js_sys::Error = err.dyn_into().expect("a real Error");
+    assert_eq!(
+        String::from(err.message()),
+        "no element with id \"no-such-canvas\" to draw the chart in"
+    );
+    let err = draw_timeline(
+        "timeline-test",
+        article_params(),
+        params(r#"{"scale": 99}"#),
+    );
+    assert!(err.is_err());
+}

@@ -35,6 +35,10 @@ export interface ReportRow {
   gap_s: number | null;
   elapsed_s: number;
   capped: boolean;
+  /** As the article writes it: "none", "4.5 min", "3 h (capped)". */
+  gap_text: string;
+  /** As the article writes it: "6.5 min", "24 h 02 min". */
+  elapsed_text: string;
 }
 
 export interface ScheduleReport {

@@ -16,6 +16,10 @@ pub struct ReportRow {
     pub elapsed_s: f64,
     /// Whether the gap sits at the cap.
     pub capped: bool,
+    /// The gap as the article writes it: `none`, `4.5 min`, `3 h (capped)`.
+    pub gap_text: String,
+    /// The elapsed time as the article writes it: `6.5 min`, `24 h 02 min`.
+    pub elapsed_text: String,
 }
 
 /// A schedule and its derived facts: the JSON contract other tools script against.
@@ -73,6 +77,12 @@ impl ScheduleReport {
                 gap_s: row.gap_s,
                 elapsed_s: row.elapsed_s,
                 capped: row.capped,
+                gap_text: match row.gap_s {
+                    None => "none".to_string(),
+                    Some(gap) if row.capped => format!("{} (capped)", format_duration(gap)),
+                    Some(gap) => format_duration(gap),
+                },
+                elapsed_text: format_duration(row.elapsed_s),
             })
             .collect();
         ScheduleReport {
@@ -156,12 +166,11 @@ impl ScheduleReport {
     fn human_cells(&self) -> Vec<[String; 3]> {
         let header = ["Attempt", "Gap before it", "Elapsed since first failure"].map(String::from);
         let body = self.rows.iter().map(|row| {
-            let gap = match row.gap_s {
-                None => "none".to_string(),
-                Some(gap) if row.capped => format!("{} (capped)", format_duration(gap)),
-                Some(gap) => format_duration(gap),
-            };
-            [row.attempt.to_string(), gap, format_duration(row.elapsed_s)]
+            [
+                row.attempt.to_string(),
+                row.gap_text.clone(),
+                row.elapsed_text.clone(),
+            ]
         });
         std::iter::once(header).chain(body).collect()
     }

@@ -1,0 +1,221 @@
+//! The command line as a user runs it: output formats, the JSON contract, and refusals.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_backoff-lab"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn article(extra: &[&str]) -> Output {
+    let mut args = vec![
+        "schedule",
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--cap",
+        "3h",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn json_is_the_documented_contract() {
+    let output = article(&["--give-up", "24h", "--format", "json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 14);
+    assert_eq!(
+        rows[0],
+        serde_json::json!({"attempt": 1, "gap_s": null, "elapsed_s": 0.0, "capped": false, "gap_text": "none", "elapsed_text": "0 s"})
+    );
+    let gaps: Vec<f64> = rows[1..]
+        .iter()
+        .map(|r| r["gap_s"].as_f64().unwrap())
+        .collect();
+    assert_eq!(
+        &gaps[..7],
+        &[30.0, 90.0, 270.0, 810.0, 2_430.0, 7_290.0, 10_800.0]
+    );
+    assert_eq!(json["give_up_s"], 86_520.0);
+    assert_eq!(json["first_capped_attempt"], 8);
+    assert_eq!(json["attempts_within_window"], 5);
+    assert_eq!(json["uncapped_last_gap_s"], 15_943_230.0);
+    assert!((json["capped_share"].as_f64().unwrap() - 75_600.0 / 86_520.0).abs() < 1e-12);
+}
+
+#[test]
+fn table_markdown_and_csv() {
+    let table = stdout(&article(&["--attempts", "14"]));
+    assert!(table.starts_with("Attempt  Gap before it  Elapsed since first failure\n"));
+    assert!(table.contains("     14  3 h (capped)   24 h 02 min\n"));
+    assert!(table.contains("5 of 14 attempts land inside the first 20 min."));
+    let markdown = stdout(&article(&["--attempts", "14", "--format", "markdown"]));
+    assert!(markdown.contains("| 5 | 13.5 min | 20 min |"));
+    let csv = stdout(&article(&["--attempts", "14", "--format", "csv"]));
+    assert_eq!(csv.lines().count(), 15);
+    assert_eq!(csv.lines().nth(5), Some("5,810,1200,false"));
+    let window = stdout(&article(&[
+        "--attempts",
+        "14",
+        "--window",
+        "2h",
+        "--format",
+        "json",
+    ]));
+    let json: serde_json::Value = serde_json::from_str(&window).unwrap();
+    assert_eq!(json["attempts_within_window"], 6);
+}
+
+#[test]
+fn solve_cap_answers_and_refuses() {
+    let output = run(&[
+        "solve-cap",
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--attempts",
+        "14",
+        "--give-up",
+        "24h",
+    ]);
+    assert!(output.status.success());
+    assert_eq!(
+        stdout(&output),
+        "A cap of 2 h 59 min 42.857 s (10782.857 s) makes 14 attempts reach 24 h.\n"
+    );
+    let output = run(&[
+        "solve-cap",
+        "--base",
+        "30s",
+        "--multiplier",
+        "1",
+        "--attempts",
+        "3",
+        "--give-up",
+        "24h",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("3 attempts reach at most 60 s"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--attempts", "14", "--unknown", "1"],
+            "unexpected argument '--unknown'",
+        ),
+        (
+            &["--attempts", "NaN"],
+            "--attempts must be a whole number from 1 to 10000, got NaN",
+        ),
+        (
+            &["--attempts", "0"],
+            "--attempts must be a whole number from 1 to 10000, got 0",
+        ),
+        (
+            &["--attempts", "1000000000000"],
+            "--attempts must be a whole number from 1 to 10000, got 1000000000000",
+        ),
+        (
+            &["--give-up", "-5s"],
+            "--give-up must be a positive duration, got -5s",
+        ),
+        (
+            &["--give-up", "soon"],
+            "--give-up must be a duration such as 30s",
+        ),
+        (
+            &["--give-up", "400d"],
+            "--give-up must be a duration greater than 0 s and at most 365 days, got 400 days",
+        ),
+        (
+            &[],
+            "the following required arguments were not provided: --attempts <N>",
+        ),
+    ];
+    for (extra, expected) in cases {
+        let output = article(extra);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert_eq!(err.lines().count(), 1, "{extra:?}: {err}");
+        assert!(err.contains(expected), "{extra:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"));
+    }
+    let flags: &[(&[&str], &str)] = &[
+        (
+            &["--base", "-5s"],
+            "--base must be a positive duration, got -5s",
+        ),
+        (&["--base", "NaN"], "--base must be a duration such as"),
+        (
+            &["--multiplier", "0.5"],
+            "--multiplier must be a number from 1 to 1000, got 0.5",
+        ),
+        (
+            &["--multiplier", "inf"],
+            "--multiplier must be a number from 1 to 1000, got inf",
+        ),
+        (
+            &["--cap", "10s"],
+            "--cap must be at least the base (30 s), got 10 s",
+        ),
+        (
+            &["--base", "abc"],
+            "--base must be a duration such as 30s, 4m30s, 4.5min, 3h or 1d, got \"abc\"",
+        ),
+    ];
+    for (override_flags, expected) in flags {
+        let mut args = vec![
+            "schedule",
+            "--base",
+            "30s",
+            "--multiplier",
+            "3",
+            "--cap",
+            "3h",
+            "--attempts",
+            "5",
+        ];
+        for pair in override_flags.chunks(2) {
+            let at = args.iter().position(|a| *a == pair[0]).unwrap();
+            args[at + 1] = pair[1];
+        }
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(stderr(&output).lines().count(), 1);
+        assert!(
+            stderr(&output).starts_with(&format!("error: {expected}")),
+            "{}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn help_shows_examples() {
+    let output = run(&["schedule", "--help"]);
+    assert!(output.status.success());
+    assert!(stdout(&output)
+        .contains("backoff-lab schedule --base 30s --multiplier 3 --cap 3h --attempts 14"));
+}

@@ -1,0 +1,98 @@
+//! Invariants of every valid policy, checked on random ones.
+#![cfg(not(target_arch = "wasm32"))]
+
+use backoff_lab::{format_duration, parse_duration, Policy, ScheduleReport, Stop};
+use proptest::prelude::*;
+
+fn policies() -> impl Strategy<Value = Policy> {
+    (0.01f64..3_600.0, 1.0f64..10.0, 1.0f64..1_000.0, 1u32..300).prop_map(
+        |(base, multiplier, cap_factor, attempts)| {
+            Policy::new(
+                base,
+                multiplier,
+                base * cap_factor,
+                Stop::Attempts(attempts),
+            )
+            .unwrap()
+        },
+    )
+}
+
+proptest! {
+    #[test]
+    fn gaps_never_exceed_the_cap_and_follow_the_formula(policy in policies()) {
+        let schedule = policy.schedule();
+        prop_assert_eq!(schedule.rows().len() as u32, policy.attempts());
+        let mut previous = 0.0;
+        for (k, row) in schedule.rows().iter().enumerate().skip(1) {
+            let gap = row.gap_s.unwrap();
+            prop_assert!(gap > 0.0 && gap <= policy.cap_s());
+            let ideal = policy.base_s() * policy.multiplier().powi(k as i32 - 1);
+            let formula = ideal.min(policy.cap_s());
+            prop_assert!((gap - formula).abs() <= 1e-9 * formula, "gap {} vs formula {}", gap, formula);
+            prop_assert!(gap >= previous, "gaps never shrink");
+            prop_assert_eq!(row.capped, ideal >= policy.cap_s());
+            previous = gap;
+        }
+    }
+
+    #[test]
+    fn elapsed_is_the_running_sum_of_gaps(policy in policies()) {
+        let schedule = policy.schedule();
+        let mut sum = 0.0;
+        for row in schedule.rows() {
+            sum += row.gap_s.unwrap_or(0.0);
+            prop_assert_eq!(row.elapsed_s, sum);
+        }
+        prop_assert_eq!(schedule.give_up_s(), sum);
+        let share = schedule.capped_share();
+        prop_assert!((0.0..=1.0 + 1e-12).contains(&share));
+    }
+
+    #[test]
+    fn deadline_gives_the_smallest_count_that_reaches_it(policy in policies(), fraction in 0.01f64..1.0) {
+        let deadline = (policy.schedule().give_up_s() * fraction).clamp(1e-3, 300.0 * 86_400.0);
+        let n = policy.attempts_for_deadline(deadline).unwrap();
+        let reach = |n: u32| Policy::new(policy.base_s(), policy.multiplier(), policy.cap_s(), Stop::Attempts(n)).unwrap().schedule().give_up_s();
+        prop_assert!(reach(n) >= deadline);
+        prop_assert!(n == 1 || reach(n - 1) < deadline);
+    }
+
+    #[test]
+    fn solved_cap_reaches_the_deadline_and_no_smaller_cap_does(policy in policies(), stretch in 1.0f64..5.0) {
+        prop_assume!(policy.attempts() >= 2);
+        let deadline = (policy.schedule().give_up_s() * stretch).min(300.0 * 86_400.0);
+        if let Ok(cap) = policy.cap_for_deadline(deadline, policy.attempts()) {
+            let with = |cap: f64| Policy::new(policy.base_s(), policy.multiplier(), cap, Stop::Attempts(policy.attempts())).map(|p| p.schedule().give_up_s());
+            let reached = with(cap).unwrap();
+            prop_assert!(reached >= deadline * (1.0 - 1e-9), "cap {} reaches {} < {}", cap, reached, deadline);
+            if cap > policy.base_s() * 1.001 {
+                prop_assert!(with(cap * 0.999).unwrap() < deadline);
+            }
+        }
+    }
+
+    #[test]
+    fn any_valid_input_gives_a_report_without_panicking(
+        base in prop_oneof![Just(f64::NAN), Just(f64::INFINITY), Just(-1.0), Just(0.0), 1e-6f64..1e9],
+        multiplier in prop_oneof![Just(f64::NAN), Just(0.0), 0.5f64..2_000.0],
+        cap in prop_oneof![Just(f64::NEG_INFINITY), 1e-6f64..1e9],
+        attempts in 0u32..20_000,
+    ) {
+        if let Ok(policy) = Policy::new(base, multiplier, cap, Stop::Attempts(attempts)) {
+            let report = ScheduleReport::new(&policy.schedule(), 1_200.0);
+            prop_assert!(report.give_up_s.is_finite());
+            prop_assert!(report.rows.iter().all(|r| r.gap_s.is_none_or(|g| g.is_finite() && g <= policy.cap_s())));
+        }
+    }
+
+    #[test]
+    fn formatted_durations_parse_back_close(seconds in 1.0f64..30_000_000.0) {
+        let text = format_duration(seconds);
+        let back = parse_duration("base", &text).unwrap();
+        // The article's format rounds: to a tenth below an hour, to a minute below 100 h, then to
+        // a tenth of a day, and down to whole days from 10 days on.
+        let tolerance = if seconds >= 10.0 * 86_400.0 { 86_400.0 } else { (seconds * 0.05).max(30.0) };
+        prop_assert!((back - seconds).abs() <= tolerance, "{} -> {} -> {}", seconds, text, back);
+    }
+}

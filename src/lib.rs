@@ -8,6 +8,9 @@
 pub mod chart;
 mod duration;
 mod error;
+pub mod give_up;
+pub mod herd;
+pub mod jitter;
 mod params;
 pub mod policy;
 mod report;

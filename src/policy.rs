@@ -253,7 +253,7 @@ impl Policy {
     }
 }
 
-fn check_span(field: &'static str, seconds: f64, valid: &str) -> Result<(), Error> {
+pub(crate) fn check_span(field: &'static str, seconds: f64, valid: &str) -> Result<(), Error> {
     if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SPAN_S {
         Ok(())
     } else if seconds.is_finite() && seconds >= 0.0 {

@@ -1,0 +1,580 @@
+//! The give-up time of one jittered delivery: its expected value and percentiles, exactly (a
+//! numerical convolution of the gaps' uniform distributions) and by seeded sampling.
+
+use serde::{Deserialize, Serialize};
+
+use crate::jitter::{seeded_rng, GapSampler, Jitter};
+use crate::{Error, Policy, Stop};
+
+/// The most samples one question may draw.
+pub const MAX_SAMPLES: usize = 10_000_000;
+/// Grid points of the exact distribution: its percentiles are within `W / GRID` of the truth,
+/// where `W` is the spread of the give-up time (well inside 0.1% of the give-up time).
+const GRID: usize = 8_192;
+/// Samples behind the decorrelated estimates, which have no closed form.
+const DECORRELATED_SAMPLES: usize = 200_000;
+/// The fixed seed of those estimates, so that the same question gives the same answer.
+const DECORRELATED_SEED: u64 = 0x5eed;
+
+/// The percentiles reported everywhere.
+pub const LEVELS: [f64; 5] = [0.01, 0.05, 0.50, 0.95, 0.99];
+
+/// Give-up time percentiles, in seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Percentiles {
+    /// 1st percentile.
+    pub p1: f64,
+    /// 5th percentile.
+    pub p5: f64,
+    /// Median.
+    pub p50: f64,
+    /// 95th percentile.
+    pub p95: f64,
+    /// 99th percentile.
+    pub p99: f64,
+}
+
+impl Percentiles {
+    fn from_fn(mut at: impl FnMut(f64) -> f64) -> Self {
+        let [p1, p5, p50, p95, p99] = LEVELS.map(&mut at);
+        Percentiles {
+            p1,
+            p5,
+            p50,
+            p95,
+            p99,
+        }
+    }
+
+    /// The percentiles as (level, seconds) pairs, lowest first.
+    pub fn pairs(&self) -> [(f64, f64); 5] {
+        [
+            (0.01, self.p1),
+            (0.05, self.p5),
+            (0.50, self.p50),
+            (0.95, self.p95),
+            (0.99, self.p99),
+        ]
+    }
+}
+
+/// The distribution of the give-up time, exact where a closed form or convolution exists.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GiveUpDistribution {
+    /// `true` when computed exactly; `false` for the decorrelated mode, estimated by sampling.
+    pub exact: bool,
+    /// The expected give-up time, seconds.
+    pub expected_give_up_s: f64,
+    /// The standard error of `expected_give_up_s` when it is an estimate.
+    pub expected_std_error_s: Option<f64>,
+    /// Percentiles of the give-up time.
+    pub percentiles: Percentiles,
+    /// The give-up time without jitter.
+    pub unjittered_give_up_s: f64,
+    /// The earliest and latest possible give-up times.
+    pub range_s: (f64, f64),
+    /// The give-up time's cumulative distribution on a grid: `(seconds, probability)` pairs,
+    /// thinned to at most 512 points (empty for estimates).
+    pub cdf: Vec<(f64, f64)>,
+}
+
+/// The cumulative distribution of a sum of independent uniforms `U(lo_k, hi_k)`, on a grid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SumOfUniforms {
+    offset: f64,
+    step: f64,
+    cdf: Vec<f64>,
+}
+
+impl SumOfUniforms {
+    /// Convolves the uniforms' densities one at a time. With `F` the distribution so far and
+    /// `G` its integral, adding `U(0, w)` gives `F'(x) = (G(x) − G(x − w)) / w`: one pass each.
+    pub fn new(windows: impl IntoIterator<Item = (f64, f64)>) -> Self {
+        let windows: Vec<(f64, f64)> = windows.into_iter().collect();
+        let offset: f64 = windows.iter().map(|w| w.0).sum();
+        let widths: Vec<f64> = windows
+            .iter()
+            .map(|w| w.1 - w.0)
+            .filter(|w| *w > 0.0)
+            .collect();
+        let spread: f64 = widths.iter().sum();
+        if spread <= 0.0 {
+            return SumOfUniforms {
+                offset,
+                step: 0.0,
+                cdf: vec![1.0],
+            };
+        }
+        let step = spread / GRID as f64;
+        let mut cdf = vec![1.0; GRID + 1];
+        let mut integral = vec![0.0; GRID + 1];
+        for width in widths {
+            for i in 1..=GRID {
+                integral[i] = integral[i - 1] + step * (cdf[i - 1] + cdf[i]) / 2.0;
+            }
+            let at = |x: f64| -> f64 {
+                if x <= 0.0 {
+                    return 0.0;
+                }
+                let cell = ((x / step) as usize).min(GRID - 1);
+                let t = x / step - cell as f64;
+                integral[cell] + step * (t * cdf[cell] + t * t / 2.0 * (cdf[cell + 1] - cdf[cell]))
+            };
+            let next: Vec<f64> = (0..=GRID)
+                .map(|i| {
+                    let x = i as f64 * step;
+                    ((at(x) - at(x - width)) / width).clamp(0.0, 1.0)
+                })
+                .collect();
+            cdf = next;
+        }
+        SumOfUniforms { offset, step, cdf }
+    }
+
+    /// The smallest time by which a share `level` of deliveries has given up.
+    pub fn quantile(&self, level: f64) -> f64 {
+        if self.step == 0.0 {
+            return self.offset;
+        }
+        let i = self.cdf.partition_point(|&f| f < level);
+        if i == 0 {
+            return self.offset;
+        }
+        let i = i.min(self.cdf.len() - 1);
+        let (f0, f1) = (self.cdf[i - 1], self.cdf[i]);
+        let t = if f1 > f0 {
+            (level - f0) / (f1 - f0)
+        } else {
+            0.0
+        };
+        self.offset + self.step * ((i - 1) as f64 + t)
+    }
+
+    /// The probability density at `x` seconds (from the grid's slope).
+    pub fn density(&self, x: f64) -> f64 {
+        if self.step == 0.0 {
+            return f64::INFINITY;
+        }
+        let i = (((x - self.offset) / self.step).round() as usize).clamp(1, self.cdf.len() - 1);
+        (self.cdf[i] - self.cdf[i - 1]) / self.step
+    }
+
+    fn thinned(&self) -> Vec<(f64, f64)> {
+        let every = (self.cdf.len() / 512).max(1);
+        self.cdf
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % every == 0 || *i == self.cdf.len() - 1)
+            .map(|(i, f)| (self.offset + self.step * i as f64, *f))
+            .collect()
+    }
+}
+
+/// The exact distribution of the give-up time of `policy` with `jitter`; for the decorrelated
+/// mode, an estimate from a fixed-seed sample, marked `exact: false` with its standard error.
+///
+/// # Example
+/// ```
+/// use backoff_lab::give_up::distribution;
+/// use backoff_lab::jitter::Jitter;
+/// use backoff_lab::Policy;
+/// let full = distribution(&Policy::article(), Jitter::Full)?;
+/// assert_eq!(full.expected_give_up_s, 43_260.0);
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn distribution(policy: &Policy, jitter: Jitter) -> Result<GiveUpDistribution, Error> {
+    let unjittered = policy.schedule().give_up_s();
+    let windows: Option<Vec<(f64, f64)>> = (1..policy.attempts())
+        .map(|retry| jitter.window(policy.gap(retry)))
+        .collect();
+    match windows {
+        Some(windows) => {
+            let expected = windows.iter().map(|(lo, hi)| (lo + hi) / 2.0).sum();
+            let range = (
+                windows.iter().map(|w| w.0).sum(),
+                windows.iter().map(|w| w.1).sum(),
+            );
+            let sum = SumOfUniforms::new(windows);
+            Ok(GiveUpDistribution {
+                exact: true,
+                expected_give_up_s: expected,
+                expected_std_error_s: None,
+                percentiles: Percentiles::from_fn(|level| sum.quantile(level)),
+                unjittered_give_up_s: unjittered,
+                range_s: range,
+                cdf: sum.thinned(),
+            })
+        }
+        None => {
+            let estimate = sample(policy, jitter, DECORRELATED_SAMPLES, DECORRELATED_SEED, 0)?;
+            let cap = policy.cap_s();
+            let retries = f64::from(policy.attempts() - 1);
+            Ok(GiveUpDistribution {
+                exact: false,
+                expected_give_up_s: estimate.mean_s,
+                expected_std_error_s: Some(estimate.std_error_s),
+                percentiles: estimate.percentiles,
+                unjittered_give_up_s: unjittered,
+                range_s: (policy.base_s().min(cap) * retries, cap * retries),
+                cdf: Vec::new(),
+            })
+        }
+    }
+}
+
+/// Give-up times drawn from a seeded sample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sampled {
+    /// How many give-up times were drawn.
+    pub samples: usize,
+    /// The seed they were drawn with.
+    pub seed: u64,
+    /// Their mean, seconds.
+    pub mean_s: f64,
+    /// The standard error of the mean.
+    pub std_error_s: f64,
+    /// Their percentiles.
+    pub percentiles: Percentiles,
+    /// A histogram of them, for the chart.
+    pub histogram: Histogram,
+}
+
+/// Counts in equal bins starting at `start_s`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Histogram {
+    /// The left edge of the first bin, seconds.
+    pub start_s: f64,
+    /// The width of every bin, seconds.
+    pub bin_s: f64,
+    /// How many values fell in each bin.
+    pub counts: Vec<u64>,
+}
+
+/// Draws `samples` give-up times with `seed` and summarises them (`bins` histogram bins; 0 for
+/// none). Refuses 0 samples and more than [`MAX_SAMPLES`] before allocating anything.
+///
+/// # Example
+/// ```
+/// use backoff_lab::give_up::sample;
+/// use backoff_lab::jitter::Jitter;
+/// use backoff_lab::Policy;
+/// let a = sample(&Policy::article(), Jitter::Full, 10_000, 42, 40)?;
+/// let b = sample(&Policy::article(), Jitter::Full, 10_000, 42, 40)?;
+/// assert_eq!(a, b);
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn sample(
+    policy: &Policy,
+    jitter: Jitter,
+    samples: usize,
+    seed: u64,
+    bins: usize,
+) -> Result<Sampled, Error> {
+    if !(1..=MAX_SAMPLES).contains(&samples) {
+        return Err(Error::out_of_range(
+            "samples",
+            samples,
+            "a whole number from 1 to 10000000",
+        ));
+    }
+    if bins > 10_000 {
+        return Err(Error::out_of_range(
+            "bins",
+            bins,
+            "a whole number from 0 to 10000",
+        ));
+    }
+    let mut rng = seeded_rng(seed)?;
+    let mut times = Vec::with_capacity(samples);
+    let retries = policy.attempts() - 1;
+    match (1..=retries)
+        .map(|r| jitter.window(policy.gap(r)))
+        .collect::<Option<Vec<_>>>()
+    {
+        // Independent gaps: the sum of the lower ends plus width × uniform per gap.
+        Some(windows) => {
+            let offset: f64 = windows.iter().map(|w| w.0).sum();
+            let widths: Vec<f64> = windows
+                .iter()
+                .map(|w| w.1 - w.0)
+                .filter(|w| *w > 0.0)
+                .collect();
+            for _ in 0..samples {
+                let spread: f64 = widths
+                    .iter()
+                    .map(|w| w * rand::RngExt::random::<f64>(&mut rng))
+                    .sum();
+                times.push(offset + spread);
+            }
+        }
+        None => {
+            for _ in 0..samples {
+                let mut sampler = GapSampler::new(policy, jitter);
+                times.push((0..retries).map(|_| sampler.next_gap(&mut rng)).sum());
+            }
+        }
+    }
+    let n = samples as f64;
+    let mean = times.iter().sum::<f64>() / n;
+    let variance = times.iter().map(|t| (t - mean) * (t - mean)).sum::<f64>() / (n - 1.0).max(1.0);
+    let (lo, hi) = times
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &t| {
+            (lo.min(t), hi.max(t))
+        });
+    let histogram = histogram(&times, lo, hi, bins);
+    let percentiles = Percentiles::from_fn(|level| {
+        // Nearest rank: the smallest sample with at least `level` of the samples at or below it.
+        let rank = ((level * n).ceil() as usize).clamp(1, samples) - 1;
+        *times.select_nth_unstable_by(rank, f64::total_cmp).1
+    });
+    Ok(Sampled {
+        samples,
+        seed,
+        mean_s: mean,
+        std_error_s: (variance / n).sqrt(),
+        percentiles,
+        histogram,
+    })
+}
+
+fn histogram(values: &[f64], lo: f64, hi: f64, bins: usize) -> Histogram {
+    if bins == 0 {
+        return Histogram {
+            start_s: lo,
+            bin_s: 0.0,
+            counts: Vec::new(),
+        };
+    }
+    let bin_s = if hi > lo {
+        (hi - lo) / bins as f64
+    } else {
+        1.0
+    };
+    let mut counts = vec![0u64; bins];
+    for v in values {
+        let i = (((v - lo) / bin_s) as usize).min(bins - 1);
+        counts[i] += 1;
+    }
+    Histogram {
+        start_s: lo,
+        bin_s,
+        counts,
+    }
+}
+
+/// The smallest attempt count for which the `level` percentile of the jittered give-up time
+/// still reaches `deadline_s`: with full jitter, a schedule sized on paper gives up early.
+///
+/// # Example
+/// ```
+/// use backoff_lab::give_up::deadline_safe_attempts;
+/// use backoff_lab::jitter::Jitter;
+/// use backoff_lab::Policy;
+/// let policy = Policy::article();
+/// // Unjittered, 24 h takes 14 attempts; with full jitter, 95% of deliveries need more.
+/// assert!(deadline_safe_attempts(&policy, Jitter::Full, 86_400.0, 0.05)? > 14);
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn deadline_safe_attempts(
+    policy: &Policy,
+    jitter: Jitter,
+    deadline_s: f64,
+    level: f64,
+) -> Result<u32, Error> {
+    if !(level.is_finite() && level > 0.0 && level < 1.0) {
+        return Err(Error::out_of_range(
+            "percentile",
+            level,
+            "a share between 0 and 1, such as 0.05",
+        ));
+    }
+    let with = |attempts: u32| {
+        Policy::new(
+            policy.base_s(),
+            policy.multiplier(),
+            policy.cap_s(),
+            Stop::Attempts(attempts),
+        )
+    };
+    let quantile = |attempts: u32| -> Result<f64, Error> {
+        let p = with(attempts)?;
+        Ok(match jitter {
+            Jitter::Decorrelated => sample(&p, jitter, 20_000, DECORRELATED_SEED, 0)?.percentiles,
+            _ => distribution(&p, jitter)?.percentiles,
+        }
+        .pairs()
+        .iter()
+        .find(|(l, _)| *l == level)
+        .map(|pair| pair.1)
+        .unwrap_or_else(|| {
+            // Levels other than the reported five go straight to the exact distribution.
+            let windows = (1..attempts).filter_map(|r| jitter.window(p.gap(r)));
+            SumOfUniforms::new(windows).quantile(level)
+        }))
+    };
+    crate::policy::check_span(
+        "give-up",
+        deadline_s,
+        "a duration greater than 0 s and at most 365 days",
+    )?;
+    // The percentile grows with every attempt (each adds a non-negative gap): double until it
+    // reaches the deadline, then bisect.
+    let max = crate::policy::MAX_ATTEMPTS;
+    let mut hi = 2u32;
+    while quantile(hi)? < deadline_s {
+        if hi == max {
+            return Err(Error::Unreachable(format!(
+                "even {max} attempts do not reach {} at the {}th percentile; raise the cap",
+                crate::format_duration(deadline_s),
+                level * 100.0
+            )));
+        }
+        hi = (hi * 2).min(max);
+    }
+    let mut lo = hi / 2;
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if quantile(mid)? >= deadline_s {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Ok(lo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn article_expected_give_up_times() {
+        let policy = Policy::article();
+        let none = distribution(&policy, Jitter::None).unwrap();
+        assert_eq!(none.expected_give_up_s, 86_520.0);
+        assert_eq!(none.percentiles.p1, 86_520.0);
+        assert_eq!(none.percentiles.p99, 86_520.0);
+        assert_eq!(
+            distribution(&policy, Jitter::Full)
+                .unwrap()
+                .expected_give_up_s,
+            43_260.0
+        );
+        assert_eq!(
+            distribution(&policy, Jitter::Equal)
+                .unwrap()
+                .expected_give_up_s,
+            64_890.0
+        );
+        assert_eq!(
+            distribution(&policy, Jitter::Proportional(0.2))
+                .unwrap()
+                .expected_give_up_s,
+            86_520.0
+        );
+    }
+
+    #[test]
+    fn convolution_matches_closed_forms() {
+        // Two U(0,1): triangular, F(x) = x²/2 below 1, so the p-quantile is sqrt(2p).
+        let two = SumOfUniforms::new([(0.0, 1.0), (0.0, 1.0)]);
+        for p in [0.01, 0.05, 0.3, 0.5] {
+            assert!(
+                (two.quantile(p) - (2.0 * p).sqrt()).abs() < 2.0 / GRID as f64,
+                "p{p}"
+            );
+        }
+        assert!((two.quantile(0.95) - (2.0 - (2.0 * 0.05f64).sqrt())).abs() < 2.0 / GRID as f64);
+        // Three U(0,1) (Irwin–Hall): F(x) = x³/6 below 1.
+        let three = SumOfUniforms::new([(0.0, 1.0); 3]);
+        assert!((three.quantile(0.01) - 0.06f64.cbrt()).abs() < 3.0 / GRID as f64);
+        assert!((three.quantile(0.5) - 1.5).abs() < 3.0 / GRID as f64);
+        // One uniform is itself, shifted.
+        let one = SumOfUniforms::new([(10.0, 20.0)]);
+        assert!((one.quantile(0.25) - 12.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn exact_and_sampled_agree_within_the_statistical_tolerance() {
+        let policies = [
+            (Policy::article(), Jitter::Full),
+            (Policy::article(), Jitter::Equal),
+            (
+                Policy::new(1.0, 1.6, 120.0, Stop::Attempts(20)).unwrap(),
+                Jitter::Proportional(0.2),
+            ),
+            (
+                Policy::new(1.0, 2.0, 20.0, Stop::Attempts(3)).unwrap(),
+                Jitter::Full,
+            ),
+        ];
+        let n = 400_000;
+        for (policy, jitter) in policies {
+            let exact = distribution(&policy, jitter).unwrap();
+            let sampled = sample(&policy, jitter, n, 42, 0).unwrap();
+            let sum = SumOfUniforms::new(
+                (1..policy.attempts()).filter_map(|r| jitter.window(policy.gap(r))),
+            );
+            // The mean: within 5 standard errors.
+            let mean_gap = (sampled.mean_s - exact.expected_give_up_s).abs();
+            assert!(
+                mean_gap < 5.0 * sampled.std_error_s,
+                "{jitter:?}: mean off by {mean_gap}"
+            );
+            // Each percentile: a sample quantile's standard error is sqrt(p(1-p)/n) / density,
+            // plus the grid's resolution.
+            for ((level, exact_q), (_, sampled_q)) in exact
+                .percentiles
+                .pairs()
+                .iter()
+                .zip(sampled.percentiles.pairs())
+            {
+                let se = (level * (1.0 - level) / n as f64).sqrt() / sum.density(*exact_q);
+                let tolerance = 5.0 * se + 2.0 * (exact.range_s.1 - exact.range_s.0) / GRID as f64;
+                assert!((exact_q - sampled_q).abs() < tolerance, "{jitter:?} p{level}: exact {exact_q}, sampled {sampled_q}, tolerance {tolerance}");
+            }
+        }
+    }
+
+    #[test]
+    fn decorrelated_is_an_estimate_with_its_error() {
+        let d = distribution(&Policy::article(), Jitter::Decorrelated).unwrap();
+        assert!(!d.exact);
+        let se = d.expected_std_error_s.unwrap();
+        assert!(se > 0.0 && se < d.expected_give_up_s * 0.01);
+        assert!(d.percentiles.p1 <= d.percentiles.p50 && d.percentiles.p50 <= d.percentiles.p99);
+    }
+
+    #[test]
+    fn deadline_safe_sizing_reaches_the_deadline_at_the_percentile() {
+        let policy = Policy::article();
+        assert_eq!(
+            deadline_safe_attempts(&policy, Jitter::None, 86_400.0, 0.05),
+            Ok(14)
+        );
+        let n = deadline_safe_attempts(&policy, Jitter::Full, 86_400.0, 0.05).unwrap();
+        let at = |n| {
+            distribution(
+                &Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(n)).unwrap(),
+                Jitter::Full,
+            )
+            .unwrap()
+            .percentiles
+            .p5
+        };
+        assert!(at(n) >= 86_400.0 && at(n - 1) < 86_400.0, "n = {n}");
+    }
+
+    #[test]
+    fn sizes_are_refused_before_allocating() {
+        let policy = Policy::article();
+        assert_eq!(
+            sample(&policy, Jitter::Full, 10_000_001, 1, 0)
+                .unwrap_err()
+                .to_string(),
+            "samples must be a whole number from 1 to 10000000, got 10000001"
+        );
+        assert!(sample(&policy, Jitter::Full, 0, 1, 0).is_err());
+    }
+}

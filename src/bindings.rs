@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::chart::{timeline, ChartOptions};
-use crate::{Error, PolicyParams, ScheduleReport};
+use crate::{Error, Params, ScheduleReport};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -101,7 +101,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 }
 
 fn report(params: JsValue) -> Result<ScheduleReport, JsValue> {
-    let params: PolicyParams = from_js("schedule parameters", params)?;
+    let params: Params = from_js("schedule parameters", params)?;
     let policy = params.policy().map_err(|e| js_error(&e))?;
     let window = params.window_s().map_err(|e| js_error(&e))?;
     Ok(ScheduleReport::new(&policy.schedule(), window))
@@ -123,7 +123,7 @@ pub fn draw_timeline(
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params: PolicyParams = from_js("schedule parameters", params)?;
+    let params: Params = from_js("schedule parameters", params)?;
     let options: ChartOptions = if options.is_undefined() || options.is_null() {
         ChartOptions::default()
     } else {

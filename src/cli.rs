@@ -3,9 +3,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use backoff_lab::give_up::JitterReport;
+use backoff_lab::herd::herd;
+use backoff_lab::jitter::fresh_seed;
 use backoff_lab::{
-    attempt_count, format_duration, format_exact, DurationInput, Error, PolicyParams,
-    ScheduleReport,
+    format_duration, format_exact, whole_number, DurationInput, Error, Params, ScheduleReport,
 };
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -13,8 +15,10 @@ const EXAMPLES: &str = "\
 Examples:
   backoff-lab schedule --base 30s --multiplier 3 --cap 3h --attempts 14
   backoff-lab schedule --base 30s --multiplier 3 --cap 3h --give-up 24h --format json
-  backoff-lab schedule --base 1s --multiplier 2 --cap 20s --attempts 3 --format markdown
   backoff-lab solve-cap --base 30s --multiplier 3 --attempts 14 --give-up 24h
+  backoff-lab jitter --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42
+  backoff-lab jitter --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --deadline 24h
+  backoff-lab herd --deliveries 1000 --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42
 
 Durations: 30s, 90 s, 4m30s, 4.5min, 3h, 1d, 2h30m (a bare number is seconds).";
 
@@ -56,6 +60,55 @@ enum Command {
         #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
         give_up: String,
     },
+    /// One delivery under jitter: expected and percentile give-up times, exact and sampled.
+    #[command(after_help = EXAMPLES)]
+    Jitter {
+        #[command(flatten)]
+        policy: PolicyFlags,
+        #[command(flatten)]
+        jitter: JitterFlags,
+        /// Give-up times to sample (1 to 10000000).
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "1000000",
+            allow_hyphen_values = true
+        )]
+        samples: String,
+        /// Also size the schedule: how many attempts keep the --percentile above this deadline.
+        #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+        deadline: Option<String>,
+        /// The percentile (in percent) that must reach --deadline.
+        #[arg(
+            long,
+            value_name = "P",
+            default_value = "5",
+            allow_hyphen_values = true
+        )]
+        percentile: String,
+        /// Output format (markdown is not offered here).
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Many deliveries that failed in the same second: their retries per second.
+    #[command(after_help = EXAMPLES)]
+    Herd {
+        /// Deliveries that failed together (1 to 10000000).
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "1000",
+            allow_hyphen_values = true
+        )]
+        deliveries: String,
+        #[command(flatten)]
+        policy: PolicyFlags,
+        #[command(flatten)]
+        jitter: JitterFlags,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
 }
 
 #[derive(Args)]
@@ -83,7 +136,25 @@ struct PolicyFlags {
     give_up: Option<String>,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Args)]
+struct JitterFlags {
+    /// How each gap is drawn: none, full, equal, decorrelated or proportional.
+    #[arg(long, default_value = "full")]
+    mode: String,
+    /// The factor of proportional jitter (0 to 1).
+    #[arg(
+        long,
+        value_name = "F",
+        default_value = "0.2",
+        allow_hyphen_values = true
+    )]
+    factor: String,
+    /// The seed of the random draws (0 to 9007199254740991); a fresh one, printed, if absent.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    seed: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
 enum Format {
     Table,
     Markdown,
@@ -91,6 +162,7 @@ enum Format {
     Json,
 }
 
+/// A number from a flag; text that is not one gets the field's range in the message.
 fn number(field: &'static str, text: &str, valid: &str) -> Result<f64, Error> {
     text.trim().parse::<f64>().map_err(|_| Error::OutOfRange {
         field,
@@ -100,8 +172,8 @@ fn number(field: &'static str, text: &str, valid: &str) -> Result<f64, Error> {
 }
 
 impl PolicyFlags {
-    fn params(&self) -> Result<PolicyParams, Error> {
-        Ok(PolicyParams {
+    fn params(&self) -> Result<Params, Error> {
+        Ok(Params {
             base: DurationInput::Text(self.base.clone()),
             multiplier: number("multiplier", &self.multiplier, "a number from 1 to 1000")?,
             cap: DurationInput::Text(self.cap.clone()),
@@ -111,9 +183,27 @@ impl PolicyFlags {
                 .map(|n| number("attempts", n, "a whole number from 1 to 10000"))
                 .transpose()?,
             give_up: self.give_up.clone().map(DurationInput::Text),
-            window: None,
+            ..Params::default()
         })
     }
+
+    fn with_jitter(&self, jitter: &JitterFlags) -> Result<Params, Error> {
+        let seed = match &jitter.seed {
+            Some(seed) => number("seed", seed, "a whole number from 0 to 9007199254740991")?,
+            None => fresh_seed()? as f64,
+        };
+        Ok(Params {
+            mode: Some(jitter.mode.clone()),
+            factor: Some(number("factor", &jitter.factor, "a number from 0 to 1")?),
+            seed: Some(seed),
+            ..self.params()?
+        })
+    }
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    // Reports are plain numbers, strings, arrays and options: serializing them cannot fail.
+    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
 }
 
 fn run(command: Command) -> Result<String, Error> {
@@ -123,7 +213,7 @@ fn run(command: Command) -> Result<String, Error> {
             window,
             format,
         } => {
-            let params = PolicyParams {
+            let params = Params {
                 window: window.map(DurationInput::Text),
                 ..policy.params()?
             };
@@ -141,18 +231,14 @@ fn run(command: Command) -> Result<String, Error> {
             attempts,
             give_up,
         } => {
-            let attempts = attempt_count(number(
-                "attempts",
-                &attempts,
-                "a whole number from 2 to 10000",
-            )?)?;
-            let params = PolicyParams {
+            let attempts = number("attempts", &attempts, "a whole number from 2 to 10000")?;
+            let attempts = whole_number("attempts", attempts, 2, 10_000)? as u32;
+            let params = Params {
                 base: DurationInput::Text(base),
                 multiplier: number("multiplier", &multiplier, "a number from 1 to 1000")?,
                 cap: backoff_lab::policy::MAX_SPAN_S.into(),
                 attempts: Some(1.0),
-                give_up: None,
-                window: None,
+                ..Params::default()
             };
             let deadline = DurationInput::Text(give_up).seconds("give-up")?;
             let cap = params.policy()?.cap_for_deadline(deadline, attempts)?;
@@ -162,12 +248,81 @@ fn run(command: Command) -> Result<String, Error> {
                 format_duration(deadline)
             ))
         }
+        Command::Jitter {
+            policy,
+            jitter,
+            samples,
+            deadline,
+            percentile,
+            format,
+        } => {
+            let params = Params {
+                samples: Some(number(
+                    "samples",
+                    &samples,
+                    "a whole number from 1 to 10000000",
+                )?),
+                deadline: deadline.map(DurationInput::Text),
+                percentile: Some(number(
+                    "percentile",
+                    &percentile,
+                    "a percentage between 0 and 100",
+                )?),
+                ..policy.with_jitter(&jitter)?
+            };
+            let report = JitterReport::new(
+                &params.policy()?,
+                params.jitter()?,
+                params.samples()?,
+                params.seed()?.unwrap_or_default(),
+                0,
+                params.deadline()?,
+            )?;
+            Ok(match format {
+                Format::Json => json(&report),
+                Format::Csv => report.to_csv(),
+                Format::Table | Format::Markdown => report.to_table(),
+            })
+        }
+        Command::Herd {
+            deliveries,
+            policy,
+            jitter,
+            format,
+        } => {
+            let params = Params {
+                deliveries: Some(number(
+                    "deliveries",
+                    &deliveries,
+                    "a whole number from 1 to 10000000",
+                )?),
+                ..policy.with_jitter(&jitter)?
+            };
+            let (policy, mode) = (params.policy()?, params.jitter()?);
+            let seed = params.seed()?.unwrap_or_default();
+            let herd = herd(&policy, mode, params.deliveries()?, seed)?;
+            Ok(match format {
+                Format::Json => json(&herd),
+                Format::Csv => herd.to_csv(),
+                Format::Table | Format::Markdown => {
+                    let spike = herd_spike(&policy, &herd)?;
+                    format!("{}\n", herd.caption(spike.as_ref()))
+                }
+            })
+        }
     }
 }
 
-fn json(report: &ScheduleReport) -> String {
-    // A report is plain numbers, strings and options: serializing it cannot fail.
-    serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
+/// The unjittered herd, for comparison in words (only when the herd itself is jittered).
+fn herd_spike(
+    policy: &backoff_lab::Policy,
+    herd: &backoff_lab::herd::Herd,
+) -> Result<Option<backoff_lab::herd::Herd>, Error> {
+    if herd.mode == "none" {
+        return Ok(None);
+    }
+    let jitter = backoff_lab::jitter::Jitter::None;
+    backoff_lab::herd::herd(policy, jitter, herd.deliveries.min(100_000), herd.seed).map(Some)
 }
 
 /// The message with the field named as its flag: "--base must be ...".
@@ -191,8 +346,8 @@ pub fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(err) => {
-            let rendered = err.render().to_string();
             // clap's first paragraph, on one line: the usage block and tips follow it.
+            let rendered = err.render().to_string();
             let first: Vec<&str> = rendered
                 .lines()
                 .skip_while(|l| l.trim().is_empty())

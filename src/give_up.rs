@@ -578,3 +578,214 @@ mod tests {
         assert!(sample(&policy, Jitter::Full, 0, 1, 0).is_err());
     }
 }
+
+/// The answer to "how many attempts keep the chosen percentile above the deadline?".
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DeadlineSafe {
+    /// The deadline, seconds.
+    pub deadline_s: f64,
+    /// The percentile as a share (0.05 for p5).
+    pub percentile: f64,
+    /// The smallest attempt count whose percentile give-up time reaches the deadline.
+    pub attempts: u32,
+}
+
+/// One delivery under jitter: exact distribution, a seeded sample, and (when asked) the
+/// deadline-safe attempt count. The CLI's `jitter --format json` and the JS API's `jitter`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JitterReport {
+    /// The jitter mode's name.
+    pub mode: String,
+    /// The proportional factor, when the mode is proportional.
+    pub factor: Option<f64>,
+    /// Attempts in all.
+    pub attempts: u32,
+    /// Whether `expected_give_up_s` and `percentiles` are exact.
+    pub exact: bool,
+    /// The expected give-up time.
+    pub expected_give_up_s: f64,
+    /// Its standard error when estimated.
+    pub expected_std_error_s: Option<f64>,
+    /// Percentiles of the give-up time (exact unless `exact` is false).
+    pub percentiles: Percentiles,
+    /// The give-up time without jitter.
+    pub unjittered_give_up_s: f64,
+    /// The earliest and latest possible give-up times.
+    pub range_s: (f64, f64),
+    /// The seeded sample.
+    pub sampled: Sampled,
+    /// The deadline-safe attempt count, when a deadline was given.
+    pub deadline_safe: Option<DeadlineSafe>,
+    /// The numbers in words.
+    pub caption: String,
+}
+
+impl JitterReport {
+    /// Computes everything for one delivery: `samples` draws with `seed`, a histogram of `bins`.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::give_up::JitterReport;
+    /// use backoff_lab::jitter::Jitter;
+    /// use backoff_lab::Policy;
+    /// let report = JitterReport::new(&Policy::article(), Jitter::Equal, 10_000, 1, 40, None)?;
+    /// assert_eq!(report.expected_give_up_s, 64_890.0);
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn new(
+        policy: &Policy,
+        jitter: Jitter,
+        samples: usize,
+        seed: u64,
+        bins: usize,
+        deadline: Option<(f64, f64)>,
+    ) -> Result<Self, Error> {
+        let exact = distribution(policy, jitter)?;
+        let sampled = sample(policy, jitter, samples, seed, bins)?;
+        let deadline_safe = deadline
+            .map(|(deadline_s, percentile)| {
+                deadline_safe_attempts(policy, jitter, deadline_s, percentile).map(|attempts| {
+                    DeadlineSafe {
+                        deadline_s,
+                        percentile,
+                        attempts,
+                    }
+                })
+            })
+            .transpose()?;
+        let caption = jitter_caption(jitter, &exact, &sampled, deadline_safe);
+        Ok(JitterReport {
+            mode: jitter.name().to_string(),
+            factor: match jitter {
+                Jitter::Proportional(f) => Some(f),
+                _ => None,
+            },
+            attempts: policy.attempts(),
+            exact: exact.exact,
+            expected_give_up_s: exact.expected_give_up_s,
+            expected_std_error_s: exact.expected_std_error_s,
+            percentiles: exact.percentiles,
+            unjittered_give_up_s: exact.unjittered_give_up_s,
+            range_s: exact.range_s,
+            sampled,
+            deadline_safe,
+            caption,
+        })
+    }
+
+    /// A table of exact and sampled figures, then the caption.
+    pub fn to_table(&self) -> String {
+        let fmt = crate::format_duration;
+        let exact_head = if self.exact { "exact" } else { "estimate" };
+        let mut rows = vec![[
+            String::new(),
+            exact_head.to_string(),
+            format!(
+                "sampled ({} draws, seed {})",
+                self.sampled.samples, self.sampled.seed
+            ),
+        ]];
+        let expected = match self.expected_std_error_s {
+            Some(se) => format!("{} ± {}", fmt(self.expected_give_up_s), fmt(se)),
+            None => fmt(self.expected_give_up_s),
+        };
+        rows.push([
+            "expected".into(),
+            expected,
+            format!(
+                "{} ± {}",
+                fmt(self.sampled.mean_s),
+                fmt(self.sampled.std_error_s)
+            ),
+        ]);
+        for ((level, exact), (_, sampled)) in self
+            .percentiles
+            .pairs()
+            .iter()
+            .zip(self.sampled.percentiles.pairs())
+        {
+            rows.push([format!("p{}", level * 100.0), fmt(*exact), fmt(sampled)]);
+        }
+        rows.push([
+            "unjittered".into(),
+            fmt(self.unjittered_give_up_s),
+            String::new(),
+        ]);
+        let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+        let (w0, w1) = (width(0), width(1));
+        let mut out: String = rows
+            .iter()
+            .map(|r| {
+                format!("{:<w0$}  {:<w1$}  {}\n", r[0], r[1], r[2])
+                    .trim_end()
+                    .to_string()
+                    + "\n"
+            })
+            .collect();
+        out += &format!("\n{}\n", self.caption);
+        out
+    }
+
+    /// CSV: one line per percentile with the exact and the sampled value, seconds.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("statistic,exact_s,sampled_s\n");
+        out += &format!(
+            "expected,{},{}\n",
+            self.expected_give_up_s, self.sampled.mean_s
+        );
+        for ((level, exact), (_, sampled)) in self
+            .percentiles
+            .pairs()
+            .iter()
+            .zip(self.sampled.percentiles.pairs())
+        {
+            out += &format!("p{},{exact},{sampled}\n", level * 100.0);
+        }
+        out
+    }
+}
+
+fn jitter_caption(
+    jitter: Jitter,
+    exact: &GiveUpDistribution,
+    sampled: &Sampled,
+    deadline_safe: Option<DeadlineSafe>,
+) -> String {
+    let fmt = crate::format_duration;
+    let p = &exact.percentiles;
+    let share = exact.expected_give_up_s / exact.unjittered_give_up_s.max(f64::MIN_POSITIVE);
+    let mut text = if jitter == Jitter::None {
+        format!(
+            "Without jitter every delivery gives up at exactly {}.",
+            fmt(exact.unjittered_give_up_s)
+        )
+    } else {
+        format!(
+            "With {} jitter a schedule that reads {} on paper gives up after {}{} on average ({:.0}% of it); \
+             90% of deliveries give up between {} (p5) and {} (p95), and half before {}.",
+            jitter.name(),
+            fmt(exact.unjittered_give_up_s),
+            fmt(exact.expected_give_up_s),
+            if exact.exact { "" } else { " (estimated)" },
+            share * 100.0,
+            fmt(p.p5),
+            fmt(p.p95),
+            fmt(p.p50),
+        )
+    };
+    text += &format!(
+        " {} seeded draws (seed {}) average {}.",
+        sampled.samples,
+        sampled.seed,
+        fmt(sampled.mean_s)
+    );
+    if let Some(d) = deadline_safe {
+        text += &format!(
+            " To keep {:.0}% of deliveries trying until {}, the schedule needs {} attempts.",
+            (1.0 - d.percentile) * 100.0,
+            fmt(d.deadline_s),
+            d.attempts
+        );
+    }
+    text
+}

@@ -219,3 +219,193 @@ fn help_shows_examples() {
     assert!(stdout(&output)
         .contains("backoff-lab schedule --base 30s --multiplier 3 --cap 3h --attempts 14"));
 }
+
+fn policy_args<'a>(command: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        command,
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--cap",
+        "3h",
+        "--attempts",
+        "14",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn jitter_json_has_exact_and_sampled_figures() {
+    let output = run(&policy_args(
+        "jitter",
+        &[
+            "--mode",
+            "full",
+            "--seed",
+            "42",
+            "--samples",
+            "200000",
+            "--format",
+            "json",
+        ],
+    ));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["expected_give_up_s"], 43_260.0);
+    assert_eq!(json["exact"], true);
+    for p in ["p1", "p5", "p50", "p95", "p99"] {
+        let exact = json["percentiles"][p].as_f64().unwrap();
+        let sampled = json["sampled"]["percentiles"][p].as_f64().unwrap();
+        assert!(
+            (exact - sampled).abs() / exact < 0.01,
+            "{p}: {exact} vs {sampled}"
+        );
+    }
+    assert_eq!(json["sampled"]["samples"], 200_000);
+    assert_eq!(json["sampled"]["seed"], 42);
+    // The same seed gives the same sample.
+    let again = run(&policy_args(
+        "jitter",
+        &[
+            "--mode",
+            "full",
+            "--seed",
+            "42",
+            "--samples",
+            "200000",
+            "--format",
+            "json",
+        ],
+    ));
+    assert_eq!(stdout(&again), stdout(&output));
+}
+
+#[test]
+fn jitter_without_a_seed_prints_the_one_it_drew() {
+    let output = run(&policy_args(
+        "jitter",
+        &["--mode", "equal", "--samples", "1000"],
+    ));
+    let text = stdout(&output);
+    let seed: u64 = text
+        .split("seed ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|digits| digits.parse().ok())
+        .expect("the table names its seed");
+    let again = run(&policy_args(
+        "jitter",
+        &[
+            "--mode",
+            "equal",
+            "--samples",
+            "1000",
+            "--seed",
+            &seed.to_string(),
+        ],
+    ));
+    assert_eq!(stdout(&again), text, "the printed seed reproduces the run");
+}
+
+#[test]
+fn herd_json_shows_the_spike_and_the_spread() {
+    let none = run(&policy_args(
+        "herd",
+        &[
+            "--deliveries",
+            "1000",
+            "--mode",
+            "none",
+            "--seed",
+            "1",
+            "--format",
+            "json",
+        ],
+    ));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&none)).unwrap();
+    assert_eq!(json["first_retry"]["peak_per_s"], 1_000.0);
+    assert_eq!(json["per_second"][30], 1_000);
+    let full = run(&policy_args(
+        "herd",
+        &[
+            "--deliveries",
+            "1000",
+            "--mode",
+            "full",
+            "--seed",
+            "1",
+            "--format",
+            "json",
+        ],
+    ));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&full)).unwrap();
+    let peak = json["first_retry"]["peak_per_s"].as_f64().unwrap();
+    assert!(peak < 100.0, "full jitter peak {peak}");
+    for key in ["per_second", "peak_per_s", "mean_per_s", "peak_to_mean"] {
+        assert!(!json[key].is_null(), "{key}");
+    }
+    let csv = stdout(&run(&policy_args(
+        "herd",
+        &["--mode", "none", "--seed", "1", "--format", "csv"],
+    )));
+    assert_eq!(csv.lines().next(), Some("second,first_retries,retries"));
+    assert!(csv.lines().any(|l| l == "30,1000,1000"));
+}
+
+#[test]
+fn jitter_and_herd_refuse_bad_input() {
+    let cases: &[(&str, &[&str], &str)] = &[
+        (
+            "jitter",
+            &["--mode", "proportional", "--factor", "1.5"],
+            "--factor must be a number from 0 to 1, got 1.5",
+        ),
+        (
+            "jitter",
+            &["--mode", "wobbly"],
+            "--mode must be one of none, full, equal, decorrelated, proportional, got \"wobbly\"",
+        ),
+        (
+            "jitter",
+            &["--samples", "0"],
+            "--samples must be a whole number from 1 to 10000000, got 0",
+        ),
+        (
+            "jitter",
+            &["--samples", "1e12"],
+            "--samples must be a whole number from 1 to 10000000, got 1000000000000",
+        ),
+        (
+            "jitter",
+            &["--seed", "-1"],
+            "--seed must be a whole number from 0 to 9007199254740991, got -1",
+        ),
+        (
+            "jitter",
+            &["--deadline", "24h", "--percentile", "120"],
+            "--percentile must be a percentage between 0 and 100",
+        ),
+        (
+            "herd",
+            &["--deliveries", "0"],
+            "--deliveries must be a whole number from 1 to 10000000, got 0",
+        ),
+        (
+            "herd",
+            &["--deliveries", "NaN"],
+            "--deliveries must be a whole number from 1 to 10000000, got NaN",
+        ),
+    ];
+    for (command, extra, expected) in cases {
+        let output = run(&policy_args(command, extra));
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert_eq!(stderr(&output).lines().count(), 1);
+        assert!(
+            stderr(&output).starts_with(&format!("error: {expected}")),
+            "{extra:?}: {}",
+            stderr(&output)
+        );
+    }
+}

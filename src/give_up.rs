@@ -444,141 +444,6 @@ pub fn deadline_safe_attempts(
     Ok(lo)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn article_expected_give_up_times() {
-        let policy = Policy::article();
-        let none = distribution(&policy, Jitter::None).unwrap();
-        assert_eq!(none.expected_give_up_s, 86_520.0);
-        assert_eq!(none.percentiles.p1, 86_520.0);
-        assert_eq!(none.percentiles.p99, 86_520.0);
-        assert_eq!(
-            distribution(&policy, Jitter::Full)
-                .unwrap()
-                .expected_give_up_s,
-            43_260.0
-        );
-        assert_eq!(
-            distribution(&policy, Jitter::Equal)
-                .unwrap()
-                .expected_give_up_s,
-            64_890.0
-        );
-        assert_eq!(
-            distribution(&policy, Jitter::Proportional(0.2))
-                .unwrap()
-                .expected_give_up_s,
-            86_520.0
-        );
-    }
-
-    #[test]
-    fn convolution_matches_closed_forms() {
-        // Two U(0,1): triangular, F(x) = x²/2 below 1, so the p-quantile is sqrt(2p).
-        let two = SumOfUniforms::new([(0.0, 1.0), (0.0, 1.0)]);
-        for p in [0.01, 0.05, 0.3, 0.5] {
-            assert!(
-                (two.quantile(p) - (2.0 * p).sqrt()).abs() < 2.0 / GRID as f64,
-                "p{p}"
-            );
-        }
-        assert!((two.quantile(0.95) - (2.0 - (2.0 * 0.05f64).sqrt())).abs() < 2.0 / GRID as f64);
-        // Three U(0,1) (Irwin–Hall): F(x) = x³/6 below 1.
-        let three = SumOfUniforms::new([(0.0, 1.0); 3]);
-        assert!((three.quantile(0.01) - 0.06f64.cbrt()).abs() < 3.0 / GRID as f64);
-        assert!((three.quantile(0.5) - 1.5).abs() < 3.0 / GRID as f64);
-        // One uniform is itself, shifted.
-        let one = SumOfUniforms::new([(10.0, 20.0)]);
-        assert!((one.quantile(0.25) - 12.5).abs() < 1e-9);
-    }
-
-    #[test]
-    fn exact_and_sampled_agree_within_the_statistical_tolerance() {
-        let policies = [
-            (Policy::article(), Jitter::Full),
-            (Policy::article(), Jitter::Equal),
-            (
-                Policy::new(1.0, 1.6, 120.0, Stop::Attempts(20)).unwrap(),
-                Jitter::Proportional(0.2),
-            ),
-            (
-                Policy::new(1.0, 2.0, 20.0, Stop::Attempts(3)).unwrap(),
-                Jitter::Full,
-            ),
-        ];
-        let n = 400_000;
-        for (policy, jitter) in policies {
-            let exact = distribution(&policy, jitter).unwrap();
-            let sampled = sample(&policy, jitter, n, 42, 0).unwrap();
-            let sum = SumOfUniforms::new(
-                (1..policy.attempts()).filter_map(|r| jitter.window(policy.gap(r))),
-            );
-            // The mean: within 5 standard errors.
-            let mean_gap = (sampled.mean_s - exact.expected_give_up_s).abs();
-            assert!(
-                mean_gap < 5.0 * sampled.std_error_s,
-                "{jitter:?}: mean off by {mean_gap}"
-            );
-            // Each percentile: a sample quantile's standard error is sqrt(p(1-p)/n) / density,
-            // plus the grid's resolution.
-            for ((level, exact_q), (_, sampled_q)) in exact
-                .percentiles
-                .pairs()
-                .iter()
-                .zip(sampled.percentiles.pairs())
-            {
-                let se = (level * (1.0 - level) / n as f64).sqrt() / sum.density(*exact_q);
-                let tolerance = 5.0 * se + 2.0 * (exact.range_s.1 - exact.range_s.0) / GRID as f64;
-                assert!((exact_q - sampled_q).abs() < tolerance, "{jitter:?} p{level}: exact {exact_q}, sampled {sampled_q}, tolerance {tolerance}");
-            }
-        }
-    }
-
-    #[test]
-    fn decorrelated_is_an_estimate_with_its_error() {
-        let d = distribution(&Policy::article(), Jitter::Decorrelated).unwrap();
-        assert!(!d.exact);
-        let se = d.expected_std_error_s.unwrap();
-        assert!(se > 0.0 && se < d.expected_give_up_s * 0.01);
-        assert!(d.percentiles.p1 <= d.percentiles.p50 && d.percentiles.p50 <= d.percentiles.p99);
-    }
-
-    #[test]
-    fn deadline_safe_sizing_reaches_the_deadline_at_the_percentile() {
-        let policy = Policy::article();
-        assert_eq!(
-            deadline_safe_attempts(&policy, Jitter::None, 86_400.0, 0.05),
-            Ok(14)
-        );
-        let n = deadline_safe_attempts(&policy, Jitter::Full, 86_400.0, 0.05).unwrap();
-        let at = |n| {
-            distribution(
-                &Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(n)).unwrap(),
-                Jitter::Full,
-            )
-            .unwrap()
-            .percentiles
-            .p5
-        };
-        assert!(at(n) >= 86_400.0 && at(n - 1) < 86_400.0, "n = {n}");
-    }
-
-    #[test]
-    fn sizes_are_refused_before_allocating() {
-        let policy = Policy::article();
-        assert_eq!(
-            sample(&policy, Jitter::Full, 10_000_001, 1, 0)
-                .unwrap_err()
-                .to_string(),
-            "samples must be a whole number from 1 to 10000000, got 10000001"
-        );
-        assert!(sample(&policy, Jitter::Full, 0, 1, 0).is_err());
-    }
-}
-
 /// The answer to "how many attempts keep the chosen percentile above the deadline?".
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct DeadlineSafe {
@@ -788,4 +653,139 @@ fn jitter_caption(
         );
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn article_expected_give_up_times() {
+        let policy = Policy::article();
+        let none = distribution(&policy, Jitter::None).unwrap();
+        assert_eq!(none.expected_give_up_s, 86_520.0);
+        assert_eq!(none.percentiles.p1, 86_520.0);
+        assert_eq!(none.percentiles.p99, 86_520.0);
+        assert_eq!(
+            distribution(&policy, Jitter::Full)
+                .unwrap()
+                .expected_give_up_s,
+            43_260.0
+        );
+        assert_eq!(
+            distribution(&policy, Jitter::Equal)
+                .unwrap()
+                .expected_give_up_s,
+            64_890.0
+        );
+        assert_eq!(
+            distribution(&policy, Jitter::Proportional(0.2))
+                .unwrap()
+                .expected_give_up_s,
+            86_520.0
+        );
+    }
+
+    #[test]
+    fn convolution_matches_closed_forms() {
+        // Two U(0,1): triangular, F(x) = x²/2 below 1, so the p-quantile is sqrt(2p).
+        let two = SumOfUniforms::new([(0.0, 1.0), (0.0, 1.0)]);
+        for p in [0.01, 0.05, 0.3, 0.5] {
+            assert!(
+                (two.quantile(p) - (2.0 * p).sqrt()).abs() < 2.0 / GRID as f64,
+                "p{p}"
+            );
+        }
+        assert!((two.quantile(0.95) - (2.0 - (2.0 * 0.05f64).sqrt())).abs() < 2.0 / GRID as f64);
+        // Three U(0,1) (Irwin–Hall): F(x) = x³/6 below 1.
+        let three = SumOfUniforms::new([(0.0, 1.0); 3]);
+        assert!((three.quantile(0.01) - 0.06f64.cbrt()).abs() < 3.0 / GRID as f64);
+        assert!((three.quantile(0.5) - 1.5).abs() < 3.0 / GRID as f64);
+        // One uniform is itself, shifted.
+        let one = SumOfUniforms::new([(10.0, 20.0)]);
+        assert!((one.quantile(0.25) - 12.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn exact_and_sampled_agree_within_the_statistical_tolerance() {
+        let policies = [
+            (Policy::article(), Jitter::Full),
+            (Policy::article(), Jitter::Equal),
+            (
+                Policy::new(1.0, 1.6, 120.0, Stop::Attempts(20)).unwrap(),
+                Jitter::Proportional(0.2),
+            ),
+            (
+                Policy::new(1.0, 2.0, 20.0, Stop::Attempts(3)).unwrap(),
+                Jitter::Full,
+            ),
+        ];
+        let n = 400_000;
+        for (policy, jitter) in policies {
+            let exact = distribution(&policy, jitter).unwrap();
+            let sampled = sample(&policy, jitter, n, 42, 0).unwrap();
+            let sum = SumOfUniforms::new(
+                (1..policy.attempts()).filter_map(|r| jitter.window(policy.gap(r))),
+            );
+            // The mean: within 5 standard errors.
+            let mean_gap = (sampled.mean_s - exact.expected_give_up_s).abs();
+            assert!(
+                mean_gap < 5.0 * sampled.std_error_s,
+                "{jitter:?}: mean off by {mean_gap}"
+            );
+            // Each percentile: a sample quantile's standard error is sqrt(p(1-p)/n) / density,
+            // plus the grid's resolution.
+            for ((level, exact_q), (_, sampled_q)) in exact
+                .percentiles
+                .pairs()
+                .iter()
+                .zip(sampled.percentiles.pairs())
+            {
+                let se = (level * (1.0 - level) / n as f64).sqrt() / sum.density(*exact_q);
+                let tolerance = 5.0 * se + 2.0 * (exact.range_s.1 - exact.range_s.0) / GRID as f64;
+                assert!((exact_q - sampled_q).abs() < tolerance, "{jitter:?} p{level}: exact {exact_q}, sampled {sampled_q}, tolerance {tolerance}");
+            }
+        }
+    }
+
+    #[test]
+    fn decorrelated_is_an_estimate_with_its_error() {
+        let d = distribution(&Policy::article(), Jitter::Decorrelated).unwrap();
+        assert!(!d.exact);
+        let se = d.expected_std_error_s.unwrap();
+        assert!(se > 0.0 && se < d.expected_give_up_s * 0.01);
+        assert!(d.percentiles.p1 <= d.percentiles.p50 && d.percentiles.p50 <= d.percentiles.p99);
+    }
+
+    #[test]
+    fn deadline_safe_sizing_reaches_the_deadline_at_the_percentile() {
+        let policy = Policy::article();
+        assert_eq!(
+            deadline_safe_attempts(&policy, Jitter::None, 86_400.0, 0.05),
+            Ok(14)
+        );
+        let n = deadline_safe_attempts(&policy, Jitter::Full, 86_400.0, 0.05).unwrap();
+        let at = |n| {
+            distribution(
+                &Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(n)).unwrap(),
+                Jitter::Full,
+            )
+            .unwrap()
+            .percentiles
+            .p5
+        };
+        assert!(at(n) >= 86_400.0 && at(n - 1) < 86_400.0, "n = {n}");
+    }
+
+    #[test]
+    fn sizes_are_refused_before_allocating() {
+        let policy = Policy::article();
+        assert_eq!(
+            sample(&policy, Jitter::Full, 10_000_001, 1, 0)
+                .unwrap_err()
+                .to_string(),
+            "samples must be a whole number from 1 to 10000000, got 10000001"
+        );
+        assert!(sample(&policy, Jitter::Full, 0, 1, 0).is_err());
+    }
 }

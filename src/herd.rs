@@ -139,6 +139,53 @@ fn latest_retry_s(policy: &Policy, jitter: Jitter, retries: u32) -> f64 {
     1.0 + latest_gaps
 }
 
+impl Herd {
+    /// The herd's numbers in words, compared with the unjittered spike when one is given.
+    pub fn caption(&self, spike: Option<&Herd>) -> String {
+        let first = &self.first_retry;
+        let mut text = format!(
+            "{} deliveries fail in the same second. With {} jitter (seed {}) their first retries peak at {:.0} \
+             per second against a mean of {:.1} per second over the {} window ({:.1}× the mean).",
+            self.deliveries,
+            self.mode,
+            self.seed,
+            first.peak_per_s,
+            first.mean_per_s,
+            crate::format_duration(first.window_s),
+            first.peak_to_mean,
+        );
+        if let Some(spike) = spike.filter(|s| s.mode != self.mode) {
+            text += &format!(
+                " Without jitter all {:.0} arrive within one second, {:.0}× the mean.",
+                spike.first_retry.peak_per_s, spike.first_retry.peak_to_mean
+            );
+        }
+        text += &format!(
+            " Over the whole schedule retries peak at {:.0} per second ({:.0}× the mean of {:.2}).",
+            self.peak_per_s, self.peak_to_mean, self.mean_per_s
+        );
+        text
+    }
+
+    /// CSV: one line per second with first retries and all retries (per bin, without the
+    /// first-retry column, when the schedule is too long for one-second bins).
+    pub fn to_csv(&self) -> String {
+        if self.bin_s != 1.0 {
+            let mut out = String::from("bin_start_s,retries\n");
+            for (i, count) in self.per_second.iter().enumerate() {
+                out += &format!("{},{count}\n", i as f64 * self.bin_s);
+            }
+            return out;
+        }
+        let mut out = String::from("second,first_retries,retries\n");
+        for (i, count) in self.per_second.iter().enumerate() {
+            let first = self.first_retry_per_second.get(i).copied().unwrap_or(0);
+            out += &format!("{i},{first},{count}\n");
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,52 +257,5 @@ mod tests {
         assert!(h.per_second.len() <= 1_000_002);
         assert!(h.bin_s > 1.0);
         assert_eq!(h.per_second.iter().sum::<u64>(), 10 * 9_999);
-    }
-}
-
-impl Herd {
-    /// The herd's numbers in words, compared with the unjittered spike when one is given.
-    pub fn caption(&self, spike: Option<&Herd>) -> String {
-        let first = &self.first_retry;
-        let mut text = format!(
-            "{} deliveries fail in the same second. With {} jitter (seed {}) their first retries peak at {:.0} \
-             per second against a mean of {:.1} per second over the {} window ({:.1}× the mean).",
-            self.deliveries,
-            self.mode,
-            self.seed,
-            first.peak_per_s,
-            first.mean_per_s,
-            crate::format_duration(first.window_s),
-            first.peak_to_mean,
-        );
-        if let Some(spike) = spike.filter(|s| s.mode != self.mode) {
-            text += &format!(
-                " Without jitter all {:.0} arrive within one second, {:.0}× the mean.",
-                spike.first_retry.peak_per_s, spike.first_retry.peak_to_mean
-            );
-        }
-        text += &format!(
-            " Over the whole schedule retries peak at {:.0} per second ({:.0}× the mean of {:.2}).",
-            self.peak_per_s, self.peak_to_mean, self.mean_per_s
-        );
-        text
-    }
-
-    /// CSV: one line per second with first retries and all retries (per bin, without the
-    /// first-retry column, when the schedule is too long for one-second bins).
-    pub fn to_csv(&self) -> String {
-        if self.bin_s != 1.0 {
-            let mut out = String::from("bin_start_s,retries\n");
-            for (i, count) in self.per_second.iter().enumerate() {
-                out += &format!("{},{count}\n", i as f64 * self.bin_s);
-            }
-            return out;
-        }
-        let mut out = String::from("second,first_retries,retries\n");
-        for (i, count) in self.per_second.iter().enumerate() {
-            let first = self.first_retry_per_second.get(i).copied().unwrap_or(0);
-            out += &format!("{i},{first},{count}\n");
-        }
-        out
     }
 }

@@ -1,6 +1,8 @@
 //! Charts, each one `draw` function generic over the plotters backend, so the same figure
 //! renders to a canvas in the page and to SVG natively.
 
+pub mod distribution;
+pub mod herd;
 mod theme;
 pub mod timeline;
 
@@ -65,4 +67,82 @@ pub(crate) fn drawing_error<E: std::error::Error + Send + Sync>(
     err: DrawingAreaErrorKind<E>,
 ) -> Error {
     Error::Drawing(err.to_string())
+}
+
+/// Durations a person reads at a glance, for axis ticks.
+const NICE_SECONDS: [f64; 30] = [
+    0.001,
+    0.01,
+    0.1,
+    0.5,
+    1.0,
+    2.0,
+    5.0,
+    10.0,
+    15.0,
+    30.0,
+    60.0,
+    120.0,
+    300.0,
+    600.0,
+    900.0,
+    1_800.0,
+    3_600.0,
+    7_200.0,
+    10_800.0,
+    21_600.0,
+    43_200.0,
+    86_400.0,
+    172_800.0,
+    604_800.0,
+    1_209_600.0,
+    2_592_000.0,
+    7_776_000.0,
+    15_552_000.0,
+    31_536_000.0,
+    63_072_000.0,
+];
+
+/// Multiples of the smallest nice duration that puts at most `max` ticks in `lo..=hi`.
+pub(crate) fn nice_time_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
+    let span = (hi - lo).max(f64::MIN_POSITIVE);
+    let step = NICE_SECONDS
+        .into_iter()
+        .find(|step| span / step <= max.max(1) as f64)
+        .unwrap_or(span);
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// Text styles and sizes at a device scale, shared by the charts.
+pub(crate) fn font(size: f64, scale: f64, colour: RGBColor) -> TextStyle<'static> {
+    TextStyle {
+        font: ("sans-serif", size * scale).into_font(),
+        color: colour.to_backend_color(),
+        pos: plotters::style::text_anchor::Pos::default(),
+    }
+}
+
+/// Lays out marker labels above a plot in rows: each goes in the first row where it touches
+/// no label already placed; `None` when every row is taken there.
+pub(crate) struct LabelRows {
+    rows: Vec<Vec<(f64, f64)>>,
+}
+
+impl LabelRows {
+    pub(crate) fn new(rows: usize) -> Self {
+        LabelRows {
+            rows: vec![Vec::new(); rows],
+        }
+    }
+
+    pub(crate) fn place(&mut self, left: f64, right: f64) -> Option<usize> {
+        let row = self
+            .rows
+            .iter()
+            .position(|taken| taken.iter().all(|(l, r)| right <= *l || left >= *r))?;
+        self.rows[row].push((left, right));
+        Some(row)
+    }
 }

@@ -534,5 +534,27 @@ mod dump {
             let svg = to_svg((900, 320), |a| super::draw(a, &schedule, &o)).unwrap();
             std::fs::write(format!("/tmp/shots/{name}.svg"), svg).unwrap();
         }
+        let policy = crate::Policy::article();
+        for mode in [
+            crate::jitter::Jitter::Full,
+            crate::jitter::Jitter::Decorrelated,
+            crate::jitter::Jitter::None,
+        ] {
+            let report =
+                crate::give_up::JitterReport::new(&policy, mode, 100_000, 42, 60, None).unwrap();
+            let o = ChartOptions::default();
+            let svg = to_svg((900, 320), |a| {
+                crate::chart::distribution::draw(a, &report, &o)
+            })
+            .unwrap();
+            std::fs::write(format!("/tmp/shots/dist-{}.svg", mode.name()), svg).unwrap();
+            let spread = crate::herd::herd(&policy, mode, 1000, 42).unwrap();
+            let spike = crate::herd::herd(&policy, crate::jitter::Jitter::None, 1000, 42).unwrap();
+            let svg = to_svg((900, 320), |a| {
+                crate::chart::herd::draw(a, &spread, Some(&spike), &o)
+            })
+            .unwrap();
+            std::fs::write(format!("/tmp/shots/herd-{}.svg", mode.name()), svg).unwrap();
+        }
     }
 }

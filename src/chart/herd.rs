@@ -1,0 +1,199 @@
+//! The herd chart: first retries per second after a shared failure, the unjittered spike and the
+//! chosen jitter mode overlaid, with the mean rate as a reference line.
+
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{drawing_error, font, nice_time_ticks, ChartOptions, Theme};
+use crate::herd::Herd;
+use crate::{format_duration, Error};
+
+/// Draws `herd`'s first-retry arrivals per second over `spike`'s (the unjittered herd), filling
+/// `area`.
+///
+/// # Example
+/// ```
+/// use backoff_lab::chart::{herd, to_svg, ChartOptions};
+/// use backoff_lab::herd::herd as simulate;
+/// use backoff_lab::jitter::Jitter;
+/// use backoff_lab::Policy;
+/// let spread = simulate(&Policy::article(), Jitter::Full, 1_000, 42)?;
+/// let spike = simulate(&Policy::article(), Jitter::None, 1_000, 42)?;
+/// let svg = to_svg((800, 300), |area| herd::draw(area, &spread, Some(&spike), &ChartOptions::default()))?;
+/// assert!(svg.contains("without jitter"));
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    herd: &Herd,
+    spike: Option<&Herd>,
+    options: &ChartOptions,
+) -> Result<(), Error> {
+    let options = options.validated()?;
+    let theme = Theme::new(options.dark);
+    let s = options.scale;
+    area.fill(&theme.background).map_err(drawing_error)?;
+
+    let series = |h: &Herd| h.first_retry_per_second.clone();
+    let main = series(herd);
+    let reference = spike.filter(|sp| sp.mode != herd.mode).map(series);
+    let seconds = main
+        .len()
+        .max(reference.as_ref().map_or(0, Vec::len))
+        .max(2) as f64;
+    let peak = main
+        .iter()
+        .chain(reference.iter().flatten())
+        .copied()
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    let top = peak * 1.15;
+
+    let width = f64::from(area.dim_in_pixel().0);
+    let mut chart = ChartBuilder::on(area)
+        .margin_top(30.0 * s)
+        .margin_right(24.0 * s)
+        .margin_left(8.0 * s)
+        .x_label_area_size(30.0 * s)
+        .y_label_area_size(52.0 * s)
+        .build_cartesian_2d(0.0..seconds, 0.0..top)
+        .map_err(drawing_error)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_labels(5)
+        .y_label_formatter(&|v| format!("{v:.0}"))
+        .label_style(font(11.0, s, theme.muted))
+        .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
+        .light_line_style(theme.background)
+        .bold_line_style(theme.grid.stroke_width(s.round().max(1.0) as u32))
+        .y_desc("first retries per second")
+        .axis_desc_style(font(11.0, s, theme.muted))
+        .draw()
+        .map_err(drawing_error)?;
+    let tick_style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
+    for t in nice_time_ticks(0.0, seconds, ((width / (s * 70.0)) as usize).max(2)) {
+        let (x, y) = chart.backend_coord(&(t, 0.0));
+        area.draw(&Text::new(
+            format_duration(t),
+            (x, y + (7.0 * s) as i32),
+            tick_style.clone(),
+        ))
+        .map_err(drawing_error)?;
+    }
+
+    let bars = |counts: &[u64], colour: RGBAColor| -> Vec<Rectangle<(f64, f64)>> {
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(i, c)| {
+                Rectangle::new(
+                    [(i as f64 + 0.08, 0.0), (i as f64 + 0.92, *c as f64)],
+                    colour.filled(),
+                )
+            })
+            .collect()
+    };
+    if let Some(reference) = &reference {
+        chart
+            .draw_series(bars(reference, theme.alert.mix(0.35)))
+            .map_err(drawing_error)?;
+    }
+    chart
+        .draw_series(bars(&main, theme.primary.mix(0.85)))
+        .map_err(drawing_error)?;
+
+    let mean = herd.first_retry.mean_per_s;
+    let mean_line = vec![(0.0, mean), (seconds, mean)].into_iter();
+    let line_width = (1.5 * s).round().max(1.0) as u32;
+    chart
+        .draw_series(std::iter::once(DashedPathElement::new(
+            mean_line,
+            5.0 * s,
+            4.0 * s,
+            theme.secondary.stroke_width(line_width),
+        )))
+        .map_err(drawing_error)?;
+
+    // A legend in words along the top.
+    let mut x = 60.0 * s;
+    let mut entries = vec![(
+        format!(
+            "{} jitter: peak {:.0}/s",
+            herd.mode, herd.first_retry.peak_per_s
+        ),
+        theme.primary,
+    )];
+    if let Some(sp) = spike.filter(|sp| sp.mode != herd.mode) {
+        entries.push((
+            format!(
+                "without jitter: {:.0} in one second",
+                sp.first_retry.peak_per_s
+            ),
+            theme.alert,
+        ));
+    }
+    entries.push((format!("mean {:.1}/s", mean), theme.secondary));
+    for (text, colour) in entries {
+        let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
+        area.draw(&Rectangle::new(
+            [
+                ((x) as i32, (12.0 * s) as i32),
+                ((x + 10.0 * s) as i32, (22.0 * s) as i32),
+            ],
+            colour.filled(),
+        ))
+        .map_err(drawing_error)?;
+        let (w, _) = area
+            .estimate_text_size(&text, &style)
+            .unwrap_or((text.len() as u32 * 7, 12));
+        area.draw(&Text::new(
+            text,
+            ((x + 14.0 * s) as i32, (17.0 * s) as i32),
+            style,
+        ))
+        .map_err(drawing_error)?;
+        x += 14.0 * s + f64::from(w) + 18.0 * s;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::to_svg;
+    use crate::herd::herd as simulate;
+    use crate::jitter::Jitter;
+    use crate::Policy;
+
+    fn svg(jitter: Jitter) -> String {
+        let spread = simulate(&Policy::article(), jitter, 1_000, 42).unwrap();
+        let spike = simulate(&Policy::article(), Jitter::None, 1_000, 42).unwrap();
+        to_svg((800, 300), |area| {
+            draw(area, &spread, Some(&spike), &ChartOptions::default())
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn the_spike_and_the_spread_are_both_drawn() {
+        let full = svg(Jitter::Full);
+        // One bar for the spike, about thirty for the spread.
+        let bars = full.matches("<rect").count();
+        assert!(bars > 30, "{bars} bars");
+        assert!(full.contains("without jitter: 1000 in one second"));
+        assert!(full.contains("full jitter: peak"));
+        assert!(full.contains("mean 33.3/s"));
+        let none = svg(Jitter::None);
+        assert!(
+            !none.contains("without jitter"),
+            "no overlay of the spike on itself"
+        );
+        assert!(none.matches("<rect").count() < bars);
+    }
+}

@@ -140,7 +140,7 @@ pub fn draw<DB: DrawingBackend>(
         false,
     ));
     // Long labels first, so the short percentile names fill in around them.
-    markers.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+    markers.sort_by_key(|m| std::cmp::Reverse(m.1.len()));
     let mut rows = LabelRows::new(3);
     let line_width = (1.5 * s).round().max(1.0) as u32;
     for (t, label, colour, dashed) in &markers {
@@ -148,7 +148,7 @@ pub fn draw<DB: DrawingBackend>(
         if *dashed {
             chart
                 .draw_series(std::iter::once(DashedPathElement::new(
-                    points.into_iter(),
+                    points,
                     4.0 * s,
                     3.0 * s,
                     colour.mix(0.7).stroke_width(line_width),

@@ -8,8 +8,11 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::chart::{timeline, ChartOptions};
-use crate::{Error, Params, ScheduleReport};
+use crate::chart::{distribution, herd as herd_chart, timeline, ChartOptions};
+use crate::give_up::{JitterReport, HISTOGRAM_BINS};
+use crate::herd::{herd as simulate_herd, Herd, Rates};
+use crate::jitter::{fresh_seed, Jitter};
+use crate::{Error, Params, Policy, ScheduleReport};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -68,6 +71,86 @@ export interface ChartOptions {
   logScale?: boolean;
 }
 
+/** Jitter mode names. */
+export type JitterMode = "none" | "full" | "equal" | "decorrelated" | "proportional";
+
+/** Parameters of the jitter and herd questions: a policy plus the jitter and the draws. */
+export interface JitterParams extends ScheduleParams {
+  /** Default "none". */
+  mode?: JitterMode;
+  /** Proportional jitter's factor, 0 to 1 (default 0.2). */
+  factor?: number;
+  /** 0 to 2^53 - 1; a fresh seed is drawn (and reported) when absent. */
+  seed?: number;
+  /** Give-up times to sample, 1 to 10,000,000 (default 1,000,000). */
+  samples?: number;
+  /** Deliveries in a herd, 1 to 10,000,000 (default 1,000). */
+  deliveries?: number;
+  /** Deadline-safe sizing: the deadline a percentile of give-up times must reach. */
+  deadline?: DurationInput;
+  /** That percentile, in percent (default 5). */
+  percentile?: number;
+}
+
+export interface Percentiles { p1: number; p5: number; p50: number; p95: number; p99: number; }
+
+export interface Histogram { start_s: number; bin_s: number; counts: number[]; }
+
+export interface Sampled {
+  samples: number;
+  seed: number;
+  mean_s: number;
+  std_error_s: number;
+  percentiles: Percentiles;
+  histogram: Histogram;
+}
+
+export interface DeadlineSafe { deadline_s: number; percentile: number; attempts: number; }
+
+export interface JitterReport {
+  mode: JitterMode;
+  factor: number | null;
+  attempts: number;
+  /** false for decorrelated: expected value and percentiles are estimates. */
+  exact: boolean;
+  expected_give_up_s: number;
+  expected_std_error_s: number | null;
+  percentiles: Percentiles;
+  unjittered_give_up_s: number;
+  range_s: [number, number];
+  sampled: Sampled;
+  deadline_safe: DeadlineSafe | null;
+  caption: string;
+}
+
+export interface Rates { peak_per_s: number; mean_per_s: number; peak_to_mean: number; window_s: number; }
+
+export interface Herd {
+  deliveries: number;
+  mode: JitterMode;
+  seed: number;
+  bin_s: number;
+  per_second: number[];
+  first_retry_per_second: number[];
+  peak_per_s: number;
+  mean_per_s: number;
+  peak_to_mean: number;
+  first_retry: Rates;
+}
+
+/** What `drawHerd` returns: the rates without the per-second arrays. */
+export interface HerdSummary {
+  deliveries: number;
+  mode: JitterMode;
+  seed: number;
+  peak_per_s: number;
+  mean_per_s: number;
+  peak_to_mean: number;
+  first_retry: Rates;
+  unjittered_first_retry: Rates;
+  caption: string;
+}
+
 /** What `schedule` and friends throw: an Error, with the input it is about. */
 export interface BackoffError extends Error {
   field?: string;
@@ -100,11 +183,155 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|err| js_sys::Error::new(&err.to_string()).into())
 }
 
-fn report(params: JsValue) -> Result<ScheduleReport, JsValue> {
-    let params: Params = from_js("schedule parameters", params)?;
+fn policy_params(params: JsValue) -> Result<(Params, Policy), JsValue> {
+    let params: Params = from_js("parameters", params)?;
     let policy = params.policy().map_err(|e| js_error(&e))?;
+    Ok((params, policy))
+}
+
+fn chart_options(options: JsValue) -> Result<ChartOptions, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        Ok(ChartOptions::default())
+    } else {
+        from_js::<ChartOptions>("chart options", options)?
+            .validated()
+            .map_err(|e| js_error(&e))
+    }
+}
+
+/// Runs `draw` on the canvas with id `canvas_id`, at the canvas's own pixel size.
+fn on_canvas(
+    canvas_id: &str,
+    draw: impl FnOnce(
+        &plotters::drawing::DrawingArea<CanvasBackend, plotters::coord::Shift>,
+    ) -> Result<(), Error>,
+) -> Result<(), JsValue> {
+    let backend = CanvasBackend::with_canvas_object(canvas(canvas_id)?)
+        .ok_or_else(|| JsValue::from(js_sys::Error::new("the canvas has no 2D context")))?;
+    let area = backend.into_drawing_area();
+    draw(&area).map_err(|e| js_error(&e))?;
+    area.present()
+        .map_err(|e| js_error(&crate::chart::drawing_error(e)))
+}
+
+fn jitter_and_seed(params: &Params) -> Result<(Jitter, u64), JsValue> {
+    let jitter = params.jitter().map_err(|e| js_error(&e))?;
+    let seed = match params.seed().map_err(|e| js_error(&e))? {
+        Some(seed) => seed,
+        None => fresh_seed().map_err(|e| js_error(&e))?,
+    };
+    Ok((jitter, seed))
+}
+
+fn jitter_report(params: JsValue) -> Result<JitterReport, JsValue> {
+    let (params, policy) = policy_params(params)?;
+    let (jitter, seed) = jitter_and_seed(&params)?;
+    let samples = params.samples().map_err(|e| js_error(&e))?;
+    let deadline = params.deadline().map_err(|e| js_error(&e))?;
+    JitterReport::new(&policy, jitter, samples, seed, HISTOGRAM_BINS, deadline)
+        .map_err(|e| js_error(&e))
+}
+
+/// One jittered delivery: the exact give-up distribution, a seeded sample and, when a deadline
+/// is given, the deadline-safe attempt count. Same shape as `backoff-lab jitter --format json`.
+#[wasm_bindgen(unchecked_return_type = "JitterReport")]
+pub fn jitter(
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&jitter_report(params)?)
+}
+
+/// Draws the give-up-time distribution into the canvas `canvas_id` and returns its report.
+#[wasm_bindgen(js_name = drawDistribution, unchecked_return_type = "JitterReport")]
+pub fn draw_distribution(
+    canvas_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = chart_options(options)?;
+    let report = jitter_report(params)?;
+    on_canvas(canvas_id, |area| {
+        distribution::draw(area, &report, &options)
+    })?;
+    to_js(&report)
+}
+
+fn herds(params: JsValue) -> Result<(Herd, Herd), JsValue> {
+    let (params, policy) = policy_params(params)?;
+    let (jitter, seed) = jitter_and_seed(&params)?;
+    let deliveries = params.deliveries().map_err(|e| js_error(&e))?;
+    let spread = simulate_herd(&policy, jitter, deliveries, seed).map_err(|e| js_error(&e))?;
+    let spike = simulate_herd(&policy, Jitter::None, deliveries, seed).map_err(|e| js_error(&e))?;
+    Ok((spread, spike))
+}
+
+/// A herd of deliveries that failed in the same second: retries per second. Same shape as
+/// `backoff-lab herd --format json`.
+#[wasm_bindgen(unchecked_return_type = "Herd")]
+pub fn herd(
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&herds(params)?.0)
+}
+
+#[derive(Serialize)]
+struct HerdSummary {
+    deliveries: usize,
+    mode: String,
+    seed: u64,
+    peak_per_s: f64,
+    mean_per_s: f64,
+    peak_to_mean: f64,
+    first_retry: Rates,
+    unjittered_first_retry: Rates,
+    caption: String,
+}
+
+/// Draws the herd (the chosen mode over the unjittered spike) into the canvas `canvas_id` and
+/// returns its rates and caption.
+#[wasm_bindgen(js_name = drawHerd, unchecked_return_type = "HerdSummary")]
+pub fn draw_herd(
+    canvas_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = chart_options(options)?;
+    let (spread, spike) = herds(params)?;
+    on_canvas(canvas_id, |area| {
+        herd_chart::draw(area, &spread, Some(&spike), &options)
+    })?;
+    to_js(&HerdSummary {
+        deliveries: spread.deliveries,
+        mode: spread.mode.clone(),
+        seed: spread.seed,
+        peak_per_s: spread.peak_per_s,
+        mean_per_s: spread.mean_per_s,
+        peak_to_mean: spread.peak_to_mean,
+        first_retry: spread.first_retry,
+        unjittered_first_retry: spike.first_retry,
+        caption: spread.caption(Some(&spike)),
+    })
+}
+
+/// A fresh seed from the browser's randomness (for the page's "new seed" button).
+#[wasm_bindgen(js_name = newSeed)]
+pub fn new_seed() -> Result<f64, JsValue> {
+    fresh_seed()
+        .map(|seed| seed as f64)
+        .map_err(|e| js_error(&e))
+}
+
+struct Computed {
+    schedule: crate::Schedule,
+    report: ScheduleReport,
+}
+
+fn report(params: JsValue) -> Result<Computed, JsValue> {
+    let (params, policy) = policy_params(params)?;
     let window = params.window_s().map_err(|e| js_error(&e))?;
-    Ok(ScheduleReport::new(&policy.schedule(), window))
+    let schedule = policy.schedule();
+    let report = ScheduleReport::new(&schedule, window);
+    Ok(Computed { schedule, report })
 }
 
 /// The schedule of a policy and its derived facts, in the same shape as the CLI's JSON.
@@ -112,7 +339,7 @@ fn report(params: JsValue) -> Result<ScheduleReport, JsValue> {
 pub fn schedule(
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    to_js(&report(params)?)
+    to_js(&report(params)?.report)
 }
 
 /// Draws the timeline figure of a policy into the canvas with id `canvas_id`, at the canvas's
@@ -123,23 +350,12 @@ pub fn draw_timeline(
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params: Params = from_js("schedule parameters", params)?;
-    let options: ChartOptions = if options.is_undefined() || options.is_null() {
-        ChartOptions::default()
-    } else {
-        from_js("chart options", options)?
-    };
-    let policy = params.policy().map_err(|e| js_error(&e))?;
-    let window = params.window_s().map_err(|e| js_error(&e))?;
-    let canvas = canvas(canvas_id)?;
-    let backend = CanvasBackend::with_canvas_object(canvas)
-        .ok_or_else(|| JsValue::from(js_sys::Error::new("the canvas has no 2D context")))?;
-    let area = backend.into_drawing_area();
-    let schedule = policy.schedule();
-    timeline::draw(&area, &schedule, &options).map_err(|e| js_error(&e))?;
-    area.present()
-        .map_err(|e| js_error(&crate::chart::drawing_error(e)))?;
-    to_js(&ScheduleReport::new(&schedule, window))
+    let options = chart_options(options)?;
+    let report = report(params)?;
+    on_canvas(canvas_id, |area| {
+        timeline::draw(area, &report.schedule, &options)
+    })?;
+    to_js(&report.report)
 }
 
 fn canvas(id: &str) -> Result<web_sys::HtmlCanvasElement, JsValue> {

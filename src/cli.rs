@@ -275,7 +275,7 @@ fn run(command: Command) -> Result<String, Error> {
                 params.jitter()?,
                 params.samples()?,
                 params.seed()?.unwrap_or_default(),
-                0,
+                backoff_lab::give_up::HISTOGRAM_BINS,
                 params.deadline()?,
             )?;
             Ok(match format {

@@ -16,6 +16,9 @@ const DECORRELATED_SAMPLES: usize = 200_000;
 /// The fixed seed of those estimates, so that the same question gives the same answer.
 const DECORRELATED_SEED: u64 = 0x5eed;
 
+/// Histogram bins of the sampled give-up times in reports and charts.
+pub const HISTOGRAM_BINS: usize = 60;
+
 /// The percentiles reported everywhere.
 pub const LEVELS: [f64; 5] = [0.01, 0.05, 0.50, 0.95, 0.99];
 

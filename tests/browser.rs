@@ -146,3 +146,93 @@ fn a_missing_canvas_is_an_error_not_a_panic() {
     );
     assert!(err.is_err());
 }
+
+#[wasm_bindgen_test]
+fn seeded_jitter_in_wasm_equals_native_to_the_last_bit() {
+    use backoff_lab::give_up::{JitterReport, HISTOGRAM_BINS};
+    use backoff_lab::jitter::Jitter;
+    for (mode, jitter) in [
+        ("full", Jitter::Full),
+        ("decorrelated", Jitter::Decorrelated),
+        ("proportional", Jitter::Proportional(0.2)),
+    ] {
+        let input = format!(
+            r#"{{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "{mode}", "seed": 42, "samples": 20000}}"#
+        );
+        let js = backoff_lab::bindings::jitter(params(&input)).expect("valid");
+        let from_wasm: JitterReport = serde_wasm_bindgen::from_value(js).unwrap();
+        let native =
+            JitterReport::new(&Policy::article(), jitter, 20_000, 42, HISTOGRAM_BINS, None)
+                .unwrap();
+        assert_eq!(from_wasm, native, "{mode}");
+    }
+    let js = backoff_lab::bindings::herd(params(r#"{"base": 30, "multiplier": 3, "cap": 10800, "attempts": 14, "mode": "full", "seed": 7, "deliveries": 500}"#)).unwrap();
+    let from_wasm: backoff_lab::herd::Herd = serde_wasm_bindgen::from_value(js).unwrap();
+    let native = backoff_lab::herd::herd(&Policy::article(), Jitter::Full, 500, 7).unwrap();
+    assert_eq!(from_wasm, native);
+}
+
+#[wasm_bindgen_test]
+fn jitter_refusals_throw_errors_with_their_field() {
+    for (input, field) in [
+        (
+            r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "proportional", "factor": 2}"#,
+            "factor",
+        ),
+        (
+            r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "full", "samples": 1e9}"#,
+            "samples",
+        ),
+        (
+            r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "full", "seed": -3}"#,
+            "seed",
+        ),
+        (
+            r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "full", "deliveries": 0}"#,
+            "deliveries",
+        ),
+    ] {
+        let err = backoff_lab::bindings::jitter(params(input))
+            .and_then(|_| backoff_lab::bindings::herd(params(input)))
+            .expect_err(input);
+        assert!(err.is_instance_of::<js_sys::Error>());
+        assert_eq!(
+            js_sys::Reflect::get(&err, &"field".into()).unwrap(),
+            JsValue::from(field),
+            "{input}"
+        );
+    }
+    let seed = backoff_lab::bindings::new_seed().unwrap();
+    assert!(seed >= 0.0 && seed.fract() == 0.0 && seed <= u32::MAX as f64);
+}
+
+#[wasm_bindgen_test]
+fn the_same_seed_draws_the_same_distribution_pixels() {
+    let canvas = canvas("distribution-test");
+    let input = r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "full", "seed": 5, "samples": 20000}"#;
+    backoff_lab::bindings::draw_distribution(
+        "distribution-test",
+        params(input),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    let first = canvas.to_data_url().unwrap();
+    backoff_lab::bindings::draw_distribution(
+        "distribution-test",
+        params(input),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    assert_eq!(canvas.to_data_url().unwrap(), first);
+    let other = input.replace("\"full\"", "\"equal\"");
+    backoff_lab::bindings::draw_distribution(
+        "distribution-test",
+        params(&other),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    assert_ne!(canvas.to_data_url().unwrap(), first);
+    backoff_lab::bindings::draw_herd("distribution-test", params(input), JsValue::UNDEFINED)
+        .unwrap();
+    assert!(painted_pixels(&canvas) > 0);
+}

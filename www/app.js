@@ -1,5 +1,12 @@
 // The page: reads inputs, calls the wasm module, writes the results. No retry arithmetic here.
-import init, { drawTimeline, formatDuration, parseDuration } from './pkg/backoff_lab.js';
+import init, {
+  drawDistribution,
+  drawHerd,
+  drawTimeline,
+  formatDuration,
+  newSeed,
+  parseDuration,
+} from './pkg/backoff_lab.js';
 
 // Slider stops for durations, in seconds: nice values a person would pick.
 const DURATION_STOPS = {
@@ -7,7 +14,12 @@ const DURATION_STOPS = {
   cap: [1, 5, 10, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800],
   'give-up': [60, 300, 600, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 259200, 604800, 1209600, 2592000],
 };
-const FIELDS = ['base', 'multiplier', 'cap', 'attempts', 'give-up'];
+// Inputs that have a slider paired with a text field.
+const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up'];
+// Every input whose errors show next to it (the error element is `${name}-error`).
+const FIELDS = [...SLIDERS, 'mode', 'factor', 'seed', 'samples', 'deliveries', 'deadline'];
+// Parameter names as the wasm API reports them in `error.field`, mapped to inputs.
+const FIELD_OF = { 'give-up': 'give-up', giveUp: 'give-up' };
 
 const $ = (id) => document.getElementById(id);
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
@@ -44,32 +56,52 @@ function textTyped(field) {
   render();
 }
 
-function params() {
-  const stopMode = $('stop-mode').value;
-  const number = (text) => (text.trim() === '' ? NaN : Number(text));
+const number = (text) => (text.trim() === '' ? NaN : Number(text));
+
+function policyParams() {
   const p = {
     base: $('base-text').value,
     multiplier: number($('multiplier-text').value),
     cap: $('cap-text').value,
   };
-  if (stopMode === 'attempts') p.attempts = number($('attempts-text').value);
+  if ($('stop-mode').value === 'attempts') p.attempts = number($('attempts-text').value);
   else p.giveUp = $('give-up-text').value;
   return p;
 }
 
-function showError(field, message) {
-  for (const name of FIELDS) {
-    const text = $(`${name}-text`);
-    const isIt = name === field;
-    $(`${name}-error`).textContent = isIt ? message : '';
-    if (isIt) text.setAttribute('aria-invalid', 'true');
-    else text.removeAttribute('aria-invalid');
+function jitterParams() {
+  const p = {
+    ...policyParams(),
+    mode: $('mode').value,
+    factor: number($('factor-text').value),
+    seed: number($('seed-text').value),
+    samples: Number($('samples').value),
+    deliveries: number($('deliveries-text').value),
+  };
+  const deadline = $('deadline-text').value.trim();
+  if (deadline !== '') p.deadline = deadline;
+  return p;
+}
+
+function showErrors(errors) {
+  const byField = new Map();
+  const general = [];
+  for (const error of errors) {
+    const field = FIELD_OF[error.field] || error.field;
+    if (FIELDS.includes(field)) byField.set(field, error.message);
+    else general.push(error.message);
   }
-  $('form-error').textContent = field && FIELDS.includes(field) ? '' : (message || '');
+  for (const name of FIELDS) {
+    const message = byField.get(name) || '';
+    $(`${name}-error`).textContent = message;
+    const input = $(`${name}-text`) || $(name);
+    if (message) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }
+  $('form-error').textContent = [...new Set(general)].join(' ');
 }
 
 function fillTable(report) {
-  const body = $('schedule-table').tBodies[0];
   const rows = report.rows.map((row) => {
     const tr = document.createElement('tr');
     if (row.capped) tr.className = 'capped';
@@ -80,7 +112,15 @@ function fillTable(report) {
     }
     return tr;
   });
-  body.replaceChildren(...rows);
+  $('schedule-table').tBodies[0].replaceChildren(...rows);
+}
+
+function listItems(texts) {
+  return texts.map((text) => {
+    const li = document.createElement('li');
+    li.textContent = text;
+    return li;
+  });
 }
 
 function sizeCanvas(canvas) {
@@ -95,38 +135,58 @@ function sizeCanvas(canvas) {
   return scale;
 }
 
-function render() {
-  const started = performance.now();
-  const canvas = $('timeline');
-  try {
-    const scale = sizeCanvas(canvas);
-    const report = drawTimeline('timeline', params(), {
-      dark: darkQuery.matches,
-      scale,
-      logScale: $('log-scale').checked,
-    });
-    showError(null, '');
+function chartOptions(canvasId) {
+  return { dark: darkQuery.matches, scale: sizeCanvas($(canvasId)), logScale: $('log-scale').checked };
+}
+
+// Each view draws its chart and writes its text; a failing view keeps its last good picture.
+const VIEWS = [
+  () => {
+    const report = drawTimeline('timeline', policyParams(), chartOptions('timeline'));
     fillTable(report);
     $('caption').textContent = report.caption;
-    canvas.setAttribute('aria-label', report.caption);
-    $('facts').replaceChildren(...report.facts.map((fact) => {
-      const li = document.createElement('li');
-      li.textContent = fact;
-      return li;
-    }));
-    $('status').textContent = `rendered in ${(performance.now() - started).toFixed(1)} ms`;
-    document.body.dataset.ready = 'true';
-  } catch (error) {
-    // The last good figure, table and caption stay; the message goes next to its field.
-    showError(error && error.field, error instanceof Error ? error.message : String(error));
-    $('status').textContent = 'not redrawn: fix the highlighted input';
+    $('timeline').setAttribute('aria-label', report.caption);
+    $('facts').replaceChildren(...listItems(report.facts));
+  },
+  () => {
+    const report = drawDistribution('distribution', jitterParams(), chartOptions('distribution'));
+    $('distribution-caption').textContent = report.caption;
+    $('distribution').setAttribute('aria-label', report.caption);
+  },
+  () => {
+    const summary = drawHerd('herd', jitterParams(), chartOptions('herd'));
+    $('herd-caption').textContent = summary.caption;
+    $('herd').setAttribute('aria-label', summary.caption);
+  },
+];
+
+function render() {
+  const started = performance.now();
+  const errors = [];
+  for (const view of VIEWS) {
+    try {
+      view();
+    } catch (error) {
+      errors.push(error instanceof Error ? error : new Error(String(error)));
+    }
   }
+  showErrors(errors);
+  const took = (performance.now() - started).toFixed(1);
+  $('status').textContent = errors.length === 0
+    ? `rendered in ${took} ms`
+    : `not everything was redrawn: fix the highlighted input (${took} ms)`;
+  if (errors.length === 0) document.body.dataset.ready = 'true';
 }
 
 function setStopMode() {
   const byDeadline = $('stop-mode').value === 'give-up';
   $('attempts-field').hidden = byDeadline;
   $('give-up-field').hidden = !byDeadline;
+  render();
+}
+
+function setMode() {
+  $('factor-field').hidden = $('mode').value !== 'proportional';
   render();
 }
 
@@ -137,15 +197,24 @@ async function main() {
     slider.max = String(stops.length - 1);
     slider.value = String(nearestStop(stops, parseDuration(field, $(`${field}-text`).value)));
   }
-  for (const field of FIELDS) {
+  for (const field of SLIDERS) {
     $(field).addEventListener('input', () => sliderMoved(field));
     $(`${field}-text`).addEventListener('input', () => textTyped(field));
   }
+  for (const id of ['factor-text', 'seed-text', 'deliveries-text', 'deadline-text']) {
+    $(id).addEventListener('input', render);
+  }
+  for (const id of ['log-scale', 'samples']) $(id).addEventListener('change', render);
   $('stop-mode').addEventListener('change', setStopMode);
-  $('log-scale').addEventListener('change', render);
+  $('mode').addEventListener('change', setMode);
+  $('new-seed').addEventListener('click', () => {
+    $('seed-text').value = String(newSeed());
+    render();
+  });
   $('controls').addEventListener('submit', (event) => event.preventDefault());
   darkQuery.addEventListener('change', render);
-  new ResizeObserver(() => render()).observe($('timeline'));
+  const resized = new ResizeObserver(() => render());
+  for (const id of ['timeline', 'distribution', 'herd']) resized.observe($(id));
   render();
 }
 

@@ -3,11 +3,11 @@
 //! one input, a `field` property naming it.
 
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::canvas::MeasuredCanvas;
 use crate::chart::{distribution, herd as herd_chart, timeline, ChartOptions};
 use crate::give_up::{JitterReport, HISTOGRAM_BINS};
 use crate::herd::{herd as simulate_herd, Herd, Rates};
@@ -203,10 +203,10 @@ fn chart_options(options: JsValue) -> Result<ChartOptions, JsValue> {
 fn on_canvas(
     canvas_id: &str,
     draw: impl FnOnce(
-        &plotters::drawing::DrawingArea<CanvasBackend, plotters::coord::Shift>,
+        &plotters::drawing::DrawingArea<MeasuredCanvas, plotters::coord::Shift>,
     ) -> Result<(), Error>,
 ) -> Result<(), JsValue> {
-    let backend = CanvasBackend::with_canvas_object(canvas(canvas_id)?)
+    let backend = MeasuredCanvas::new(canvas(canvas_id)?)
         .ok_or_else(|| JsValue::from(js_sys::Error::new("the canvas has no 2D context")))?;
     let area = backend.into_drawing_area();
     draw(&area).map_err(|e| js_error(&e))?;

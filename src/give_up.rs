@@ -287,36 +287,8 @@ pub fn sample(
             "a whole number from 0 to 10000",
         ));
     }
-    let mut rng = seeded_rng(seed)?;
-    let mut times = Vec::with_capacity(samples);
-    let retries = policy.attempts() - 1;
-    match (1..=retries)
-        .map(|r| jitter.window(policy.gap(r)))
-        .collect::<Option<Vec<_>>>()
-    {
-        // Independent gaps: the sum of the lower ends plus width × uniform per gap.
-        Some(windows) => {
-            let offset: f64 = windows.iter().map(|w| w.0).sum();
-            let widths: Vec<f64> = windows
-                .iter()
-                .map(|w| w.1 - w.0)
-                .filter(|w| *w > 0.0)
-                .collect();
-            for _ in 0..samples {
-                let spread: f64 = widths
-                    .iter()
-                    .map(|w| w * rand::RngExt::random::<f64>(&mut rng))
-                    .sum();
-                times.push(offset + spread);
-            }
-        }
-        None => {
-            for _ in 0..samples {
-                let mut sampler = GapSampler::new(policy, jitter);
-                times.push((0..retries).map(|_| sampler.next_gap(&mut rng)).sum());
-            }
-        }
-    }
+    let times = give_up_times(policy, jitter, samples, &mut seeded_rng(seed)?);
+    let mut times = times;
     let n = samples as f64;
     let mean = times.iter().sum::<f64>() / n;
     let variance = times.iter().map(|t| (t - mean) * (t - mean)).sum::<f64>() / (n - 1.0).max(1.0);
@@ -339,6 +311,46 @@ pub fn sample(
         percentiles,
         histogram,
     })
+}
+
+/// Draws `samples` give-up times of `policy` with `jitter` from `rng`. The caller bounds
+/// `samples` (see [`MAX_SAMPLES`]): this allocates eight bytes per sample.
+pub fn give_up_times(
+    policy: &Policy,
+    jitter: Jitter,
+    samples: usize,
+    rng: &mut impl rand::Rng,
+) -> Vec<f64> {
+    let mut times = Vec::with_capacity(samples);
+    let retries = policy.attempts() - 1;
+    match (1..=retries)
+        .map(|r| jitter.window(policy.gap(r)))
+        .collect::<Option<Vec<_>>>()
+    {
+        // Independent gaps: the sum of the lower ends plus width × uniform per gap.
+        Some(windows) => {
+            let offset: f64 = windows.iter().map(|w| w.0).sum();
+            let widths: Vec<f64> = windows
+                .iter()
+                .map(|w| w.1 - w.0)
+                .filter(|w| *w > 0.0)
+                .collect();
+            for _ in 0..samples {
+                let spread: f64 = widths
+                    .iter()
+                    .map(|w| w * rand::RngExt::random::<f64>(rng))
+                    .sum();
+                times.push(offset + spread);
+            }
+        }
+        None => {
+            for _ in 0..samples {
+                let mut sampler = GapSampler::new(policy, jitter);
+                times.push((0..retries).map(|_| sampler.next_gap(rng)).sum());
+            }
+        }
+    }
+    times
 }
 
 fn histogram(values: &[f64], lo: f64, hi: f64, bins: usize) -> Histogram {

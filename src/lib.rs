@@ -17,6 +17,8 @@ mod report;
 
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;
+#[cfg(target_arch = "wasm32")]
+mod canvas;
 
 pub use duration::{format_duration, format_exact, parse_duration};
 pub use error::Error;

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Build the wasm package the static page loads: www/pkg/backoff_lab{.js,_bg.wasm}.
+# Set SKIP_ENSURE_TOOLS=1 to skip the tool check (scripts/test.sh and scripts/serve.sh do,
+# having just run it).
+set -euo pipefail
+
+export PATH="$HOME/.cargo/bin:$PATH"
+cd "$(dirname "$0")/.."
+
+if [ "${SKIP_ENSURE_TOOLS:-0}" != "1" ]; then
+    scripts/ensure-tools.sh
+fi
+
+echo "build-page: wasm-pack build --target web --release --out-dir www/pkg"
+wasm-pack build --target web --release --out-dir www/pkg
+
+wasm=www/pkg/backoff_lab_bg.wasm
+if [ ! -f "$wasm" ]; then
+    echo "build-page: expected $wasm after the build, but it is missing" >&2
+    exit 1
+fi
+raw_bytes="$(wc -c <"$wasm" | tr -d ' ')"
+gzip_bytes="$(gzip -9 -c "$wasm" | wc -c | tr -d ' ')"
+echo "build-page: $wasm is $raw_bytes bytes, $gzip_bytes bytes gzipped (gzip -9)"

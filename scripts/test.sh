@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# THE test command: tools, formatting, lints, native tests, wasm tests in headless Chromium,
+# then the release page build and the end-to-end test of the page. Stops at the first failure.
+set -euo pipefail
+
+export PATH="$HOME/.cargo/bin:$PATH"
+cd "$(dirname "$0")/.."
+
+started=$SECONDS
+current_step="start"
+step() {
+    current_step="$*"
+    printf '\n==> %s\n' "$*"
+}
+trap 'printf "\nFAILED at step: %s (after %ss)\n" "$current_step" "$((SECONDS - started))" >&2' ERR
+
+# Chromium (under chromedriver or playwright) leaves profiles and scoped dirs in TMPDIR: give the
+# browser steps a private one and remove it on exit.
+browser_tmp="$(mktemp -d "${TMPDIR:-/tmp}/backoff-lab-test.XXXXXX")"
+trap 'rm -rf "$browser_tmp"' EXIT
+
+step "ensure tools (scripts/ensure-tools.sh)"
+scripts/ensure-tools.sh
+
+step "format (cargo fmt --all --check)"
+cargo fmt --all --check
+
+step "lint native (cargo clippy --all-targets -- -D warnings)"
+cargo clippy --all-targets -- -D warnings
+
+step "lint wasm (cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings)"
+cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+
+step "native tests (cargo test)"
+cargo test
+
+step "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
+TMPDIR="$browser_tmp" wasm-pack test --headless --chrome
+
+step "build the page (scripts/build-page.sh)"
+SKIP_ENSURE_TOOLS=1 scripts/build-page.sh
+
+step "end-to-end test of the page (cd tests/e2e && npm test)"
+(cd tests/e2e && TMPDIR="$browser_tmp" npm test)
+
+printf '\nAll checks passed: fmt, clippy (native + wasm32), cargo test, wasm-pack test, page build, e2e (%ss).\n' \
+    "$((SECONDS - started))"

@@ -1,0 +1,141 @@
+//! The canvas backend used by the page: plotters-canvas for drawing, with text measured by the
+//! canvas itself. plotters measures text on wasm by inserting a `<span>` with an inline style,
+//! which a strict Content-Security-Policy (`style-src 'self'`) refuses, and which measures CSS
+//! pixels rather than the canvas's device pixels.
+
+use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// The canvas backend's error type (its type is not exported by name).
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+
+/// A [`CanvasBackend`] whose text sizes come from the canvas's own `measureText`.
+pub struct MeasuredCanvas {
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+}
+
+impl MeasuredCanvas {
+    /// Wraps `canvas`; `None` when it has no 2D context.
+    pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
+        let context = canvas
+            .get_context("2d")
+            .ok()??
+            .dyn_into::<CanvasRenderingContext2d>()
+            .ok()?;
+        let inner = CanvasBackend::with_canvas_object(canvas)?;
+        Some(MeasuredCanvas { inner, context })
+    }
+}
+
+impl DrawingBackend for MeasuredCanvas {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.present()
+    }
+
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_path(path, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.fill_polygon(vert, style)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_text(text, style, pos)
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        // The same font string plotters-canvas draws with.
+        self.context.set_font(&format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        ));
+        let width = self
+            .context
+            .measure_text(text)
+            .map(|m| m.width())
+            .unwrap_or(0.0);
+        Ok((width.ceil() as u32, style.size().ceil() as u32))
+    }
+
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        size: (u32, u32),
+        src: &[u8],
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.blit_bitmap(pos, size, src)
+    }
+}

@@ -313,6 +313,20 @@ pub fn draw_herd(
     })
 }
 
+/// Draws `params.samples` give-up times with `params.seed` and returns only their mean (no
+/// percentiles, no histogram): the timing run's like-for-like with a plain JS sampling loop.
+#[wasm_bindgen(js_name = sampledMeanGiveUp)]
+pub fn sampled_mean_give_up(
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+) -> Result<f64, JsValue> {
+    let (params, policy) = policy_params(params)?;
+    let (jitter, seed) = jitter_and_seed(&params)?;
+    let samples = params.samples().map_err(|e| js_error(&e))?;
+    let mut rng = crate::jitter::seeded_rng(seed).map_err(|e| js_error(&e))?;
+    let times = crate::give_up::give_up_times(&policy, jitter, samples, &mut rng);
+    Ok(times.iter().sum::<f64>() / samples as f64)
+}
+
 /// A fresh seed from the browser's randomness (for the page's "new seed" button).
 #[wasm_bindgen(js_name = newSeed)]
 pub fn new_seed() -> Result<f64, JsValue> {

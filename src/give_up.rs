@@ -93,6 +93,13 @@ impl SumOfUniforms {
     /// Convolves the uniforms' densities one at a time. With `F` the distribution so far and
     /// `G` its integral, adding `U(0, w)` gives `F'(x) = (G(x) − G(x − w)) / w`: one pass each.
     pub fn new(windows: impl IntoIterator<Item = (f64, f64)>) -> Self {
+        Self::with_grid(windows, GRID)
+    }
+
+    /// The same on a grid of `grid` points: coarser is faster, and percentiles are within
+    /// `spread / grid` of the truth.
+    pub fn with_grid(windows: impl IntoIterator<Item = (f64, f64)>, grid: usize) -> Self {
+        let grid = grid.max(16);
         let windows: Vec<(f64, f64)> = windows.into_iter().collect();
         let offset: f64 = windows.iter().map(|w| w.0).sum();
         let widths: Vec<f64> = windows
@@ -108,22 +115,22 @@ impl SumOfUniforms {
                 cdf: vec![1.0],
             };
         }
-        let step = spread / GRID as f64;
-        let mut cdf = vec![1.0; GRID + 1];
-        let mut integral = vec![0.0; GRID + 1];
+        let step = spread / grid as f64;
+        let mut cdf = vec![1.0; grid + 1];
+        let mut integral = vec![0.0; grid + 1];
         for width in widths {
-            for i in 1..=GRID {
+            for i in 1..=grid {
                 integral[i] = integral[i - 1] + step * (cdf[i - 1] + cdf[i]) / 2.0;
             }
             let at = |x: f64| -> f64 {
                 if x <= 0.0 {
                     return 0.0;
                 }
-                let cell = ((x / step) as usize).min(GRID - 1);
+                let cell = ((x / step) as usize).min(grid - 1);
                 let t = x / step - cell as f64;
                 integral[cell] + step * (t * cdf[cell] + t * t / 2.0 * (cdf[cell + 1] - cdf[cell]))
             };
-            let next: Vec<f64> = (0..=GRID)
+            let next: Vec<f64> = (0..=grid)
                 .map(|i| {
                     let x = i as f64 * step;
                     ((at(x) - at(x - width)) / width).clamp(0.0, 1.0)
@@ -404,35 +411,36 @@ pub fn deadline_safe_attempts(
             "a share between 0 and 1, such as 0.05",
         ));
     }
-    let with = |attempts: u32| {
-        Policy::new(
-            policy.base_s(),
-            policy.multiplier(),
-            policy.cap_s(),
-            Stop::Attempts(attempts),
-        )
-    };
-    let quantile = |attempts: u32| -> Result<f64, Error> {
-        let p = with(attempts)?;
-        Ok(match jitter {
-            Jitter::Decorrelated => sample(&p, jitter, 20_000, DECORRELATED_SEED, 0)?.percentiles,
-            _ => distribution(&p, jitter)?.percentiles,
-        }
-        .pairs()
-        .iter()
-        .find(|(l, _)| *l == level)
-        .map(|pair| pair.1)
-        .unwrap_or_else(|| {
-            // Levels other than the reported five go straight to the exact distribution.
-            let windows = (1..attempts).filter_map(|r| jitter.window(p.gap(r)));
-            SumOfUniforms::new(windows).quantile(level)
-        }))
-    };
     crate::policy::check_span(
         "give-up",
         deadline_s,
         "a duration greater than 0 s and at most 365 days",
     )?;
+    // The chosen percentile of the give-up time with `attempts` attempts, on a grid of `grid`
+    // points (decorrelated: from a fixed-seed sample).
+    let quantile_on = |attempts: u32, grid: usize| -> Result<f64, Error> {
+        let p = Policy::new(
+            policy.base_s(),
+            policy.multiplier(),
+            policy.cap_s(),
+            Stop::Attempts(attempts),
+        )?;
+        Ok(match jitter {
+            Jitter::Decorrelated => {
+                let mut times =
+                    give_up_times(&p, jitter, 20_000, &mut seeded_rng(DECORRELATED_SEED)?);
+                let rank = ((level * times.len() as f64).ceil() as usize).clamp(1, times.len()) - 1;
+                *times.select_nth_unstable_by(rank, f64::total_cmp).1
+            }
+            _ => SumOfUniforms::with_grid(
+                (1..attempts).filter_map(|r| jitter.window(p.gap(r))),
+                grid,
+            )
+            .quantile(level),
+        })
+    };
+    // The search runs on a coarse grid; the answer is then settled on the fine one.
+    let quantile = |attempts: u32| quantile_on(attempts, 1_024);
     // The percentile grows with every attempt (each adds a non-negative gap): double until it
     // reaches the deadline, then bisect.
     let max = crate::policy::MAX_ATTEMPTS;
@@ -455,6 +463,12 @@ pub fn deadline_safe_attempts(
         } else {
             lo = mid + 1;
         }
+    }
+    while lo < max && quantile_on(lo, GRID)? < deadline_s {
+        lo += 1;
+    }
+    while lo > 1 && quantile_on(lo - 1, GRID)? >= deadline_s {
+        lo -= 1;
     }
     Ok(lo)
 }

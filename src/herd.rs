@@ -80,11 +80,21 @@ pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Re
     let first_latest = latest_retry_s(policy, jitter, retries.min(1));
     let mut first = vec![0u64; first_latest as usize + 2];
     let (last_first, last_bin) = (first.len() - 1, per_bin.len() - 1);
+    // Windows drawn once: a power per retry per delivery would dominate a million-strong herd.
+    let windows: Option<Vec<(f64, f64)>> = (1..=retries)
+        .map(|r| jitter.window(policy.gap(r)))
+        .collect();
     for _ in 0..deliveries {
         let mut t = uniform(&mut rng, 0.0, 1.0);
         let mut sampler = GapSampler::new(policy, jitter);
         for retry in 1..=retries {
-            t += sampler.next_gap(&mut rng);
+            t += match &windows {
+                Some(windows) => {
+                    let (lo, hi) = windows[retry as usize - 1];
+                    uniform(&mut rng, lo, hi)
+                }
+                None => sampler.next_gap(&mut rng),
+            };
             if retry == 1 {
                 first[(t as usize).min(last_first)] += 1;
             }

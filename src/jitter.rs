@@ -158,14 +158,15 @@ impl<'a> GapSampler<'a> {
     /// The next gap, drawn with `rng`.
     pub fn next_gap(&mut self, rng: &mut impl Rng) -> f64 {
         self.retry += 1;
+        if self.jitter == Jitter::Decorrelated {
+            let base = self.policy.base_s();
+            let gap = uniform(rng, base, self.previous * 3.0).min(self.policy.cap_s());
+            self.previous = gap;
+            return gap;
+        }
         match self.jitter.window(self.policy.gap(self.retry)) {
             Some((lo, hi)) => uniform(rng, lo, hi),
-            None => {
-                let base = self.policy.base_s();
-                let gap = uniform(rng, base, self.previous * 3.0).min(self.policy.cap_s());
-                self.previous = gap;
-                gap
-            }
+            None => 0.0,
         }
     }
 }

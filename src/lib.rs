@@ -14,6 +14,7 @@ pub mod jitter;
 mod params;
 pub mod policy;
 mod report;
+pub mod storm;
 
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Benchmarks: criterion (native) and the bench page in headless Chromium (wasm), each reporting
+# medians and ratios against a baseline measured in the same run, then the gzipped size of what
+# the index page loads. Numbers to read, never pass/fail thresholds: this fails only when a step
+# fails.
+set -euo pipefail
+
+export PATH="$HOME/.cargo/bin:$PATH"
+cd "$(dirname "$0")/.."
+
+started=$SECONDS
+current_step="start"
+step() {
+    current_step="$*"
+    printf '\n==> %s\n' "$*"
+}
+trap 'printf "\nFAILED at step: %s (after %ss)\n" "$current_step" "$((SECONDS - started))" >&2' ERR
+
+# Chromium leaves profiles in TMPDIR: give it a private one and remove it on exit.
+browser_tmp="$(mktemp -d "${TMPDIR:-/tmp}/backoff-lab-bench.XXXXXX")"
+trap 'rm -rf "$browser_tmp"' EXIT
+
+step "ensure tools (scripts/ensure-tools.sh)"
+scripts/ensure-tools.sh
+
+step "native benchmarks (cargo bench --bench core)"
+bench_started="$(date +%s)"
+cargo bench --bench core
+
+step "criterion medians and ratios to each group's baseline"
+python3 scripts/criterion_summary.py target/criterion --since "$bench_started"
+
+step "build the page (scripts/build-page.sh)"
+SKIP_ENSURE_TOOLS=1 scripts/build-page.sh
+
+step "wasm benchmarks in headless Chromium (cd tests/e2e && npm run bench)"
+(cd tests/e2e && TMPDIR="$browser_tmp" npm run --silent bench)
+
+step "gzipped size (gzip -9) of what the index page loads"
+total_raw=0
+total_gzip=0
+printf '%-28s %10s %10s\n' file bytes gzipped
+for file in www/index.html www/app.js www/style.css www/pkg/backoff_lab.js www/pkg/backoff_lab_bg.wasm; do
+    raw="$(wc -c <"$file" | tr -d ' ')"
+    gz="$(gzip -9 -c "$file" | wc -c | tr -d ' ')"
+    total_raw=$((total_raw + raw))
+    total_gzip=$((total_gzip + gz))
+    printf '%-28s %10d %10d\n' "$file" "$raw" "$gz"
+done
+printf '%-28s %10d %10d\n' total "$total_raw" "$total_gzip"
+
+printf '\nBenchmarks done (%ss).\n' "$((SECONDS - started))"

@@ -1,0 +1,244 @@
+//! The expected-value engine: instead of individual deliveries it moves expected numbers of
+//! deliveries between attempt classes, spreading each class's retries over the seconds its
+//! gap's uniform window covers. Fast, deterministic, and only for gaps that depend on the
+//! attempt number alone (every jitter mode but decorrelated).
+
+use super::{destination, finish, Interval, Scenario, StormReport, MAX_HORIZON_S};
+use crate::Error;
+
+/// The most ring cells (attempt classes × seconds of the longest wait) the engine allocates.
+const MAX_CELLS: f64 = 50_000_000.0;
+
+/// Expected deliveries due in future seconds for one attempt class, as a ring: a uniform spread
+/// over `[a, b)` is a constant rate with partial first and last seconds, added in O(1).
+struct Calendar {
+    rate_change: Vec<f64>,
+    extra: Vec<f64>,
+    rate: f64,
+}
+
+impl Calendar {
+    fn new(len: usize) -> Self {
+        Calendar {
+            rate_change: vec![0.0; len],
+            extra: vec![0.0; len],
+            rate: 0.0,
+        }
+    }
+
+    /// Adds `mass` spread uniformly over `[a, b)` seconds (a point mass when `b <= a`).
+    fn spread(&mut self, a: f64, b: f64, mass: f64) {
+        let len = self.extra.len();
+        let cell = |t: f64| (t as usize) % len;
+        if b - a < 1e-9 {
+            self.extra[cell(a)] += mass;
+            return;
+        }
+        let density = mass / (b - a);
+        let (first, last) = (a.floor(), b.floor());
+        if first == last {
+            self.extra[cell(a)] += mass;
+            return;
+        }
+        self.extra[cell(a)] += density * (first + 1.0 - a);
+        self.extra[cell(b)] += density * (b - last);
+        if last > first + 1.0 {
+            self.rate_change[cell(first + 1.0)] += density;
+            self.rate_change[cell(last)] -= density;
+        }
+    }
+
+    /// Takes what is due in `second`.
+    fn take(&mut self, second: u32) -> f64 {
+        let i = second as usize % self.extra.len();
+        self.rate += self.rate_change[i];
+        self.rate_change[i] = 0.0;
+        let due = self.rate + self.extra[i];
+        self.extra[i] = 0.0;
+        due.max(0.0)
+    }
+}
+
+/// Runs `scenario` on expected values. Refuses decorrelated jitter and scenarios whose
+/// calendars would exceed 50,000,000 cells, before allocating.
+///
+/// # Example
+/// ```
+/// use backoff_lab::storm::{simulate_fluid, Scenario};
+/// let report = simulate_fluid(&Scenario::article_fixed(), false)?;
+/// assert!(report.summary.peak_multiple > 15.0);
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormReport, Error> {
+    scenario.validate()?;
+    let policy = &scenario.policy;
+    let classes = policy.attempts() as usize;
+    let windows: Vec<(f64, f64)> = (1..classes as u32)
+        .map(|retry| policy.window(retry))
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            Error::out_of_range(
+                "engine",
+                "fluid with decorrelated jitter",
+                "discrete for decorrelated jitter (the fluid engine needs gaps that depend only on the attempt number)",
+            )
+        })?;
+    let longest_wait = scenario.timeout_s
+        + policy
+            .longest_gap_s()
+            .max(scenario.bounds.retry_after_s.unwrap_or(0.0));
+    let ring = longest_wait.ceil() as usize + 3;
+    if ring as f64 * classes as f64 > MAX_CELLS {
+        return Err(Error::out_of_range(
+            "engine",
+            "fluid for this scenario",
+            "discrete here: attempts × longest wait exceeds the fluid engine's 50000000 cells",
+        ));
+    }
+    // Class k holds deliveries whose next attempt is attempt k + 1 (k = 0: the first).
+    let mut calendars: Vec<Calendar> = (0..classes)
+        .map(|_| Calendar::new(if classes > 1 { ring } else { 1 }))
+        .collect();
+    let mut deferred = vec![0.0; classes];
+    let (mut created, mut delivered, mut exhausted, mut pending_calendar) = (0.0, 0.0, 0.0, 0.0);
+    let mut queue = 0.0;
+    let window = scenario.bounds.budget_window_s.max(1) as usize;
+    let mut firsts_window = vec![0.0; window];
+    let mut retries_window = vec![0.0; window];
+    let mut seconds: Vec<Interval> = Vec::new();
+    let last_arrival = scenario
+        .traffic_s
+        .max(scenario.batch.map_or(0, |(_, at)| at + 1));
+    let after = scenario.bounds.retry_after_s.unwrap_or(0.0);
+    let mut active = 0usize;
+
+    for second in 0..MAX_HORIZON_S {
+        let waiting: f64 = deferred.iter().sum();
+        if second >= last_arrival && pending_calendar < 1e-6 && waiting < 1e-6 {
+            break;
+        }
+        let arriving = scenario.arrivals_in(second);
+        created += arriving;
+        let mut due = deferred.clone();
+        due[0] += arriving;
+        // Only classes that have ever held anything can have something due.
+        for (k, calendar) in calendars.iter_mut().enumerate().take(active + 1).skip(1) {
+            let mass = calendar.take(second);
+            pending_calendar -= mass;
+            due[k] += mass;
+        }
+        deferred.iter_mut().for_each(|d| *d = 0.0);
+
+        let slot = second as usize % window;
+        let mut taken = vec![0.0; classes];
+        if scenario.bounds.pause && scenario.in_outage(second) {
+            deferred.copy_from_slice(&due);
+            firsts_window[slot] = 0.0;
+            retries_window[slot] = 0.0;
+        } else {
+            let mut allowed_total = f64::INFINITY;
+            if let Some(limit) = scenario.bounds.rate_limit_per_s {
+                allowed_total = limit;
+            }
+            taken[0] = due[0].min(allowed_total);
+            let retries_due: f64 = due[1..].iter().sum();
+            let mut allowed_retries = allowed_total - taken[0];
+            firsts_window[slot] = taken[0];
+            retries_window[slot] = 0.0;
+            if let Some(budget) = scenario.bounds.budget {
+                let room =
+                    budget * firsts_window.iter().sum::<f64>() - retries_window.iter().sum::<f64>();
+                allowed_retries = allowed_retries.min(room.max(0.0));
+            }
+            let share = if retries_due > 0.0 {
+                (allowed_retries / retries_due).min(1.0)
+            } else {
+                0.0
+            };
+            for k in 1..classes {
+                taken[k] = due[k] * share;
+            }
+            retries_window[slot] = retries_due * share;
+            for k in 0..classes {
+                deferred[k] = due[k] - taken[k];
+            }
+        }
+
+        let n: f64 = taken.iter().sum();
+        let outcome = destination(scenario, second, n, &mut queue, false);
+        // Outcomes by position: first attempts first, as in the discrete engine.
+        let firsts = taken[0];
+        let ok_firsts = outcome.ok.min(firsts);
+        let ok_retries = outcome.ok - ok_firsts;
+        let admitted = n - outcome.rejected;
+        let admitted_firsts = admitted.min(firsts);
+        let retries_taken = n - firsts;
+        delivered += outcome.ok;
+        for (k, &mass) in taken.iter().enumerate() {
+            if mass <= 0.0 {
+                continue;
+            }
+            let (ok, admitted_here) = if k == 0 {
+                (ok_firsts, admitted_firsts)
+            } else {
+                let share = mass / retries_taken;
+                (ok_retries * share, (admitted - admitted_firsts) * share)
+            };
+            let failed_timeout = admitted_here - ok;
+            let failed_429 = mass - admitted_here;
+            if k + 1 == classes {
+                exhausted += failed_timeout + failed_429;
+                continue;
+            }
+            active = active.max(k + 1);
+            let (lo, hi) = windows[k];
+            let start = f64::from(second);
+            let next = &mut calendars[k + 1];
+            next.spread(
+                start + scenario.timeout_s + lo,
+                start + scenario.timeout_s + hi,
+                failed_timeout,
+            );
+            // A 429 answers at once, and its Retry-After is a floor on the gap.
+            let below = if hi > lo {
+                ((after - lo) / (hi - lo)).clamp(0.0, 1.0)
+            } else if lo < after {
+                1.0
+            } else {
+                0.0
+            };
+            next.spread(
+                start + after.max(lo),
+                start + after.max(lo),
+                failed_429 * below,
+            );
+            next.spread(
+                start + after.max(lo),
+                start + hi.max(after),
+                failed_429 * (1.0 - below),
+            );
+            pending_calendar += failed_timeout + failed_429;
+        }
+        let held: f64 = deferred.iter().sum();
+        debug_assert!(
+            (created - (delivered + exhausted + pending_calendar + held)).abs()
+                <= 1e-6 * created.max(1.0),
+            "conservation at second {second}"
+        );
+        seconds.push(Interval {
+            index: second,
+            attempts: n,
+            first_attempts: firsts,
+            retries: retries_taken,
+            successes: outcome.ok,
+            failures: outcome.late + outcome.lost,
+            rejected_429: outcome.rejected,
+            duplicates: outcome.late,
+            backlog: (created - delivered - exhausted).max(0.0),
+            queue,
+            exhausted,
+            deferred: held,
+        });
+    }
+    Ok(finish("fluid", scenario, seconds, keep_seconds))
+}

@@ -1,0 +1,341 @@
+use super::*;
+use crate::jitter::Jitter;
+use crate::Policy;
+
+#[test]
+fn arithmetic_view_reproduces_the_article_table() {
+    let view = arithmetic_view(&Scenario::article_fixed());
+    let pick = |m: usize| (view[m - 1].backlog_entering, view[m - 1].attempts);
+    assert_eq!(pick(1), (0.0, 600.0));
+    assert_eq!(pick(2), (600.0, 1_800.0));
+    assert_eq!(pick(5), (2_400.0, 5_400.0));
+    assert_eq!(pick(10), (5_400.0, 11_400.0));
+    assert_eq!(pick(11), (6_000.0, 12_600.0));
+    assert_eq!(view[9].multiple, 19.0);
+    // 12,600 a minute after the fix is 210 requests per second against a capacity of 30.
+    assert_eq!(view[10].attempts / 60.0, 210.0);
+}
+
+fn exponential(jitter: Jitter) -> Scenario {
+    let policy = Policy::new(30.0, 3.0, 10_800.0, crate::Stop::Attempts(14)).unwrap();
+    Scenario {
+        policy: RetryPolicy::Backoff { policy, jitter },
+        ..short_fixed()
+    }
+}
+
+/// The article's storm with 40 minutes of traffic, to keep debug-build tests quick.
+fn short_fixed() -> Scenario {
+    Scenario {
+        traffic_s: 2_400,
+        ..Scenario::article_fixed()
+    }
+}
+
+fn both(scenario: &Scenario) -> (StormReport, StormReport) {
+    (
+        simulate_discrete(scenario, true).unwrap(),
+        simulate_fluid(scenario, true).unwrap(),
+    )
+}
+
+fn assert_conserved(report: &StormReport) {
+    let s = &report.summary;
+    assert!(
+        (s.arrivals - (s.delivered + s.exhausted + s.pending)).abs() < 1e-6 * s.arrivals.max(1.0),
+        "{s:?}"
+    );
+    for second in &report.seconds {
+        assert!(second.backlog >= -1e-9 && second.exhausted >= 0.0);
+    }
+}
+
+#[test]
+fn fixed_interval_storm_outlives_the_outage() {
+    let report = simulate_discrete(&short_fixed(), true).unwrap();
+    assert_conserved(&report);
+    let minutes = &report.minutes;
+    // Minute 10, still down: far above normal traffic, growing with the backlog.
+    assert!(
+        minutes[9].attempts > 15.0 * 600.0,
+        "{}",
+        minutes[9].attempts
+    );
+    // Minute 11, the fix: offered load far above the 30 per second capacity ...
+    assert!(minutes[10].attempts / 60.0 > 5.0 * 30.0);
+    // ... the queue outgrows the timeout (5 s × 30 per second) ...
+    assert!(minutes[10].queue > 5.0 * 30.0);
+    // ... and for the following hour successes stay far below arrivals while the backlog grows.
+    let hour = &minutes[11..40];
+    let successes: f64 = hour.iter().map(|m| m.successes).sum();
+    let arrivals: f64 = hour.iter().map(|m| m.first_attempts).sum();
+    assert!(successes < 0.05 * arrivals, "{successes} of {arrivals}");
+    assert!(hour.windows(2).all(|w| w[1].backlog >= w[0].backlog));
+    assert!(
+        report.summary.duplicates > 0.0,
+        "timed-out requests are still processed"
+    );
+}
+
+#[test]
+fn exponential_backoff_with_full_jitter_drains() {
+    let report = simulate_discrete(&exponential(Jitter::Full), true).unwrap();
+    assert_conserved(&report);
+    let s = report.summary;
+    assert_eq!(s.exhausted, 0.0);
+    assert_eq!(s.pending, 0.0);
+    assert_eq!(s.delivered, s.arrivals);
+    let drained = s.drained_at_s.expect("drains");
+    assert!(drained > s.outage_end_s);
+    let fixed = simulate_discrete(&short_fixed(), false).unwrap().summary;
+    assert!(s.peak_attempts_per_min < fixed.peak_attempts_per_min / 10.0);
+}
+
+/// A batch that fails during a long outage until it sits in the capped tail.
+fn capped_tail(deliveries: u32) -> Scenario {
+    Scenario {
+        arrivals_per_s: 1e-6,
+        traffic_s: 1,
+        batch: Some((deliveries, 0)),
+        outage: (0, 6 * 86_400),
+        ..exponential(Jitter::None)
+    }
+}
+
+fn tail_retries_per_minute(report: &StormReport) -> f64 {
+    // Hours 8 to 11: every delivery is past attempt 8, one attempt per cap (3 h + the timeout).
+    let window = &report.minutes[8 * 60..11 * 60];
+    window.iter().map(|m| m.retries).sum::<f64>() / window.len() as f64
+}
+
+#[test]
+fn the_capped_tail_retries_once_per_cap() {
+    let six_thousand = simulate_discrete(&capped_tail(6_000), false).unwrap();
+    let per_minute = tail_retries_per_minute(&six_thousand);
+    let expected = 6_000.0 / ((10_800.0 + 5.0) / 60.0);
+    assert!(
+        (per_minute - expected).abs() < 0.02 * expected,
+        "{per_minute} vs {expected}"
+    );
+    // About 360× less than the fixed storm's 12,000 retries a minute from the same backlog.
+    assert!((12_000.0 / per_minute - 360.0).abs() < 10.0);
+    let million = simulate_fluid(&capped_tail(1_000_000), false).unwrap();
+    let per_minute = tail_retries_per_minute(&million);
+    assert!(
+        (per_minute - 5_555.6).abs() < 0.02 * 5_555.6,
+        "{per_minute}"
+    );
+}
+
+#[test]
+fn a_retry_budget_bounds_retries_to_its_share_of_first_attempts() {
+    let mut scenario = short_fixed();
+    scenario.bounds.budget = Some(0.10);
+    let report = simulate_discrete(&scenario, true).unwrap();
+    assert_conserved(&report);
+    let seconds = &report.seconds;
+    // While traffic is steady (once first attempts stop, past retries cannot be taken back).
+    for end in 60..2_400 {
+        let window = &seconds[end - 59..=end];
+        let retries: f64 = window.iter().map(|s| s.retries).sum();
+        let firsts: f64 = window.iter().map(|s| s.first_attempts).sum();
+        assert!(
+            retries <= 0.10 * firsts + 1e-9,
+            "second {end}: {retries} retries, {firsts} first attempts"
+        );
+    }
+    // So the destination sees at most about 1.1× its arrival traffic, however deep the backlog.
+    for minute in &report.minutes[1..40] {
+        assert!(
+            minute.attempts <= 1.1 * 600.0 + 1.0,
+            "minute {}: {}",
+            minute.index,
+            minute.attempts
+        );
+    }
+    assert!(
+        report.minutes[10].deferred > 1_000.0,
+        "the rest is deferred, not dropped"
+    );
+}
+
+#[test]
+fn pausing_makes_no_attempts_during_the_outage_and_loses_nothing() {
+    let mut scenario = exponential(Jitter::Full);
+    scenario.bounds.pause = true;
+    let report = simulate_discrete(&scenario, true).unwrap();
+    assert_conserved(&report);
+    assert!(report.seconds[..600].iter().all(|s| s.attempts == 0.0));
+    assert_eq!(report.seconds[599].deferred, 6_000.0);
+    assert_eq!(report.summary.exhausted, 0.0);
+    assert_eq!(report.summary.delivered, report.summary.arrivals);
+}
+
+#[test]
+fn a_rate_limit_caps_attempts_per_second() {
+    let mut scenario = short_fixed();
+    scenario.bounds.rate_limit_per_s = Some(25.0);
+    let report = simulate_discrete(&scenario, true).unwrap();
+    assert_conserved(&report);
+    assert!(report.seconds.iter().all(|s| s.attempts <= 25.0));
+    // Under the capacity, nothing queues: once the outage ends every attempt succeeds and
+    // the backlog drains through the limit.
+    assert_eq!(
+        report.summary.delivered + report.summary.exhausted,
+        report.summary.arrivals
+    );
+    assert!(report.summary.drained_at_s.is_some());
+    assert!(report.minutes[12..].iter().all(|m| m.failures == 0.0));
+}
+
+#[test]
+fn retry_after_defers_instead_of_piling_on() {
+    let mut scenario = short_fixed();
+    scenario.bounds.retry_after_s = Some(60.0);
+    let with = simulate_discrete(&scenario, true).unwrap();
+    let without = simulate_discrete(&short_fixed(), true).unwrap();
+    assert_conserved(&with);
+    let rejected: f64 = with.minutes.iter().map(|m| m.rejected_429).sum();
+    assert!(rejected > 0.0);
+    // 429s take no capacity: the queue stays near the threshold instead of growing without end.
+    let worst_queue = with.seconds.iter().map(|s| s.queue).fold(0.0, f64::max);
+    assert!(worst_queue <= 30.0 * 1.0 + 30.0, "queue {worst_queue}");
+    assert!(with.summary.delivered > without.summary.delivered);
+}
+
+#[test]
+fn the_two_engines_agree() {
+    let mut budget = exponential(Jitter::Full);
+    budget.bounds.budget = Some(0.10);
+    let mut limited = exponential(Jitter::Equal);
+    limited.bounds.rate_limit_per_s = Some(40.0);
+    for (name, scenario) in [
+        ("fixed storm", short_fixed()),
+        ("exponential", exponential(Jitter::Full)),
+        ("exponential + budget", budget),
+        ("rate limit", limited),
+    ] {
+        let (discrete, fluid) = both(&scenario);
+        let (d, f) = (discrete.summary, fluid.summary);
+        let within =
+            |a: f64, b: f64, share: f64| (a - b).abs() <= share * a.abs().max(b.abs()).max(1.0);
+        assert!(
+            within(d.peak_attempts_per_min, f.peak_attempts_per_min, 0.02),
+            "{name}: peak {} vs {}",
+            d.peak_attempts_per_min,
+            f.peak_attempts_per_min
+        );
+        assert!(
+            within(d.delivered, f.delivered, 0.01),
+            "{name}: delivered {} vs {}",
+            d.delivered,
+            f.delivered
+        );
+        assert!(
+            within(d.exhausted, f.exhausted, 0.01),
+            "{name}: exhausted {} vs {}",
+            d.exhausted,
+            f.exhausted
+        );
+        let attempts = |r: &StormReport| r.minutes.iter().map(|m| m.attempts).sum::<f64>();
+        assert!(
+            within(attempts(&discrete), attempts(&fluid), 0.01),
+            "{name}: attempts"
+        );
+        match (d.drained_at_s, f.drained_at_s) {
+            (Some(a), Some(b)) => assert!(a.abs_diff(b) <= 60, "{name}: drained at {a} vs {b}"),
+            (a, b) => assert_eq!(a.is_some(), b.is_some(), "{name}: drained {a:?} vs {b:?}"),
+        }
+    }
+}
+
+#[test]
+fn seeded_runs_repeat_and_seeds_matter() {
+    let scenario = exponential(Jitter::Full);
+    assert_eq!(
+        simulate_discrete(&scenario, false).unwrap(),
+        simulate_discrete(&scenario, false).unwrap()
+    );
+    let other = Scenario {
+        seed: 43,
+        ..scenario
+    };
+    assert_ne!(
+        simulate_discrete(&scenario, true).unwrap().seconds,
+        simulate_discrete(&other, true).unwrap().seconds
+    );
+}
+
+#[test]
+fn bad_scenarios_are_refused_before_allocating() {
+    let base = Scenario::article_fixed();
+    let cases = [
+        (
+            Scenario {
+                arrivals_per_s: -1.0,
+                ..base
+            },
+            "arrivals must be a rate greater than 0",
+        ),
+        (
+            Scenario {
+                arrivals_per_s: f64::NAN,
+                ..base
+            },
+            "arrivals must be",
+        ),
+        (
+            Scenario {
+                capacity_per_s: 0.0,
+                ..base
+            },
+            "capacity must be a rate greater than 0",
+        ),
+        (
+            Scenario {
+                bounds: Bounds {
+                    budget: Some(1.5),
+                    ..base.bounds
+                },
+                ..base
+            },
+            "budget must be a percentage from 0 to 100%, got 150%",
+        ),
+        (
+            Scenario {
+                outage: (0, 8 * 86_400),
+                ..base
+            },
+            "horizon must be at most 7 days",
+        ),
+        (
+            Scenario {
+                arrivals_per_s: 1_000.0,
+                traffic_s: 86_400,
+                ..base
+            },
+            "deliveries must be at most 10000000",
+        ),
+        (
+            Scenario {
+                batch: Some((10_000_001, 0)),
+                ..base
+            },
+            "deliveries must be at most 10000000",
+        ),
+    ];
+    for (scenario, message) in cases {
+        let err = simulate_discrete(&scenario, false).unwrap_err().to_string();
+        assert!(err.starts_with(message), "{err}");
+        assert_eq!(
+            simulate_fluid(&scenario, false).unwrap_err().to_string(),
+            err
+        );
+    }
+    let decorrelated = exponential(Jitter::Decorrelated);
+    assert!(simulate_fluid(&decorrelated, false)
+        .unwrap_err()
+        .to_string()
+        .contains("discrete for decorrelated"));
+    assert!(simulate_discrete(&decorrelated, false).is_ok());
+}

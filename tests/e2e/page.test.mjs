@@ -215,33 +215,37 @@ function statusChanges(page) {
   return page.evaluate(() => window.__e2e?.statusChanges ?? 0);
 }
 
-/** Wait for the render after an action: #status changed since `before` and reads "rendered in". */
-async function nextRender(page, before) {
+/**
+ * Wait for the render after an action: #status changed since `before` and matches `pattern`
+ * (by default "rendered in N ms", a render without errors).
+ */
+async function nextRender(page, before, pattern = STATUS_PATTERN) {
   await until(
     () =>
       page.evaluate(
-        ([count, pattern]) =>
+        ([count, source]) =>
           (window.__e2e?.statusChanges ?? 0) > count &&
-          new RegExp(pattern).test(document.getElementById('status')?.textContent ?? ''),
-        [before, STATUS_PATTERN.source],
+          new RegExp(source).test(document.getElementById('status')?.textContent ?? ''),
+        [before, pattern.source],
       ),
     async () =>
-      `#status to change and read "rendered in N ms" (it reads ${JSON.stringify(
+      `#status to change and match ${pattern} (it reads ${JSON.stringify(
         await page.evaluate(() => document.getElementById('status')?.textContent ?? null),
       )})`,
   );
 }
 
-function canvasDataUrl(page) {
-  return page.$eval('#timeline', (canvas) => canvas.toDataURL('image/png'));
+/** The picture on a canvas (#timeline unless told) as a PNG data URL. */
+function canvasDataUrl(page, id = 'timeline') {
+  return page.$eval(`#${id}`, (canvas) => canvas.toDataURL('image/png'));
 }
 
 /**
- * Pixel statistics of the timeline canvas: size, the number of distinct colours and the
- * number of "ink" pixels, those that differ from the most common (background) colour.
+ * Pixel statistics of a canvas (#timeline unless told): size, the number of distinct colours and
+ * the number of "ink" pixels, those that differ from the most common (background) colour.
  */
-function canvasStats(page) {
-  return page.$eval('#timeline', (canvas) => {
+function canvasStats(page, id = 'timeline') {
+  return page.$eval(`#${id}`, (canvas) => {
     const { width, height } = canvas;
     if (width === 0 || height === 0) return { width, height, ink: 0, opaque: 0, colours: 0 };
     const context = canvas.getContext('2d');
@@ -259,14 +263,14 @@ function canvasStats(page) {
   });
 }
 
-function assertFigureDrawn(stats) {
-  assert.ok(stats.width > 0 && stats.height > 0, `canvas is ${stats.width}x${stats.height}`);
-  assert.notEqual(stats.ink, -1, 'the canvas has no 2d context');
+function assertFigureDrawn(stats, id = 'timeline') {
+  assert.ok(stats.width > 0 && stats.height > 0, `#${id} canvas is ${stats.width}x${stats.height}`);
+  assert.notEqual(stats.ink, -1, `the #${id} canvas has no 2d context`);
   const minimum = Math.max(200, Math.round(stats.width * stats.height * 0.002));
-  assert.ok(stats.opaque > 0, 'the canvas is fully transparent');
+  assert.ok(stats.opaque > 0, `the #${id} canvas is fully transparent`);
   assert.ok(
     stats.ink >= minimum && stats.colours >= 3,
-    `the timeline looks blank: ${stats.ink} non-background pixels (want >= ${minimum}), ` +
+    `#${id} looks blank: ${stats.ink} non-background pixels (want >= ${minimum}), ` +
       `${stats.colours} colours, on a ${stats.width}x${stats.height} canvas`,
   );
 }
@@ -415,6 +419,296 @@ test('the page works under the strict Content-Security-Policy', { timeout: 60_00
   }, {}, (page) =>
     page.on('response', (r) => wasmResponses.push({ url: r.url(), status: r.status(), type: r.headers()['content-type'] })),
   );
+});
+
+// ---- The jitter section: #mode, #seed-text, #new-seed, #factor-text, #deliveries-text and the
+// #distribution and #herd charts with their captions.
+
+const JITTER_MODES = ['none', 'full', 'equal', 'decorrelated', 'proportional'];
+const DEFAULT_SEED = '42';
+const NARROW_WIDTH = 360;
+
+function textOf(page, selector) {
+  return page.$eval(selector, (element) => element.textContent ?? '');
+}
+
+/** The jitter section's two pictures and two captions. */
+async function jitterState(page) {
+  return {
+    distribution: await canvasDataUrl(page, 'distribution'),
+    herd: await canvasDataUrl(page, 'herd'),
+    distributionCaption: await textOf(page, '#distribution-caption'),
+    herdCaption: await textOf(page, '#herd-caption'),
+  };
+}
+
+/** Run `action` (which changes an input) and wait for the page's next clean render. */
+async function renderAfter(page, action) {
+  const before = await statusChanges(page);
+  await action();
+  await nextRender(page, before);
+}
+
+test('every jitter mode redraws the distribution and rewrites its caption', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    assert.equal(await page.locator('#mode').inputValue(), 'full', 'the default #mode');
+    assert.deepEqual(
+      await page.$$eval('#mode option', (options) => options.map((option) => option.value)),
+      JITTER_MODES,
+      '#mode options',
+    );
+
+    const seen = new Map([['full', await jitterState(page)]]);
+    let previous = seen.get('full');
+    // From the default (full) through every other mode and back to full.
+    for (const mode of ['none', 'equal', 'decorrelated', 'proportional', 'full']) {
+      await renderAfter(page, () => page.selectOption('#mode', mode));
+      const state = await jitterState(page);
+      assert.notEqual(state.distribution, previous.distribution, `#distribution pixels after switching to ${mode}`);
+      assert.notEqual(
+        state.distributionCaption,
+        previous.distributionCaption,
+        `#distribution-caption after switching to ${mode}`,
+      );
+      if (mode === 'full') {
+        // Back to the start: the same seed draws the same picture again.
+        assert.equal(state.distribution, seen.get('full').distribution, '#distribution back in full mode');
+        assert.equal(state.distributionCaption, seen.get('full').distributionCaption, 'caption back in full mode');
+      } else {
+        seen.set(mode, state);
+      }
+      previous = state;
+    }
+
+    assert.equal(
+      new Set(Array.from(seen.values(), (state) => state.distribution)).size,
+      JITTER_MODES.length,
+      'each mode draws its own distribution',
+    );
+    assert.equal(
+      new Set(Array.from(seen.values(), (state) => state.distributionCaption)).size,
+      JITTER_MODES.length,
+      'each mode writes its own caption',
+    );
+    assert.ok(
+      seen.get('none').distributionCaption.includes(
+        `Without jitter every delivery gives up at exactly ${DEFAULT_LAST_ELAPSED}`,
+      ),
+      `none: #distribution-caption reads ${JSON.stringify(seen.get('none').distributionCaption)}`,
+    );
+    assert.ok(
+      seen.get('decorrelated').distributionCaption.includes('(estimated)'),
+      `decorrelated: #distribution-caption reads ${JSON.stringify(seen.get('decorrelated').distributionCaption)}`,
+    );
+    for (const mode of ['full', 'equal', 'proportional']) {
+      assert.ok(
+        !seen.get(mode).distributionCaption.includes('(estimated)'),
+        `${mode}: an exact mean is not "(estimated)": ${JSON.stringify(seen.get(mode).distributionCaption)}`,
+      );
+    }
+    for (const mode of ['full', 'equal', 'decorrelated', 'proportional']) {
+      assert.ok(
+        seen.get(mode).distributionCaption.startsWith(`With ${mode} jitter`),
+        `${mode}: #distribution-caption reads ${JSON.stringify(seen.get(mode).distributionCaption)}`,
+      );
+    }
+    assertFigureDrawn(await canvasStats(page, 'distribution'), 'distribution');
+  });
+});
+
+test('the same seed draws the same pictures, within a page and across loads', { timeout: 60_000 }, async () => {
+  let first;
+  await withPage(async ({ page }) => {
+    assert.equal(await page.locator('#seed-text').inputValue(), DEFAULT_SEED, 'the default #seed-text');
+    first = await jitterState(page);
+    assert.ok(first.distributionCaption.includes(`(seed ${DEFAULT_SEED})`), '#distribution-caption names the seed');
+    assertFigureDrawn(await canvasStats(page, 'distribution'), 'distribution');
+    assertFigureDrawn(await canvasStats(page, 'herd'), 'herd');
+
+    await renderAfter(page, () => page.fill('#seed-text', '7'));
+    const other = await jitterState(page);
+    assert.notEqual(other.distribution, first.distribution, '#distribution with seed 7 vs 42');
+    assert.notEqual(other.herd, first.herd, '#herd with seed 7 vs 42');
+    assert.ok(other.distributionCaption.includes('(seed 7)'), '#distribution-caption names seed 7');
+
+    await renderAfter(page, () => page.fill('#seed-text', DEFAULT_SEED));
+    const again = await jitterState(page);
+    assert.equal(again.distribution, first.distribution, '#distribution with seed 42 again');
+    assert.equal(again.herd, first.herd, '#herd with seed 42 again');
+    assert.equal(again.distributionCaption, first.distributionCaption, '#distribution-caption with seed 42 again');
+    assert.equal(again.herdCaption, first.herdCaption, '#herd-caption with seed 42 again');
+  });
+
+  // A fresh load (a new browser context, same viewport) draws the default seed's pictures again.
+  await withPage(async ({ page }) => {
+    const reloaded = await jitterState(page);
+    assert.equal(reloaded.distribution, first.distribution, '#distribution on a fresh load');
+    assert.equal(reloaded.herd, first.herd, '#herd on a fresh load');
+    assert.equal(reloaded.distributionCaption, first.distributionCaption, '#distribution-caption on a fresh load');
+    assert.equal(reloaded.herdCaption, first.herdCaption, '#herd-caption on a fresh load');
+  });
+});
+
+test('the new-seed button draws a fresh whole-number seed and a new picture', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    const before = await jitterState(page);
+    await renderAfter(page, () => page.click('#new-seed'));
+    const seed = await page.locator('#seed-text').inputValue();
+    assert.match(seed, /^\d+$/, '#seed-text holds a whole number');
+    assert.ok(Number.isSafeInteger(Number(seed)), `#seed-text ${seed} is a safe integer`);
+    assert.notEqual(seed, DEFAULT_SEED, '#seed-text changed');
+    const after = await jitterState(page);
+    assert.notEqual(after.distribution, before.distribution, '#distribution pixels after a new seed');
+    assert.ok(
+      after.distributionCaption.includes(`(seed ${seed})`),
+      `#distribution-caption names the new seed ${seed}: ${JSON.stringify(after.distributionCaption)}`,
+    );
+    assertFigureDrawn(await canvasStats(page, 'distribution'), 'distribution');
+  });
+});
+
+test('the jitter factor shows only for proportional jitter and rejects 1.5 inline', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page, problems }) => {
+    const factorField = page.locator('#factor-field');
+    assert.ok(await factorField.isHidden(), '#factor-field is hidden with the default (full) mode');
+    for (const mode of ['none', 'equal', 'decorrelated', 'proportional', 'full']) {
+      await renderAfter(page, () => page.selectOption('#mode', mode));
+      assert.equal(
+        await factorField.isVisible(),
+        mode === 'proportional',
+        `#factor-field visible with mode ${mode}`,
+      );
+    }
+
+    await renderAfter(page, () => page.selectOption('#mode', 'proportional'));
+    assert.ok(await page.locator('#factor-text').isVisible(), '#factor-text is visible for proportional');
+    assertFieldValid(await fieldError(page, 'factor'), 'factor');
+
+    const before = await statusChanges(page);
+    await page.fill('#factor-text', '1.5');
+    await nextRender(page, before, /not everything was redrawn/);
+    const state = await fieldError(page, 'factor');
+    assert.ok(
+      state.text.includes('factor must be a number from 0 to 1'),
+      `#factor-error reads ${JSON.stringify(state.text)}`,
+    );
+    assert.ok(state.visible, '#factor-error is hidden while it holds an error');
+    assert.equal(state.invalid, 'true', '#factor-text aria-invalid');
+    assert.deepEqual(
+      problems.filter((problem) => problem.startsWith('page error')),
+      [],
+      'an invalid factor throws no uncaught page error',
+    );
+    const rows = await tableRows(page);
+    assert.equal(rows.length, DEFAULT_ROWS, 'the timeline table still has every attempt');
+    assert.equal(lastElapsed(rows), DEFAULT_LAST_ELAPSED, 'the timeline table is unchanged');
+
+    await renderAfter(page, () => page.fill('#factor-text', '0.5'));
+    assertFieldValid(await fieldError(page, 'factor'), 'factor');
+  });
+});
+
+test('the herd size is checked and names the herd in its caption', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    assertFieldValid(await fieldError(page, 'deliveries'), 'deliveries');
+
+    const before = await statusChanges(page);
+    await page.fill('#deliveries-text', '0');
+    await nextRender(page, before, /not everything was redrawn/);
+    const state = await fieldError(page, 'deliveries');
+    assert.ok(
+      state.text.includes('deliveries must be a whole number from 1 to 10000000'),
+      `#deliveries-error reads ${JSON.stringify(state.text)}`,
+    );
+    assert.ok(state.visible, '#deliveries-error is hidden while it holds an error');
+    assert.equal(state.invalid, 'true', '#deliveries-text aria-invalid');
+
+    await renderAfter(page, () => page.fill('#deliveries-text', '5000'));
+    assertFieldValid(await fieldError(page, 'deliveries'), 'deliveries');
+    const caption = await textOf(page, '#herd-caption');
+    assert.ok(
+      caption.startsWith('5000 deliveries fail in the same second'),
+      `#herd-caption reads ${JSON.stringify(caption)}`,
+    );
+  });
+});
+
+test('full jitter by default: the captions give the article figures', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    assert.equal(await page.locator('#mode').inputValue(), 'full', 'the default #mode');
+    const distribution = await textOf(page, '#distribution-caption');
+    for (const expected of [
+      'gives up after 12 h 01 min on average',
+      'To keep 95% of deliveries trying until 24 h, the schedule needs',
+    ]) {
+      assert.ok(distribution.includes(expected), `#distribution-caption lacks ${JSON.stringify(expected)}: ${JSON.stringify(distribution)}`);
+    }
+    const herd = await textOf(page, '#herd-caption');
+    const expected = 'Without jitter all 1000 arrive within one second, 30× the mean';
+    assert.ok(herd.includes(expected), `#herd-caption lacks ${JSON.stringify(expected)}: ${JSON.stringify(herd)}`);
+    assert.equal(
+      await page.locator('#distribution').getAttribute('aria-label'),
+      distribution,
+      '#distribution aria-label follows its caption',
+    );
+  });
+});
+
+test('a 360 px wide viewport has no horizontal overflow and draws all three charts', { timeout: 60_000 }, async () => {
+  await withPage(
+    async ({ page }) => {
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(scrollWidth <= NARROW_WIDTH, `the page is ${scrollWidth} px wide in a ${NARROW_WIDTH} px viewport`);
+      for (const id of ['timeline', 'distribution', 'herd']) {
+        const box = await page.$eval(`#${id}`, (canvas) => {
+          const rect = canvas.getBoundingClientRect();
+          return { left: rect.left, right: rect.right, width: rect.width };
+        });
+        assert.ok(box.width > 0, `#${id} is ${box.width} px wide`);
+        assert.ok(
+          box.left >= 0 && box.right <= NARROW_WIDTH,
+          `#${id} spans ${box.left}..${box.right} px, outside the ${NARROW_WIDTH} px viewport`,
+        );
+        assertFigureDrawn(await canvasStats(page, id), id);
+      }
+    },
+    { viewport: { width: NARROW_WIDTH, height: 740 } },
+  );
+});
+
+test('the multiplier slider is reached with Tab, shows its focus and moves with the arrows', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    await page.focus('#base-text');
+    const activeId = () => page.evaluate(() => document.activeElement?.id ?? null);
+    let presses = 0;
+    while ((await activeId()) !== 'multiplier') {
+      assert.ok(presses < 5, `Tab from #base-text never reached #multiplier (focus is on #${await activeId()})`);
+      await page.keyboard.press('Tab');
+      presses += 1;
+    }
+
+    const focus = await page.$eval('#multiplier', (slider) => {
+      const style = getComputedStyle(slider);
+      return {
+        focusVisible: slider.matches(':focus-visible'),
+        outlineStyle: style.outlineStyle,
+        outlineWidth: style.outlineWidth,
+      };
+    });
+    assert.ok(focus.focusVisible, '#multiplier matches :focus-visible after Tab');
+    assert.notEqual(focus.outlineStyle, 'none', '#multiplier has no outline when focused by keyboard');
+    assert.notEqual(focus.outlineWidth, '0px', '#multiplier has a zero-width outline when focused by keyboard');
+
+    const beforeText = await page.locator('#multiplier-text').inputValue();
+    await renderAfter(page, () => page.keyboard.press('ArrowRight'));
+    assert.equal(await activeId(), 'multiplier', 'focus stays on #multiplier');
+    const afterText = await page.locator('#multiplier-text').inputValue();
+    assert.notEqual(afterText, beforeText, '#multiplier-text follows the keyboard-moved slider');
+    assert.ok(
+      Number.parseFloat(afterText) > Number.parseFloat(beforeText),
+      `ArrowRight moved the multiplier from ${beforeText} to ${afterText}`,
+    );
+  });
 });
 
 test('screenshot of the default page', { timeout: 60_000 }, async () => {

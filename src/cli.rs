@@ -90,6 +90,9 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// A retry storm: what a policy does to a destination's load during and after an outage.
+    #[command(after_help = STORM_EXAMPLES)]
+    Storm(Box<StormFlags>),
     /// Many deliveries that failed in the same second: their retries per second.
     #[command(after_help = EXAMPLES)]
     Herd {
@@ -109,6 +112,187 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+}
+
+const STORM_EXAMPLES: &str = "\
+Examples:
+  backoff-lab storm                                   the article's fixed 30 s storm
+  backoff-lab storm --engine arithmetic               the article's per-minute table
+  backoff-lab storm --policy exponential --base 30s --multiplier 3 --cap 3h --mode full --seed 42
+  backoff-lab storm --budget 10%
+  backoff-lab storm --rate-limit 25/s --format csv
+  backoff-lab storm --policy exponential --base 30s --multiplier 3 --cap 3h --pause --format json
+
+Rates: 600/min, 30/s, 36000/h (a bare number is per second). Percentages: 10% or 10.";
+
+#[derive(Args)]
+struct StormFlags {
+    /// Steady first deliveries (default 600/min).
+    #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+    arrivals: Option<String>,
+    /// How long the steady traffic lasts (default 2h).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    traffic: Option<String>,
+    /// A one-off batch of deliveries (e.g. a batch import).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    batch: Option<String>,
+    /// When the batch arrives (default 0s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    batch_at: Option<String>,
+    /// The destination's healthy capacity (default 30/s).
+    #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+    capacity: Option<String>,
+    /// The destination's healthy latency (default 50ms).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    latency: Option<String>,
+    /// The sender's timeout (default 5s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    timeout: Option<String>,
+    /// How long the outage lasts (default 10m).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    outage: Option<String>,
+    /// When the outage starts (default 0s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    outage_start: Option<String>,
+    /// fixed (default) or exponential.
+    #[arg(long, default_value = "fixed")]
+    policy: String,
+    /// The fixed policy's interval (default 30s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    interval: Option<String>,
+    /// Backoff base (exponential policy).
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "30s",
+        allow_hyphen_values = true
+    )]
+    base: String,
+    /// Backoff multiplier (exponential policy).
+    #[arg(
+        long,
+        value_name = "X",
+        default_value = "3",
+        allow_hyphen_values = true
+    )]
+    multiplier: String,
+    /// Backoff cap (exponential policy).
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "3h",
+        allow_hyphen_values = true
+    )]
+    cap: String,
+    /// Attempts in all (default: 2h of retrying for fixed, 24h for exponential).
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        conflicts_with = "give_up"
+    )]
+    attempts: Option<String>,
+    /// Give up at the first attempt at or past this time.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    give_up: Option<String>,
+    /// Jitter mode: none (default), full, equal, decorrelated, proportional.
+    #[arg(long, default_value = "none")]
+    mode: String,
+    /// The factor of proportional jitter (0 to 1).
+    #[arg(
+        long,
+        value_name = "F",
+        default_value = "0.2",
+        allow_hyphen_values = true
+    )]
+    factor: String,
+    /// The seed of the jittered gaps (default 42).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "42",
+        allow_hyphen_values = true
+    )]
+    seed: String,
+    /// A retry budget: retries at most this share of first attempts over the trailing window.
+    #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
+    budget: Option<String>,
+    /// The budget's trailing window (default 60s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    budget_window: Option<String>,
+    /// A per-endpoint rate limit on all attempts.
+    #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+    rate_limit: Option<String>,
+    /// Hold deliveries while the endpoint is down.
+    #[arg(long)]
+    pause: bool,
+    /// When overloaded the destination answers 429 with this Retry-After.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    retry_after: Option<String>,
+    /// The queue wait above which it does (default 1s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    retry_after_threshold: Option<String>,
+    /// The destination skips requests whose sender already timed out.
+    #[arg(long)]
+    abandon: bool,
+    /// arithmetic, discrete (default) or fluid.
+    #[arg(long, default_value = "discrete")]
+    engine: String,
+    /// With --format csv: one line per second instead of per minute.
+    #[arg(long)]
+    per_second: bool,
+    /// Output format (markdown is not offered here).
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+impl StormFlags {
+    fn params(&self) -> Result<Params, Error> {
+        let duration = |text: &Option<String>| text.clone().map(DurationInput::Text);
+        let number_input = |text: &Option<String>| text.clone().map(backoff_lab::NumberInput::Text);
+        Ok(Params {
+            base: DurationInput::Text(self.base.clone()),
+            multiplier: number("multiplier", &self.multiplier, "a number from 1 to 1000")?,
+            cap: DurationInput::Text(self.cap.clone()),
+            attempts: self
+                .attempts
+                .as_deref()
+                .map(|n| number("attempts", n, "a whole number from 1 to 10000"))
+                .transpose()?,
+            give_up: duration(&self.give_up),
+            mode: Some(self.mode.clone()),
+            factor: Some(number("factor", &self.factor, "a number from 0 to 1")?),
+            seed: Some(number(
+                "seed",
+                &self.seed,
+                "a whole number from 0 to 9007199254740991",
+            )?),
+            arrivals: number_input(&self.arrivals),
+            traffic: duration(&self.traffic),
+            batch: self
+                .batch
+                .as_deref()
+                .map(|n| number("batch", n, "a whole number from 0 to 10000000"))
+                .transpose()?,
+            batch_at: duration(&self.batch_at),
+            capacity: number_input(&self.capacity),
+            latency: duration(&self.latency),
+            timeout: duration(&self.timeout),
+            outage: duration(&self.outage),
+            outage_start: duration(&self.outage_start),
+            policy: Some(self.policy.clone()),
+            interval: duration(&self.interval),
+            budget: number_input(&self.budget),
+            budget_window: duration(&self.budget_window),
+            rate_limit: number_input(&self.rate_limit),
+            pause: Some(self.pause),
+            retry_after: duration(&self.retry_after),
+            retry_after_threshold: duration(&self.retry_after_threshold),
+            abandon: Some(self.abandon),
+            engine: Some(self.engine.clone()),
+            ..Params::default()
+        })
+    }
 }
 
 #[derive(Args)]
@@ -279,6 +463,49 @@ fn run(command: Command) -> Result<String, Error> {
                 params.deadline()?,
             )?;
             Ok(match format {
+                Format::Json => json(&report),
+                Format::Csv => report.to_csv(),
+                Format::Table | Format::Markdown => report.to_table(),
+            })
+        }
+        Command::Storm(flags) => {
+            let params = flags.params()?;
+            let scenario = params.scenario()?;
+            let engine = params.engine()?;
+            if engine == backoff_lab::Engine::Arithmetic {
+                let view = backoff_lab::storm::arithmetic_view(&scenario);
+                return Ok(match flags.format {
+                    Format::Json => json(&view),
+                    Format::Csv => {
+                        let mut out = String::from("minute,backlog_entering,attempts,multiple\n");
+                        for m in &view {
+                            out += &format!(
+                                "{},{},{},{}\n",
+                                m.minute, m.backlog_entering, m.attempts, m.multiple
+                            );
+                        }
+                        out
+                    }
+                    Format::Table | Format::Markdown => {
+                        let mut out = String::from(
+                            "Minute  Backlog entering it  Attempts during it  × normal\n",
+                        );
+                        for m in &view {
+                            out += &format!(
+                                "{:>6}  {:>18.0}  {:>18.0}  {:>8.1}\n",
+                                m.minute, m.backlog_entering, m.attempts, m.multiple
+                            );
+                        }
+                        out
+                    }
+                });
+            }
+            let report = backoff_lab::storm::simulate(
+                &scenario,
+                engine,
+                flags.per_second && flags.format == Format::Csv,
+            )?;
+            Ok(match flags.format {
                 Format::Json => json(&report),
                 Format::Csv => report.to_csv(),
                 Format::Table | Format::Markdown => report.to_table(),

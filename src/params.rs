@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::jitter::Jitter;
+use crate::storm::{Bounds, Scenario};
 use crate::{parse_duration, Error, Policy, Stop};
 
 /// A duration given either as seconds or as text such as `"4m30s"`.
@@ -30,6 +31,75 @@ impl DurationInput {
 impl From<f64> for DurationInput {
     fn from(seconds: f64) -> Self {
         DurationInput::Seconds(seconds)
+    }
+}
+
+/// A number given as a number or as text: a rate (`600/min`, `30/s`, a bare number is per
+/// second) or a percentage (`10%`, a bare number is percent).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum NumberInput {
+    /// A plain number.
+    Number(f64),
+    /// Text such as `600/min` or `10%`.
+    Text(String),
+}
+
+impl NumberInput {
+    /// A rate in events per second.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::NumberInput;
+    /// assert_eq!(NumberInput::Text("600/min".into()).per_second("arrivals")?, 10.0);
+    /// assert_eq!(NumberInput::Number(30.0).per_second("capacity")?, 30.0);
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn per_second(&self, field: &'static str) -> Result<f64, Error> {
+        let bad = |value: &str| {
+            Error::out_of_range(
+                field,
+                format!("{value:?}"),
+                "a rate such as 600/min, 30/s or 36000/h",
+            )
+        };
+        match self {
+            NumberInput::Number(n) => Ok(*n),
+            NumberInput::Text(text) => {
+                let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                let (amount, unit) = compact.split_once('/').unwrap_or((&compact, "s"));
+                let per = match unit {
+                    "s" | "sec" | "second" => 1.0,
+                    "m" | "min" | "minute" => 60.0,
+                    "h" | "hour" => 3_600.0,
+                    "d" | "day" => 86_400.0,
+                    _ => return Err(bad(text)),
+                };
+                let amount: f64 = amount.parse().map_err(|_| bad(text))?;
+                Ok(amount / per)
+            }
+        }
+    }
+
+    /// A percentage as a share (`10%` → 0.1).
+    pub fn share(&self, field: &'static str) -> Result<f64, Error> {
+        let percent = match self {
+            NumberInput::Number(n) => *n,
+            NumberInput::Text(text) => {
+                text.trim()
+                    .trim_end_matches('%')
+                    .trim()
+                    .parse()
+                    .map_err(|_| {
+                        Error::out_of_range(
+                            field,
+                            format!("{text:?}"),
+                            "a percentage from 0 to 100%, such as 10%",
+                        )
+                    })?
+            }
+        };
+        Ok(percent / 100.0)
     }
 }
 
@@ -79,6 +149,66 @@ pub struct Params {
     /// The percentile (in percent, default 5) that must reach `deadline`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub percentile: Option<f64>,
+    /// Storm: steady first deliveries (default 600/min).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrivals: Option<NumberInput>,
+    /// Storm: how long the steady traffic lasts (default 2 h).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic: Option<DurationInput>,
+    /// Storm: a one-off batch of deliveries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<f64>,
+    /// Storm: when the batch arrives (default at 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_at: Option<DurationInput>,
+    /// Storm: the destination's healthy capacity (default 30/s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<NumberInput>,
+    /// Storm: the destination's healthy latency (default 50 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<DurationInput>,
+    /// Storm: the sender's timeout (default 5 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<DurationInput>,
+    /// Storm: how long the outage lasts (default 10 min).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outage: Option<DurationInput>,
+    /// Storm: when the outage starts (default at 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outage_start: Option<DurationInput>,
+    /// Storm: `fixed` (default) or `exponential` (the base, multiplier and cap above).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
+    /// Storm: the fixed policy's interval (default 30 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<DurationInput>,
+    /// Storm: the retry budget, a percentage of first attempts (`10%`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<NumberInput>,
+    /// Storm: the budget's trailing window (default 60 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_window: Option<DurationInput>,
+    /// Storm: retries per second the budget always allows (default 0.5/s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_floor: Option<NumberInput>,
+    /// Storm: a per-endpoint rate limit on all attempts (`50/s`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<NumberInput>,
+    /// Storm: hold deliveries while the endpoint is down.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pause: Option<bool>,
+    /// Storm: the destination answers 429 with this `Retry-After` when overloaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<DurationInput>,
+    /// Storm: the queue wait above which it does (default 1 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_threshold: Option<DurationInput>,
+    /// Storm: the destination skips requests whose sender already timed out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandon: Option<bool>,
+    /// Storm: `discrete` (default), `fluid` or `arithmetic`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 impl Default for Params {
@@ -98,6 +228,26 @@ impl Default for Params {
             deliveries: None,
             deadline: None,
             percentile: None,
+            arrivals: None,
+            traffic: None,
+            batch: None,
+            batch_at: None,
+            capacity: None,
+            latency: None,
+            timeout: None,
+            outage: None,
+            outage_start: None,
+            policy: None,
+            interval: None,
+            budget: None,
+            budget_window: None,
+            budget_floor: None,
+            rate_limit: None,
+            pause: None,
+            retry_after: None,
+            retry_after_threshold: None,
+            abandon: None,
+            engine: None,
         }
     }
 }
@@ -201,6 +351,164 @@ impl Params {
         }
         Ok(Some((deadline.seconds("deadline")?, percent / 100.0)))
     }
+}
+
+impl Params {
+    /// The storm scenario: every field not given takes the article's value. The policy is the
+    /// fixed interval unless `policy` is `exponential`; without `attempts` or `give_up`, a fixed
+    /// interval retries for 2 h and a backoff policy for 24 h.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::{NumberInput, Params};
+    /// let params = Params { budget: Some(NumberInput::Text("10%".into())), ..Params::default() };
+    /// assert_eq!(params.scenario()?.bounds.budget, Some(0.1));
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn scenario(&self) -> Result<Scenario, Error> {
+        let article = Scenario::article_fixed();
+        let seconds = |input: &Option<DurationInput>,
+                       field: &'static str,
+                       default: f64|
+         -> Result<f64, Error> {
+            input.as_ref().map_or(Ok(default), |d| d.seconds(field))
+        };
+        let whole_seconds = |input: &Option<DurationInput>,
+                             field: &'static str,
+                             default: u32|
+         -> Result<u32, Error> {
+            let value = seconds(input, field, f64::from(default))?;
+            if value.is_finite() && (0.0..=f64::from(crate::storm::MAX_HORIZON_S)).contains(&value)
+            {
+                Ok(value.round() as u32)
+            } else {
+                Err(Error::out_of_range(
+                    field,
+                    crate::format_duration(value.abs()),
+                    "a duration from 0 s to 7 days",
+                ))
+            }
+        };
+        let stop_given = self.attempts.is_some() || self.give_up.is_some();
+        let with_stop = |default: Stop| -> Result<Stop, Error> {
+            if stop_given {
+                Ok(self.policy()?.stop())
+            } else {
+                Ok(default)
+            }
+        };
+        let policy = match self.policy.as_deref().unwrap_or("fixed") {
+            "fixed" => {
+                let interval = seconds(&self.interval, "interval", 30.0)?;
+                Policy::fixed(interval, with_stop(Stop::GiveUpAfter(7_200.0))?)?
+            }
+            "exponential" => {
+                let params = Params {
+                    attempts: if stop_given { self.attempts } else { None },
+                    give_up: if stop_given {
+                        self.give_up.clone()
+                    } else {
+                        Some(DurationInput::Seconds(86_400.0))
+                    },
+                    ..self.clone()
+                };
+                params.policy()?
+            }
+            other => {
+                return Err(Error::out_of_range(
+                    "policy",
+                    format!("{other:?}"),
+                    "fixed or exponential",
+                ));
+            }
+        };
+        let budget = self
+            .budget
+            .as_ref()
+            .map(|b| b.share("budget"))
+            .transpose()?;
+        let rate_limit = self
+            .rate_limit
+            .as_ref()
+            .map(|r| r.per_second("rate-limit"))
+            .transpose()?;
+        let batch = match self.batch {
+            Some(n) => Some((
+                whole_number("batch", n, 0, 10_000_000)? as u32,
+                whole_seconds(&self.batch_at, "batch-at", 0)?,
+            )),
+            None => None,
+        };
+        Ok(Scenario {
+            arrivals_per_s: self
+                .arrivals
+                .as_ref()
+                .map_or(Ok(article.arrivals_per_s), |a| a.per_second("arrivals"))?,
+            traffic_s: whole_seconds(&self.traffic, "traffic", article.traffic_s)?,
+            batch,
+            capacity_per_s: self
+                .capacity
+                .as_ref()
+                .map_or(Ok(article.capacity_per_s), |c| c.per_second("capacity"))?,
+            latency_s: seconds(&self.latency, "latency", article.latency_s)?,
+            outage: (
+                whole_seconds(&self.outage_start, "outage-start", article.outage.0)?,
+                whole_seconds(&self.outage, "outage", article.outage.1)?,
+            ),
+            timeout_s: seconds(&self.timeout, "timeout", article.timeout_s)?,
+            policy,
+            jitter: self.jitter()?,
+            bounds: Bounds {
+                budget,
+                budget_window_s: whole_seconds(&self.budget_window, "budget-window", 60)?,
+                budget_floor_per_s: self
+                    .budget_floor
+                    .as_ref()
+                    .map_or(Ok(article.bounds.budget_floor_per_s), |f| {
+                        f.per_second("budget-floor")
+                    })?,
+                rate_limit_per_s: rate_limit,
+                pause: self.pause.unwrap_or(false),
+                retry_after_s: self
+                    .retry_after
+                    .as_ref()
+                    .map(|r| r.seconds("retry-after"))
+                    .transpose()?,
+                retry_after_threshold_s: seconds(
+                    &self.retry_after_threshold,
+                    "retry-after-threshold",
+                    1.0,
+                )?,
+            },
+            abandon: self.abandon.unwrap_or(false),
+            seed: self.seed()?.unwrap_or(article.seed),
+        })
+    }
+
+    /// The storm engine: `discrete` unless chosen.
+    pub fn engine(&self) -> Result<Engine, Error> {
+        match self.engine.as_deref().unwrap_or("discrete") {
+            "discrete" => Ok(Engine::Discrete),
+            "fluid" => Ok(Engine::Fluid),
+            "arithmetic" => Ok(Engine::Arithmetic),
+            other => Err(Error::out_of_range(
+                "engine",
+                format!("{other:?}"),
+                "one of arithmetic, discrete, fluid",
+            )),
+        }
+    }
+}
+
+/// Which storm engine answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// The article's per-minute approximation.
+    Arithmetic,
+    /// Delivery by delivery, seeded.
+    Discrete,
+    /// Expected values.
+    Fluid,
 }
 
 /// A count given as a number (JS numbers, URL text): whole and within `min..=max`, so that

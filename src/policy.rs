@@ -101,6 +101,41 @@ impl Policy {
         }
     }
 
+    /// A fixed interval: every gap is `interval_s` (a policy with multiplier 1).
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::{Policy, Stop};
+    /// let every_30s = Policy::fixed(30.0, Stop::GiveUpAfter(7_200.0))?;
+    /// assert_eq!(every_30s.attempts(), 241);
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn fixed(interval_s: f64, stop: Stop) -> Result<Self, Error> {
+        Policy::new(interval_s, 1.0, interval_s, stop).map_err(|err| match err {
+            Error::OutOfRange {
+                field: "base",
+                value,
+                valid,
+            } => Error::OutOfRange {
+                field: "interval",
+                value,
+                valid,
+            },
+            other => other,
+        })
+    }
+
+    /// The article's storm-maker: a fixed 30 s interval for two hours (240 attempts).
+    pub fn article_storm() -> Self {
+        Policy {
+            base_s: 30.0,
+            multiplier: 1.0,
+            cap_s: 30.0,
+            attempts: 240,
+            stop: Stop::Attempts(240),
+        }
+    }
+
     /// The base delay, in seconds: the gap before the first retry.
     pub fn base_s(&self) -> f64 {
         self.base_s

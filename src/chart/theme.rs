@@ -21,6 +21,8 @@ pub struct Theme {
     pub alert: RGBColor,
     /// A second series.
     pub secondary: RGBColor,
+    /// A third series.
+    pub tertiary: RGBColor,
 }
 
 impl Theme {
@@ -36,6 +38,7 @@ impl Theme {
                 accent: RGBColor(0xe6, 0x9f, 0x00),
                 alert: RGBColor(0xff, 0x7b, 0x4a),
                 secondary: RGBColor(0x00, 0xb3, 0x86),
+                tertiary: RGBColor(0xe0, 0x8f, 0xc0),
             }
         } else {
             Theme {
@@ -47,6 +50,7 @@ impl Theme {
                 accent: RGBColor(0xe6, 0x9f, 0x00),
                 alert: RGBColor(0xd5, 0x5e, 0x00),
                 secondary: RGBColor(0x00, 0x9e, 0x73),
+                tertiary: RGBColor(0xcc, 0x79, 0xa7),
             }
         }
     }

@@ -556,5 +556,47 @@ mod dump {
             .unwrap();
             std::fs::write(format!("/tmp/shots/herd-{}.svg", mode.name()), svg).unwrap();
         }
+        use crate::storm::{simulate_discrete, Scenario};
+        let fixed = Scenario {
+            traffic_s: 3_600,
+            ..Scenario::article_fixed()
+        };
+        let exp = Scenario {
+            policy: crate::Policy::new(30.0, 3.0, 10_800.0, crate::Stop::Attempts(14)).unwrap(),
+            jitter: crate::jitter::Jitter::Full,
+            ..fixed
+        };
+        let mut budget = exp;
+        budget.bounds.budget = Some(0.1);
+        let (a, b, c) = (
+            simulate_discrete(&fixed, false).unwrap(),
+            simulate_discrete(&exp, false).unwrap(),
+            simulate_discrete(&budget, false).unwrap(),
+        );
+        let series = [
+            crate::chart::storm::Series {
+                label: "fixed 30 s".into(),
+                scenario: &fixed,
+                report: &a,
+            },
+            crate::chart::storm::Series {
+                label: "backoff + full jitter".into(),
+                scenario: &exp,
+                report: &b,
+            },
+            crate::chart::storm::Series {
+                label: "+ 10% budget".into(),
+                scenario: &budget,
+                report: &c,
+            },
+        ];
+        let o = ChartOptions::default();
+        let svg = to_svg((900, 420), |a| crate::chart::storm::draw(a, &series, &o)).unwrap();
+        std::fs::write("/tmp/shots/storm-compare.svg", svg).unwrap();
+        let svg = to_svg((900, 420), |a| {
+            crate::chart::storm::draw(a, &series[1..2], &o)
+        })
+        .unwrap();
+        std::fs::write("/tmp/shots/storm-exp.svg", svg).unwrap();
     }
 }

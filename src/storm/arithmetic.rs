@@ -31,7 +31,7 @@ pub struct ArithmeticMinute {
 /// ```
 pub fn arithmetic_view(scenario: &Scenario) -> Vec<ArithmeticMinute> {
     let new = scenario.arrivals_per_s * 60.0;
-    let per_delivery = 60.0 / scenario.policy.tail_interval_s();
+    let per_delivery = 60.0 / scenario.policy.cap_s();
     let minutes = scenario.outage.1.div_ceil(60) + 1;
     let mut backlog = 0.0;
     (1..=minutes)

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use super::{destination, finish, Interval, RetryPolicy, Scenario, StormReport, MAX_HORIZON_S};
+use super::{destination, finish, Interval, Scenario, StormReport, MAX_HORIZON_S};
 use crate::jitter::{seeded_rng, uniform, Jitter, SeededRng};
 use crate::Error;
 
@@ -94,7 +94,11 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
             if let Some(budget) = scenario.bounds.budget {
                 let firsts_recent: f64 = firsts_window.iter().sum();
                 let retries_recent: f64 = retries_window.iter().sum();
-                let room = (budget * firsts_recent - retries_recent).floor().max(0.0) as usize;
+                let room = (budget * firsts_recent
+                    + scenario.bounds.budget_floor_per_s * window as f64
+                    - retries_recent)
+                    .floor()
+                    .max(0.0) as usize;
                 allowed_retries = allowed_retries.min(room);
             }
             let take_retries = retries.len().min(allowed_retries);
@@ -139,7 +143,7 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
                 continue;
             }
             let rejected = position >= admitted;
-            let gap = next_gap(&scenario.policy, delivery, &mut rng);
+            let gap = next_gap(scenario, delivery, &mut rng);
             let wait = if rejected {
                 gap.max(scenario.bounds.retry_after_s.unwrap_or(0.0))
             } else {
@@ -172,25 +176,20 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
     Ok(finish("discrete", scenario, seconds, keep_seconds))
 }
 
-fn next_gap(policy: &RetryPolicy, delivery: &mut Delivery, rng: &mut SeededRng) -> f64 {
+fn next_gap(scenario: &Scenario, delivery: &mut Delivery, rng: &mut SeededRng) -> f64 {
     let retry = delivery.attempts;
-    match policy {
-        RetryPolicy::Backoff {
-            policy,
-            jitter: Jitter::Decorrelated,
-        } => {
-            let previous = if retry == 1 {
-                policy.base_s()
-            } else {
-                delivery.previous_gap
-            };
-            let gap = uniform(rng, policy.base_s(), previous * 3.0).min(policy.cap_s());
-            delivery.previous_gap = gap;
-            gap
-        }
-        _ => match policy.window(retry) {
-            Some((lo, hi)) => uniform(rng, lo, hi),
-            None => 0.0,
-        },
+    let policy = &scenario.policy;
+    if scenario.jitter == Jitter::Decorrelated {
+        let previous = if retry == 1 {
+            policy.base_s()
+        } else {
+            delivery.previous_gap
+        };
+        let gap = uniform(rng, policy.base_s(), previous * 3.0).min(policy.cap_s());
+        delivery.previous_gap = gap;
+        return gap;
     }
+    scenario
+        .window(retry)
+        .map_or(0.0, |(lo, hi)| uniform(rng, lo, hi))
 }

@@ -71,10 +71,9 @@ impl Calendar {
 /// ```
 pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormReport, Error> {
     scenario.validate()?;
-    let policy = &scenario.policy;
-    let classes = policy.attempts() as usize;
+    let classes = scenario.policy.attempts() as usize;
     let windows: Vec<(f64, f64)> = (1..classes as u32)
-        .map(|retry| policy.window(retry))
+        .map(|retry| scenario.window(retry))
         .collect::<Option<_>>()
         .ok_or_else(|| {
             Error::out_of_range(
@@ -84,7 +83,7 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             )
         })?;
     let longest_wait = scenario.timeout_s
-        + policy
+        + scenario
             .longest_gap_s()
             .max(scenario.bounds.retry_after_s.unwrap_or(0.0));
     let ring = longest_wait.ceil() as usize + 3;
@@ -146,8 +145,9 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             firsts_window[slot] = taken[0];
             retries_window[slot] = 0.0;
             if let Some(budget) = scenario.bounds.budget {
-                let room =
-                    budget * firsts_window.iter().sum::<f64>() - retries_window.iter().sum::<f64>();
+                let room = budget * firsts_window.iter().sum::<f64>()
+                    + scenario.bounds.budget_floor_per_s * window as f64
+                    - retries_window.iter().sum::<f64>();
                 allowed_retries = allowed_retries.min(room.max(0.0));
             }
             let share = if retries_due > 0.0 {
@@ -172,7 +172,7 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
         let ok_retries = outcome.ok - ok_firsts;
         let admitted = n - outcome.rejected;
         let admitted_firsts = admitted.min(firsts);
-        let retries_taken = n - firsts;
+        let retries_taken: f64 = taken[1..].iter().sum();
         delivered += outcome.ok;
         for (k, &mass) in taken.iter().enumerate() {
             if mass <= 0.0 {
@@ -181,7 +181,11 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             let (ok, admitted_here) = if k == 0 {
                 (ok_firsts, admitted_firsts)
             } else {
-                let share = mass / retries_taken;
+                let share = if retries_taken > 0.0 {
+                    mass / retries_taken
+                } else {
+                    0.0
+                };
                 (ok_retries * share, (admitted - admitted_firsts) * share)
             };
             let failed_timeout = admitted_here - ok;
@@ -223,7 +227,7 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
         debug_assert!(
             (created - (delivered + exhausted + pending_calendar + held)).abs()
                 <= 1e-6 * created.max(1.0),
-            "conservation at second {second}"
+            "conservation at second {second}: created {created}, delivered {delivered}, exhausted {exhausted}, calendar {pending_calendar}, held {held}"
         );
         seconds.push(Interval {
             index: second,

@@ -27,63 +27,6 @@ pub const MAX_HORIZON_S: u32 = 7 * 86_400;
 /// The most deliveries one scenario may create.
 pub const MAX_DELIVERIES: f64 = 10_000_000.0;
 
-/// How a failed delivery waits before its next attempt.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum RetryPolicy {
-    /// The same interval every time, in seconds: the storm-maker.
-    Fixed {
-        /// The interval.
-        interval_s: f64,
-        /// Attempts in all before the delivery is exhausted.
-        attempts: u32,
-    },
-    /// Exponential backoff with jitter.
-    Backoff {
-        /// The policy (its stop rule gives the attempt count).
-        policy: Policy,
-        /// The jitter on each gap.
-        jitter: Jitter,
-    },
-}
-
-impl RetryPolicy {
-    /// Attempts in all.
-    pub fn attempts(&self) -> u32 {
-        match self {
-            RetryPolicy::Fixed { attempts, .. } => *attempts,
-            RetryPolicy::Backoff { policy, .. } => policy.attempts(),
-        }
-    }
-
-    /// The interval the gap before retry `retry` (1-based) is drawn from; `None` for
-    /// decorrelated jitter, whose gap depends on the previous one.
-    pub fn window(&self, retry: u32) -> Option<(f64, f64)> {
-        match self {
-            RetryPolicy::Fixed { interval_s, .. } => Some((*interval_s, *interval_s)),
-            RetryPolicy::Backoff { policy, jitter } => jitter.window(policy.gap(retry)),
-        }
-    }
-
-    /// The longest gap any retry can draw.
-    pub fn longest_gap_s(&self) -> f64 {
-        match self {
-            RetryPolicy::Fixed { interval_s, .. } => *interval_s,
-            RetryPolicy::Backoff { policy, jitter } => match jitter {
-                Jitter::Proportional(f) => policy.cap_s() * (1.0 + f),
-                _ => policy.cap_s(),
-            },
-        }
-    }
-
-    /// The steady interval of a delivery deep in the schedule (the cap, or the fixed interval).
-    fn tail_interval_s(&self) -> f64 {
-        match self {
-            RetryPolicy::Fixed { interval_s, .. } => *interval_s,
-            RetryPolicy::Backoff { policy, .. } => policy.cap_s(),
-        }
-    }
-}
-
 /// The aggregate bounds on what the destination sees; each is optional.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Bounds {
@@ -92,6 +35,9 @@ pub struct Bounds {
     pub budget: Option<f64>,
     /// The trailing window of the budget, seconds (60 by default).
     pub budget_window_s: u32,
+    /// Retries per second the budget always allows on top of its share (as Finagle's
+    /// `RetryBudget` does), so that a backlog still drains once first attempts stop.
+    pub budget_floor_per_s: f64,
     /// Attempts per second at most, first attempts and retries combined (first attempts go
     /// first); the rest are deferred.
     pub rate_limit_per_s: Option<f64>,
@@ -121,8 +67,10 @@ pub struct Scenario {
     pub outage: (u32, u32),
     /// The sender's timeout, seconds.
     pub timeout_s: f64,
-    /// The retry policy.
-    pub policy: RetryPolicy,
+    /// The retry policy; a fixed interval is a policy with multiplier 1 ([`Policy::fixed`]).
+    pub policy: Policy,
+    /// The jitter on each gap.
+    pub jitter: Jitter,
     /// The aggregate bounds.
     pub bounds: Bounds,
     /// Whether the destination skips requests whose sender has already timed out.
@@ -144,12 +92,11 @@ impl Scenario {
             latency_s: 0.05,
             outage: (0, 600),
             timeout_s: 5.0,
-            policy: RetryPolicy::Fixed {
-                interval_s: 30.0,
-                attempts: 240,
-            },
+            policy: Policy::article_storm(),
+            jitter: Jitter::None,
             bounds: Bounds {
                 budget_window_s: 60,
+                budget_floor_per_s: 0.5,
                 retry_after_threshold_s: 1.0,
                 ..Bounds::default()
             },
@@ -197,9 +144,9 @@ impl Scenario {
             + self.batch.map_or(0.0, |(n, _)| f64::from(n));
         if deliveries > MAX_DELIVERIES {
             return Err(Error::out_of_range(
-                "deliveries",
-                deliveries.round(),
-                "at most 10000000 in a scenario (arrivals × traffic duration + batch)",
+                "traffic",
+                format!("{} deliveries", deliveries.round()),
+                "at most 10000000 deliveries in a scenario (arrivals × traffic duration + batch)",
             ));
         }
         if let Some((_, at)) = self.batch {
@@ -208,25 +155,6 @@ impl Scenario {
                     "batch-at",
                     at,
                     "a second within 7 days",
-                ));
-            }
-        }
-        if let RetryPolicy::Fixed {
-            interval_s,
-            attempts,
-        } = self.policy
-        {
-            positive(
-                "interval",
-                interval_s,
-                86_400.0,
-                "a duration greater than 0 s and at most 1 day",
-            )?;
-            if !(1..=crate::policy::MAX_ATTEMPTS).contains(&attempts) {
-                return Err(Error::out_of_range(
-                    "attempts",
-                    attempts,
-                    "a whole number from 1 to 10000",
                 ));
             }
         }
@@ -245,6 +173,14 @@ impl Scenario {
                     "a whole number of seconds from 1 to 3600",
                 ));
             }
+        }
+        let floor = self.bounds.budget_floor_per_s;
+        if !(floor.is_finite() && (0.0..=1e7).contains(&floor)) {
+            return Err(Error::out_of_range(
+                "budget-floor",
+                floor,
+                "a rate from 0 to 10000000 per second",
+            ));
         }
         if let Some(limit) = self.bounds.rate_limit_per_s {
             positive(
@@ -269,6 +205,20 @@ impl Scenario {
             )?;
         }
         Ok(())
+    }
+
+    /// The interval the gap before retry `retry` (1-based) is drawn from; `None` for
+    /// decorrelated jitter, whose gap depends on the previous one.
+    fn window(&self, retry: u32) -> Option<(f64, f64)> {
+        self.jitter.window(self.policy.gap(retry))
+    }
+
+    /// The longest gap any retry can draw.
+    fn longest_gap_s(&self) -> f64 {
+        match self.jitter {
+            Jitter::Proportional(f) => self.policy.cap_s() * (1.0 + f),
+            _ => self.policy.cap_s(),
+        }
     }
 
     fn in_outage(&self, second: u32) -> bool {
@@ -300,7 +250,6 @@ impl Scenario {
         let last_arrival = self.traffic_s.max(self.batch.map_or(0, |(_, at)| at + 1));
         let step = self.timeout_s
             + self
-                .policy
                 .longest_gap_s()
                 .max(self.bounds.retry_after_s.unwrap_or(0.0));
         let chain = step * f64::from(self.policy.attempts());
@@ -320,7 +269,8 @@ fn positive(field: &'static str, value: f64, max: f64, valid: &str) -> Result<()
 /// What happened in one second or one minute.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Interval {
-    /// 1-based minute (or 0-based second) number.
+    /// 1-based minute (0-based second in per-second rows).
+    #[serde(rename = "minute")]
     pub index: u32,
     /// Attempts made (first attempts plus retries).
     pub attempts: f64,
@@ -383,8 +333,8 @@ pub struct StormReport {
     pub engine: String,
     /// One row per minute; minute 1 is the first.
     pub minutes: Vec<Interval>,
-    /// One row per second (omitted from JSON unless asked for).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// One row per second, when asked for (CSV only; never in JSON).
+    #[serde(skip)]
     pub seconds: Vec<Interval>,
     /// The summary.
     pub summary: Summary,
@@ -583,3 +533,67 @@ pub(crate) fn destination(
 
 #[cfg(test)]
 mod tests;
+
+impl StormReport {
+    /// The summary in words, then minutes as a table: every minute of the first half hour, then
+    /// every fifteenth.
+    pub fn to_table(&self) -> String {
+        let mut out = format!("{}\n\n", self.caption);
+        out += "minute  attempts  first  retries  successes  failures   429s  duplicates  backlog   queue  exhausted\n";
+        for m in self
+            .minutes
+            .iter()
+            .filter(|m| m.index <= 30 || m.index % 15 == 0)
+        {
+            out += &format!(
+                "{:>6}  {:>8.0}  {:>5.0}  {:>7.0}  {:>9.0}  {:>8.0}  {:>5.0}  {:>10.0}  {:>7.0}  {:>6.0}  {:>9.0}\n",
+                m.index, m.attempts, m.first_attempts, m.retries, m.successes, m.failures, m.rejected_429,
+                m.duplicates, m.backlog, m.queue, m.exhausted
+            );
+        }
+        out
+    }
+
+    /// CSV, one line per second when the report kept seconds, else per minute.
+    pub fn to_csv(&self) -> String {
+        let (unit, rows) = if self.seconds.is_empty() {
+            ("minute", &self.minutes)
+        } else {
+            ("second", &self.seconds)
+        };
+        let mut out = format!(
+            "{unit},attempts,first_attempts,retries,successes,failures,rejected_429,duplicates,backlog,queue,exhausted,deferred\n"
+        );
+        for r in rows {
+            out += &format!(
+                "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                r.index,
+                r.attempts,
+                r.first_attempts,
+                r.retries,
+                r.successes,
+                r.failures,
+                r.rejected_429,
+                r.duplicates,
+                r.backlog,
+                r.queue,
+                r.exhausted,
+                r.deferred
+            );
+        }
+        out
+    }
+}
+
+/// Runs `scenario` on the chosen engine (the arithmetic view has its own type: see
+/// [`arithmetic_view`]).
+pub fn simulate(
+    scenario: &Scenario,
+    engine: crate::Engine,
+    keep_seconds: bool,
+) -> Result<StormReport, Error> {
+    match engine {
+        crate::Engine::Fluid => simulate_fluid(scenario, keep_seconds),
+        _ => simulate_discrete(scenario, keep_seconds),
+    }
+}

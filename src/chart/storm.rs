@@ -1,0 +1,429 @@
+//! The storm chart: attempts per minute (first attempts and retries) against the destination's
+//! capacity, with goodput, and the backlog below; the outage shaded. Further scenarios (a
+//! comparison) are drawn as lines over the first.
+
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{drawing_error, font, nice_time_ticks, ChartOptions, Theme};
+use crate::storm::{Scenario, StormReport};
+use crate::{format_duration, Error};
+
+/// One scenario to draw: its name in the legend and its result.
+pub struct Series<'a> {
+    /// The legend entry.
+    pub label: String,
+    /// The scenario (its capacity and outage are drawn for the first series).
+    pub scenario: &'a Scenario,
+    /// Its result.
+    pub report: &'a StormReport,
+}
+
+/// Draws `series` (the first filled, the rest as lines) filling `area`.
+///
+/// # Example
+/// ```
+/// use backoff_lab::chart::{storm, to_svg, ChartOptions};
+/// use backoff_lab::storm::{simulate_fluid, Scenario};
+/// let scenario = Scenario::article_fixed();
+/// let report = simulate_fluid(&scenario, false)?;
+/// let series = [storm::Series { label: "fixed 30 s".into(), scenario: &scenario, report: &report }];
+/// let svg = to_svg((900, 420), |area| storm::draw(area, &series, &ChartOptions::default()))?;
+/// assert!(svg.contains("capacity"));
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    series: &[Series<'_>],
+    options: &ChartOptions,
+) -> Result<(), Error> {
+    let options = options.validated()?;
+    let theme = Theme::new(options.dark);
+    let s = options.scale;
+    area.fill(&theme.background).map_err(drawing_error)?;
+    let Some(first) = series.first() else {
+        return Ok(());
+    };
+    let colours = [theme.primary, theme.alert, theme.tertiary, theme.accent];
+    let capacity_per_min = first.scenario.capacity_per_s * 60.0;
+    let end_s = series
+        .iter()
+        .map(|sr| {
+            let drained = sr
+                .report
+                .summary
+                .drained_at_s
+                .unwrap_or(sr.report.summary.horizon_s);
+            (f64::from(drained) * 1.15)
+                .max(f64::from(sr.scenario.outage.0 + sr.scenario.outage.1) * 2.0)
+        })
+        .fold(600.0, f64::max)
+        .min(
+            series
+                .iter()
+                .map(|sr| f64::from(sr.report.summary.horizon_s))
+                .fold(60.0, f64::max),
+        );
+    let peak = series
+        .iter()
+        .flat_map(|sr| sr.report.minutes.iter().map(|m| m.attempts))
+        .fold(capacity_per_min, f64::max);
+    let log = peak > 12.0 * capacity_per_min;
+    let backlog_peak = series
+        .iter()
+        .flat_map(|sr| sr.report.minutes.iter().map(|m| m.backlog))
+        .fold(1.0, f64::max);
+
+    let (width, height) = area.dim_in_pixel();
+    let (upper, lower) = area.split_vertically((f64::from(height) * 0.66) as u32);
+    let legend_height = 30.0 * s;
+    let ticks = nice_time_ticks(
+        0.0,
+        end_s,
+        ((f64::from(width) / (s * 90.0)) as usize).max(2),
+    );
+    let mesh_line = theme.grid.stroke_width(s.round().max(1.0) as u32);
+    let line_width = (1.8 * s).round().max(1.0) as u32;
+    let minute_x = |minute: u32| f64::from(minute) * 60.0 - 30.0;
+    let outage = (
+        f64::from(first.scenario.outage.0),
+        f64::from(first.scenario.outage.0 + first.scenario.outage.1),
+    );
+
+    // Upper panel: attempts per minute.
+    {
+        let y_fmt = |v: &f64| compact(*v);
+        if log {
+            let mut chart = ChartBuilder::on(&upper)
+                .margin_top(legend_height + 6.0 * s)
+                .margin_right(24.0 * s)
+                .margin_left(8.0 * s)
+                .x_label_area_size(8.0 * s)
+                .y_label_area_size(60.0 * s)
+                .build_cartesian_2d(0.0..end_s, (1.0..peak * 2.0).log_scale())
+                .map_err(drawing_error)?;
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_labels(0)
+                .y_labels(6)
+                .y_label_formatter(&y_fmt)
+                .label_style(font(11.0, s, theme.muted))
+                .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
+                .light_line_style(theme.background)
+                .bold_line_style(mesh_line)
+                .y_desc("attempts per minute (log)")
+                .axis_desc_style(font(11.0, s, theme.muted))
+                .draw()
+                .map_err(drawing_error)?;
+            draw_attempts(
+                &mut chart,
+                series,
+                &colours,
+                &theme,
+                s,
+                outage,
+                capacity_per_min,
+                end_s,
+                minute_x,
+                line_width,
+                1.0,
+                peak * 2.0,
+            )?;
+        } else {
+            let mut chart = ChartBuilder::on(&upper)
+                .margin_top(legend_height + 6.0 * s)
+                .margin_right(24.0 * s)
+                .margin_left(8.0 * s)
+                .x_label_area_size(8.0 * s)
+                .y_label_area_size(60.0 * s)
+                .build_cartesian_2d(0.0..end_s, (if log { 1.0 } else { 0.0 })..peak * 1.15)
+                .map_err(drawing_error)?;
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_labels(0)
+                .y_labels(6)
+                .y_label_formatter(&y_fmt)
+                .label_style(font(11.0, s, theme.muted))
+                .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
+                .light_line_style(theme.background)
+                .bold_line_style(mesh_line)
+                .y_desc("attempts per minute")
+                .axis_desc_style(font(11.0, s, theme.muted))
+                .draw()
+                .map_err(drawing_error)?;
+            draw_attempts(
+                &mut chart,
+                series,
+                &colours,
+                &theme,
+                s,
+                outage,
+                capacity_per_min,
+                end_s,
+                minute_x,
+                line_width,
+                0.0,
+                peak * 1.15,
+            )?;
+        }
+    }
+
+    // Lower panel: the backlog.
+    let mut chart = ChartBuilder::on(&lower)
+        .margin_top(6.0 * s)
+        .margin_right(24.0 * s)
+        .margin_left(8.0 * s)
+        .x_label_area_size(28.0 * s)
+        .y_label_area_size(60.0 * s)
+        .build_cartesian_2d(0.0..end_s, 0.0..backlog_peak * 1.15)
+        .map_err(drawing_error)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_labels(4)
+        .y_label_formatter(&|v| compact(*v))
+        .label_style(font(11.0, s, theme.muted))
+        .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
+        .light_line_style(theme.background)
+        .bold_line_style(mesh_line)
+        .y_desc("backlog")
+        .axis_desc_style(font(11.0, s, theme.muted))
+        .draw()
+        .map_err(drawing_error)?;
+    chart
+        .draw_series(std::iter::once(Rectangle::new(
+            [(outage.0, 0.0), (outage.1, backlog_peak * 1.15)],
+            theme.alert.mix(0.10).filled(),
+        )))
+        .map_err(drawing_error)?;
+    for (i, sr) in series.iter().enumerate().rev() {
+        let colour = colours[i % colours.len()];
+        let points: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+            .chain(
+                sr.report
+                    .minutes
+                    .iter()
+                    .map(|m| (f64::from(m.index) * 60.0, m.backlog)),
+            )
+            .filter(|(x, _)| *x <= end_s)
+            .collect();
+        if i == 0 {
+            chart
+                .draw_series(std::iter::once(Polygon::new(
+                    points
+                        .iter()
+                        .copied()
+                        .chain([(points.last().map_or(0.0, |p| p.0), 0.0)])
+                        .collect::<Vec<_>>(),
+                    colour.mix(0.18).filled(),
+                )))
+                .map_err(drawing_error)?;
+        }
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                points,
+                colour.stroke_width(line_width),
+            )))
+            .map_err(drawing_error)?;
+    }
+    let tick_style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
+    for t in &ticks {
+        let (x, y) = chart.backend_coord(&(*t, 0.0));
+        // Backend coordinates: draw on the whole area, not the lower panel.
+        area.draw(&Text::new(
+            format_duration(*t),
+            (x, y + (7.0 * s) as i32),
+            tick_style.clone(),
+        ))
+        .map_err(drawing_error)?;
+    }
+
+    // Legend across the top.
+    let mut x = 70.0 * s;
+    let mut entries: Vec<(String, RGBColor)> = series
+        .iter()
+        .enumerate()
+        .map(|(i, sr)| (sr.label.clone(), colours[i % colours.len()]))
+        .collect();
+    entries.push(("goodput".to_string(), theme.secondary));
+    entries.push((
+        format!("capacity {}", compact(capacity_per_min)),
+        theme.muted,
+    ));
+    entries.push(("outage".to_string(), theme.alert));
+    for (text, colour) in entries {
+        let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
+        let (w, _) = upper
+            .estimate_text_size(&text, &style)
+            .unwrap_or((text.len() as u32 * 7, 12));
+        if x + 14.0 * s + f64::from(w) > f64::from(width) {
+            break;
+        }
+        upper
+            .draw(&Rectangle::new(
+                [
+                    (x as i32, (10.0 * s) as i32),
+                    ((x + 10.0 * s) as i32, (20.0 * s) as i32),
+                ],
+                colour.filled(),
+            ))
+            .map_err(drawing_error)?;
+        upper
+            .draw(&Text::new(
+                text,
+                ((x + 14.0 * s) as i32, (15.0 * s) as i32),
+                style,
+            ))
+            .map_err(drawing_error)?;
+        x += 14.0 * s + f64::from(w) + 16.0 * s;
+    }
+    Ok(())
+}
+
+/// Attempts (the first series filled, split into first attempts and retries), goodput and
+/// capacity, on whichever y axis the caller built.
+#[allow(clippy::too_many_arguments)]
+fn draw_attempts<DB: DrawingBackend, Y: plotters::coord::ranged1d::Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
+    series: &[Series<'_>],
+    colours: &[RGBColor],
+    theme: &Theme,
+    s: f64,
+    outage: (f64, f64),
+    capacity_per_min: f64,
+    end_s: f64,
+    minute_x: impl Fn(u32) -> f64,
+    line_width: u32,
+    floor: f64,
+    top: f64,
+) -> Result<(), Error> {
+    chart
+        .draw_series(std::iter::once(Rectangle::new(
+            [(outage.0, floor), (outage.1, top)],
+            theme.alert.mix(0.10).filled(),
+        )))
+        .map_err(drawing_error)?;
+    for (i, sr) in series.iter().enumerate().rev() {
+        let colour = colours[i % colours.len()];
+        let visible = sr
+            .report
+            .minutes
+            .iter()
+            .filter(|m| minute_x(m.index) <= end_s);
+        let points: Vec<(f64, f64)> = visible
+            .clone()
+            .map(|m| (minute_x(m.index), m.attempts.max(floor)))
+            .collect();
+        if i == 0 {
+            let area: Vec<(f64, f64)> = std::iter::once((0.0, floor))
+                .chain(points.iter().copied())
+                .chain([(points.last().map_or(0.0, |p| p.0), floor)])
+                .collect();
+            chart
+                .draw_series(std::iter::once(Polygon::new(
+                    area,
+                    colour.mix(0.22).filled(),
+                )))
+                .map_err(drawing_error)?;
+            let firsts: Vec<(f64, f64)> = visible
+                .clone()
+                .map(|m| (minute_x(m.index), m.first_attempts.max(floor)))
+                .collect();
+            chart
+                .draw_series(std::iter::once(DashedPathElement::new(
+                    firsts,
+                    3.0 * s,
+                    3.0 * s,
+                    colour.stroke_width(line_width.max(2) - 1),
+                )))
+                .map_err(drawing_error)?;
+            let goodput: Vec<(f64, f64)> = visible
+                .map(|m| (minute_x(m.index), m.successes.max(floor)))
+                .collect();
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    goodput,
+                    theme.secondary.stroke_width(line_width),
+                )))
+                .map_err(drawing_error)?;
+        }
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                points,
+                colour.stroke_width(line_width),
+            )))
+            .map_err(drawing_error)?;
+    }
+    chart
+        .draw_series(std::iter::once(DashedPathElement::new(
+            vec![(0.0, capacity_per_min), (end_s, capacity_per_min)],
+            6.0 * s,
+            4.0 * s,
+            theme.muted.stroke_width(line_width),
+        )))
+        .map_err(drawing_error)?;
+    Ok(())
+}
+
+/// 12600 → "12.6k", 1800 → "1800", 2500000 → "2.5M".
+fn compact(value: f64) -> String {
+    if value >= 1e6 {
+        format!("{:.1}M", value / 1e6)
+    } else if value >= 1e4 {
+        format!("{:.1}k", value / 1e3)
+    } else {
+        format!("{value:.0}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::to_svg;
+    use crate::storm::simulate_fluid;
+
+    #[test]
+    fn one_and_several_scenarios_draw() {
+        let fixed = Scenario::article_fixed();
+        let mut budget = fixed;
+        budget.bounds.budget = Some(0.1);
+        let (a, b) = (
+            simulate_fluid(&fixed, false).unwrap(),
+            simulate_fluid(&budget, false).unwrap(),
+        );
+        let one = [Series {
+            label: "fixed 30 s".into(),
+            scenario: &fixed,
+            report: &a,
+        }];
+        let two = [
+            Series {
+                label: "fixed 30 s".into(),
+                scenario: &fixed,
+                report: &a,
+            },
+            Series {
+                label: "with a 10% budget".into(),
+                scenario: &budget,
+                report: &b,
+            },
+        ];
+        let single = to_svg((900, 420), |area| {
+            draw(area, &one, &ChartOptions::default())
+        })
+        .unwrap();
+        let compare = to_svg((900, 420), |area| {
+            draw(area, &two, &ChartOptions::default())
+        })
+        .unwrap();
+        assert!(single.contains("fixed 30 s") && single.contains("capacity 1800"));
+        assert!(compare.contains("with a 10% budget"));
+        assert!(compare.matches("<polyline").count() > single.matches("<polyline").count());
+        assert_eq!(compact(12_600.0), "12.6k");
+    }
+}

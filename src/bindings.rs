@@ -151,6 +151,80 @@ export interface HerdSummary {
   caption: string;
 }
 
+/** A rate: a number per second, or text such as "600/min", "30/s". A percentage: 10 or "10%". */
+export type NumberInput = number | string;
+
+/** A storm scenario: every field not given takes the article's value. */
+export interface StormParams extends JitterParams {
+  arrivals?: NumberInput;
+  traffic?: DurationInput;
+  batch?: number;
+  batchAt?: DurationInput;
+  capacity?: NumberInput;
+  latency?: DurationInput;
+  timeout?: DurationInput;
+  outage?: DurationInput;
+  outageStart?: DurationInput;
+  /** "fixed" (default; `interval`) or "exponential" (base, multiplier, cap). */
+  policy?: "fixed" | "exponential";
+  interval?: DurationInput;
+  /** Percentage of first attempts, e.g. "10%". */
+  budget?: NumberInput;
+  budgetWindow?: DurationInput;
+  budgetFloor?: NumberInput;
+  rateLimit?: NumberInput;
+  pause?: boolean;
+  retryAfter?: DurationInput;
+  retryAfterThreshold?: DurationInput;
+  abandon?: boolean;
+  engine?: "discrete" | "fluid";
+}
+
+export interface StormMinute {
+  minute: number;
+  attempts: number;
+  first_attempts: number;
+  retries: number;
+  successes: number;
+  failures: number;
+  rejected_429: number;
+  duplicates: number;
+  backlog: number;
+  queue: number;
+  exhausted: number;
+  deferred: number;
+}
+
+export interface StormSummary {
+  arrivals: number;
+  delivered: number;
+  exhausted: number;
+  pending: number;
+  duplicates: number;
+  peak_attempts_per_min: number;
+  peak_minute: number;
+  peak_multiple: number;
+  outage_end_s: number;
+  drained_at_s: number | null;
+  attempts_per_delivered: number;
+  horizon_s: number;
+}
+
+export interface StormReport {
+  engine: "discrete" | "fluid";
+  minutes: StormMinute[];
+  summary: StormSummary;
+  caption: string;
+}
+
+export interface ArithmeticMinute { minute: number; backlog_entering: number; attempts: number; multiple: number; }
+
+/** One scenario of a storm chart: its legend label and its parameters. */
+export interface StormSeries { label: string; params: StormParams; }
+
+/** What `drawStorm` returns: each series' summary and caption. */
+export interface StormDrawn { label: string; summary: StormSummary; caption: string; }
+
 /** What `schedule` and friends throw: an Error, with the input it is about. */
 export interface BackoffError extends Error {
   field?: string;
@@ -325,6 +399,92 @@ pub fn sampled_mean_give_up(
     let mut rng = crate::jitter::seeded_rng(seed).map_err(|e| js_error(&e))?;
     let times = crate::give_up::give_up_times(&policy, jitter, samples, &mut rng);
     Ok(times.iter().sum::<f64>() / samples as f64)
+}
+
+fn storm_report(
+    params: Params,
+) -> Result<(crate::storm::Scenario, crate::storm::StormReport), JsValue> {
+    let scenario = params.scenario().map_err(|e| js_error(&e))?;
+    let engine = params.engine().map_err(|e| js_error(&e))?;
+    let report = crate::storm::simulate(&scenario, engine, false).map_err(|e| js_error(&e))?;
+    Ok((scenario, report))
+}
+
+/// A retry storm: per-minute attempts, successes, backlog and the summary. Same shape as
+/// `backoff-lab storm --format json`.
+#[wasm_bindgen(unchecked_return_type = "StormReport")]
+pub fn storm(
+    #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    to_js(&storm_report(params)?.1)
+}
+
+/// The article's per-minute arithmetic for a scenario's outage.
+#[wasm_bindgen(js_name = arithmeticView, unchecked_return_type = "ArithmeticMinute[]")]
+pub fn arithmetic_view(
+    #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    let scenario = params.scenario().map_err(|e| js_error(&e))?;
+    to_js(&crate::storm::arithmetic_view(&scenario))
+}
+
+#[derive(serde::Deserialize)]
+struct StormSeriesInput {
+    label: String,
+    params: Params,
+}
+
+#[derive(Serialize)]
+struct StormDrawn {
+    label: String,
+    summary: crate::storm::Summary,
+    caption: String,
+}
+
+/// Simulates each series and draws them into the canvas `canvas_id` (the first filled, the rest
+/// as lines over it); returns each one's summary and caption.
+#[wasm_bindgen(js_name = drawStorm, unchecked_return_type = "StormDrawn[]")]
+pub fn draw_storm(
+    canvas_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "StormSeries[]")] series: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = chart_options(options)?;
+    let inputs: Vec<StormSeriesInput> = from_js("storm series", series)?;
+    if inputs.is_empty() || inputs.len() > 4 {
+        return Err(js_error(&Error::out_of_range(
+            "series",
+            inputs.len(),
+            "1 to 4 scenarios",
+        )));
+    }
+    let mut runs = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let (scenario, report) = storm_report(input.params)?;
+        runs.push((input.label, scenario, report));
+    }
+    let series: Vec<crate::chart::storm::Series<'_>> = runs
+        .iter()
+        .map(|(label, scenario, report)| crate::chart::storm::Series {
+            label: label.clone(),
+            scenario,
+            report,
+        })
+        .collect();
+    on_canvas(canvas_id, |area| {
+        crate::chart::storm::draw(area, &series, &options)
+    })?;
+    let drawn: Vec<StormDrawn> = runs
+        .into_iter()
+        .map(|(label, _, report)| StormDrawn {
+            label,
+            caption: report.caption,
+            summary: report.summary,
+        })
+        .collect();
+    to_js(&drawn)
 }
 
 /// A fresh seed from the browser's randomness (for the page's "new seed" button).

@@ -78,7 +78,7 @@ pub fn draw<DB: DrawingBackend>(
 
     let (width, height) = area.dim_in_pixel();
     let (upper, lower) = area.split_vertically((f64::from(height) * 0.66) as u32);
-    let legend_height = 30.0 * s;
+    let legend_height = 46.0 * s;
     let ticks = nice_time_ticks(
         0.0,
         end_s,
@@ -245,38 +245,54 @@ pub fn draw<DB: DrawingBackend>(
 
     // Legend across the top.
     let mut x = 70.0 * s;
-    let mut entries: Vec<(String, RGBColor)> = series
+    let mut row_y = 10.0 * s;
+    let mut entries: Vec<(String, ShapeStyle)> = series
         .iter()
         .enumerate()
-        .map(|(i, sr)| (sr.label.clone(), colours[i % colours.len()]))
+        .map(|(i, sr)| (sr.label.clone(), colours[i % colours.len()].filled()))
         .collect();
-    entries.push(("goodput".to_string(), theme.secondary));
+    entries.insert(
+        1,
+        (
+            format!("first attempts ({})", first.label),
+            colours[0].mix(0.5).filled(),
+        ),
+    );
+    entries.insert(
+        2,
+        (
+            format!("goodput ({})", first.label),
+            theme.secondary.filled(),
+        ),
+    );
     entries.push((
-        format!("capacity {}", compact(capacity_per_min)),
-        theme.muted,
+        format!("capacity {}/min", compact(capacity_per_min)),
+        theme.muted.filled(),
     ));
-    entries.push(("outage".to_string(), theme.alert));
+    entries.push(("outage".to_string(), theme.alert.mix(0.25).filled()));
     for (text, colour) in entries {
         let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
         let (w, _) = upper
             .estimate_text_size(&text, &style)
             .unwrap_or((text.len() as u32 * 7, 12));
         if x + 14.0 * s + f64::from(w) > f64::from(width) {
-            break;
+            // Wrap onto the legend's second row.
+            x = 70.0 * s;
+            row_y += 18.0 * s;
         }
         upper
             .draw(&Rectangle::new(
                 [
-                    (x as i32, (10.0 * s) as i32),
-                    ((x + 10.0 * s) as i32, (20.0 * s) as i32),
+                    (x as i32, row_y as i32),
+                    ((x + 10.0 * s) as i32, (row_y + 10.0 * s) as i32),
                 ],
-                colour.filled(),
+                colour,
             ))
             .map_err(drawing_error)?;
         upper
             .draw(&Text::new(
                 text,
-                ((x + 14.0 * s) as i32, (15.0 * s) as i32),
+                ((x + 14.0 * s) as i32, (row_y + 5.0 * s) as i32),
                 style,
             ))
             .map_err(drawing_error)?;
@@ -330,16 +346,19 @@ fn draw_attempts<DB: DrawingBackend, Y: plotters::coord::ranged1d::Ranged<ValueT
                     colour.mix(0.22).filled(),
                 )))
                 .map_err(drawing_error)?;
-            let firsts: Vec<(f64, f64)> = visible
-                .clone()
-                .map(|m| (minute_x(m.index), m.first_attempts.max(floor)))
+            // First attempts as the lower, darker band of the stack; retries above them.
+            let firsts: Vec<(f64, f64)> = std::iter::once((0.0, floor))
+                .chain(
+                    visible
+                        .clone()
+                        .map(|m| (minute_x(m.index), m.first_attempts.max(floor))),
+                )
+                .chain([(points.last().map_or(0.0, |p| p.0), floor)])
                 .collect();
             chart
-                .draw_series(std::iter::once(DashedPathElement::new(
+                .draw_series(std::iter::once(Polygon::new(
                     firsts,
-                    3.0 * s,
-                    3.0 * s,
-                    colour.stroke_width(line_width.max(2) - 1),
+                    colour.mix(0.5).filled(),
                 )))
                 .map_err(drawing_error)?;
             let goodput: Vec<(f64, f64)> = visible

@@ -111,38 +111,43 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
     let after = scenario.bounds.retry_after_s.unwrap_or(0.0);
     let mut active = 0usize;
 
+    // Buffers reused every second: `due` (then `taken`) per class, and what is held back.
+    let mut due = vec![0.0; classes];
+    let mut held_total = 0.0;
     for second in 0..MAX_HORIZON_S {
-        let waiting: f64 = deferred.iter().sum();
-        if second >= last_arrival && pending_calendar < 1e-6 && waiting < 1e-6 {
+        if second >= last_arrival && pending_calendar < 1e-6 && held_total < 1e-6 {
             break;
         }
         let arriving = scenario.arrivals_in(second);
         created += arriving;
-        let mut due = deferred.clone();
-        due[0] += arriving;
+        let top = (active + 1).min(classes);
+        due[0] = deferred[0] + arriving;
+        deferred[0] = 0.0;
         // Only classes that have ever held anything can have something due.
-        for (k, calendar) in calendars.iter_mut().enumerate().take(active + 1).skip(1) {
-            let mass = calendar.take(second);
+        let mut retries_due = 0.0;
+        for k in 1..top {
+            let mass = calendars[k].take(second);
             pending_calendar -= mass;
-            due[k] += mass;
+            due[k] = deferred[k] + mass;
+            deferred[k] = 0.0;
+            retries_due += due[k];
         }
-        deferred.iter_mut().for_each(|d| *d = 0.0);
 
         let slot = second as usize % window;
-        let mut taken = vec![0.0; classes];
-        if scenario.bounds.pause && scenario.in_outage(second) {
-            deferred.copy_from_slice(&due);
+        let taken = &mut due;
+        let (firsts, retries_taken) = if scenario.bounds.pause && scenario.in_outage(second) {
+            deferred[..top].copy_from_slice(&taken[..top]);
+            taken[..top].iter_mut().for_each(|t| *t = 0.0);
             firsts_window[slot] = 0.0;
             retries_window[slot] = 0.0;
+            (0.0, 0.0)
         } else {
-            let mut allowed_total = f64::INFINITY;
-            if let Some(limit) = scenario.bounds.rate_limit_per_s {
-                allowed_total = limit;
-            }
-            taken[0] = due[0].min(allowed_total);
-            let retries_due: f64 = due[1..].iter().sum();
-            let mut allowed_retries = allowed_total - taken[0];
-            firsts_window[slot] = taken[0];
+            let allowed_total = scenario.bounds.rate_limit_per_s.unwrap_or(f64::INFINITY);
+            let firsts = taken[0].min(allowed_total);
+            deferred[0] = taken[0] - firsts;
+            taken[0] = firsts;
+            let mut allowed_retries = allowed_total - firsts;
+            firsts_window[slot] = firsts;
             retries_window[slot] = 0.0;
             if let Some(budget) = scenario.bounds.budget {
                 let room = budget * firsts_window.iter().sum::<f64>()
@@ -155,37 +160,36 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             } else {
                 0.0
             };
-            for k in 1..classes {
-                taken[k] = due[k] * share;
+            if share < 1.0 {
+                for k in 1..top {
+                    deferred[k] = taken[k] * (1.0 - share);
+                    taken[k] *= share;
+                }
             }
             retries_window[slot] = retries_due * share;
-            for k in 0..classes {
-                deferred[k] = due[k] - taken[k];
-            }
-        }
+            (firsts, retries_due * share)
+        };
+        held_total = deferred[..top].iter().sum();
 
-        let n: f64 = taken.iter().sum();
+        let n = firsts + retries_taken;
         let outcome = destination(scenario, second, n, &mut queue, false);
         // Outcomes by position: first attempts first, as in the discrete engine.
-        let firsts = taken[0];
         let ok_firsts = outcome.ok.min(firsts);
         let ok_retries = outcome.ok - ok_firsts;
         let admitted = n - outcome.rejected;
         let admitted_firsts = admitted.min(firsts);
-        let retries_taken: f64 = taken[1..].iter().sum();
         delivered += outcome.ok;
-        for (k, &mass) in taken.iter().enumerate() {
+        let start = f64::from(second);
+        for k in 0..top {
+            let mass = taken[k];
+            taken[k] = 0.0;
             if mass <= 0.0 {
                 continue;
             }
             let (ok, admitted_here) = if k == 0 {
                 (ok_firsts, admitted_firsts)
             } else {
-                let share = if retries_taken > 0.0 {
-                    mass / retries_taken
-                } else {
-                    0.0
-                };
+                let share = mass / retries_taken;
                 (ok_retries * share, (admitted - admitted_firsts) * share)
             };
             let failed_timeout = admitted_here - ok;
@@ -196,34 +200,30 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             }
             active = active.max(k + 1);
             let (lo, hi) = windows[k];
-            let start = f64::from(second);
             let next = &mut calendars[k + 1];
-            next.spread(
-                start + scenario.timeout_s + lo,
-                start + scenario.timeout_s + hi,
-                failed_timeout,
-            );
-            // A 429 answers at once, and its Retry-After is a floor on the gap.
-            let below = if hi > lo {
-                ((after - lo) / (hi - lo)).clamp(0.0, 1.0)
-            } else if lo < after {
-                1.0
-            } else {
-                0.0
-            };
-            next.spread(
-                start + after.max(lo),
-                start + after.max(lo),
-                failed_429 * below,
-            );
-            next.spread(
-                start + after.max(lo),
-                start + hi.max(after),
-                failed_429 * (1.0 - below),
-            );
+            if failed_timeout > 0.0 {
+                next.spread(
+                    start + scenario.timeout_s + lo,
+                    start + scenario.timeout_s + hi,
+                    failed_timeout,
+                );
+            }
+            if failed_429 > 0.0 {
+                // A 429 answers at once, and its Retry-After is a floor on the gap.
+                let below = if hi > lo {
+                    ((after - lo) / (hi - lo)).clamp(0.0, 1.0)
+                } else if lo < after {
+                    1.0
+                } else {
+                    0.0
+                };
+                let floor = start + after.max(lo);
+                next.spread(floor, floor, failed_429 * below);
+                next.spread(floor, start + hi.max(after), failed_429 * (1.0 - below));
+            }
             pending_calendar += failed_timeout + failed_429;
         }
-        let held: f64 = deferred.iter().sum();
+        let held = held_total;
         debug_assert!(
             (created - (delivered + exhausted + pending_calendar + held)).abs()
                 <= 1e-6 * created.max(1.0),

@@ -236,3 +236,37 @@ fn the_same_seed_draws_the_same_distribution_pixels() {
         .unwrap();
     assert!(painted_pixels(&canvas) > 0);
 }
+
+#[wasm_bindgen_test]
+fn seeded_storm_in_wasm_equals_native_and_draws() {
+    use backoff_lab::storm::{simulate_discrete, StormReport};
+    let input = r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "full", "seed": 9,
+                    "policy": "exponential", "traffic": "20m", "budget": "10%", "engine": "discrete"}"#;
+    let js = backoff_lab::bindings::storm(params(input)).expect("valid scenario");
+    let from_wasm: StormReport = serde_wasm_bindgen::from_value(js).unwrap();
+    let native_params: backoff_lab::Params = serde_json::from_str(input).unwrap();
+    let native = simulate_discrete(&native_params.scenario().unwrap(), false).unwrap();
+    assert_eq!(from_wasm, native);
+    assert_eq!(from_wasm.summary.arrivals, 12_000.0);
+
+    let canvas = canvas("storm-test");
+    let series = format!(
+        r#"[{{"label": "mine", "params": {input}}}, {{"label": "fixed", "params": {{"base": 30, "multiplier": 3, "cap": 10800, "policy": "fixed", "traffic": "20m", "engine": "fluid"}}}}]"#
+    );
+    let drawn =
+        backoff_lab::bindings::draw_storm("storm-test", params(&series), JsValue::UNDEFINED)
+            .expect("drawn");
+    assert_eq!(js_sys::Array::from(&drawn).length(), 2);
+    assert!(painted_pixels(&canvas) > 0);
+    let err = backoff_lab::bindings::draw_storm("storm-test", params("[]"), JsValue::UNDEFINED)
+        .expect_err("no series");
+    assert!(err.is_instance_of::<js_sys::Error>());
+    let err = backoff_lab::bindings::storm(params(
+        r#"{"base": 30, "multiplier": 3, "cap": 10800, "capacity": 0}"#,
+    ))
+    .expect_err("capacity 0");
+    assert_eq!(
+        js_sys::Reflect::get(&err, &"field".into()).unwrap(),
+        JsValue::from("capacity")
+    );
+}

@@ -92,7 +92,10 @@ enum Command {
     },
     /// A retry storm: what a policy does to a destination's load during and after an outage.
     #[command(after_help = STORM_EXAMPLES)]
-    Storm(Box<StormFlags>),
+    Storm(Box<StormArgs>),
+    /// A chart as SVG, drawn by the same Rust function as the page: for documentation.
+    #[command(after_help = FIGURE_EXAMPLES)]
+    Figure(Box<FigureArgs>),
     /// Many deliveries that failed in the same second: their retries per second.
     #[command(after_help = EXAMPLES)]
     Herd {
@@ -113,6 +116,13 @@ enum Command {
         format: Format,
     },
 }
+
+const FIGURE_EXAMPLES: &str = "\
+Examples:
+  backoff-lab figure timeline --base 30s --multiplier 3 --cap 3h --attempts 14 --log-scale > timeline.svg
+  backoff-lab figure distribution --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42 > distribution.svg
+  backoff-lab figure herd --mode full --seed 42 > herd.svg
+  backoff-lab figure storm --budget 10% --height 420 > storm.svg";
 
 const STORM_EXAMPLES: &str = "\
 Examples:
@@ -238,12 +248,160 @@ struct StormFlags {
     /// arithmetic, discrete (default) or fluid.
     #[arg(long, default_value = "discrete")]
     engine: String,
+}
+
+#[derive(Args)]
+struct StormArgs {
+    #[command(flatten)]
+    scenario: StormFlags,
     /// With --format csv: one line per second instead of per minute.
     #[arg(long)]
     per_second: bool,
     /// Output format (markdown is not offered here).
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum FigureKind {
+    Timeline,
+    Distribution,
+    Herd,
+    Storm,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum FigureFormat {
+    Svg,
+}
+
+#[derive(Args)]
+struct FigureArgs {
+    /// Which chart.
+    #[arg(value_enum)]
+    kind: FigureKind,
+    #[command(flatten)]
+    scenario: StormFlags,
+    /// Give-up times sampled for the distribution.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "100000",
+        allow_hyphen_values = true
+    )]
+    samples: String,
+    /// Deliveries in the herd.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1000",
+        allow_hyphen_values = true
+    )]
+    deliveries: String,
+    /// Width in pixels (100 to 4000).
+    #[arg(long, default_value_t = 900)]
+    width: u32,
+    /// Height in pixels (100 to 4000).
+    #[arg(long, default_value_t = 320)]
+    height: u32,
+    /// Colours for a dark page.
+    #[arg(long)]
+    dark: bool,
+    /// A logarithmic time axis (timeline).
+    #[arg(long)]
+    log_scale: bool,
+    /// Output format: the same Rust chart function as the page, through plotters' SVG backend.
+    #[arg(long, value_enum, default_value_t = FigureFormat::Svg)]
+    format: FigureFormat,
+}
+
+impl FigureArgs {
+    fn svg(&self) -> Result<String, Error> {
+        use backoff_lab::chart::{self, ChartOptions};
+        for (field, value) in [("width", self.width), ("height", self.height)] {
+            if !(100..=4_000).contains(&value) {
+                return Err(Error::OutOfRange {
+                    field,
+                    value: value.to_string(),
+                    valid: "a number of pixels from 100 to 4000".into(),
+                });
+            }
+        }
+        let mut params = self.scenario.params()?;
+        if params.attempts.is_none() && params.give_up.is_none() && self.kind != FigureKind::Storm {
+            params.attempts = Some(14.0);
+        }
+        params.samples = Some(number(
+            "samples",
+            &self.samples,
+            "a whole number from 1 to 10000000",
+        )?);
+        params.deliveries = Some(number(
+            "deliveries",
+            &self.deliveries,
+            "a whole number from 1 to 10000000",
+        )?);
+        let options = ChartOptions {
+            dark: self.dark,
+            scale: 1.0,
+            log_scale: self.log_scale,
+        };
+        let size = (self.width, self.height);
+        match self.kind {
+            FigureKind::Timeline => {
+                let schedule = params.policy()?.schedule();
+                chart::to_svg(size, |area| {
+                    chart::timeline::draw(area, &schedule, &options)
+                })
+            }
+            FigureKind::Distribution => {
+                let seed = params.seed()?.unwrap_or_default();
+                let report = JitterReport::new(
+                    &params.policy()?,
+                    params.jitter()?,
+                    params.samples()?,
+                    seed,
+                    backoff_lab::give_up::HISTOGRAM_BINS,
+                    None,
+                )?;
+                chart::to_svg(size, |area| {
+                    chart::distribution::draw(area, &report, &options)
+                })
+            }
+            FigureKind::Herd => {
+                let (policy, seed) = (params.policy()?, params.seed()?.unwrap_or_default());
+                let spread = herd(&policy, params.jitter()?, params.deliveries()?, seed)?;
+                let spike = herd(
+                    &policy,
+                    backoff_lab::jitter::Jitter::None,
+                    params.deliveries()?,
+                    seed,
+                )?;
+                chart::to_svg(size, |area| {
+                    chart::herd::draw(area, &spread, Some(&spike), &options)
+                })
+            }
+            FigureKind::Storm => {
+                let scenario = params.scenario()?;
+                let engine = match params.engine()? {
+                    backoff_lab::Engine::Arithmetic => backoff_lab::Engine::Fluid,
+                    engine => engine,
+                };
+                let report = backoff_lab::storm::simulate(&scenario, engine, false)?;
+                let label = if self.scenario.policy == "fixed" {
+                    "fixed interval"
+                } else {
+                    "backoff"
+                };
+                let series = [chart::storm::Series {
+                    label: label.into(),
+                    scenario: &scenario,
+                    report: &report,
+                }];
+                chart::to_svg(size, |area| chart::storm::draw(area, &series, &options))
+            }
+        }
+    }
 }
 
 impl StormFlags {
@@ -468,8 +626,9 @@ fn run(command: Command) -> Result<String, Error> {
                 Format::Table | Format::Markdown => report.to_table(),
             })
         }
+        Command::Figure(args) => args.svg(),
         Command::Storm(flags) => {
-            let params = flags.params()?;
+            let params = flags.scenario.params()?;
             let scenario = params.scenario()?;
             let engine = params.engine()?;
             if engine == backoff_lab::Engine::Arithmetic {

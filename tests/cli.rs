@@ -578,3 +578,55 @@ fn storm_refuses_bad_input() {
         );
     }
 }
+
+#[test]
+fn figures_are_svg_from_the_same_chart_functions() {
+    for (kind, expected) in [
+        ("timeline", "gives up at 24 h 02 min"),
+        ("distribution", "unjittered 24 h 02 min"),
+        ("herd", "without jitter: 1000 in one second"),
+        ("storm", "capacity 1800/min"),
+    ] {
+        let output = run(&[
+            "figure",
+            kind,
+            "--base",
+            "30s",
+            "--multiplier",
+            "3",
+            "--cap",
+            "3h",
+            "--mode",
+            "full",
+            "--seed",
+            "1",
+            "--samples",
+            "20000",
+        ]);
+        assert!(output.status.success(), "{kind}: {}", stderr(&output));
+        let svg = stdout(&output);
+        assert!(
+            svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+            "{kind}"
+        );
+        assert!(svg.contains(r#"width="900""#) && svg.contains(r#"height="320""#));
+        assert!(svg.contains(expected), "{kind} lacks {expected:?}");
+    }
+    let output = run(&[
+        "figure",
+        "timeline",
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--cap",
+        "3h",
+        "--width",
+        "5",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "error: --width must be a number of pixels from 100 to 4000, got 5\n"
+    );
+}

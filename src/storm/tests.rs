@@ -341,21 +341,3 @@ fn bad_scenarios_are_refused_before_allocating() {
         .contains("discrete for decorrelated"));
     assert!(simulate_discrete(&decorrelated, false).is_ok());
 }
-
-#[test]
-#[ignore]
-fn time_fluid() {
-    let fixed = Scenario::article_fixed();
-    let exp = exponential(Jitter::Full);
-    let exp = Scenario {
-        traffic_s: 7_200,
-        ..exp
-    };
-    let mut budget = exp;
-    budget.bounds.budget = Some(0.1);
-    for (name, s) in [("fixed", fixed), ("exp", exp), ("budget", budget)] {
-        let t = std::time::Instant::now();
-        let r = simulate_fluid(&s, false).unwrap();
-        println!("{name}: {:?} horizon {}", t.elapsed(), r.summary.horizon_s);
-    }
-}

@@ -96,3 +96,95 @@ proptest! {
         prop_assert!((back - seconds).abs() <= tolerance, "{} -> {} -> {}", seconds, text, back);
     }
 }
+
+fn jitters() -> impl Strategy<Value = backoff_lab::jitter::Jitter> {
+    use backoff_lab::jitter::Jitter;
+    prop_oneof![
+        Just(Jitter::None),
+        Just(Jitter::Full),
+        Just(Jitter::Equal),
+        Just(Jitter::Decorrelated),
+        (0.0f64..=1.0).prop_map(Jitter::Proportional),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn every_jittered_gap_stays_in_its_window(policy in policies(), jitter in jitters(), seed in 0u64..1_000_000) {
+        use backoff_lab::jitter::{sample_schedule, seeded_rng, Jitter};
+        let rows = sample_schedule(&policy, jitter, &mut seeded_rng(seed).unwrap());
+        prop_assert_eq!(rows.len() as u32, policy.attempts());
+        let mut previous = policy.base_s();
+        let mut elapsed = 0.0;
+        for (k, row) in rows.iter().enumerate().skip(1) {
+            let gap = row.gap_s.unwrap();
+            let ideal = policy.gap(k as u32);
+            let ok = match jitter {
+                Jitter::None => gap == ideal,
+                Jitter::Full => (0.0..ideal).contains(&gap) || (ideal == 0.0 && gap == 0.0),
+                Jitter::Equal => gap >= ideal / 2.0 && gap < ideal,
+                Jitter::Proportional(f) => gap >= ideal * (1.0 - f) - 1e-9 && gap <= ideal * (1.0 + f) + 1e-9,
+                Jitter::Decorrelated => {
+                    let inside = gap >= policy.base_s().min(policy.cap_s()) && gap <= policy.cap_s() && gap <= previous * 3.0;
+                    previous = gap;
+                    inside
+                }
+            };
+            prop_assert!(ok, "{:?} gap {} before attempt {} (ideal {})", jitter, gap, k + 1, ideal);
+            elapsed += gap;
+            prop_assert!((row.elapsed_s - elapsed).abs() <= 1e-9 * elapsed.max(1.0));
+        }
+    }
+
+    #[test]
+    fn every_herd_retry_is_counted_once(policy in policies(), jitter in jitters(), deliveries in 1usize..300, seed in 0u64..1_000) {
+        let herd = backoff_lab::herd::herd(&policy, jitter, deliveries, seed).unwrap();
+        let retries = (policy.attempts() - 1) as u64;
+        prop_assert_eq!(herd.per_second.iter().sum::<u64>(), deliveries as u64 * retries);
+        prop_assert_eq!(herd.first_retry_per_second.iter().sum::<u64>(), if retries > 0 { deliveries as u64 } else { 0 });
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn every_delivery_ends_delivered_exhausted_or_pending(
+        arrivals in 0.5f64..20.0,
+        capacity in 5.0f64..60.0,
+        outage in 0u32..900,
+        interval in 5.0f64..120.0,
+        attempts in 1u32..40,
+        budget in prop_oneof![Just(None), (0.0f64..0.5).prop_map(Some)],
+        rate_limit in prop_oneof![Just(None), (1.0f64..50.0).prop_map(Some)],
+        pause in any::<bool>(),
+        retry_after in prop_oneof![Just(None), (1.0f64..120.0).prop_map(Some)],
+        abandon in any::<bool>(),
+        seed in 0u64..1_000,
+    ) {
+        use backoff_lab::storm::{simulate_discrete, simulate_fluid, Scenario};
+        let mut scenario = Scenario {
+            arrivals_per_s: arrivals,
+            traffic_s: 900,
+            capacity_per_s: capacity,
+            outage: (60, outage),
+            policy: Policy::fixed(interval, Stop::Attempts(attempts)).unwrap(),
+            abandon,
+            seed,
+            ..Scenario::article_fixed()
+        };
+        scenario.bounds.budget = budget;
+        scenario.bounds.rate_limit_per_s = rate_limit;
+        scenario.bounds.pause = pause;
+        scenario.bounds.retry_after_s = retry_after;
+        for report in [simulate_discrete(&scenario, false).unwrap(), simulate_fluid(&scenario, false).unwrap()] {
+            let s = report.summary;
+            prop_assert!((s.arrivals - (s.delivered + s.exhausted + s.pending)).abs() <= 1e-6 * s.arrivals.max(1.0), "{:?}", s);
+            prop_assert!(s.delivered >= 0.0 && s.exhausted >= 0.0 && s.pending >= -1e-9);
+            if let Some(limit) = rate_limit {
+                // The discrete engine carries fractions of the limit from second to second.
+                prop_assert!(report.minutes.iter().all(|m| m.attempts <= limit * 60.0 + 1.0));
+            }
+        }
+    }
+}

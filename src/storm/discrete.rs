@@ -173,7 +173,8 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
         row.deferred = deferred.len() as f64;
         seconds.push(row);
     }
-    Ok(finish("discrete", scenario, seconds, keep_seconds))
+    let created = deliveries.len() as f64;
+    Ok(finish("discrete", scenario, created, seconds, keep_seconds))
 }
 
 fn next_gap(scenario: &Scenario, delivery: &mut Delivery, rng: &mut SeededRng) -> f64 {

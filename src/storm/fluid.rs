@@ -192,8 +192,9 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
                 let share = mass / retries_taken;
                 (ok_retries * share, (admitted - admitted_firsts) * share)
             };
-            let failed_timeout = admitted_here - ok;
-            let failed_429 = mass - admitted_here;
+            // Rounding can leave -1e-45 where nothing failed.
+            let failed_timeout = (admitted_here - ok).max(0.0);
+            let failed_429 = (mass - admitted_here).max(0.0);
             if k + 1 == classes {
                 exhausted += failed_timeout + failed_429;
                 continue;
@@ -244,5 +245,5 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             deferred: held,
         });
     }
-    Ok(finish("fluid", scenario, seconds, keep_seconds))
+    Ok(finish("fluid", scenario, created, seconds, keep_seconds))
 }

@@ -346,6 +346,7 @@ pub struct StormReport {
 pub(crate) fn finish(
     engine: &str,
     scenario: &Scenario,
+    created: f64,
     seconds: Vec<Interval>,
     keep_seconds: bool,
 ) -> StormReport {
@@ -391,7 +392,7 @@ pub(crate) fn finish(
         .map(|s| s.index);
     let normal = scenario.arrivals_per_s * 60.0;
     let summary = Summary {
-        arrivals: total_arrivals(scenario, seconds.len() as u32),
+        arrivals: created,
         delivered,
         exhausted,
         pending,
@@ -416,16 +417,6 @@ pub(crate) fn finish(
         summary,
         caption,
     }
-}
-
-/// Deliveries created in the first `seconds` seconds.
-fn total_arrivals(scenario: &Scenario, seconds: u32) -> f64 {
-    let steady = scenario.arrivals_per_s * f64::from(scenario.traffic_s.min(seconds));
-    let batch = scenario
-        .batch
-        .filter(|(_, at)| *at < seconds)
-        .map_or(0.0, |(n, _)| f64::from(n));
-    steady + batch
 }
 
 fn caption(scenario: &Scenario, summary: &Summary) -> String {

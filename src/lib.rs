@@ -13,6 +13,7 @@ pub mod herd;
 pub mod jitter;
 mod params;
 pub mod policy;
+pub mod presets;
 mod report;
 pub mod storm;
 

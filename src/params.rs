@@ -128,6 +128,13 @@ pub struct Params {
     /// The early window for `attempts_within_window` (default 20 min).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<DurationInput>,
+    /// An explicit schedule: the gaps before retries 1, 2, ... (base, multiplier and cap are
+    /// then ignored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gaps: Option<Vec<DurationInput>>,
+    /// An explicit schedule's tail: then one attempt every this long.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then_every: Option<DurationInput>,
     /// Jitter mode: `none` (default), `full`, `equal`, `decorrelated`, `proportional`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
@@ -221,6 +228,8 @@ impl Default for Params {
             attempts: Some(f64::from(article.attempts())),
             give_up: None,
             window: None,
+            gaps: None,
+            then_every: None,
             mode: None,
             factor: None,
             seed: None,
@@ -290,7 +299,21 @@ impl Params {
                 ))
             }
         };
-        Policy::new(base, self.multiplier, cap, stop)
+        match &self.gaps {
+            Some(gaps) => {
+                let gaps: Vec<f64> = gaps
+                    .iter()
+                    .map(|g| g.seconds("gaps"))
+                    .collect::<Result<_, _>>()?;
+                let tail = self
+                    .then_every
+                    .as_ref()
+                    .map(|t| t.seconds("then-every"))
+                    .transpose()?;
+                Policy::explicit(&gaps, tail, Some(stop))
+            }
+            None => Policy::new(base, self.multiplier, cap, stop),
+        }
     }
 
     /// The early window in seconds: greater than 0 and at most 365 days, 20 min by default.

@@ -36,6 +36,29 @@ pub struct Policy {
     cap_s: f64,
     attempts: u32,
     stop: Stop,
+    explicit: Option<GapList>,
+}
+
+/// The most gaps an explicit schedule lists (a tail repeats the last one for longer schedules).
+pub const MAX_EXPLICIT_GAPS: usize = 32;
+
+/// An explicit list of gaps, optionally followed by a steady tail ("then every X").
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct GapList {
+    gaps: [f64; MAX_EXPLICIT_GAPS],
+    len: usize,
+    then_every_s: Option<f64>,
+}
+
+impl GapList {
+    fn gap(&self, retry: u32) -> f64 {
+        let i = retry.max(1) as usize - 1;
+        if i < self.len {
+            self.gaps[i]
+        } else {
+            self.then_every_s.unwrap_or(self.gaps[self.len - 1])
+        }
+    }
 }
 
 impl Policy {
@@ -68,8 +91,87 @@ impl Policy {
             cap_s,
             attempts: 1,
             stop,
+            explicit: None,
         };
-        policy.attempts = match stop {
+        policy.resolve_stop()?;
+        Ok(policy)
+    }
+
+    /// An explicit schedule: the listed gaps before retries 1, 2, ..., then every `then_every_s`
+    /// if given. Without a stop rule it ends after the listed gaps. Its "base" is the first gap
+    /// and its "cap" the longest; it has no multiplier (reported as 1).
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::Policy;
+    /// // Svix: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.
+    /// let svix = Policy::explicit(&[5.0, 300.0, 1_800.0, 7_200.0, 18_000.0, 36_000.0, 36_000.0], None, None)?;
+    /// assert_eq!(svix.schedule().give_up_s(), 99_305.0); // 27 h 35 min 5 s
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn explicit(
+        gaps: &[f64],
+        then_every_s: Option<f64>,
+        stop: Option<Stop>,
+    ) -> Result<Self, Error> {
+        if gaps.is_empty() || gaps.len() > MAX_EXPLICIT_GAPS {
+            return Err(Error::out_of_range(
+                "gaps",
+                format!("{} gaps", gaps.len()),
+                "a list of 1 to 32 gaps (add a tail with then-every for more)",
+            ));
+        }
+        let valid = "durations greater than 0 s and at most 365 days";
+        for gap in gaps.iter().copied().chain(then_every_s) {
+            check_span(
+                if then_every_s == Some(gap) {
+                    "then-every"
+                } else {
+                    "gaps"
+                },
+                gap,
+                valid,
+            )?;
+        }
+        let mut list = GapList {
+            gaps: [0.0; MAX_EXPLICIT_GAPS],
+            len: gaps.len(),
+            then_every_s,
+        };
+        list.gaps[..gaps.len()].copy_from_slice(gaps);
+        let longest = gaps.iter().copied().chain(then_every_s).fold(0.0, f64::max);
+        let stop =
+            match (stop, then_every_s) {
+                (Some(stop), _) => stop,
+                (None, None) => Stop::Attempts(gaps.len() as u32 + 1),
+                (None, Some(_)) => return Err(Error::out_of_range(
+                    "attempts",
+                    "no stop rule",
+                    "given with a then-every tail: a count from 1 to 10000, or a give-up deadline",
+                )),
+            };
+        let mut policy = Policy {
+            base_s: gaps[0],
+            multiplier: 1.0,
+            cap_s: longest,
+            attempts: 1,
+            stop,
+            explicit: Some(list),
+        };
+        policy.resolve_stop()?;
+        Ok(policy)
+    }
+
+    /// The explicit gaps and tail, for an explicit schedule.
+    pub fn explicit_gaps(&self) -> Option<(&[f64], Option<f64>)> {
+        self.explicit
+            .as_ref()
+            .map(|list| (&list.gaps[..list.len], list.then_every_s))
+    }
+
+    fn resolve_stop(&mut self) -> Result<(), Error> {
+        let stop = self.stop;
+        self.attempts = match stop {
             Stop::Attempts(n) if (1..=MAX_ATTEMPTS).contains(&n) => n,
             Stop::Attempts(n) => {
                 return Err(Error::out_of_range(
@@ -84,10 +186,10 @@ impl Policy {
                     deadline,
                     "a duration greater than 0 s and at most 365 days",
                 )?;
-                policy.attempts_for_deadline(deadline)?
+                self.attempts_for_deadline(deadline)?
             }
         };
-        Ok(policy)
+        Ok(())
     }
 
     /// The article's example: 30 s base, ×3, 3 h cap, 14 attempts.
@@ -98,6 +200,7 @@ impl Policy {
             cap_s: 10_800.0,
             attempts: 14,
             stop: Stop::Attempts(14),
+            explicit: None,
         }
     }
 
@@ -133,6 +236,7 @@ impl Policy {
             cap_s: 30.0,
             attempts: 240,
             stop: Stop::Attempts(240),
+            explicit: None,
         }
     }
 
@@ -160,6 +264,9 @@ impl Policy {
     /// The gap before retry `retry` (1-based) without the cap: `base × multiplier^(retry-1)`.
     /// Infinite when it exceeds what an `f64` holds.
     pub fn uncapped_gap(&self, retry: u32) -> f64 {
+        if let Some(list) = &self.explicit {
+            return list.gap(retry);
+        }
         let exponent = retry.saturating_sub(1).min(i32::MAX as u32) as i32;
         self.base_s * self.multiplier.powi(exponent)
     }
@@ -170,12 +277,9 @@ impl Policy {
         self.uncapped_gap(retry).min(self.cap_s)
     }
 
-    /// The gaps before retries 1, 2, 3, ... without end. Each gap is the previous one times the
-    /// multiplier, clamped to the cap, so nothing overflows.
+    /// The gaps before retries 1, 2, 3, ... without end (an infinite power saturates to the cap).
     pub fn gaps(&self) -> impl Iterator<Item = f64> + '_ {
-        std::iter::successors(Some(self.base_s.min(self.cap_s)), move |gap| {
-            Some((gap * self.multiplier).min(self.cap_s))
-        })
+        (1u32..).map(|retry| self.gap(retry))
     }
 
     /// The schedule: one row per attempt.
@@ -194,7 +298,7 @@ impl Policy {
                 attempt: retry + 1,
                 gap_s: Some(gap),
                 elapsed_s,
-                capped: self.uncapped_gap(retry) >= self.cap_s,
+                capped: self.explicit.is_none() && self.uncapped_gap(retry) >= self.cap_s,
             });
         }
         Schedule {

@@ -189,7 +189,9 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
         "Gives up {} after the first failure, at attempt {attempts}.",
         format_duration(schedule.give_up_s())
     )];
+    let explicit = policy.explicit_gaps().is_some();
     match schedule.first_capped_attempt() {
+        _ if explicit => {}
         Some(first) => facts.push(format!(
             "The {} cap engages at attempt {first}; gaps at the cap hold {:.0}% of the time to give up, \
              and each further attempt adds exactly one cap.",
@@ -220,7 +222,7 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
             ),
         });
     }
-    if attempts > 2 {
+    if attempts > 2 && !explicit {
         facts.push(if schedule.every_gap_exceeds_previous_total() {
             "Every gap is longer than all previous gaps combined.".to_string()
         } else if schedule.ramp_exceeds_previous_total() {
@@ -253,12 +255,19 @@ fn caption(schedule: &Schedule) -> String {
             .map(format_duration)
             .collect(),
     );
-    let mut text = format!(
-        "A retry timeline for a {} base, a {} multiplier and a {} cap: ",
-        format_duration(policy.base_s()),
-        format_multiplier(policy.multiplier()),
-        format_duration(policy.cap_s())
-    );
+    let mut text = match policy.explicit_gaps() {
+        Some((_, Some(every))) => format!(
+            "A retry timeline of listed gaps, then one every {}: ",
+            format_duration(every)
+        ),
+        Some((_, None)) => "A retry timeline of listed gaps: ".to_string(),
+        None => format!(
+            "A retry timeline for a {} base, a {} multiplier and a {} cap: ",
+            format_duration(policy.base_s()),
+            format_multiplier(policy.multiplier()),
+            format_duration(policy.cap_s())
+        ),
+    };
     let more = if ramp.len() < rows.iter().take_while(|r| !r.capped).count() {
         ", …"
     } else {
@@ -348,6 +357,28 @@ mod tests {
         assert_eq!(json["uncapped_last_gap_s"], 15_943_230.0);
         let share = json["capped_share"].as_f64().unwrap();
         assert!((share - 0.8738).abs() < 1e-4);
+    }
+
+    #[test]
+    fn explicit_schedules_speak_of_their_gaps_not_a_cap() {
+        let svix = Policy::explicit(
+            &[5.0, 300.0, 1_800.0, 7_200.0, 18_000.0, 36_000.0, 36_000.0],
+            None,
+            None,
+        )
+        .unwrap();
+        let report = ScheduleReport::new(&svix.schedule(), 1_200.0);
+        assert_eq!(report.give_up_s, 99_305.0);
+        assert_eq!(crate::format_exact(report.give_up_s), "27 h 35 min 5 s");
+        assert_eq!(report.first_capped_attempt, None);
+        assert!(report
+            .caption
+            .starts_with("A retry timeline of listed gaps: attempts land at 0 s, 5 s, 5.1 min"));
+        assert!(!report.facts.iter().any(|f| f.contains("cap")));
+        assert_eq!(
+            report.facts[1],
+            "3 of 8 attempts land inside the first 20 min."
+        );
     }
 
     #[test]

@@ -1,0 +1,242 @@
+//! Published retry schedules of real providers (sources in each preset), as policies.
+//! Where a provider publishes only a summary ("8 retries over 4 hours") it is left out rather
+//! than given invented gaps.
+
+use serde::Serialize;
+
+use crate::jitter::Jitter;
+use crate::{format_exact, DurationInput, Error, Params, Policy, Stop};
+
+/// A provider's schedule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    /// Lowercase, hyphenated: `svix`, `standard-webhooks`, ...
+    pub name: &'static str,
+    /// For people: "Svix".
+    pub title: &'static str,
+    /// Where the schedule is published.
+    pub source: &'static str,
+    /// What the preset assumes beyond the published figures.
+    pub note: &'static str,
+    /// The schedule.
+    pub policy: Policy,
+    /// Its jitter.
+    pub jitter: Jitter,
+}
+
+const MIN: f64 = 60.0;
+const HOUR: f64 = 3_600.0;
+
+/// Every preset, the article's first.
+///
+/// # Example
+/// ```
+/// use backoff_lab::presets::presets;
+/// let svix = presets().into_iter().find(|p| p.name == "svix").unwrap();
+/// assert_eq!(svix.policy.schedule().give_up_s(), 99_305.0); // 27 h 35 min 5 s
+/// ```
+pub fn presets() -> Vec<Preset> {
+    let explicit = |gaps: &[f64], tail: Option<f64>, stop: Option<Stop>| {
+        // The figures below are constants within every bound Policy checks.
+        Policy::explicit(gaps, tail, stop).unwrap_or_else(|_| Policy::article())
+    };
+    let formula = |base: f64, multiplier: f64, cap: f64, attempts: u32| {
+        Policy::new(base, multiplier, cap, Stop::Attempts(attempts))
+            .unwrap_or_else(|_| Policy::article())
+    };
+    vec![
+        Preset {
+            name: "article",
+            title: "The article's example",
+            source: "https://repost.sh/blog/retry-storms-and-the-arithmetic-of-backoff",
+            note: "30 s base, ×3, 3 h cap, 14 attempts; the article recommends adding jitter",
+            policy: Policy::article(),
+            jitter: Jitter::None,
+        },
+        Preset {
+            name: "svix",
+            title: "Svix",
+            source: "https://docs.svix.com/retries",
+            note: "immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h",
+            policy: explicit(&[5.0, 5.0 * MIN, 30.0 * MIN, 2.0 * HOUR, 5.0 * HOUR, 10.0 * HOUR, 10.0 * HOUR], None, None),
+            jitter: Jitter::None,
+        },
+        Preset {
+            name: "standard-webhooks",
+            title: "Standard Webhooks (example schedule)",
+            source: "https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md",
+            note: "immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h",
+            policy: explicit(
+                &[5.0, 5.0 * MIN, 30.0 * MIN, 2.0 * HOUR, 5.0 * HOUR, 10.0 * HOUR, 14.0 * HOUR, 20.0 * HOUR, 24.0 * HOUR],
+                None,
+                None,
+            ),
+            jitter: Jitter::None,
+        },
+        Preset {
+            name: "azure-event-grid",
+            title: "Azure Event Grid",
+            source: "https://learn.microsoft.com/azure/event-grid/delivery-and-retry",
+            note: "10 s, 30 s, 1 min, 5 min, 10 min, 30 min, 1 h, 3 h, 6 h, then every 12 h while the 24 h time-to-live lasts (the service randomizes the gaps slightly)",
+            policy: explicit(
+                &[10.0, 30.0, MIN, 5.0 * MIN, 10.0 * MIN, 30.0 * MIN, HOUR, 3.0 * HOUR, 6.0 * HOUR],
+                Some(12.0 * HOUR),
+                Some(Stop::Attempts(11)),
+            ),
+            jitter: Jitter::None,
+        },
+        Preset {
+            name: "grpc",
+            title: "gRPC connection backoff",
+            source: "https://github.com/grpc/grpc/blob/master/doc/connection-backoff.md",
+            note: "1 s, ×1.6, 120 s cap, ±20% jitter; gRPC retries without end, 10 attempts are shown",
+            policy: formula(1.0, 1.6, 120.0, 10),
+            jitter: Jitter::Proportional(0.2),
+        },
+        Preset {
+            name: "aws-sdk-standard",
+            title: "AWS SDK standard retry mode",
+            source: "https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html",
+            note: "full jitter, 1 s base, ×2, 20 s cap, 3 attempts (plus a client-side retry quota)",
+            policy: formula(1.0, 2.0, 20.0, 3),
+            jitter: Jitter::Full,
+        },
+        Preset {
+            name: "aws-sns",
+            title: "Amazon SNS HTTP/S default delivery policy",
+            source: "https://docs.aws.amazon.com/sns/latest/dg/sns-message-delivery-retries.html",
+            note: "3 retries, 20 s apart",
+            policy: Policy::fixed(20.0, Stop::Attempts(4)).unwrap_or_else(|_| Policy::article()),
+            jitter: Jitter::None,
+        },
+    ]
+}
+
+/// The preset called `name`, or an error that lists the names.
+pub fn preset(name: &str) -> Result<Preset, Error> {
+    let all = presets();
+    let names: Vec<&str> = all.iter().map(|p| p.name).collect();
+    all.iter().find(|p| p.name == name).cloned().ok_or_else(|| {
+        Error::out_of_range(
+            "preset",
+            format!("{name:?}"),
+            format!("one of {}", names.join(", ")),
+        )
+    })
+}
+
+impl Preset {
+    /// The preset as parameters, so that explicit flags or fields can override any of them.
+    pub fn params(&self) -> Params {
+        let seconds = |s: f64| DurationInput::Seconds(s);
+        let (mode, factor) = match self.jitter {
+            Jitter::Proportional(f) => ("proportional", Some(f)),
+            other => (other.name(), None),
+        };
+        let mut params = Params {
+            base: seconds(self.policy.base_s()),
+            multiplier: self.policy.multiplier(),
+            cap: seconds(self.policy.cap_s()),
+            attempts: Some(f64::from(self.policy.attempts())),
+            mode: Some(mode.to_string()),
+            factor,
+            ..Params::default()
+        };
+        if let Some((gaps, tail)) = self.policy.explicit_gaps() {
+            params.gaps = Some(gaps.iter().copied().map(seconds).collect());
+            params.then_every = tail.map(seconds);
+        }
+        params
+    }
+}
+
+/// A preset as the CLI lists it and the JS API returns it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PresetInfo {
+    /// Its name.
+    pub name: String,
+    /// For people.
+    pub title: String,
+    /// Where it is published.
+    pub source: String,
+    /// What it assumes.
+    pub note: String,
+    /// Attempts in all.
+    pub attempts: u32,
+    /// The unjittered give-up time, seconds.
+    pub give_up_s: f64,
+    /// The same, exactly, in words: "27 h 35 min 5 s".
+    pub give_up_text: String,
+    /// Its parameters.
+    pub params: Params,
+}
+
+impl From<&Preset> for PresetInfo {
+    fn from(preset: &Preset) -> Self {
+        let give_up_s = preset.policy.schedule().give_up_s();
+        PresetInfo {
+            name: preset.name.into(),
+            title: preset.title.into(),
+            source: preset.source.into(),
+            note: preset.note.into(),
+            attempts: preset.policy.attempts(),
+            give_up_s,
+            give_up_text: format_exact(give_up_s),
+            params: preset.params(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn give_up(name: &str) -> String {
+        format_exact(preset(name).unwrap().policy.schedule().give_up_s())
+    }
+
+    #[test]
+    fn published_give_up_times() {
+        assert_eq!(give_up("article"), "24 h 2 min");
+        assert_eq!(give_up("svix"), "27 h 35 min 5 s");
+        assert_eq!(give_up("standard-webhooks"), "75 h 35 min 5 s");
+        assert_eq!(give_up("aws-sns"), "1 min");
+        assert_eq!(give_up("aws-sdk-standard"), "3 s");
+        // Azure: 10 h 46 min 40 s of listed gaps, then one 12 h gap inside the 24 h TTL.
+        assert_eq!(give_up("azure-event-grid"), "22 h 46 min 40 s");
+        let grpc = preset("grpc").unwrap();
+        assert_eq!(grpc.jitter, Jitter::Proportional(0.2));
+        assert!((grpc.policy.gap(11) - 1.6f64.powi(10)).abs() < 1e-9);
+        assert_eq!(grpc.policy.gap(12), 120.0);
+    }
+
+    #[test]
+    fn names_are_lowercase_with_hyphens_and_unknown_names_are_refused() {
+        let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
+        assert_eq!(
+            names,
+            [
+                "article",
+                "svix",
+                "standard-webhooks",
+                "azure-event-grid",
+                "grpc",
+                "aws-sdk-standard",
+                "aws-sns"
+            ]
+        );
+        assert_eq!(
+            preset("stripe").unwrap_err().to_string(),
+            "preset must be one of article, svix, standard-webhooks, azure-event-grid, grpc, aws-sdk-standard, aws-sns, got \"stripe\""
+        );
+    }
+
+    #[test]
+    fn a_presets_params_give_back_its_policy() {
+        for preset in presets() {
+            let params = preset.params();
+            assert_eq!(params.policy().unwrap(), preset.policy, "{}", preset.name);
+            assert_eq!(params.jitter().unwrap(), preset.jitter, "{}", preset.name);
+        }
+    }
+}

@@ -93,6 +93,12 @@ enum Command {
     /// A retry storm: what a policy does to a destination's load during and after an outage.
     #[command(after_help = STORM_EXAMPLES)]
     Storm(Box<StormArgs>),
+    /// Every preset: a provider's published schedule, its give-up time and its source.
+    Presets {
+        /// Output format (table, markdown or json).
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
     /// A chart as SVG, drawn by the same Rust function as the page: for documentation.
     #[command(after_help = FIGURE_EXAMPLES)]
     Figure(Box<FigureArgs>),
@@ -164,58 +170,21 @@ struct StormFlags {
     /// When the outage starts (default 0s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: Option<String>,
-    /// fixed (default) or exponential.
-    #[arg(long, default_value = "fixed")]
-    policy: String,
+    /// fixed (the default without a preset or policy flags) or exponential (the backoff policy
+    /// given by --preset, --base/--multiplier/--cap or --gaps).
+    #[arg(long)]
+    policy: Option<String>,
     /// The fixed policy's interval (default 30s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     interval: Option<String>,
-    /// Backoff base (exponential policy).
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "30s",
-        allow_hyphen_values = true
-    )]
-    base: String,
-    /// Backoff multiplier (exponential policy).
-    #[arg(
-        long,
-        value_name = "X",
-        default_value = "3",
-        allow_hyphen_values = true
-    )]
-    multiplier: String,
-    /// Backoff cap (exponential policy).
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "3h",
-        allow_hyphen_values = true
-    )]
-    cap: String,
-    /// Attempts in all (default: 2h of retrying for fixed, 24h for exponential).
-    #[arg(
-        long,
-        value_name = "N",
-        allow_hyphen_values = true,
-        conflicts_with = "give_up"
-    )]
-    attempts: Option<String>,
-    /// Give up at the first attempt at or past this time.
-    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
-    give_up: Option<String>,
+    #[command(flatten)]
+    backoff: PolicyFlags,
     /// Jitter mode: none (default), full, equal, decorrelated, proportional.
-    #[arg(long, default_value = "none")]
-    mode: String,
+    #[arg(long)]
+    mode: Option<String>,
     /// The factor of proportional jitter (0 to 1).
-    #[arg(
-        long,
-        value_name = "F",
-        default_value = "0.2",
-        allow_hyphen_values = true
-    )]
-    factor: String,
+    #[arg(long, value_name = "F", allow_hyphen_values = true)]
+    factor: Option<String>,
     /// The seed of the jittered gaps (default 42).
     #[arg(
         long,
@@ -388,7 +357,7 @@ impl FigureArgs {
                     engine => engine,
                 };
                 let report = backoff_lab::storm::simulate(&scenario, engine, false)?;
-                let label = if self.scenario.policy == "fixed" {
+                let label = if params.policy.as_deref() == Some("fixed") {
                     "fixed interval"
                 } else {
                     "backoff"
@@ -408,18 +377,25 @@ impl StormFlags {
     fn params(&self) -> Result<Params, Error> {
         let duration = |text: &Option<String>| text.clone().map(DurationInput::Text);
         let number_input = |text: &Option<String>| text.clone().map(backoff_lab::NumberInput::Text);
+        let backoff = &self.backoff;
+        let backoff_given =
+            backoff.preset.is_some() || backoff.gaps.is_some() || backoff.base.is_some();
+        let policy = self.policy.clone().unwrap_or_else(|| {
+            if backoff_given {
+                "exponential"
+            } else {
+                "fixed"
+            }
+            .into()
+        });
+        let mut params = backoff.params_over(true)?;
+        if let Some(mode) = &self.mode {
+            params.mode = Some(mode.clone());
+        }
+        if let Some(factor) = &self.factor {
+            params.factor = Some(number("factor", factor, "a number from 0 to 1")?);
+        }
         Ok(Params {
-            base: DurationInput::Text(self.base.clone()),
-            multiplier: number("multiplier", &self.multiplier, "a number from 1 to 1000")?,
-            cap: DurationInput::Text(self.cap.clone()),
-            attempts: self
-                .attempts
-                .as_deref()
-                .map(|n| number("attempts", n, "a whole number from 1 to 10000"))
-                .transpose()?,
-            give_up: duration(&self.give_up),
-            mode: Some(self.mode.clone()),
-            factor: Some(number("factor", &self.factor, "a number from 0 to 1")?),
             seed: Some(number(
                 "seed",
                 &self.seed,
@@ -438,7 +414,7 @@ impl StormFlags {
             timeout: duration(&self.timeout),
             outage: duration(&self.outage),
             outage_start: duration(&self.outage_start),
-            policy: Some(self.policy.clone()),
+            policy: Some(policy),
             interval: duration(&self.interval),
             budget: number_input(&self.budget),
             budget_window: duration(&self.budget_window),
@@ -448,29 +424,37 @@ impl StormFlags {
             retry_after_threshold: duration(&self.retry_after_threshold),
             abandon: Some(self.abandon),
             engine: Some(self.engine.clone()),
-            ..Params::default()
+            ..params
         })
     }
 }
 
 #[derive(Args)]
 struct PolicyFlags {
+    /// A provider's published schedule (see `backoff-lab presets`); flags override its values.
+    #[arg(long, value_name = "NAME")]
+    preset: Option<String>,
     /// Gap before the first retry, e.g. 30s.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
-    base: String,
+    base: Option<String>,
     /// Growth factor between consecutive gaps (1 to 1000).
     #[arg(long, value_name = "X", allow_hyphen_values = true)]
-    multiplier: String,
+    multiplier: Option<String>,
     /// Longest gap, e.g. 3h (at least the base, at most 365 days).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
-    cap: String,
+    cap: Option<String>,
+    /// An explicit schedule instead: the gaps, comma-separated (5s,5m,30m,2h).
+    #[arg(long, value_name = "DURATIONS", allow_hyphen_values = true)]
+    gaps: Option<String>,
+    /// After the explicit gaps, one attempt every this long.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    then_every: Option<String>,
     /// Attempts in all, the first delivery included (1 to 10000).
     #[arg(
         long,
         value_name = "N",
         allow_hyphen_values = true,
-        conflicts_with = "give_up",
-        required_unless_present = "give_up"
+        conflicts_with = "give_up"
     )]
     attempts: Option<String>,
     /// Give up at the first attempt at or past this time since the first failure.
@@ -478,19 +462,100 @@ struct PolicyFlags {
     give_up: Option<String>,
 }
 
+impl PolicyFlags {
+    /// The preset's parameters (or the article's policy when `defaults`, or nothing), with every
+    /// given flag over them.
+    fn params_over(&self, defaults: bool) -> Result<Params, Error> {
+        let mut params = match &self.preset {
+            Some(name) => backoff_lab::presets::preset(name)?.params(),
+            None => Params {
+                attempts: None,
+                ..Params::default()
+            },
+        };
+        let given = |flag: &Option<String>, field: &'static str| -> Result<Option<String>, Error> {
+            match flag {
+                Some(text) => Ok(Some(text.clone())),
+                None if self.preset.is_some() || defaults || self.gaps.is_some() => Ok(None),
+                None => Err(Error::OutOfRange {
+                    field,
+                    value: "nothing".into(),
+                    valid: "given (or taken from a --preset)".into(),
+                }),
+            }
+        };
+        if let Some(base) = given(&self.base, "base")? {
+            params.base = DurationInput::Text(base);
+        }
+        if let Some(multiplier) = given(&self.multiplier, "multiplier")? {
+            params.multiplier = number("multiplier", &multiplier, "a number from 1 to 1000")?;
+        }
+        if let Some(cap) = given(&self.cap, "cap")? {
+            params.cap = DurationInput::Text(cap);
+        }
+        if let Some(gaps) = &self.gaps {
+            params.gaps = Some(
+                gaps.split(',')
+                    .map(|g| DurationInput::Text(g.to_string()))
+                    .collect(),
+            );
+        }
+        if let Some(tail) = &self.then_every {
+            params.then_every = Some(DurationInput::Text(tail.clone()));
+        }
+        if self.base.is_some() || self.multiplier.is_some() || self.cap.is_some() {
+            // Formula flags replace a preset's explicit list.
+            if self.gaps.is_none() {
+                params.gaps = None;
+                params.then_every = None;
+            }
+        }
+        if let Some(attempts) = &self.attempts {
+            params.attempts = Some(number(
+                "attempts",
+                attempts,
+                "a whole number from 1 to 10000",
+            )?);
+            params.give_up = None;
+        }
+        if let Some(give_up) = &self.give_up {
+            params.give_up = Some(DurationInput::Text(give_up.clone()));
+            params.attempts = None;
+        }
+        Ok(params)
+    }
+
+    fn params(&self) -> Result<Params, Error> {
+        self.params_over(false)
+    }
+
+    fn with_jitter(&self, jitter: &JitterFlags) -> Result<Params, Error> {
+        let seed = match &jitter.seed {
+            Some(seed) => number("seed", seed, "a whole number from 0 to 9007199254740991")?,
+            None => fresh_seed()? as f64,
+        };
+        let mut params = self.params()?;
+        if let Some(mode) = &jitter.mode {
+            params.mode = Some(mode.clone());
+        } else if params.mode.is_none() || self.preset.is_none() {
+            params.mode = Some("full".into());
+        }
+        if let Some(factor) = &jitter.factor {
+            params.factor = Some(number("factor", factor, "a number from 0 to 1")?);
+        }
+        params.seed = Some(seed);
+        Ok(params)
+    }
+}
+
 #[derive(Args)]
 struct JitterFlags {
-    /// How each gap is drawn: none, full, equal, decorrelated or proportional.
-    #[arg(long, default_value = "full")]
-    mode: String,
-    /// The factor of proportional jitter (0 to 1).
-    #[arg(
-        long,
-        value_name = "F",
-        default_value = "0.2",
-        allow_hyphen_values = true
-    )]
-    factor: String,
+    /// How each gap is drawn: none, full (default), equal, decorrelated or proportional.
+    #[arg(long)]
+    mode: Option<String>,
+    /// The factor of proportional jitter (0 to 1, default 0.2).
+    #[arg(long, value_name = "F", allow_hyphen_values = true)]
+    factor: Option<String>,
     /// The seed of the random draws (0 to 9007199254740991); a fresh one, printed, if absent.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
@@ -511,36 +576,6 @@ fn number(field: &'static str, text: &str, valid: &str) -> Result<f64, Error> {
         value: format!("{text:?}"),
         valid: valid.to_string(),
     })
-}
-
-impl PolicyFlags {
-    fn params(&self) -> Result<Params, Error> {
-        Ok(Params {
-            base: DurationInput::Text(self.base.clone()),
-            multiplier: number("multiplier", &self.multiplier, "a number from 1 to 1000")?,
-            cap: DurationInput::Text(self.cap.clone()),
-            attempts: self
-                .attempts
-                .as_deref()
-                .map(|n| number("attempts", n, "a whole number from 1 to 10000"))
-                .transpose()?,
-            give_up: self.give_up.clone().map(DurationInput::Text),
-            ..Params::default()
-        })
-    }
-
-    fn with_jitter(&self, jitter: &JitterFlags) -> Result<Params, Error> {
-        let seed = match &jitter.seed {
-            Some(seed) => number("seed", seed, "a whole number from 0 to 9007199254740991")?,
-            None => fresh_seed()? as f64,
-        };
-        Ok(Params {
-            mode: Some(jitter.mode.clone()),
-            factor: Some(number("factor", &jitter.factor, "a number from 0 to 1")?),
-            seed: Some(seed),
-            ..self.params()?
-        })
-    }
 }
 
 fn json<T: serde::Serialize>(value: &T) -> String {
@@ -627,6 +662,42 @@ fn run(command: Command) -> Result<String, Error> {
             })
         }
         Command::Figure(args) => args.svg(),
+        Command::Presets { format } => {
+            let infos: Vec<backoff_lab::presets::PresetInfo> = backoff_lab::presets::presets()
+                .iter()
+                .map(Into::into)
+                .collect();
+            Ok(match format {
+                Format::Json => json(&infos),
+                Format::Csv => {
+                    let mut out = String::from("name,attempts,give_up_s,source\n");
+                    for p in &infos {
+                        out += &format!("{},{},{},{}\n", p.name, p.attempts, p.give_up_s, p.source);
+                    }
+                    out
+                }
+                Format::Markdown => {
+                    let mut out = String::from("| Preset | Schedule | Attempts | Gives up after | Source |\n| --- | --- | ---: | --- | --- |\n");
+                    for p in &infos {
+                        out += &format!(
+                            "| `{}` | {} | {} | {} | <{}> |\n",
+                            p.name, p.note, p.attempts, p.give_up_text, p.source
+                        );
+                    }
+                    out
+                }
+                Format::Table => {
+                    let mut out = String::new();
+                    for p in &infos {
+                        out += &format!(
+                            "{:<18} {:>3} attempts, gives up after {}\n{:<18} {}\n{:<18} {}\n\n",
+                            p.name, p.attempts, p.give_up_text, "", p.note, "", p.source
+                        );
+                    }
+                    out
+                }
+            })
+        }
         Command::Storm(flags) => {
             let params = flags.scenario.params()?;
             let scenario = params.scenario()?;

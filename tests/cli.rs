@@ -151,7 +151,7 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
         ),
         (
             &[],
-            "the following required arguments were not provided: --attempts <N>",
+            "--attempts must be given: a count from 1 to 10000, or a give-up deadline",
         ),
     ];
     for (extra, expected) in cases {
@@ -629,4 +629,54 @@ fn figures_are_svg_from_the_same_chart_functions() {
         stderr(&output),
         "error: --width must be a number of pixels from 100 to 4000, got 5\n"
     );
+}
+
+#[test]
+fn presets_list_and_apply_with_flags_overriding() {
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&run(&["presets", "--format", "json"]))).unwrap();
+    let give_up = |name: &str| {
+        json.as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .map(|p| p["give_up_text"].clone())
+    };
+    assert_eq!(give_up("svix"), Some("27 h 35 min 5 s".into()));
+    assert_eq!(give_up("standard-webhooks"), Some("75 h 35 min 5 s".into()));
+    assert_eq!(json.as_array().unwrap().len(), 7);
+    assert!(json
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["source"].as_str().unwrap().starts_with("https://")));
+    let svix = stdout(&run(&["schedule", "--preset", "svix", "--format", "json"]));
+    let svix: serde_json::Value = serde_json::from_str(&svix).unwrap();
+    assert_eq!(svix["give_up_s"], 99_305.0);
+    assert_eq!(svix["rows"].as_array().unwrap().len(), 8);
+    // A flag overrides the preset: the article with a 1 h cap.
+    let shorter: serde_json::Value = serde_json::from_str(&stdout(&run(&[
+        "schedule", "--preset", "article", "--cap", "1h", "--format", "json",
+    ])))
+    .unwrap();
+    assert_eq!(shorter["cap_s"], 3_600.0);
+    assert_eq!(shorter["rows"].as_array().unwrap().len(), 14);
+    let output = run(&["schedule", "--preset", "stripe"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output)
+        .starts_with("error: --preset must be one of article, svix, standard-webhooks"));
+    // Explicit gaps from the command line, with a tail.
+    let explicit: serde_json::Value = serde_json::from_str(&stdout(&run(&[
+        "schedule",
+        "--gaps",
+        "10s,1m",
+        "--then-every",
+        "1h",
+        "--give-up",
+        "3h",
+        "--format",
+        "json",
+    ])))
+    .unwrap();
+    assert_eq!(explicit["give_up_s"], 70.0 + 3.0 * 3_600.0);
 }

@@ -434,7 +434,7 @@ fn caption(scenario: &Scenario, summary: &Summary) -> String {
             "The storm outlives the outage and never drains: goodput collapses and {:.0}% of deliveries end exhausted. ",
             summary.exhausted / summary.arrivals.max(1.0) * 100.0
         ),
-        Some(at) if at <= summary.outage_end_s + 1 => "The backlog drains as soon as the outage ends. ".to_string(),
+        Some(at) if at <= summary.outage_end_s + 60 => "The backlog drains within a minute of recovery. ".to_string(),
         Some(at) => format!(
             "The storm outlives the outage: the backlog drains {} after recovery. ",
             fmt(f64::from(at - summary.outage_end_s))
@@ -444,6 +444,13 @@ fn caption(scenario: &Scenario, summary: &Summary) -> String {
             fmt(f64::from(summary.horizon_s.saturating_sub(summary.outage_end_s)))
         ),
     };
+    let exhausted_share = summary.exhausted / summary.arrivals.max(1.0);
+    if (0.05..=0.5).contains(&exhausted_share) {
+        text += &format!(
+            "{:.0}% of deliveries ran out of attempts. ",
+            exhausted_share * 100.0
+        );
+    }
     text += &format!(
         "{:.0} of {:.0} deliveries delivered, {:.0} exhausted (kept, replayable), {:.0} pending; {:.0} duplicate side effects; {:.2} attempts per delivered event.",
         summary.delivered, summary.arrivals, summary.exhausted, summary.pending, summary.duplicates, summary.attempts_per_delivered

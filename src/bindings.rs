@@ -225,6 +225,29 @@ export interface StormSeries { label: string; params: StormParams; }
 /** What `drawStorm` returns: each series' summary and caption. */
 export interface StormDrawn { label: string; summary: StormSummary; caption: string; }
 
+/** A provider's published schedule. */
+export interface PresetInfo {
+  name: string;
+  title: string;
+  source: string;
+  note: string;
+  attempts: number;
+  give_up_s: number;
+  /** Exact, e.g. "27 h 35 min 5 s". */
+  give_up_text: string;
+  /** Its parameters: base, multiplier, cap, attempts, mode, factor, or gaps and thenEvery. */
+  params: ScheduleParams & { gaps?: DurationInput[]; thenEvery?: DurationInput; mode?: JitterMode; factor?: number };
+}
+
+/** One page setting as text, keyed as in the URL hash. */
+export interface Setting { key: string; value: string; }
+
+/** A URL hash read back: every setting (defaults where the link had nothing valid) and notices. */
+export interface DecodedState { settings: Setting[]; notices: string[]; }
+
+/** The chart `chartSvg` draws. */
+export type ChartKind = "timeline" | "distribution" | "herd";
+
 /** What `schedule` and friends throw: an Error, with the input it is about. */
 export interface BackoffError extends Error {
   field?: string;
@@ -452,27 +475,8 @@ pub fn draw_storm(
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
-    let inputs: Vec<StormSeriesInput> = from_js("storm series", series)?;
-    if inputs.is_empty() || inputs.len() > 4 {
-        return Err(js_error(&Error::out_of_range(
-            "series",
-            inputs.len(),
-            "1 to 4 scenarios",
-        )));
-    }
-    let mut runs = Vec::with_capacity(inputs.len());
-    for input in inputs {
-        let (scenario, report) = storm_report(input.params)?;
-        runs.push((input.label, scenario, report));
-    }
-    let series: Vec<crate::chart::storm::Series<'_>> = runs
-        .iter()
-        .map(|(label, scenario, report)| crate::chart::storm::Series {
-            label: label.clone(),
-            scenario,
-            report,
-        })
-        .collect();
+    let runs = storm_runs(series)?;
+    let series = storm_series(&runs);
     on_canvas(canvas_id, |area| {
         crate::chart::storm::draw(area, &series, &options)
     })?;
@@ -485,6 +489,163 @@ pub fn draw_storm(
         })
         .collect();
     to_js(&drawn)
+}
+
+/// Every preset: a provider's published schedule with its give-up time and source.
+#[wasm_bindgen(unchecked_return_type = "PresetInfo[]")]
+pub fn presets() -> Result<JsValue, JsValue> {
+    let infos: Vec<crate::presets::PresetInfo> =
+        crate::presets::presets().iter().map(Into::into).collect();
+    to_js(&infos)
+}
+
+/// Reads a URL hash into settings; garbage falls back to defaults with notices (never throws).
+#[wasm_bindgen(js_name = decodeState, unchecked_return_type = "DecodedState")]
+pub fn decode_state(hash: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::state::decode_hash(hash))
+}
+
+/// Writes settings as a URL hash (without `#`), defaults left out.
+#[wasm_bindgen(js_name = encodeState)]
+pub fn encode_state(
+    #[wasm_bindgen(unchecked_param_type = "Setting[]")] settings: JsValue,
+) -> Result<String, JsValue> {
+    #[derive(serde::Deserialize)]
+    struct SettingInput {
+        key: String,
+        value: String,
+    }
+    let settings: Vec<SettingInput> = from_js("settings", settings)?;
+    let settings: Vec<crate::state::Setting> = settings
+        .into_iter()
+        .map(|s| crate::state::Setting {
+            key: s.key,
+            value: s.value,
+        })
+        .collect();
+    Ok(crate::state::encode_hash(&settings))
+}
+
+/// The schedule as `csv`, `json` or `markdown` text, for downloads and "Copy as Markdown".
+#[wasm_bindgen(js_name = exportSchedule)]
+pub fn export_schedule(
+    #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
+    format: &str,
+) -> Result<String, JsValue> {
+    let report = report(params)?.report;
+    match format {
+        "csv" => Ok(report.to_csv()),
+        "markdown" => Ok(report.to_markdown()),
+        "json" => serde_json::to_string_pretty(&report)
+            .map_err(|e| js_sys::Error::new(&e.to_string()).into()),
+        other => Err(js_error(&Error::out_of_range(
+            "format",
+            format!("{other:?}"),
+            "csv, json or markdown",
+        ))),
+    }
+}
+
+fn svg_size(width: f64, height: f64) -> Result<(u32, u32), JsValue> {
+    for (field, value) in [("width", width), ("height", height)] {
+        if !(value.is_finite() && (100.0..=4_000.0).contains(&value)) {
+            return Err(js_error(&Error::out_of_range(
+                field,
+                value,
+                "a number of pixels from 100 to 4000",
+            )));
+        }
+    }
+    Ok((width as u32, height as u32))
+}
+
+/// A chart as SVG, drawn by the same Rust function as the canvas: `timeline` (with `compare`,
+/// a second policy, drawn below it), `distribution` or `herd`.
+#[wasm_bindgen(js_name = chartSvg)]
+pub fn chart_svg(
+    #[wasm_bindgen(unchecked_param_type = "ChartKind")] kind: &str,
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    width: f64,
+    height: f64,
+    #[wasm_bindgen(unchecked_param_type = "ScheduleParams | undefined")] compare: JsValue,
+) -> Result<String, JsValue> {
+    let options = chart_options(options)?;
+    let size = svg_size(width, height)?;
+    let svg = match kind {
+        "timeline" => {
+            let computed = report(params)?;
+            let compared = optional(compare).map(report).transpose()?;
+            crate::chart::to_svg(size, |area| {
+                timeline_on(area, &computed, compared.as_ref(), &options)
+            })
+        }
+        "distribution" => {
+            let report = jitter_report(params)?;
+            crate::chart::to_svg(size, |area| distribution::draw(area, &report, &options))
+        }
+        "herd" => {
+            let (spread, spike) = herds(params)?;
+            crate::chart::to_svg(size, |area| {
+                herd_chart::draw(area, &spread, Some(&spike), &options)
+            })
+        }
+        other => {
+            return Err(js_error(&Error::out_of_range(
+                "chart",
+                format!("{other:?}"),
+                "timeline, distribution or herd (the storm: stormSvg)",
+            )));
+        }
+    };
+    svg.map_err(|e| js_error(&e))
+}
+
+/// The storm chart of `series` as SVG.
+#[wasm_bindgen(js_name = stormSvg)]
+pub fn storm_svg(
+    #[wasm_bindgen(unchecked_param_type = "StormSeries[]")] series: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    width: f64,
+    height: f64,
+) -> Result<String, JsValue> {
+    let options = chart_options(options)?;
+    let size = svg_size(width, height)?;
+    let runs = storm_runs(series)?;
+    let series = storm_series(&runs);
+    crate::chart::to_svg(size, |area| {
+        crate::chart::storm::draw(area, &series, &options)
+    })
+    .map_err(|e| js_error(&e))
+}
+
+type StormRun = (String, crate::storm::Scenario, crate::storm::StormReport);
+
+fn storm_runs(series: JsValue) -> Result<Vec<StormRun>, JsValue> {
+    let inputs: Vec<StormSeriesInput> = from_js("storm series", series)?;
+    if inputs.is_empty() || inputs.len() > 4 {
+        return Err(js_error(&Error::out_of_range(
+            "series",
+            inputs.len(),
+            "1 to 4 scenarios",
+        )));
+    }
+    inputs
+        .into_iter()
+        .map(|input| {
+            storm_report(input.params).map(|(scenario, report)| (input.label, scenario, report))
+        })
+        .collect()
+}
+
+fn storm_series(runs: &[StormRun]) -> Vec<crate::chart::storm::Series<'_>> {
+    runs.iter()
+        .map(|(label, scenario, report)| crate::chart::storm::Series {
+            label: label.clone(),
+            scenario,
+            report,
+        })
+        .collect()
 }
 
 /// A fresh seed from the browser's randomness (for the page's "new seed" button).
@@ -523,13 +684,37 @@ pub fn draw_timeline(
     canvas_id: &str,
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ScheduleParams | undefined")] compare: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
-    let report = report(params)?;
+    let computed = report(params)?;
+    let compared = optional(compare).map(report).transpose()?;
     on_canvas(canvas_id, |area| {
-        timeline::draw(area, &report.schedule, &options)
+        timeline_on(area, &computed, compared.as_ref(), &options)
     })?;
-    to_js(&report.report)
+    to_js(&computed.report)
+}
+
+fn optional(value: JsValue) -> Option<JsValue> {
+    (!value.is_undefined() && !value.is_null()).then_some(value)
+}
+
+/// The timeline, or two when a comparison is given: one function for canvas and SVG.
+fn timeline_on<DB: plotters::prelude::DrawingBackend>(
+    area: &plotters::drawing::DrawingArea<DB, plotters::coord::Shift>,
+    computed: &Computed,
+    compared: Option<&Computed>,
+    options: &ChartOptions,
+) -> Result<(), Error> {
+    match compared {
+        None => timeline::draw(area, &computed.schedule, options),
+        Some(other) => timeline::draw_compared(
+            area,
+            (&computed.schedule, "your policy"),
+            (&other.schedule, "compared"),
+            options,
+        ),
+    }
 }
 
 fn canvas(id: &str) -> Result<web_sys::HtmlCanvasElement, JsValue> {

@@ -15,6 +15,7 @@ mod params;
 pub mod policy;
 pub mod presets;
 mod report;
+pub mod state;
 pub mod storm;
 
 #[cfg(target_arch = "wasm32")]

@@ -106,7 +106,13 @@ fn drawing_the_timeline_changes_the_canvas_pixels() {
     let canvas = canvas("timeline-test");
     assert_eq!(painted_pixels(&canvas), 0);
     let options = params(r#"{"logScale": true}"#);
-    let report = draw_timeline("timeline-test", article_params(), options).expect("drawn");
+    let report = draw_timeline(
+        "timeline-test",
+        article_params(),
+        options,
+        JsValue::UNDEFINED,
+    )
+    .expect("drawn");
     assert_eq!(
         js_sys::Reflect::get(&report, &"give_up_s".into()).unwrap(),
         JsValue::from(86_520.0)
@@ -121,6 +127,7 @@ fn drawing_the_timeline_changes_the_canvas_pixels() {
         "timeline-test",
         article_params(),
         params(r#"{"dark": true}"#),
+        JsValue::UNDEFINED,
     )
     .unwrap();
     assert_ne!(
@@ -132,8 +139,13 @@ fn drawing_the_timeline_changes_the_canvas_pixels() {
 
 #[wasm_bindgen_test]
 fn a_missing_canvas_is_an_error_not_a_panic() {
-    let err = draw_timeline("no-such-canvas", article_params(), JsValue::UNDEFINED)
-        .expect_err("no canvas");
+    let err = draw_timeline(
+        "no-such-canvas",
+        article_params(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    )
+    .expect_err("no canvas");
     let err: js_sys::Error = err.dyn_into().expect("a real Error");
     assert_eq!(
         String::from(err.message()),
@@ -143,6 +155,7 @@ fn a_missing_canvas_is_an_error_not_a_panic() {
         "timeline-test",
         article_params(),
         params(r#"{"scale": 99}"#),
+        JsValue::UNDEFINED,
     );
     assert!(err.is_err());
 }
@@ -269,4 +282,72 @@ fn seeded_storm_in_wasm_equals_native_and_draws() {
         js_sys::Reflect::get(&err, &"field".into()).unwrap(),
         JsValue::from("capacity")
     );
+}
+
+#[wasm_bindgen_test]
+fn presets_state_and_exports_through_the_js_api() {
+    use backoff_lab::bindings::{
+        chart_svg, decode_state, encode_state, export_schedule, presets, storm_svg,
+    };
+    let all = js_sys::Array::from(&presets().unwrap());
+    assert_eq!(all.length(), 7);
+    let svix = all
+        .iter()
+        .find(|p| js_sys::Reflect::get(p, &"name".into()).unwrap() == "svix")
+        .unwrap();
+    assert_eq!(
+        js_sys::Reflect::get(&svix, &"give_up_text".into()).unwrap(),
+        JsValue::from("27 h 35 min 5 s")
+    );
+    let svix_params = js_sys::Reflect::get(&svix, &"params".into()).unwrap();
+    let report: ScheduleReport =
+        serde_wasm_bindgen::from_value(schedule(svix_params).unwrap()).unwrap();
+    assert_eq!(report.give_up_s, 99_305.0);
+
+    let decoded = decode_state("#base=1m&mode=%3Cb%3E").unwrap();
+    let notices = js_sys::Array::from(&js_sys::Reflect::get(&decoded, &"notices".into()).unwrap());
+    assert_eq!(notices.length(), 1);
+    let settings = js_sys::Reflect::get(&decoded, &"settings".into()).unwrap();
+    assert_eq!(encode_state(settings).unwrap(), "base=1m");
+
+    let csv = export_schedule(article_params(), "csv").unwrap();
+    assert_eq!(csv.lines().count(), 15);
+    assert!(export_schedule(article_params(), "markdown")
+        .unwrap()
+        .starts_with("| Attempt |"));
+    assert!(export_schedule(article_params(), "xml").is_err());
+    let svg = chart_svg(
+        "timeline",
+        article_params(),
+        JsValue::UNDEFINED,
+        900.0,
+        320.0,
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("gives up at 24 h 02 min"));
+    assert!(chart_svg(
+        "pie",
+        article_params(),
+        JsValue::UNDEFINED,
+        900.0,
+        320.0,
+        JsValue::UNDEFINED
+    )
+    .is_err());
+    assert!(chart_svg(
+        "timeline",
+        article_params(),
+        JsValue::UNDEFINED,
+        f64::NAN,
+        320.0,
+        JsValue::UNDEFINED
+    )
+    .is_err());
+    let series = params(
+        r#"[{"label": "fixed", "params": {"base": 30, "multiplier": 3, "cap": 10800, "traffic": "20m", "engine": "fluid"}}]"#,
+    );
+    assert!(storm_svg(series, JsValue::UNDEFINED, 900.0, 420.0)
+        .unwrap()
+        .contains("capacity 1800/min"));
 }

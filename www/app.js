@@ -168,7 +168,8 @@ function stormSeries() {
   const mine = stormParams();
   if (!$('compare').checked) return [{ label: 'your policy', params: mine }];
   const { budget, rateLimit, retryAfter, pause, ...bare } = mine;
-  const fixed = { ...bare, policy: 'fixed', interval: '30s', attempts: undefined, giveUp: '2h', engine: 'fluid' };
+  // The article's storm-maker: no jitter, so the fast engine serves whatever mode is chosen.
+  const fixed = { ...bare, policy: 'fixed', interval: '30s', giveUp: '2h', mode: 'none', engine: 'fluid' };
   delete fixed.attempts;
   return [
     { label: 'your policy', params: bare },

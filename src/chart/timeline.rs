@@ -25,7 +25,51 @@ pub fn draw<DB: DrawingBackend>(
     schedule: &Schedule,
     options: &ChartOptions,
 ) -> Result<(), Error> {
-    draw_labelled(area, schedule, options).map(|_| ())
+    draw_labelled(area, schedule, options, Axis::default()).map(|_| ())
+}
+
+/// Draws two schedules one above the other on one time axis, each named by its label (for
+/// comparing a policy with a provider's), filling `area`.
+///
+/// # Example
+/// ```
+/// use backoff_lab::chart::{timeline, to_svg, ChartOptions};
+/// use backoff_lab::presets::preset;
+/// use backoff_lab::Policy;
+/// let (mine, svix) = (Policy::article().schedule(), preset("svix")?.policy.schedule());
+/// let svg = to_svg((900, 520), |area| {
+///     timeline::draw_compared(area, (&mine, "your policy"), (&svix, "Svix"), &ChartOptions::default())
+/// })?;
+/// assert!(svg.contains("gives up at 27 h 35 min"));
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn draw_compared<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    first: (&Schedule, &str),
+    second: (&Schedule, &str),
+    options: &ChartOptions,
+) -> Result<(), Error> {
+    let end = first.0.give_up_s().max(second.0.give_up_s());
+    let log_base = first.0.policy().base_s().min(second.0.policy().base_s());
+    let (height, _) = (area.dim_in_pixel().1, ());
+    let (upper, lower) = area.split_vertically(height / 2);
+    for (half, (schedule, label)) in [(upper, first), (lower, second)] {
+        let axis = Axis {
+            end: Some(end),
+            log_base: Some(log_base),
+            title: Some(label),
+        };
+        draw_labelled(&half, schedule, options, axis)?;
+    }
+    Ok(())
+}
+
+/// What a comparison shares between its two timelines: the time axis, and a title for each.
+#[derive(Default)]
+struct Axis<'a> {
+    end: Option<f64>,
+    log_base: Option<f64>,
+    title: Option<&'a str>,
 }
 
 /// A label's rectangle in pixels: left, top, right, bottom.
@@ -36,6 +80,7 @@ fn draw_labelled<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     schedule: &Schedule,
     options: &ChartOptions,
+    shared: Axis<'_>,
 ) -> Result<Vec<Rect>, Error> {
     let options = options.validated()?;
     let theme = Theme::new(options.dark);
@@ -46,12 +91,17 @@ fn draw_labelled<DB: DrawingBackend>(
 
     let rows = schedule.rows();
     let policy = schedule.policy();
-    let end = schedule.give_up_s().max(policy.base_s());
+    let end = shared
+        .end
+        .unwrap_or(schedule.give_up_s())
+        .max(policy.base_s());
     let axis = TimeAxis {
         left: 28.0 * s,
         right: width - 28.0 * s,
         end,
-        log_base: options.log_scale.then_some(policy.base_s()),
+        log_base: options
+            .log_scale
+            .then_some(shared.log_base.unwrap_or(policy.base_s())),
     };
     let top = 34.0 * s;
     let bottom = height - 30.0 * s;
@@ -61,6 +111,18 @@ fn draw_labelled<DB: DrawingBackend>(
         scale: s,
         placed: Vec::new(),
     };
+
+    if let Some(title) = shared.title {
+        let font = painter.styled_font(13.0, theme.text, FontStyle::Bold);
+        painter.text(
+            title,
+            (8.0 * s, 8.0 * s),
+            &font,
+            HPos::Left,
+            VPos::Top,
+            true,
+        )?;
+    }
 
     // Grid and tick labels at nice durations.
     let tick_font = painter.font(11.0, theme.muted);
@@ -477,7 +539,7 @@ mod tests {
             let mut text = String::new();
             let placed = {
                 let area = SVGBackend::with_string(&mut text, (900, 320)).into_drawing_area();
-                draw_labelled(&area, &policy.schedule(), &options).unwrap()
+                draw_labelled(&area, &policy.schedule(), &options, Axis::default()).unwrap()
             };
             assert!(placed.len() > 5);
             for (i, a) in placed.iter().enumerate() {

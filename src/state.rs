@@ -1,0 +1,321 @@
+//! The page's state as a value: every control's setting, written to the URL hash and read back.
+//! Reading never fails: an unknown key, a garbled value or an absurd size falls back to the
+//! default with a notice that says what was ignored. Values stay text; the page writes them into
+//! form fields, never into HTML.
+
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use serde::Serialize;
+
+use crate::{parse_duration, NumberInput};
+
+/// The longest hash read; anything longer is refused whole.
+pub const MAX_HASH_LEN: usize = 4_096;
+
+/// What a setting may hold.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Duration,
+    OptionalDuration,
+    Durations,
+    Number(f64, f64),
+    Whole(f64, f64),
+    Rate,
+    OptionalRate,
+    Bool,
+    OneOf(&'static [&'static str]),
+}
+
+/// Every setting of the page: its key, what it may hold and its default.
+const SETTINGS: &[(&str, Kind, &str)] = &[
+    (
+        "preset",
+        Kind::OneOf(&[
+            "",
+            "article",
+            "svix",
+            "standard-webhooks",
+            "azure-event-grid",
+            "grpc",
+            "aws-sdk-standard",
+            "aws-sns",
+        ]),
+        "",
+    ),
+    ("base", Kind::Duration, "30 s"),
+    ("multiplier", Kind::Number(1.0, 1_000.0), "3"),
+    ("cap", Kind::Duration, "3 h"),
+    ("gaps", Kind::Durations, ""),
+    ("then-every", Kind::OptionalDuration, ""),
+    ("stop", Kind::OneOf(&["attempts", "give-up"]), "attempts"),
+    ("attempts", Kind::Whole(1.0, 10_000.0), "14"),
+    ("give-up", Kind::Duration, "24 h"),
+    ("log", Kind::Bool, "true"),
+    (
+        "compare",
+        Kind::OneOf(&[
+            "",
+            "article",
+            "svix",
+            "standard-webhooks",
+            "azure-event-grid",
+            "grpc",
+            "aws-sdk-standard",
+            "aws-sns",
+        ]),
+        "",
+    ),
+    (
+        "mode",
+        Kind::OneOf(&["none", "full", "equal", "decorrelated", "proportional"]),
+        "full",
+    ),
+    ("factor", Kind::Number(0.0, 1.0), "0.2"),
+    ("seed", Kind::Whole(0.0, 9_007_199_254_740_991.0), "42"),
+    (
+        "samples",
+        Kind::OneOf(&["20000", "100000", "1000000"]),
+        "20000",
+    ),
+    ("deliveries", Kind::Whole(1.0, 1_000_000.0), "1000"),
+    ("deadline", Kind::OptionalDuration, "24h"),
+    ("arrivals", Kind::Rate, "600/min"),
+    ("capacity", Kind::Rate, "30/s"),
+    ("outage", Kind::Duration, "10 min"),
+    ("timeout", Kind::Duration, "5s"),
+    ("budget", Kind::Number(0.0, 100.0), "0"),
+    ("rate-limit", Kind::OptionalRate, ""),
+    ("retry-after", Kind::OptionalDuration, ""),
+    ("pause", Kind::Bool, "false"),
+    ("storm-compare", Kind::Bool, "true"),
+    ("engine", Kind::OneOf(&["fluid", "discrete"]), "fluid"),
+    (
+        "section",
+        Kind::OneOf(&["schedule", "jitter", "storm"]),
+        "schedule",
+    ),
+    (
+        "view",
+        Kind::OneOf(&["timeline", "distribution", "herd", "storm"]),
+        "timeline",
+    ),
+];
+
+/// One setting: its key and its value as text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Setting {
+    /// The key (`base`, `mode`, ...).
+    pub key: String,
+    /// The value as text, as a form field shows it.
+    pub value: String,
+}
+
+/// A hash read back: every setting (defaults where nothing valid was given) and what was
+/// ignored, in words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DecodedState {
+    /// Every setting, in a fixed order.
+    pub settings: Vec<Setting>,
+    /// One sentence per thing ignored.
+    pub notices: Vec<String>,
+}
+
+fn valid(kind: Kind, value: &str) -> Result<(), String> {
+    let check_duration = |text: &str| -> Result<(), String> {
+        let seconds = parse_duration("value", text).map_err(|e| e.to_string())?;
+        if seconds > 0.0 && seconds <= 365.0 * 86_400.0 {
+            Ok(())
+        } else {
+            Err("a duration greater than 0 s and at most 365 days".into())
+        }
+    };
+    let check_rate = |text: &str| -> Result<(), String> {
+        let rate = NumberInput::Text(text.into())
+            .per_second("value")
+            .map_err(|e| e.to_string())?;
+        if rate.is_finite() && rate > 0.0 {
+            Ok(())
+        } else {
+            Err("a rate greater than 0".into())
+        }
+    };
+    match kind {
+        Kind::Duration => check_duration(value),
+        Kind::OptionalDuration if value.is_empty() => Ok(()),
+        Kind::OptionalDuration => check_duration(value),
+        Kind::Durations if value.is_empty() => Ok(()),
+        Kind::Durations => {
+            let gaps: Vec<&str> = value.split(',').collect();
+            if gaps.len() > crate::policy::MAX_EXPLICIT_GAPS {
+                return Err("at most 32 gaps".into());
+            }
+            gaps.into_iter().try_for_each(check_duration)
+        }
+        Kind::Number(lo, hi) | Kind::Whole(lo, hi) => {
+            let n: f64 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("a number from {lo} to {hi}"))?;
+            let whole = !matches!(kind, Kind::Whole(..)) || n.fract() == 0.0;
+            if n.is_finite() && whole && (lo..=hi).contains(&n) {
+                Ok(())
+            } else {
+                Err(format!("a number from {lo} to {hi}"))
+            }
+        }
+        Kind::Rate => check_rate(value),
+        Kind::OptionalRate if value.is_empty() => Ok(()),
+        Kind::OptionalRate => check_rate(value),
+        Kind::Bool if value == "true" || value == "false" => Ok(()),
+        Kind::Bool => Err("true or false".into()),
+        Kind::OneOf(options) if options.contains(&value) => Ok(()),
+        Kind::OneOf(options) => Err(format!(
+            "one of {}",
+            options
+                .iter()
+                .filter(|o| !o.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Reads a URL hash (with or without its `#`). Never fails; see [`DecodedState::notices`].
+///
+/// # Example
+/// ```
+/// use backoff_lab::state::decode_hash;
+/// let state = decode_hash("#base=1m&multiplier=abc&colour=red");
+/// let base = state.settings.iter().find(|s| s.key == "base").unwrap();
+/// assert_eq!(base.value, "1m");
+/// assert_eq!(state.notices.len(), 2); // the multiplier fell back to 3; "colour" is unknown
+/// ```
+pub fn decode_hash(hash: &str) -> DecodedState {
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    let mut settings: Vec<Setting> = SETTINGS
+        .iter()
+        .map(|(key, _, default)| Setting {
+            key: (*key).into(),
+            value: (*default).into(),
+        })
+        .collect();
+    let mut notices = Vec::new();
+    if hash.len() > MAX_HASH_LEN {
+        notices.push(format!("the link's settings are {} characters long, more than {MAX_HASH_LEN}: all defaults are used", hash.len()));
+        return DecodedState { settings, notices };
+    }
+    for pair in hash.split('&').filter(|p| !p.is_empty()) {
+        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+        let decode = |text: &str| {
+            percent_decode_str(&text.replace('+', " "))
+                .decode_utf8()
+                .map(|c| c.into_owned())
+        };
+        let (Ok(key), Ok(value)) = (decode(raw_key), decode(raw_value)) else {
+            notices.push("a setting in the link is not valid text and was ignored".into());
+            continue;
+        };
+        let shown: String = key.chars().take(40).collect();
+        let Some(index) = SETTINGS.iter().position(|(k, _, _)| *k == key) else {
+            notices.push(format!("unknown setting {shown:?} was ignored"));
+            continue;
+        };
+        let (_, kind, default) = SETTINGS[index];
+        match valid(kind, value.trim()) {
+            Ok(()) => settings[index].value = value.trim().to_string(),
+            Err(why) => {
+                let shown_value: String = value.chars().take(40).collect();
+                notices.push(format!(
+                    "{key} {shown_value:?} was ignored ({why}); using {default:?}"
+                ));
+            }
+        }
+    }
+    DecodedState { settings, notices }
+}
+
+/// Characters escaped in a hash value: everything but letters, digits and a few readable marks.
+const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'/')
+    .remove(b',');
+
+/// Writes settings as a URL hash (without the `#`), in the fixed order, skipping defaults.
+///
+/// # Example
+/// ```
+/// use backoff_lab::state::{decode_hash, encode_hash, Setting};
+/// let hash = encode_hash(&[Setting { key: "base".into(), value: "45 s".into() }]);
+/// assert_eq!(hash, "base=45%20s");
+/// assert!(decode_hash(&hash).notices.is_empty());
+/// ```
+pub fn encode_hash(settings: &[Setting]) -> String {
+    SETTINGS
+        .iter()
+        .filter_map(|(key, _, default)| {
+            let value = settings
+                .iter()
+                .rev()
+                .find(|s| s.key == *key)?
+                .value
+                .trim()
+                .to_string();
+            (value != *default).then(|| format!("{key}={}", utf8_percent_encode(&value, ESCAPED)))
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value<'a>(state: &'a DecodedState, key: &str) -> &'a str {
+        &state.settings.iter().find(|s| s.key == key).unwrap().value
+    }
+
+    #[test]
+    fn a_link_round_trips_exactly() {
+        let mut settings = decode_hash("").settings;
+        for (key, v) in [
+            ("base", "1 min"),
+            ("mode", "proportional"),
+            ("factor", "0.35"),
+            ("seed", "123456789"),
+            ("budget", "10"),
+            ("rate-limit", "25/s"),
+            ("gaps", "5s,5m,30m"),
+            ("pause", "true"),
+            ("section", "storm"),
+        ] {
+            settings.iter_mut().find(|s| s.key == key).unwrap().value = v.into();
+        }
+        let hash = encode_hash(&settings);
+        let back = decode_hash(&hash);
+        assert!(back.notices.is_empty(), "{:?}", back.notices);
+        assert_eq!(back.settings, settings);
+        assert_eq!(encode_hash(&back.settings), hash);
+    }
+
+    #[test]
+    fn garbage_falls_back_to_defaults_with_notices() {
+        let state = decode_hash("#base=-5s&multiplier=NaN&seed=1.5&mode=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&%FF=1&zzz=1&attempts=1e12");
+        assert_eq!(value(&state, "base"), "30 s");
+        assert_eq!(value(&state, "multiplier"), "3");
+        assert_eq!(value(&state, "mode"), "full");
+        assert_eq!(value(&state, "attempts"), "14");
+        assert_eq!(state.notices.len(), 7, "{:?}", state.notices);
+        assert!(state
+            .notices
+            .iter()
+            .any(|n| n.starts_with("mode \"<img src=x onerror=alert(1)>\" was ignored")));
+        assert!(state
+            .notices
+            .iter()
+            .any(|n| n == "unknown setting \"zzz\" was ignored"));
+        let huge = "a".repeat(MAX_HASH_LEN + 1);
+        assert_eq!(decode_hash(&huge).notices.len(), 1);
+    }
+}

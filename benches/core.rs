@@ -5,10 +5,12 @@ use backoff_lab::chart::{timeline, to_svg, ChartOptions};
 use backoff_lab::give_up::{distribution, give_up_times};
 use backoff_lab::herd::herd;
 use backoff_lab::jitter::{seeded_rng, Jitter};
-use backoff_lab::{Policy, ScheduleReport};
+use backoff_lab::storm::{simulate_discrete, simulate_fluid, Scenario, StormReport};
+use backoff_lab::{Policy, ScheduleReport, Stop};
 use criterion::{criterion_group, criterion_main, Criterion};
 use rand::RngExt;
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 const SAMPLES: usize = 1_000_000;
 
@@ -120,5 +122,125 @@ fn schedule(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sampling, exact, herds, schedule);
+/// Exponential 30 s ×3 capped at 3 h, 14 attempts, full jitter: the article's policy.
+fn storm_policy() -> Policy {
+    Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(14)).unwrap()
+}
+
+/// 600/min for 24 h with a 2-hour outage from the start, the article's policy with full jitter
+/// (the rest as the article's storm: 30/s capacity, 50 ms latency, 5 s timeout, seed 42).
+fn storm_24h() -> Scenario {
+    Scenario {
+        traffic_s: 86_400,
+        outage: (0, 7_200),
+        policy: storm_policy(),
+        jitter: Jitter::Full,
+        ..Scenario::article_fixed()
+    }
+}
+
+/// One batch of 1,000,000 deliveries at second 0 (next to no steady traffic: 10^-6 per second
+/// for 1 s) and a 10-minute outage, same policy.
+fn storm_batch_1m() -> Scenario {
+    Scenario {
+        arrivals_per_s: 1e-6,
+        traffic_s: 1,
+        batch: Some((1_000_000, 0)),
+        outage: (0, 600),
+        ..storm_24h()
+    }
+}
+
+/// Attempts simulated, summed over the report's minutes.
+fn attempts(report: &StormReport) -> f64 {
+    report.minutes.iter().map(|m| m.attempts).sum()
+}
+
+/// Outside criterion's timing: the discrete engine's throughput (attempts simulated per wall
+/// second, the median of 3 runs after a warm-up) on both storm scenarios, printed to stderr and
+/// written to target/criterion/storm_events_per_second.json for scripts/criterion_summary.py.
+fn storm_events_per_second(_: &mut Criterion) {
+    // Only under `cargo bench` (criterion's `--bench`), not when `cargo test --benches` runs
+    // each benchmark once as a test.
+    if !std::env::args().any(|arg| arg == "--bench") {
+        return;
+    }
+    let mut lines = Vec::new();
+    for (name, scenario) in [
+        ("storm_24h", storm_24h()),
+        ("storm_batch_1M", storm_batch_1m()),
+    ] {
+        let warm = simulate_discrete(&scenario, false).unwrap();
+        let mut times: Vec<f64> = (0..3)
+            .map(|_| {
+                let started = Instant::now();
+                black_box(simulate_discrete(&scenario, false).unwrap());
+                started.elapsed().as_secs_f64()
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let seconds = times[1];
+        let n = attempts(&warm);
+        let fluid = simulate_fluid(&scenario, false).unwrap();
+        eprintln!(
+            "{name}: discrete engine {n:.0} attempts ({:.0} deliveries) in {:.3} s (median of 3): \
+             {:.3e} events per second; fluid engine counts {:.0} attempts",
+            warm.summary.arrivals,
+            seconds,
+            n / seconds,
+            attempts(&fluid),
+        );
+        lines.push(format!(
+            "  {{\"scenario\": \"{name}\", \"engine\": \"discrete\", \"attempts\": {n:.0}, \
+             \"deliveries\": {:.0}, \"seconds\": {seconds:.6}, \"events_per_second\": {:.1}, \
+             \"fluid_attempts\": {:.1}}}",
+            warm.summary.arrivals,
+            n / seconds,
+            attempts(&fluid),
+        ));
+    }
+    let dir = std::path::Path::new(
+        &std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_string()),
+    )
+    .join("criterion");
+    let json = format!("[\n{}\n]\n", lines.join(",\n"));
+    if let Err(error) = std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(dir.join("storm_events_per_second.json"), json))
+    {
+        eprintln!(
+            "storm events per second: could not write under {}: {error}",
+            dir.display()
+        );
+    }
+}
+
+fn storms(c: &mut Criterion) {
+    for (group_name, scenario) in [
+        ("storm_24h", storm_24h()),
+        ("storm_batch_1M", storm_batch_1m()),
+    ] {
+        let mut group = c.benchmark_group(group_name);
+        group.sample_size(10);
+        // About 1.3 s per discrete run natively: room for 10 of them without criterion's warning.
+        group.measurement_time(Duration::from_secs(16));
+        group.bench_function("baseline_discrete", |b| {
+            b.iter(|| black_box(simulate_discrete(black_box(&scenario), false).unwrap()))
+        });
+        group.measurement_time(Duration::from_secs(5));
+        group.bench_function("fluid", |b| {
+            b.iter(|| black_box(simulate_fluid(black_box(&scenario), false).unwrap()))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(
+    benches,
+    storm_events_per_second,
+    sampling,
+    exact,
+    herds,
+    schedule,
+    storms
+);
 criterion_main!(benches);

@@ -5,7 +5,9 @@ the group's benchmark whose name starts with `baseline`.
     scripts/criterion_summary.py [target/criterion] [--since EPOCH_SECONDS]
 
 Reads <dir>/<group>/<bench>/new/estimates.json (median.point_estimate, in ns). With --since,
-results older than that time (left behind by benchmarks not run this time) are skipped.
+results older than that time (left behind by benchmarks not run this time) are skipped. Then
+prints <dir>/storm_events_per_second.json, the discrete storm engine's throughput that
+benches/core.rs measures outside criterion's timing, when it is there (and new enough).
 """
 
 import argparse
@@ -56,6 +58,19 @@ def main():
         for name, median in sorted(benches, key=lambda b: not b[0].startswith("baseline")):
             ratio = f"{median / baseline:10.3f}x" if baseline else "  (no baseline)"
             print(f"  {name:<{width}}{human(median):>12}{ratio}")
+    print_events_per_second(args.root / "storm_events_per_second.json", args.since)
+
+
+def print_events_per_second(path, since):
+    if not path.exists() or (since is not None and path.stat().st_mtime < since):
+        return
+    print("discrete storm engine throughput (attempts simulated per wall second, outside criterion)")
+    for run in json.loads(path.read_text()):
+        print(
+            f"  {run['scenario']:<16}{run['attempts']:>12,.0f} attempts of {run['deliveries']:>9,.0f} deliveries"
+            f" in {run['seconds']:.3f} s: {run['events_per_second'] / 1e6:.2f} M events/s"
+            f" (fluid engine: {run['fluid_attempts']:,.0f} attempts)"
+        )
 
 
 if __name__ == "__main__":

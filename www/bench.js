@@ -4,7 +4,15 @@
 // document.body.dataset.done becomes "true" (or dataset.error holds the message).
 //
 // Open /bench.html under scripts/serve.sh, or run `cd tests/e2e && npm run bench`.
-import init, { drawDistribution, drawHerd, drawTimeline, jitter, sampledMeanGiveUp } from './pkg/backoff_lab.js';
+import init, {
+  drawDistribution,
+  drawHerd,
+  drawStorm,
+  drawTimeline,
+  jitter,
+  sampledMeanGiveUp,
+  storm,
+} from './pkg/backoff_lab.js';
 
 // The article's policy: 30 s, ×3, capped at 3 h, 14 attempts (13 retries).
 const ARTICLE = { base: 30, multiplier: 3, cap: 10800, attempts: 14 };
@@ -156,7 +164,7 @@ async function benchExact() {
 const CANVAS_CSS = { width: 900, height: 320 };
 
 function sizeCanvases(scale) {
-  for (const id of ['bench-timeline', 'bench-distribution', 'bench-herd']) {
+  for (const id of ['bench-timeline', 'bench-distribution', 'bench-herd', 'bench-storm']) {
     const canvas = $(id);
     canvas.width = Math.round(CANVAS_CSS.width * scale);
     canvas.height = Math.round(CANVAS_CSS.height * scale);
@@ -211,6 +219,122 @@ async function benchRedraw() {
   );
 }
 
+// --- d. storm -----------------------------------------------------------------------------------
+
+// 600/min for 24 h with a 2-hour outage, the article's policy with full jitter: the same scenario
+// as benches/core.rs's storm_24h group (the fluid engine ignores the seed).
+const STORM_24H = {
+  policy: 'exponential',
+  base: 30,
+  multiplier: 3,
+  cap: 10800,
+  attempts: 14,
+  mode: 'full',
+  seed: 1,
+  traffic: '24h',
+  outage: '2h',
+  engine: 'fluid',
+};
+
+// The article's fixed 30 s storm: every storm field takes the article's value, and the policy is
+// the fixed interval (30 s for 2 h). `storm({ engine: 'fluid' })` alone is refused ("missing
+// field `base`"): base, multiplier and cap are required even though a fixed policy ignores them.
+const ARTICLE_STORM = { base: 30, multiplier: 3, cap: 10800, engine: 'fluid' };
+
+async function benchStorm() {
+  const runs = 10;
+  const [article, day] = await alternate(
+    [{ run: () => storm(ARTICLE_STORM) }, { run: () => storm(STORM_24H) }],
+    { warmups: 1, runs, label: 'storm' },
+  );
+  const summary = (report) => {
+    const s = report.summary;
+    return {
+      minutes: report.minutes.length,
+      arrivals: s.arrivals,
+      attempts: Math.round(report.minutes.reduce((sum, m) => sum + m.attempts, 0)),
+      peakMultiple: round(s.peak_multiple, 4),
+      exhausted: Math.round(s.exhausted),
+      drainedAfterOutageS: s.drained_at_s === null ? null : s.drained_at_s - s.outage_end_s,
+    };
+  };
+  return group(
+    'storm',
+    `storm() on the fluid engine; ${runs} alternating runs after 1 warm-up`,
+    [
+      row("baseline: the article's fixed 30 s storm (2 h of 600/min, 10 min outage)", article.times),
+      row('24 h of 600/min, 2 h outage, 30 s ×3 capped at 3 h, full jitter', day.times),
+    ],
+    { articleFixed: summary(article.values[0]), storm24h: summary(day.values[0]) },
+  );
+}
+
+// The page's storm chart in its default state, as app.js's stormSeries() builds it: your policy,
+// a fixed 30 s interval for 2 h, and your policy with a 10% retry budget.
+function defaultStormSeries() {
+  const mine = {
+    base: '30 s',
+    multiplier: 3,
+    cap: '3 h',
+    attempts: 14,
+    mode: 'full',
+    factor: 0.2,
+    seed: 42,
+    policy: 'exponential',
+    arrivals: '600/min',
+    capacity: '30/s',
+    outage: '10 min',
+    timeout: '5s',
+    pause: false,
+    engine: 'fluid',
+  };
+  const { pause, ...bare } = mine;
+  // As app.js: the article's storm-maker, without jitter.
+  const fixed = { ...bare, policy: 'fixed', interval: '30s', giveUp: '2h', mode: 'none', engine: 'fluid' };
+  delete fixed.attempts;
+  return [
+    { label: 'your policy', params: bare },
+    { label: 'fixed 30 s', params: fixed },
+    { label: 'your policy + 10% budget', params: { ...mine, budget: 10 } },
+  ];
+}
+
+async function benchRedrawWithStorm() {
+  const runs = 20;
+  const scale = Math.min(4, Math.max(1, window.devicePixelRatio || 1));
+  sizeCanvases(scale);
+  const options = { dark: false, scale, logScale: true };
+  // The page's defaults (index.html): 20,000 sampled deliveries, a herd of 1,000, deadline 24 h.
+  const params = { ...ARTICLE, mode: 'full', seed: 42, samples: 20_000, deliveries: 1000, deadline: '24h' };
+  const series = defaultStormSeries();
+  const fast = () => {
+    drawTimeline('bench-timeline', params, options);
+    drawDistribution('bench-distribution', params, options);
+    drawHerd('bench-herd', params, options);
+  };
+  const stormOnly = () => drawStorm('bench-storm', series, options);
+  const [base, alone, both] = await alternate(
+    [{ run: fast }, { run: stormOnly }, { run: () => { fast(); return stormOnly(); } }],
+    { warmups: 2, runs, label: 'redraw with storm' },
+  );
+  const drawn = alone.values[0];
+  return group(
+    'redraw with storm',
+    `the page's default state: 3 charts (samples 20,000), then the storm chart of its 3 default series (fluid); canvases ` +
+      `${CANVAS_CSS.width}x${CANVAS_CSS.height} CSS px at scale ${scale}; ${runs} alternating runs after 2 warm-ups`,
+    [
+      row('baseline: drawTimeline + drawDistribution + drawHerd', base.times),
+      row('drawStorm (your policy, fixed 30 s, + 10% budget)', alone.times),
+      row('all four: the whole redraw', both.times),
+    ],
+    {
+      scale,
+      canvasPx: [$('bench-storm').width, $('bench-storm').height],
+      peakMultiples: Object.fromEntries(drawn.map((d) => [d.label, round(d.summary.peak_multiple, 4)])),
+    },
+  );
+}
+
 // --- main ---------------------------------------------------------------------------------------
 
 /** The smallest step of performance.now() seen (coarsened when not cross-origin isolated). */
@@ -230,7 +354,7 @@ async function main() {
   await init();
   const started = performance.now();
   const groups = [];
-  for (const bench of [benchSampling, benchExact, benchRedraw]) {
+  for (const bench of [benchSampling, benchExact, benchRedraw, benchStorm, benchRedrawWithStorm]) {
     groups.push(await bench());
   }
   const results = {

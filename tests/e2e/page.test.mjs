@@ -38,7 +38,11 @@ const CHROMIUM_ARGS = [
 const DEFAULT_ROWS = 14;
 const DEFAULT_LAST_ELAPSED = '24 h 02 min';
 const FIELDS = ['base', 'multiplier', 'cap', 'attempts', 'give-up'];
-const STATUS_PATTERN = /rendered in [\d.,]+\s*ms/;
+// The final status of a clean render. A render first shows "drawing the storm…" and then, in the
+// next animation frame once the storm chart is drawn, "rendered in X ms (storm Y ms)", or
+// "not everything was redrawn: …" when a view failed; the wait helpers wait for the final one.
+const STATUS_PATTERN = /^rendered in [\d.,]+\s*ms \(storm [\d.,]+\s*ms\)$/;
+const FAILED_PATTERN = /^not everything was redrawn/;
 const WAIT_MS = 15_000;
 
 let server;
@@ -217,7 +221,8 @@ function statusChanges(page) {
 
 /**
  * Wait for the render after an action: #status changed since `before` and matches `pattern`
- * (by default "rendered in N ms", a render without errors).
+ * (by default the final "rendered in N ms (storm M ms)" of a render without errors, never the
+ * intermediate "drawing the storm…").
  */
 async function nextRender(page, before, pattern = STATUS_PATTERN) {
   await until(
@@ -586,7 +591,7 @@ test('the jitter factor shows only for proportional jitter and rejects 1.5 inlin
 
     const before = await statusChanges(page);
     await page.fill('#factor-text', '1.5');
-    await nextRender(page, before, /not everything was redrawn/);
+    await nextRender(page, before, FAILED_PATTERN);
     const state = await fieldError(page, 'factor');
     assert.ok(
       state.text.includes('factor must be a number from 0 to 1'),
@@ -614,7 +619,7 @@ test('the herd size is checked and names the herd in its caption', { timeout: 60
 
     const before = await statusChanges(page);
     await page.fill('#deliveries-text', '0');
-    await nextRender(page, before, /not everything was redrawn/);
+    await nextRender(page, before, FAILED_PATTERN);
     const state = await fieldError(page, 'deliveries');
     assert.ok(
       state.text.includes('deliveries must be a whole number from 1 to 10000000'),
@@ -721,4 +726,235 @@ test('screenshot of the default page', { timeout: 60_000 }, async () => {
     },
     { viewport: { width: 1200, height: 900 }, deviceScaleFactor: 2 },
   );
+});
+
+// ---- The storm section: #arrivals-text, #capacity-text, #outage, #timeout-text, #budget,
+// #pause, #compare, #engine and the #storm chart with its caption. The storm is drawn in the
+// animation frame after the other charts, so each check waits for the final status.
+
+const STORM_LABELS = ['your policy:', 'fixed 30 s:', 'your policy + 10% budget:'];
+// The page's default storm inputs as StormParams (what app.js builds from the form).
+const DEFAULT_STORM = {
+  policy: 'exponential',
+  base: '30 s',
+  multiplier: 3,
+  cap: '3 h',
+  attempts: 14,
+  mode: 'full',
+  seed: 42,
+  arrivals: '600/min',
+  capacity: '30/s',
+  outage: '10 min',
+  timeout: '5s',
+  engine: 'fluid',
+};
+// The default outage: 10 minutes from the start, so minutes 1 to 10 of a report.
+const OUTAGE_MINUTES = 10;
+
+/** The storm caption, one entry per series (the page joins them with newlines). */
+async function stormLines(page) {
+  return (await textOf(page, '#storm-caption')).split('\n');
+}
+
+/** The storm chart's pixels and its caption lines. */
+async function stormState(page) {
+  return { pixels: await canvasDataUrl(page, 'storm'), lines: await stormLines(page) };
+}
+
+/**
+ * Wait until the page shows a clean final render whose storm caption lines satisfy `check`
+ * (for actions such as several key presses that start more than one render).
+ */
+async function stormSettles(page, check, description) {
+  await until(
+    async () =>
+      STATUS_PATTERN.test(await textOf(page, '#status')) && check(await stormLines(page)),
+    async () =>
+      `${description} (status ${JSON.stringify(await textOf(page, '#status'))}, ` +
+      `caption ${JSON.stringify(await stormLines(page))})`,
+  );
+}
+
+/** The "N× normal traffic" peak of one storm caption line. */
+function peakMultiple(line) {
+  const match = /([\d.]+)× normal traffic/.exec(line);
+  assert.ok(match, `no "N× normal traffic" in ${JSON.stringify(line)}`);
+  return Number(match[1]);
+}
+
+function assertStormLabels(lines, labels = STORM_LABELS) {
+  assert.equal(lines.length, labels.length, `#storm-caption has ${lines.length} lines: ${JSON.stringify(lines)}`);
+  labels.forEach((label, i) => {
+    assert.ok(lines[i].startsWith(label), `#storm-caption line ${i + 1} should start with ${JSON.stringify(label)}: ${JSON.stringify(lines[i])}`);
+  });
+}
+
+/** `report` computed by the page's own wasm module (same origin, so the CSP allows the import). */
+function stormReport(page, params) {
+  return page.evaluate(async (p) => {
+    const wasm = await import('/pkg/backoff_lab.js');
+    await wasm.default(); // a no-op when app.js has already initialised this module instance
+    const report = wasm.storm(p);
+    return { caption: report.caption, attempts: report.minutes.map((m) => m.attempts) };
+  }, params);
+}
+
+test('the default storm compares your policy, a fixed 30 s interval and a 10% budget', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    const lines = await stormLines(page);
+    assertStormLabels(lines);
+    assert.ok(lines[1].includes('never drains'), `the fixed 30 s line lacks "never drains": ${JSON.stringify(lines[1])}`);
+    assert.ok(
+      lines[2].includes('1.1× normal traffic'),
+      `the budget line lacks "1.1× normal traffic": ${JSON.stringify(lines[2])}`,
+    );
+    assert.ok(!lines[0].includes('never drains'), `your policy (exponential, capped) drains: ${JSON.stringify(lines[0])}`);
+    // The article's point: a fixed interval multiplies the load far more than backing off does.
+    const [yours, fixed] = lines.slice(0, 2).map(peakMultiple);
+    assert.ok(fixed >= 2 * yours, `fixed 30 s peaks at ${fixed}× normal traffic, your policy at ${yours}×`);
+    assert.equal(
+      await page.locator('#storm').getAttribute('aria-label'),
+      lines.join('\n'),
+      '#storm aria-label follows its caption',
+    );
+    assertFigureDrawn(await canvasStats(page, 'storm'), 'storm');
+  });
+});
+
+test('the retry budget, by slider or by text, redraws the storm and names the budget', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    const initial = await stormState(page);
+    assert.equal(await page.locator('#budget').inputValue(), '0', 'the default #budget slider');
+
+    // Five steps right with the keyboard: 0 → 5 %.
+    const slider = page.locator('#budget');
+    await slider.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    assert.equal(await slider.inputValue(), '5', 'the arrow keys moved #budget to 5');
+    assert.equal(await page.locator('#budget-text').inputValue(), '5', '#budget-text follows the slider');
+    await stormSettles(page, (lines) => (lines[2] ?? '').startsWith('your policy + 5% budget:'), 'the budget line to name 5%');
+    const byKeyboard = await stormState(page);
+    assertStormLabels(byKeyboard.lines, [...STORM_LABELS.slice(0, 2), 'your policy + 5% budget:']);
+    assert.notEqual(byKeyboard.pixels, initial.pixels, '#storm pixels with a 5% budget vs the default');
+    assert.notEqual(byKeyboard.lines[2], initial.lines[2], 'the budget line with 5% vs 10%');
+    assert.equal(byKeyboard.lines[0], initial.lines[0], 'the budget leaves "your policy" alone');
+    assert.equal(byKeyboard.lines[1], initial.lines[1], 'the budget leaves "fixed 30 s" alone');
+
+    // Typed: 20 %, then 5 % again, which draws what the slider drew.
+    await renderAfter(page, () => page.fill('#budget-text', '20'));
+    const twenty = await stormState(page);
+    assertStormLabels(twenty.lines, [...STORM_LABELS.slice(0, 2), 'your policy + 20% budget:']);
+    assert.notEqual(twenty.pixels, byKeyboard.pixels, '#storm pixels with a 20% vs a 5% budget');
+    assert.equal(await slider.inputValue(), '20', 'the #budget slider follows the text');
+
+    await renderAfter(page, () => page.fill('#budget-text', '5'));
+    const typed = await stormState(page);
+    assert.deepEqual(typed.lines, byKeyboard.lines, 'typing 5 writes the caption the slider wrote');
+    assert.equal(typed.pixels, byKeyboard.pixels, 'typing 5 draws the picture the slider drew');
+    assertFieldValid(await fieldError(page, 'budget'), 'budget');
+    assertFigureDrawn(await canvasStats(page, 'storm'), 'storm');
+  });
+});
+
+test('without the comparison the storm has one caption, which follows the budget', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    const compared = await stormState(page);
+    await renderAfter(page, () => page.uncheck('#compare'));
+    const single = await stormState(page);
+    assert.equal(single.lines.length, 1, `one caption without the comparison: ${JSON.stringify(single.lines)}`);
+    assert.ok(!single.lines[0].includes('fixed 30 s:'), `no fixed 30 s line: ${JSON.stringify(single.lines[0])}`);
+    assert.ok(!single.lines[0].startsWith('your policy'), `a single series has no label: ${JSON.stringify(single.lines[0])}`);
+    assert.equal(
+      single.lines[0],
+      compared.lines[0].slice(STORM_LABELS[0].length).trimStart(),
+      'the single caption is the "your policy" line of the comparison',
+    );
+    assert.ok(!single.lines[0].includes('1.1× normal traffic'), `no budget yet: ${JSON.stringify(single.lines[0])}`);
+    assert.notEqual(single.pixels, compared.pixels, '#storm pixels without the comparison');
+    assertFigureDrawn(await canvasStats(page, 'storm'), 'storm');
+
+    await renderAfter(page, () => page.fill('#budget-text', '10'));
+    const budgeted = await stormLines(page);
+    assert.equal(budgeted.length, 1, `one caption with a budget: ${JSON.stringify(budgeted)}`);
+    assert.ok(budgeted[0].includes('1.1× normal traffic'), `a 10% budget caps the storm: ${JSON.stringify(budgeted[0])}`);
+    assert.ok(!budgeted[0].includes('fixed 30 s:'), `still no fixed 30 s line: ${JSON.stringify(budgeted[0])}`);
+  });
+});
+
+test('pausing the endpoint holds every attempt during the outage and changes the storm', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    // The page's wasm module: pausing makes no attempt at all while the endpoint is down.
+    const paused = await stormReport(page, { ...DEFAULT_STORM, pause: true });
+    const unpaused = await stormReport(page, DEFAULT_STORM);
+    const during = (report) => report.attempts.slice(0, OUTAGE_MINUTES);
+    assert.ok(paused.attempts.length > OUTAGE_MINUTES, `the paused report has ${paused.attempts.length} minutes`);
+    assert.deepEqual(during(paused), Array(OUTAGE_MINUTES).fill(0), 'attempts per minute during the outage with pause');
+    assert.ok(during(unpaused).every((n) => n > 0), `attempts during the outage without pause: ${during(unpaused)}`);
+    assert.ok(paused.attempts.slice(OUTAGE_MINUTES).some((n) => n > 0), 'the held deliveries are attempted after the outage');
+
+    const before = await stormLines(page);
+    assert.equal(before[0], `${STORM_LABELS[0]} ${unpaused.caption}`, '"your policy" before pausing is the storm() caption');
+    await renderAfter(page, () => page.check('#pause'));
+    const after = await stormLines(page);
+    assertStormLabels(after);
+    assert.notEqual(after[0], before[0], 'checking #pause changes the "your policy" line');
+    assert.equal(after[0], `${STORM_LABELS[0]} ${paused.caption}`, '"your policy" with pause is the paused storm() caption');
+    assert.notEqual(after[2], before[2], 'checking #pause changes the budget line');
+
+    await renderAfter(page, () => page.uncheck('#pause'));
+    assert.deepEqual(await stormLines(page), before, 'unchecking #pause restores the captions');
+  });
+});
+
+test('garbage storm inputs show inline errors and keep the rest of the page', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page, problems }) => {
+    const initial = await stormState(page);
+    for (const field of ['arrivals', 'capacity']) assertFieldValid(await fieldError(page, field), field);
+
+    for (const { field, text, message, good } of [
+      { field: 'capacity', text: '0', message: 'capacity must be a rate greater than 0', good: '30/s' },
+      { field: 'arrivals', text: 'lots', message: 'arrivals must be a rate such as 600/min', good: '600/min' },
+    ]) {
+      const before = await statusChanges(page);
+      await page.fill(`#${field}-text`, text);
+      await nextRender(page, before, FAILED_PATTERN);
+      const state = await fieldError(page, field);
+      assert.ok(state.text.includes(message), `#${field}-error for ${JSON.stringify(text)} reads ${JSON.stringify(state.text)}`);
+      assert.ok(state.visible, `#${field}-error is hidden while it holds an error`);
+      assert.equal(state.invalid, 'true', `#${field}-text aria-invalid for ${JSON.stringify(text)}`);
+      assert.deepEqual(
+        problems.filter((problem) => problem.startsWith('page error')),
+        [],
+        `${field} ${JSON.stringify(text)} throws no uncaught page error`,
+      );
+      const rows = await tableRows(page);
+      assert.equal(rows.length, DEFAULT_ROWS, `the schedule table keeps every attempt with ${field} ${JSON.stringify(text)}`);
+      assert.equal(lastElapsed(rows), DEFAULT_LAST_ELAPSED, 'the schedule table is unchanged');
+      assert.deepEqual(await stormLines(page), initial.lines, 'the storm caption keeps the last good storm');
+      assert.equal(await canvasDataUrl(page, 'storm'), initial.pixels, 'the storm chart keeps the last good picture');
+
+      await renderAfter(page, () => page.fill(`#${field}-text`, good));
+      assertFieldValid(await fieldError(page, field), field);
+      assert.deepEqual(await stormLines(page), initial.lines, `the default storm again with ${field} ${good}`);
+    }
+  });
+});
+
+test('the discrete engine renders the storm too, and the budget exhausts nothing on either engine', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    assert.equal(await page.locator('#engine').inputValue(), 'fluid', 'the default #engine');
+    const noneExhausted = /(^|[^\d.,])0 exhausted/;
+    const fluid = await stormLines(page);
+    assertStormLabels(fluid);
+    assert.match(fluid[2], noneExhausted, 'fluid: the budget line');
+
+    await renderAfter(page, () => page.selectOption('#engine', 'discrete'));
+    const discrete = await stormLines(page);
+    assertStormLabels(discrete);
+    assert.match(discrete[2], noneExhausted, 'discrete: the budget line');
+    assert.notEqual(discrete[0], fluid[0], 'the discrete engine counts "your policy" differently from the fluid one');
+    assert.equal((await textOf(page, '#engine-error')).trim(), '', '#engine-error for the discrete engine');
+    assert.notEqual(await page.locator('#engine').getAttribute('aria-invalid'), 'true', '#engine aria-invalid');
+    assertFigureDrawn(await canvasStats(page, 'storm'), 'storm');
+  });
 });

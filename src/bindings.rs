@@ -536,8 +536,16 @@ pub fn export_schedule(
     match format {
         "csv" => Ok(report.to_csv()),
         "markdown" => Ok(report.to_markdown()),
-        "json" => serde_json::to_string_pretty(&report)
-            .map_err(|e| js_sys::Error::new(&e.to_string()).into()),
+        "json" => {
+            // The browser's JSON.stringify: serde_json would add tens of kilobytes to the wasm.
+            let value = to_js(&report)?;
+            js_sys::JSON::stringify_with_replacer_and_space(
+                &value,
+                &JsValue::NULL,
+                &JsValue::from(2),
+            )
+            .map(String::from)
+        }
         other => Err(js_error(&Error::out_of_range(
             "format",
             format!("{other:?}"),

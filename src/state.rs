@@ -25,22 +25,21 @@ enum Kind {
     OneOf(&'static [&'static str]),
 }
 
+/// A preset's name, or none (the user's own policy); a test keeps it equal to the presets.
+const PRESET_CHOICES: &[&str] = &[
+    "",
+    "article",
+    "svix",
+    "standard-webhooks",
+    "azure-event-grid",
+    "grpc",
+    "aws-sdk-standard",
+    "aws-sns",
+];
+
 /// Every setting of the page: its key, what it may hold and its default.
 const SETTINGS: &[(&str, Kind, &str)] = &[
-    (
-        "preset",
-        Kind::OneOf(&[
-            "",
-            "article",
-            "svix",
-            "standard-webhooks",
-            "azure-event-grid",
-            "grpc",
-            "aws-sdk-standard",
-            "aws-sns",
-        ]),
-        "",
-    ),
+    ("preset", Kind::OneOf(PRESET_CHOICES), ""),
     ("base", Kind::Duration, "30 s"),
     ("multiplier", Kind::Number(1.0, 1_000.0), "3"),
     ("cap", Kind::Duration, "3 h"),
@@ -50,20 +49,7 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ("attempts", Kind::Whole(1.0, 10_000.0), "14"),
     ("give-up", Kind::Duration, "24 h"),
     ("log", Kind::Bool, "true"),
-    (
-        "compare",
-        Kind::OneOf(&[
-            "",
-            "article",
-            "svix",
-            "standard-webhooks",
-            "azure-event-grid",
-            "grpc",
-            "aws-sdk-standard",
-            "aws-sns",
-        ]),
-        "",
-    ),
+    ("compare", Kind::OneOf(PRESET_CHOICES), ""),
     (
         "mode",
         Kind::OneOf(&["none", "full", "equal", "decorrelated", "proportional"]),
@@ -274,6 +260,12 @@ mod tests {
 
     fn value<'a>(state: &'a DecodedState, key: &str) -> &'a str {
         &state.settings.iter().find(|s| s.key == key).unwrap().value
+    }
+
+    #[test]
+    fn preset_choices_are_the_presets() {
+        let names: Vec<&str> = crate::presets::presets().iter().map(|p| p.name).collect();
+        assert_eq!(&PRESET_CHOICES[1..], names.as_slice());
     }
 
     #[test]

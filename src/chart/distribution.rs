@@ -6,7 +6,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{drawing_error, font, nice_time_ticks, ChartOptions, LabelRows, Theme};
+use super::{draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions, LabelRows};
 use crate::give_up::JitterReport;
 use crate::{format_duration, Error};
 
@@ -28,10 +28,8 @@ pub fn draw<DB: DrawingBackend>(
     report: &JitterReport,
     options: &ChartOptions,
 ) -> Result<(), Error> {
-    let options = options.validated()?;
-    let theme = Theme::new(options.dark);
+    let (options, theme) = prepare(area, options)?;
     let s = options.scale;
-    area.fill(&theme.background).map_err(drawing_error)?;
 
     let histogram = &report.sampled.histogram;
     let total = report.sampled.samples.max(1) as f64;
@@ -64,20 +62,14 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_area_size(52.0 * s)
         .build_cartesian_2d(lo..hi, 0.0..top)
         .map_err(drawing_error)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(0)
-        .y_labels(5)
-        .y_label_formatter(&|share| format!("{share:.0}%"))
-        .label_style(font(11.0, s, theme.muted))
-        .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
-        .light_line_style(theme.background)
-        .bold_line_style(theme.grid.stroke_width(s.round().max(1.0) as u32))
-        .y_desc("share of deliveries")
-        .axis_desc_style(font(11.0, s, theme.muted))
-        .draw()
-        .map_err(drawing_error)?;
+    draw_mesh(
+        &mut chart,
+        &theme,
+        s,
+        "share of deliveries",
+        5,
+        &|share: &f64| format!("{share:.0}%"),
+    )?;
     // Time ticks at nice durations (plotters would pick nice numbers of seconds).
     let tick_style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
     for t in &ticks {

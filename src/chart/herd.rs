@@ -6,7 +6,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{drawing_error, font, nice_time_ticks, ChartOptions, Theme};
+use super::{draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions};
 use crate::herd::Herd;
 use crate::{format_duration, Error};
 
@@ -31,10 +31,8 @@ pub fn draw<DB: DrawingBackend>(
     spike: Option<&Herd>,
     options: &ChartOptions,
 ) -> Result<(), Error> {
-    let options = options.validated()?;
-    let theme = Theme::new(options.dark);
+    let (options, theme) = prepare(area, options)?;
     let s = options.scale;
-    area.fill(&theme.background).map_err(drawing_error)?;
 
     let series = |h: &Herd| h.first_retry_per_second.clone();
     let main = series(herd);
@@ -61,20 +59,14 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_area_size(52.0 * s)
         .build_cartesian_2d(0.0..seconds, 0.0..top)
         .map_err(drawing_error)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(0)
-        .y_labels(5)
-        .y_label_formatter(&|v| format!("{v:.0}"))
-        .label_style(font(11.0, s, theme.muted))
-        .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
-        .light_line_style(theme.background)
-        .bold_line_style(theme.grid.stroke_width(s.round().max(1.0) as u32))
-        .y_desc("first retries per second")
-        .axis_desc_style(font(11.0, s, theme.muted))
-        .draw()
-        .map_err(drawing_error)?;
+    draw_mesh(
+        &mut chart,
+        &theme,
+        s,
+        "first retries per second",
+        5,
+        &|v: &f64| format!("{v:.0}"),
+    )?;
     let tick_style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
     for t in nice_time_ticks(0.0, seconds, ((width / (s * 70.0)) as usize).max(2)) {
         let (x, y) = chart.backend_coord(&(t, 0.0));

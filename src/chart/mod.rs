@@ -71,7 +71,7 @@ pub(crate) fn drawing_error<E: std::error::Error + Send + Sync>(
 }
 
 /// Durations a person reads at a glance, for axis ticks.
-const NICE_SECONDS: [f64; 30] = [
+pub(crate) const NICE_SECONDS: [f64; 30] = [
     0.001,
     0.01,
     0.1,
@@ -146,4 +146,47 @@ impl LabelRows {
         self.rows[row].push((left, right));
         Some(row)
     }
+}
+
+/// Every chart's start: valid options, their theme, and the background filled.
+pub(crate) fn prepare<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    options: &ChartOptions,
+) -> Result<(ChartOptions, Theme), Error> {
+    let options = options.validated()?;
+    let theme = Theme::new(options.dark);
+    area.fill(&theme.background).map_err(drawing_error)?;
+    Ok((options, theme))
+}
+
+/// The y axis and horizontal grid every cartesian chart shares (the x axis is labelled by the
+/// chart itself, at nice durations).
+pub(crate) fn draw_mesh<DB, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
+    theme: &Theme,
+    scale: f64,
+    y_desc: &str,
+    y_labels: usize,
+    y_format: &dyn Fn(&f64) -> String,
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>
+        + plotters::coord::ranged1d::ValueFormatter<f64>,
+{
+    let line = theme.grid.stroke_width(scale.round().max(1.0) as u32);
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_labels(y_labels)
+        .y_label_formatter(y_format)
+        .label_style(font(11.0, scale, theme.muted))
+        .axis_style(theme.muted.stroke_width(scale.round().max(1.0) as u32))
+        .light_line_style(theme.background)
+        .bold_line_style(line)
+        .y_desc(y_desc)
+        .axis_desc_style(font(11.0, scale, theme.muted))
+        .draw()
+        .map_err(drawing_error)
 }

@@ -7,7 +7,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{drawing_error, font, nice_time_ticks, ChartOptions, Theme};
+use super::{draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions, Theme};
 use crate::storm::{Scenario, StormReport};
 use crate::{format_duration, Error};
 
@@ -39,10 +39,8 @@ pub fn draw<DB: DrawingBackend>(
     series: &[Series<'_>],
     options: &ChartOptions,
 ) -> Result<(), Error> {
-    let options = options.validated()?;
-    let theme = Theme::new(options.dark);
+    let (options, theme) = prepare(area, options)?;
     let s = options.scale;
-    area.fill(&theme.background).map_err(drawing_error)?;
     let Some(first) = series.first() else {
         return Ok(());
     };
@@ -84,7 +82,6 @@ pub fn draw<DB: DrawingBackend>(
         end_s,
         ((f64::from(width) / (s * 90.0)) as usize).max(2),
     );
-    let mesh_line = theme.grid.stroke_width(s.round().max(1.0) as u32);
     let line_width = (1.8 * s).round().max(1.0) as u32;
     let minute_x = |minute: u32| f64::from(minute) * 60.0 - 30.0;
     let outage = (
@@ -104,20 +101,14 @@ pub fn draw<DB: DrawingBackend>(
                 .y_label_area_size(60.0 * s)
                 .build_cartesian_2d(0.0..end_s, (1.0..peak * 2.0).log_scale())
                 .map_err(drawing_error)?;
-            chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .x_labels(0)
-                .y_labels(6)
-                .y_label_formatter(&y_fmt)
-                .label_style(font(11.0, s, theme.muted))
-                .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
-                .light_line_style(theme.background)
-                .bold_line_style(mesh_line)
-                .y_desc("attempts per minute (log)")
-                .axis_desc_style(font(11.0, s, theme.muted))
-                .draw()
-                .map_err(drawing_error)?;
+            draw_mesh(
+                &mut chart,
+                &theme,
+                s,
+                "attempts per minute (log)",
+                6,
+                &y_fmt,
+            )?;
             draw_attempts(
                 &mut chart,
                 series,
@@ -141,20 +132,7 @@ pub fn draw<DB: DrawingBackend>(
                 .y_label_area_size(60.0 * s)
                 .build_cartesian_2d(0.0..end_s, (if log { 1.0 } else { 0.0 })..peak * 1.15)
                 .map_err(drawing_error)?;
-            chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .x_labels(0)
-                .y_labels(6)
-                .y_label_formatter(&y_fmt)
-                .label_style(font(11.0, s, theme.muted))
-                .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
-                .light_line_style(theme.background)
-                .bold_line_style(mesh_line)
-                .y_desc("attempts per minute")
-                .axis_desc_style(font(11.0, s, theme.muted))
-                .draw()
-                .map_err(drawing_error)?;
+            draw_mesh(&mut chart, &theme, s, "attempts per minute", 6, &y_fmt)?;
             draw_attempts(
                 &mut chart,
                 series,
@@ -181,20 +159,7 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_area_size(60.0 * s)
         .build_cartesian_2d(0.0..end_s, 0.0..backlog_peak * 1.15)
         .map_err(drawing_error)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(0)
-        .y_labels(4)
-        .y_label_formatter(&|v| compact(*v))
-        .label_style(font(11.0, s, theme.muted))
-        .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
-        .light_line_style(theme.background)
-        .bold_line_style(mesh_line)
-        .y_desc("backlog")
-        .axis_desc_style(font(11.0, s, theme.muted))
-        .draw()
-        .map_err(drawing_error)?;
+    draw_mesh(&mut chart, &theme, s, "backlog", 4, &|v: &f64| compact(*v))?;
     chart
         .draw_series(std::iter::once(Rectangle::new(
             [(outage.0, 0.0), (outage.1, backlog_peak * 1.15)],

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{drawing_error, ChartOptions, Theme};
+use super::{drawing_error, ChartOptions};
 use crate::{format_duration, Error, Schedule};
 
 /// Draws the timeline of `schedule` filling `area`.
@@ -82,12 +82,10 @@ fn draw_labelled<DB: DrawingBackend>(
     options: &ChartOptions,
     shared: Axis<'_>,
 ) -> Result<Vec<Rect>, Error> {
-    let options = options.validated()?;
-    let theme = Theme::new(options.dark);
+    let (options, theme) = super::prepare(area, options)?;
     let s = options.scale;
     let (width, height) = area.dim_in_pixel();
     let (width, height) = (f64::from(width), f64::from(height));
-    area.fill(&theme.background).map_err(drawing_error)?;
 
     let rows = schedule.rows();
     let policy = schedule.policy();
@@ -307,53 +305,14 @@ impl TimeAxis {
         painter: &Painter<'_, DB>,
         font: &TextStyle,
     ) -> Vec<(f64, String)> {
-        const NICE: [f64; 30] = [
-            0.001,
-            0.01,
-            0.1,
-            0.5,
-            1.0,
-            2.0,
-            5.0,
-            10.0,
-            15.0,
-            30.0,
-            60.0,
-            120.0,
-            300.0,
-            600.0,
-            900.0,
-            1_800.0,
-            3_600.0,
-            7_200.0,
-            10_800.0,
-            21_600.0,
-            43_200.0,
-            86_400.0,
-            172_800.0,
-            604_800.0,
-            1_209_600.0,
-            2_592_000.0,
-            7_776_000.0,
-            15_552_000.0,
-            31_536_000.0,
-            63_072_000.0,
-        ];
         let room = |t: f64| painter.size(&format_duration(t), font).0 + 18.0 * painter.scale;
         let candidates: Vec<f64> = match self.log_base {
             Some(_) => std::iter::once(0.0)
-                .chain(NICE.into_iter().filter(|&t| t <= self.end))
+                .chain(super::NICE_SECONDS.into_iter().filter(|&t| t <= self.end))
                 .collect(),
             None => {
-                let widest = room(self.end);
-                let fit = ((self.right - self.left) / widest).floor().max(1.0);
-                let step = NICE
-                    .into_iter()
-                    .find(|&step| self.end / step <= fit)
-                    .unwrap_or(self.end);
-                (0..=(self.end / step) as u32)
-                    .map(|k| f64::from(k) * step)
-                    .collect()
+                let fit = ((self.right - self.left) / room(self.end)).floor() as usize;
+                super::nice_time_ticks(0.0, self.end, fit)
             }
         };
         let mut ticks = Vec::new();

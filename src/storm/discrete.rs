@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use super::{destination, finish, Interval, Scenario, StormReport, MAX_HORIZON_S};
+use super::{destination, finish, BudgetWindow, Interval, Scenario, StormReport, MAX_HORIZON_S};
 use crate::jitter::{seeded_rng, uniform, Jitter, SeededRng};
 use crate::Error;
 
@@ -35,9 +35,7 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
     let mut queue = 0.0;
     let mut arrival_carry = 0.0;
     let mut limit_carry = 0.0;
-    let window = scenario.bounds.budget_window_s.max(1) as usize;
-    let mut firsts_window = vec![0.0; window];
-    let mut retries_window = vec![0.0; window];
+    let mut budget = BudgetWindow::new(&scenario.bounds);
     let mut seconds: Vec<Interval> = Vec::new();
     let last_arrival = scenario
         .traffic_s
@@ -74,11 +72,9 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
         }
 
         // Bounds: pause holds everything; the rate limit and the budget defer the excess.
-        let slot = second as usize % window;
         let (firsts, retries) = if scenario.bounds.pause && scenario.in_outage(second) {
             deferred.extend(firsts.iter().chain(&retries));
-            firsts_window[slot] = 0.0;
-            retries_window[slot] = 0.0;
+            budget.open(second, 0.0);
             (Vec::new(), Vec::new())
         } else {
             let mut allowed_total = usize::MAX;
@@ -88,21 +84,10 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
                 limit_carry -= allowed_total as f64;
             }
             let take_firsts = firsts.len().min(allowed_total);
-            let mut allowed_retries = allowed_total - take_firsts;
-            firsts_window[slot] = take_firsts as f64;
-            retries_window[slot] = 0.0;
-            if let Some(budget) = scenario.bounds.budget {
-                let firsts_recent: f64 = firsts_window.iter().sum();
-                let retries_recent: f64 = retries_window.iter().sum();
-                let room = (budget * firsts_recent
-                    + scenario.bounds.budget_floor_per_s * window as f64
-                    - retries_recent)
-                    .floor()
-                    .max(0.0) as usize;
-                allowed_retries = allowed_retries.min(room);
-            }
+            let room = budget.open(second, take_firsts as f64).floor();
+            let allowed_retries = (allowed_total - take_firsts).min(room as usize);
             let take_retries = retries.len().min(allowed_retries);
-            retries_window[slot] = take_retries as f64;
+            budget.record(take_retries as f64);
             deferred.extend(firsts[take_firsts..].iter().chain(&retries[take_retries..]));
             (
                 firsts[..take_firsts].to_vec(),

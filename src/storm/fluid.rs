@@ -3,7 +3,7 @@
 //! gap's uniform window covers. Fast, deterministic, and only for gaps that depend on the
 //! attempt number alone (every jitter mode but decorrelated).
 
-use super::{destination, finish, Interval, Scenario, StormReport, MAX_HORIZON_S};
+use super::{destination, finish, BudgetWindow, Interval, Scenario, StormReport, MAX_HORIZON_S};
 use crate::Error;
 
 /// The most ring cells (attempt classes × seconds of the longest wait) the engine allocates.
@@ -101,9 +101,7 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
     let mut deferred = vec![0.0; classes];
     let (mut created, mut delivered, mut exhausted, mut pending_calendar) = (0.0, 0.0, 0.0, 0.0);
     let mut queue = 0.0;
-    let window = scenario.bounds.budget_window_s.max(1) as usize;
-    let mut firsts_window = vec![0.0; window];
-    let mut retries_window = vec![0.0; window];
+    let mut budget = BudgetWindow::new(&scenario.bounds);
     let mut seconds: Vec<Interval> = Vec::new();
     let last_arrival = scenario
         .traffic_s
@@ -133,28 +131,18 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             retries_due += due[k];
         }
 
-        let slot = second as usize % window;
         let taken = &mut due;
         let (firsts, retries_taken) = if scenario.bounds.pause && scenario.in_outage(second) {
             deferred[..top].copy_from_slice(&taken[..top]);
             taken[..top].iter_mut().for_each(|t| *t = 0.0);
-            firsts_window[slot] = 0.0;
-            retries_window[slot] = 0.0;
+            budget.open(second, 0.0);
             (0.0, 0.0)
         } else {
             let allowed_total = scenario.bounds.rate_limit_per_s.unwrap_or(f64::INFINITY);
             let firsts = taken[0].min(allowed_total);
             deferred[0] = taken[0] - firsts;
             taken[0] = firsts;
-            let mut allowed_retries = allowed_total - firsts;
-            firsts_window[slot] = firsts;
-            retries_window[slot] = 0.0;
-            if let Some(budget) = scenario.bounds.budget {
-                let room = budget * firsts_window.iter().sum::<f64>()
-                    + scenario.bounds.budget_floor_per_s * window as f64
-                    - retries_window.iter().sum::<f64>();
-                allowed_retries = allowed_retries.min(room.max(0.0));
-            }
+            let allowed_retries = (allowed_total - firsts).min(budget.open(second, firsts));
             let share = if retries_due > 0.0 {
                 (allowed_retries / retries_due).min(1.0)
             } else {
@@ -166,7 +154,7 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
                     taken[k] *= share;
                 }
             }
-            retries_window[slot] = retries_due * share;
+            budget.record(retries_due * share);
             (firsts, retries_due * share)
         };
         held_total = deferred[..top].iter().sum();

@@ -458,6 +458,50 @@ fn caption(scenario: &Scenario, summary: &Summary) -> String {
     text
 }
 
+/// The retry budget's bookkeeping over its trailing window, shared by both engines.
+pub(crate) struct BudgetWindow {
+    firsts: Vec<f64>,
+    retries: Vec<f64>,
+    slot: usize,
+    budget: Option<f64>,
+    floor: f64,
+}
+
+impl BudgetWindow {
+    pub(crate) fn new(bounds: &Bounds) -> Self {
+        let window = bounds.budget_window_s.max(1) as usize;
+        BudgetWindow {
+            firsts: vec![0.0; window],
+            retries: vec![0.0; window],
+            slot: 0,
+            budget: bounds.budget,
+            floor: bounds.budget_floor_per_s * window as f64,
+        }
+    }
+
+    /// Opens `second` with the first attempts made in it and returns how many retries the
+    /// budget allows in it: its share of the window's first attempts plus its floor, less the
+    /// window's retries so far (unbounded without a budget).
+    pub(crate) fn open(&mut self, second: u32, firsts: f64) -> f64 {
+        self.slot = second as usize % self.firsts.len();
+        self.firsts[self.slot] = firsts;
+        self.retries[self.slot] = 0.0;
+        match self.budget {
+            Some(share) => {
+                let room = share * self.firsts.iter().sum::<f64>() + self.floor
+                    - self.retries.iter().sum::<f64>();
+                room.max(0.0)
+            }
+            None => f64::INFINITY,
+        }
+    }
+
+    /// Records the retries made in the second opened last.
+    pub(crate) fn record(&mut self, retries: f64) {
+        self.retries[self.slot] = retries;
+    }
+}
+
 /// What the destination does with `n` attempts arriving in one second: shared by both engines
 /// so that they differ only in how they count deliveries.
 #[derive(Debug, Clone, Copy, PartialEq)]

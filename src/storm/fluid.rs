@@ -15,21 +15,25 @@ struct Calendar {
     rate_change: Vec<f64>,
     extra: Vec<f64>,
     rate: f64,
+    /// The ring's length is a power of two: a mask, not a division, finds a second's cell.
+    mask: usize,
 }
 
 impl Calendar {
     fn new(len: usize) -> Self {
+        let len = len.next_power_of_two();
         Calendar {
             rate_change: vec![0.0; len],
             extra: vec![0.0; len],
             rate: 0.0,
+            mask: len - 1,
         }
     }
 
     /// Adds `mass` spread uniformly over `[a, b)` seconds (a point mass when `b <= a`).
     fn spread(&mut self, a: f64, b: f64, mass: f64) {
-        let len = self.extra.len();
-        let cell = |t: f64| (t as usize) % len;
+        let mask = self.mask;
+        let cell = |t: f64| (t as usize) & mask;
         if b - a < 1e-9 {
             self.extra[cell(a)] += mass;
             return;
@@ -50,7 +54,7 @@ impl Calendar {
 
     /// Takes what is due in `second`.
     fn take(&mut self, second: u32) -> f64 {
-        let i = second as usize % self.extra.len();
+        let i = second as usize & self.mask;
         self.rate += self.rate_change[i];
         self.rate_change[i] = 0.0;
         let due = self.rate + self.extra[i];
@@ -86,7 +90,7 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
         + scenario
             .longest_gap_s()
             .max(scenario.bounds.retry_after_s.unwrap_or(0.0));
-    let ring = longest_wait.ceil() as usize + 3;
+    let ring = (longest_wait.ceil() as usize + 3).next_power_of_two();
     if ring as f64 * classes as f64 > MAX_CELLS {
         return Err(Error::out_of_range(
             "engine",

@@ -1,13 +1,34 @@
 // The page: reads inputs, calls the wasm module, writes the results. No retry arithmetic here.
+// Every control is also a setting in the URL hash (keys as in src/state.rs): the hash is written
+// on every render and read on load and on hashchange, so a link opens the same page.
 import init, {
-  drawDistribution,
-  drawHerd,
-  drawStorm,
-  drawTimeline,
+  chartSvg,
+  decodeState,
+  encodeState,
+  exportSchedule,
   formatDuration,
   newSeed,
   parseDuration,
+  stormSvg,
 } from './pkg/backoff_lab.js';
+import {
+  VIEW_SECTION,
+  VIEW_TITLE,
+  compareText,
+  comparedPreset,
+  drawChart,
+  gapList,
+  jitterParams,
+  listItems,
+  number,
+  policyParams,
+  presetByName,
+  presetList,
+  presetValues,
+  resolveState,
+  sizeCanvas,
+  stormSeries,
+} from './common.js';
 
 // Slider stops for durations, in seconds: nice values a person would pick.
 const DURATION_STOPS = {
@@ -19,10 +40,25 @@ const DURATION_STOPS = {
 // Inputs that have a slider paired with a text field.
 const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up', 'outage', 'budget'];
 // Every input whose errors show next to it (the error element is `${name}-error`).
-const FIELDS = [...SLIDERS, 'mode', 'factor', 'seed', 'samples', 'deliveries', 'deadline',
+const FIELDS = [...SLIDERS, 'gaps', 'mode', 'factor', 'seed', 'samples', 'deliveries', 'deadline',
   'arrivals', 'capacity', 'timeout', 'rate-limit', 'retry-after', 'engine'];
 // Parameter names as the wasm API reports them in `error.field`, mapped to inputs.
-const FIELD_OF = { giveUp: 'give-up', traffic: 'arrivals', interval: 'base' };
+const FIELD_OF = { giveUp: 'give-up', traffic: 'arrivals', interval: 'base', 'then-every': 'gaps', thenEvery: 'gaps' };
+
+// Settings (the URL hash's keys) and the controls that hold them.
+const TEXT_SETTINGS = {
+  base: 'base-text', multiplier: 'multiplier-text', cap: 'cap-text', 'then-every': 'then-every-text',
+  attempts: 'attempts-text', 'give-up': 'give-up-text', factor: 'factor-text', seed: 'seed-text',
+  deliveries: 'deliveries-text', deadline: 'deadline-text', arrivals: 'arrivals-text',
+  capacity: 'capacity-text', outage: 'outage-text', timeout: 'timeout-text', budget: 'budget-text',
+  'rate-limit': 'rate-limit-text', 'retry-after': 'retry-after-text',
+};
+const SELECT_SETTINGS = {
+  preset: 'preset', stop: 'stop-mode', compare: 'compare', mode: 'mode', samples: 'samples',
+  engine: 'engine', view: 'embed-view',
+};
+const CHECKBOX_SETTINGS = { log: 'log-scale', pause: 'pause', 'storm-compare': 'storm-compare' };
+const CHARTS = ['timeline', 'distribution', 'herd', 'storm'];
 
 const $ = (id) => document.getElementById(id);
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
@@ -35,56 +71,135 @@ function nearestStop(stops, seconds) {
   return best;
 }
 
-// Slider → text: the slider moved, so the text follows it.
-function sliderMoved(field) {
-  const slider = $(field);
-  const stops = DURATION_STOPS[field];
-  $(`${field}-text`).value = stops ? formatDuration(stops[Number(slider.value)]) : slider.value;
-  render();
-}
-
 // Text → slider: follow the text where it parses; the render reports what is wrong otherwise.
-function textTyped(field) {
+function syncSlider(field) {
   const text = $(`${field}-text`).value;
   const slider = $(field);
   const stops = DURATION_STOPS[field];
   try {
-    const value = stops ? parseDuration(field, text) : Number(text);
-    if (Number.isFinite(value) && value > 0) {
+    const value = stops ? parseDuration(field, text) : number(text);
+    if (Number.isFinite(value) && (stops ? value > 0 : value >= 0)) {
       slider.value = stops ? String(nearestStop(stops, value)) : String(value);
     }
   } catch {
     // Left to render(), which shows the message next to the field.
   }
+}
+
+// ---- Settings ⇄ controls
+
+/** Every control's value as settings (text keyed as in the URL hash). */
+function readControls() {
+  const s = {};
+  for (const [key, id] of Object.entries(TEXT_SETTINGS)) s[key] = $(id).value;
+  for (const [key, id] of Object.entries(SELECT_SETTINGS)) s[key] = $(id).value;
+  for (const [key, id] of Object.entries(CHECKBOX_SETTINGS)) s[key] = String($(id).checked);
+  s.gaps = gapList($('gaps-text').value).join(',');
+  s.section = VIEW_SECTION[s.view] ?? 'schedule';
+  return s;
+}
+
+/** Sets the controls named in `values` (the rest keep theirs) and everything that follows them. */
+function applyControls(values) {
+  for (const [key, id] of Object.entries(TEXT_SETTINGS)) {
+    if (key in values) $(id).value = values[key];
+  }
+  for (const [key, id] of Object.entries(SELECT_SETTINGS)) {
+    if (key in values) $(id).value = values[key];
+  }
+  for (const [key, id] of Object.entries(CHECKBOX_SETTINGS)) {
+    if (key in values) $(id).checked = values[key] === 'true';
+  }
+  if ('gaps' in values) $('gaps-text').value = gapList(values.gaps).join(', ');
+  for (const field of SLIDERS) syncSlider(field);
+  showPolicyFields();
+}
+
+/** What follows the controls without a render: hidden fields and the preset's description. */
+function showPolicyFields() {
+  const byDeadline = $('stop-mode').value === 'give-up';
+  $('attempts-field').hidden = byDeadline;
+  $('give-up-field').hidden = !byDeadline;
+  $('factor-field').hidden = $('mode').value !== 'proportional';
+  const listed = gapList($('gaps-text').value).length > 0;
+  $('gaps-field').hidden = !listed;
+  $('then-every-row').hidden = !listed || $('then-every-text').value.trim() === '';
+  $('deadline-note').hidden = !listed;
+
+  const preset = presetByName($('preset').value);
+  $('preset-info').hidden = !preset;
+  if (preset) {
+    $('preset-give-up').textContent = preset.give_up_text;
+    $('preset-attempts').textContent = String(preset.attempts);
+    $('preset-note').textContent = preset.note;
+    const source = $('preset-source');
+    source.setAttribute('href', preset.source);
+    let host = preset.source;
+    try {
+      host = new URL(preset.source).host;
+    } catch {
+      // Show the address as it is.
+    }
+    source.textContent = `Published schedule (${host})`;
+  }
+}
+
+/** The policy moved away from the chosen preset; `dropGaps` when the formula takes over again. */
+function leavePreset(dropGaps) {
+  if ($('preset').value !== '') $('preset').value = '';
+  if (dropGaps) {
+    $('gaps-text').value = '';
+    $('then-every-text').value = '';
+  }
+  showPolicyFields();
+}
+
+function choosePreset() {
+  const preset = presetByName($('preset').value);
+  if (preset) applyControls(presetValues(preset));
+  else showPolicyFields();
   render();
 }
 
-const number = (text) => (text.trim() === '' ? NaN : Number(text));
-
-function policyParams() {
-  const p = {
-    base: $('base-text').value,
-    multiplier: number($('multiplier-text').value),
-    cap: $('cap-text').value,
-  };
-  if ($('stop-mode').value === 'attempts') p.attempts = number($('attempts-text').value);
-  else p.giveUp = $('give-up-text').value;
-  return p;
+function showNotices(notices) {
+  const box = $('notice');
+  if (notices.length === 0) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const intro = document.createElement('p');
+  intro.textContent = notices.length === 1
+    ? 'One setting in the link was not used:'
+    : `${notices.length} settings in the link were not used:`;
+  const list = document.createElement('ul');
+  list.append(...listItems(notices));
+  box.replaceChildren(intro, list);
+  box.hidden = false;
 }
 
-function jitterParams() {
-  const p = {
-    ...policyParams(),
-    mode: $('mode').value,
-    factor: number($('factor-text').value),
-    seed: number($('seed-text').value),
-    samples: Number($('samples').value),
-    deliveries: number($('deliveries-text').value),
-  };
-  const deadline = $('deadline-text').value.trim();
-  if (deadline !== '') p.deadline = deadline;
-  return p;
+/** Reads the URL hash into the controls (garbage falls back to defaults, with notices). */
+function loadFromHash() {
+  const { values, notices } = resolveState(decodeState(location.hash));
+  applyControls(values);
+  showNotices(notices);
 }
+
+function settingsList(s) {
+  return Object.entries(s).map(([key, value]) => ({ key, value: String(value) }));
+}
+
+/** Writes the settings to the URL hash without a history entry, and the link field. */
+function writeHash(s) {
+  const hash = encodeState(settingsList(s));
+  if (location.hash.replace(/^#/, '') !== hash) {
+    history.replaceState(history.state, '', hash ? `#${hash}` : location.pathname + location.search);
+  }
+  $('link-text').value = location.href;
+  if (!$('embed-box').hidden) $('embed-code').value = embedCode(s);
+}
+
+// ---- Rendering
 
 function showErrors(errors) {
   const byField = new Map();
@@ -118,94 +233,43 @@ function fillTable(report) {
   $('schedule-table').tBodies[0].replaceChildren(...rows);
 }
 
-function listItems(texts) {
-  return texts.map((text) => {
-    const li = document.createElement('li');
-    li.textContent = text;
-    return li;
-  });
+function chartOptions(canvasId, s) {
+  return { dark: darkQuery.matches, scale: sizeCanvas($(canvasId)), logScale: s.log === 'true' };
 }
 
-function sizeCanvas(canvas) {
-  const scale = Math.min(4, Math.max(1, window.devicePixelRatio || 1));
-  const { width, height } = canvas.getBoundingClientRect();
-  const w = Math.max(1, Math.round(width * scale));
-  const h = Math.max(1, Math.round(height * scale));
-  if (canvas.width !== w || canvas.height !== h) {
-    canvas.width = w;
-    canvas.height = h;
-  }
-  return scale;
-}
-
-function chartOptions(canvasId) {
-  return { dark: darkQuery.matches, scale: sizeCanvas($(canvasId)), logScale: $('log-scale').checked };
-}
-
-function stormParams() {
-  const text = (id) => $(id).value.trim();
-  const p = {
-    ...jitterParams(),
-    policy: 'exponential',
-    arrivals: text('arrivals-text'),
-    capacity: text('capacity-text'),
-    outage: text('outage-text'),
-    timeout: text('timeout-text'),
-    pause: $('pause').checked,
-    engine: $('mode').value === 'decorrelated' ? 'discrete' : $('engine').value,
-  };
-  delete p.deadline;
-  delete p.samples;
-  delete p.deliveries;
-  const budget = number($('budget-text').value);
-  if (budget !== 0) p.budget = budget;
-  if (text('rate-limit-text') !== '') p.rateLimit = text('rate-limit-text');
-  if (text('retry-after-text') !== '') p.retryAfter = text('retry-after-text');
-  return p;
-}
-
-function stormSeries() {
-  const mine = stormParams();
-  if (!$('compare').checked) return [{ label: 'your policy', params: mine }];
-  const { budget, rateLimit, retryAfter, pause, ...bare } = mine;
-  // The article's storm-maker: no jitter, so the fast engine serves whatever mode is chosen.
-  const fixed = { ...bare, policy: 'fixed', interval: '30s', giveUp: '2h', mode: 'none', engine: 'fluid' };
-  delete fixed.attempts;
-  return [
-    { label: 'your policy', params: bare },
-    { label: 'fixed 30 s', params: fixed },
-    { label: `your policy + ${budget || 10}% budget`, params: { ...mine, budget: budget || 10 } },
-  ];
+function showCaption(canvasId, captionId, caption) {
+  $(captionId).textContent = caption;
+  $(canvasId).setAttribute('aria-label', caption);
 }
 
 // Each view draws its chart and writes its text; a failing view keeps its last good picture.
 const VIEWS = [
-  () => {
-    const report = drawTimeline('timeline', policyParams(), chartOptions('timeline'));
+  (s) => {
+    const compared = comparedPreset(s);
+    // Two timelines need the taller canvas; the class is set before the canvas is measured.
+    $('timeline').classList.toggle('compared', Boolean(compared));
+    const { caption, report } = drawChart('timeline', 'timeline', s, chartOptions('timeline', s));
     fillTable(report);
-    $('caption').textContent = report.caption;
-    $('timeline').setAttribute('aria-label', report.caption);
+    showCaption('timeline', 'caption', caption);
     $('facts').replaceChildren(...listItems(report.facts));
+    $('compare-info').hidden = !compared;
+    $('compare-info').textContent = compared ? compareText(report, compared) : '';
   },
-  () => {
-    const report = drawDistribution('distribution', jitterParams(), chartOptions('distribution'));
-    $('distribution-caption').textContent = report.caption;
-    $('distribution').setAttribute('aria-label', report.caption);
+  (s) => {
+    const { caption } = drawChart('distribution', 'distribution', s, chartOptions('distribution', s));
+    showCaption('distribution', 'distribution-caption', caption);
   },
-  () => {
-    const summary = drawHerd('herd', jitterParams(), chartOptions('herd'));
-    $('herd-caption').textContent = summary.caption;
-    $('herd').setAttribute('aria-label', summary.caption);
+  (s) => {
+    const { caption } = drawChart('herd', 'herd', s, chartOptions('herd', s));
+    showCaption('herd', 'herd-caption', caption);
   },
 ];
 
 // The storm simulates hours of traffic: it redraws in the next animation frame, once for any
 // number of inputs in between, so that typing and dragging never wait for it.
-function drawStormView() {
-  const drawn = drawStorm('storm', stormSeries(), chartOptions('storm'));
-  const caption = drawn.map((d) => (drawn.length > 1 ? `${d.label}: ${d.caption}` : d.caption)).join('\n');
-  $('storm-caption').textContent = caption;
-  $('storm').setAttribute('aria-label', caption);
+function drawStormView(s) {
+  const { caption } = drawChart('storm', 'storm', s, chartOptions('storm', s));
+  showCaption('storm', 'storm-caption', caption);
 }
 
 function runViews(views) {
@@ -225,15 +289,17 @@ let fastErrors = [];
 let fastMs = 0;
 
 function render() {
+  const s = readControls();
+  writeHash(s);
   const started = performance.now();
-  fastErrors = runViews(VIEWS);
+  fastErrors = runViews(VIEWS.map((view) => () => view(s)));
   fastMs = performance.now() - started;
   showErrors(fastErrors);
   $('status').textContent = 'drawing the storm…';
   cancelAnimationFrame(stormFrame);
   stormFrame = requestAnimationFrame(() => {
     const stormStarted = performance.now();
-    const errors = [...fastErrors, ...runViews([drawStormView])];
+    const errors = [...fastErrors, ...runViews([() => drawStormView(s)])];
     const stormMs = (performance.now() - stormStarted).toFixed(1);
     showErrors(errors);
     $('status').textContent = errors.length === 0
@@ -243,46 +309,255 @@ function render() {
   });
 }
 
-function setStopMode() {
-  const byDeadline = $('stop-mode').value === 'give-up';
-  $('attempts-field').hidden = byDeadline;
-  $('give-up-field').hidden = !byDeadline;
-  render();
+// ---- Sharing: the link, the embed code
+
+function say(id, text) {
+  $(id).textContent = text;
 }
 
-function setMode() {
-  $('factor-field').hidden = $('mode').value !== 'proportional';
-  render();
+async function copyText(text) {
+  if (!navigator.clipboard || typeof navigator.clipboard.writeText !== 'function') {
+    throw new Error('no clipboard');
+  }
+  await navigator.clipboard.writeText(text);
+}
+
+async function copyLink() {
+  const href = location.href;
+  $('link-text').value = href;
+  try {
+    await copyText(href);
+    say('share-status', 'Link copied.');
+  } catch {
+    $('link-text').focus();
+    $('link-text').select();
+    say('share-status', 'This browser did not allow copying: the link is selected above, copy it with Ctrl+C (⌘C on a Mac).');
+  }
+}
+
+/** Text for an HTML attribute value in double quotes. */
+function attribute(text) {
+  return String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The <iframe> snippet for the chosen chart with the current settings. It is text for the user
+ * to paste elsewhere: this page only ever shows it as a textarea's value.
+ */
+function embedCode(s) {
+  const view = s.view in VIEW_SECTION ? s.view : 'timeline';
+  // The view goes last and explicitly, so that the link says which chart it shows.
+  const state = encodeState(settingsList({ ...s, view: 'timeline', section: 'schedule' }));
+  const page = new URL('embed.html', location.href);
+  page.hash = '';
+  const src = `${page.href}#${state ? `${state}&` : ''}view=${view}`;
+  const title = `backoff-lab: ${VIEW_TITLE[view]}`;
+  return `<iframe src="${attribute(src)}" width="100%" height="360" style="border:0" loading="lazy" title="${attribute(title)}"></iframe>`;
+}
+
+function showEmbed() {
+  $('embed-code').value = embedCode(readControls());
+  $('embed-box').hidden = false;
+  $('embed-code').focus();
+  $('embed-code').select();
+  say('share-status', `Embed code for the ${VIEW_TITLE[$('embed-view').value] ?? 'chart'} below.`);
+}
+
+// ---- Exports
+
+function download(blob, filename) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started from the click; the object URL is freed a while later.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The status next to a group of export buttons. */
+function exportSay(button, text) {
+  const status = button.closest('.exports')?.querySelector('.export-status');
+  if (status) status.textContent = text;
+}
+
+function failure(error) {
+  return error && error.message ? error.message : String(error);
+}
+
+function exportPng(view, button) {
+  $(view).toBlob((blob) => {
+    if (blob) {
+      download(blob, `backoff-lab-${view}.png`);
+      exportSay(button, `Saved backoff-lab-${view}.png.`);
+    } else {
+      exportSay(button, 'The picture could not be saved.');
+    }
+  }, 'image/png');
+}
+
+/**
+ * Runs `draw` (a wasm SVG export) with inline styles set through the CSSOM. plotters measures
+ * SVG text by giving a detached <span> a style attribute, which the strict CSP refuses (one
+ * console error per label, and text measured in the wrong font); the CSSOM, which the CSP
+ * allows, applies the same declarations. Only detached spans, only during the call.
+ */
+function withMeasurableSpans(draw) {
+  const setAttribute = Element.prototype.setAttribute;
+  Element.prototype.setAttribute = function measurable(name, value) {
+    if (this instanceof HTMLSpanElement && !this.isConnected && String(name).toLowerCase() === 'style') {
+      this.style.cssText = String(value);
+      return undefined;
+    }
+    return setAttribute.call(this, name, value);
+  };
+  try {
+    return draw();
+  } finally {
+    Element.prototype.setAttribute = setAttribute;
+  }
+}
+
+function exportSvg(view, button) {
+  const s = readControls();
+  const canvas = $(view);
+  const size = (pixels) => Math.min(4000, Math.max(100, Math.round(pixels)));
+  const width = size(canvas.clientWidth);
+  const height = size(canvas.clientHeight);
+  const options = { dark: darkQuery.matches, scale: 1, logScale: s.log === 'true' };
+  try {
+    const svg = withMeasurableSpans(() => {
+      if (view === 'storm') return stormSvg(stormSeries(s), options, width, height);
+      if (view === 'timeline') return chartSvg('timeline', policyParams(s), options, width, height, comparedPreset(s)?.params);
+      return chartSvg(view, jitterParams(s), options, width, height, undefined);
+    });
+    download(new Blob([svg], { type: 'image/svg+xml' }), `backoff-lab-${view}.svg`);
+    exportSay(button, `Saved backoff-lab-${view}.svg.`);
+  } catch (error) {
+    exportSay(button, `No SVG: ${failure(error)}`);
+  }
+}
+
+const TABLE_FORMATS = {
+  csv: { type: 'text/csv', extension: 'csv' },
+  json: { type: 'application/json', extension: 'json' },
+};
+
+function exportTable(format, button) {
+  try {
+    const text = exportSchedule(policyParams(readControls()), format);
+    const { type, extension } = TABLE_FORMATS[format];
+    download(new Blob([text], { type }), `backoff-lab-schedule.${extension}`);
+    exportSay(button, `Saved backoff-lab-schedule.${extension}.`);
+  } catch (error) {
+    exportSay(button, `No ${format.toUpperCase()}: ${failure(error)}`);
+  }
+}
+
+async function copyMarkdown(button) {
+  let text;
+  try {
+    text = exportSchedule(policyParams(readControls()), 'markdown');
+  } catch (error) {
+    exportSay(button, `No Markdown: ${failure(error)}`);
+    return;
+  }
+  try {
+    await copyText(text);
+    exportSay(button, 'Markdown table copied.');
+  } catch {
+    download(new Blob([text], { type: 'text/markdown' }), 'backoff-lab-schedule.md');
+    exportSay(button, 'This browser did not allow copying: saved backoff-lab-schedule.md instead.');
+  }
+}
+
+// ---- Start
+
+function fillPresetOptions() {
+  for (const id of ['preset', 'compare']) {
+    const select = $(id);
+    const options = presetList().map((preset) => {
+      const option = document.createElement('option');
+      option.value = preset.name;
+      option.textContent = preset.title;
+      return option;
+    });
+    select.append(...options);
+  }
 }
 
 async function main() {
   await init();
-  for (const [field, stops] of Object.entries(DURATION_STOPS)) {
-    const slider = $(field);
-    slider.max = String(stops.length - 1);
-    slider.value = String(nearestStop(stops, parseDuration(field, $(`${field}-text`).value)));
-  }
+  fillPresetOptions();
+  for (const [field, stops] of Object.entries(DURATION_STOPS)) $(field).max = String(stops.length - 1);
+  loadFromHash();
+
+  // Moving base, multiplier or cap goes back to the formula; a new stop rule leaves the preset
+  // but keeps its listed gaps.
+  const policyMoved = (field) => {
+    if (field === 'base' || field === 'multiplier' || field === 'cap') leavePreset(true);
+    else if (field === 'attempts' || field === 'give-up') leavePreset(false);
+  };
   for (const field of SLIDERS) {
-    $(field).addEventListener('input', () => sliderMoved(field));
-    $(`${field}-text`).addEventListener('input', () => textTyped(field));
+    $(field).addEventListener('input', () => {
+      policyMoved(field);
+      const stops = DURATION_STOPS[field];
+      $(`${field}-text`).value = stops ? formatDuration(stops[Number($(field).value)]) : $(field).value;
+      render();
+    });
+    $(`${field}-text`).addEventListener('input', () => {
+      policyMoved(field);
+      syncSlider(field);
+      render();
+    });
   }
   for (const id of ['factor-text', 'seed-text', 'deliveries-text', 'deadline-text', 'arrivals-text',
     'capacity-text', 'timeout-text', 'rate-limit-text', 'retry-after-text']) {
     $(id).addEventListener('input', render);
   }
-  for (const id of ['log-scale', 'samples', 'pause', 'compare', 'engine']) {
+  for (const id of ['log-scale', 'samples', 'pause', 'storm-compare', 'engine', 'compare', 'embed-view']) {
     $(id).addEventListener('change', render);
   }
-  $('stop-mode').addEventListener('change', setStopMode);
-  $('mode').addEventListener('change', setMode);
+  $('preset').addEventListener('change', choosePreset);
+  $('stop-mode').addEventListener('change', () => {
+    leavePreset(false);
+    render();
+  });
+  $('mode').addEventListener('change', () => {
+    showPolicyFields();
+    render();
+  });
+  $('drop-gaps').addEventListener('click', () => {
+    leavePreset(true);
+    $('base-text').focus();
+    render();
+  });
   $('new-seed').addEventListener('click', () => {
     $('seed-text').value = String(newSeed());
     render();
   });
+  $('copy-link').addEventListener('click', copyLink);
+  $('embed').addEventListener('click', showEmbed);
+  for (const view of CHARTS) {
+    const png = $(`export-${view}-png`);
+    const svg = $(`export-${view}-svg`);
+    png.addEventListener('click', () => exportPng(view, png));
+    svg.addEventListener('click', () => exportSvg(view, svg));
+  }
+  $('export-csv').addEventListener('click', (event) => exportTable('csv', event.currentTarget));
+  $('export-json').addEventListener('click', (event) => exportTable('json', event.currentTarget));
+  $('copy-markdown').addEventListener('click', (event) => copyMarkdown(event.currentTarget));
   $('controls').addEventListener('submit', (event) => event.preventDefault());
+  window.addEventListener('hashchange', () => {
+    loadFromHash();
+    render();
+  });
   darkQuery.addEventListener('change', render);
   const resized = new ResizeObserver(() => render());
-  for (const id of ['timeline', 'distribution', 'herd', 'storm']) resized.observe($(id));
+  for (const id of CHARTS) resized.observe($(id));
   render();
 }
 

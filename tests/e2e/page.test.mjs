@@ -729,7 +729,7 @@ test('screenshot of the default page', { timeout: 60_000 }, async () => {
 });
 
 // ---- The storm section: #arrivals-text, #capacity-text, #outage, #timeout-text, #budget,
-// #pause, #compare, #engine and the #storm chart with its caption. The storm is drawn in the
+// #pause, #storm-compare, #engine and the #storm chart with its caption. The storm is drawn in the
 // animation frame after the other charts, so each check waits for the final status.
 
 const STORM_LABELS = ['your policy:', 'fixed 30 s:', 'your policy + 10% budget:'];
@@ -859,7 +859,7 @@ test('the retry budget, by slider or by text, redraws the storm and names the bu
 test('without the comparison the storm has one caption, which follows the budget', { timeout: 60_000 }, async () => {
   await withPage(async ({ page }) => {
     const compared = await stormState(page);
-    await renderAfter(page, () => page.uncheck('#compare'));
+    await renderAfter(page, () => page.uncheck('#storm-compare'));
     const single = await stormState(page);
     assert.equal(single.lines.length, 1, `one caption without the comparison: ${JSON.stringify(single.lines)}`);
     assert.ok(!single.lines[0].includes('fixed 30 s:'), `no fixed 30 s line: ${JSON.stringify(single.lines[0])}`);

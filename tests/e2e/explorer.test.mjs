@@ -1,0 +1,759 @@
+// End-to-end test of the explorer features of the backoff-lab page: presets, the timeline
+// comparison, the state in the URL hash, exports, the embed page, in headless Debian Chromium
+// driven by playwright-core.
+//
+// Same harness as page.test.mjs: the page must already be built (scripts/build-page.sh writes
+// www/pkg); server.mjs serves www/ on an ephemeral port with the strict Content-Security-Policy;
+// every test opens fresh pages that record console errors, uncaught page errors and failed
+// requests, and ends by asserting there were none.
+//
+//   cd tests/e2e && npm test
+//
+// Environment: CHROMIUM (browser binary, default /usr/bin/chromium); BACKOFF_LAB_WWW (the directory
+// to serve instead of www/); SHOTS (where the screenshots go, default /tmp/shots).
+
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import { startServer } from './server.mjs';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const wwwRoot = path.resolve(repoRoot, process.env.BACKOFF_LAB_WWW ?? 'www');
+const shotsDir = process.env.SHOTS || '/tmp/shots';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const DEFAULT_ROWS = 14;
+const DEFAULT_LAST_ELAPSED = '24 h 02 min';
+// The final status of a clean render (see page.test.mjs).
+const STATUS_PATTERN = /^rendered in [\d.,]+\s*ms \(storm [\d.,]+\s*ms\)$/;
+const WAIT_MS = 15_000;
+const CHARTS = ['timeline', 'distribution', 'herd', 'storm'];
+const VIEWS = ['timeline', 'distribution', 'herd', 'storm'];
+// Give-up times as the providers document them (and src/presets.rs tests them).
+const DOCUMENTED = {
+  svix: { giveUp: '27 h 35 min 5 s', lastElapsed: '27 h 35 min', rows: 8 },
+  'standard-webhooks': { giveUp: '75 h 35 min 5 s', lastElapsed: '75 h 35 min', rows: 10 },
+};
+
+let server;
+let baseUrl;
+let browser;
+
+before(async () => {
+  const missing = ['index.html', 'embed.html', 'pkg/backoff_lab.js', 'pkg/backoff_lab_bg.wasm'].filter(
+    (file) => !existsSync(path.join(wwwRoot, file)),
+  );
+  if (missing.length > 0) {
+    throw new Error(
+      `the page is not built: missing ${missing.map((f) => path.join(wwwRoot, f)).join(', ')}; ` +
+        'run scripts/build-page.sh first (scripts/test.sh does)',
+    );
+  }
+  ({ server, url: baseUrl } = await startServer({ root: wwwRoot, port: 0, host: '127.0.0.1' }));
+  const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    throw new Error(`no Chromium at ${executablePath}: run scripts/ensure-tools.sh or set CHROMIUM`);
+  }
+  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  if (server) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/**
+ * Open `address` (relative to the server root: '', '#base=1m', 'embed.html#view=herd') in a
+ * fresh context and wait for body[data-ready="true"]. Returns the context, page, navigation
+ * response and `problems` (console errors, page errors, failed requests, HTTP errors).
+ */
+async function openPage(address = '', contextOptions = {}, onPage = () => {}) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const problems = watchProblems(page);
+  // Count every change to #status, so a test can wait for the next render even when the status
+  // text happens to read the same as before.
+  await page.addInitScript(() => {
+    window.__e2e = { statusChanges: 0 };
+    const watch = () => {
+      const status = document.getElementById('status');
+      if (status) {
+        new MutationObserver(() => {
+          window.__e2e.statusChanges += 1;
+        }).observe(status, { childList: true, characterData: true, subtree: true });
+      }
+    };
+    if (document.readyState === 'loading') {
+      document.addEventListener('DOMContentLoaded', watch, { once: true });
+    } else {
+      watch();
+    }
+  });
+  await onPage(page, context);
+  const firstPageError = new Promise((_, reject) => page.once('pageerror', reject));
+  firstPageError.catch(() => {});
+  const url = new URL(address, baseUrl).href;
+  const response = await page.goto(url, { waitUntil: 'load' });
+  assert.ok(response, 'navigation produced no response');
+  assert.equal(response.status(), 200, `GET ${url}`);
+  const ready = page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: WAIT_MS });
+  ready.catch(() => {});
+  try {
+    await Promise.race([ready, firstPageError]);
+  } catch (error) {
+    const status = await page
+      .evaluate(() => (document.getElementById('status') ?? document.getElementById('chart-caption'))?.textContent ?? null)
+      .catch(() => null);
+    await context.close();
+    throw new Error(
+      `${url} never set body[data-ready="true"] (status: ${JSON.stringify(status)}; ` +
+        `problems: ${problems.length ? `\n${summarize(problems)}\n` : 'none'}): ${error.message}`,
+    );
+  }
+  return { context, page, response, problems };
+}
+
+/** Console errors, page errors, failed requests and HTTP errors of `page` (and its frames). */
+function watchProblems(page) {
+  const problems = [];
+  const ignorable = (url) => URL.canParse(url) && new URL(url).pathname === '/favicon.ico';
+  page.on('console', (message) => {
+    if (message.type() === 'error') {
+      const { url, lineNumber } = message.location();
+      if (url && ignorable(url)) return;
+      problems.push(`console error: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.stack || error.message}`));
+  page.on('requestfailed', (request) => {
+    if (!ignorable(request.url())) {
+      problems.push(`request failed: ${request.url()}: ${request.failure()?.errorText}`);
+    }
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !ignorable(response.url())) {
+      problems.push(`HTTP ${response.status()} for ${response.url()}`);
+    }
+  });
+  return problems;
+}
+
+/** Run `body` with a freshly opened page; assert no console or page errors; always close. */
+async function withPage(address, body, contextOptions = {}, onPage = undefined) {
+  const opened = await openPage(address, contextOptions, onPage);
+  try {
+    await body(opened);
+    assertNoProblems(opened.problems);
+  } finally {
+    await opened.context.close();
+  }
+}
+
+function assertNoProblems(problems) {
+  if (problems.length === 0) return;
+  assert.fail(`${problems.length} console errors, page errors or failed requests:\n${summarize(problems)}`);
+}
+
+function summarize(problems) {
+  const counts = new Map();
+  for (const problem of problems) {
+    const key = problem.replace(/'sha256-[A-Za-z0-9+/=]+'/g, "'sha256-...'");
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const lines = Array.from(counts, ([problem, n]) => (n > 1 ? `${problem} (x${n})` : problem));
+  const shown = lines.slice(0, 10);
+  if (lines.length > shown.length) shown.push(`... and ${lines.length - shown.length} more distinct problems`);
+  return shown.join('\n');
+}
+
+/** Poll `check` until it returns something truthy or `timeout` ms elapse. */
+async function until(check, description, timeout = WAIT_MS) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) {
+      const what = typeof description === 'function' ? await description() : description;
+      assert.fail(`timed out after ${timeout} ms waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function textOf(page, selector) {
+  return page.$eval(selector, (element) => element.textContent ?? '');
+}
+
+function statusChanges(page) {
+  return page.evaluate(() => window.__e2e?.statusChanges ?? 0);
+}
+
+/** Wait for a render after `before` that ended in the final clean status. */
+async function nextRender(page, before) {
+  await until(
+    () =>
+      page.evaluate(
+        ([count, source]) =>
+          (window.__e2e?.statusChanges ?? 0) > count &&
+          new RegExp(source).test(document.getElementById('status')?.textContent ?? ''),
+        [before, STATUS_PATTERN.source],
+      ),
+    async () => `#status to change and read "rendered in …" (it reads ${JSON.stringify(await textOf(page, '#status'))})`,
+  );
+}
+
+/** Run `action` (which changes an input) and wait for the page's next clean render. */
+async function renderAfter(page, action) {
+  const before = await statusChanges(page);
+  await action();
+  await nextRender(page, before);
+}
+
+/**
+ * Wait until the page is at rest: the final clean status, and no further render for a moment
+ * (a resize or a taller timeline can start one more render after the first).
+ */
+async function settle(page) {
+  let last = -1;
+  await until(async () => {
+    const { changes, status } = await page.evaluate(() => ({
+      changes: window.__e2e?.statusChanges ?? 0,
+      status: document.getElementById('status')?.textContent ?? '',
+    }));
+    const quiet = changes === last && STATUS_PATTERN.test(status);
+    last = changes;
+    if (!quiet) await new Promise((resolve) => setTimeout(resolve, 200));
+    return quiet;
+  }, 'the page to finish rendering');
+}
+
+function tableRows(page) {
+  return page.$$eval('#schedule-table tbody tr', (rows) =>
+    rows.map((row) => Array.from(row.cells, (cell) => cell.textContent.trim())),
+  );
+}
+
+function lastElapsed(rows) {
+  assert.ok(rows.length > 0, 'the schedule table has no rows');
+  return rows[rows.length - 1][2];
+}
+
+function canvasDataUrl(page, id) {
+  return page.$eval(`#${id}`, (canvas) => canvas.toDataURL('image/png'));
+}
+
+/** Size, distinct colours and "ink" (pixels unlike the most common colour) of a canvas. */
+function canvasStats(page, selector) {
+  return page.$eval(selector, (canvas) => {
+    const { width, height } = canvas;
+    if (width === 0 || height === 0) return { width, height, ink: 0, opaque: 0, colours: 0 };
+    const context = canvas.getContext('2d');
+    if (!context) return { width, height, ink: -1, opaque: -1, colours: -1 };
+    const data = new Uint32Array(context.getImageData(0, 0, width, height).data.buffer);
+    const counts = new Map();
+    let opaque = 0;
+    for (const pixel of data) {
+      counts.set(pixel, (counts.get(pixel) ?? 0) + 1);
+      if (pixel >>> 24 !== 0) opaque += 1;
+    }
+    let background = 0;
+    for (const count of counts.values()) background = Math.max(background, count);
+    return { width, height, ink: data.length - background, opaque, colours: counts.size };
+  });
+}
+
+function assertPainted(stats, what) {
+  assert.ok(stats.width > 0 && stats.height > 0, `${what} canvas is ${stats.width}x${stats.height}`);
+  assert.notEqual(stats.ink, -1, `${what} has no 2d context`);
+  const minimum = Math.max(200, Math.round(stats.width * stats.height * 0.002));
+  assert.ok(stats.opaque > 0, `${what} is fully transparent`);
+  assert.ok(
+    stats.ink >= minimum && stats.colours >= 3,
+    `${what} looks blank: ${stats.ink} non-background pixels (want >= ${minimum}), ${stats.colours} colours, ` +
+      `on a ${stats.width}x${stats.height} canvas`,
+  );
+}
+
+/** The page's presets, from its own wasm module (same origin, so the CSP allows the import). */
+function pagePresets(page) {
+  return page.evaluate(async () => {
+    const wasm = await import('/pkg/backoff_lab.js');
+    await wasm.default();
+    return wasm.presets();
+  });
+}
+
+/** Every form control of the page by id: its value, or whether it is checked. */
+function controlValues(page) {
+  return page.$$eval('#controls input, #controls select, #controls textarea, #embed-view', (elements) =>
+    Object.fromEntries(
+      elements.map((element) => [element.id, element.type === 'checkbox' ? element.checked : element.value]),
+    ),
+  );
+}
+
+async function downloadOf(page, buttonId) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#${buttonId}`)]);
+  const file = await download.path();
+  assert.ok(file, `the download from #${buttonId} was not saved (${await download.failure()})`);
+  return { name: download.suggestedFilename(), bytes: await readFile(file) };
+}
+
+// ---- Presets and the comparison
+
+test('each preset loads and shows its documented give-up time', { timeout: 120_000 }, async () => {
+  await withPage('', async ({ page }) => {
+    const presets = await pagePresets(page);
+    assert.ok(presets.length >= 7, `${presets.length} presets`);
+    const options = await page.$$eval('#preset option', (all) => all.map((o) => ({ value: o.value, text: o.textContent })));
+    assert.deepEqual(options[0], { value: '', text: 'your own policy' }, 'the first #preset option');
+    assert.deepEqual(
+      options.slice(1),
+      presets.map((p) => ({ value: p.name, text: p.title })),
+      '#preset lists every preset by title',
+    );
+    assert.ok(await page.locator('#preset-info').isHidden(), '#preset-info is hidden for your own policy');
+
+    for (const preset of presets) {
+      await renderAfter(page, () => page.selectOption('#preset', preset.name));
+      const info = page.locator('#preset-info');
+      assert.ok(await info.isVisible(), `#preset-info is visible for ${preset.name}`);
+      const text = (await info.textContent()) ?? '';
+      assert.ok(text.includes(preset.give_up_text), `#preset-info for ${preset.name} lacks ${preset.give_up_text}: ${JSON.stringify(text)}`);
+      assert.ok(text.includes(preset.note), `#preset-info for ${preset.name} lacks its note`);
+      const link = await page.$eval('#preset-source', (a) => ({ href: a.getAttribute('href'), rel: a.rel, text: a.textContent }));
+      assert.equal(link.href, preset.source, `#preset-source href for ${preset.name}`);
+      assert.equal(link.rel, 'noopener', '#preset-source rel');
+      assert.ok(link.text.trim().length > 0, '#preset-source has text');
+
+      const rows = await tableRows(page);
+      assert.equal(rows.length, preset.attempts, `${preset.name}: one table row per attempt`);
+      const listed = Array.isArray(preset.params.gaps);
+      assert.equal(await page.locator('#gaps-field').isVisible(), listed, `#gaps-field visible for ${preset.name}`);
+      if (preset.params.mode) {
+        assert.equal(await page.locator('#mode').inputValue(), preset.params.mode, `#mode for ${preset.name}`);
+      }
+      if (typeof preset.params.factor === 'number') {
+        assert.equal(Number(await page.locator('#factor-text').inputValue()), preset.params.factor, `#factor-text for ${preset.name}`);
+      }
+      const documented = DOCUMENTED[preset.name];
+      if (documented) {
+        assert.equal(preset.give_up_text, documented.giveUp, `${preset.name}: the documented give-up time`);
+        assert.ok(text.includes(documented.giveUp), `#preset-info for ${preset.name} shows ${documented.giveUp}`);
+        assert.equal(rows.length, documented.rows, `${preset.name}: attempts`);
+        assert.equal(lastElapsed(rows), documented.lastElapsed, `${preset.name}: the last elapsed cell`);
+      }
+    }
+    for (const name of Object.keys(DOCUMENTED)) {
+      assert.ok(presets.some((p) => p.name === name), `a ${name} preset exists`);
+    }
+
+    // Svix again, then the base slider: back to your own policy, and the formula.
+    await renderAfter(page, () => page.selectOption('#preset', 'svix'));
+    assert.match(await page.locator('#gaps-text').inputValue(), /^5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h$/, '#gaps-text for Svix');
+    await renderAfter(page, async () => {
+      await page.focus('#base');
+      await page.keyboard.press('ArrowRight');
+    });
+    assert.equal(await page.locator('#preset').inputValue(), '', 'moving base goes back to your own policy');
+    assert.ok(await page.locator('#preset-info').isHidden(), '#preset-info hides with your own policy');
+    assert.ok(await page.locator('#gaps-field').isHidden(), 'moving base drops the listed gaps');
+    assert.equal(await page.locator('#gaps-text').inputValue(), '', '#gaps-text is empty');
+    assert.notEqual(lastElapsed(await tableRows(page)), DOCUMENTED.svix.lastElapsed, 'the schedule is the formula again');
+  });
+});
+
+test('choosing "your own policy" keeps the schedule; a new attempt count keeps the gaps', { timeout: 60_000 }, async () => {
+  await withPage('', async ({ page }) => {
+    await renderAfter(page, () => page.selectOption('#preset', 'svix'));
+    await renderAfter(page, () => page.fill('#attempts-text', '10'));
+    assert.equal(await page.locator('#preset').inputValue(), '', 'a new attempt count leaves the preset');
+    assert.ok(await page.locator('#gaps-field').isVisible(), 'but keeps the listed gaps');
+    const rows = await tableRows(page);
+    assert.equal(rows.length, 10, 'ten attempts of the listed gaps');
+    assert.equal(rows[9][1], '10 h', 'past the list, the last gap repeats');
+
+    await renderAfter(page, () => page.click('#drop-gaps'));
+    assert.ok(await page.locator('#gaps-field').isHidden(), '"Use the formula instead" drops the gaps');
+  });
+});
+
+test('comparing with a preset draws two timelines and names both give-up times', { timeout: 60_000 }, async () => {
+  await withPage('', async ({ page }) => {
+    assert.ok(await page.locator('#compare-info').isHidden(), '#compare-info is hidden without a comparison');
+    const options = await page.$$eval('#compare option', (all) => all.map((o) => o.value));
+    assert.equal(options[0], '', 'the first #compare option is "no comparison"');
+    assert.equal(await page.$eval('#compare option', (o) => o.textContent), 'no comparison');
+    const before = { height: await page.$eval('#timeline', (c) => c.clientHeight), pixels: await canvasDataUrl(page, 'timeline') };
+
+    await renderAfter(page, () => page.selectOption('#compare', 'svix'));
+    await settle(page);
+    const info = page.locator('#compare-info');
+    assert.ok(await info.isVisible(), '#compare-info is visible');
+    const text = (await info.textContent()) ?? '';
+    assert.ok(text.includes(`gives up after ${DEFAULT_LAST_ELAPSED}`), `#compare-info names your give-up time: ${JSON.stringify(text)}`);
+    assert.ok(text.includes('Svix after 27 h 35 min'), `#compare-info names Svix's give-up time: ${JSON.stringify(text)}`);
+    const height = await page.$eval('#timeline', (c) => c.clientHeight);
+    assert.ok(height > before.height, `the compared timeline is taller (${height} px vs ${before.height} px)`);
+    assert.notEqual(await canvasDataUrl(page, 'timeline'), before.pixels, 'the compared timeline is another picture');
+    assertPainted(await canvasStats(page, '#timeline'), '#timeline');
+    assert.equal((await tableRows(page)).length, DEFAULT_ROWS, 'the table stays your policy');
+
+    await renderAfter(page, () => page.selectOption('#compare', ''));
+    await settle(page);
+    assert.ok(await info.isHidden(), '#compare-info hides again');
+    assert.equal(await page.$eval('#timeline', (c) => c.clientHeight), before.height, 'the timeline is its usual height again');
+    assert.equal(await canvasDataUrl(page, 'timeline'), before.pixels, 'the single timeline again');
+  });
+});
+
+// ---- State in the URL hash
+
+test('a link round-trips exactly', { timeout: 120_000 }, async () => {
+  const viewport = { width: 1200, height: 900 };
+  let href;
+  let first;
+  await withPage('', async ({ page }) => {
+    await renderAfter(page, () => page.selectOption('#preset', 'svix'));
+    await renderAfter(page, () => page.selectOption('#mode', 'equal'));
+    await renderAfter(page, () => page.fill('#seed-text', '123456789'));
+    await renderAfter(page, () => page.fill('#budget-text', '10'));
+    await renderAfter(page, () => page.selectOption('#compare', 'standard-webhooks'));
+    await renderAfter(page, () => page.selectOption('#samples', '100000'));
+    await renderAfter(page, () => page.fill('#deliveries-text', '2500'));
+    await renderAfter(page, () => page.fill('#rate-limit-text', '25/s'));
+    await renderAfter(page, () => page.check('#pause'));
+    await renderAfter(page, () => page.uncheck('#log-scale'));
+    await renderAfter(page, () => page.selectOption('#embed-view', 'herd'));
+    await settle(page);
+    assert.equal(await page.locator('#preset').inputValue(), 'svix', 'a jitter mode keeps the preset');
+
+    href = page.url();
+    const hash = new URL(href).hash;
+    for (const part of ['preset=svix', 'mode=equal', 'seed=123456789', 'budget=10', 'compare=standard-webhooks', 'pause=true', 'view=herd']) {
+      assert.ok(hash.includes(part), `the hash ${JSON.stringify(hash)} lacks ${part}`);
+    }
+    assert.equal(await page.locator('#link-text').inputValue(), href, '#link-text shows the link');
+    first = { controls: await controlValues(page), pixels: {} };
+    for (const id of CHARTS) first.pixels[id] = await canvasDataUrl(page, id);
+  }, { viewport });
+
+  await withPage(new URL(href).hash, async ({ page }) => {
+    await settle(page);
+    assert.ok(await page.locator('#notice').isHidden(), 'a link the page wrote has no notices');
+    assert.deepEqual(await controlValues(page), first.controls, 'every control reads as on the first page');
+    for (const id of CHARTS) {
+      assert.equal(await canvasDataUrl(page, id), first.pixels[id], `#${id} draws the same picture`);
+    }
+    assert.equal(page.url(), href, 'the page keeps the link as it is');
+  }, { viewport });
+});
+
+test('a short link with a preset gets its schedule and jitter', { timeout: 60_000 }, async () => {
+  await withPage('#preset=grpc&seed=7', async ({ page }) => {
+    assert.equal(await page.locator('#preset').inputValue(), 'grpc', '#preset');
+    assert.equal(await page.locator('#base-text').inputValue(), '1 s', '#base-text from the preset');
+    assert.equal(await page.locator('#multiplier-text').inputValue(), '1.6', '#multiplier-text from the preset');
+    assert.equal(await page.locator('#mode').inputValue(), 'proportional', '#mode from the preset');
+    assert.equal(await page.locator('#seed-text').inputValue(), '7', '#seed-text from the link');
+    assert.equal((await tableRows(page)).length, 10, 'the preset\'s ten attempts');
+  });
+});
+
+test('garbage in the hash shows a notice and the defaults, and never becomes HTML', { timeout: 60_000 }, async () => {
+  const garbage = '#base=-5s&mode=%3Cimg%20src%3Dx%20onerror%3D%22window.__pwned%3D1%22%3E&zzz=1';
+  await withPage(garbage, async ({ page }) => {
+    const notice = page.locator('#notice');
+    assert.ok(await notice.isVisible(), '#notice is visible');
+    assert.equal(await notice.getAttribute('role'), 'status', '#notice role');
+    const text = (await notice.textContent()) ?? '';
+    assert.ok(text.includes('zzz'), `#notice names the unknown setting: ${JSON.stringify(text)}`);
+    assert.ok(text.includes('base'), `#notice names the bad base: ${JSON.stringify(text)}`);
+    assert.ok(text.includes('<img src=x'), `#notice shows the mode as text: ${JSON.stringify(text)}`);
+    assert.equal(await page.locator('#base-text').inputValue(), '30 s', '#base-text falls back to the default');
+    assert.equal(await page.locator('#mode').inputValue(), 'full', '#mode falls back to the default');
+    const rows = await tableRows(page);
+    assert.equal(rows.length, DEFAULT_ROWS, 'the default schedule');
+    assert.equal(lastElapsed(rows), DEFAULT_LAST_ELAPSED, 'the default schedule');
+    assert.equal(await page.evaluate(() => typeof window.__pwned), 'undefined', 'window.__pwned');
+    assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0, '<img> elements in the DOM');
+    assert.ok(!page.url().includes('zzz'), `the page rewrote its link without the garbage: ${page.url()}`);
+
+    // A new hash while the page is open is read too, and a clean one clears the notice.
+    await renderAfter(page, () => page.evaluate(() => {
+      location.hash = '#base=1m&attempts=5';
+    }));
+    assert.equal(await page.locator('#base-text').inputValue(), '1m', '#base-text from the new hash');
+    assert.equal((await tableRows(page)).length, 5, 'five attempts from the new hash');
+    assert.ok(await notice.isHidden(), '#notice hides for a clean hash');
+    assert.equal(await page.evaluate(() => typeof window.__pwned), 'undefined', 'window.__pwned');
+  });
+});
+
+test('the link is copied, or selected when the clipboard refuses', { timeout: 60_000 }, async () => {
+  await withPage(
+    '',
+    async ({ page }) => {
+      await renderAfter(page, () => page.fill('#seed-text', '99'));
+      await page.click('#copy-link');
+      await until(async () => (await textOf(page, '#share-status')).includes('copied'), '#share-status to say the link was copied');
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url(), 'the clipboard holds the link');
+
+      await page.evaluate(() => {
+        navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+      });
+      await page.click('#copy-link');
+      await until(async () => (await textOf(page, '#share-status')).includes('did not allow'), '#share-status to explain');
+      const selected = await page.evaluate(() => {
+        const field = document.activeElement;
+        return { id: field?.id, text: field?.value?.slice(field.selectionStart, field.selectionEnd) };
+      });
+      assert.deepEqual(selected, { id: 'link-text', text: page.url() }, 'the link field is focused and its text selected');
+    },
+    { permissions: ['clipboard-read', 'clipboard-write'] },
+  );
+});
+
+// ---- Exports
+
+test('PNG and SVG exports of every chart', { timeout: 120_000 }, async () => {
+  await withPage('', async ({ page }) => {
+    await settle(page);
+    for (const id of CHARTS) {
+      const png = await downloadOf(page, `export-${id}-png`);
+      assert.equal(png.name, `backoff-lab-${id}.png`, `#export-${id}-png file name`);
+      assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${png.name} starts with the PNG signature`);
+
+      const svg = await downloadOf(page, `export-${id}-svg`);
+      assert.equal(svg.name, `backoff-lab-${id}.svg`, `#export-${id}-svg file name`);
+      const text = svg.bytes.toString('utf8');
+      assert.ok(/^(<\?xml[^>]*>\s*)?<svg[\s>]/.test(text), `${svg.name} starts with <svg: ${JSON.stringify(text.slice(0, 60))}`);
+      assert.ok(text.trimEnd().endsWith('</svg>'), `${svg.name} ends with </svg>`);
+      const parsed = await page.evaluate((source) => {
+        const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
+        return { root: doc.documentElement.localName, errors: doc.getElementsByTagName('parsererror').length };
+      }, text);
+      assert.deepEqual(parsed, { root: 'svg', errors: 0 }, `${svg.name} parses as SVG`);
+    }
+  });
+});
+
+test('the schedule exports as CSV, JSON and Markdown', { timeout: 60_000 }, async () => {
+  await withPage(
+    '',
+    async ({ page }) => {
+      const csv = await downloadOf(page, 'export-csv');
+      assert.equal(csv.name, 'backoff-lab-schedule.csv');
+      const lines = csv.bytes.toString('utf8').trimEnd().split('\n');
+      assert.equal(lines.length, DEFAULT_ROWS + 1, `one CSV line per attempt plus a header: ${JSON.stringify(lines)}`);
+      assert.match(lines[0], /^attempt,/, 'the CSV header');
+      assert.match(lines[DEFAULT_ROWS], /^14,10800,86520,/, 'the last attempt in the CSV');
+
+      const json = await downloadOf(page, 'export-json');
+      assert.equal(json.name, 'backoff-lab-schedule.json');
+      const report = JSON.parse(json.bytes.toString('utf8'));
+      assert.equal(report.rows.length, DEFAULT_ROWS, 'rows in the JSON');
+      assert.equal(report.give_up_s, 86_520, 'give_up_s in the JSON');
+
+      await page.click('#copy-markdown');
+      await until(async () => (await textOf(page, '#copy-markdown ~ .export-status')).includes('copied'), 'the Markdown to be copied');
+      const markdown = await page.evaluate(() => navigator.clipboard.readText());
+      assert.ok(markdown.startsWith('| Attempt | Gap before it | Elapsed since first failure |'), `Markdown: ${JSON.stringify(markdown.slice(0, 80))}`);
+      assert.ok(markdown.includes(`| 14 | 3 h (capped) | ${DEFAULT_LAST_ELAPSED} |`), 'the last attempt in the Markdown');
+
+      // A preset's schedule exports as the preset.
+      await renderAfter(page, () => page.selectOption('#preset', 'svix'));
+      const svix = (await downloadOf(page, 'export-csv')).bytes.toString('utf8').trimEnd().split('\n');
+      assert.equal(svix.length, DOCUMENTED.svix.rows + 1, 'Svix: one CSV line per attempt plus a header');
+      assert.match(svix.at(-1), /^8,36000,99305,/, 'Svix: the last attempt in the CSV');
+    },
+    { permissions: ['clipboard-read', 'clipboard-write'] },
+  );
+});
+
+// ---- The embed page
+
+test('the Embed button writes an iframe snippet for the chosen chart', { timeout: 60_000 }, async () => {
+  await withPage('', async ({ page, context }) => {
+    assert.ok(await page.locator('#embed-box').isHidden(), 'no embed code before asking');
+    await renderAfter(page, () => page.fill('#seed-text', '5'));
+    await renderAfter(page, () => page.selectOption('#embed-view', 'storm'));
+    await page.click('#embed');
+    const code = await page.locator('#embed-code').inputValue();
+    assert.equal(await page.$eval('#embed-code', (t) => t.readOnly), true, '#embed-code is read-only');
+    const match = /^<iframe src="([^"]+)" width="100%" height="360" style="border:0" loading="lazy" title="([^"]+)"><\/iframe>$/.exec(code);
+    assert.ok(match, `#embed-code reads ${JSON.stringify(code)}`);
+    const src = match[1].replaceAll('&amp;', '&');
+    assert.ok(src.startsWith(new URL('embed.html#', baseUrl).href), `the iframe src ${src}`);
+    assert.ok(src.endsWith('&view=storm'), `the iframe src names the view: ${src}`);
+    assert.ok(src.includes('seed=5'), `the iframe src carries the settings: ${src}`);
+    assert.match(match[2], /storm/, 'the iframe title');
+    assert.equal(await page.evaluate(() => document.querySelectorAll('iframe').length), 0, 'the snippet is text, not an element');
+
+    // The code follows later changes.
+    await renderAfter(page, () => page.selectOption('#embed-view', 'herd'));
+    assert.ok((await page.locator('#embed-code').inputValue()).includes('view=herd'), '#embed-code follows the chart choice');
+
+    // The snippet works: pasted into another site's page (another origin on the loopback
+    // interface, with no CSP of its own), its frame draws the chart.
+    const snippet = await page.locator('#embed-code').inputValue();
+    const hostServer = createServer((request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      response.end(`<!doctype html><title>An article</title><p>Retries:</p>${snippet}`);
+    });
+    await new Promise((resolve) => hostServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const host = await context.newPage();
+      host.setDefaultTimeout(WAIT_MS);
+      const hostProblems = watchProblems(host);
+      await host.goto(`http://127.0.0.1:${hostServer.address().port}/article.html`);
+      const frame = await until(() => host.frames().find((f) => f.url().includes('embed.html')), 'the embed frame');
+      await frame.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+      assert.equal(await frame.evaluate(() => document.querySelectorAll('canvas').length), 1, 'one canvas in the frame');
+      assertPainted(await canvasStats(frame, 'canvas'), 'the embedded herd');
+      assert.equal(await host.$eval('iframe', (f) => f.clientHeight), 360, 'the frame is 360 px tall');
+      assertNoProblems(hostProblems);
+    } finally {
+      hostServer.closeAllConnections();
+      await new Promise((resolve) => hostServer.close(resolve));
+    }
+  });
+});
+
+test('the embed page draws exactly one chart for each view, under the strict CSP', { timeout: 120_000 }, async () => {
+  for (const view of VIEWS) {
+    await withPage(`embed.html#seed=7&view=${view}`, async ({ page, response }) => {
+      const policy = response.headers()['content-security-policy'] ?? '';
+      assert.match(policy, /script-src 'self' 'wasm-unsafe-eval'/, 'the strict CSP header');
+      assert.doesNotMatch(policy, /'unsafe-inline'|'unsafe-eval'/, 'the CSP stays strict');
+      assert.equal(await page.evaluate(() => document.querySelectorAll('canvas').length), 1, `${view}: canvases`);
+      assert.equal(await page.evaluate(() => document.querySelectorAll('script:not([src])').length), 0, 'no inline script');
+      assert.equal(await page.evaluate(() => document.querySelectorAll('[style]').length), 0, 'no style attribute');
+      // The caption sits under the chart: wait for the redraw at the final size.
+      await until(
+        () => page.$eval('canvas', (c) => c.width === Math.round(c.getBoundingClientRect().width * (window.devicePixelRatio || 1))),
+        'the canvas to fit its box',
+      );
+      assertPainted(await canvasStats(page, 'canvas'), `the embedded ${view}`);
+      const caption = (await textOf(page, '#chart-caption')).trim();
+      assert.ok(caption.length > 20, `${view}: the caption reads ${JSON.stringify(caption)}`);
+      assert.notEqual(caption, 'loading…', `${view}: the caption`);
+      assert.equal(await page.$eval('#chart', (c) => c.getAttribute('aria-label')), caption, `${view}: aria-label`);
+      assert.equal(await page.$eval('#chart-caption', (p) => p.getAttribute('aria-live')), 'polite', 'aria-live');
+      const box = await page.$eval('#chart', (c) => {
+        const rect = c.getBoundingClientRect();
+        return { width: rect.width, bottom: rect.bottom, viewport: window.innerWidth, height: window.innerHeight, scroll: document.documentElement.scrollHeight };
+      });
+      assert.equal(box.width, box.viewport, `${view}: the chart spans the frame's width`);
+      assert.ok(box.bottom <= box.height && box.scroll <= box.height, `${view}: chart and caption fit the frame (${JSON.stringify(box)})`);
+      const href = await page.$eval('#open-explorer', (a) => a.getAttribute('href'));
+      assert.ok(href.startsWith('./index.html#') && href.includes('seed=7'), `the explorer link: ${href}`);
+    }, { viewport: { width: 640, height: 360 } });
+  }
+});
+
+test('the embed page redraws when its frame is resized', { timeout: 60_000 }, async () => {
+  await withPage('embed.html#view=distribution', async ({ page }) => {
+    const before = await page.$eval('#chart', (c) => ({ width: c.width, height: c.height }));
+    await page.setViewportSize({ width: 420, height: 300 });
+    await until(async () => (await page.$eval('#chart', (c) => c.width)) !== before.width, 'the canvas to follow the frame');
+    const after = await page.$eval('#chart', (c) => ({ width: c.width, height: c.height }));
+    assert.ok(after.width < before.width && after.height < before.height, `${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+    assertPainted(await canvasStats(page, '#chart'), 'the resized distribution');
+  }, { viewport: { width: 800, height: 480 } });
+});
+
+test('the embed page follows the color scheme', { timeout: 60_000 }, async () => {
+  const backgrounds = {};
+  for (const colorScheme of ['light', 'dark']) {
+    await withPage('embed.html#view=timeline', async ({ page }) => {
+      backgrounds[colorScheme] = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assertPainted(await canvasStats(page, '#chart'), `the ${colorScheme} timeline`);
+    }, { colorScheme });
+  }
+  assert.notEqual(backgrounds.light, backgrounds.dark, `backgrounds ${JSON.stringify(backgrounds)}`);
+});
+
+// ---- Accessibility, CSP and screenshots
+
+test('the new controls are labelled, reached with Tab and show their focus', { timeout: 60_000 }, async () => {
+  await withPage('', async ({ page, response }) => {
+    const policy = response.headers()['content-security-policy'] ?? '';
+    assert.match(policy, /script-src 'self' 'wasm-unsafe-eval'/, 'the strict CSP header');
+    assert.equal(await page.evaluate(() => document.querySelectorAll('[style]').length), 0, 'no style attributes');
+
+    const ids = ['preset', 'compare', 'storm-compare', 'gaps-text', 'then-every-text', 'link-text', 'embed-view', 'embed-code'];
+    for (const id of ids) {
+      const labels = await page.$eval(`#${id}`, (element) => Array.from(element.labels ?? [], (l) => l.textContent.trim()));
+      assert.ok(labels.length > 0 && labels[0] !== '', `#${id} has a label`);
+    }
+    const buttons = ['copy-link', 'embed', 'drop-gaps', 'export-csv', 'export-json', 'copy-markdown',
+      ...CHARTS.flatMap((id) => [`export-${id}-png`, `export-${id}-svg`])];
+    for (const id of buttons) {
+      const name = await page.$eval(`#${id}`, (b) => (b.getAttribute('aria-label') || b.textContent).trim());
+      assert.ok(name.length > 0, `#${id} has a name`);
+      assert.equal(await page.$eval(`#${id}`, (b) => b.type), 'button', `#${id} is a button`);
+    }
+    for (const id of ['caption', 'distribution-caption', 'herd-caption', 'storm-caption']) {
+      assert.equal(await page.$eval(`#${id}`, (p) => p.getAttribute('aria-live')), 'polite', `#${id} aria-live`);
+    }
+
+    // The preset list is the first control: Tab reaches it, shows its focus, and the arrow keys
+    // choose a preset.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'preset', 'the first Tab stop');
+    const focus = await page.$eval('#preset', (element) => ({
+      visible: element.matches(':focus-visible'),
+      outline: getComputedStyle(element).outlineStyle,
+    }));
+    assert.ok(focus.visible && focus.outline !== 'none', `#preset shows its focus: ${JSON.stringify(focus)}`);
+    await renderAfter(page, () => page.keyboard.press('ArrowDown'));
+    assert.notEqual(await page.locator('#preset').inputValue(), '', 'ArrowDown chose a preset');
+    assert.ok(await page.locator('#preset-info').isVisible(), '#preset-info shows for the keyboard-chosen preset');
+
+    // Keyboard to the Copy link button and press it.
+    await page.focus('#copy-link');
+    await page.keyboard.press('Enter');
+    await until(async () => (await textOf(page, '#share-status')).trim() !== '', '#share-status after Enter on #copy-link');
+  });
+});
+
+test('screenshots of the explorer and the embed page', { timeout: 60_000 }, async () => {
+  await mkdir(shotsDir, { recursive: true });
+  await withPage('#preset=svix&compare=standard-webhooks', async ({ page }) => {
+    await settle(page);
+    await page.click('#embed');
+    await page.locator('#export-timeline-png').focus();
+    const file = path.join(shotsDir, 'explorer.png');
+    await page.screenshot({ path: file, fullPage: true });
+    assert.ok(existsSync(file), `${file} was not written`);
+  }, { viewport: { width: 1200, height: 900 } });
+  await withPage('embed.html#view=storm', async ({ page }) => {
+    const file = path.join(shotsDir, 'embed.png');
+    await until(
+      () => page.$eval('canvas', (c) => c.width === Math.round(c.getBoundingClientRect().width)),
+      'the canvas to fit its box',
+    );
+    await page.screenshot({ path: file });
+    assert.ok(existsSync(file), `${file} was not written`);
+  }, { viewport: { width: 640, height: 360 } });
+});

@@ -169,7 +169,7 @@ export function stormParams(s) {
 }
 
 /** The storm's series: your policy alone, or beside a fixed 30 s interval and a retry budget. */
-export function stormSeries(s) {
+function ownStormSeries(s) {
   const mine = stormParams(s);
   if (s['storm-compare'] !== 'true') return [{ label: 'your policy', params: mine }];
   // Your policy as it is (pausing the endpoint included), without the limits the third series adds.
@@ -185,6 +185,25 @@ export function stormSeries(s) {
     { label: 'fixed 30 s', params: fixed },
     { label: `your policy + ${budget || 10}% budget`, params: { ...mine, budget: budget || 10 } },
   ];
+}
+
+
+/**
+ * The storm's series, and the compared preset's schedule in the same storm when one is chosen:
+ * the same traffic, outage and bounds, the preset's gaps and jitter.
+ */
+export function stormSeries(s) {
+  const series = ownStormSeries(s);
+  const compared = comparedPreset(s);
+  if (!compared) return series;
+  const mine = stormParams(s);
+  const { budget, rateLimit, retryAfter, ...scenario } = mine;
+  for (const key of ['base', 'multiplier', 'cap', 'attempts', 'giveUp', 'gaps', 'thenEvery', 'mode', 'factor']) {
+    delete scenario[key];
+  }
+  const params = { ...scenario, ...compared.params, policy: 'exponential' };
+  if (params.mode === 'decorrelated') params.engine = 'discrete';
+  return [...series, { label: compared.title, params }];
 }
 
 /** The preset the timeline is compared with, if any. */

@@ -385,6 +385,12 @@ test('each preset loads and shows its documented give-up time', { timeout: 120_0
 test('choosing "your own policy" keeps the schedule; a new attempt count keeps the gaps', { timeout: 60_000 }, async () => {
   await withPage('', async ({ page }) => {
     await renderAfter(page, () => page.selectOption('#preset', 'svix'));
+    await renderAfter(page, () => page.selectOption('#preset', ''));
+    assert.ok(await page.locator('#preset-info').isHidden(), '#preset-info hides for your own policy');
+    assert.ok(await page.locator('#gaps-field').isVisible(), 'your own policy keeps the listed gaps');
+    assert.equal(lastElapsed(await tableRows(page)), DOCUMENTED.svix.lastElapsed, 'and the schedule');
+
+    await renderAfter(page, () => page.selectOption('#preset', 'svix'));
     await renderAfter(page, () => page.fill('#attempts-text', '10'));
     assert.equal(await page.locator('#preset').inputValue(), '', 'a new attempt count leaves the preset');
     assert.ok(await page.locator('#gaps-field').isVisible(), 'but keeps the listed gaps');
@@ -756,4 +762,19 @@ test('screenshots of the explorer and the embed page', { timeout: 60_000 }, asyn
     await page.screenshot({ path: file });
     assert.ok(existsSync(file), `${file} was not written`);
   }, { viewport: { width: 640, height: 360 } });
+});
+
+test('the compared preset joins the storm as well', { timeout: 60_000 }, async () => {
+  await withPage('', async ({ page }) => {
+    const lines = async () => ((await textOf(page, '#storm-caption')) ?? '').split('\n').filter(Boolean);
+    const before = { lines: await lines(), pixels: await canvasDataUrl(page, 'storm') };
+    assert.equal(before.lines.length, 3, 'your policy, fixed 30 s and the budget');
+    await renderAfter(page, () => page.selectOption('#compare', 'svix'));
+    await settle(page);
+    const after = await lines();
+    assert.equal(after.length, 4, `a fourth scenario: ${JSON.stringify(after)}`);
+    assert.ok(after[3].startsWith('Svix: A 10 min outage'), after[3]);
+    assert.deepEqual(after.slice(0, 3), before.lines, 'the other scenarios are unchanged');
+    assert.notEqual(await canvasDataUrl(page, 'storm'), before.pixels, 'the storm chart draws it');
+  });
 });

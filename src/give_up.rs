@@ -419,18 +419,25 @@ pub fn deadline_safe_attempts(
     // The chosen percentile of the give-up time with `attempts` attempts, on a grid of `grid`
     // points (decorrelated: from a fixed-seed sample).
     let quantile_on = |attempts: u32, grid: usize| -> Result<f64, Error> {
-        let p = Policy::new(
-            policy.base_s(),
-            policy.multiplier(),
-            policy.cap_s(),
-            Stop::Attempts(attempts),
-        )?;
+        let p = policy.with_stop(Stop::Attempts(attempts))?;
+        // Bounded work per evaluation (grid × attempts): long schedules get a coarser grid.
+        let grid = grid.min((4_000_000 / attempts.max(1) as usize).max(256));
         Ok(match jitter {
             Jitter::Decorrelated => {
+                let samples = (4_000_000 / attempts.max(1) as usize).clamp(1_000, 20_000);
                 let mut times =
-                    give_up_times(&p, jitter, 20_000, &mut seeded_rng(DECORRELATED_SEED)?);
+                    give_up_times(&p, jitter, samples, &mut seeded_rng(DECORRELATED_SEED)?);
                 let rank = ((level * times.len() as f64).ceil() as usize).clamp(1, times.len()) - 1;
                 *times.select_nth_unstable_by(rank, f64::total_cmp).1
+            }
+            // Past a few hundred gaps the sum is normal to far better than the grid resolves
+            // (central limit theorem): its mean and variance are exact.
+            _ if attempts > 400 => {
+                let windows = (1..attempts).filter_map(|r| jitter.window(p.gap(r)));
+                let (mean, variance) = windows.fold((0.0, 0.0), |(m, v), (lo, hi)| {
+                    (m + (lo + hi) / 2.0, v + (hi - lo) * (hi - lo) / 12.0)
+                });
+                mean + variance.sqrt() * standard_normal_quantile(level)
             }
             _ => SumOfUniforms::with_grid(
                 (1..attempts).filter_map(|r| jitter.window(p.gap(r))),
@@ -471,6 +478,54 @@ pub fn deadline_safe_attempts(
         lo -= 1;
     }
     Ok(lo)
+}
+
+/// The standard normal distribution's `p`-quantile (Acklam's rational approximation, relative
+/// error below 1.2e-9), for `0 < p < 1`.
+fn standard_normal_quantile(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969683028665376e1,
+        2.209460984245205e2,
+        -2.759285104469687e2,
+        1.38357751867269e2,
+        -3.066479806614716e1,
+        2.506628277459239,
+    ];
+    const B: [f64; 5] = [
+        -5.447609879822406e1,
+        1.615858368580409e2,
+        -1.556989798598866e2,
+        6.680131188771972e1,
+        -1.328068155288572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784894002430293e-3,
+        -3.223964580411365e-1,
+        -2.400758277161838,
+        -2.549732539343734,
+        4.374664141464968,
+        2.938163982698783,
+    ];
+    const D: [f64; 4] = [
+        7.784695709041462e-3,
+        3.224671290700398e-1,
+        2.445134137142996,
+        3.754408661907416,
+    ];
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    if p < 0.02425 {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - 0.02425 {
+        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
 }
 
 /// The answer to "how many attempts keep the chosen percentile above the deadline?".
@@ -804,6 +859,30 @@ mod tests {
             .p5
         };
         assert!(at(n) >= 86_400.0 && at(n - 1) < 86_400.0, "n = {n}");
+    }
+
+    #[test]
+    fn deadline_sizing_keeps_explicit_gaps_and_stays_bounded_for_long_schedules() {
+        let svix = crate::presets::preset("svix").unwrap().policy;
+        let n = deadline_safe_attempts(&svix, Jitter::Full, 86_400.0, 0.05).unwrap();
+        let p5 = |n| {
+            distribution(&svix.with_stop(Stop::Attempts(n)).unwrap(), Jitter::Full)
+                .unwrap()
+                .percentiles
+                .p5
+        };
+        assert!(p5(n) >= 86_400.0 && p5(n - 1) < 86_400.0, "n = {n}");
+        // A 20 s cap needs thousands of attempts for 24 h; the answer still comes, and reaches it.
+        let short = Policy::new(1.0, 2.0, 20.0, Stop::Attempts(3)).unwrap();
+        let n = deadline_safe_attempts(&short, Jitter::Full, 86_400.0, 0.05).unwrap();
+        assert!((8_700..=8_760).contains(&n), "n = {n}");
+    }
+
+    #[test]
+    fn normal_quantiles() {
+        assert!((standard_normal_quantile(0.05) + 1.644_853_626_951).abs() < 1e-8);
+        assert!((standard_normal_quantile(0.5)).abs() < 1e-12);
+        assert!((standard_normal_quantile(0.99) - 2.326_347_874_041).abs() < 1e-8);
     }
 
     #[test]

@@ -162,6 +162,14 @@ impl Policy {
         Ok(policy)
     }
 
+    /// The same schedule with another stop rule (formula and explicit gaps alike).
+    pub fn with_stop(&self, stop: Stop) -> Result<Self, Error> {
+        let mut policy = *self;
+        policy.stop = stop;
+        policy.resolve_stop()?;
+        Ok(policy)
+    }
+
     /// The explicit gaps and tail, for an explicit schedule.
     pub fn explicit_gaps(&self) -> Option<(&[f64], Option<f64>)> {
         self.explicit

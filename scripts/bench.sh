@@ -36,6 +36,9 @@ SKIP_ENSURE_TOOLS=1 scripts/build-page.sh
 step "wasm benchmarks in headless Chromium (cd tests/e2e && npm run bench)"
 (cd tests/e2e && TMPDIR="$browser_tmp" npm run --silent bench)
 
+step "the page's own redraw, input event to charts (cd tests/e2e && npm run bench:page)"
+(cd tests/e2e && TMPDIR="$browser_tmp" npm run --silent bench:page)
+
 step "gzipped size (gzip -9) of what the index page loads"
 total_raw=0
 total_gzip=0

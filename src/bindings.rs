@@ -554,6 +554,29 @@ pub fn export_schedule(
     }
 }
 
+/// An SVG drawn by a chart function, its text measured by an offscreen canvas (see
+/// `src/canvas.rs`).
+fn measured_svg(
+    size: (u32, u32),
+    draw: impl FnOnce(
+        &plotters::drawing::DrawingArea<
+            crate::canvas::Measured<plotters::prelude::SVGBackend>,
+            plotters::coord::Shift,
+        >,
+    ) -> Result<(), Error>,
+) -> Result<String, Error> {
+    let mut svg = String::new();
+    {
+        let backend = plotters::prelude::SVGBackend::with_string(&mut svg, size);
+        let backend = crate::canvas::Measured::offscreen(backend)
+            .ok_or_else(|| Error::Drawing("no document to measure text in".into()))?;
+        let area = backend.into_drawing_area();
+        draw(&area)?;
+        area.present().map_err(crate::chart::drawing_error)?;
+    }
+    Ok(svg)
+}
+
 fn svg_size(width: f64, height: f64) -> Result<(u32, u32), JsValue> {
     for (field, value) in [("width", width), ("height", height)] {
         if !(value.is_finite() && (100.0..=4_000.0).contains(&value)) {
@@ -584,17 +607,17 @@ pub fn chart_svg(
         "timeline" => {
             let computed = report(params)?;
             let compared = optional(compare).map(report).transpose()?;
-            crate::chart::to_svg(size, |area| {
+            measured_svg(size, |area| {
                 timeline_on(area, &computed, compared.as_ref(), &options)
             })
         }
         "distribution" => {
             let report = jitter_report(params)?;
-            crate::chart::to_svg(size, |area| distribution::draw(area, &report, &options))
+            measured_svg(size, |area| distribution::draw(area, &report, &options))
         }
         "herd" => {
             let (spread, spike) = herds(params)?;
-            crate::chart::to_svg(size, |area| {
+            measured_svg(size, |area| {
                 herd_chart::draw(area, &spread, Some(&spike), &options)
             })
         }
@@ -621,7 +644,7 @@ pub fn storm_svg(
     let size = svg_size(width, height)?;
     let runs = storm_runs(series)?;
     let series = storm_series(&runs);
-    crate::chart::to_svg(size, |area| {
+    measured_svg(size, |area| {
         crate::chart::storm::draw(area, &series, &options)
     })
     .map_err(|e| js_error(&e))

@@ -1,7 +1,7 @@
-//! The canvas backend used by the page: plotters-canvas for drawing, with text measured by the
-//! canvas itself. plotters measures text on wasm by inserting a `<span>` with an inline style,
-//! which a strict Content-Security-Policy (`style-src 'self'`) refuses, and which measures CSS
-//! pixels rather than the canvas's device pixels.
+//! Backends for the page with text measured by a canvas context. plotters measures text on wasm
+//! by giving a `<span>` an inline style, which a strict Content-Security-Policy
+//! (`style-src 'self'`) refuses, and which measures CSS pixels rather than the canvas's device
+//! pixels. The wrapper serves the on-screen canvas and the SVG exports alike.
 
 use plotters::prelude::*;
 use plotters_backend::{
@@ -11,40 +11,57 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// The canvas backend's error type (its type is not exported by name).
-type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
-
-/// A [`CanvasBackend`] whose text sizes come from the canvas's own `measureText`.
-pub struct MeasuredCanvas {
-    inner: CanvasBackend,
+/// Any backend, with text sizes from a canvas context's `measureText`.
+pub struct Measured<B> {
+    inner: B,
     context: CanvasRenderingContext2d,
+}
+
+/// The page's canvas backend.
+pub type MeasuredCanvas = Measured<CanvasBackend>;
+
+fn context_of(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()??
+        .dyn_into::<CanvasRenderingContext2d>()
+        .ok()
+}
+
+impl<B> Measured<B> {
+    /// Wraps `inner`, measuring text with a detached canvas (for SVG exports); `None` without a
+    /// document.
+    pub fn offscreen(inner: B) -> Option<Self> {
+        let canvas = web_sys::window()?
+            .document()?
+            .create_element("canvas")
+            .ok()?;
+        let context = context_of(&canvas.dyn_into::<HtmlCanvasElement>().ok()?)?;
+        Some(Measured { inner, context })
+    }
 }
 
 impl MeasuredCanvas {
     /// Wraps `canvas`; `None` when it has no 2D context.
     pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
-        let context = canvas
-            .get_context("2d")
-            .ok()??
-            .dyn_into::<CanvasRenderingContext2d>()
-            .ok()?;
+        let context = context_of(&canvas)?;
         let inner = CanvasBackend::with_canvas_object(canvas)?;
         Some(MeasuredCanvas { inner, context })
     }
 }
 
-impl DrawingBackend for MeasuredCanvas {
-    type ErrorType = CanvasError;
+impl<B: DrawingBackend> DrawingBackend for Measured<B> {
+    type ErrorType = B::ErrorType;
 
     fn get_size(&self) -> (u32, u32) {
         self.inner.get_size()
     }
 
-    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.ensure_prepared()
     }
 
-    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+    fn present(&mut self) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.present()
     }
 
@@ -52,7 +69,7 @@ impl DrawingBackend for MeasuredCanvas {
         &mut self,
         point: BackendCoord,
         color: BackendColor,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_pixel(point, color)
     }
 
@@ -61,7 +78,7 @@ impl DrawingBackend for MeasuredCanvas {
         from: BackendCoord,
         to: BackendCoord,
         style: &S,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_line(from, to, style)
     }
 
@@ -71,7 +88,7 @@ impl DrawingBackend for MeasuredCanvas {
         bottom_right: BackendCoord,
         style: &S,
         fill: bool,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
 
@@ -79,7 +96,7 @@ impl DrawingBackend for MeasuredCanvas {
         &mut self,
         path: I,
         style: &S,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_path(path, style)
     }
 
@@ -89,7 +106,7 @@ impl DrawingBackend for MeasuredCanvas {
         radius: u32,
         style: &S,
         fill: bool,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_circle(center, radius, style, fill)
     }
 
@@ -97,7 +114,7 @@ impl DrawingBackend for MeasuredCanvas {
         &mut self,
         vert: I,
         style: &S,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.fill_polygon(vert, style)
     }
 
@@ -106,7 +123,7 @@ impl DrawingBackend for MeasuredCanvas {
         text: &str,
         style: &S,
         pos: BackendCoord,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_text(text, style, pos)
     }
 
@@ -114,7 +131,7 @@ impl DrawingBackend for MeasuredCanvas {
         &self,
         text: &str,
         style: &S,
-    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+    ) -> Result<(u32, u32), DrawingErrorKind<B::ErrorType>> {
         // The same font string plotters-canvas draws with.
         self.context.set_font(&format!(
             "{} {}px {}",
@@ -135,7 +152,7 @@ impl DrawingBackend for MeasuredCanvas {
         pos: BackendCoord,
         size: (u32, u32),
         src: &[u8],
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.blit_bitmap(pos, size, src)
     }
 }

@@ -399,28 +399,6 @@ function exportPng(view, button) {
   }, 'image/png');
 }
 
-/**
- * Runs `draw` (a wasm SVG export) with inline styles set through the CSSOM. plotters measures
- * SVG text by giving a detached <span> a style attribute, which the strict CSP refuses (one
- * console error per label, and text measured in the wrong font); the CSSOM, which the CSP
- * allows, applies the same declarations. Only detached spans, only during the call.
- */
-function withMeasurableSpans(draw) {
-  const setAttribute = Element.prototype.setAttribute;
-  Element.prototype.setAttribute = function measurable(name, value) {
-    if (this instanceof HTMLSpanElement && !this.isConnected && String(name).toLowerCase() === 'style') {
-      this.style.cssText = String(value);
-      return undefined;
-    }
-    return setAttribute.call(this, name, value);
-  };
-  try {
-    return draw();
-  } finally {
-    Element.prototype.setAttribute = setAttribute;
-  }
-}
-
 function exportSvg(view, button) {
   const s = readControls();
   const canvas = $(view);
@@ -429,11 +407,12 @@ function exportSvg(view, button) {
   const height = size(canvas.clientHeight);
   const options = { dark: darkQuery.matches, scale: 1, logScale: s.log === 'true' };
   try {
-    const svg = withMeasurableSpans(() => {
-      if (view === 'storm') return stormSvg(stormSeries(s), options, width, height);
-      if (view === 'timeline') return chartSvg('timeline', policyParams(s), options, width, height, comparedPreset(s)?.params);
-      return chartSvg(view, jitterParams(s), options, width, height, undefined);
-    });
+    // wasm measures the SVG's text with an offscreen canvas: nothing here touches the CSP.
+    const svg = view === 'storm'
+      ? stormSvg(stormSeries(s), options, width, height)
+      : view === 'timeline'
+        ? chartSvg('timeline', policyParams(s), options, width, height, comparedPreset(s)?.params)
+        : chartSvg(view, jitterParams(s), options, width, height, undefined);
     download(new Blob([svg], { type: 'image/svg+xml' }), `backoff-lab-${view}.svg`);
     exportSay(button, `Saved backoff-lab-${view}.svg.`);
   } catch (error) {

@@ -83,71 +83,41 @@ pub fn draw<DB: DrawingBackend>(
         ((f64::from(width) / (s * 90.0)) as usize).max(2),
     );
     let line_width = (1.8 * s).round().max(1.0) as u32;
-    let minute_x = |minute: u32| f64::from(minute) * 60.0 - 30.0;
     let outage = (
         f64::from(first.scenario.outage.0),
         f64::from(first.scenario.outage.0 + first.scenario.outage.1),
     );
 
-    // Upper panel: attempts per minute.
-    {
-        let y_fmt = |v: &f64| compact(*v);
-        if log {
-            let mut chart = ChartBuilder::on(&upper)
-                .margin_top(legend_height + 6.0 * s)
-                .margin_right(24.0 * s)
-                .margin_left(8.0 * s)
-                .x_label_area_size(8.0 * s)
-                .y_label_area_size(60.0 * s)
-                .build_cartesian_2d(0.0..end_s, (1.0..peak * 2.0).log_scale())
-                .map_err(drawing_error)?;
-            draw_mesh(
-                &mut chart,
-                &theme,
-                s,
-                "attempts per minute (log)",
-                6,
-                &y_fmt,
-            )?;
-            draw_attempts(
-                &mut chart,
-                series,
-                &colours,
-                &theme,
-                s,
-                outage,
-                capacity_per_min,
-                end_s,
-                minute_x,
-                line_width,
-                1.0,
-                peak * 2.0,
-            )?;
-        } else {
-            let mut chart = ChartBuilder::on(&upper)
-                .margin_top(legend_height + 6.0 * s)
-                .margin_right(24.0 * s)
-                .margin_left(8.0 * s)
-                .x_label_area_size(8.0 * s)
-                .y_label_area_size(60.0 * s)
-                .build_cartesian_2d(0.0..end_s, (if log { 1.0 } else { 0.0 })..peak * 1.15)
-                .map_err(drawing_error)?;
-            draw_mesh(&mut chart, &theme, s, "attempts per minute", 6, &y_fmt)?;
-            draw_attempts(
-                &mut chart,
-                series,
-                &colours,
-                &theme,
-                s,
-                outage,
-                capacity_per_min,
-                end_s,
-                minute_x,
-                line_width,
-                0.0,
-                peak * 1.15,
-            )?;
-        }
+    // Upper panel: attempts per minute, on a log axis when the peak dwarfs the capacity.
+    let panel = AttemptsPanel {
+        series,
+        colours: &colours,
+        theme: &theme,
+        scale: s,
+        outage,
+        capacity_per_min,
+        end_s,
+        line_width,
+    };
+    let mut frame = ChartBuilder::on(&upper);
+    frame
+        .margin_top(legend_height + 6.0 * s)
+        .margin_right(24.0 * s)
+        .margin_left(8.0 * s)
+        .x_label_area_size(8.0 * s)
+        .y_label_area_size(60.0 * s);
+    if log {
+        let top = peak * 2.0;
+        let mut chart = frame
+            .build_cartesian_2d(0.0..end_s, (1.0..top).log_scale())
+            .map_err(drawing_error)?;
+        panel.draw(&mut chart, "attempts per minute (log)", 1.0, top)?;
+    } else {
+        let top = peak * 1.15;
+        let mut chart = frame
+            .build_cartesian_2d(0.0..end_s, 0.0..top)
+            .map_err(drawing_error)?;
+        panel.draw(&mut chart, "attempts per minute", 0.0, top)?;
     }
 
     // Lower panel: the backlog.
@@ -266,92 +236,118 @@ pub fn draw<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Attempts (the first series filled, split into first attempts and retries), goodput and
-/// capacity, on whichever y axis the caller built.
-#[allow(clippy::too_many_arguments)]
-fn draw_attempts<DB: DrawingBackend, Y: plotters::coord::ranged1d::Ranged<ValueType = f64>>(
-    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
-    series: &[Series<'_>],
-    colours: &[RGBColor],
-    theme: &Theme,
-    s: f64,
+/// The upper panel: attempts (the first series filled, split into first attempts and
+/// retries), goodput and capacity, drawn on whichever y axis the caller built.
+struct AttemptsPanel<'a> {
+    series: &'a [Series<'a>],
+    colours: &'a [RGBColor],
+    theme: &'a Theme,
+    scale: f64,
     outage: (f64, f64),
     capacity_per_min: f64,
     end_s: f64,
-    minute_x: impl Fn(u32) -> f64,
     line_width: u32,
-    floor: f64,
-    top: f64,
-) -> Result<(), Error> {
-    chart
-        .draw_series(std::iter::once(Rectangle::new(
-            [(outage.0, floor), (outage.1, top)],
-            theme.alert.mix(0.10).filled(),
-        )))
-        .map_err(drawing_error)?;
-    for (i, sr) in series.iter().enumerate().rev() {
-        let colour = colours[i % colours.len()];
-        let visible = sr
-            .report
-            .minutes
-            .iter()
-            .filter(|m| minute_x(m.index) <= end_s);
-        let points: Vec<(f64, f64)> = visible
-            .clone()
-            .map(|m| (minute_x(m.index), m.attempts.max(floor)))
-            .collect();
-        if i == 0 {
-            let area: Vec<(f64, f64)> = std::iter::once((0.0, floor))
-                .chain(points.iter().copied())
-                .chain([(points.last().map_or(0.0, |p| p.0), floor)])
+}
+
+/// The middle of minute `minute` (1-based), in seconds.
+fn minute_x(minute: u32) -> f64 {
+    f64::from(minute) * 60.0 - 30.0
+}
+
+impl AttemptsPanel<'_> {
+    fn draw<DB, Y>(
+        &self,
+        chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
+        y_desc: &str,
+        floor: f64,
+        top: f64,
+    ) -> Result<(), Error>
+    where
+        DB: DrawingBackend,
+        Y: plotters::coord::ranged1d::Ranged<ValueType = f64>
+            + plotters::coord::ranged1d::ValueFormatter<f64>,
+    {
+        let AttemptsPanel {
+            series,
+            colours,
+            theme,
+            scale: s,
+            outage,
+            capacity_per_min,
+            end_s,
+            line_width,
+        } = *self;
+        draw_mesh(chart, theme, s, y_desc, 6, &|v: &f64| compact(*v))?;
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(outage.0, floor), (outage.1, top)],
+                theme.alert.mix(0.10).filled(),
+            )))
+            .map_err(drawing_error)?;
+        for (i, sr) in series.iter().enumerate().rev() {
+            let colour = colours[i % colours.len()];
+            let visible = sr
+                .report
+                .minutes
+                .iter()
+                .filter(|m| minute_x(m.index) <= end_s);
+            let points: Vec<(f64, f64)> = visible
+                .clone()
+                .map(|m| (minute_x(m.index), m.attempts.max(floor)))
                 .collect();
-            chart
-                .draw_series(std::iter::once(Polygon::new(
-                    area,
-                    colour.mix(0.22).filled(),
-                )))
-                .map_err(drawing_error)?;
-            // First attempts as the lower, darker band of the stack; retries above them.
-            let firsts: Vec<(f64, f64)> = std::iter::once((0.0, floor))
-                .chain(
-                    visible
-                        .clone()
-                        .map(|m| (minute_x(m.index), m.first_attempts.max(floor))),
-                )
-                .chain([(points.last().map_or(0.0, |p| p.0), floor)])
-                .collect();
-            chart
-                .draw_series(std::iter::once(Polygon::new(
-                    firsts,
-                    colour.mix(0.5).filled(),
-                )))
-                .map_err(drawing_error)?;
-            let goodput: Vec<(f64, f64)> = visible
-                .map(|m| (minute_x(m.index), m.successes.max(floor)))
-                .collect();
+            if i == 0 {
+                let area: Vec<(f64, f64)> = std::iter::once((0.0, floor))
+                    .chain(points.iter().copied())
+                    .chain([(points.last().map_or(0.0, |p| p.0), floor)])
+                    .collect();
+                chart
+                    .draw_series(std::iter::once(Polygon::new(
+                        area,
+                        colour.mix(0.22).filled(),
+                    )))
+                    .map_err(drawing_error)?;
+                // First attempts as the lower, darker band of the stack; retries above them.
+                let firsts: Vec<(f64, f64)> = std::iter::once((0.0, floor))
+                    .chain(
+                        visible
+                            .clone()
+                            .map(|m| (minute_x(m.index), m.first_attempts.max(floor))),
+                    )
+                    .chain([(points.last().map_or(0.0, |p| p.0), floor)])
+                    .collect();
+                chart
+                    .draw_series(std::iter::once(Polygon::new(
+                        firsts,
+                        colour.mix(0.5).filled(),
+                    )))
+                    .map_err(drawing_error)?;
+                let goodput: Vec<(f64, f64)> = visible
+                    .map(|m| (minute_x(m.index), m.successes.max(floor)))
+                    .collect();
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        goodput,
+                        theme.secondary.stroke_width(line_width),
+                    )))
+                    .map_err(drawing_error)?;
+            }
             chart
                 .draw_series(std::iter::once(PathElement::new(
-                    goodput,
-                    theme.secondary.stroke_width(line_width),
+                    points,
+                    colour.stroke_width(line_width),
                 )))
                 .map_err(drawing_error)?;
         }
         chart
-            .draw_series(std::iter::once(PathElement::new(
-                points,
-                colour.stroke_width(line_width),
+            .draw_series(std::iter::once(DashedPathElement::new(
+                vec![(0.0, capacity_per_min), (end_s, capacity_per_min)],
+                6.0 * s,
+                4.0 * s,
+                theme.muted.stroke_width(line_width),
             )))
             .map_err(drawing_error)?;
+        Ok(())
     }
-    chart
-        .draw_series(std::iter::once(DashedPathElement::new(
-            vec![(0.0, capacity_per_min), (end_s, capacity_per_min)],
-            6.0 * s,
-            4.0 * s,
-            theme.muted.stroke_width(line_width),
-        )))
-        .map_err(drawing_error)?;
-    Ok(())
 }
 
 /// 12600 → "12.6k", 1800 → "1800", 2500000 → "2.5M".

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use super::{destination, finish, BudgetWindow, Interval, Scenario, StormReport, MAX_HORIZON_S};
+use super::{destination, BudgetWindow, Interval, Recorder, Scenario, StormReport, MAX_HORIZON_S};
 use crate::jitter::{seeded_rng, uniform, Jitter, SeededRng};
 use crate::Error;
 
@@ -36,7 +36,7 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
     let mut arrival_carry = 0.0;
     let mut limit_carry = 0.0;
     let mut budget = BudgetWindow::new(&scenario.bounds);
-    let mut seconds: Vec<Interval> = Vec::new();
+    let mut recorder = Recorder::new(scenario, false, keep_seconds);
     let last_arrival = scenario
         .traffic_s
         .max(scenario.batch.map_or(0, |(_, at)| at + 1));
@@ -156,10 +156,10 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
         row.queue = queue;
         row.exhausted = exhausted as f64;
         row.deferred = deferred.len() as f64;
-        seconds.push(row);
+        recorder.push(row);
     }
     let created = deliveries.len() as f64;
-    Ok(finish("discrete", scenario, created, seconds, keep_seconds))
+    Ok(recorder.finish("discrete", scenario, created))
 }
 
 fn next_gap(scenario: &Scenario, delivery: &mut Delivery, rng: &mut SeededRng) -> f64 {

@@ -1,70 +1,216 @@
 //! The expected-value engine: instead of individual deliveries it moves expected numbers of
-//! deliveries between attempt classes, spreading each class's retries over the seconds its
-//! gap's uniform window covers. Fast, deterministic, and only for gaps that depend on the
-//! attempt number alone (every jitter mode but decorrelated).
+//! deliveries between attempt classes. A class's failures in one second come due over the
+//! following seconds by a fixed kernel (the gap's uniform window, shifted by the timeout), so
+//! each class keeps the history of what failed into it and reads what is due from a few lagged
+//! seconds of that history. Fast, deterministic, and only for gaps that depend on the attempt
+//! number alone (every jitter mode but decorrelated).
 
-use super::{destination, finish, BudgetWindow, Interval, Scenario, StormReport, MAX_HORIZON_S};
+use super::{destination, BudgetWindow, Interval, Recorder, Scenario, StormReport, MAX_HORIZON_S};
 use crate::Error;
 
-/// The most ring cells (attempt classes × seconds of the longest wait) the engine allocates.
+/// The most history cells (attempt classes × seconds of the longest wait) the engine allocates.
 const MAX_CELLS: f64 = 50_000_000.0;
 
-/// Expected deliveries due in future seconds for one attempt class, as a ring: a uniform spread
-/// over `[a, b)` is a constant rate with partial first and last seconds, added in O(1).
-struct Calendar {
-    rate_change: Vec<f64>,
-    extra: Vec<f64>,
-    rate: f64,
-    /// The ring's length is a power of two: a mask, not a division, finds a second's cell.
+/// How mass failing in one second comes due in later seconds, for a gap drawn uniformly from a
+/// window: weights on whole-second offsets back from the second it comes due in. The window's
+/// partial first and last seconds are single weights; the whole seconds between carry
+/// `density` each (offsets `on..last`). What would come due within the failing second itself
+/// comes due in the next, as in the discrete engine.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Kernel {
+    first: usize,
+    first_weight: f64,
+    last: usize,
+    last_weight: f64,
+    on: usize,
+    density: f64,
+}
+
+impl Kernel {
+    /// Mass spread uniformly over `[a, b)` seconds after the start of the failing second (all
+    /// of it at `a` when the window is narrower than a nanosecond).
+    fn uniform(a: f64, b: f64) -> Kernel {
+        let first = a.max(0.0) as usize;
+        let last = b.max(0.0) as usize;
+        let soonest = |offset: usize| offset.max(1);
+        if b - a < 1e-9 || first == last {
+            return Kernel::point(soonest(first));
+        }
+        let density = 1.0 / (b - a);
+        let has_run = last > first + 1;
+        Kernel {
+            first: soonest(first),
+            first_weight: density * ((first + 1) as f64 - a),
+            last,
+            last_weight: density * (b - last as f64),
+            on: if has_run { first + 1 } else { last },
+            density: if has_run { density } else { 0.0 },
+        }
+    }
+
+    fn point(offset: usize) -> Kernel {
+        Kernel {
+            first: offset,
+            first_weight: 1.0,
+            last: offset,
+            last_weight: 0.0,
+            on: offset,
+            density: 0.0,
+        }
+    }
+
+    fn scaled(self, share: f64) -> Kernel {
+        Kernel {
+            first_weight: self.first_weight * share,
+            last_weight: self.last_weight * share,
+            density: self.density * share,
+            ..self
+        }
+    }
+
+    /// The largest offset: the history must reach this far back.
+    fn reach(&self) -> usize {
+        self.first.max(self.last)
+    }
+}
+
+/// How a 429's mass comes due: a share at the Retry-After floor, the rest over the window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct RejectedKernel {
+    spread: Kernel,
+    floor: usize,
+    floor_weight: f64,
+}
+
+impl RejectedKernel {
+    /// A share `at_floor` of the mass at `a`, the rest spread over `[a, b)`.
+    fn new(at_floor: f64, a: f64, b: f64) -> Self {
+        RejectedKernel {
+            spread: Kernel::uniform(a, b).scaled(1.0 - at_floor),
+            floor: Kernel::uniform(a, a).first,
+            floor_weight: at_floor,
+        }
+    }
+
+    fn reach(&self) -> usize {
+        self.spread.reach().max(self.floor)
+    }
+}
+
+/// Where one attempt class's history of failures sits in the engine's buffers: a power-of-two
+/// ring just long enough for its kernels, at `start`, indexed by the second modulo its length.
+#[derive(Debug, Clone, Copy)]
+struct Ring {
+    start: usize,
     mask: usize,
 }
 
-impl Calendar {
-    fn new(len: usize) -> Self {
-        let len = len.next_power_of_two();
-        Calendar {
-            rate_change: vec![0.0; len],
-            extra: vec![0.0; len],
-            rate: 0.0,
-            mask: len - 1,
-        }
+impl Ring {
+    fn cell(&self, second: usize) -> usize {
+        self.start + (second & self.mask)
     }
 
-    /// Adds `mass` spread uniformly over `[a, b)` seconds (a point mass when `b <= a`).
-    fn spread(&mut self, a: f64, b: f64, mass: f64) {
-        let mask = self.mask;
-        let cell = |t: f64| (t as usize) & mask;
-        if b - a < 1e-9 {
-            self.extra[cell(a)] += mass;
-            return;
+    /// Writes `values` into the cells of the seconds from `from` on.
+    fn write(&self, history: &mut [f64], from: usize, values: impl ExactSizeIterator<Item = f64>) {
+        let span = values.len();
+        if (from & self.mask) + span <= self.mask + 1 {
+            let start = self.cell(from);
+            for (cell, value) in history[start..start + span].iter_mut().zip(values) {
+                *cell = value;
+            }
+        } else {
+            for (j, value) in values.enumerate() {
+                history[self.cell(from + j)] = value;
+            }
         }
-        let density = mass / (b - a);
-        let (first, last) = (a.floor(), b.floor());
-        if first == last {
-            self.extra[cell(a)] += mass;
-            return;
-        }
-        self.extra[cell(a)] += density * (first + 1.0 - a);
-        self.extra[cell(b)] += density * (b - last);
-        if last > first + 1.0 {
-            self.rate_change[cell(first + 1.0)] += density;
-            self.rate_change[cell(last)] -= density;
-        }
-    }
-
-    /// Takes what is due in `second`.
-    fn take(&mut self, second: u32) -> f64 {
-        let i = second as usize & self.mask;
-        self.rate += self.rate_change[i];
-        self.rate_change[i] = 0.0;
-        let due = self.rate + self.extra[i];
-        self.extra[i] = 0.0;
-        due.max(0.0)
     }
 }
 
+/// One attempt class (deliveries whose next attempt is this class's): how its predecessor's
+/// failures come due in it, and where its history of them is.
+#[derive(Debug, Clone, Copy)]
+struct Class {
+    timeout: Kernel,
+    rejected: RejectedKernel,
+    ring: Ring,
+    /// The running sums over the kernels' runs of equal weights.
+    timeout_run: f64,
+    rejected_run: f64,
+}
+
+impl Kernel {
+    /// Adds what comes due in the seconds from `from` on (one per cell of `due`) from `history`
+    /// (a class's `ring`); `run` carries the running sum. Every offset must be at least
+    /// `due.len()`: then only seconds before `from` are read.
+    /// Hands `emit` what comes due in each second of `from..from + span` (with the second's
+    /// index in the block) from `history`, a class's `ring`; `run` carries the running sum.
+    /// Every offset must be at least `span`: then only seconds before `from` are read.
+    fn due_over(
+        &self,
+        ring: Ring,
+        history: &[f64],
+        (from, span): (usize, usize),
+        run: &mut f64,
+        mut emit: impl FnMut(usize, f64),
+    ) {
+        // The block's stretch of the ring `offset` seconds back, when it does not wrap.
+        let stretch = |offset: usize| {
+            let start = ring.cell(from.wrapping_sub(offset));
+            history
+                .get(start..start + span)
+                .filter(|_| (from.wrapping_sub(offset) & ring.mask) + span <= ring.mask + 1)
+        };
+        if let (Some(firsts), Some(ons), Some(lasts)) =
+            (stretch(self.first), stretch(self.on), stretch(self.last))
+        {
+            for (j, ((first, on), last)) in firsts.iter().zip(ons).zip(lasts).enumerate() {
+                *run += on - last;
+                emit(
+                    j,
+                    self.density * *run + self.first_weight * first + self.last_weight * last,
+                );
+            }
+            return;
+        }
+        let at = |second: usize, offset: usize| history[ring.cell(second.wrapping_sub(offset))];
+        for j in 0..span {
+            let second = from + j;
+            let at_last = at(second, self.last);
+            *run += at(second, self.on) - at_last;
+            emit(
+                j,
+                self.density * *run
+                    + self.first_weight * at(second, self.first)
+                    + self.last_weight * at_last,
+            );
+        }
+    }
+
+    /// The smallest offset: nothing failing in a second comes due sooner.
+    fn soonest(&self) -> usize {
+        self.first.min(self.on).min(self.last)
+    }
+}
+
+/// What the destination did to the attempts of one second, as shares: the engine's state
+/// between deciding a second's fate and moving its failures.
+#[derive(Debug, Clone, Copy, Default)]
+struct Fate {
+    /// The share of what was due that was attempted (the rest stays held).
+    share: f64,
+    /// First attempts made.
+    firsts: f64,
+    /// Shares of first attempts that timed out, and that were answered 429.
+    first: (f64, f64),
+    /// The same for retries.
+    retry: (f64, f64),
+}
+
+/// The most seconds simulated together.
+const MAX_BLOCK: usize = 64;
+
 /// Runs `scenario` on expected values. Refuses decorrelated jitter and scenarios whose
-/// calendars would exceed 50,000,000 cells, before allocating.
+/// histories would exceed 50,000,000 cells, before allocating.
 ///
 /// # Example
 /// ```
@@ -76,166 +222,296 @@ impl Calendar {
 pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormReport, Error> {
     scenario.validate()?;
     let classes = scenario.policy.attempts() as usize;
-    let windows: Vec<(f64, f64)> = (1..classes as u32)
-        .map(|retry| scenario.window(retry))
-        .collect::<Option<_>>()
-        .ok_or_else(|| {
+    let after = scenario.bounds.retry_after_s;
+    let answers_429 = after.is_some();
+    let after = after.unwrap_or(0.0);
+    // Class 0, first attempts, has no predecessor.
+    let mut class_list = vec![
+        Class {
+            timeout: Kernel::point(1),
+            rejected: RejectedKernel {
+                spread: Kernel::point(1),
+                floor: 1,
+                floor_weight: 0.0,
+            },
+            ring: Ring { start: 0, mask: 1 },
+            timeout_run: 0.0,
+            rejected_run: 0.0,
+        };
+        classes
+    ];
+    let mut cells = 0usize;
+    for (k, class) in class_list.iter_mut().enumerate().skip(1) {
+        let (lo, hi) = scenario.window(k as u32).ok_or_else(|| {
             Error::out_of_range(
                 "engine",
                 "fluid with decorrelated jitter",
                 "discrete for decorrelated jitter (the fluid engine needs gaps that depend only on the attempt number)",
             )
         })?;
-    let longest_wait = scenario.timeout_s
-        + scenario
-            .longest_gap_s()
-            .max(scenario.bounds.retry_after_s.unwrap_or(0.0));
-    let ring = (longest_wait.ceil() as usize + 3).next_power_of_two();
-    if ring as f64 * classes as f64 > MAX_CELLS {
-        return Err(Error::out_of_range(
-            "engine",
-            "fluid for this scenario",
-            "discrete here: attempts × longest wait exceeds the fluid engine's 50000000 cells",
-        ));
-    }
-    // Class k holds deliveries whose next attempt is attempt k + 1 (k = 0: the first).
-    let mut calendars: Vec<Calendar> = (0..classes)
-        .map(|_| Calendar::new(if classes > 1 { ring } else { 1 }))
-        .collect();
-    let mut deferred = vec![0.0; classes];
-    let (mut created, mut delivered, mut exhausted, mut pending_calendar) = (0.0, 0.0, 0.0, 0.0);
-    let mut queue = 0.0;
-    let mut budget = BudgetWindow::new(&scenario.bounds);
-    let mut seconds: Vec<Interval> = Vec::new();
-    let last_arrival = scenario
-        .traffic_s
-        .max(scenario.batch.map_or(0, |(_, at)| at + 1));
-    let after = scenario.bounds.retry_after_s.unwrap_or(0.0);
-    let mut active = 0usize;
-
-    // Buffers reused every second: `due` (then `taken`) per class, and what is held back.
-    let mut due = vec![0.0; classes];
-    let mut held_total = 0.0;
-    for second in 0..MAX_HORIZON_S {
-        if second >= last_arrival && pending_calendar < 1e-6 && held_total < 1e-6 {
-            break;
-        }
-        let arriving = scenario.arrivals_in(second);
-        created += arriving;
-        let top = (active + 1).min(classes);
-        due[0] = deferred[0] + arriving;
-        deferred[0] = 0.0;
-        // Only classes that have ever held anything can have something due.
-        let mut retries_due = 0.0;
-        for k in 1..top {
-            let mass = calendars[k].take(second);
-            pending_calendar -= mass;
-            due[k] = deferred[k] + mass;
-            deferred[k] = 0.0;
-            retries_due += due[k];
-        }
-
-        let taken = &mut due;
-        let (firsts, retries_taken) = if scenario.bounds.pause && scenario.in_outage(second) {
-            deferred[..top].copy_from_slice(&taken[..top]);
-            taken[..top].iter_mut().for_each(|t| *t = 0.0);
-            budget.open(second, 0.0);
-            (0.0, 0.0)
-        } else {
-            let allowed_total = scenario.bounds.rate_limit_per_s.unwrap_or(f64::INFINITY);
-            let firsts = taken[0].min(allowed_total);
-            deferred[0] = taken[0] - firsts;
-            taken[0] = firsts;
-            let allowed_retries = (allowed_total - firsts).min(budget.open(second, firsts));
-            let share = if retries_due > 0.0 {
-                (allowed_retries / retries_due).min(1.0)
+        class.timeout = Kernel::uniform(scenario.timeout_s + lo, scenario.timeout_s + hi);
+        if answers_429 {
+            // A 429 answers at once, and its Retry-After is a floor on the gap: the share of
+            // the window below it waits exactly Retry-After.
+            let below = if hi > lo {
+                ((after - lo) / (hi - lo)).clamp(0.0, 1.0)
+            } else if lo < after {
+                1.0
             } else {
                 0.0
             };
-            if share < 1.0 {
-                for k in 1..top {
-                    deferred[k] = taken[k] * (1.0 - share);
-                    taken[k] *= share;
-                }
-            }
-            budget.record(retries_due * share);
-            (firsts, retries_due * share)
+            class.rejected = RejectedKernel::new(below, after.max(lo), hi.max(after));
+        }
+        let len = (class.timeout.reach().max(class.rejected.reach()) + 1).next_power_of_two();
+        class.ring = Ring {
+            start: cells,
+            mask: len - 1,
         };
-        held_total = deferred[..top].iter().sum();
-
-        let n = firsts + retries_taken;
-        let outcome = destination(scenario, second, n, &mut queue, false);
-        // Outcomes by position: first attempts first, as in the discrete engine.
-        let ok_firsts = outcome.ok.min(firsts);
-        let ok_retries = outcome.ok - ok_firsts;
-        let admitted = n - outcome.rejected;
-        let admitted_firsts = admitted.min(firsts);
-        delivered += outcome.ok;
-        let start = f64::from(second);
-        for k in 0..top {
-            let mass = taken[k];
-            taken[k] = 0.0;
-            if mass <= 0.0 {
-                continue;
-            }
-            let (ok, admitted_here) = if k == 0 {
-                (ok_firsts, admitted_firsts)
+        cells = cells.saturating_add(len);
+        if cells as f64 > MAX_CELLS {
+            return Err(Error::out_of_range(
+                "engine",
+                "fluid for this scenario",
+                "discrete here: attempts × longest wait exceeds the fluid engine's 50000000 cells",
+            ));
+        }
+    }
+    // Seconds are simulated in blocks no longer than the soonest any failure comes due: within
+    // a block, what comes due depends only on what failed before it, so each class reads its
+    // history for the whole block at once, then the destination decides each second on totals.
+    let block_len = class_list[1..]
+        .iter()
+        .map(|class| {
+            let rejected = if answers_429 {
+                class.rejected.spread.soonest().min(class.rejected.floor)
             } else {
-                let share = mass / retries_taken;
-                (ok_retries * share, (admitted - admitted_firsts) * share)
+                usize::MAX
             };
-            // Rounding can leave -1e-45 where nothing failed.
-            let failed_timeout = (admitted_here - ok).max(0.0);
-            let failed_429 = (mass - admitted_here).max(0.0);
-            if k + 1 == classes {
-                exhausted += failed_timeout + failed_429;
+            class.timeout.soonest().min(rejected)
+        })
+        .min()
+        .unwrap_or(MAX_BLOCK)
+        .clamp(1, MAX_BLOCK);
+    // What failed into each class, second by second: by timeout, and by 429.
+    let mut timed_out_into = vec![0.0; cells];
+    let mut rejected_into = vec![0.0; if answers_429 { cells } else { 0 }];
+    // What came due in each class (row) in each second of the block.
+    let mut came_due = vec![0.0; classes * block_len];
+    let mut came_in_all = [0.0; MAX_BLOCK];
+    let mut fates = [Fate::default(); MAX_BLOCK];
+    let bounds = &scenario.bounds;
+    // Only a bound holds deliveries back; without one, whatever is due is attempted.
+    let bounded = bounds.pause || bounds.rate_limit_per_s.is_some() || bounds.budget.is_some();
+    // Held back by a bound: per retry class, and in total for first attempts, retries and the
+    // last class.
+    let mut held = vec![0.0; classes];
+    let (mut held_firsts, mut held_retries) = (0.0, 0.0);
+
+    let (mut created, mut delivered, mut exhausted, mut pending_calendar) = (0.0, 0.0, 0.0, 0.0);
+    let mut queue = 0.0;
+    let mut budget = BudgetWindow::new(&scenario.bounds);
+    let mut recorder = Recorder::new(scenario, true, keep_seconds);
+    let last_arrival = scenario
+        .traffic_s
+        .max(scenario.batch.map_or(0, |(_, at)| at + 1));
+    let last = classes - 1;
+    // Classes up to `active` have held something; only they can have something due.
+    let mut active = 0usize;
+    let mut from = 0usize;
+    let mut finished = false;
+    while !finished && from < MAX_HORIZON_S as usize {
+        let len = block_len.min(MAX_HORIZON_S as usize - from);
+        let top = (active + 1).min(classes);
+
+        // 1. What comes due in each class over the block, from the histories alone.
+        let came_in_all = &mut came_in_all[..len];
+        came_in_all.fill(0.0);
+        let rows = came_due.chunks_exact_mut(block_len);
+        for (class, row) in class_list[1..top].iter_mut().zip(rows.skip(1)) {
+            let row = &mut row[..len];
+            let ring = class.ring;
+            // Rounding in the running sums can leave -1e-12 where nothing is due.
+            if !answers_429 {
+                let emit = |j: usize, due: f64| {
+                    let due = due.max(0.0);
+                    row[j] = due;
+                    came_in_all[j] += due;
+                };
+                class.timeout.due_over(
+                    ring,
+                    &timed_out_into,
+                    (from, len),
+                    &mut class.timeout_run,
+                    emit,
+                );
                 continue;
             }
-            active = active.max(k + 1);
-            let (lo, hi) = windows[k];
-            let next = &mut calendars[k + 1];
-            if failed_timeout > 0.0 {
-                next.spread(
-                    start + scenario.timeout_s + lo,
-                    start + scenario.timeout_s + hi,
-                    failed_timeout,
-                );
+            class.timeout.due_over(
+                ring,
+                &timed_out_into,
+                (from, len),
+                &mut class.timeout_run,
+                |j, due| row[j] = due,
+            );
+            let kernel = class.rejected;
+            kernel.spread.due_over(
+                ring,
+                &rejected_into,
+                (from, len),
+                &mut class.rejected_run,
+                |j, due| {
+                    let at_floor = rejected_into[ring.cell((from + j).wrapping_sub(kernel.floor))];
+                    let due = (row[j] + due + kernel.floor_weight * at_floor).max(0.0);
+                    row[j] = due;
+                    came_in_all[j] += due;
+                },
+            );
+        }
+
+        // 2. Second by second on totals: the bounds, the destination, the fates.
+        let mut end = len;
+        let mut reached_top = false;
+        for j in 0..len {
+            let second = (from + j) as u32;
+            if second >= last_arrival
+                && pending_calendar < 1e-6
+                && held_firsts + held_retries < 1e-6
+            {
+                end = j;
+                finished = true;
+                break;
             }
-            if failed_429 > 0.0 {
-                // A 429 answers at once, and its Retry-After is a floor on the gap.
-                let below = if hi > lo {
-                    ((after - lo) / (hi - lo)).clamp(0.0, 1.0)
-                } else if lo < after {
-                    1.0
+            let arriving = scenario.arrivals_in(second);
+            created += arriving;
+            let came = came_in_all[j];
+            pending_calendar -= came;
+            let firsts_due = held_firsts + arriving;
+            let retries_due = held_retries + came;
+            let (firsts, share) = if !bounded {
+                (firsts_due, 1.0)
+            } else if bounds.pause && scenario.in_outage(second) {
+                budget.open(second, 0.0);
+                (0.0, 0.0)
+            } else {
+                let allowed_total = bounds.rate_limit_per_s.unwrap_or(f64::INFINITY);
+                let firsts = firsts_due.min(allowed_total);
+                let allowed_retries = (allowed_total - firsts).min(budget.open(second, firsts));
+                let share = if retries_due > 0.0 {
+                    (allowed_retries / retries_due).min(1.0)
                 } else {
                     0.0
                 };
-                let floor = start + after.max(lo);
-                next.spread(floor, floor, failed_429 * below);
-                next.spread(floor, start + hi.max(after), failed_429 * (1.0 - below));
+                (firsts, share)
+            };
+            let retries = retries_due * share;
+            budget.record(retries);
+            held_firsts = firsts_due - firsts;
+            held_retries = retries_due - retries;
+
+            let n = firsts + retries;
+            let outcome = destination(scenario, second, n, &mut queue, false);
+            delivered += outcome.ok;
+            // Outcomes by position: first attempts first, as in the discrete engine; every
+            // retry class then meets the same fortune in proportion to its mass.
+            let ok_firsts = outcome.ok.min(firsts);
+            let admitted = n - outcome.rejected;
+            let admitted_firsts = admitted.min(firsts);
+            // Rounding can leave -1e-45 where nothing failed.
+            let failing_shares = |ok: f64, admitted_here: f64, mass: f64| {
+                let per = if mass > 0.0 { 1.0 / mass } else { 0.0 };
+                (
+                    (admitted_here - ok).max(0.0) * per,
+                    (mass - admitted_here).max(0.0) * per,
+                )
+            };
+            let fate = Fate {
+                share,
+                firsts,
+                first: failing_shares(ok_firsts, admitted_firsts, firsts),
+                retry: failing_shares(outcome.ok - ok_firsts, admitted - admitted_firsts, retries),
+            };
+            fates[j] = fate;
+            let failed =
+                |mass: f64, (timed_out, rejected): (f64, f64)| mass * (timed_out + rejected);
+            // The last class's failures are exhausted; everything else moves on.
+            let (exhausting, moving_retries) = if last == 0 {
+                (failed(firsts, fate.first), 0.0)
+            } else if top == classes {
+                let due = held[last] + came_due[last * block_len + j];
+                let taken = due * share;
+                held[last] = due - taken;
+                (failed(taken, fate.retry), retries - taken)
+            } else {
+                (0.0, retries)
+            };
+            exhausted += exhausting;
+            if last > 0 {
+                pending_calendar += failed(firsts, fate.first) + failed(moving_retries, fate.retry);
             }
-            pending_calendar += failed_timeout + failed_429;
+            reached_top |= top == 1 && firsts > 0.0;
+            let held_now = held_firsts + held_retries;
+            debug_assert!(
+                (created - (delivered + exhausted + pending_calendar + held_now)).abs()
+                    <= 1e-6 * created.max(1.0),
+                "conservation at second {second}: created {created}, delivered {delivered}, exhausted {exhausted}, calendar {pending_calendar}, held {held_now}"
+            );
+            recorder.push(Interval {
+                index: second,
+                attempts: n,
+                first_attempts: firsts,
+                retries,
+                successes: outcome.ok,
+                failures: outcome.late + outcome.lost,
+                rejected_429: outcome.rejected,
+                duplicates: outcome.late,
+                backlog: (created - delivered - exhausted).max(0.0),
+                queue,
+                exhausted,
+                deferred: held_now,
+            });
         }
-        let held = held_total;
-        debug_assert!(
-            (created - (delivered + exhausted + pending_calendar + held)).abs()
-                <= 1e-6 * created.max(1.0),
-            "conservation at second {second}: created {created}, delivered {delivered}, exhausted {exhausted}, calendar {pending_calendar}, held {held}"
-        );
-        seconds.push(Interval {
-            index: second,
-            attempts: n,
-            first_attempts: firsts,
-            retries: retries_taken,
-            successes: outcome.ok,
-            failures: outcome.late + outcome.lost,
-            rejected_429: outcome.rejected,
-            duplicates: outcome.late,
-            backlog: (created - delivered - exhausted).max(0.0),
-            queue,
-            exhausted,
-            deferred: held,
-        });
+
+        // 3. Each class's failures move into the next class's history; what a bound held
+        // back stays with its class.
+        let fates = &fates[..end];
+        if last > 0 {
+            let ring = class_list[1].ring;
+            let failing =
+                |share: fn(&Fate) -> f64| fates.iter().map(move |fate| fate.firsts * share(fate));
+            ring.write(&mut timed_out_into, from, failing(|fate| fate.first.0));
+            if answers_429 {
+                ring.write(&mut rejected_into, from, failing(|fate| fate.first.1));
+            }
+        }
+        for k in 1..top.min(last) {
+            let ring = class_list[k + 1].ring;
+            let row = &mut came_due[k * block_len..k * block_len + end];
+            if bounded {
+                // What was due is taken by the second's share; the rest is held for the next.
+                let mut kept = held[k];
+                for (fate, came) in fates.iter().zip(row.iter_mut()) {
+                    let due = kept + *came;
+                    *came = due * fate.share;
+                    kept = due - *came;
+                }
+                held[k] = kept;
+            }
+            let failing = |share: fn(&Fate) -> f64| {
+                fates
+                    .iter()
+                    .zip(row.iter())
+                    .map(move |(fate, taken)| taken * share(fate))
+            };
+            ring.write(&mut timed_out_into, from, failing(|fate| fate.retry.0));
+            if answers_429 {
+                ring.write(&mut rejected_into, from, failing(|fate| fate.retry.1));
+            }
+            reached_top |= k + 1 == top && row.iter().any(|&taken| taken > 0.0);
+        }
+        if reached_top {
+            active = active.max(top);
+        }
+        from += end;
     }
-    Ok(finish("fluid", scenario, created, seconds, keep_seconds))
+    Ok(recorder.finish("fluid", scenario, created))
 }

@@ -342,80 +342,103 @@ pub struct StormReport {
     pub caption: String,
 }
 
-/// Collects per-second rows into minutes and derives the summary; both engines end here.
-pub(crate) fn finish(
-    engine: &str,
-    scenario: &Scenario,
-    created: f64,
-    seconds: Vec<Interval>,
-    keep_seconds: bool,
-) -> StormReport {
-    let mut minutes: Vec<Interval> = Vec::with_capacity(seconds.len() / 60 + 1);
-    for (i, s) in seconds.iter().enumerate() {
-        let minute = (i / 60) as u32 + 1;
-        if minutes.last().map(|m| m.index) != Some(minute) {
-            minutes.push(Interval {
-                index: minute,
+/// Folds per-second rows into minutes and the summary's totals as a simulation goes (both
+/// engines record here), keeping the seconds themselves only when asked.
+pub(crate) struct Recorder {
+    minutes: Vec<Interval>,
+    seconds: Option<Vec<Interval>>,
+    count: u32,
+    drained_at: Option<u32>,
+    outage_end: u32,
+    /// The backlog under which it counts as drained: under one delivery on expected values.
+    drained_below: f64,
+}
+
+impl Recorder {
+    pub(crate) fn new(scenario: &Scenario, fluid: bool, keep_seconds: bool) -> Self {
+        Recorder {
+            minutes: Vec::new(),
+            seconds: keep_seconds.then(Vec::new),
+            count: 0,
+            drained_at: None,
+            outage_end: scenario.outage_end(),
+            drained_below: if fluid { 1.0 } else { 0.5 },
+        }
+    }
+
+    /// Records the next second (seconds come in order from 0).
+    pub(crate) fn push(&mut self, row: Interval) {
+        if row.index % 60 == 0 {
+            self.minutes.push(Interval {
+                index: row.index / 60 + 1,
                 ..Interval::default()
             });
         }
-        if let Some(m) = minutes.last_mut() {
-            m.attempts += s.attempts;
-            m.first_attempts += s.first_attempts;
-            m.retries += s.retries;
-            m.successes += s.successes;
-            m.failures += s.failures;
-            m.rejected_429 += s.rejected_429;
-            m.duplicates += s.duplicates;
-            m.backlog = s.backlog;
-            m.queue = s.queue;
-            m.exhausted = s.exhausted;
-            m.deferred = s.deferred;
+        if let Some(minute) = self.minutes.last_mut() {
+            minute.attempts += row.attempts;
+            minute.first_attempts += row.first_attempts;
+            minute.retries += row.retries;
+            minute.successes += row.successes;
+            minute.failures += row.failures;
+            minute.rejected_429 += row.rejected_429;
+            minute.duplicates += row.duplicates;
+            minute.backlog = row.backlog;
+            minute.queue = row.queue;
+            minute.exhausted = row.exhausted;
+            minute.deferred = row.deferred;
+        }
+        if self.drained_at.is_none()
+            && row.index >= self.outage_end
+            && row.backlog < self.drained_below
+        {
+            self.drained_at = Some(row.index);
+        }
+        self.count += 1;
+        if let Some(seconds) = &mut self.seconds {
+            seconds.push(row);
         }
     }
-    let delivered: f64 = seconds.iter().map(|s| s.successes).sum();
-    let exhausted = seconds.last().map_or(0.0, |s| s.exhausted);
-    let pending = seconds.last().map_or(0.0, |s| s.backlog);
-    let peak = minutes
-        .iter()
-        .fold(None::<&Interval>, |best, m| match best {
-            Some(b) if b.attempts >= m.attempts => Some(b),
-            _ => Some(m),
-        });
-    let attempts: f64 = seconds.iter().map(|s| s.attempts).sum();
-    let outage_end = scenario.outage_end();
-    let threshold = if engine == "fluid" { 1.0 } else { 0.5 };
-    let drained_at = seconds
-        .iter()
-        .skip(outage_end as usize)
-        .find(|s| s.backlog < threshold)
-        .map(|s| s.index);
-    let normal = scenario.arrivals_per_s * 60.0;
-    let summary = Summary {
-        arrivals: created,
-        delivered,
-        exhausted,
-        pending,
-        duplicates: seconds.iter().map(|s| s.duplicates).sum(),
-        peak_attempts_per_min: peak.map_or(0.0, |m| m.attempts),
-        peak_minute: peak.map_or(0, |m| m.index),
-        peak_multiple: peak.map_or(0.0, |m| m.attempts) / normal,
-        outage_end_s: outage_end,
-        drained_at_s: drained_at,
-        attempts_per_delivered: if delivered > 0.0 {
-            attempts / delivered
-        } else {
-            0.0
-        },
-        horizon_s: seconds.len() as u32,
-    };
-    let caption = caption(scenario, &summary);
-    StormReport {
-        engine: engine.to_string(),
-        minutes,
-        seconds: if keep_seconds { seconds } else { Vec::new() },
-        summary,
-        caption,
+
+    /// The report: minutes, the kept seconds, the summary and its caption.
+    pub(crate) fn finish(self, engine: &str, scenario: &Scenario, created: f64) -> StormReport {
+        let peak = self
+            .minutes
+            .iter()
+            .fold(None::<&Interval>, |best, m| match best {
+                Some(b) if b.attempts >= m.attempts => Some(b),
+                _ => Some(m),
+            });
+        let total = |field: fn(&Interval) -> f64| self.minutes.iter().map(field).sum::<f64>();
+        let delivered = total(|m| m.successes);
+        let attempts = total(|m| m.attempts);
+        let last = self.minutes.last().copied().unwrap_or_default();
+        let normal = scenario.arrivals_per_s * 60.0;
+        let summary = Summary {
+            arrivals: created,
+            delivered,
+            exhausted: last.exhausted,
+            pending: last.backlog,
+            duplicates: total(|m| m.duplicates),
+            peak_attempts_per_min: peak.map_or(0.0, |m| m.attempts),
+            peak_minute: peak.map_or(0, |m| m.index),
+            peak_multiple: peak.map_or(0.0, |m| m.attempts) / normal,
+            outage_end_s: self.outage_end,
+            drained_at_s: self.drained_at,
+            attempts_per_delivered: if delivered > 0.0 {
+                attempts / delivered
+            } else {
+                0.0
+            },
+            horizon_s: self.count,
+        };
+        let caption = caption(scenario, &summary);
+        StormReport {
+            engine: engine.to_string(),
+            minutes: self.minutes,
+            seconds: self.seconds.unwrap_or_default(),
+            summary,
+            caption,
+        }
     }
 }
 
@@ -463,6 +486,10 @@ pub(crate) struct BudgetWindow {
     firsts: Vec<f64>,
     retries: Vec<f64>,
     slot: usize,
+    /// The window's sums, kept as it slides (and summed afresh once per lap, so that rounding
+    /// cannot build up).
+    firsts_sum: f64,
+    retries_sum: f64,
     budget: Option<f64>,
     floor: f64,
 }
@@ -474,6 +501,8 @@ impl BudgetWindow {
             firsts: vec![0.0; window],
             retries: vec![0.0; window],
             slot: 0,
+            firsts_sum: 0.0,
+            retries_sum: 0.0,
             budget: bounds.budget,
             floor: bounds.budget_floor_per_s * window as f64,
         }
@@ -483,22 +512,27 @@ impl BudgetWindow {
     /// budget allows in it: its share of the window's first attempts plus its floor, less the
     /// window's retries so far (unbounded without a budget).
     pub(crate) fn open(&mut self, second: u32, firsts: f64) -> f64 {
+        let Some(share) = self.budget else {
+            return f64::INFINITY;
+        };
         self.slot = second as usize % self.firsts.len();
+        self.firsts_sum += firsts - self.firsts[self.slot];
+        self.retries_sum -= self.retries[self.slot];
         self.firsts[self.slot] = firsts;
         self.retries[self.slot] = 0.0;
-        match self.budget {
-            Some(share) => {
-                let room = share * self.firsts.iter().sum::<f64>() + self.floor
-                    - self.retries.iter().sum::<f64>();
-                room.max(0.0)
-            }
-            None => f64::INFINITY,
+        if self.slot == 0 {
+            self.firsts_sum = self.firsts.iter().sum();
+            self.retries_sum = self.retries.iter().sum();
         }
+        (share * self.firsts_sum + self.floor - self.retries_sum).max(0.0)
     }
 
     /// Records the retries made in the second opened last.
     pub(crate) fn record(&mut self, retries: f64) {
-        self.retries[self.slot] = retries;
+        if self.budget.is_some() {
+            self.retries_sum += retries - self.retries[self.slot];
+            self.retries[self.slot] = retries;
+        }
     }
 }
 

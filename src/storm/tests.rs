@@ -211,11 +211,29 @@ fn the_two_engines_agree() {
     budget.bounds.budget = Some(0.10);
     let mut limited = exponential(Jitter::Equal);
     limited.bounds.rate_limit_per_s = Some(40.0);
+    let mut told_to_wait = exponential(Jitter::Proportional(0.2));
+    told_to_wait.bounds.retry_after_s = Some(90.0);
+    // Waits shorter than the one-second step: retries land in the next second in both engines.
+    let sub_second = Scenario {
+        timeout_s: 0.4,
+        policy: Policy::new(0.2, 2.0, 3.0, crate::Stop::Attempts(12)).unwrap(),
+        jitter: Jitter::Full,
+        outage: (0, 20),
+        capacity_per_s: 1_000.0,
+        ..short_fixed()
+    };
+    let single = Scenario {
+        policy: Policy::new(30.0, 3.0, 10_800.0, crate::Stop::Attempts(1)).unwrap(),
+        ..short_fixed()
+    };
     for (name, scenario) in [
         ("fixed storm", short_fixed()),
         ("exponential", exponential(Jitter::Full)),
         ("exponential + budget", budget),
         ("rate limit", limited),
+        ("retry-after", told_to_wait),
+        ("sub-second waits", sub_second),
+        ("one attempt", single),
     ] {
         let (discrete, fluid) = both(&scenario);
         let (d, f) = (discrete.summary, fluid.summary);

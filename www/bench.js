@@ -236,6 +236,16 @@ const STORM_24H = {
   engine: 'fluid',
 };
 
+// One batch of 1,000,000 deliveries at second 0 (next to no steady traffic) and a 10-minute
+// outage, same policy: benches/core.rs's storm_batch_1M group.
+const STORM_BATCH_1M = {
+  ...STORM_24H,
+  arrivals: '0.000001/s',
+  traffic: '1s',
+  batch: 1_000_000,
+  outage: '10min',
+};
+
 // The article's fixed 30 s storm: every storm field takes the article's value, and the policy is
 // the fixed interval (30 s for 2 h). `storm({ engine: 'fluid' })` alone is refused ("missing
 // field `base`"): base, multiplier and cap are required even though a fixed policy ignores them.
@@ -243,8 +253,12 @@ const ARTICLE_STORM = { base: 30, multiplier: 3, cap: 10800, engine: 'fluid' };
 
 async function benchStorm() {
   const runs = 10;
-  const [article, day] = await alternate(
-    [{ run: () => storm(ARTICLE_STORM) }, { run: () => storm(STORM_24H) }],
+  const [article, day, batch] = await alternate(
+    [
+      { run: () => storm(ARTICLE_STORM) },
+      { run: () => storm(STORM_24H) },
+      { run: () => storm(STORM_BATCH_1M) },
+    ],
     { warmups: 1, runs, label: 'storm' },
   );
   const summary = (report) => {
@@ -264,8 +278,13 @@ async function benchStorm() {
     [
       row("baseline: the article's fixed 30 s storm (2 h of 600/min, 10 min outage)", article.times),
       row('24 h of 600/min, 2 h outage, 30 s ×3 capped at 3 h, full jitter', day.times),
+      row('a batch of 1,000,000, 10 min outage, same policy', batch.times),
     ],
-    { articleFixed: summary(article.values[0]), storm24h: summary(day.values[0]) },
+    {
+      articleFixed: summary(article.values[0]),
+      storm24h: summary(day.values[0]),
+      stormBatch1M: summary(batch.values[0]),
+    },
   );
 }
 

@@ -77,6 +77,8 @@ function notes(results) {
     out.push(`storm: 24 h / 2 h outage over the article's fixed storm = ${storm.rows[1].ratioVsBaseline}x`);
     out.push(`storm: article fixed: ${describe(storm.articleFixed)}`);
     out.push(`storm: 24 h, 2 h outage: ${describe(storm.storm24h)}`);
+    out.push(`storm: batch of 1,000,000 over the article's fixed storm = ${storm.rows[2].ratioVsBaseline}x`);
+    out.push(`storm: batch of 1,000,000: ${describe(storm.stormBatch1M)}`);
   }
   const redrawStorm = results.groups.find((g) => g.name === 'redraw with storm');
   if (redrawStorm) {

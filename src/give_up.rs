@@ -118,25 +118,26 @@ impl SumOfUniforms {
         let step = spread / grid as f64;
         let mut cdf = vec![1.0; grid + 1];
         let mut integral = vec![0.0; grid + 1];
+        let mut next = vec![0.0; grid + 1];
         for width in widths {
             for i in 1..=grid {
                 integral[i] = integral[i - 1] + step * (cdf[i - 1] + cdf[i]) / 2.0;
             }
-            let at = |x: f64| -> f64 {
-                if x <= 0.0 {
-                    return 0.0;
-                }
-                let cell = ((x / step) as usize).min(grid - 1);
-                let t = x / step - cell as f64;
-                integral[cell] + step * (t * cdf[cell] + t * t / 2.0 * (cdf[cell + 1] - cdf[cell]))
-            };
-            let next: Vec<f64> = (0..=grid)
-                .map(|i| {
-                    let x = i as f64 * step;
-                    ((at(x) - at(x - width)) / width).clamp(0.0, 1.0)
-                })
-                .collect();
-            cdf = next;
+            // G(x) at the grid points is `integral`; G(x − w) falls a fixed fraction `t` of a
+            // cell past grid point i − shift − 1, where G is quadratic between grid points.
+            let cells = width / step;
+            let shift = cells.floor() as usize;
+            let t = 1.0 - (cells - cells.floor());
+            let (linear, quadratic) = (step * t, step * t * t / 2.0);
+            let per_width = 1.0 / width;
+            for (i, next) in next.iter_mut().enumerate() {
+                let behind = match i.checked_sub(shift + 1) {
+                    Some(c) => integral[c] + linear * cdf[c] + quadratic * (cdf[c + 1] - cdf[c]),
+                    None => 0.0,
+                };
+                *next = ((integral[i] - behind) * per_width).clamp(0.0, 1.0);
+            }
+            std::mem::swap(&mut cdf, &mut next);
         }
         SumOfUniforms { offset, step, cdf }
     }
@@ -417,8 +418,8 @@ pub fn deadline_safe_attempts(
         "a duration greater than 0 s and at most 365 days",
     )?;
     // The chosen percentile of the give-up time with `attempts` attempts, on a grid of `grid`
-    // points (decorrelated: from a fixed-seed sample).
-    let quantile_on = |attempts: u32, grid: usize| -> Result<f64, Error> {
+    // points (decorrelated: from a fixed-seed sample), and how far off the grid may leave it.
+    let quantile_on = |attempts: u32, grid: usize| -> Result<(f64, f64), Error> {
         let p = policy.with_stop(Stop::Attempts(attempts))?;
         // Bounded work per evaluation (grid × attempts): long schedules get a coarser grid.
         let grid = grid.min((4_000_000 / attempts.max(1) as usize).max(256));
@@ -428,7 +429,7 @@ pub fn deadline_safe_attempts(
                 let mut times =
                     give_up_times(&p, jitter, samples, &mut seeded_rng(DECORRELATED_SEED)?);
                 let rank = ((level * times.len() as f64).ceil() as usize).clamp(1, times.len()) - 1;
-                *times.select_nth_unstable_by(rank, f64::total_cmp).1
+                (*times.select_nth_unstable_by(rank, f64::total_cmp).1, 0.0)
             }
             // Past a few hundred gaps the sum is normal to far better than the grid resolves
             // (central limit theorem): its mean and variance are exact.
@@ -437,17 +438,31 @@ pub fn deadline_safe_attempts(
                 let (mean, variance) = windows.fold((0.0, 0.0), |(m, v), (lo, hi)| {
                     (m + (lo + hi) / 2.0, v + (hi - lo) * (hi - lo) / 12.0)
                 });
-                mean + variance.sqrt() * standard_normal_quantile(level)
+                (
+                    mean + variance.sqrt() * standard_normal_quantile(level),
+                    0.0,
+                )
             }
-            _ => SumOfUniforms::with_grid(
-                (1..attempts).filter_map(|r| jitter.window(p.gap(r))),
-                grid,
-            )
-            .quantile(level),
+            _ => {
+                let sum = SumOfUniforms::with_grid(
+                    (1..attempts).filter_map(|r| jitter.window(p.gap(r))),
+                    grid,
+                );
+                // A grid percentile is within a cell or so of the truth: four cells is safe.
+                (sum.quantile(level), 4.0 * sum.step)
+            }
         })
     };
-    // The search runs on a coarse grid; the answer is then settled on the fine one.
-    let quantile = |attempts: u32| quantile_on(attempts, 1_024);
+    // The search runs on a coarse grid; the fine one settles only what the coarse cannot.
+    let quantile = |attempts: u32| Ok::<f64, Error>(quantile_on(attempts, 1_024)?.0);
+    let reaches = |attempts: u32| -> Result<bool, Error> {
+        let (coarse, margin) = quantile_on(attempts, 1_024)?;
+        Ok(if (coarse - deadline_s).abs() > margin {
+            coarse >= deadline_s
+        } else {
+            quantile_on(attempts, GRID)?.0 >= deadline_s
+        })
+    };
     // The percentile grows with every attempt (each adds a non-negative gap): double until it
     // reaches the deadline, then bisect.
     let max = crate::policy::MAX_ATTEMPTS;
@@ -471,10 +486,10 @@ pub fn deadline_safe_attempts(
             lo = mid + 1;
         }
     }
-    while lo < max && quantile_on(lo, GRID)? < deadline_s {
+    while lo < max && !reaches(lo)? {
         lo += 1;
     }
-    while lo > 1 && quantile_on(lo - 1, GRID)? >= deadline_s {
+    while lo > 1 && reaches(lo - 1)? {
         lo -= 1;
     }
     Ok(lo)

@@ -188,3 +188,33 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The deadline-safe search settles close calls on the fine grid and the rest on a coarse
+    /// one: with the deadline a hair either side of a percentile computed on the fine grid, its
+    /// answer must be the one a plain scan on the fine grid gives.
+    #[test]
+    fn deadline_safe_attempts_match_a_scan_on_the_fine_grid(
+        base in 1.0f64..120.0,
+        multiplier in 1.0f64..4.0,
+        cap_factor in 1.0f64..200.0,
+        attempts in 2u32..40,
+        hair in prop::sample::select(vec![-1e-6, 1e-6]),
+        mode in 0usize..3,
+        level in prop::sample::select(vec![0.01, 0.05, 0.5, 0.95]),
+    ) {
+        use backoff_lab::give_up::{deadline_safe_attempts, SumOfUniforms};
+        use backoff_lab::jitter::Jitter;
+        let jitter = [Jitter::Full, Jitter::Equal, Jitter::Proportional(0.2)][mode];
+        let policy = Policy::new(base, multiplier, base * cap_factor, Stop::Attempts(2)).unwrap();
+        let quantile = |attempts: u32| {
+            let p = policy.with_stop(Stop::Attempts(attempts)).unwrap();
+            SumOfUniforms::new((1..attempts).filter_map(|r| jitter.window(p.gap(r)))).quantile(level)
+        };
+        let deadline = quantile(attempts) * (1.0 + hair);
+        let scanned = (1..=attempts + 1).find(|&n| quantile(n) >= deadline).unwrap();
+        prop_assert_eq!(deadline_safe_attempts(&policy, jitter, deadline, level).unwrap(), scanned);
+    }
+}

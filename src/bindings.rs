@@ -429,8 +429,16 @@ fn storm_report(
 ) -> Result<(crate::storm::Scenario, crate::storm::StormReport), JsValue> {
     let scenario = params.scenario().map_err(|e| js_error(&e))?;
     let engine = params.engine().map_err(|e| js_error(&e))?;
-    let report = crate::storm::simulate(&scenario, engine, false).map_err(|e| js_error(&e))?;
+    let report = STORMS
+        .with(|memo| memo.borrow_mut().simulate(&scenario, engine))
+        .map_err(|e| js_error(&e))?;
     Ok((scenario, report))
+}
+
+thread_local! {
+    /// The page's recent storms: moving a policy slider leaves the fixed-interval comparison
+    /// as it was, and it is not simulated again.
+    static STORMS: std::cell::RefCell<crate::storm::Memo> = Default::default();
 }
 
 /// A retry storm: per-minute attempts, successes, backlog and the summary. Same shape as

@@ -209,14 +209,20 @@ function showErrors(errors) {
     if (FIELDS.includes(field)) byField.set(field, error.message);
     else general.push(error.message);
   }
+  // Only what changed is written: every write would cost the next layout.
+  const setText = (element, text) => {
+    if (element.textContent !== text) element.textContent = text;
+  };
   for (const name of FIELDS) {
     const message = byField.get(name) || '';
-    $(`${name}-error`).textContent = message;
+    setText($(`${name}-error`), message);
     const input = $(`${name}-text`) || $(name);
-    if (message) input.setAttribute('aria-invalid', 'true');
-    else input.removeAttribute('aria-invalid');
+    if (input.hasAttribute('aria-invalid') !== Boolean(message)) {
+      if (message) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+    }
   }
-  $('form-error').textContent = [...new Set(general)].join(' ');
+  setText($('form-error'), [...new Set(general)].join(' '));
 }
 
 function fillTable(report) {
@@ -242,9 +248,9 @@ function showCaption(canvasId, captionId, caption) {
   $(canvasId).setAttribute('aria-label', caption);
 }
 
-// Each view draws its chart and writes its text; a failing view keeps its last good picture.
-const VIEWS = [
-  (s) => {
+// Each chart's view draws it and writes its text; a failing view keeps its last good picture.
+const VIEWS = {
+  timeline: (s) => {
     const compared = comparedPreset(s);
     // Two timelines need the taller canvas; the class is set before the canvas is measured.
     $('timeline').classList.toggle('compared', Boolean(compared));
@@ -255,59 +261,123 @@ const VIEWS = [
     $('compare-info').hidden = !compared;
     $('compare-info').textContent = compared ? compareText(report, compared) : '';
   },
-  (s) => {
+  distribution: (s) => {
     const { caption } = drawChart('distribution', 'distribution', s, chartOptions('distribution', s));
     showCaption('distribution', 'distribution-caption', caption);
   },
-  (s) => {
+  herd: (s) => {
     const { caption } = drawChart('herd', 'herd', s, chartOptions('herd', s));
     showCaption('herd', 'herd-caption', caption);
   },
-];
+  storm: (s) => {
+    const { caption } = drawChart('storm', 'storm', s, chartOptions('storm', s));
+    showCaption('storm', 'storm-caption', caption);
+  },
+};
 
-// The storm simulates hours of traffic: it redraws in the next animation frame, once for any
-// number of inputs in between, so that typing and dragging never wait for it.
-function drawStormView(s) {
-  const { caption } = drawChart('storm', 'storm', s, chartOptions('storm', s));
-  showCaption('storm', 'storm-caption', caption);
+/** Whether any of the chart is in the viewport (a hidden chart is not). */
+function onScreen(id) {
+  const r = $(id).getBoundingClientRect();
+  return r.width > 0 && r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
 }
 
-function runViews(views) {
-  const errors = [];
-  for (const view of views) {
+// A render draws the charts on screen first: the schedule and jitter charts at once, the storm
+// (which simulates hours of traffic) in the next animation frame, so that typing and dragging
+// never wait for it. Charts off screen follow, one per task, so that an input arriving meanwhile
+// is handled first and restarts the render. `charts-drawn` events mark both moments.
+const render = (() => {
+  let state;
+  let stale = new Set();
+  let errors = [];
+  let fastMs = 0;
+  let stormMs = 0;
+  let frame = 0;
+  let task = 0;
+  let lastStormMs = Infinity;
+
+  function draw(chart) {
+    const started = performance.now();
     try {
-      view();
+      VIEWS[chart](state);
     } catch (error) {
       errors.push(error instanceof Error ? error : new Error(String(error)));
     }
+    stale.delete(chart);
+    return performance.now() - started;
   }
-  return errors;
-}
 
-let stormFrame = 0;
-let fastErrors = [];
-let fastMs = 0;
+  function announce(scope) {
+    document.dispatchEvent(new CustomEvent('charts-drawn', { detail: { scope } }));
+  }
 
-function render() {
-  const s = readControls();
-  writeHash(s);
-  const started = performance.now();
-  fastErrors = runViews(VIEWS.map((view) => () => view(s)));
-  fastMs = performance.now() - started;
-  showErrors(fastErrors);
-  $('status').textContent = 'drawing the storm…';
-  cancelAnimationFrame(stormFrame);
-  stormFrame = requestAnimationFrame(() => {
-    const stormStarted = performance.now();
-    const errors = [...fastErrors, ...runViews([() => drawStormView(s)])];
-    const stormMs = (performance.now() - stormStarted).toFixed(1);
+  function finish() {
+    // The link follows once everything is drawn: history.replaceState is too slow for every
+    // step of a slider.
+    writeHash(state);
     showErrors(errors);
     $('status').textContent = errors.length === 0
-      ? `rendered in ${fastMs.toFixed(1)} ms (storm ${stormMs} ms)`
+      ? `rendered in ${fastMs.toFixed(1)} ms (storm ${stormMs.toFixed(1)} ms)`
       : `not everything was redrawn: fix the highlighted input (${fastMs.toFixed(1)} ms)`;
     if (errors.length === 0) document.body.dataset.ready = 'true';
-  });
-}
+    announce('all');
+  }
+
+  function drawOffScreen() {
+    const next = CHARTS.find((chart) => stale.has(chart));
+    if (next === undefined) {
+      finish();
+      return;
+    }
+    task = setTimeout(() => {
+      const ms = draw(next);
+      if (next === 'storm') {
+        stormMs = ms;
+        lastStormMs = ms;
+      } else {
+        fastMs += ms;
+      }
+      drawOffScreen();
+    }, 0);
+  }
+
+  return function render() {
+    state = readControls();
+    cancelAnimationFrame(frame);
+    clearTimeout(task);
+    stale = new Set(CHARTS);
+    errors = [];
+    stormMs = 0;
+    // Measured before anything is written, so that the page is laid out once.
+    const visible = new Set(CHARTS.filter(onScreen));
+    fastMs = CHARTS.filter((chart) => chart !== 'storm' && visible.has(chart))
+      .reduce((ms, chart) => ms + draw(chart), 0);
+    showErrors(errors);
+    const drawRest = () => {
+      showErrors(errors);
+      announce('visible');
+      $('status').textContent = 'drawing the charts off screen…';
+      drawOffScreen();
+    };
+    if (!visible.has('storm')) {
+      drawRest();
+      return;
+    }
+    // A storm that drew well inside a frame last time draws now; a slow one waits for the next
+    // animation frame, so that inputs arriving in between cost one simulation, not one each.
+    if (lastStormMs < 8) {
+      stormMs = draw('storm');
+      lastStormMs = stormMs;
+      drawRest();
+      return;
+    }
+    $('status').textContent = 'drawing the storm…';
+    frame = requestAnimationFrame(() => {
+      stormMs = draw('storm');
+      lastStormMs = stormMs;
+      drawRest();
+    });
+  };
+})();
 
 // ---- Sharing: the link, the embed code
 
@@ -323,6 +393,7 @@ async function copyText(text) {
 }
 
 async function copyLink() {
+  writeHash(readControls());
   const href = location.href;
   $('link-text').value = href;
   try {
@@ -535,7 +606,18 @@ async function main() {
     render();
   });
   darkQuery.addEventListener('change', render);
-  const resized = new ResizeObserver(() => render());
+  // A chart whose box changed size is drawn again (not on the observer's first report, which
+  // gives the size the first render has just drawn at).
+  const drawnSizes = new Map();
+  const resized = new ResizeObserver((entries) => {
+    let changed = false;
+    for (const { target, contentRect } of entries) {
+      const size = `${Math.round(contentRect.width)}x${Math.round(contentRect.height)}`;
+      changed ||= drawnSizes.has(target) && drawnSizes.get(target) !== size;
+      drawnSizes.set(target, size);
+    }
+    if (changed) render();
+  });
   for (const id of CHARTS) resized.observe($(id));
   render();
 }

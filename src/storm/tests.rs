@@ -359,3 +359,30 @@ fn bad_scenarios_are_refused_before_allocating() {
         .contains("discrete for decorrelated"));
     assert!(simulate_discrete(&decorrelated, false).is_ok());
 }
+
+#[test]
+fn the_memo_answers_as_the_engine_does_and_forgets_the_oldest() {
+    let mut memo = Memo::default();
+    let fixed = short_fixed();
+    let fresh = simulate(&fixed, crate::Engine::Fluid, false).unwrap();
+    assert_eq!(memo.simulate(&fixed, crate::Engine::Fluid).unwrap(), fresh);
+    assert_eq!(memo.simulate(&fixed, crate::Engine::Fluid).unwrap(), fresh);
+    // Another engine or another scenario is another entry, never the remembered report.
+    let discrete = memo.simulate(&fixed, crate::Engine::Discrete).unwrap();
+    assert_eq!(discrete.engine, "discrete");
+    let slower = Scenario {
+        capacity_per_s: 20.0,
+        ..fixed
+    };
+    assert_ne!(memo.simulate(&slower, crate::Engine::Fluid).unwrap(), fresh);
+    for capacity in 1..=Memo::CAPACITY {
+        let other = Scenario {
+            capacity_per_s: 100.0 + capacity as f64,
+            traffic_s: 60,
+            ..fixed
+        };
+        memo.simulate(&other, crate::Engine::Fluid).unwrap();
+    }
+    assert_eq!(memo.entries.len(), Memo::CAPACITY);
+    assert!(!memo.entries.iter().any(|(s, _, _)| *s == fixed));
+}

@@ -39,17 +39,23 @@ step "wasm benchmarks in headless Chromium (cd tests/e2e && npm run bench)"
 step "the page's own redraw, input event to charts (cd tests/e2e && npm run bench:page)"
 (cd tests/e2e && TMPDIR="$browser_tmp" npm run --silent bench:page)
 
-step "gzipped size (gzip -9) of what the index page loads"
-total_raw=0
-total_gzip=0
-printf '%-28s %10s %10s\n' file bytes gzipped
-for file in www/index.html www/app.js www/style.css www/pkg/backoff_lab.js www/pkg/backoff_lab_bg.wasm; do
-    raw="$(wc -c <"$file" | tr -d ' ')"
-    gz="$(gzip -9 -c "$file" | wc -c | tr -d ' ')"
-    total_raw=$((total_raw + raw))
-    total_gzip=$((total_gzip + gz))
-    printf '%-28s %10d %10d\n' "$file" "$raw" "$gz"
-done
-printf '%-28s %10d %10d\n' total "$total_raw" "$total_gzip"
+step "gzipped size (gzip -9) of what each page loads"
+weigh() {
+    local page="$1"
+    shift
+    local total_raw=0 total_gzip=0 raw gz
+    printf '%-28s %10s %10s\n' "$page" bytes gzipped
+    for file in "$@"; do
+        raw="$(wc -c <"$file" | tr -d ' ')"
+        gz="$(gzip -9 -c "$file" | wc -c | tr -d ' ')"
+        total_raw=$((total_raw + raw))
+        total_gzip=$((total_gzip + gz))
+        printf '  %-26s %10d %10d\n' "$file" "$raw" "$gz"
+    done
+    printf '  %-26s %10d %10d\n' total "$total_raw" "$total_gzip"
+}
+weigh "the explorer (index.html)" www/index.html www/app.js www/common.js www/style.css \
+    www/pkg/backoff_lab.js www/pkg/backoff_lab_bg.wasm
+weigh "the embed page (embed.html)" www/embed.html www/embed.bundle.js www/style.css
 
 printf '\nBenchmarks done (%ss).\n' "$((SECONDS - started))"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build the wasm package the static page loads: www/pkg/backoff_lab{.js,_bg.wasm}.
+# Build the wasm package the static page loads (www/pkg/backoff_lab{.js,_bg.wasm}), and the embed
+# page's single classic script with the wasm inside (www/embed.bundle.js, by esbuild).
 # Set SKIP_ENSURE_TOOLS=1 to skip the tool check (scripts/test.sh and scripts/serve.sh do,
 # having just run it).
 set -euo pipefail
@@ -22,3 +23,12 @@ fi
 raw_bytes="$(wc -c <"$wasm" | tr -d ' ')"
 gzip_bytes="$(gzip -9 -c "$wasm" | wc -c | tr -d ' ')"
 echo "build-page: $wasm is $raw_bytes bytes, $gzip_bytes bytes gzipped (gzip -9)"
+
+# The embed page runs from file:// too: there browsers refuse ES modules and fetch, so it loads
+# one classic script that carries the wasm as bytes.
+bundle=www/embed.bundle.js
+echo "build-page: esbuild www/embed-standalone.js --bundle --format=iife --outfile=$bundle"
+tests/e2e/node_modules/.bin/esbuild www/embed-standalone.js --bundle --format=iife --minify \
+    --loader:.wasm=binary --log-level=error --outfile="$bundle"
+bundle_gzip="$(gzip -9 -c "$bundle" | wc -c | tr -d ' ')"
+echo "build-page: $bundle is $(wc -c <"$bundle" | tr -d ' ') bytes, $bundle_gzip bytes gzipped (gzip -9)"

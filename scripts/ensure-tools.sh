@@ -85,8 +85,8 @@ else
     cargo install wasm-bindgen-cli --version "$wasm_bindgen_version"
 fi
 
-# --- npm packages for the end-to-end test ---------------------------------------------------
-if [ -d tests/e2e/node_modules/playwright-core ]; then
+# --- npm packages: the end-to-end test (playwright-core) and the embed bundler (esbuild) ---
+if [ -d tests/e2e/node_modules/playwright-core ] && [ -x tests/e2e/node_modules/.bin/esbuild ]; then
     say "tests/e2e node modules present"
 else
     if ! command -v npm >/dev/null 2>&1; then

@@ -1,6 +1,7 @@
 // The embed page: one chart of the explorer, chosen by `view` in the URL hash, with the same
 // settings as the explorer's link (embed.html#<settings>&view=timeline|distribution|herd|storm).
 // It fills its frame and redraws when the frame is resized. No retry arithmetic here.
+// embed.html loads it bundled with the wasm by scripts/build-page.sh (see embed-standalone.js).
 import init, { decodeState } from './pkg/backoff_lab.js';
 import { VIEW_TITLE, drawChart, compareText, listItems, resolveState, sizeCanvas } from './common.js';
 
@@ -52,8 +53,8 @@ function redraw() {
   if (frame === 0) frame = requestAnimationFrame(draw);
 }
 
-async function main() {
-  await init();
+async function main(wasm) {
+  await init({ module_or_path: wasm });
   load();
   draw();
   window.addEventListener('hashchange', () => {
@@ -64,6 +65,9 @@ async function main() {
   new ResizeObserver(redraw).observe($('chart-box'));
 }
 
-main().catch((error) => {
-  $('chart-caption').textContent = `could not start: ${error && error.message ? error.message : error}`;
-});
+/** Starts the page with the module's bytes (or its URL). */
+export function start(wasm) {
+  main(wasm).catch((error) => {
+    $('chart-caption').textContent = `could not start: ${error && error.message ? error.message : error}`;
+  });
+}

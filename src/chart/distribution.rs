@@ -66,7 +66,7 @@ pub fn draw<DB: DrawingBackend>(
         &mut chart,
         &theme,
         s,
-        "share of deliveries",
+        &["share of deliveries", "deliveries"],
         5,
         &|share: &f64| format!("{share:.0}%"),
     )?;

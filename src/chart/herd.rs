@@ -63,7 +63,11 @@ pub fn draw<DB: DrawingBackend>(
         &mut chart,
         &theme,
         s,
-        "first retries per second",
+        &[
+            "first retries per second",
+            "retries per second",
+            "retries/s",
+        ],
         5,
         &|v: &f64| format!("{v:.0}"),
     )?;

@@ -165,7 +165,7 @@ pub(crate) fn draw_mesh<DB, Y>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
     theme: &Theme,
     scale: f64,
-    y_desc: &str,
+    y_titles: &[&str],
     y_labels: usize,
     y_format: &dyn Fn(&f64) -> String,
 ) -> Result<(), Error>
@@ -175,6 +175,20 @@ where
         + plotters::coord::ranged1d::ValueFormatter<f64>,
 {
     let line = theme.grid.stroke_width(scale.round().max(1.0) as u32);
+    let title_style = font(11.0, scale, theme.muted);
+    // The y title runs along the plot's height: the first wording (longest first) that fits,
+    // so that a short panel never spills its title into its neighbour's.
+    let plot = chart.plotting_area();
+    let room = plot.dim_in_pixel().1;
+    let y_desc = y_titles
+        .iter()
+        .find(|title| {
+            plot.estimate_text_size(title, &title_style)
+                .is_ok_and(|(width, _)| width <= room)
+        })
+        .or(y_titles.last())
+        .copied()
+        .unwrap_or_default();
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -186,7 +200,7 @@ where
         .light_line_style(theme.background)
         .bold_line_style(line)
         .y_desc(y_desc)
-        .axis_desc_style(font(11.0, scale, theme.muted))
+        .axis_desc_style(title_style)
         .draw()
         .map_err(drawing_error)
 }

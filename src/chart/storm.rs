@@ -75,8 +75,50 @@ pub fn draw<DB: DrawingBackend>(
         .fold(1.0, f64::max);
 
     let (width, height) = area.dim_in_pixel();
-    let (upper, lower) = area.split_vertically((f64::from(height) * 0.66) as u32);
-    let legend_height = 46.0 * s;
+    let mut entries: Vec<(String, ShapeStyle)> = series
+        .iter()
+        .enumerate()
+        .map(|(i, sr)| (sr.label.clone(), colours[i % colours.len()].filled()))
+        .collect();
+    entries.insert(
+        1,
+        (
+            format!("first attempts ({})", first.label),
+            colours[0].mix(0.5).filled(),
+        ),
+    );
+    entries.insert(
+        2,
+        (
+            format!("goodput ({})", first.label),
+            theme.secondary.filled(),
+        ),
+    );
+    entries.push((
+        format!("capacity {}/min", compact(capacity_per_min)),
+        theme.muted.filled(),
+    ));
+    entries.push(("outage".to_string(), theme.alert.mix(0.25).filled()));
+    // The legend wraps onto as many rows as the width needs, and the panels start below it.
+    let legend_style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
+    let indent = (70.0 * s).min(f64::from(width) * 0.1);
+    let (mut x, mut y) = (indent, 10.0 * s);
+    let mut legend = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let (w, _) = area
+            .estimate_text_size(&entry.0, &legend_style)
+            .unwrap_or((entry.0.len() as u32 * 7, 12));
+        let entry_width = 14.0 * s + f64::from(w);
+        if x > indent && x + entry_width > f64::from(width) {
+            x = indent;
+            y += 18.0 * s;
+        }
+        legend.push((entry, x, y));
+        x += entry_width + 16.0 * s;
+    }
+    let legend_height = y + 10.0 * s;
+    let below_legend = (f64::from(height) - legend_height).max(0.0);
+    let (upper, lower) = area.split_vertically((legend_height + below_legend * 0.64) as u32);
     let ticks = nice_time_ticks(
         0.0,
         end_s,
@@ -101,7 +143,7 @@ pub fn draw<DB: DrawingBackend>(
     };
     let mut frame = ChartBuilder::on(&upper);
     frame
-        .margin_top(legend_height + 6.0 * s)
+        .margin_top(legend_height + 8.0 * s)
         .margin_right(24.0 * s)
         .margin_left(8.0 * s)
         .x_label_area_size(8.0 * s)
@@ -111,13 +153,23 @@ pub fn draw<DB: DrawingBackend>(
         let mut chart = frame
             .build_cartesian_2d(0.0..end_s, (1.0..top).log_scale())
             .map_err(drawing_error)?;
-        panel.draw(&mut chart, "attempts per minute (log)", 1.0, top)?;
+        let titles = [
+            "attempts per minute (log)",
+            "attempts/min (log)",
+            "attempts/min",
+        ];
+        panel.draw(&mut chart, &titles, 1.0, top)?;
     } else {
         let top = peak * 1.15;
         let mut chart = frame
             .build_cartesian_2d(0.0..end_s, 0.0..top)
             .map_err(drawing_error)?;
-        panel.draw(&mut chart, "attempts per minute", 0.0, top)?;
+        panel.draw(
+            &mut chart,
+            &["attempts per minute", "attempts/min"],
+            0.0,
+            top,
+        )?;
     }
 
     // Lower panel: the backlog.
@@ -129,7 +181,9 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_area_size(60.0 * s)
         .build_cartesian_2d(0.0..end_s, 0.0..backlog_peak * 1.15)
         .map_err(drawing_error)?;
-    draw_mesh(&mut chart, &theme, s, "backlog", 4, &|v: &f64| compact(*v))?;
+    draw_mesh(&mut chart, &theme, s, &["backlog"], 4, &|v: &f64| {
+        compact(*v)
+    })?;
     chart
         .draw_series(std::iter::once(Rectangle::new(
             [(outage.0, 0.0), (outage.1, backlog_peak * 1.15)],
@@ -179,59 +233,23 @@ pub fn draw<DB: DrawingBackend>(
     }
 
     // Legend across the top.
-    let mut x = 70.0 * s;
-    let mut row_y = 10.0 * s;
-    let mut entries: Vec<(String, ShapeStyle)> = series
-        .iter()
-        .enumerate()
-        .map(|(i, sr)| (sr.label.clone(), colours[i % colours.len()].filled()))
-        .collect();
-    entries.insert(
-        1,
-        (
-            format!("first attempts ({})", first.label),
-            colours[0].mix(0.5).filled(),
-        ),
-    );
-    entries.insert(
-        2,
-        (
-            format!("goodput ({})", first.label),
-            theme.secondary.filled(),
-        ),
-    );
-    entries.push((
-        format!("capacity {}/min", compact(capacity_per_min)),
-        theme.muted.filled(),
-    ));
-    entries.push(("outage".to_string(), theme.alert.mix(0.25).filled()));
-    for (text, colour) in entries {
-        let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
-        let (w, _) = upper
-            .estimate_text_size(&text, &style)
-            .unwrap_or((text.len() as u32 * 7, 12));
-        if x + 14.0 * s + f64::from(w) > f64::from(width) {
-            // Wrap onto the legend's second row.
-            x = 70.0 * s;
-            row_y += 18.0 * s;
-        }
+    for (entry, x, y) in legend {
         upper
             .draw(&Rectangle::new(
                 [
-                    (x as i32, row_y as i32),
-                    ((x + 10.0 * s) as i32, (row_y + 10.0 * s) as i32),
+                    (x as i32, y as i32),
+                    ((x + 10.0 * s) as i32, (y + 10.0 * s) as i32),
                 ],
-                colour,
+                entry.1,
             ))
             .map_err(drawing_error)?;
         upper
             .draw(&Text::new(
-                text,
-                ((x + 14.0 * s) as i32, (row_y + 5.0 * s) as i32),
-                style,
+                entry.0,
+                ((x + 14.0 * s) as i32, (y + 5.0 * s) as i32),
+                legend_style.clone(),
             ))
             .map_err(drawing_error)?;
-        x += 14.0 * s + f64::from(w) + 16.0 * s;
     }
     Ok(())
 }
@@ -258,7 +276,7 @@ impl AttemptsPanel<'_> {
     fn draw<DB, Y>(
         &self,
         chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
-        y_desc: &str,
+        y_titles: &[&str],
         floor: f64,
         top: f64,
     ) -> Result<(), Error>
@@ -277,7 +295,7 @@ impl AttemptsPanel<'_> {
             end_s,
             line_width,
         } = *self;
-        draw_mesh(chart, theme, s, y_desc, 6, &|v: &f64| compact(*v))?;
+        draw_mesh(chart, theme, s, y_titles, 6, &|v: &f64| compact(*v))?;
         chart
             .draw_series(std::iter::once(Rectangle::new(
                 [(outage.0, floor), (outage.1, top)],

@@ -16,9 +16,10 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import { startServer } from './server.mjs';
@@ -55,7 +56,7 @@ let baseUrl;
 let browser;
 
 before(async () => {
-  const missing = ['index.html', 'embed.html', 'pkg/backoff_lab.js', 'pkg/backoff_lab_bg.wasm'].filter(
+  const missing = ['index.html', 'embed.html', 'embed.bundle.js', 'pkg/backoff_lab.js', 'pkg/backoff_lab_bg.wasm'].filter(
     (file) => !existsSync(path.join(wwwRoot, file)),
   );
   if (missing.length > 0) {
@@ -674,6 +675,36 @@ test('the embed page draws exactly one chart for each view, under the strict CSP
       const href = await page.$eval('#open-explorer', (a) => a.getAttribute('href'));
       assert.ok(href.startsWith('./index.html#') && href.includes('seed=7'), `the explorer link: ${href}`);
     }, { viewport: { width: 640, height: 360 } });
+  }
+});
+
+test('a saved copy of the embed page draws every view from file://, with no server', { timeout: 120_000 }, async () => {
+  // Only what the embed page needs: its HTML, its one script (the wasm inside) and the styles.
+  const copy = await mkdtemp(path.join(os.tmpdir(), 'backoff-lab-embed-'));
+  try {
+    for (const file of ['embed.html', 'embed.bundle.js', 'style.css']) {
+      await copyFile(path.join(wwwRoot, file), path.join(copy, file));
+    }
+    for (const view of VIEWS) {
+      const context = await browser.newContext({ viewport: { width: 360, height: 360 } });
+      try {
+        const page = await context.newPage();
+        const problems = watchProblems(page);
+        const requests = [];
+        page.on('request', (request) => requests.push(request.url()));
+        await page.goto(`${pathToFileURL(path.join(copy, 'embed.html')).href}#seed=7&view=${view}`);
+        await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: WAIT_MS });
+        assertPainted(await canvasStats(page, 'canvas'), `the ${view} from file://`);
+        const caption = (await textOf(page, '#chart-caption')).trim();
+        assert.ok(caption.length > 20 && caption !== 'loading…', `${view}: the caption reads ${JSON.stringify(caption)}`);
+        assert.deepEqual(requests.filter((url) => !url.startsWith('file:')), [], `${view}: requests beyond its own files`);
+        assertNoProblems(problems);
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await rm(copy, { recursive: true, force: true });
   }
 });
 

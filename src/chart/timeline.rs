@@ -363,12 +363,13 @@ impl<DB: DrawingBackend> Painter<'_, DB> {
         }
     }
 
-    /// Takes a rectangle for a label unless it overlaps one already taken.
+    /// Takes a rectangle for a label unless it overlaps one already taken or comes within a
+    /// word space of one on its line (side by side, two labels would read as one).
     fn claim(&mut self, rect: Rect) -> bool {
-        let free = self
-            .placed
-            .iter()
-            .all(|p| rect.2 <= p.0 || rect.0 >= p.2 || rect.3 <= p.1 || rect.1 >= p.3);
+        let space = 6.0 * self.scale;
+        let free = self.placed.iter().all(|p| {
+            rect.2 + space <= p.0 || rect.0 >= p.2 + space || rect.3 <= p.1 || rect.1 >= p.3
+        });
         if free {
             self.placed.push(rect);
         }
@@ -488,9 +489,14 @@ mod tests {
     }
 
     #[test]
-    fn no_two_labels_overlap_even_with_ten_thousand_attempts() {
-        let policy = Policy::new(1.0, 1.1, 60.0, Stop::Attempts(10_000)).unwrap();
-        for log_scale in [false, true] {
+    fn labels_keep_a_word_space_apart_even_with_ten_thousand_attempts() {
+        let crowded = Policy::new(1.0, 1.1, 60.0, Stop::Attempts(10_000)).unwrap();
+        for (policy, log_scale) in [
+            (crowded, false),
+            (crowded, true),
+            (Policy::article(), true),
+            (Policy::article(), false),
+        ] {
             let options = ChartOptions {
                 log_scale,
                 ..ChartOptions::default()
@@ -503,8 +509,8 @@ mod tests {
             assert!(placed.len() > 5);
             for (i, a) in placed.iter().enumerate() {
                 for b in &placed[i + 1..] {
-                    let apart = a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1;
-                    assert!(apart, "labels at {a:?} and {b:?} overlap");
+                    let apart = a.2 + 6.0 <= b.0 || b.2 + 6.0 <= a.0 || a.3 <= b.1 || b.3 <= a.1;
+                    assert!(apart, "labels at {a:?} and {b:?} touch");
                 }
             }
             assert!(labels(&text).len() < 200);

@@ -424,20 +424,25 @@ pub fn sampled_mean_give_up(
     Ok(times.iter().sum::<f64>() / samples as f64)
 }
 
+/// The storm of `params`; `remembered` looks in the recent storms first (the charts), else it
+/// is simulated afresh (the `storm` API).
 fn storm_report(
     params: Params,
+    remembered: bool,
 ) -> Result<(crate::storm::Scenario, crate::storm::StormReport), JsValue> {
     let scenario = params.scenario().map_err(|e| js_error(&e))?;
     let engine = params.engine().map_err(|e| js_error(&e))?;
-    let report = STORMS
-        .with(|memo| memo.borrow_mut().simulate(&scenario, engine))
-        .map_err(|e| js_error(&e))?;
-    Ok((scenario, report))
+    let report = if remembered {
+        STORMS.with(|memo| memo.borrow_mut().simulate(&scenario, engine))
+    } else {
+        crate::storm::simulate(&scenario, engine, false)
+    };
+    Ok((scenario, report.map_err(|e| js_error(&e))?))
 }
 
 thread_local! {
-    /// The page's recent storms: moving a policy slider leaves the fixed-interval comparison
-    /// as it was, and it is not simulated again.
+    /// The storm charts' recent storms: moving a policy slider leaves the fixed-interval
+    /// comparison as it was, and it is not simulated again.
     static STORMS: std::cell::RefCell<crate::storm::Memo> = Default::default();
 }
 
@@ -448,7 +453,7 @@ pub fn storm(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
     let params: Params = from_js("parameters", params)?;
-    to_js(&storm_report(params)?.1)
+    to_js(&storm_report(params, false)?.1)
 }
 
 /// The article's per-minute arithmetic for a scenario's outage.
@@ -672,7 +677,8 @@ fn storm_runs(series: JsValue) -> Result<Vec<StormRun>, JsValue> {
     inputs
         .into_iter()
         .map(|input| {
-            storm_report(input.params).map(|(scenario, report)| (input.label, scenario, report))
+            storm_report(input.params, true)
+                .map(|(scenario, report)| (input.label, scenario, report))
         })
         .collect()
 }

@@ -416,13 +416,20 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             let ok_firsts = outcome.ok.min(firsts);
             let admitted = n - outcome.rejected;
             let admitted_firsts = admitted.min(firsts);
-            // Rounding can leave -1e-45 where nothing failed.
+            // Most seconds all succeed or all time out: no division then. Rounding can leave
+            // -1e-45 where nothing failed.
             let failing_shares = |ok: f64, admitted_here: f64, mass: f64| {
-                let per = if mass > 0.0 { 1.0 / mass } else { 0.0 };
-                (
-                    (admitted_here - ok).max(0.0) * per,
-                    (mass - admitted_here).max(0.0) * per,
-                )
+                if ok >= mass || mass <= 0.0 {
+                    (0.0, 0.0)
+                } else if ok <= 0.0 && admitted_here >= mass {
+                    (1.0, 0.0)
+                } else {
+                    let per = 1.0 / mass;
+                    (
+                        (admitted_here - ok).max(0.0) * per,
+                        (mass - admitted_here).max(0.0) * per,
+                    )
+                }
             };
             let fate = Fate {
                 share,

@@ -220,6 +220,30 @@ const MAX_BLOCK: usize = 64;
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
 pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormReport, Error> {
+    simulate_with(scenario, keep_seconds, Shortcuts::ALL)
+}
+
+/// The engine's shortcuts, which must change nothing but its speed (tests turn them off).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Shortcuts {
+    /// Blocks longer than the soonest a failure comes due while nothing fails.
+    pub long_blocks: bool,
+    /// Quiet histories neither read nor written.
+    pub quiet_histories: bool,
+}
+
+impl Shortcuts {
+    const ALL: Shortcuts = Shortcuts {
+        long_blocks: true,
+        quiet_histories: true,
+    };
+}
+
+pub(super) fn simulate_with(
+    scenario: &Scenario,
+    keep_seconds: bool,
+    shortcuts: Shortcuts,
+) -> Result<StormReport, Error> {
     scenario.validate()?;
     let classes = scenario.policy.attempts() as usize;
     let after = scenario.bounds.retry_after_s;
@@ -262,7 +286,9 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             };
             class.rejected = RejectedKernel::new(below, after.max(lo), hi.max(after));
         }
-        let len = (class.timeout.reach().max(class.rejected.reach()) + 1).next_power_of_two();
+        // Room for the kernels' reach and a whole block ahead of it.
+        let reach = class.timeout.reach().max(class.rejected.reach());
+        let len = (reach + MAX_BLOCK + 1).next_power_of_two();
         class.ring = Ring {
             start: cells,
             mask: len - 1,
@@ -276,10 +302,13 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             ));
         }
     }
-    // Seconds are simulated in blocks no longer than the soonest any failure comes due: within
-    // a block, what comes due depends only on what failed before it, so each class reads its
-    // history for the whole block at once, then the destination decides each second on totals.
-    let block_len = class_list[1..]
+    // Seconds are simulated in blocks: within a block what comes due depends only on what
+    // failed before it as long as nothing failed within it more than `soonest` seconds ago (the
+    // soonest any failure comes due). So each class reads its history for a whole block at once,
+    // then the destination decides each second on totals, and the block ends `soonest` seconds
+    // after its first failure. While nothing fails (a healthy destination, a drain) blocks are
+    // long; while everything fails they are `soonest` long from the start.
+    let soonest = class_list[1..]
         .iter()
         .map(|class| {
             let rejected = if answers_429 {
@@ -295,10 +324,18 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
     // What failed into each class, second by second: by timeout, and by 429.
     let mut timed_out_into = vec![0.0; cells];
     let mut rejected_into = vec![0.0; if answers_429 { cells } else { 0 }];
+    // The last second something other than zero was written into each class's history: a
+    // history that has held only zeros for a whole lap of its ring is quiet, and neither read
+    // nor written with zeros.
+    let mut written_at: Vec<Option<usize>> = vec![None; classes];
+    let quiet = |written: Option<usize>, ring: Ring, from: usize| {
+        shortcuts.quiet_histories && written.is_none_or(|second| from > second + ring.mask + 1)
+    };
     // What came due in each class (row) in each second of the block.
-    let mut came_due = vec![0.0; classes * block_len];
+    let mut came_due = vec![0.0; classes * MAX_BLOCK];
     let mut came_in_all = [0.0; MAX_BLOCK];
     let mut fates = [Fate::default(); MAX_BLOCK];
+    let mut runs_before = vec![(0.0, 0.0); classes];
     let bounds = &scenario.bounds;
     // Only a bound holds deliveries back; without one, whatever is due is attempted.
     let bounded = bounds.pause || bounds.rate_limit_per_s.is_some() || bounds.budget.is_some();
@@ -319,17 +356,37 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
     let mut active = 0usize;
     let mut from = 0usize;
     let mut finished = false;
+    let mut failing = true;
     while !finished && from < MAX_HORIZON_S as usize {
-        let len = block_len.min(MAX_HORIZON_S as usize - from);
+        let longest = if shortcuts.long_blocks {
+            MAX_BLOCK
+        } else {
+            soonest
+        };
+        let span = if failing { soonest } else { longest }.min(MAX_HORIZON_S as usize - from);
         let top = (active + 1).min(classes);
 
-        // 1. What comes due in each class over the block, from the histories alone.
-        let came_in_all = &mut came_in_all[..len];
+        // 1. What would come due in each class over the block, from the histories alone.
+        let came_in_all = &mut came_in_all[..span];
         came_in_all.fill(0.0);
-        let rows = came_due.chunks_exact_mut(block_len);
-        for (class, row) in class_list[1..top].iter_mut().zip(rows.skip(1)) {
-            let row = &mut row[..len];
+        let rows = came_due.chunks_exact_mut(MAX_BLOCK);
+        for (k, (class, row)) in class_list[1..top].iter_mut().zip(rows.skip(1)).enumerate() {
+            let row = &mut row[..span];
             let ring = class.ring;
+            runs_before[k + 1] = (class.timeout_run, class.rejected_run);
+            if quiet(written_at[k + 1], ring, from) {
+                row.fill(0.0);
+                (class.timeout_run, class.rejected_run) = (0.0, 0.0);
+                continue;
+            }
+            if span > soonest {
+                // The block's own seconds, read past its first `soonest`, read as nothing failed
+                // yet (their cells hold a lap-old past).
+                ring.write(&mut timed_out_into, from, std::iter::repeat_n(0.0, span));
+                if answers_429 {
+                    ring.write(&mut rejected_into, from, std::iter::repeat_n(0.0, span));
+                }
+            }
             // Rounding in the running sums can leave -1e-12 where nothing is due.
             if !answers_429 {
                 let emit = |j: usize, due: f64| {
@@ -340,7 +397,7 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
                 class.timeout.due_over(
                     ring,
                     &timed_out_into,
-                    (from, len),
+                    (from, span),
                     &mut class.timeout_run,
                     emit,
                 );
@@ -349,7 +406,7 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             class.timeout.due_over(
                 ring,
                 &timed_out_into,
-                (from, len),
+                (from, span),
                 &mut class.timeout_run,
                 |j, due| row[j] = due,
             );
@@ -357,7 +414,7 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             kernel.spread.due_over(
                 ring,
                 &rejected_into,
-                (from, len),
+                (from, span),
                 &mut class.rejected_run,
                 |j, due| {
                     let at_floor = rejected_into[ring.cell((from + j).wrapping_sub(kernel.floor))];
@@ -369,9 +426,10 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
         }
 
         // 2. Second by second on totals: the bounds, the destination, the fates.
-        let mut end = len;
+        let mut end = span;
+        let mut first_failure = None;
         let mut reached_top = false;
-        for j in 0..len {
+        for j in 0..span {
             let second = (from + j) as u32;
             if second >= last_arrival
                 && pending_calendar < 1e-6
@@ -379,6 +437,11 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             {
                 end = j;
                 finished = true;
+                break;
+            }
+            // What comes due from here on may depend on this block's first failure.
+            if first_failure.is_some_and(|failed: usize| j >= failed + soonest) {
+                end = j;
                 break;
             }
             let arriving = scenario.arrivals_in(second);
@@ -444,7 +507,7 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             let (exhausting, moving_retries) = if last == 0 {
                 (failed(firsts, fate.first), 0.0)
             } else if top == classes {
-                let due = held[last] + came_due[last * block_len + j];
+                let due = held[last] + came_due[last * MAX_BLOCK + j];
                 let taken = due * share;
                 held[last] = due - taken;
                 (failed(taken, fate.retry), retries - taken)
@@ -453,7 +516,11 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             };
             exhausted += exhausting;
             if last > 0 {
-                pending_calendar += failed(firsts, fate.first) + failed(moving_retries, fate.retry);
+                let moving = failed(firsts, fate.first) + failed(moving_retries, fate.retry);
+                pending_calendar += moving;
+                if moving > 0.0 && first_failure.is_none() {
+                    first_failure = Some(j);
+                }
             }
             reached_top |= top == 1 && firsts > 0.0;
             let held_now = held_firsts + held_retries;
@@ -477,31 +544,82 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
                 deferred: held_now,
             });
         }
+        failing = first_failure.is_some();
+        if end < span && !finished {
+            // The block ended early: the running sums go back to where its last second left them.
+            for (k, class) in class_list.iter_mut().enumerate().take(top).skip(1) {
+                if quiet(written_at[k], class.ring, from) {
+                    continue;
+                }
+                (class.timeout_run, class.rejected_run) = runs_before[k];
+                let ring = class.ring;
+                class.timeout.due_over(
+                    ring,
+                    &timed_out_into,
+                    (from, end),
+                    &mut class.timeout_run,
+                    |_, _| {},
+                );
+                if answers_429 {
+                    class.rejected.spread.due_over(
+                        ring,
+                        &rejected_into,
+                        (from, end),
+                        &mut class.rejected_run,
+                        |_, _| {},
+                    );
+                }
+            }
+        }
 
         // 3. Each class's failures move into the next class's history; what a bound held
         // back stays with its class.
         let fates = &fates[..end];
+        let retries_failed = fates.iter().any(|fate| fate.retry != (0.0, 0.0));
         if last > 0 {
+            let moves = |fate: &Fate| fate.firsts * (fate.first.0 + fate.first.1) != 0.0;
             let ring = class_list[1].ring;
-            let failing =
-                |share: fn(&Fate) -> f64| fates.iter().map(move |fate| fate.firsts * share(fate));
-            ring.write(&mut timed_out_into, from, failing(|fate| fate.first.0));
-            if answers_429 {
-                ring.write(&mut rejected_into, from, failing(|fate| fate.first.1));
+            if fates.iter().any(moves) {
+                written_at[1] = Some(from + end - 1);
+            }
+            if !quiet(written_at[1], ring, from) {
+                let failing = |share: fn(&Fate) -> f64| {
+                    fates.iter().map(move |fate| fate.firsts * share(fate))
+                };
+                ring.write(&mut timed_out_into, from, failing(|fate| fate.first.0));
+                if answers_429 {
+                    ring.write(&mut rejected_into, from, failing(|fate| fate.first.1));
+                }
             }
         }
+        // What a block leaves of deliveries held through it, when nothing joins them.
+        let kept_share: f64 = fates.iter().map(|fate| 1.0 - fate.share).product();
         for k in 1..top.min(last) {
+            let row = &mut came_due[k * MAX_BLOCK..k * MAX_BLOCK + end];
             let ring = class_list[k + 1].ring;
-            let row = &mut came_due[k * block_len..k * block_len + end];
             if bounded {
-                // What was due is taken by the second's share; the rest is held for the next.
-                let mut kept = held[k];
-                for (fate, came) in fates.iter().zip(row.iter_mut()) {
-                    let due = kept + *came;
-                    *came = due * fate.share;
-                    kept = due - *came;
+                if !retries_failed && k + 1 < top && row.iter().all(|&came| came == 0.0) {
+                    // Nothing joined the held deliveries and nothing will fail: they shrink by
+                    // the same factor each second, and only zeros move on (`row` stays zero).
+                    held[k] *= kept_share;
+                } else {
+                    // What was due is taken by the second's share; the rest is held for the next.
+                    let mut kept = held[k];
+                    for (fate, came) in fates.iter().zip(row.iter_mut()) {
+                        let due = kept + *came;
+                        *came = due * fate.share;
+                        kept = due - *came;
+                    }
+                    held[k] = kept;
                 }
-                held[k] = kept;
+            }
+            let any_taken = row.iter().any(|&taken| taken > 0.0);
+            reached_top |= k + 1 == top && any_taken;
+            if retries_failed && any_taken {
+                written_at[k + 1] = Some(from + end - 1);
+            }
+            if quiet(written_at[k + 1], ring, from) {
+                continue;
             }
             let failing = |share: fn(&Fate) -> f64| {
                 fates
@@ -513,7 +631,6 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
             if answers_429 {
                 ring.write(&mut rejected_into, from, failing(|fate| fate.retry.1));
             }
-            reached_top |= k + 1 == top && row.iter().any(|&taken| taken > 0.0);
         }
         if reached_top {
             active = active.max(top);

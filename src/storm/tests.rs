@@ -386,3 +386,57 @@ fn the_memo_answers_as_the_engine_does_and_forgets_the_oldest() {
     assert_eq!(memo.entries.len(), Memo::CAPACITY);
     assert!(!memo.entries.iter().any(|(s, _, _)| *s == fixed));
 }
+
+#[test]
+fn the_fluid_engines_shortcuts_change_nothing_but_its_speed() {
+    use super::fluid::{simulate_with, Shortcuts};
+    let mut budget = exponential(Jitter::Full);
+    budget.bounds.budget = Some(0.10);
+    let mut limited = exponential(Jitter::Equal);
+    limited.bounds.rate_limit_per_s = Some(40.0);
+    let mut paused = exponential(Jitter::Full);
+    paused.bounds.pause = true;
+    let mut told_to_wait = exponential(Jitter::Proportional(0.2));
+    told_to_wait.bounds.retry_after_s = Some(90.0);
+    let healthy = Scenario {
+        capacity_per_s: 100.0,
+        outage: (600, 120),
+        ..exponential(Jitter::Full)
+    };
+    for (name, scenario) in [
+        ("fixed storm", short_fixed()),
+        ("exponential", exponential(Jitter::Full)),
+        ("budget", budget),
+        ("rate limit", limited),
+        ("pause", paused),
+        ("retry-after", told_to_wait),
+        ("healthy, a short outage later", healthy),
+    ] {
+        let plain = Shortcuts {
+            long_blocks: false,
+            quiet_histories: false,
+        };
+        let reference = simulate_with(&scenario, true, plain).unwrap();
+        let fast = simulate_fluid(&scenario, true).unwrap();
+        assert_eq!(
+            fast.seconds.len(),
+            reference.seconds.len(),
+            "{name}: horizon"
+        );
+        for (a, b) in fast.seconds.iter().zip(&reference.seconds) {
+            for (x, y) in [
+                (a.attempts, b.attempts),
+                (a.successes, b.successes),
+                (a.backlog, b.backlog),
+                (a.exhausted, b.exhausted),
+                (a.deferred, b.deferred),
+            ] {
+                assert!(
+                    (x - y).abs() <= 1e-6 * y.abs().max(1.0),
+                    "{name}, second {}: {x} vs {y}",
+                    a.index
+                );
+            }
+        }
+    }
+}

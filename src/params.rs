@@ -8,13 +8,58 @@ use crate::storm::{Bounds, Scenario};
 use crate::{parse_duration, Error, Policy, Stop};
 
 /// A duration given either as seconds or as text such as `"4m30s"`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum DurationInput {
     /// Seconds.
     Seconds(f64),
     /// Text in any form [`parse_duration`] reads.
     Text(String),
+}
+
+/// A number or text, read in one go: an untagged enum would try the number first and fail on
+/// text, and at the wasm edge every failed try is a JavaScript `Error` with its stack.
+fn number_or_text<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Result<f64, String>, D::Error> {
+    struct NumberOrText;
+    impl serde::de::Visitor<'_> for NumberOrText {
+        type Value = Result<f64, String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a number or text")
+        }
+        fn visit_f64<E>(self, value: f64) -> Result<Self::Value, E> {
+            Ok(Ok(value))
+        }
+        fn visit_i64<E>(self, value: i64) -> Result<Self::Value, E> {
+            Ok(Ok(value as f64))
+        }
+        fn visit_u64<E>(self, value: u64) -> Result<Self::Value, E> {
+            Ok(Ok(value as f64))
+        }
+        fn visit_str<E>(self, value: &str) -> Result<Self::Value, E> {
+            Ok(Err(value.to_string()))
+        }
+    }
+    deserializer.deserialize_any(NumberOrText)
+}
+
+impl<'de> Deserialize<'de> for DurationInput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match number_or_text(deserializer)? {
+            Ok(seconds) => DurationInput::Seconds(seconds),
+            Err(text) => DurationInput::Text(text),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for NumberInput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match number_or_text(deserializer)? {
+            Ok(number) => NumberInput::Number(number),
+            Err(text) => NumberInput::Text(text),
+        })
+    }
 }
 
 impl DurationInput {
@@ -36,7 +81,7 @@ impl From<f64> for DurationInput {
 
 /// A number given as a number or as text: a rate (`600/min`, `30/s`, a bare number is per
 /// second) or a percentage (`10%`, a bare number is percent).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum NumberInput {
     /// A plain number.

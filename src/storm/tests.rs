@@ -205,12 +205,14 @@ fn retry_after_defers_instead_of_piling_on() {
     assert!(with.summary.delivered > without.summary.delivered);
 }
 
-#[test]
-fn the_two_engines_agree() {
+/// The scenarios the engines are compared on: the article's storm, backoff, and each bound.
+fn compared_scenarios() -> Vec<(&'static str, Scenario)> {
     let mut budget = exponential(Jitter::Full);
     budget.bounds.budget = Some(0.10);
     let mut limited = exponential(Jitter::Equal);
     limited.bounds.rate_limit_per_s = Some(40.0);
+    let mut paused = exponential(Jitter::Full);
+    paused.bounds.pause = true;
     let mut told_to_wait = exponential(Jitter::Proportional(0.2));
     told_to_wait.bounds.retry_after_s = Some(90.0);
     // Waits shorter than the one-second step: retries land in the next second in both engines.
@@ -226,15 +228,21 @@ fn the_two_engines_agree() {
         policy: Policy::new(30.0, 3.0, 10_800.0, crate::Stop::Attempts(1)).unwrap(),
         ..short_fixed()
     };
-    for (name, scenario) in [
+    vec![
         ("fixed storm", short_fixed()),
         ("exponential", exponential(Jitter::Full)),
         ("exponential + budget", budget),
         ("rate limit", limited),
+        ("pause", paused),
         ("retry-after", told_to_wait),
         ("sub-second waits", sub_second),
         ("one attempt", single),
-    ] {
+    ]
+}
+
+#[test]
+fn the_two_engines_agree() {
+    for (name, scenario) in compared_scenarios() {
         let (discrete, fluid) = both(&scenario);
         let (d, f) = (discrete.summary, fluid.summary);
         let within =
@@ -390,28 +398,14 @@ fn the_memo_answers_as_the_engine_does_and_forgets_the_oldest() {
 #[test]
 fn the_fluid_engines_shortcuts_change_nothing_but_its_speed() {
     use super::fluid::{simulate_with, Shortcuts};
-    let mut budget = exponential(Jitter::Full);
-    budget.bounds.budget = Some(0.10);
-    let mut limited = exponential(Jitter::Equal);
-    limited.bounds.rate_limit_per_s = Some(40.0);
-    let mut paused = exponential(Jitter::Full);
-    paused.bounds.pause = true;
-    let mut told_to_wait = exponential(Jitter::Proportional(0.2));
-    told_to_wait.bounds.retry_after_s = Some(90.0);
+    // Long stretches where nothing fails, where the shortcuts matter most.
     let healthy = Scenario {
         capacity_per_s: 100.0,
         outage: (600, 120),
         ..exponential(Jitter::Full)
     };
-    for (name, scenario) in [
-        ("fixed storm", short_fixed()),
-        ("exponential", exponential(Jitter::Full)),
-        ("budget", budget),
-        ("rate limit", limited),
-        ("pause", paused),
-        ("retry-after", told_to_wait),
-        ("healthy, a short outage later", healthy),
-    ] {
+    let scenarios = compared_scenarios().into_iter();
+    for (name, scenario) in scenarios.chain([("healthy, a short outage later", healthy)]) {
         let plain = Shortcuts {
             long_blocks: false,
             quiet_histories: false,

@@ -10,28 +10,11 @@
 // directory to serve instead of www/); DEVICE_SCALE_FACTOR (default 1). The full results are
 // also written to tests/e2e/artifacts/bench-results.json.
 
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 
-import { startServer } from './server.mjs';
+import { artifactsDir, closeServer, launchBrowser, servePage, summarize, watchProblems } from './harness.mjs';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const wwwRoot = path.resolve(repoRoot, process.env.BACKOFF_LAB_WWW ?? 'www');
-const artifactsDir = fileURLToPath(new URL('./artifacts/', import.meta.url));
-
-// The same flags as page.test.mjs.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const TIMEOUT_MS = 180_000;
 
 function table(results) {
@@ -98,42 +81,16 @@ function notes(results) {
 }
 
 async function main() {
-  const missing = ['bench.html', 'bench.js', 'pkg/backoff_lab.js', 'pkg/backoff_lab_bg.wasm'].filter(
-    (file) => !existsSync(path.join(wwwRoot, file)),
-  );
-  if (missing.length > 0) {
-    throw new Error(`missing ${missing.map((f) => path.join(wwwRoot, f)).join(', ')}; run scripts/build-page.sh first`);
-  }
-  const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
-  if (!existsSync(executablePath)) {
-    throw new Error(`no Chromium at ${executablePath}: run scripts/ensure-tools.sh or set CHROMIUM`);
-  }
-
-  const { server, url } = await startServer({ root: wwwRoot, port: 0, host: '127.0.0.1' });
+  const { server, url } = await servePage(['bench.html', 'bench.js', 'pkg/backoff_lab.js', 'pkg/backoff_lab_bg.wasm']);
   let browser;
   try {
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
     const context = await browser.newContext({
       viewport: { width: 1200, height: 900 },
       deviceScaleFactor: Number(process.env.DEVICE_SCALE_FACTOR || 1),
     });
     const page = await context.newPage();
-    const problems = [];
-    const ignorable = (u) => URL.canParse(u) && new URL(u).pathname === '/favicon.ico';
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !ignorable(message.location().url ?? '')) {
-        problems.push(`console error: ${message.text()}`);
-      }
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.stack || error.message}`));
-    page.on('requestfailed', (request) => {
-      if (!ignorable(request.url())) problems.push(`request failed: ${request.url()}: ${request.failure()?.errorText}`);
-    });
-    page.on('response', (response) => {
-      if (response.status() >= 400 && !ignorable(response.url())) {
-        problems.push(`HTTP ${response.status()} for ${response.url()}`);
-      }
-    });
+    const problems = watchProblems(page);
 
     const started = Date.now();
     process.stderr.write(`bench: running ${url}bench.html (up to ${TIMEOUT_MS / 1000} s)…\n`);
@@ -145,7 +102,7 @@ async function main() {
     const error = await page.evaluate(() => document.body.dataset.error);
     if (error) problems.push(`bench page error: ${error}`);
     if (problems.length > 0) {
-      throw new Error(`the bench page failed:\n  ${problems.join('\n  ')}`);
+      throw new Error(`the bench page failed:\n${summarize(problems)}`);
     }
     const results = await page.evaluate(() => window.benchResults);
     await mkdir(artifactsDir, { recursive: true });
@@ -158,8 +115,7 @@ async function main() {
     console.log(`(full results: ${path.relative(process.cwd(), saved)}; ${((Date.now() - started) / 1000).toFixed(1)} s in all)`);
   } finally {
     await browser?.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
   }
 }
 

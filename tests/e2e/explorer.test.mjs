@@ -2,7 +2,7 @@
 // comparison, the state in the URL hash, exports, the embed page, in headless Debian Chromium
 // driven by playwright-core.
 //
-// Same harness as page.test.mjs: the page must already be built (scripts/build-page.sh writes
+// Same harness as page.test.mjs (harness.mjs): the page must already be built (scripts/build-page.sh writes
 // www/pkg); server.mjs serves www/ on an ephemeral port with the strict Content-Security-Policy;
 // every test opens fresh pages that record console errors, uncaught page errors and failed
 // requests, and ends by asserting there were none.
@@ -19,30 +19,33 @@ import { createServer } from 'node:http';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { pathToFileURL } from 'node:url';
 
-import { startServer } from './server.mjs';
+import {
+  STATUS_PATTERN,
+  WAIT_MS,
+  assertNoProblems,
+  assertPainted,
+  canvasDataUrl,
+  canvasStats,
+  closeServer,
+  lastElapsed,
+  launchBrowser,
+  openPage,
+  renderAfter,
+  servePage,
+  statusChanges,
+  tableRows,
+  textOf,
+  until,
+  watchProblems,
+  wwwRoot,
+} from './harness.mjs';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const wwwRoot = path.resolve(repoRoot, process.env.BACKOFF_LAB_WWW ?? 'www');
 const shotsDir = process.env.SHOTS || '/tmp/shots';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const DEFAULT_ROWS = 14;
 const DEFAULT_LAST_ELAPSED = '24 h 02 min';
-// The final status of a clean render (see page.test.mjs).
-const STATUS_PATTERN = /^rendered in [\d.,]+\s*ms \(storm [\d.,]+\s*ms\)$/;
-const WAIT_MS = 15_000;
 const CHARTS = ['timeline', 'distribution', 'herd', 'storm'];
 const VIEWS = ['timeline', 'distribution', 'herd', 'storm'];
 // Give-up times as the providers document them (and src/presets.rs tests them).
@@ -56,177 +59,38 @@ let baseUrl;
 let browser;
 
 before(async () => {
-  const missing = ['index.html', 'embed.html', 'embed.bundle.js', 'pkg/backoff_lab.js', 'pkg/backoff_lab_bg.wasm'].filter(
-    (file) => !existsSync(path.join(wwwRoot, file)),
-  );
-  if (missing.length > 0) {
-    throw new Error(
-      `the page is not built: missing ${missing.map((f) => path.join(wwwRoot, f)).join(', ')}; ` +
-        'run scripts/build-page.sh first (scripts/test.sh does)',
-    );
-  }
-  ({ server, url: baseUrl } = await startServer({ root: wwwRoot, port: 0, host: '127.0.0.1' }));
-  const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
-  if (!existsSync(executablePath)) {
-    throw new Error(`no Chromium at ${executablePath}: run scripts/ensure-tools.sh or set CHROMIUM`);
-  }
-  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  ({ server, url: baseUrl } = await servePage([
+    'index.html',
+    'embed.html',
+    'embed.bundle.js',
+    'pkg/backoff_lab.js',
+    'pkg/backoff_lab_bg.wasm',
+  ]));
+  browser = await launchBrowser();
 });
 
 after(async () => {
   await browser?.close();
-  if (server) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await closeServer(server);
 });
 
 /**
  * Open `address` (relative to the server root: '', '#base=1m', 'embed.html#view=herd') in a
- * fresh context and wait for body[data-ready="true"]. Returns the context, page, navigation
- * response and `problems` (console errors, page errors, failed requests, HTTP errors).
+ * fresh context; see harness.mjs's openPage.
  */
-async function openPage(address = '', contextOptions = {}, onPage = () => {}) {
-  const context = await browser.newContext(contextOptions);
-  const page = await context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
-  const problems = watchProblems(page);
-  // Count every change to #status, so a test can wait for the next render even when the status
-  // text happens to read the same as before.
-  await page.addInitScript(() => {
-    window.__e2e = { statusChanges: 0 };
-    const watch = () => {
-      const status = document.getElementById('status');
-      if (status) {
-        new MutationObserver(() => {
-          window.__e2e.statusChanges += 1;
-        }).observe(status, { childList: true, characterData: true, subtree: true });
-      }
-    };
-    if (document.readyState === 'loading') {
-      document.addEventListener('DOMContentLoaded', watch, { once: true });
-    } else {
-      watch();
-    }
-  });
-  await onPage(page, context);
-  const firstPageError = new Promise((_, reject) => page.once('pageerror', reject));
-  firstPageError.catch(() => {});
-  const url = new URL(address, baseUrl).href;
-  const response = await page.goto(url, { waitUntil: 'load' });
-  assert.ok(response, 'navigation produced no response');
-  assert.equal(response.status(), 200, `GET ${url}`);
-  const ready = page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: WAIT_MS });
-  ready.catch(() => {});
-  try {
-    await Promise.race([ready, firstPageError]);
-  } catch (error) {
-    const status = await page
-      .evaluate(() => (document.getElementById('status') ?? document.getElementById('chart-caption'))?.textContent ?? null)
-      .catch(() => null);
-    await context.close();
-    throw new Error(
-      `${url} never set body[data-ready="true"] (status: ${JSON.stringify(status)}; ` +
-        `problems: ${problems.length ? `\n${summarize(problems)}\n` : 'none'}): ${error.message}`,
-    );
-  }
-  return { context, page, response, problems };
-}
-
-/** Console errors, page errors, failed requests and HTTP errors of `page` (and its frames). */
-function watchProblems(page) {
-  const problems = [];
-  const ignorable = (url) => URL.canParse(url) && new URL(url).pathname === '/favicon.ico';
-  page.on('console', (message) => {
-    if (message.type() === 'error') {
-      const { url, lineNumber } = message.location();
-      if (url && ignorable(url)) return;
-      problems.push(`console error: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`);
-    }
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.stack || error.message}`));
-  page.on('requestfailed', (request) => {
-    if (!ignorable(request.url())) {
-      problems.push(`request failed: ${request.url()}: ${request.failure()?.errorText}`);
-    }
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400 && !ignorable(response.url())) {
-      problems.push(`HTTP ${response.status()} for ${response.url()}`);
-    }
-  });
-  return problems;
+function open(address = '', contextOptions = {}, onPage = () => {}) {
+  return openPage(browser, new URL(address, baseUrl).href, contextOptions, onPage);
 }
 
 /** Run `body` with a freshly opened page; assert no console or page errors; always close. */
 async function withPage(address, body, contextOptions = {}, onPage = undefined) {
-  const opened = await openPage(address, contextOptions, onPage);
+  const opened = await open(address, contextOptions, onPage);
   try {
     await body(opened);
     assertNoProblems(opened.problems);
   } finally {
     await opened.context.close();
   }
-}
-
-function assertNoProblems(problems) {
-  if (problems.length === 0) return;
-  assert.fail(`${problems.length} console errors, page errors or failed requests:\n${summarize(problems)}`);
-}
-
-function summarize(problems) {
-  const counts = new Map();
-  for (const problem of problems) {
-    const key = problem.replace(/'sha256-[A-Za-z0-9+/=]+'/g, "'sha256-...'");
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  const lines = Array.from(counts, ([problem, n]) => (n > 1 ? `${problem} (x${n})` : problem));
-  const shown = lines.slice(0, 10);
-  if (lines.length > shown.length) shown.push(`... and ${lines.length - shown.length} more distinct problems`);
-  return shown.join('\n');
-}
-
-/** Poll `check` until it returns something truthy or `timeout` ms elapse. */
-async function until(check, description, timeout = WAIT_MS) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) {
-      const what = typeof description === 'function' ? await description() : description;
-      assert.fail(`timed out after ${timeout} ms waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function textOf(page, selector) {
-  return page.$eval(selector, (element) => element.textContent ?? '');
-}
-
-function statusChanges(page) {
-  return page.evaluate(() => window.__e2e?.statusChanges ?? 0);
-}
-
-/** Wait for a render after `before` that ended in the final clean status. */
-async function nextRender(page, before) {
-  await until(
-    () =>
-      page.evaluate(
-        ([count, source]) =>
-          (window.__e2e?.statusChanges ?? 0) > count &&
-          new RegExp(source).test(document.getElementById('status')?.textContent ?? ''),
-        [before, STATUS_PATTERN.source],
-      ),
-    async () => `#status to change and read "rendered in …" (it reads ${JSON.stringify(await textOf(page, '#status'))})`,
-  );
-}
-
-/** Run `action` (which changes an input) and wait for the page's next clean render. */
-async function renderAfter(page, action) {
-  const before = await statusChanges(page);
-  await action();
-  await nextRender(page, before);
 }
 
 /**
@@ -245,53 +109,6 @@ async function settle(page) {
     if (!quiet) await new Promise((resolve) => setTimeout(resolve, 200));
     return quiet;
   }, 'the page to finish rendering');
-}
-
-function tableRows(page) {
-  return page.$$eval('#schedule-table tbody tr', (rows) =>
-    rows.map((row) => Array.from(row.cells, (cell) => cell.textContent.trim())),
-  );
-}
-
-function lastElapsed(rows) {
-  assert.ok(rows.length > 0, 'the schedule table has no rows');
-  return rows[rows.length - 1][2];
-}
-
-function canvasDataUrl(page, id) {
-  return page.$eval(`#${id}`, (canvas) => canvas.toDataURL('image/png'));
-}
-
-/** Size, distinct colours and "ink" (pixels unlike the most common colour) of a canvas. */
-function canvasStats(page, selector) {
-  return page.$eval(selector, (canvas) => {
-    const { width, height } = canvas;
-    if (width === 0 || height === 0) return { width, height, ink: 0, opaque: 0, colours: 0 };
-    const context = canvas.getContext('2d');
-    if (!context) return { width, height, ink: -1, opaque: -1, colours: -1 };
-    const data = new Uint32Array(context.getImageData(0, 0, width, height).data.buffer);
-    const counts = new Map();
-    let opaque = 0;
-    for (const pixel of data) {
-      counts.set(pixel, (counts.get(pixel) ?? 0) + 1);
-      if (pixel >>> 24 !== 0) opaque += 1;
-    }
-    let background = 0;
-    for (const count of counts.values()) background = Math.max(background, count);
-    return { width, height, ink: data.length - background, opaque, colours: counts.size };
-  });
-}
-
-function assertPainted(stats, what) {
-  assert.ok(stats.width > 0 && stats.height > 0, `${what} canvas is ${stats.width}x${stats.height}`);
-  assert.notEqual(stats.ink, -1, `${what} has no 2d context`);
-  const minimum = Math.max(200, Math.round(stats.width * stats.height * 0.002));
-  assert.ok(stats.opaque > 0, `${what} is fully transparent`);
-  assert.ok(
-    stats.ink >= minimum && stats.colours >= 3,
-    `${what} looks blank: ${stats.ink} non-background pixels (want >= ${minimum}), ${stats.colours} colours, ` +
-      `on a ${stats.width}x${stats.height} canvas`,
-  );
 }
 
 /** The page's presets, from its own wasm module (same origin, so the CSP allows the import). */
@@ -410,7 +227,7 @@ test('comparing with a preset draws two timelines and names both give-up times',
     const options = await page.$$eval('#compare option', (all) => all.map((o) => o.value));
     assert.equal(options[0], '', 'the first #compare option is "no comparison"');
     assert.equal(await page.$eval('#compare option', (o) => o.textContent), 'no comparison');
-    const before = { height: await page.$eval('#timeline', (c) => c.clientHeight), pixels: await canvasDataUrl(page, 'timeline') };
+    const before = { height: await page.$eval('#timeline', (c) => c.clientHeight), pixels: await canvasDataUrl(page, '#timeline') };
 
     await renderAfter(page, () => page.selectOption('#compare', 'svix'));
     await settle(page);
@@ -421,7 +238,7 @@ test('comparing with a preset draws two timelines and names both give-up times',
     assert.ok(text.includes('Svix after 27 h 35 min'), `#compare-info names Svix's give-up time: ${JSON.stringify(text)}`);
     const height = await page.$eval('#timeline', (c) => c.clientHeight);
     assert.ok(height > before.height, `the compared timeline is taller (${height} px vs ${before.height} px)`);
-    assert.notEqual(await canvasDataUrl(page, 'timeline'), before.pixels, 'the compared timeline is another picture');
+    assert.notEqual(await canvasDataUrl(page, '#timeline'), before.pixels, 'the compared timeline is another picture');
     assertPainted(await canvasStats(page, '#timeline'), '#timeline');
     assert.equal((await tableRows(page)).length, DEFAULT_ROWS, 'the table stays your policy');
 
@@ -429,7 +246,7 @@ test('comparing with a preset draws two timelines and names both give-up times',
     await settle(page);
     assert.ok(await info.isHidden(), '#compare-info hides again');
     assert.equal(await page.$eval('#timeline', (c) => c.clientHeight), before.height, 'the timeline is its usual height again');
-    assert.equal(await canvasDataUrl(page, 'timeline'), before.pixels, 'the single timeline again');
+    assert.equal(await canvasDataUrl(page, '#timeline'), before.pixels, 'the single timeline again');
   });
 });
 
@@ -461,7 +278,7 @@ test('a link round-trips exactly', { timeout: 120_000 }, async () => {
     }
     assert.equal(await page.locator('#link-text').inputValue(), href, '#link-text shows the link');
     first = { controls: await controlValues(page), pixels: {} };
-    for (const id of CHARTS) first.pixels[id] = await canvasDataUrl(page, id);
+    for (const id of CHARTS) first.pixels[id] = await canvasDataUrl(page, `#${id}`);
   }, { viewport });
 
   await withPage(new URL(href).hash, async ({ page }) => {
@@ -469,7 +286,7 @@ test('a link round-trips exactly', { timeout: 120_000 }, async () => {
     assert.ok(await page.locator('#notice').isHidden(), 'a link the page wrote has no notices');
     assert.deepEqual(await controlValues(page), first.controls, 'every control reads as on the first page');
     for (const id of CHARTS) {
-      assert.equal(await canvasDataUrl(page, id), first.pixels[id], `#${id} draws the same picture`);
+      assert.equal(await canvasDataUrl(page, `#${id}`), first.pixels[id], `#${id} draws the same picture`);
     }
     assert.equal(page.url(), href, 'the page keeps the link as it is');
   }, { viewport });
@@ -798,7 +615,7 @@ test('screenshots of the explorer and the embed page', { timeout: 60_000 }, asyn
 test('the compared preset joins the storm as well', { timeout: 60_000 }, async () => {
   await withPage('', async ({ page }) => {
     const lines = async () => ((await textOf(page, '#storm-caption')) ?? '').split('\n').filter(Boolean);
-    const before = { lines: await lines(), pixels: await canvasDataUrl(page, 'storm') };
+    const before = { lines: await lines(), pixels: await canvasDataUrl(page, '#storm') };
     assert.equal(before.lines.length, 3, 'your policy, fixed 30 s and the budget');
     await renderAfter(page, () => page.selectOption('#compare', 'svix'));
     await settle(page);
@@ -806,6 +623,6 @@ test('the compared preset joins the storm as well', { timeout: 60_000 }, async (
     assert.equal(after.length, 4, `a fourth scenario: ${JSON.stringify(after)}`);
     assert.ok(after[3].startsWith('Svix: A 10 min outage'), after[3]);
     assert.deepEqual(after.slice(0, 3), before.lines, 'the other scenarios are unchanged');
-    assert.notEqual(await canvasDataUrl(page, 'storm'), before.pixels, 'the storm chart draws it');
+    assert.notEqual(await canvasDataUrl(page, '#storm'), before.pixels, 'the storm chart draws it');
   });
 });

@@ -8,16 +8,8 @@
 //
 //   cd tests/e2e && npm run bench:page      (the page must be built: scripts/build-page.sh)
 
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { closeServer, launchBrowser, servePage, summarize, watchProblems } from './harness.mjs';
 
-import { startServer } from './server.mjs';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const wwwRoot = path.resolve(repoRoot, process.env.BACKOFF_LAB_WWW ?? 'www');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const STEPS = 200;
 
 const quantile = (values, q) => {
@@ -27,9 +19,7 @@ const quantile = (values, q) => {
 
 async function run(browser, url, label, inView) {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  const problems = watchProblems(page);
   // Every `charts-drawn` event app.js dispatches: the charts on screen, then all of them.
   await page.addInitScript(() => {
     window.__drawn = [];
@@ -73,7 +63,7 @@ async function run(browser, url, label, inView) {
     return r.bottom > 0 && r.top < window.innerHeight;
   }));
   await page.close();
-  if (problems.length) throw new Error(`${label}: ${problems.join('; ')}`);
+  if (problems.length) throw new Error(`${label}:\n${summarize(problems)}`);
   return {
     label,
     onScreen,
@@ -84,8 +74,8 @@ async function run(browser, url, label, inView) {
   };
 }
 
-const { server, url } = await startServer({ root: wwwRoot, port: 0 });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const { server, url } = await servePage();
+const browser = await launchBrowser();
 try {
   const runs = [
     await run(browser, url, 'default state', null),
@@ -107,5 +97,5 @@ try {
   console.log('one per task; input handler: the synchronous part of the input event (the baseline: schedule and jitter charts on screen).');
 } finally {
   await browser.close();
-  server.close();
+  await closeServer(server);
 }

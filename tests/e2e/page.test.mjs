@@ -15,142 +15,50 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 
-import { startServer } from './server.mjs';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const wwwRoot = path.resolve(repoRoot, process.env.BACKOFF_LAB_WWW ?? 'www');
-const artifactsDir = fileURLToPath(new URL('./artifacts/', import.meta.url));
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import {
+  STATUS_PATTERN,
+  artifactsDir,
+  assertNoProblems,
+  assertPainted,
+  canvasDataUrl,
+  canvasStats,
+  closeServer,
+  lastElapsed,
+  launchBrowser,
+  nextRender,
+  openPage,
+  renderAfter,
+  servePage,
+  statusChanges,
+  tableRows,
+  textOf,
+  until,
+} from './harness.mjs';
 
 // The article's example, which is the page's default state.
 const DEFAULT_ROWS = 14;
 const DEFAULT_LAST_ELAPSED = '24 h 02 min';
 const FIELDS = ['base', 'multiplier', 'cap', 'attempts', 'give-up'];
-// The final status of a clean render. A render first shows "drawing the storm…" and then, in the
-// next animation frame once the storm chart is drawn, "rendered in X ms (storm Y ms)", or
-// "not everything was redrawn: …" when a view failed; the wait helpers wait for the final one.
-const STATUS_PATTERN = /^rendered in [\d.,]+\s*ms \(storm [\d.,]+\s*ms\)$/;
 const FAILED_PATTERN = /^not everything was redrawn/;
-const WAIT_MS = 15_000;
 
 let server;
 let baseUrl;
 let browser;
 
 before(async () => {
-  const missing = ['index.html', 'pkg/backoff_lab.js', 'pkg/backoff_lab_bg.wasm'].filter(
-    (file) => !existsSync(path.join(wwwRoot, file)),
-  );
-  if (missing.length > 0) {
-    throw new Error(
-      `the page is not built: missing ${missing.map((f) => path.join(wwwRoot, f)).join(', ')}; ` +
-        'run scripts/build-page.sh first (scripts/test.sh does)',
-    );
-  }
-  ({ server, url: baseUrl } = await startServer({ root: wwwRoot, port: 0, host: '127.0.0.1' }));
-  const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
-  if (!existsSync(executablePath)) {
-    throw new Error(`no Chromium at ${executablePath}: run scripts/ensure-tools.sh or set CHROMIUM`);
-  }
-  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  ({ server, url: baseUrl } = await servePage());
+  browser = await launchBrowser();
 });
 
 after(async () => {
   await browser?.close();
-  if (server) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await closeServer(server);
 });
 
-/**
- * Open the page in a fresh context. Returns the page, the navigation response and `problems`,
- * the console errors, page errors and failed requests seen so far. `onPage(page)` runs before
- * the navigation, to add listeners.
- */
-async function openPage(contextOptions = {}, onPage = () => {}) {
-  const context = await browser.newContext(contextOptions);
-  const page = await context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
-  const problems = [];
-  // Chromium asks for /favicon.ico on its own; a page without one is not a page error.
-  const ignorable = (url) => URL.canParse(url) && new URL(url).pathname === '/favicon.ico';
-  page.on('console', (message) => {
-    if (message.type() === 'error') {
-      const { url, lineNumber } = message.location();
-      if (url && ignorable(url)) return;
-      problems.push(`console error: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`);
-    }
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.stack || error.message}`));
-  page.on('requestfailed', (request) => {
-    if (!ignorable(request.url())) {
-      problems.push(`request failed: ${request.url()}: ${request.failure()?.errorText}`);
-    }
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400 && !ignorable(response.url())) {
-      problems.push(`HTTP ${response.status()} for ${response.url()}`);
-    }
-  });
-  // Count every change to #status, so a test can wait for the next render even when the status
-  // text happens to read the same as before.
-  await page.addInitScript(() => {
-    window.__e2e = { statusChanges: 0 };
-    const watch = () => {
-      const status = document.getElementById('status');
-      if (status) {
-        new MutationObserver(() => {
-          window.__e2e.statusChanges += 1;
-        }).observe(status, { childList: true, characterData: true, subtree: true });
-      }
-    };
-    if (document.readyState === 'loading') {
-      document.addEventListener('DOMContentLoaded', watch, { once: true });
-    } else {
-      watch();
-    }
-  });
-
-  onPage(page);
-  // An uncaught error while loading ends the wait for readiness at once.
-  const firstPageError = new Promise((_, reject) => page.once('pageerror', reject));
-  firstPageError.catch(() => {});
-  const response = await page.goto(baseUrl, { waitUntil: 'load' });
-  assert.ok(response, 'navigation produced no response');
-  assert.equal(response.status(), 200, `GET ${baseUrl}`);
-  const ready = page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: WAIT_MS });
-  ready.catch(() => {}); // when a page error wins the race, the context closes under this wait
-  try {
-    await Promise.race([ready, firstPageError]);
-  } catch (error) {
-    const status = await page
-      .evaluate(() => document.getElementById('status')?.textContent ?? null)
-      .catch(() => null);
-    await context.close();
-    throw new Error(
-      `the page never set body[data-ready="true"] (status: ${JSON.stringify(status)}; ` +
-        `problems: ${problems.length ? `\n${summarize(problems)}\n` : 'none'}): ${error.message}`,
-    );
-  }
-  return { context, page, response, problems };
-}
-
-/** Run `body` with a freshly opened page; assert no console or page errors; always close. */
+/** Run `body` with the page freshly opened; assert no console or page errors; always close. */
 async function withPage(body, contextOptions = {}, onPage = undefined) {
-  const opened = await openPage(contextOptions, onPage);
+  const opened = await openPage(browser, baseUrl, contextOptions, onPage);
   try {
     await body(opened);
     assertNoProblems(opened.problems);
@@ -159,125 +67,8 @@ async function withPage(body, contextOptions = {}, onPage = undefined) {
   }
 }
 
-function assertNoProblems(problems) {
-  if (problems.length === 0) return;
-  assert.fail(`${problems.length} console errors, page errors or failed requests:\n${summarize(problems)}`);
-}
-
-/**
- * Each distinct problem once, with how often it happened (CSP reports differ only in the hash
- * of the blocked content), at most 10 of them, one a line.
- */
-function summarize(problems) {
-  const counts = new Map();
-  for (const problem of problems) {
-    const key = problem.replace(/'sha256-[A-Za-z0-9+/=]+'/g, "'sha256-...'");
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  const lines = Array.from(counts, ([problem, n]) => (n > 1 ? `${problem} (x${n})` : problem));
-  const shown = lines.slice(0, 10);
-  if (lines.length > shown.length) shown.push(`... and ${lines.length - shown.length} more distinct problems`);
-  return shown.join('\n');
-}
-
-/**
- * Poll `check` (async, returns truthy when done) until it passes or `timeout` ms elapse.
- * `description` is a string, or an async function giving one, used only on timeout.
- */
-async function until(check, description, timeout = WAIT_MS) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) {
-      const what = typeof description === 'function' ? await description() : description;
-      assert.fail(`timed out after ${timeout} ms waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The table body as rows of trimmed cell texts. */
-function tableRows(page) {
-  return page.$$eval('#schedule-table tbody tr', (rows) =>
-    rows.map((row) => Array.from(row.cells, (cell) => cell.textContent.trim())),
-  );
-}
-
 function tableText(page) {
   return page.$eval('#schedule-table tbody', (tbody) => tbody.textContent.replace(/\s+/g, ' ').trim());
-}
-
-function lastElapsed(rows) {
-  assert.ok(rows.length > 0, 'the schedule table has no rows');
-  const last = rows[rows.length - 1];
-  assert.ok(last.length >= 3, `the last row has ${last.length} cells, expected attempt, gap, elapsed`);
-  return last[2];
-}
-
-function statusChanges(page) {
-  return page.evaluate(() => window.__e2e?.statusChanges ?? 0);
-}
-
-/**
- * Wait for the render after an action: #status changed since `before` and matches `pattern`
- * (by default the final "rendered in N ms (storm M ms)" of a render without errors, never the
- * intermediate "drawing the storm…").
- */
-async function nextRender(page, before, pattern = STATUS_PATTERN) {
-  await until(
-    () =>
-      page.evaluate(
-        ([count, source]) =>
-          (window.__e2e?.statusChanges ?? 0) > count &&
-          new RegExp(source).test(document.getElementById('status')?.textContent ?? ''),
-        [before, pattern.source],
-      ),
-    async () =>
-      `#status to change and match ${pattern} (it reads ${JSON.stringify(
-        await page.evaluate(() => document.getElementById('status')?.textContent ?? null),
-      )})`,
-  );
-}
-
-/** The picture on a canvas (#timeline unless told) as a PNG data URL. */
-function canvasDataUrl(page, id = 'timeline') {
-  return page.$eval(`#${id}`, (canvas) => canvas.toDataURL('image/png'));
-}
-
-/**
- * Pixel statistics of a canvas (#timeline unless told): size, the number of distinct colours and
- * the number of "ink" pixels, those that differ from the most common (background) colour.
- */
-function canvasStats(page, id = 'timeline') {
-  return page.$eval(`#${id}`, (canvas) => {
-    const { width, height } = canvas;
-    if (width === 0 || height === 0) return { width, height, ink: 0, opaque: 0, colours: 0 };
-    const context = canvas.getContext('2d');
-    if (!context) return { width, height, ink: -1, opaque: -1, colours: -1 };
-    const data = new Uint32Array(context.getImageData(0, 0, width, height).data.buffer);
-    const counts = new Map();
-    let opaque = 0;
-    for (const pixel of data) {
-      counts.set(pixel, (counts.get(pixel) ?? 0) + 1);
-      if (pixel >>> 24 !== 0) opaque += 1; // little-endian RGBA: alpha is the top byte
-    }
-    let background = 0;
-    for (const count of counts.values()) background = Math.max(background, count);
-    return { width, height, ink: data.length - background, opaque, colours: counts.size };
-  });
-}
-
-function assertFigureDrawn(stats, id = 'timeline') {
-  assert.ok(stats.width > 0 && stats.height > 0, `#${id} canvas is ${stats.width}x${stats.height}`);
-  assert.notEqual(stats.ink, -1, `the #${id} canvas has no 2d context`);
-  const minimum = Math.max(200, Math.round(stats.width * stats.height * 0.002));
-  assert.ok(stats.opaque > 0, `the #${id} canvas is fully transparent`);
-  assert.ok(
-    stats.ink >= minimum && stats.colours >= 3,
-    `#${id} looks blank: ${stats.ink} non-background pixels (want >= ${minimum}), ` +
-      `${stats.colours} colours, on a ${stats.width}x${stats.height} canvas`,
-  );
 }
 
 async function fieldError(page, field) {
@@ -315,7 +106,7 @@ test('the default page renders the article example without errors', { timeout: 6
       assertFieldValid(await fieldError(page, field), field);
     }
 
-    assertFigureDrawn(await canvasStats(page));
+    assertPainted(await canvasStats(page, '#timeline'), '#timeline');
   });
 });
 
@@ -323,7 +114,7 @@ test('moving the multiplier slider with the keyboard redraws the table and figur
   await withPage(async ({ page }) => {
     const slider = page.locator('#multiplier');
     const beforeTable = await tableText(page);
-    const beforeFigure = await canvasDataUrl(page);
+    const beforeFigure = await canvasDataUrl(page, '#timeline');
     const beforeText = await page.locator('#multiplier-text').inputValue();
     const beforeValue = await slider.inputValue();
     const beforeRenders = await statusChanges(page);
@@ -339,10 +130,10 @@ test('moving the multiplier slider with the keyboard redraws the table and figur
 
     await nextRender(page, beforeRenders);
     await until(async () => (await tableText(page)) !== beforeTable, 'the schedule table to change');
-    await until(async () => (await canvasDataUrl(page)) !== beforeFigure, 'the timeline figure to change');
+    await until(async () => (await canvasDataUrl(page, '#timeline')) !== beforeFigure, 'the timeline figure to change');
 
     assert.notEqual(await tableText(page), beforeTable, 'schedule table text');
-    assert.notEqual(await canvasDataUrl(page), beforeFigure, 'timeline canvas pixels');
+    assert.notEqual(await canvasDataUrl(page, '#timeline'), beforeFigure, 'timeline canvas pixels');
     const afterText = await page.locator('#multiplier-text').inputValue();
     assert.notEqual(afterText, beforeText, '#multiplier-text follows the slider');
     assert.ok(
@@ -350,13 +141,13 @@ test('moving the multiplier slider with the keyboard redraws the table and figur
       `#multiplier-text reads ${JSON.stringify(afterText)} but the slider is at ${afterValue}`,
     );
     assert.equal((await tableRows(page)).length, DEFAULT_ROWS, 'rows with 14 attempts');
-    assertFigureDrawn(await canvasStats(page));
+    assertPainted(await canvasStats(page, '#timeline'), '#timeline');
   });
 });
 
 test('an invalid base shows an inline error and keeps the last good figure', { timeout: 60_000 }, async () => {
   await withPage(async ({ page }) => {
-    const beforeFigure = await canvasDataUrl(page);
+    const beforeFigure = await canvasDataUrl(page, '#timeline');
 
     await page.fill('#base-text', 'abc');
     await until(
@@ -371,7 +162,7 @@ test('an invalid base shows an inline error and keeps the last good figure', { t
     const rows = await tableRows(page);
     assert.equal(rows.length, DEFAULT_ROWS, 'the table keeps the last good schedule');
     assert.equal(lastElapsed(rows), DEFAULT_LAST_ELAPSED, 'the table keeps the last good schedule');
-    assert.equal(await canvasDataUrl(page), beforeFigure, 'the figure keeps the last good drawing');
+    assert.equal(await canvasDataUrl(page, '#timeline'), beforeFigure, 'the figure keeps the last good drawing');
 
     const beforeRenders = await statusChanges(page);
     await page.fill('#base-text', '45s');
@@ -433,25 +224,14 @@ const JITTER_MODES = ['none', 'full', 'equal', 'decorrelated', 'proportional'];
 const DEFAULT_SEED = '42';
 const NARROW_WIDTH = 360;
 
-function textOf(page, selector) {
-  return page.$eval(selector, (element) => element.textContent ?? '');
-}
-
 /** The jitter section's two pictures and two captions. */
 async function jitterState(page) {
   return {
-    distribution: await canvasDataUrl(page, 'distribution'),
-    herd: await canvasDataUrl(page, 'herd'),
+    distribution: await canvasDataUrl(page, '#distribution'),
+    herd: await canvasDataUrl(page, '#herd'),
     distributionCaption: await textOf(page, '#distribution-caption'),
     herdCaption: await textOf(page, '#herd-caption'),
   };
-}
-
-/** Run `action` (which changes an input) and wait for the page's next clean render. */
-async function renderAfter(page, action) {
-  const before = await statusChanges(page);
-  await action();
-  await nextRender(page, before);
 }
 
 test('every jitter mode redraws the distribution and rewrites its caption', { timeout: 60_000 }, async () => {
@@ -517,7 +297,7 @@ test('every jitter mode redraws the distribution and rewrites its caption', { ti
         `${mode}: #distribution-caption reads ${JSON.stringify(seen.get(mode).distributionCaption)}`,
       );
     }
-    assertFigureDrawn(await canvasStats(page, 'distribution'), 'distribution');
+    assertPainted(await canvasStats(page, '#distribution'), '#distribution');
   });
 });
 
@@ -527,8 +307,8 @@ test('the same seed draws the same pictures, within a page and across loads', { 
     assert.equal(await page.locator('#seed-text').inputValue(), DEFAULT_SEED, 'the default #seed-text');
     first = await jitterState(page);
     assert.ok(first.distributionCaption.includes(`(seed ${DEFAULT_SEED})`), '#distribution-caption names the seed');
-    assertFigureDrawn(await canvasStats(page, 'distribution'), 'distribution');
-    assertFigureDrawn(await canvasStats(page, 'herd'), 'herd');
+    assertPainted(await canvasStats(page, '#distribution'), '#distribution');
+    assertPainted(await canvasStats(page, '#herd'), '#herd');
 
     await renderAfter(page, () => page.fill('#seed-text', '7'));
     const other = await jitterState(page);
@@ -568,7 +348,7 @@ test('the new-seed button draws a fresh whole-number seed and a new picture', { 
       after.distributionCaption.includes(`(seed ${seed})`),
       `#distribution-caption names the new seed ${seed}: ${JSON.stringify(after.distributionCaption)}`,
     );
-    assertFigureDrawn(await canvasStats(page, 'distribution'), 'distribution');
+    assertPainted(await canvasStats(page, '#distribution'), '#distribution');
   });
 });
 
@@ -674,7 +454,7 @@ test('a 360 px wide viewport has no horizontal overflow and draws all three char
           box.left >= 0 && box.right <= NARROW_WIDTH,
           `#${id} spans ${box.left}..${box.right} px, outside the ${NARROW_WIDTH} px viewport`,
         );
-        assertFigureDrawn(await canvasStats(page, id), id);
+        assertPainted(await canvasStats(page, `#${id}`), `#${id}`);
       }
     },
     { viewport: { width: NARROW_WIDTH, height: 740 } },
@@ -758,7 +538,7 @@ async function stormLines(page) {
 
 /** The storm chart's pixels and its caption lines. */
 async function stormState(page) {
-  return { pixels: await canvasDataUrl(page, 'storm'), lines: await stormLines(page) };
+  return { pixels: await canvasDataUrl(page, '#storm'), lines: await stormLines(page) };
 }
 
 /**
@@ -817,7 +597,7 @@ test('the default storm compares your policy, a fixed 30 s interval and a 10% bu
       lines.join('\n'),
       '#storm aria-label follows its caption',
     );
-    assertFigureDrawn(await canvasStats(page, 'storm'), 'storm');
+    assertPainted(await canvasStats(page, '#storm'), '#storm');
   });
 });
 
@@ -852,7 +632,7 @@ test('the retry budget, by slider or by text, redraws the storm and names the bu
     assert.deepEqual(typed.lines, byKeyboard.lines, 'typing 5 writes the caption the slider wrote');
     assert.equal(typed.pixels, byKeyboard.pixels, 'typing 5 draws the picture the slider drew');
     assertFieldValid(await fieldError(page, 'budget'), 'budget');
-    assertFigureDrawn(await canvasStats(page, 'storm'), 'storm');
+    assertPainted(await canvasStats(page, '#storm'), '#storm');
   });
 });
 
@@ -871,7 +651,7 @@ test('without the comparison the storm has one caption, which follows the budget
     );
     assert.ok(!single.lines[0].includes('1.1× normal traffic'), `no budget yet: ${JSON.stringify(single.lines[0])}`);
     assert.notEqual(single.pixels, compared.pixels, '#storm pixels without the comparison');
-    assertFigureDrawn(await canvasStats(page, 'storm'), 'storm');
+    assertPainted(await canvasStats(page, '#storm'), '#storm');
 
     await renderAfter(page, () => page.fill('#budget-text', '10'));
     const budgeted = await stormLines(page);
@@ -931,7 +711,7 @@ test('garbage storm inputs show inline errors and keep the rest of the page', { 
       assert.equal(rows.length, DEFAULT_ROWS, `the schedule table keeps every attempt with ${field} ${JSON.stringify(text)}`);
       assert.equal(lastElapsed(rows), DEFAULT_LAST_ELAPSED, 'the schedule table is unchanged');
       assert.deepEqual(await stormLines(page), initial.lines, 'the storm caption keeps the last good storm');
-      assert.equal(await canvasDataUrl(page, 'storm'), initial.pixels, 'the storm chart keeps the last good picture');
+      assert.equal(await canvasDataUrl(page, '#storm'), initial.pixels, 'the storm chart keeps the last good picture');
 
       await renderAfter(page, () => page.fill(`#${field}-text`, good));
       assertFieldValid(await fieldError(page, field), field);
@@ -955,6 +735,6 @@ test('the discrete engine renders the storm too, and the budget exhausts nothing
     assert.notEqual(discrete[0], fluid[0], 'the discrete engine counts "your policy" differently from the fluid one');
     assert.equal((await textOf(page, '#engine-error')).trim(), '', '#engine-error for the discrete engine');
     assert.notEqual(await page.locator('#engine').getAttribute('aria-invalid'), 'true', '#engine aria-invalid');
-    assertFigureDrawn(await canvasStats(page, 'storm'), 'storm');
+    assertPainted(await canvasStats(page, '#storm'), '#storm');
   });
 });

@@ -1,24 +1,12 @@
 #!/usr/bin/env bash
 # Benchmarks: criterion (native) and the bench page in headless Chromium (wasm), each reporting
-# medians and ratios against a baseline measured in the same run, then the gzipped size of what
-# the index page loads. Numbers to read, never pass/fail thresholds: this fails only when a step
-# fails.
+# medians and ratios against a baseline measured in the same run; the page's own redraw; then the
+# gzipped size of what each page loads. Numbers to read, never pass/fail thresholds: this fails
+# only when a step fails.
 set -euo pipefail
 
-export PATH="$HOME/.cargo/bin:$PATH"
-cd "$(dirname "$0")/.."
-
-started=$SECONDS
-current_step="start"
-step() {
-    current_step="$*"
-    printf '\n==> %s\n' "$*"
-}
-trap 'printf "\nFAILED at step: %s (after %ss)\n" "$current_step" "$((SECONDS - started))" >&2' ERR
-
-# Chromium leaves profiles in TMPDIR: give it a private one and remove it on exit.
-browser_tmp="$(mktemp -d "${TMPDIR:-/tmp}/backoff-lab-bench.XXXXXX")"
-trap 'rm -rf "$browser_tmp"' EXIT
+# shellcheck source=scripts/steps.sh
+source "$(dirname "$0")/steps.sh" bench
 
 step "ensure tools (scripts/ensure-tools.sh)"
 scripts/ensure-tools.sh

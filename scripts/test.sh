@@ -3,21 +3,8 @@
 # then the release page build and the end-to-end test of the page. Stops at the first failure.
 set -euo pipefail
 
-export PATH="$HOME/.cargo/bin:$PATH"
-cd "$(dirname "$0")/.."
-
-started=$SECONDS
-current_step="start"
-step() {
-    current_step="$*"
-    printf '\n==> %s\n' "$*"
-}
-trap 'printf "\nFAILED at step: %s (after %ss)\n" "$current_step" "$((SECONDS - started))" >&2' ERR
-
-# Chromium (under chromedriver or playwright) leaves profiles and scoped dirs in TMPDIR: give the
-# browser steps a private one and remove it on exit.
-browser_tmp="$(mktemp -d "${TMPDIR:-/tmp}/backoff-lab-test.XXXXXX")"
-trap 'rm -rf "$browser_tmp"' EXIT
+# shellcheck source=scripts/steps.sh
+source "$(dirname "$0")/steps.sh" test
 
 step "ensure tools (scripts/ensure-tools.sh)"
 scripts/ensure-tools.sh

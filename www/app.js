@@ -294,6 +294,7 @@ const render = (() => {
   let frame = 0;
   let task = 0;
   let lastStormMs = Infinity;
+  let drawnOnce = false;
 
   function draw(chart) {
     const started = performance.now();
@@ -347,10 +348,15 @@ const render = (() => {
     stale = new Set(CHARTS);
     errors = [];
     stormMs = 0;
-    // Measured before anything is written, so that the page is laid out once.
-    const visible = new Set(CHARTS.filter(onScreen));
-    fastMs = CHARTS.filter((chart) => chart !== 'storm' && visible.has(chart))
-      .reduce((ms, chart) => ms + draw(chart), 0);
+    // Measured before anything is written, so that the page is laid out once; but the first
+    // time the schedule's table is still empty, and each chart is measured when its turn comes.
+    const measured = drawnOnce ? new Set(CHARTS.filter(onScreen)) : null;
+    const onScreenNow = (chart) => (measured ? measured.has(chart) : onScreen(chart));
+    fastMs = 0;
+    for (const chart of CHARTS) {
+      if (chart !== 'storm' && onScreenNow(chart)) fastMs += draw(chart);
+    }
+    drawnOnce = true;
     showErrors(errors);
     const drawRest = () => {
       showErrors(errors);
@@ -358,7 +364,7 @@ const render = (() => {
       $('status').textContent = 'drawing the charts off screen…';
       drawOffScreen();
     };
-    if (!visible.has('storm')) {
+    if (!onScreenNow('storm')) {
       drawRest();
       return;
     }

@@ -154,6 +154,8 @@ fn draw_labelled<DB: DrawingBackend>(
         VPos::Bottom,
         true,
     )?;
+    // No gap label may sit on the give-up line.
+    painter.claim((give_up_x - 1.0 * s, top, give_up_x + 1.0 * s, line_y));
     if let Some(first) = schedule.first_capped_attempt() {
         let start = axis.x(rows[first as usize - 2].elapsed_s);
         let fill = theme.accent.mix(if options.dark { 0.16 } else { 0.13 });

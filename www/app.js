@@ -368,9 +368,9 @@ const render = (() => {
       drawRest();
       return;
     }
-    // A storm that drew well inside a frame last time draws now; a slow one waits for the next
+    // A storm that drew inside a frame last time draws now; a slow one waits for the next
     // animation frame, so that inputs arriving in between cost one simulation, not one each.
-    if (lastStormMs < 8) {
+    if (lastStormMs < 12) {
       stormMs = draw('storm');
       lastStormMs = stormMs;
       drawRest();

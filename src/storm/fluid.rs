@@ -11,6 +11,9 @@ use crate::Error;
 /// The most history cells (attempt classes × seconds of the longest wait) the engine allocates.
 const MAX_CELLS: f64 = 50_000_000.0;
 
+/// The most seconds simulated together.
+const MAX_BLOCK: usize = 64;
+
 /// How mass failing in one second comes due in later seconds, for a gap drawn uniformly from a
 /// window: weights on whole-second offsets back from the second it comes due in. The window's
 /// partial first and last seconds are single weights; the whole seconds between carry
@@ -71,6 +74,55 @@ impl Kernel {
     /// The largest offset: the history must reach this far back.
     fn reach(&self) -> usize {
         self.first.max(self.last)
+    }
+
+    /// Hands `emit` what comes due in each second of `from..from + span` (with the second's
+    /// index in the block) from `history`, a class's `ring`; `run` carries the running sum.
+    /// Every offset must be at least `span`: then only seconds before `from` are read.
+    fn due_over(
+        &self,
+        ring: Ring,
+        history: &[f64],
+        (from, span): (usize, usize),
+        run: &mut f64,
+        mut emit: impl FnMut(usize, f64),
+    ) {
+        // The block's stretch of the ring `offset` seconds back, when it does not wrap.
+        let stretch = |offset: usize| {
+            let start = ring.cell(from.wrapping_sub(offset));
+            history
+                .get(start..start + span)
+                .filter(|_| (from.wrapping_sub(offset) & ring.mask) + span <= ring.mask + 1)
+        };
+        if let (Some(firsts), Some(ons), Some(lasts)) =
+            (stretch(self.first), stretch(self.on), stretch(self.last))
+        {
+            for (j, ((first, on), last)) in firsts.iter().zip(ons).zip(lasts).enumerate() {
+                *run += on - last;
+                emit(
+                    j,
+                    self.density * *run + self.first_weight * first + self.last_weight * last,
+                );
+            }
+            return;
+        }
+        let at = |second: usize, offset: usize| history[ring.cell(second.wrapping_sub(offset))];
+        for j in 0..span {
+            let second = from + j;
+            let at_last = at(second, self.last);
+            *run += at(second, self.on) - at_last;
+            emit(
+                j,
+                self.density * *run
+                    + self.first_weight * at(second, self.first)
+                    + self.last_weight * at_last,
+            );
+        }
+    }
+
+    /// The smallest offset: nothing failing in a second comes due sooner.
+    fn soonest(&self) -> usize {
+        self.first.min(self.on).min(self.last)
     }
 }
 
@@ -138,60 +190,6 @@ struct Class {
     rejected_run: f64,
 }
 
-impl Kernel {
-    /// Adds what comes due in the seconds from `from` on (one per cell of `due`) from `history`
-    /// (a class's `ring`); `run` carries the running sum. Every offset must be at least
-    /// `due.len()`: then only seconds before `from` are read.
-    /// Hands `emit` what comes due in each second of `from..from + span` (with the second's
-    /// index in the block) from `history`, a class's `ring`; `run` carries the running sum.
-    /// Every offset must be at least `span`: then only seconds before `from` are read.
-    fn due_over(
-        &self,
-        ring: Ring,
-        history: &[f64],
-        (from, span): (usize, usize),
-        run: &mut f64,
-        mut emit: impl FnMut(usize, f64),
-    ) {
-        // The block's stretch of the ring `offset` seconds back, when it does not wrap.
-        let stretch = |offset: usize| {
-            let start = ring.cell(from.wrapping_sub(offset));
-            history
-                .get(start..start + span)
-                .filter(|_| (from.wrapping_sub(offset) & ring.mask) + span <= ring.mask + 1)
-        };
-        if let (Some(firsts), Some(ons), Some(lasts)) =
-            (stretch(self.first), stretch(self.on), stretch(self.last))
-        {
-            for (j, ((first, on), last)) in firsts.iter().zip(ons).zip(lasts).enumerate() {
-                *run += on - last;
-                emit(
-                    j,
-                    self.density * *run + self.first_weight * first + self.last_weight * last,
-                );
-            }
-            return;
-        }
-        let at = |second: usize, offset: usize| history[ring.cell(second.wrapping_sub(offset))];
-        for j in 0..span {
-            let second = from + j;
-            let at_last = at(second, self.last);
-            *run += at(second, self.on) - at_last;
-            emit(
-                j,
-                self.density * *run
-                    + self.first_weight * at(second, self.first)
-                    + self.last_weight * at_last,
-            );
-        }
-    }
-
-    /// The smallest offset: nothing failing in a second comes due sooner.
-    fn soonest(&self) -> usize {
-        self.first.min(self.on).min(self.last)
-    }
-}
-
 /// What the destination did to the attempts of one second, as shares: the engine's state
 /// between deciding a second's fate and moving its failures.
 #[derive(Debug, Clone, Copy, Default)]
@@ -205,9 +203,6 @@ struct Fate {
     /// The same for retries.
     retry: (f64, f64),
 }
-
-/// The most seconds simulated together.
-const MAX_BLOCK: usize = 64;
 
 /// Runs `scenario` on expected values. Refuses decorrelated jitter and scenarios whose
 /// histories would exceed 50,000,000 cells, before allocating.

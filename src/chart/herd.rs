@@ -6,7 +6,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions};
+use super::{draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions, Legend};
 use crate::herd::Herd;
 use crate::{format_duration, Error};
 
@@ -50,9 +50,30 @@ pub fn draw<DB: DrawingBackend>(
         .max(1) as f64;
     let top = peak * 1.15;
 
+    // A legend in words along the top; the plot starts below it.
+    let mean = herd.first_retry.mean_per_s;
+    let mut entries = vec![(
+        format!(
+            "{} jitter: peak {:.0}/s",
+            herd.mode, herd.first_retry.peak_per_s
+        ),
+        theme.primary.filled(),
+    )];
+    if let Some(sp) = spike.filter(|sp| sp.mode != herd.mode) {
+        entries.push((
+            format!(
+                "without jitter: {:.0} in one second",
+                sp.first_retry.peak_per_s
+            ),
+            theme.alert.filled(),
+        ));
+    }
+    entries.push((format!("mean {:.1}/s", mean), theme.secondary.filled()));
+    let legend = Legend::new(area, entries, &theme, s);
+
     let width = f64::from(area.dim_in_pixel().0);
     let mut chart = ChartBuilder::on(area)
-        .margin_top(30.0 * s)
+        .margin_top(legend.height + 8.0 * s)
         .margin_right(24.0 * s)
         .margin_left(8.0 * s)
         .x_label_area_size(30.0 * s)
@@ -104,7 +125,6 @@ pub fn draw<DB: DrawingBackend>(
         .draw_series(bars(&main, theme.primary.mix(0.85)))
         .map_err(drawing_error)?;
 
-    let mean = herd.first_retry.mean_per_s;
     let mean_line = vec![(0.0, mean), (seconds, mean)].into_iter();
     let line_width = (1.5 * s).round().max(1.0) as u32;
     chart
@@ -116,46 +136,7 @@ pub fn draw<DB: DrawingBackend>(
         )))
         .map_err(drawing_error)?;
 
-    // A legend in words along the top.
-    let mut x = 60.0 * s;
-    let mut entries = vec![(
-        format!(
-            "{} jitter: peak {:.0}/s",
-            herd.mode, herd.first_retry.peak_per_s
-        ),
-        theme.primary,
-    )];
-    if let Some(sp) = spike.filter(|sp| sp.mode != herd.mode) {
-        entries.push((
-            format!(
-                "without jitter: {:.0} in one second",
-                sp.first_retry.peak_per_s
-            ),
-            theme.alert,
-        ));
-    }
-    entries.push((format!("mean {:.1}/s", mean), theme.secondary));
-    for (text, colour) in entries {
-        let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
-        area.draw(&Rectangle::new(
-            [
-                ((x) as i32, (12.0 * s) as i32),
-                ((x + 10.0 * s) as i32, (22.0 * s) as i32),
-            ],
-            colour.filled(),
-        ))
-        .map_err(drawing_error)?;
-        let (w, _) = area
-            .estimate_text_size(&text, &style)
-            .unwrap_or((text.len() as u32 * 7, 12));
-        area.draw(&Text::new(
-            text,
-            ((x + 14.0 * s) as i32, (17.0 * s) as i32),
-            style,
-        ))
-        .map_err(drawing_error)?;
-        x += 14.0 * s + f64::from(w) + 18.0 * s;
-    }
+    legend.draw(area)?;
     Ok(())
 }
 

@@ -148,6 +148,74 @@ impl LabelRows {
     }
 }
 
+/// A legend across the top of a chart: a swatch and words for each entry, wrapped onto as many
+/// rows as the width needs. `height` is where the plot may start.
+pub(crate) struct Legend {
+    placed: Vec<(String, ShapeStyle, f64, f64)>,
+    style: TextStyle<'static>,
+    scale: f64,
+    pub(crate) height: f64,
+}
+
+impl Legend {
+    pub(crate) fn new<DB: DrawingBackend>(
+        area: &DrawingArea<DB, plotters::coord::Shift>,
+        entries: Vec<(String, ShapeStyle)>,
+        theme: &Theme,
+        scale: f64,
+    ) -> Self {
+        use plotters::style::text_anchor::{HPos, Pos, VPos};
+        let s = scale;
+        let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
+        let width = f64::from(area.dim_in_pixel().0);
+        let indent = (60.0 * s).min(width * 0.1);
+        let (mut x, mut y) = (indent, 10.0 * s);
+        let mut placed = Vec::with_capacity(entries.len());
+        for (text, swatch) in entries {
+            let (w, _) = area
+                .estimate_text_size(&text, &style)
+                .unwrap_or((text.len() as u32 * 7, 12));
+            let entry_width = 14.0 * s + f64::from(w);
+            if x > indent && x + entry_width > width {
+                x = indent;
+                y += 18.0 * s;
+            }
+            placed.push((text, swatch, x, y));
+            x += entry_width + 16.0 * s;
+        }
+        Legend {
+            placed,
+            style,
+            scale,
+            height: y + 10.0 * s,
+        }
+    }
+
+    pub(crate) fn draw<DB: DrawingBackend>(
+        self,
+        area: &DrawingArea<DB, plotters::coord::Shift>,
+    ) -> Result<(), Error> {
+        let s = self.scale;
+        for (text, swatch, x, y) in self.placed {
+            area.draw(&Rectangle::new(
+                [
+                    (x as i32, y as i32),
+                    ((x + 10.0 * s) as i32, (y + 10.0 * s) as i32),
+                ],
+                swatch,
+            ))
+            .map_err(drawing_error)?;
+            area.draw(&Text::new(
+                text,
+                ((x + 14.0 * s) as i32, (y + 5.0 * s) as i32),
+                self.style.clone(),
+            ))
+            .map_err(drawing_error)?;
+        }
+        Ok(())
+    }
+}
+
 /// Every chart's start: valid options, their theme, and the background filled.
 pub(crate) fn prepare<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
@@ -203,4 +271,46 @@ where
         .axis_desc_style(title_style)
         .draw()
         .map_err(drawing_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_legend_wraps_to_stay_inside_a_narrow_chart() {
+        let theme = Theme::new(false);
+        let entries: Vec<(String, ShapeStyle)> = [
+            "full jitter: peak 44/s",
+            "without jitter: 1000 in one second",
+            "mean 33.3/s",
+            "capacity 1800/min",
+        ]
+        .iter()
+        .map(|text| (text.to_string(), theme.primary.filled()))
+        .collect();
+        for width in [360u32, 900] {
+            let mut svg = String::new();
+            let area = SVGBackend::with_string(&mut svg, (width, 300)).into_drawing_area();
+            let legend = Legend::new(&area, entries.clone(), &theme, 1.0);
+            let rows: std::collections::BTreeSet<i64> =
+                legend.placed.iter().map(|p| p.3 as i64).collect();
+            for (text, _, x, _) in &legend.placed {
+                let (w, _) = area.estimate_text_size(text, &legend.style).unwrap();
+                assert!(
+                    x + 14.0 + f64::from(w) <= f64::from(width),
+                    "{text:?} runs past {width} px"
+                );
+            }
+            // The plot starts below the last row.
+            let last_row = *rows.iter().max().unwrap() as f64;
+            assert!(legend.height >= last_row + 10.0);
+            assert_eq!(
+                rows.len() > 1,
+                width == 360,
+                "{width} px: {} rows",
+                rows.len()
+            );
+        }
+    }
 }

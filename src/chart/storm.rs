@@ -7,7 +7,9 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions, Theme};
+use super::{
+    draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions, Legend, Theme,
+};
 use crate::storm::{Scenario, StormReport};
 use crate::{format_duration, Error};
 
@@ -99,24 +101,9 @@ pub fn draw<DB: DrawingBackend>(
         theme.muted.filled(),
     ));
     entries.push(("outage".to_string(), theme.alert.mix(0.25).filled()));
-    // The legend wraps onto as many rows as the width needs, and the panels start below it.
-    let legend_style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
-    let indent = (70.0 * s).min(f64::from(width) * 0.1);
-    let (mut x, mut y) = (indent, 10.0 * s);
-    let mut legend = Vec::with_capacity(entries.len());
-    for entry in entries {
-        let (w, _) = area
-            .estimate_text_size(&entry.0, &legend_style)
-            .unwrap_or((entry.0.len() as u32 * 7, 12));
-        let entry_width = 14.0 * s + f64::from(w);
-        if x > indent && x + entry_width > f64::from(width) {
-            x = indent;
-            y += 18.0 * s;
-        }
-        legend.push((entry, x, y));
-        x += entry_width + 16.0 * s;
-    }
-    let legend_height = y + 10.0 * s;
+    // The panels start below the legend, however many rows it wraps onto.
+    let legend = Legend::new(area, entries, &theme, s);
+    let legend_height = legend.height;
     let below_legend = (f64::from(height) - legend_height).max(0.0);
     let (upper, lower) = area.split_vertically((legend_height + below_legend * 0.64) as u32);
     let ticks = nice_time_ticks(
@@ -232,25 +219,7 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(drawing_error)?;
     }
 
-    // Legend across the top.
-    for (entry, x, y) in legend {
-        upper
-            .draw(&Rectangle::new(
-                [
-                    (x as i32, y as i32),
-                    ((x + 10.0 * s) as i32, (y + 10.0 * s) as i32),
-                ],
-                entry.1,
-            ))
-            .map_err(drawing_error)?;
-        upper
-            .draw(&Text::new(
-                entry.0,
-                ((x + 14.0 * s) as i32, (y + 5.0 * s) as i32),
-                legend_style.clone(),
-            ))
-            .map_err(drawing_error)?;
-    }
+    legend.draw(area)?;
     Ok(())
 }
 

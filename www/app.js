@@ -281,10 +281,11 @@ function onScreen(id) {
   return r.width > 0 && r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
 }
 
-// A render draws the charts on screen first: the schedule and jitter charts at once, the storm
-// (which simulates hours of traffic) in the next animation frame, so that typing and dragging
-// never wait for it. Charts off screen follow, one per task, so that an input arriving meanwhile
-// is handled first and restarts the render. `charts-drawn` events mark both moments.
+// A render draws the charts on screen first, at once; the storm (which simulates hours of
+// traffic) waits for the next animation frame when its last draw was slow, so that inputs
+// arriving in between cost one simulation. Charts off screen follow, one per task, so that an
+// input arriving meanwhile is handled first and restarts the render. `charts-drawn` events mark
+// both moments.
 const render = (() => {
   let state;
   let stale = new Set();
@@ -296,6 +297,7 @@ const render = (() => {
   let lastStormMs = Infinity;
   let drawnOnce = false;
 
+  /** Draws `chart` and adds its time to the status's figures. */
   function draw(chart) {
     const started = performance.now();
     try {
@@ -304,7 +306,13 @@ const render = (() => {
       errors.push(error instanceof Error ? error : new Error(String(error)));
     }
     stale.delete(chart);
-    return performance.now() - started;
+    const ms = performance.now() - started;
+    if (chart === 'storm') {
+      stormMs = ms;
+      lastStormMs = ms;
+    } else {
+      fastMs += ms;
+    }
   }
 
   function announce(scope) {
@@ -330,13 +338,7 @@ const render = (() => {
       return;
     }
     task = setTimeout(() => {
-      const ms = draw(next);
-      if (next === 'storm') {
-        stormMs = ms;
-        lastStormMs = ms;
-      } else {
-        fastMs += ms;
-      }
+      draw(next);
       drawOffScreen();
     }, 0);
   }
@@ -354,7 +356,7 @@ const render = (() => {
     const onScreenNow = (chart) => (measured ? measured.has(chart) : onScreen(chart));
     fastMs = 0;
     for (const chart of CHARTS) {
-      if (chart !== 'storm' && onScreenNow(chart)) fastMs += draw(chart);
+      if (chart !== 'storm' && onScreenNow(chart)) draw(chart);
     }
     drawnOnce = true;
     showErrors(errors);
@@ -371,15 +373,13 @@ const render = (() => {
     // A storm that drew inside a frame last time draws now; a slow one waits for the next
     // animation frame, so that inputs arriving in between cost one simulation, not one each.
     if (lastStormMs < 12) {
-      stormMs = draw('storm');
-      lastStormMs = stormMs;
+      draw('storm');
       drawRest();
       return;
     }
     $('status').textContent = 'drawing the storm…';
     frame = requestAnimationFrame(() => {
-      stormMs = draw('storm');
-      lastStormMs = stormMs;
+      draw('storm');
       drawRest();
     });
   };

@@ -190,6 +190,61 @@ struct Class {
     rejected_run: f64,
 }
 
+/// What failed into every class, second by second: by timeout, and by 429 when the destination
+/// answers it; and the last second each class's history received something other than zero.
+struct Histories {
+    timed_out: Vec<f64>,
+    rejected: Vec<f64>,
+    written_at: Vec<Option<usize>>,
+    skip_quiet: bool,
+}
+
+impl Histories {
+    fn new(classes: usize, cells: usize, answers_429: bool, skip_quiet: bool) -> Self {
+        Histories {
+            timed_out: vec![0.0; cells],
+            rejected: vec![0.0; if answers_429 { cells } else { 0 }],
+            written_at: vec![None; classes],
+            skip_quiet,
+        }
+    }
+
+    /// Whether `class`'s history has held only zeros for a whole lap of its ring by `from`: then
+    /// it is neither read nor written with zeros.
+    fn quiet(&self, class: usize, ring: Ring, from: usize) -> bool {
+        self.skip_quiet && self.written_at[class].is_none_or(|second| from > second + ring.mask + 1)
+    }
+
+    /// Clears the cells of the seconds `from..from + span` of `class`'s history, which hold a
+    /// lap-old past: read before they are written, they say that nothing failed yet.
+    fn clear(&mut self, ring: Ring, from: usize, span: usize) {
+        ring.write(&mut self.timed_out, from, std::iter::repeat_n(0.0, span));
+        if !self.rejected.is_empty() {
+            ring.write(&mut self.rejected, from, std::iter::repeat_n(0.0, span));
+        }
+    }
+
+    /// Writes what failed into `class` in each second from `from` on: (timed out, answered 429).
+    fn record(
+        &mut self,
+        class: usize,
+        ring: Ring,
+        from: usize,
+        failed: impl ExactSizeIterator<Item = (f64, f64)> + Clone,
+    ) {
+        if failed.clone().any(|f| f != (0.0, 0.0)) {
+            self.written_at[class] = Some(from + failed.len() - 1);
+        }
+        if self.quiet(class, ring, from) {
+            return;
+        }
+        ring.write(&mut self.timed_out, from, failed.clone().map(|f| f.0));
+        if !self.rejected.is_empty() {
+            ring.write(&mut self.rejected, from, failed.map(|f| f.1));
+        }
+    }
+}
+
 /// What the destination did to the attempts of one second, as shares: the engine's state
 /// between deciding a second's fate and moving its failures.
 #[derive(Debug, Clone, Copy, Default)]
@@ -234,12 +289,10 @@ impl Shortcuts {
     };
 }
 
-pub(super) fn simulate_with(
-    scenario: &Scenario,
-    keep_seconds: bool,
-    shortcuts: Shortcuts,
-) -> Result<StormReport, Error> {
-    scenario.validate()?;
+/// Every attempt class with its kernels and its place in the histories, and how many cells the
+/// histories take. Refuses decorrelated jitter, and more than 50,000,000 cells, before allocating
+/// them.
+fn attempt_classes(scenario: &Scenario) -> Result<(Vec<Class>, usize), Error> {
     let classes = scenario.policy.attempts() as usize;
     let after = scenario.bounds.retry_after_s;
     let answers_429 = after.is_some();
@@ -297,13 +350,12 @@ pub(super) fn simulate_with(
             ));
         }
     }
-    // Seconds are simulated in blocks: within a block what comes due depends only on what
-    // failed before it as long as nothing failed within it more than `soonest` seconds ago (the
-    // soonest any failure comes due). So each class reads its history for a whole block at once,
-    // then the destination decides each second on totals, and the block ends `soonest` seconds
-    // after its first failure. While nothing fails (a healthy destination, a drain) blocks are
-    // long; while everything fails they are `soonest` long from the start.
-    let soonest = class_list[1..]
+    Ok((class_list, cells))
+}
+
+/// The soonest, in whole seconds, that anything failing in a second comes due (1 to 64).
+fn soonest_due(class_list: &[Class], answers_429: bool) -> usize {
+    class_list[1..]
         .iter()
         .map(|class| {
             let rejected = if answers_429 {
@@ -315,17 +367,26 @@ pub(super) fn simulate_with(
         })
         .min()
         .unwrap_or(MAX_BLOCK)
-        .clamp(1, MAX_BLOCK);
-    // What failed into each class, second by second: by timeout, and by 429.
-    let mut timed_out_into = vec![0.0; cells];
-    let mut rejected_into = vec![0.0; if answers_429 { cells } else { 0 }];
-    // The last second something other than zero was written into each class's history: a
-    // history that has held only zeros for a whole lap of its ring is quiet, and neither read
-    // nor written with zeros.
-    let mut written_at: Vec<Option<usize>> = vec![None; classes];
-    let quiet = |written: Option<usize>, ring: Ring, from: usize| {
-        shortcuts.quiet_histories && written.is_none_or(|second| from > second + ring.mask + 1)
-    };
+        .clamp(1, MAX_BLOCK)
+}
+
+pub(super) fn simulate_with(
+    scenario: &Scenario,
+    keep_seconds: bool,
+    shortcuts: Shortcuts,
+) -> Result<StormReport, Error> {
+    scenario.validate()?;
+    let classes = scenario.policy.attempts() as usize;
+    let answers_429 = scenario.bounds.retry_after_s.is_some();
+    let (mut class_list, cells) = attempt_classes(scenario)?;
+    // Seconds are simulated in blocks: within a block what comes due depends only on what
+    // failed before it as long as nothing failed within it more than `soonest` seconds ago (the
+    // soonest any failure comes due). So each class reads its history for a whole block at once,
+    // then the destination decides each second on totals, and the block ends `soonest` seconds
+    // after its first failure. While nothing fails (a healthy destination, a drain) blocks are
+    // long; while everything fails they are `soonest` long from the start.
+    let soonest = soonest_due(&class_list, answers_429);
+    let mut histories = Histories::new(classes, cells, answers_429, shortcuts.quiet_histories);
     // What came due in each class (row) in each second of the block.
     let mut came_due = vec![0.0; classes * MAX_BLOCK];
     let mut came_in_all = [0.0; MAX_BLOCK];
@@ -369,18 +430,14 @@ pub(super) fn simulate_with(
             let row = &mut row[..span];
             let ring = class.ring;
             runs_before[k + 1] = (class.timeout_run, class.rejected_run);
-            if quiet(written_at[k + 1], ring, from) {
+            if histories.quiet(k + 1, ring, from) {
                 row.fill(0.0);
                 (class.timeout_run, class.rejected_run) = (0.0, 0.0);
                 continue;
             }
             if span > soonest {
-                // The block's own seconds, read past its first `soonest`, read as nothing failed
-                // yet (their cells hold a lap-old past).
-                ring.write(&mut timed_out_into, from, std::iter::repeat_n(0.0, span));
-                if answers_429 {
-                    ring.write(&mut rejected_into, from, std::iter::repeat_n(0.0, span));
-                }
+                // The block's own seconds are read past its first `soonest`.
+                histories.clear(ring, from, span);
             }
             // Rounding in the running sums can leave -1e-12 where nothing is due.
             if !answers_429 {
@@ -391,7 +448,7 @@ pub(super) fn simulate_with(
                 };
                 class.timeout.due_over(
                     ring,
-                    &timed_out_into,
+                    &histories.timed_out,
                     (from, span),
                     &mut class.timeout_run,
                     emit,
@@ -400,7 +457,7 @@ pub(super) fn simulate_with(
             }
             class.timeout.due_over(
                 ring,
-                &timed_out_into,
+                &histories.timed_out,
                 (from, span),
                 &mut class.timeout_run,
                 |j, due| row[j] = due,
@@ -408,11 +465,12 @@ pub(super) fn simulate_with(
             let kernel = class.rejected;
             kernel.spread.due_over(
                 ring,
-                &rejected_into,
+                &histories.rejected,
                 (from, span),
                 &mut class.rejected_run,
                 |j, due| {
-                    let at_floor = rejected_into[ring.cell((from + j).wrapping_sub(kernel.floor))];
+                    let at_floor =
+                        histories.rejected[ring.cell((from + j).wrapping_sub(kernel.floor))];
                     let due = (row[j] + due + kernel.floor_weight * at_floor).max(0.0);
                     row[j] = due;
                     came_in_all[j] += due;
@@ -543,14 +601,14 @@ pub(super) fn simulate_with(
         if end < span && !finished {
             // The block ended early: the running sums go back to where its last second left them.
             for (k, class) in class_list.iter_mut().enumerate().take(top).skip(1) {
-                if quiet(written_at[k], class.ring, from) {
+                if histories.quiet(k, class.ring, from) {
                     continue;
                 }
                 (class.timeout_run, class.rejected_run) = runs_before[k];
                 let ring = class.ring;
                 class.timeout.due_over(
                     ring,
-                    &timed_out_into,
+                    &histories.timed_out,
                     (from, end),
                     &mut class.timeout_run,
                     |_, _| {},
@@ -558,7 +616,7 @@ pub(super) fn simulate_with(
                 if answers_429 {
                     class.rejected.spread.due_over(
                         ring,
-                        &rejected_into,
+                        &histories.rejected,
                         (from, end),
                         &mut class.rejected_run,
                         |_, _| {},
@@ -572,26 +630,15 @@ pub(super) fn simulate_with(
         let fates = &fates[..end];
         let retries_failed = fates.iter().any(|fate| fate.retry != (0.0, 0.0));
         if last > 0 {
-            let moves = |fate: &Fate| fate.firsts * (fate.first.0 + fate.first.1) != 0.0;
-            let ring = class_list[1].ring;
-            if fates.iter().any(moves) {
-                written_at[1] = Some(from + end - 1);
-            }
-            if !quiet(written_at[1], ring, from) {
-                let failing = |share: fn(&Fate) -> f64| {
-                    fates.iter().map(move |fate| fate.firsts * share(fate))
-                };
-                ring.write(&mut timed_out_into, from, failing(|fate| fate.first.0));
-                if answers_429 {
-                    ring.write(&mut rejected_into, from, failing(|fate| fate.first.1));
-                }
-            }
+            let failed = fates
+                .iter()
+                .map(|fate| (fate.firsts * fate.first.0, fate.firsts * fate.first.1));
+            histories.record(1, class_list[1].ring, from, failed);
         }
         // What a block leaves of deliveries held through it, when nothing joins them.
         let kept_share: f64 = fates.iter().map(|fate| 1.0 - fate.share).product();
         for k in 1..top.min(last) {
             let row = &mut came_due[k * MAX_BLOCK..k * MAX_BLOCK + end];
-            let ring = class_list[k + 1].ring;
             if bounded {
                 if !retries_failed && k + 1 < top && row.iter().all(|&came| came == 0.0) {
                     // Nothing joined the held deliveries and nothing will fail: they shrink by
@@ -608,24 +655,12 @@ pub(super) fn simulate_with(
                     held[k] = kept;
                 }
             }
-            let any_taken = row.iter().any(|&taken| taken > 0.0);
-            reached_top |= k + 1 == top && any_taken;
-            if retries_failed && any_taken {
-                written_at[k + 1] = Some(from + end - 1);
-            }
-            if quiet(written_at[k + 1], ring, from) {
-                continue;
-            }
-            let failing = |share: fn(&Fate) -> f64| {
-                fates
-                    .iter()
-                    .zip(row.iter())
-                    .map(move |(fate, taken)| taken * share(fate))
-            };
-            ring.write(&mut timed_out_into, from, failing(|fate| fate.retry.0));
-            if answers_429 {
-                ring.write(&mut rejected_into, from, failing(|fate| fate.retry.1));
-            }
+            reached_top |= k + 1 == top && row.iter().any(|&taken| taken > 0.0);
+            let failed = fates
+                .iter()
+                .zip(row.iter())
+                .map(|(fate, taken)| (taken * fate.retry.0, taken * fate.retry.1));
+            histories.record(k + 1, class_list[k + 1].ring, from, failed);
         }
         if reached_top {
             active = active.max(top);

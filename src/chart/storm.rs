@@ -171,12 +171,12 @@ pub fn draw<DB: DrawingBackend>(
     draw_mesh(&mut chart, &theme, s, &["backlog"], 4, &|v: &f64| {
         compact(*v)
     })?;
-    chart
-        .draw_series(std::iter::once(Rectangle::new(
-            [(outage.0, 0.0), (outage.1, backlog_peak * 1.15)],
-            theme.alert.mix(0.10).filled(),
-        )))
-        .map_err(drawing_error)?;
+    shade(
+        &mut chart,
+        outage,
+        (0.0, backlog_peak * 1.15),
+        theme.alert.mix(0.10).filled(),
+    )?;
     for (i, sr) in series.iter().enumerate().rev() {
         let colour = colours[i % colours.len()];
         let points: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
@@ -189,16 +189,7 @@ pub fn draw<DB: DrawingBackend>(
             .filter(|(x, _)| *x <= end_s)
             .collect();
         if i == 0 {
-            chart
-                .draw_series(std::iter::once(Polygon::new(
-                    points
-                        .iter()
-                        .copied()
-                        .chain([(points.last().map_or(0.0, |p| p.0), 0.0)])
-                        .collect::<Vec<_>>(),
-                    colour.mix(0.18).filled(),
-                )))
-                .map_err(drawing_error)?;
+            fill_under(&mut chart, &points, 0.0, colour.mix(0.18).filled())?;
         }
         chart
             .draw_series(std::iter::once(PathElement::new(
@@ -265,12 +256,7 @@ impl AttemptsPanel<'_> {
             line_width,
         } = *self;
         draw_mesh(chart, theme, s, y_titles, 6, &|v: &f64| compact(*v))?;
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(outage.0, floor), (outage.1, top)],
-                theme.alert.mix(0.10).filled(),
-            )))
-            .map_err(drawing_error)?;
+        shade(chart, outage, (floor, top), theme.alert.mix(0.10).filled())?;
         for (i, sr) in series.iter().enumerate().rev() {
             let colour = colours[i % colours.len()];
             let visible = sr
@@ -283,31 +269,13 @@ impl AttemptsPanel<'_> {
                 .map(|m| (minute_x(m.index), m.attempts.max(floor)))
                 .collect();
             if i == 0 {
-                let area: Vec<(f64, f64)> = std::iter::once((0.0, floor))
-                    .chain(points.iter().copied())
-                    .chain([(points.last().map_or(0.0, |p| p.0), floor)])
-                    .collect();
-                chart
-                    .draw_series(std::iter::once(Polygon::new(
-                        area,
-                        colour.mix(0.22).filled(),
-                    )))
-                    .map_err(drawing_error)?;
+                fill_under(chart, &points, floor, colour.mix(0.22).filled())?;
                 // First attempts as the lower, darker band of the stack; retries above them.
-                let firsts: Vec<(f64, f64)> = std::iter::once((0.0, floor))
-                    .chain(
-                        visible
-                            .clone()
-                            .map(|m| (minute_x(m.index), m.first_attempts.max(floor))),
-                    )
-                    .chain([(points.last().map_or(0.0, |p| p.0), floor)])
+                let firsts: Vec<(f64, f64)> = visible
+                    .clone()
+                    .map(|m| (minute_x(m.index), m.first_attempts.max(floor)))
                     .collect();
-                chart
-                    .draw_series(std::iter::once(Polygon::new(
-                        firsts,
-                        colour.mix(0.5).filled(),
-                    )))
-                    .map_err(drawing_error)?;
+                fill_under(chart, &firsts, floor, colour.mix(0.5).filled())?;
                 let goodput: Vec<(f64, f64)> = visible
                     .map(|m| (minute_x(m.index), m.successes.max(floor)))
                     .collect();
@@ -346,6 +314,48 @@ fn compact(value: f64) -> String {
     } else {
         format!("{value:.0}")
     }
+}
+
+/// The band `x.0..x.1` shaded over the heights `y`.
+fn shade<DB, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
+    x: (f64, f64),
+    y: (f64, f64),
+    style: ShapeStyle,
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    chart
+        .draw_series(std::iter::once(Rectangle::new(
+            [(x.0, y.0), (x.1, y.1)],
+            style,
+        )))
+        .map(|_| ())
+        .map_err(drawing_error)
+}
+
+/// The area between the curve through `points` (from x = 0) and `floor`, filled.
+fn fill_under<DB, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
+    points: &[(f64, f64)],
+    floor: f64,
+    style: ShapeStyle,
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    let end = points.last().map_or(0.0, |p| p.0);
+    let outline: Vec<(f64, f64)> = std::iter::once((0.0, floor))
+        .chain(points.iter().copied())
+        .chain([(end, floor)])
+        .collect();
+    chart
+        .draw_series(std::iter::once(Polygon::new(outline, style)))
+        .map(|_| ())
+        .map_err(drawing_error)
 }
 
 #[cfg(test)]

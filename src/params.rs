@@ -592,3 +592,38 @@ pub fn whole_number(field: &'static str, n: f64, min: u64, max: u64) -> Result<u
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_text_are_read_in_one_pass_and_anything_else_is_named() {
+        let duration = |json: &str| serde_json::from_str::<DurationInput>(json);
+        assert_eq!(duration("30").unwrap(), DurationInput::Seconds(30.0));
+        assert_eq!(duration("2.5").unwrap(), DurationInput::Seconds(2.5));
+        assert_eq!(
+            duration("\"4m30s\"").unwrap(),
+            DurationInput::Text("4m30s".into())
+        );
+        let number = |json: &str| serde_json::from_str::<NumberInput>(json);
+        assert_eq!(number("-3").unwrap(), NumberInput::Number(-3.0));
+        assert_eq!(
+            number("\"600/min\"").unwrap(),
+            NumberInput::Text("600/min".into())
+        );
+        // The message says what is accepted (an untagged enum would say no variant matched).
+        for wrong in ["true", "[1]", "{}", "null"] {
+            let error = duration(wrong).unwrap_err().to_string();
+            assert!(
+                error.contains("expected a number or text"),
+                "{wrong}: {error}"
+            );
+            let error = number(wrong).unwrap_err().to_string();
+            assert!(
+                error.contains("expected a number or text"),
+                "{wrong}: {error}"
+            );
+        }
+    }
+}

@@ -174,9 +174,13 @@ export interface StormParams extends JitterParams {
   budgetFloor?: NumberInput;
   rateLimit?: NumberInput;
   pause?: boolean;
+  /** After a pause, attempts per second at most (default: the rate limit, else what the
+   * destination answers in time in one second from an empty queue). */
+  resumeRate?: NumberInput;
   retryAfter?: DurationInput;
   retryAfterThreshold?: DurationInput;
   abandon?: boolean;
+  /** `storm` and the charts take "discrete" (default) or "fluid"; `arithmeticView` needs no engine. */
   engine?: "discrete" | "fluid";
 }
 
@@ -199,14 +203,24 @@ export interface StormSummary {
   arrivals: number;
   delivered: number;
   exhausted: number;
+  exhausted_after_outage: number;
   pending: number;
   duplicates: number;
+  attempts: number;
   peak_attempts_per_min: number;
   peak_minute: number;
-  peak_multiple: number;
+  /** null when the steady traffic lasts less than a minute (a batch alone). */
+  peak_multiple: number | null;
+  peak_vs_capacity: number;
   outage_end_s: number;
+  /** The backlog cleared: at most 0.1% of deliveries pending (null: not within the horizon). */
   drained_at_s: number | null;
-  attempts_per_delivered: number;
+  /** Nothing at all pending: the last straggler settled. */
+  emptied_at_s: number | null;
+  /** Whether deliveries were exhausted after the outage on the way to `drained_at_s`. */
+  drained_by: "delivery" | "exhaustion" | null;
+  /** null when nothing was delivered. */
+  attempts_per_delivered: number | null;
   horizon_s: number;
 }
 
@@ -217,7 +231,20 @@ export interface StormReport {
   caption: string;
 }
 
-export interface ArithmeticMinute { minute: number; backlog_entering: number; attempts: number; multiple: number; }
+export interface ArithmeticMinute {
+  minute: number; attempts: number; first_attempts: number; retries: number;
+  backlog_entering: number; backlog: number; multiple: number;
+  successes: null; duplicates: null; exhausted: null;
+}
+
+export interface ArithmeticReport {
+  engine: "arithmetic";
+  minutes: ArithmeticMinute[];
+  summary: {
+    arrivals: number; peak_attempts_per_min: number; peak_minute: number; peak_multiple: number;
+    outage_end_s: number; delivered: null; exhausted: null; duplicates: null; drained_at_s: null;
+  };
+}
 
 /** One scenario of a storm chart: its legend label and its parameters. */
 export interface StormSeries { label: string; params: StormParams; }
@@ -456,14 +483,19 @@ pub fn storm(
     to_js(&storm_report(params, false)?.1)
 }
 
-/// The article's per-minute arithmetic for a scenario's outage.
-#[wasm_bindgen(js_name = arithmeticView, unchecked_return_type = "ArithmeticMinute[]")]
+/// The article's per-minute arithmetic for a scenario's outage: the same `{minutes, summary}`
+/// shape as `storm`, with `null` where it models nothing. Storm fields it does not use are
+/// refused by name.
+#[wasm_bindgen(js_name = arithmeticView, unchecked_return_type = "ArithmeticReport")]
 pub fn arithmetic_view(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
     let params: Params = from_js("parameters", params)?;
-    let scenario = params.scenario().map_err(|e| js_error(&e))?;
-    to_js(&crate::storm::arithmetic_view(&scenario))
+    let view = params
+        .arithmetic_scenario()
+        .and_then(|scenario| crate::storm::arithmetic_view(&scenario))
+        .map_err(|e| js_error(&e))?;
+    to_js(&view)
 }
 
 #[derive(serde::Deserialize)]

@@ -86,9 +86,9 @@ enum Command {
             allow_hyphen_values = true
         )]
         percentile: String,
-        /// Output format (markdown is not offered here).
-        #[arg(long, value_enum, default_value_t = Format::Table)]
-        format: Format,
+        /// Output format: table, csv or json.
+        #[arg(long, value_enum, default_value_t = DataFormat::Table)]
+        format: DataFormat,
     },
     /// A retry storm: what a policy does to a destination's load during and after an outage.
     #[command(after_help = STORM_EXAMPLES)]
@@ -117,9 +117,9 @@ enum Command {
         policy: PolicyFlags,
         #[command(flatten)]
         jitter: JitterFlags,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Table)]
-        format: Format,
+        /// Output format: table, csv or json.
+        #[arg(long, value_enum, default_value_t = DataFormat::Table)]
+        format: DataFormat,
     },
 }
 
@@ -185,14 +185,9 @@ struct StormFlags {
     /// The factor of proportional jitter (0 to 1).
     #[arg(long, value_name = "F", allow_hyphen_values = true)]
     factor: Option<String>,
-    /// The seed of the jittered gaps (default 42).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value = "42",
-        allow_hyphen_values = true
-    )]
-    seed: String,
+    /// The seed of the jittered gaps and of the order retries are served in (default 42).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    seed: Option<String>,
     /// A retry budget: retries at most this share of first attempts over the trailing window.
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
     budget: Option<String>,
@@ -202,9 +197,13 @@ struct StormFlags {
     /// A per-endpoint rate limit on all attempts.
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     rate_limit: Option<String>,
-    /// Hold deliveries while the endpoint is down.
+    /// Hold deliveries while the endpoint is down; from recovery on, send at most --resume-rate.
     #[arg(long)]
     pause: bool,
+    /// After a pause, attempts per second at most (default: the rate limit if set, else what
+    /// the destination answers in time in one second from an empty queue).
+    #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+    resume_rate: Option<String>,
     /// When overloaded the destination answers 429 with this Retry-After.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     retry_after: Option<String>,
@@ -226,9 +225,9 @@ struct StormArgs {
     /// With --format csv: one line per second instead of per minute.
     #[arg(long)]
     per_second: bool,
-    /// Output format (markdown is not offered here).
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
+    /// Output format: table, csv or json.
+    #[arg(long, value_enum, default_value_t = DataFormat::Table)]
+    format: DataFormat,
 }
 
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -352,10 +351,7 @@ impl FigureArgs {
             }
             FigureKind::Storm => {
                 let scenario = params.scenario()?;
-                let engine = match params.engine()? {
-                    backoff_lab::Engine::Arithmetic => backoff_lab::Engine::Fluid,
-                    engine => engine,
-                };
+                let engine = params.engine()?;
                 let report = backoff_lab::storm::simulate(&scenario, engine, false)?;
                 let label = if params.policy.as_deref() == Some("fixed") {
                     "fixed interval"
@@ -396,11 +392,11 @@ impl StormFlags {
             params.factor = Some(number("factor", factor, "a number from 0 to 1")?);
         }
         Ok(Params {
-            seed: Some(number(
-                "seed",
-                &self.seed,
-                "a whole number from 0 to 9007199254740991",
-            )?),
+            seed: self
+                .seed
+                .as_deref()
+                .map(|seed| number("seed", seed, "a whole number from 0 to 9007199254740991"))
+                .transpose()?,
             arrivals: number_input(&self.arrivals),
             traffic: duration(&self.traffic),
             batch: self
@@ -419,10 +415,11 @@ impl StormFlags {
             budget: number_input(&self.budget),
             budget_window: duration(&self.budget_window),
             rate_limit: number_input(&self.rate_limit),
-            pause: Some(self.pause),
+            pause: self.pause.then_some(true),
+            resume_rate: number_input(&self.resume_rate),
             retry_after: duration(&self.retry_after),
             retry_after_threshold: duration(&self.retry_after_threshold),
-            abandon: Some(self.abandon),
+            abandon: self.abandon.then_some(true),
             engine: Some(self.engine.clone()),
             ..params
         })
@@ -561,10 +558,19 @@ struct JitterFlags {
     seed: Option<String>,
 }
 
+/// The formats of the commands with a Markdown form (schedule, presets).
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
 enum Format {
     Table,
     Markdown,
+    Csv,
+    Json,
+}
+
+/// The formats of the commands without one (jitter, herd, storm).
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum DataFormat {
+    Table,
     Csv,
     Json,
 }
@@ -656,9 +662,9 @@ fn run(command: Command) -> Result<String, Error> {
                 params.deadline()?,
             )?;
             Ok(match format {
-                Format::Json => json(&report),
-                Format::Csv => report.to_csv(),
-                Format::Table | Format::Markdown => report.to_table(),
+                DataFormat::Json => json(&report),
+                DataFormat::Csv => report.to_csv(),
+                DataFormat::Table => report.to_table(),
             })
         }
         Command::Figure(args) => args.svg(),
@@ -700,45 +706,37 @@ fn run(command: Command) -> Result<String, Error> {
         }
         Command::Storm(flags) => {
             let params = flags.scenario.params()?;
-            let scenario = params.scenario()?;
-            let engine = params.engine()?;
-            if engine == backoff_lab::Engine::Arithmetic {
-                let view = backoff_lab::storm::arithmetic_view(&scenario);
+            if flags.per_second && flags.format != DataFormat::Csv {
+                return Err(Error::out_of_range(
+                    "per-second",
+                    "given without --format csv",
+                    "given only with --format csv (per-second rows exist only as CSV)",
+                ));
+            }
+            if params.engine()? == backoff_lab::Engine::Arithmetic {
+                if flags.per_second {
+                    return Err(Error::out_of_range(
+                        "per-second",
+                        "given with the arithmetic engine",
+                        "left out: the arithmetic view has minutes only",
+                    ));
+                }
+                let view = backoff_lab::storm::arithmetic_view(&params.arithmetic_scenario()?)?;
                 return Ok(match flags.format {
-                    Format::Json => json(&view),
-                    Format::Csv => {
-                        let mut out = String::from("minute,backlog_entering,attempts,multiple\n");
-                        for m in &view {
-                            out += &format!(
-                                "{},{},{},{}\n",
-                                m.minute, m.backlog_entering, m.attempts, m.multiple
-                            );
-                        }
-                        out
-                    }
-                    Format::Table | Format::Markdown => {
-                        let mut out = String::from(
-                            "Minute  Backlog entering it  Attempts during it  × normal\n",
-                        );
-                        for m in &view {
-                            out += &format!(
-                                "{:>6}  {:>18.0}  {:>18.0}  {:>8.1}\n",
-                                m.minute, m.backlog_entering, m.attempts, m.multiple
-                            );
-                        }
-                        out
-                    }
+                    DataFormat::Json => json(&view),
+                    DataFormat::Csv => view.to_csv(),
+                    DataFormat::Table => view.to_table(),
                 });
             }
             let report = backoff_lab::storm::simulate(
-                &scenario,
-                engine,
-                flags.per_second && flags.format == Format::Csv,
+                &params.scenario()?,
+                params.engine()?,
+                flags.per_second,
             )?;
             Ok(match flags.format {
-                Format::Json => json(&report),
-                Format::Csv => report.to_csv(),
-                Format::Table | Format::Markdown => report.to_table(),
+                DataFormat::Json => json(&report),
+                DataFormat::Csv => report.to_csv(),
+                DataFormat::Table => report.to_table(),
             })
         }
         Command::Herd {
@@ -759,9 +757,9 @@ fn run(command: Command) -> Result<String, Error> {
             let seed = params.seed()?.unwrap_or_default();
             let herd = herd(&policy, mode, params.deliveries()?, seed)?;
             Ok(match format {
-                Format::Json => json(&herd),
-                Format::Csv => herd.to_csv(),
-                Format::Table | Format::Markdown => {
+                DataFormat::Json => json(&herd),
+                DataFormat::Csv => herd.to_csv(),
+                DataFormat::Table => {
                     let spike = herd_spike(&policy, &herd)?;
                     format!("{}\n", herd.caption(spike.as_ref()))
                 }

@@ -29,7 +29,8 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn out_of_range(
+    /// A refusal of `value` for `field`, with the valid range in words.
+    pub fn out_of_range(
         field: &'static str,
         value: impl fmt::Display,
         valid: impl Into<String>,

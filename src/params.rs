@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::jitter::Jitter;
-use crate::storm::{Bounds, Scenario};
+use crate::storm::{Bounds, Engine, Scenario};
 use crate::{parse_duration, Error, Policy, Stop};
 
 /// A duration given either as seconds or as text such as `"4m30s"`.
@@ -249,6 +249,10 @@ pub struct Params {
     /// Storm: hold deliveries while the endpoint is down.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause: Option<bool>,
+    /// Storm: after a pause, attempts per second at most (default: the rate limit, else what
+    /// the destination answers in time in a second from an empty queue).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_rate: Option<NumberInput>,
     /// Storm: the destination answers 429 with this `Retry-After` when overloaded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<DurationInput>,
@@ -298,6 +302,7 @@ impl Default for Params {
             budget_floor: None,
             rate_limit: None,
             pause: None,
+            resume_rate: None,
             retry_after: None,
             retry_after_threshold: None,
             abandon: None,
@@ -528,7 +533,11 @@ impl Params {
             jitter: self.jitter()?,
             bounds: Bounds {
                 budget,
-                budget_window_s: whole_seconds(&self.budget_window, "budget-window", 60)?,
+                budget_window_s: budget_window(seconds(
+                    &self.budget_window,
+                    "budget-window",
+                    60.0,
+                )?)?,
                 budget_floor_per_s: self
                     .budget_floor
                     .as_ref()
@@ -537,6 +546,11 @@ impl Params {
                     })?,
                 rate_limit_per_s: rate_limit,
                 pause: self.pause.unwrap_or(false),
+                resume_rate_per_s: self
+                    .resume_rate
+                    .as_ref()
+                    .map(|r| r.per_second("resume-rate"))
+                    .transpose()?,
                 retry_after_s: self
                     .retry_after
                     .as_ref()
@@ -555,28 +569,60 @@ impl Params {
 
     /// The storm engine: `discrete` unless chosen.
     pub fn engine(&self) -> Result<Engine, Error> {
-        match self.engine.as_deref().unwrap_or("discrete") {
-            "discrete" => Ok(Engine::Discrete),
-            "fluid" => Ok(Engine::Fluid),
-            "arithmetic" => Ok(Engine::Arithmetic),
-            other => Err(Error::out_of_range(
-                "engine",
-                format!("{other:?}"),
-                "one of arithmetic, discrete, fluid",
-            )),
+        Engine::from_name(self.engine.as_deref().unwrap_or("discrete"))
+    }
+
+    /// The storm scenario for the arithmetic view, which models only the arrivals, the outage's
+    /// length and the retry interval: any other storm field given is refused by name.
+    pub fn arithmetic_scenario(&self) -> Result<Scenario, Error> {
+        let unused = [
+            ("traffic", self.traffic.is_some()),
+            ("batch", self.batch.is_some() || self.batch_at.is_some()),
+            ("capacity", self.capacity.is_some()),
+            ("latency", self.latency.is_some()),
+            ("timeout", self.timeout.is_some()),
+            ("outage-start", self.outage_start.is_some()),
+            (
+                "budget",
+                self.budget.is_some()
+                    || self.budget_window.is_some()
+                    || self.budget_floor.is_some(),
+            ),
+            ("rate-limit", self.rate_limit.is_some()),
+            (
+                "pause",
+                self.pause == Some(true) || self.resume_rate.is_some(),
+            ),
+            (
+                "retry-after",
+                self.retry_after.is_some() || self.retry_after_threshold.is_some(),
+            ),
+            ("abandon", self.abandon == Some(true)),
+            ("mode", self.mode.as_deref().is_some_and(|m| m != "none")),
+            ("seed", self.seed.is_some()),
+        ];
+        if let Some((field, _)) = unused.iter().find(|(_, given)| *given) {
+            return Err(Error::out_of_range(
+                field,
+                "given with the arithmetic engine",
+                "left out: the arithmetic view models only arrivals, the outage's length and the retry interval; the discrete and fluid engines use it",
+            ));
         }
+        self.scenario()
     }
 }
 
-/// Which storm engine answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
-    /// The article's per-minute approximation.
-    Arithmetic,
-    /// Delivery by delivery, seeded.
-    Discrete,
-    /// Expected values.
-    Fluid,
+/// The budget's window: a whole number of seconds from 1 s to 1 h.
+fn budget_window(seconds: f64) -> Result<u32, Error> {
+    if seconds.fract() == 0.0 && (1.0..=3_600.0).contains(&seconds) {
+        Ok(seconds as u32)
+    } else {
+        Err(Error::out_of_range(
+            "budget-window",
+            crate::format_duration(seconds.abs()),
+            "a whole number of seconds from 1 s to 1 h",
+        ))
+    }
 }
 
 /// A count given as a number (JS numbers, URL text): whole and within `min..=max`, so that

@@ -1,14 +1,10 @@
 //! The command line as a user runs it: output formats, the JSON contract, and refusals.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_backoff-lab"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::{run, stderr, stdout};
+use std::process::Output;
 
 fn article(extra: &[&str]) -> Output {
     let mut args = vec![
@@ -22,14 +18,6 @@ fn article(extra: &[&str]) -> Output {
     ];
     args.extend_from_slice(extra);
     run(&args)
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 #[test]
@@ -405,175 +393,6 @@ fn jitter_and_herd_refuse_bad_input() {
         assert!(
             stderr(&output).starts_with(&format!("error: {expected}")),
             "{extra:?}: {}",
-            stderr(&output)
-        );
-    }
-}
-
-#[test]
-fn storm_arithmetic_view_is_the_articles_table() {
-    let output = run(&["storm", "--engine", "arithmetic", "--format", "json"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let rows: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let pick = |minute: usize| {
-        (
-            rows[minute - 1]["backlog_entering"].as_f64().unwrap(),
-            rows[minute - 1]["attempts"].as_f64().unwrap(),
-        )
-    };
-    assert_eq!(pick(1), (0.0, 600.0));
-    assert_eq!(pick(2), (600.0, 1_800.0));
-    assert_eq!(pick(5), (2_400.0, 5_400.0));
-    assert_eq!(pick(10), (5_400.0, 11_400.0));
-    assert_eq!(pick(11), (6_000.0, 12_600.0));
-}
-
-#[test]
-fn storm_json_has_minutes_and_summary() {
-    let output = run(&[
-        "storm",
-        "--policy",
-        "exponential",
-        "--mode",
-        "full",
-        "--seed",
-        "42",
-        "--traffic",
-        "30m",
-        "--budget",
-        "10%",
-        "--format",
-        "json",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let minute = &json["minutes"][0];
-    for key in [
-        "minute",
-        "attempts",
-        "first_attempts",
-        "retries",
-        "successes",
-        "duplicates",
-        "backlog",
-        "exhausted",
-    ] {
-        assert!(minute[key].is_number(), "{key}");
-    }
-    assert_eq!(minute["minute"], 1);
-    let summary = &json["summary"];
-    for key in [
-        "arrivals",
-        "delivered",
-        "exhausted",
-        "pending",
-        "duplicates",
-        "peak_attempts_per_min",
-        "peak_multiple",
-    ] {
-        assert!(summary[key].is_number(), "{key}");
-    }
-    assert!(summary["drained_at_s"].is_number());
-    assert_eq!(summary["arrivals"], 18_000.0);
-    assert_eq!(summary["delivered"], 18_000.0);
-    assert!(summary["peak_multiple"].as_f64().unwrap() <= 1.2);
-    // The same seed gives the same storm.
-    let again = run(&[
-        "storm",
-        "--policy",
-        "exponential",
-        "--mode",
-        "full",
-        "--seed",
-        "42",
-        "--traffic",
-        "30m",
-        "--budget",
-        "10%",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(stdout(&again), stdout(&output));
-}
-
-#[test]
-fn storm_fixed_default_tells_the_story_and_csv_per_second() {
-    let table = stdout(&run(&["storm", "--traffic", "20m", "--engine", "fluid"]));
-    assert!(table.contains("never drains"), "{table}");
-    let csv = stdout(&run(&[
-        "storm",
-        "--traffic",
-        "20m",
-        "--engine",
-        "fluid",
-        "--format",
-        "csv",
-        "--per-second",
-    ]));
-    assert!(csv.starts_with("second,attempts,first_attempts,retries"));
-    assert!(csv.lines().count() > 1_200);
-}
-
-#[test]
-fn storm_refuses_bad_input() {
-    let cases: &[(&[&str], &str)] = &[
-        (
-            &["--capacity", "0"],
-            "--capacity must be a rate greater than 0",
-        ),
-        (
-            &["--arrivals", "-600/min"],
-            "--arrivals must be a rate greater than 0",
-        ),
-        (
-            &["--arrivals", "lots"],
-            "--arrivals must be a rate such as 600/min",
-        ),
-        (
-            &["--budget", "150%"],
-            "--budget must be a percentage from 0 to 100%, got 150%",
-        ),
-        (
-            &["--outage", "8d"],
-            "--outage must be a duration from 0 s to 7 days",
-        ),
-        (
-            &["--arrivals", "1000/s", "--traffic", "7d"],
-            "--traffic must be at most 10000000 deliveries",
-        ),
-        (
-            &["--batch", "20000000"],
-            "--batch must be a whole number from 0 to 10000000",
-        ),
-        (
-            &["--policy", "linear"],
-            "--policy must be fixed or exponential",
-        ),
-        (
-            &["--engine", "quantum"],
-            "--engine must be one of arithmetic, discrete, fluid",
-        ),
-        (
-            &[
-                "--policy",
-                "exponential",
-                "--mode",
-                "decorrelated",
-                "--engine",
-                "fluid",
-            ],
-            "--engine must be discrete for decorrelated jitter",
-        ),
-    ];
-    for (args, expected) in cases {
-        let mut all = vec!["storm"];
-        all.extend_from_slice(args);
-        let output = run(&all);
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
-        assert_eq!(stderr(&output).lines().count(), 1, "{args:?}");
-        assert!(
-            stderr(&output).starts_with(&format!("error: {expected}")),
-            "{args:?}: {}",
             stderr(&output)
         );
     }

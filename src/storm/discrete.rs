@@ -1,15 +1,27 @@
 //! The per-delivery engine: every delivery is an individual with its own attempts and seeded
-//! jittered gaps, scheduled on a one-second timing wheel. Counts are exact for the seed.
+//! jittered gaps, waiting on a one-second timing wheel. Counts are exact for the seed. It keeps
+//! only what is in flight: a delivered or exhausted delivery leaves no trace but the counts.
 
-use std::collections::VecDeque;
-
-use super::{destination, BudgetWindow, Interval, Recorder, Scenario, StormReport, MAX_HORIZON_S};
+use super::budget::ExactBudget;
+use super::destination::Queue;
+use super::report::{Interval, Recorder, StormReport};
+use super::scenario::{micro, Units, MAX_HORIZON_S};
+use super::Scenario;
 use crate::jitter::{seeded_rng, uniform, Jitter, SeededRng};
 use crate::Error;
 
-struct Delivery {
+/// The most attempts the discrete engine takes on: deliveries × attempts per delivery is
+/// refused above it, before anything is allocated (about a minute of work natively).
+pub const MAX_DISCRETE_ATTEMPTS: f64 = 1e9;
+
+/// A delivery waiting for its next attempt: 16 bytes, the engine's whole memory per delivery.
+#[derive(Debug, Clone, Copy)]
+struct Waiting {
+    /// Attempts made so far.
     attempts: u32,
-    processed: u32,
+    /// Whether the destination has processed it (a success, or a timeout processed late).
+    processed: bool,
+    /// The gap drawn before its latest attempt, in seconds (decorrelated jitter grows from it).
     previous_gap: f64,
 }
 
@@ -19,163 +31,242 @@ struct Delivery {
 /// ```
 /// use backoff_lab::storm::{simulate_discrete, Scenario};
 /// let report = simulate_discrete(&Scenario::article_fixed(), false)?;
-/// assert!(report.summary.peak_multiple > 15.0);
+/// assert!(report.summary.peak_multiple.unwrap() > 15.0);
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
 pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<StormReport, Error> {
-    scenario.validate()?;
-    let mut rng = seeded_rng(scenario.seed)?;
-    let max_attempts = scenario.policy.attempts();
-    let mut deliveries: Vec<Delivery> = Vec::new();
-    let mut wheel: Vec<Vec<u32>> = vec![Vec::new(); scenario.horizon_s() as usize + 2];
-    let mut scheduled = 0usize;
-    let mut beyond_horizon = 0usize;
-    let mut deferred: VecDeque<u32> = VecDeque::new();
-    let (mut delivered, mut exhausted) = (0usize, 0usize);
-    let mut queue = 0.0;
-    let mut arrival_carry = 0.0;
-    let mut limit_carry = 0.0;
-    let mut budget = BudgetWindow::new(&scenario.bounds);
-    let mut recorder = Recorder::new(scenario, false, keep_seconds);
-    let last_arrival = scenario
-        .traffic_s
-        .max(scenario.batch.map_or(0, |(_, at)| at + 1));
-
+    let units = scenario.checked()?;
+    let work = scenario.deliveries() * f64::from(scenario.policy.attempts());
+    if work > MAX_DISCRETE_ATTEMPTS {
+        return Err(Error::out_of_range(
+            "traffic",
+            format!(
+                "{} deliveries × {} attempts",
+                scenario.deliveries(),
+                scenario.policy.attempts()
+            ),
+            "at most 1000000000 attempts for the discrete engine (deliveries × attempts per delivery, refused before it starts): use the fluid engine, fewer attempts or less traffic",
+        ));
+    }
+    let mut engine = Discrete::new(scenario, units)?;
+    let mut recorder = Recorder::new(scenario, keep_seconds);
     for second in 0..MAX_HORIZON_S {
-        if second >= last_arrival && scheduled == 0 && deferred.is_empty() {
+        if engine.finished(second) {
             break;
         }
-        // New deliveries, then everything due: deferred first, in the order it was deferred.
-        arrival_carry += scenario.arrivals_in(second);
-        let new = arrival_carry.floor();
-        arrival_carry -= new;
-        let mut firsts: Vec<u32> = Vec::new();
-        let mut retries: Vec<u32> = Vec::new();
-        for id in deferred.drain(..) {
-            if deliveries[id as usize].attempts == 0 {
-                firsts.push(id);
-            } else {
-                retries.push(id);
-            }
-        }
-        for _ in 0..new as u64 {
-            firsts.push(deliveries.len() as u32);
-            deliveries.push(Delivery {
-                attempts: 0,
-                processed: 0,
-                previous_gap: 0.0,
-            });
-        }
-        if let Some(due) = wheel.get_mut(second as usize) {
-            scheduled -= due.len();
-            retries.append(due);
-        }
-
-        // Bounds: pause holds everything; the rate limit and the budget defer the excess.
-        let (firsts, retries) = if scenario.bounds.pause && scenario.in_outage(second) {
-            deferred.extend(firsts.iter().chain(&retries));
-            budget.open(second, 0.0);
-            (Vec::new(), Vec::new())
-        } else {
-            let mut allowed_total = usize::MAX;
-            if let Some(limit) = scenario.bounds.rate_limit_per_s {
-                limit_carry += limit;
-                allowed_total = limit_carry.floor() as usize;
-                limit_carry -= allowed_total as f64;
-            }
-            let take_firsts = firsts.len().min(allowed_total);
-            let room = budget.open(second, take_firsts as f64).floor();
-            let allowed_retries = (allowed_total - take_firsts).min(room as usize);
-            let take_retries = retries.len().min(allowed_retries);
-            budget.record(take_retries as f64);
-            deferred.extend(firsts[take_firsts..].iter().chain(&retries[take_retries..]));
-            (
-                firsts[..take_firsts].to_vec(),
-                retries[..take_retries].to_vec(),
-            )
-        };
-        let attempted: Vec<u32> = firsts.iter().chain(&retries).copied().collect();
-        let n = attempted.len() as f64;
-        let outcome = destination(scenario, second, n, &mut queue, true);
-        let ok = outcome.ok as usize;
-        let processed_late = ok + outcome.late as usize;
-        let admitted = (n - outcome.rejected) as usize;
-        let mut row = Interval {
-            index: second,
-            attempts: n,
-            first_attempts: firsts.len() as f64,
-            retries: retries.len() as f64,
-            successes: outcome.ok,
-            failures: outcome.late + outcome.lost,
-            rejected_429: outcome.rejected,
-            ..Interval::default()
-        };
-        for (position, &id) in attempted.iter().enumerate() {
-            let delivery = &mut deliveries[id as usize];
-            delivery.attempts += 1;
-            if position < processed_late {
-                delivery.processed += 1;
-                if delivery.processed > 1 {
-                    row.duplicates += 1.0;
-                }
-            }
-            if position < ok {
-                delivered += 1;
-                continue;
-            }
-            if delivery.attempts >= max_attempts {
-                exhausted += 1;
-                continue;
-            }
-            let rejected = position >= admitted;
-            let gap = next_gap(scenario, delivery, &mut rng);
-            let wait = if rejected {
-                gap.max(scenario.bounds.retry_after_s.unwrap_or(0.0))
-            } else {
-                scenario.timeout_s + gap
-            };
-            let due = ((f64::from(second) + wait).floor() as usize).max(second as usize + 1);
-            if due >= wheel.len() {
-                wheel.resize_with((due + 1).min(MAX_HORIZON_S as usize + 1), Vec::new);
-            }
-            if let Some(slot) = wheel.get_mut(due) {
-                slot.push(id);
-                scheduled += 1;
-            } else {
-                // Due past the 7-day horizon: it stays pending.
-                beyond_horizon += 1;
-            }
-        }
-        let created = deliveries.len();
-        debug_assert_eq!(
-            created,
-            delivered + exhausted + scheduled + deferred.len() + beyond_horizon,
-            "conservation at second {second}"
-        );
-        row.backlog = (created - delivered - exhausted) as f64;
-        row.queue = queue;
-        row.exhausted = exhausted as f64;
-        row.deferred = deferred.len() as f64;
-        recorder.push(row);
+        recorder.push(engine.step(second));
     }
-    let created = deliveries.len() as f64;
-    Ok(recorder.finish("discrete", scenario, created))
+    Ok(recorder.finish("discrete", scenario, engine.created as f64))
 }
 
-fn next_gap(scenario: &Scenario, delivery: &mut Delivery, rng: &mut SeededRng) -> f64 {
-    let retry = delivery.attempts;
-    let policy = &scenario.policy;
-    if scenario.jitter == Jitter::Decorrelated {
-        let previous = if retry == 1 {
-            policy.base_s()
-        } else {
-            delivery.previous_gap
-        };
-        let gap = uniform(rng, policy.base_s(), previous * 3.0).min(policy.cap_s());
-        delivery.previous_gap = gap;
-        return gap;
+/// The engine's state between seconds.
+struct Discrete<'a> {
+    scenario: &'a Scenario,
+    units: Units,
+    rng: SeededRng,
+    /// The window each retry's gap is drawn from, by retry number (empty for decorrelated).
+    windows: Vec<(f64, f64)>,
+    wheel: Vec<Vec<Waiting>>,
+    /// The retries due: between seconds, those held by a bound.
+    due: Vec<Waiting>,
+    /// The retries sent in the current second (a buffer kept between seconds).
+    sent: Vec<Waiting>,
+    held_firsts: u64,
+    scheduled: u64,
+    beyond_horizon: u64,
+    created: u64,
+    delivered: u64,
+    exhausted: u64,
+    queue: Queue,
+    budget: ExactBudget,
+}
+
+impl<'a> Discrete<'a> {
+    fn new(scenario: &'a Scenario, units: Units) -> Result<Self, Error> {
+        let attempts = scenario.policy.attempts();
+        let windows = (1..attempts).map_while(|k| scenario.window(k)).collect();
+        Ok(Discrete {
+            scenario,
+            units,
+            rng: seeded_rng(scenario.seed)?,
+            windows,
+            wheel: vec![Vec::new(); scenario.horizon_s() as usize + 2],
+            due: Vec::new(),
+            sent: Vec::new(),
+            held_firsts: 0,
+            scheduled: 0,
+            beyond_horizon: 0,
+            created: 0,
+            delivered: 0,
+            exhausted: 0,
+            queue: Queue::default(),
+            budget: ExactBudget::new(&units),
+        })
     }
-    scenario
-        .window(retry)
-        .map_or(0.0, |(lo, hi)| uniform(rng, lo, hi))
+
+    /// Whether nothing can happen from `second` on: arrivals over, the outage's end recorded,
+    /// nothing held or scheduled.
+    fn finished(&self, second: u32) -> bool {
+        second >= self.scenario.arrivals_end()
+            && second > self.scenario.outage_end()
+            && self.scheduled == 0
+            && self.due.is_empty()
+            && self.held_firsts == 0
+    }
+
+    /// Simulates `second` and returns its row.
+    fn step(&mut self, second: u32) -> Interval {
+        let scenario = self.scenario;
+        let new = self.units.arrivals_in(scenario, second);
+        self.created += new;
+        let firsts_due = self.held_firsts + new;
+        // Everything due: what was held, then what the wheel brings.
+        if let Some(slot) = self.wheel.get_mut(second as usize) {
+            let slot = std::mem::take(slot);
+            self.scheduled -= slot.len() as u64;
+            if self.due.is_empty() {
+                self.due = slot;
+            } else {
+                self.due.extend_from_slice(&slot);
+            }
+        }
+
+        // The sender's bounds: first attempts first, then retries in that order.
+        let down = scenario.in_outage(second);
+        let (firsts, retries) = if scenario.bounds.pause && down {
+            self.budget.open(second, 0);
+            (0, 0)
+        } else {
+            let allowed = self.units.allowance(second, scenario.outage_end());
+            let firsts = firsts_due.min(allowed);
+            let room = (allowed - firsts).min(self.budget.open(second, firsts));
+            let retries = (self.due.len() as u64).min(room);
+            self.budget.record(retries);
+            (firsts, retries)
+        };
+        // The retries sent, in a seeded random order; the rest are held.
+        choose(&mut self.due, retries as usize, &mut self.rng);
+        let held = self.due.len() - retries as usize;
+        self.sent.clear();
+        self.sent.extend_from_slice(&self.due[held..]);
+        self.due.truncate(held);
+        self.held_firsts = firsts_due - firsts;
+
+        let n = firsts + retries;
+        let outcome = self.queue.serve(&self.units, down, scenario.abandon, n);
+        // Positions: [0, ok) succeed, [ok, processed_end) time out but are processed,
+        // [processed_end, rejected_from) time out unprocessed, [rejected_from, n) get a 429.
+        let processed_end = outcome.ok + outcome.late;
+        let rejected_from = n - outcome.rejected;
+        let mut row = Interval {
+            index: second,
+            attempts: n as f64,
+            first_attempts: firsts as f64,
+            retries: retries as f64,
+            successes: outcome.ok as f64,
+            failures: (outcome.late + outcome.lost) as f64,
+            rejected_429: outcome.rejected as f64,
+            ..Interval::default()
+        };
+        let ok_firsts = outcome.ok.min(firsts);
+        self.delivered += outcome.ok;
+        for position in ok_firsts..firsts {
+            let first = Waiting {
+                attempts: 1,
+                processed: position < processed_end,
+                previous_gap: 0.0,
+            };
+            self.fail(first, second, position >= rejected_from);
+        }
+        let sent = std::mem::take(&mut self.sent);
+        for (offset, waiting) in sent.iter().enumerate() {
+            let position = firsts + offset as u64;
+            let processed_now = position < processed_end;
+            if processed_now && waiting.processed {
+                row.duplicates += 1.0;
+            }
+            if position < outcome.ok {
+                continue;
+            }
+            let next = Waiting {
+                attempts: waiting.attempts + 1,
+                processed: waiting.processed || processed_now,
+                ..*waiting
+            };
+            self.fail(next, second, position >= rejected_from);
+        }
+        self.sent = sent;
+
+        let in_flight = self.scheduled + self.due.len() as u64 + self.held_firsts;
+        debug_assert_eq!(
+            self.created,
+            self.delivered + self.exhausted + in_flight + self.beyond_horizon,
+            "conservation at second {second}"
+        );
+        row.backlog = (self.created - self.delivered - self.exhausted) as f64;
+        row.queue = self.queue.requests();
+        row.exhausted = self.exhausted as f64;
+        row.deferred = (self.due.len() as u64 + self.held_firsts) as f64;
+        row
+    }
+
+    /// A delivery whose attempt (its `attempts`-th) failed in `second`: exhausted after its last
+    /// attempt, else due again after the timeout (or the Retry-After) and its next gap.
+    fn fail(&mut self, mut waiting: Waiting, second: u32, rejected: bool) {
+        if waiting.attempts >= self.scenario.policy.attempts() {
+            self.exhausted += 1;
+            return;
+        }
+        let gap = self.next_gap(&mut waiting);
+        let due = u64::from(second) + self.units.due_after(micro(gap), rejected);
+        if due >= self.wheel.len() as u64 && due <= u64::from(MAX_HORIZON_S) {
+            // Held by a bound longer than the horizon's estimate assumed.
+            self.wheel.resize_with(due as usize + 1, Vec::new);
+        }
+        match self.wheel.get_mut(due as usize) {
+            Some(slot) => {
+                slot.push(waiting);
+                self.scheduled += 1;
+            }
+            // Due past the 7-day horizon: it stays pending.
+            None => self.beyond_horizon += 1,
+        }
+    }
+
+    /// The gap before retry `waiting.attempts`, drawn from its window (or, for decorrelated
+    /// jitter, from `[base, 3 × previous gap)`, capped).
+    fn next_gap(&mut self, waiting: &mut Waiting) -> f64 {
+        let retry = waiting.attempts;
+        if self.scenario.jitter == Jitter::Decorrelated {
+            let policy = &self.scenario.policy;
+            let previous = if retry == 1 {
+                policy.base_s()
+            } else {
+                waiting.previous_gap
+            };
+            let gap = uniform(&mut self.rng, policy.base_s(), previous * 3.0).min(policy.cap_s());
+            waiting.previous_gap = gap;
+            return gap;
+        }
+        let (lo, hi) = self.windows[retry as usize - 1];
+        if hi > lo {
+            uniform(&mut self.rng, lo, hi)
+        } else {
+            lo
+        }
+    }
+}
+
+/// Moves `count` of `items`, drawn uniformly at random, in a uniformly random order to the
+/// back: a partial Fisher–Yates shuffle, written out so that anyone can reproduce it. For `i`
+/// from `len − 1` down to `max(1, len − count)`, swap element `i` with element
+/// `floor(u × (i + 1))`, `u` the generator's next uniform number in `[0, 1)` (as every draw: its
+/// next 64 bits shifted right by 11, times 2^-53). The chosen are served from index
+/// `len − count` on.
+fn choose(items: &mut [Waiting], count: usize, rng: &mut SeededRng) {
+    let len = items.len();
+    for i in (len.saturating_sub(count).max(1)..len).rev() {
+        let j = uniform(rng, 0.0, (i + 1) as f64) as usize;
+        items.swap(i, j.min(i));
+    }
 }

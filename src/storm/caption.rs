@@ -1,0 +1,68 @@
+//! A storm's outcome in words, from its summary alone.
+
+use super::report::{DrainedBy, Summary};
+use super::Scenario;
+use crate::format_duration;
+
+/// The caption: the peak, how the backlog ended, then the totals.
+pub(crate) fn caption(scenario: &Scenario, summary: &Summary) -> String {
+    let outage = format_duration(f64::from(scenario.outage.1));
+    let peak = match summary.peak_multiple {
+        Some(multiple) => format!("{multiple:.1}× normal traffic"),
+        None => format!(
+            "{:.1}× the destination's capacity",
+            summary.peak_vs_capacity
+        ),
+    };
+    let mut text = format!(
+        "A {outage} outage at {:.0} deliveries per minute: attempts peak at {:.0} in minute {}, {peak}. ",
+        scenario.arrivals_per_s * 60.0,
+        summary.peak_attempts_per_min,
+        summary.peak_minute,
+    );
+    let share = |n: f64| n / summary.arrivals.max(1.0) * 100.0;
+    let after = |at: u32| format_duration(f64::from(at.saturating_sub(summary.outage_end_s)));
+    text += &match (summary.drained_at_s, summary.drained_by) {
+        (_, _) if summary.exhausted > 0.5 * summary.arrivals => format!(
+            "The storm outlives the outage and never drains: goodput collapses and {:.0}% of deliveries end exhausted. ",
+            share(summary.exhausted)
+        ),
+        (Some(at), Some(DrainedBy::Delivery)) if at <= summary.outage_end_s + 60 => {
+            "The backlog drains within a minute of recovery. ".to_string()
+        }
+        (Some(at), Some(DrainedBy::Delivery)) => format!(
+            "The storm outlives the outage: the backlog drains {} after recovery. ",
+            after(at)
+        ),
+        (Some(at), _) => format!(
+            "The backlog is gone {} after recovery, but partly because {:.0} deliveries ran out of attempts after it. ",
+            after(at),
+            summary.exhausted_after_outage
+        ),
+        (None, _) => format!(
+            "The storm outlives the outage: the backlog has not drained {} after recovery. ",
+            after(summary.horizon_s)
+        ),
+    };
+    if let (Some(drained), Some(emptied)) = (summary.drained_at_s, summary.emptied_at_s) {
+        if emptied > drained + 60 {
+            text += &format!(
+                "The last stragglers settle {} after recovery. ",
+                after(emptied)
+            );
+        }
+    }
+    let exhausted_share = share(summary.exhausted);
+    if (5.0..=50.0).contains(&exhausted_share) {
+        text += &format!("{exhausted_share:.0}% of deliveries ran out of attempts. ");
+    }
+    text += &format!(
+        "{:.0} of {:.0} deliveries delivered, {:.0} exhausted (kept, replayable), {:.0} pending; {:.0} duplicate side effects",
+        summary.delivered, summary.arrivals, summary.exhausted, summary.pending, summary.duplicates,
+    );
+    text += &match summary.attempts_per_delivered {
+        Some(per) => format!("; {per:.2} attempts per delivered event."),
+        None => "; nothing delivered.".to_string(),
+    };
+    text
+}

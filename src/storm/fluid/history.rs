@@ -1,0 +1,66 @@
+//! What failed into every attempt class, second by second.
+
+use super::kernel::{Mass, Ring};
+
+/// What failed into every class, second by second: by timeout, and by 429 when the destination
+/// answers it; and the last second each class's history received something other than zero.
+pub(super) struct Histories {
+    pub timed_out: Vec<Mass>,
+    pub rejected: Vec<Mass>,
+    written_at: Vec<Option<usize>>,
+    skip_quiet: bool,
+}
+
+impl Histories {
+    pub fn new(classes: usize, cells: usize, answers_429: bool, skip_quiet: bool) -> Self {
+        Histories {
+            timed_out: vec![Mass::ZERO; cells],
+            rejected: vec![Mass::ZERO; if answers_429 { cells } else { 0 }],
+            written_at: vec![None; classes],
+            skip_quiet,
+        }
+    }
+
+    /// Whether `class`'s history has held only zeros for a whole lap of its ring by `from`: then
+    /// it is neither read nor written with zeros.
+    pub fn quiet(&self, class: usize, ring: Ring, from: usize) -> bool {
+        self.skip_quiet && self.written_at[class].is_none_or(|second| from > second + ring.mask + 1)
+    }
+
+    /// Clears the cells of the seconds `from..from + span` of a history, which hold a lap-old
+    /// past: read before they are written, they say that nothing failed yet.
+    pub fn clear(&mut self, ring: Ring, from: usize, span: usize) {
+        ring.write(
+            &mut self.timed_out,
+            from,
+            std::iter::repeat_n(Mass::ZERO, span),
+        );
+        if !self.rejected.is_empty() {
+            ring.write(
+                &mut self.rejected,
+                from,
+                std::iter::repeat_n(Mass::ZERO, span),
+            );
+        }
+    }
+
+    /// Writes what failed into `class` in each second from `from` on: (timed out, answered 429).
+    pub fn record(
+        &mut self,
+        class: usize,
+        ring: Ring,
+        from: usize,
+        failed: impl ExactSizeIterator<Item = (Mass, Mass)> + Clone,
+    ) {
+        if failed.clone().any(|f| f != (Mass::ZERO, Mass::ZERO)) {
+            self.written_at[class] = Some(from + failed.len() - 1);
+        }
+        if self.quiet(class, ring, from) {
+            return;
+        }
+        ring.write(&mut self.timed_out, from, failed.clone().map(|f| f.0));
+        if !self.rejected.is_empty() {
+            ring.write(&mut self.rejected, from, failed.map(|f| f.1));
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! How mass failing in one second comes due in later seconds, and where each attempt class
+//! keeps its history of failures.
+
+use std::ops::{Add, Mul, Sub};
+
+/// An expected number of deliveries, and how much of it the destination has already processed
+/// at least once (a further processing of that part is a duplicate).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(super) struct Mass {
+    pub all: f64,
+    pub processed: f64,
+}
+
+impl Mass {
+    pub const ZERO: Mass = Mass {
+        all: 0.0,
+        processed: 0.0,
+    };
+
+    /// Rounding in running sums can leave -1e-12 where nothing is due.
+    pub fn at_least_zero(self) -> Mass {
+        Mass {
+            all: self.all.max(0.0),
+            processed: self.processed.max(0.0).min(self.all.max(0.0)),
+        }
+    }
+}
+
+impl Add for Mass {
+    type Output = Mass;
+    fn add(self, other: Mass) -> Mass {
+        Mass {
+            all: self.all + other.all,
+            processed: self.processed + other.processed,
+        }
+    }
+}
+
+impl Sub for Mass {
+    type Output = Mass;
+    fn sub(self, other: Mass) -> Mass {
+        Mass {
+            all: self.all - other.all,
+            processed: self.processed - other.processed,
+        }
+    }
+}
+
+impl Mul<f64> for Mass {
+    type Output = Mass;
+    fn mul(self, share: f64) -> Mass {
+        Mass {
+            all: self.all * share,
+            processed: self.processed * share,
+        }
+    }
+}
+
+/// Weights on whole-second offsets back from the second mass comes due in: the window's
+/// partial first and last seconds are single weights; the whole seconds between carry
+/// `density` each (offsets `on..last`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Kernel {
+    pub first: usize,
+    pub first_weight: f64,
+    pub last: usize,
+    pub last_weight: f64,
+    pub on: usize,
+    pub density: f64,
+}
+
+impl Kernel {
+    /// Mass spread uniformly over waits in `[a, b)` seconds from the start of the failing
+    /// second; what would come due within the failing second itself comes due in the next, as
+    /// in the discrete engine. Needs `b - a` of at least a microsecond (else see [`Kernel::point`]).
+    pub fn uniform(a: f64, b: f64) -> Kernel {
+        let first = a.max(0.0) as usize;
+        let last = b.max(0.0) as usize;
+        if first == last {
+            return Kernel::point(first.max(1));
+        }
+        let density = 1.0 / (b - a);
+        let has_run = last > first + 1;
+        Kernel {
+            first: first.max(1),
+            first_weight: density * ((first + 1) as f64 - a),
+            last,
+            last_weight: density * (b - last as f64),
+            on: if has_run { first + 1 } else { last },
+            density: if has_run { density } else { 0.0 },
+        }
+    }
+
+    /// All of the mass `offset` seconds later.
+    pub fn point(offset: usize) -> Kernel {
+        Kernel {
+            first: offset,
+            first_weight: 1.0,
+            last: offset,
+            last_weight: 0.0,
+            on: offset,
+            density: 0.0,
+        }
+    }
+
+    pub fn scaled(self, share: f64) -> Kernel {
+        Kernel {
+            first_weight: self.first_weight * share,
+            last_weight: self.last_weight * share,
+            density: self.density * share,
+            ..self
+        }
+    }
+
+    /// The largest offset: the history must reach this far back.
+    pub fn reach(&self) -> usize {
+        self.first.max(self.last)
+    }
+
+    /// The smallest offset: nothing failing in a second comes due sooner.
+    pub fn soonest(&self) -> usize {
+        self.first.min(self.on).min(self.last)
+    }
+
+    /// Hands `emit` what comes due in each second of `from..from + span` (with the second's
+    /// index in the block) from `history`, a class's `ring`; `run` carries the running sum.
+    /// Every offset must be at least `span`, or the block's own cells must already be cleared.
+    pub fn due_over(
+        &self,
+        ring: Ring,
+        history: &[Mass],
+        (from, span): (usize, usize),
+        run: &mut Mass,
+        mut emit: impl FnMut(usize, Mass),
+    ) {
+        // The block's stretch of the ring `offset` seconds back, when it does not wrap.
+        let stretch = |offset: usize| {
+            let start = ring.cell(from.wrapping_sub(offset));
+            history
+                .get(start..start + span)
+                .filter(|_| (from.wrapping_sub(offset) & ring.mask) + span <= ring.mask + 1)
+        };
+        if let (Some(firsts), Some(ons), Some(lasts)) =
+            (stretch(self.first), stretch(self.on), stretch(self.last))
+        {
+            for (j, ((&first, &on), &last)) in firsts.iter().zip(ons).zip(lasts).enumerate() {
+                *run = *run + on - last;
+                emit(
+                    j,
+                    *run * self.density + first * self.first_weight + last * self.last_weight,
+                );
+            }
+            return;
+        }
+        let at = |second: usize, offset: usize| history[ring.cell(second.wrapping_sub(offset))];
+        for j in 0..span {
+            let second = from + j;
+            let at_last = at(second, self.last);
+            *run = *run + at(second, self.on) - at_last;
+            emit(
+                j,
+                *run * self.density
+                    + at(second, self.first) * self.first_weight
+                    + at_last * self.last_weight,
+            );
+        }
+    }
+}
+
+/// How a 429's mass comes due: a share at the Retry-After floor, the rest over the window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct RejectedKernel {
+    pub spread: Kernel,
+    pub floor: usize,
+    pub floor_weight: f64,
+}
+
+impl RejectedKernel {
+    /// Everything at `offset`.
+    pub fn point(offset: usize) -> Self {
+        RejectedKernel {
+            spread: Kernel::point(offset),
+            floor: offset,
+            floor_weight: 0.0,
+        }
+    }
+
+    pub fn reach(&self) -> usize {
+        self.spread.reach().max(self.floor)
+    }
+
+    pub fn soonest(&self) -> usize {
+        self.spread.soonest().min(self.floor)
+    }
+}
+
+/// Where one attempt class's history of failures sits in the engine's buffers: a power-of-two
+/// ring just long enough for its kernels, at `start`, indexed by the second modulo its length.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Ring {
+    pub start: usize,
+    pub mask: usize,
+}
+
+impl Ring {
+    pub fn cell(&self, second: usize) -> usize {
+        self.start + (second & self.mask)
+    }
+
+    /// Writes `values` into the cells of the seconds from `from` on.
+    pub fn write(
+        &self,
+        history: &mut [Mass],
+        from: usize,
+        values: impl ExactSizeIterator<Item = Mass>,
+    ) {
+        let span = values.len();
+        if (from & self.mask) + span <= self.mask + 1 {
+            let start = self.cell(from);
+            for (cell, value) in history[start..start + span].iter_mut().zip(values) {
+                *cell = value;
+            }
+        } else {
+            for (j, value) in values.enumerate() {
+                history[self.cell(from + j)] = value;
+            }
+        }
+    }
+}

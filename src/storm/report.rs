@@ -1,0 +1,352 @@
+//! What a storm simulation reports: per-second and per-minute rows, the summary, and their
+//! table and CSV forms. Both engines record through one [`Recorder`].
+
+use serde::{Deserialize, Serialize, Serializer};
+
+use super::Scenario;
+
+/// What happened in one second or one minute. Counts are whole in the discrete engine and
+/// expected values, rounded to the nearest thousandth, in the fluid engine.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Interval {
+    /// 1-based minute (0-based second in per-second rows).
+    #[serde(rename = "minute")]
+    pub index: u32,
+    /// Attempts made (first attempts plus retries).
+    #[serde(serialize_with = "count")]
+    pub attempts: f64,
+    /// First attempts.
+    #[serde(serialize_with = "count")]
+    pub first_attempts: f64,
+    /// Retries.
+    #[serde(serialize_with = "count")]
+    pub retries: f64,
+    /// Attempts that succeeded within the timeout (goodput).
+    #[serde(serialize_with = "count")]
+    pub successes: f64,
+    /// Attempts that failed (timeouts, outage).
+    #[serde(serialize_with = "count")]
+    pub failures: f64,
+    /// Attempts answered 429 with `Retry-After`.
+    #[serde(serialize_with = "count")]
+    pub rejected_429: f64,
+    /// Duplicate side effects: processings of a delivery the destination had already processed.
+    #[serde(serialize_with = "count")]
+    pub duplicates: f64,
+    /// Deliveries neither delivered nor exhausted, at the end.
+    #[serde(serialize_with = "count")]
+    pub backlog: f64,
+    /// Requests waiting in the destination's queue, at the end.
+    #[serde(serialize_with = "count")]
+    pub queue: f64,
+    /// Deliveries exhausted so far.
+    #[serde(serialize_with = "count")]
+    pub exhausted: f64,
+    /// Deliveries held by a bound (pause, rate limit, budget), at the end.
+    #[serde(serialize_with = "count")]
+    pub deferred: f64,
+}
+
+/// How the backlog ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrainedBy {
+    /// No delivery was exhausted from the outage's end until nothing was pending: the backlog
+    /// was delivered.
+    Delivery,
+    /// Some deliveries ran out of attempts on the way: the backlog ended partly or wholly by
+    /// exhaustion.
+    Exhaustion,
+}
+
+/// Totals and the outcome in a few numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Deliveries created.
+    #[serde(serialize_with = "count")]
+    pub arrivals: f64,
+    /// Delivered.
+    #[serde(serialize_with = "count")]
+    pub delivered: f64,
+    /// Exhausted (out of attempts): visible, replayable, never silently dropped.
+    #[serde(serialize_with = "count")]
+    pub exhausted: f64,
+    /// Exhausted at or after the outage's end.
+    #[serde(serialize_with = "count")]
+    pub exhausted_after_outage: f64,
+    /// Neither, when the simulation stopped.
+    #[serde(serialize_with = "count")]
+    pub pending: f64,
+    /// Duplicate side effects.
+    #[serde(serialize_with = "count")]
+    pub duplicates: f64,
+    /// Attempts made in all.
+    #[serde(serialize_with = "count")]
+    pub attempts: f64,
+    /// The most attempts in any minute.
+    #[serde(serialize_with = "count")]
+    pub peak_attempts_per_min: f64,
+    /// The minute it happened (1-based).
+    pub peak_minute: u32,
+    /// That peak as a multiple of a minute of steady arrivals; `None` when the steady traffic
+    /// lasts less than a minute (a batch alone has no normal traffic to compare with).
+    pub peak_multiple: Option<f64>,
+    /// That peak as a multiple of a minute of the destination's capacity.
+    pub peak_vs_capacity: f64,
+    /// When the outage ended, seconds.
+    pub outage_end_s: u32,
+    /// The first second at or after the outage's end at whose end the backlog is cleared: at
+    /// most 0.1% of the deliveries created so far are pending, and under half a delivery when
+    /// that is less (a few stragglers may still wait out long gaps); `None` if that does not
+    /// happen within the horizon.
+    pub drained_at_s: Option<u32>,
+    /// The first second at or after the outage's end at whose end nothing at all is pending
+    /// (under half a delivery on expected values): when the last straggler is settled.
+    pub emptied_at_s: Option<u32>,
+    /// How the backlog ended by then (`None` when it did not drain).
+    pub drained_by: Option<DrainedBy>,
+    /// Attempts per delivered delivery (`None` when nothing was delivered).
+    pub attempts_per_delivered: Option<f64>,
+    /// Seconds simulated.
+    pub horizon_s: u32,
+}
+
+/// A storm simulation's result: per-minute rows, per-second rows when asked, the summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StormReport {
+    /// Which engine produced it: `discrete` or `fluid`.
+    pub engine: String,
+    /// One row per minute; minute 1 is the first.
+    pub minutes: Vec<Interval>,
+    /// One row per second, when asked for (CSV only; never in JSON).
+    #[serde(skip)]
+    pub seconds: Vec<Interval>,
+    /// The summary.
+    pub summary: Summary,
+    /// The outcome in words.
+    pub caption: String,
+}
+
+/// Writes a count as a whole number when it is one (`1553`, not `1553.0`).
+pub(crate) fn count<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    if value.fract() == 0.0 && value.abs() < 9e15 {
+        serializer.serialize_i64(*value as i64)
+    } else {
+        serializer.serialize_f64(*value)
+    }
+}
+
+/// To the nearest thousandth: expected values keep what expectation needs, not float noise.
+fn tidy(value: f64) -> f64 {
+    let rounded = (value * 1e3).round() / 1e3;
+    if rounded == 0.0 {
+        0.0
+    } else {
+        rounded
+    }
+}
+
+impl Interval {
+    fn tidy(mut self) -> Self {
+        for field in [
+            &mut self.attempts,
+            &mut self.first_attempts,
+            &mut self.retries,
+            &mut self.successes,
+            &mut self.failures,
+            &mut self.rejected_429,
+            &mut self.duplicates,
+            &mut self.backlog,
+            &mut self.queue,
+            &mut self.exhausted,
+            &mut self.deferred,
+        ] {
+            *field = tidy(*field);
+        }
+        self
+    }
+
+    fn add_flows(&mut self, row: &Interval) {
+        self.attempts += row.attempts;
+        self.first_attempts += row.first_attempts;
+        self.retries += row.retries;
+        self.successes += row.successes;
+        self.failures += row.failures;
+        self.rejected_429 += row.rejected_429;
+        self.duplicates += row.duplicates;
+        self.backlog = row.backlog;
+        self.queue = row.queue;
+        self.exhausted = row.exhausted;
+        self.deferred = row.deferred;
+    }
+}
+
+/// Folds per-second rows into minutes and the summary's totals as a simulation goes, keeping
+/// the seconds themselves only when asked.
+pub(crate) struct Recorder {
+    minutes: Vec<Interval>,
+    seconds: Option<Vec<Interval>>,
+    count: u32,
+    drained_at: Option<u32>,
+    emptied_at: Option<u32>,
+    outage_end: u32,
+    /// Exhausted when the outage ended.
+    exhausted_at_outage_end: f64,
+    exhausted_at_drain: f64,
+    delivered: f64,
+}
+
+impl Recorder {
+    pub(crate) fn new(scenario: &Scenario, keep_seconds: bool) -> Self {
+        Recorder {
+            minutes: Vec::new(),
+            seconds: keep_seconds.then(Vec::new),
+            count: 0,
+            drained_at: None,
+            emptied_at: None,
+            outage_end: scenario.outage_end(),
+            exhausted_at_outage_end: 0.0,
+            exhausted_at_drain: 0.0,
+            delivered: 0.0,
+        }
+    }
+
+    /// Records the next second (seconds come in order from 0).
+    pub(crate) fn push(&mut self, row: Interval) {
+        if row.index % 60 == 0 {
+            self.minutes.push(Interval {
+                index: row.index / 60 + 1,
+                ..Interval::default()
+            });
+        }
+        if let Some(minute) = self.minutes.last_mut() {
+            minute.add_flows(&row);
+        }
+        if row.index + 1 == self.outage_end {
+            self.exhausted_at_outage_end = row.exhausted;
+        }
+        self.delivered += row.successes;
+        if row.index >= self.outage_end {
+            let created = row.backlog + row.exhausted + self.delivered;
+            if self.drained_at.is_none() && row.backlog < (0.001 * created).max(0.5) {
+                self.drained_at = Some(row.index);
+                self.exhausted_at_drain = row.exhausted;
+            }
+            if self.emptied_at.is_none() && row.backlog < 0.5 {
+                self.emptied_at = Some(row.index);
+            }
+        }
+
+        self.count += 1;
+        if let Some(seconds) = &mut self.seconds {
+            seconds.push(row.tidy());
+        }
+    }
+
+    /// The report: minutes, the kept seconds, the summary and its caption.
+    pub(crate) fn finish(self, engine: &str, scenario: &Scenario, created: f64) -> StormReport {
+        let minutes: Vec<Interval> = self.minutes.iter().map(|m| m.tidy()).collect();
+        let peak = minutes
+            .iter()
+            .fold(None::<&Interval>, |best, m| match best {
+                Some(b) if b.attempts >= m.attempts => Some(b),
+                _ => Some(m),
+            });
+        let total = |field: fn(&Interval) -> f64| tidy(self.minutes.iter().map(field).sum());
+        let delivered = total(|m| m.successes);
+        let attempts = total(|m| m.attempts);
+        let last = minutes.last().copied().unwrap_or_default();
+        // Counted only once the outage has ended within the simulation.
+        let exhausted_after_outage = if self.count > self.outage_end {
+            tidy(last.exhausted - self.exhausted_at_outage_end)
+        } else {
+            0.0
+        };
+        let peak_attempts = peak.map_or(0.0, |m| m.attempts);
+        let summary = Summary {
+            arrivals: tidy(created),
+            delivered,
+            exhausted: last.exhausted,
+            exhausted_after_outage,
+            pending: last.backlog,
+            duplicates: total(|m| m.duplicates),
+            attempts,
+            peak_attempts_per_min: peak_attempts,
+            peak_minute: peak.map_or(0, |m| m.index),
+            peak_multiple: (scenario.traffic_s >= 60)
+                .then(|| peak_attempts / (scenario.arrivals_per_s * 60.0)),
+            peak_vs_capacity: peak_attempts / (scenario.capacity_per_s * 60.0),
+            outage_end_s: self.outage_end,
+            drained_at_s: self.drained_at,
+            emptied_at_s: self.emptied_at,
+            drained_by: self.drained_at.map(|_| {
+                if self.exhausted_at_drain - self.exhausted_at_outage_end < 0.5 {
+                    DrainedBy::Delivery
+                } else {
+                    DrainedBy::Exhaustion
+                }
+            }),
+            attempts_per_delivered: (delivered > 0.0).then(|| attempts / delivered),
+            horizon_s: self.count,
+        };
+        let caption = super::caption::caption(scenario, &summary);
+        StormReport {
+            engine: engine.to_string(),
+            minutes,
+            seconds: self.seconds.unwrap_or_default(),
+            summary,
+            caption,
+        }
+    }
+}
+
+impl StormReport {
+    /// The summary in words, then minutes as a table: every minute of the first half hour, then
+    /// every fifteenth.
+    pub fn to_table(&self) -> String {
+        let mut out = format!("{}\n\n", self.caption);
+        out += "minute  attempts  first  retries  successes  failures   429s  duplicates  backlog   queue  exhausted\n";
+        for m in self
+            .minutes
+            .iter()
+            .filter(|m| m.index <= 30 || m.index % 15 == 0)
+        {
+            out += &format!(
+                "{:>6}  {:>8.0}  {:>5.0}  {:>7.0}  {:>9.0}  {:>8.0}  {:>5.0}  {:>10.0}  {:>7.0}  {:>6.0}  {:>9.0}\n",
+                m.index, m.attempts, m.first_attempts, m.retries, m.successes, m.failures, m.rejected_429,
+                m.duplicates, m.backlog, m.queue, m.exhausted
+            );
+        }
+        out
+    }
+
+    /// CSV, one line per second when the report kept seconds, else per minute.
+    pub fn to_csv(&self) -> String {
+        let (unit, rows) = if self.seconds.is_empty() {
+            ("minute", &self.minutes)
+        } else {
+            ("second", &self.seconds)
+        };
+        let mut out = format!(
+            "{unit},attempts,first_attempts,retries,successes,failures,rejected_429,duplicates,backlog,queue,exhausted,deferred\n"
+        );
+        for r in rows {
+            out += &format!(
+                "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                r.index,
+                r.attempts,
+                r.first_attempts,
+                r.retries,
+                r.successes,
+                r.failures,
+                r.rejected_429,
+                r.duplicates,
+                r.backlog,
+                r.queue,
+                r.exhausted,
+                r.deferred
+            );
+        }
+        out
+    }
+}

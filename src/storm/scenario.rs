@@ -1,0 +1,389 @@
+//! A storm scenario (traffic, destination, outage, sender, bounds), its validation and its
+//! exact integer view: the numbers both engines compute with.
+
+use crate::jitter::Jitter;
+use crate::{Error, Policy};
+
+/// The longest simulated time: 7 days.
+pub const MAX_HORIZON_S: u32 = 7 * 86_400;
+/// The most deliveries one scenario may create.
+pub const MAX_DELIVERIES: f64 = 10_000_000.0;
+
+/// One millionth: rates are whole millionths of a request per second, durations whole
+/// microseconds, shares whole parts per million.
+pub(crate) const MICRO: u64 = 1_000_000;
+
+/// The aggregate bounds on what the destination sees; each is optional.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    /// Retries over the trailing window may be at most this share (0 to 1) of the first
+    /// attempts over it; the rest are held, never dropped.
+    pub budget: Option<f64>,
+    /// The trailing window of the budget, seconds (60 by default).
+    pub budget_window_s: u32,
+    /// Retries per second the budget always allows on top of its share (as Finagle's
+    /// `RetryBudget` does), so that a backlog still drains once first attempts stop.
+    pub budget_floor_per_s: f64,
+    /// Attempts per second at most, first attempts and retries combined (first attempts go
+    /// first); the rest are held.
+    pub rate_limit_per_s: Option<f64>,
+    /// Hold every delivery while the endpoint is down; from recovery on, send at most
+    /// [`Bounds::resume_rate_per_s`] attempts per second.
+    pub pause: bool,
+    /// The pace after a pause, attempts per second; `None` takes the default
+    /// ([`Scenario::resume_pace_per_s`]).
+    pub resume_rate_per_s: Option<f64>,
+    /// When the destination's queue wait exceeds `retry_after_threshold_s`, it answers 429 with
+    /// this `Retry-After` (seconds), taking no capacity; the sender waits at least that long.
+    pub retry_after_s: Option<f64>,
+    /// The queue wait above which the destination answers 429 (1 s by default).
+    pub retry_after_threshold_s: f64,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            budget: None,
+            budget_window_s: 60,
+            budget_floor_per_s: 0.5,
+            rate_limit_per_s: None,
+            pause: false,
+            resume_rate_per_s: None,
+            retry_after_s: None,
+            retry_after_threshold_s: 1.0,
+        }
+    }
+}
+
+/// A storm scenario: traffic, destination, outage, sender and bounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scenario {
+    /// Steady first deliveries per second.
+    pub arrivals_per_s: f64,
+    /// How long the steady traffic lasts, seconds.
+    pub traffic_s: u32,
+    /// A one-off batch: how many deliveries, at which second.
+    pub batch: Option<(u32, u32)>,
+    /// Requests per second the healthy destination serves.
+    pub capacity_per_s: f64,
+    /// The healthy destination's latency, seconds (less than the timeout).
+    pub latency_s: f64,
+    /// When the outage starts and how long it lasts, seconds.
+    pub outage: (u32, u32),
+    /// The sender's timeout, seconds.
+    pub timeout_s: f64,
+    /// The retry policy; a fixed interval is a policy with multiplier 1 ([`Policy::fixed`]).
+    pub policy: Policy,
+    /// The jitter on each gap.
+    pub jitter: Jitter,
+    /// The aggregate bounds.
+    pub bounds: Bounds,
+    /// Whether the destination skips requests whose sender has already timed out.
+    pub abandon: bool,
+    /// The seed of the jittered gaps and of the order retries are served in (discrete engine).
+    pub seed: u64,
+}
+
+impl Scenario {
+    /// The article's storm: 600 per minute for 2 h, 30 per second of capacity, 50 ms latency,
+    /// a 10-minute outage from 0, a 5 s timeout, a fixed 30 s interval for up to 240 attempts
+    /// (two hours of retrying).
+    pub fn article_fixed() -> Self {
+        Scenario {
+            arrivals_per_s: 10.0,
+            traffic_s: 7_200,
+            batch: None,
+            capacity_per_s: 30.0,
+            latency_s: 0.05,
+            outage: (0, 600),
+            timeout_s: 5.0,
+            policy: Policy::article_storm(),
+            jitter: Jitter::None,
+            bounds: Bounds::default(),
+            abandon: false,
+            seed: 42,
+        }
+    }
+
+    /// Checks every field before anything is allocated (rates, sizes, the horizon) and gives the
+    /// scenario's exact integer view.
+    pub(crate) fn checked(&self) -> Result<Units, Error> {
+        self.validate()?;
+        Ok(Units::of(self))
+    }
+
+    /// Checks every field before anything is allocated: rates, sizes and the horizon.
+    pub fn validate(&self) -> Result<(), Error> {
+        rate("arrivals", self.arrivals_per_s, 1e6)?;
+        rate("capacity", self.capacity_per_s, 1e7)?;
+        duration("timeout", self.timeout_s, 3_600.0, "1 h")?;
+        if !(self.latency_s.is_finite() && self.latency_s >= 0.0 && self.latency_s < self.timeout_s)
+        {
+            return Err(Error::out_of_range(
+                "latency",
+                crate::format_duration(self.latency_s),
+                format!(
+                    "a duration from 0 s to less than the timeout ({}): a destination slower than the timeout never answers in time",
+                    crate::format_duration(self.timeout_s)
+                ),
+            ));
+        }
+        if self.jitter == Jitter::Decorrelated && self.policy.explicit_gaps().is_some() {
+            return Err(Error::out_of_range(
+                "mode",
+                "decorrelated with explicit gaps",
+                "none, full, equal or proportional for an explicit schedule (decorrelated jitter grows from a base)",
+            ));
+        }
+        let end = u64::from(self.outage.0) + u64::from(self.outage.1);
+        if end > u64::from(MAX_HORIZON_S) || self.traffic_s > MAX_HORIZON_S {
+            return Err(Error::out_of_range(
+                "horizon",
+                crate::format_duration(end.max(u64::from(self.traffic_s)) as f64),
+                "at most 7 days: traffic and outage must end within it",
+            ));
+        }
+        if let Some((_, at)) = self.batch {
+            if at >= MAX_HORIZON_S {
+                return Err(Error::out_of_range(
+                    "batch-at",
+                    crate::format_duration(f64::from(at)),
+                    "a time within 7 days",
+                ));
+            }
+        }
+        let deliveries = self.deliveries();
+        if deliveries > MAX_DELIVERIES {
+            return Err(Error::out_of_range(
+                "traffic",
+                format!("{} deliveries", deliveries.round()),
+                "at most 10000000 deliveries in a scenario (arrivals × traffic duration + batch)",
+            ));
+        }
+        self.bounds.validate()
+    }
+
+    /// Deliveries the scenario creates (steady arrivals over the traffic, plus the batch).
+    pub fn deliveries(&self) -> f64 {
+        (self.arrivals_per_s * f64::from(self.traffic_s)).floor()
+            + self.batch.map_or(0.0, |(n, _)| f64::from(n))
+    }
+
+    /// The pace after a pause: the resume rate if given, else the rate limit if one is set,
+    /// else the most attempts the healthy destination answers in time from an empty queue in
+    /// one second (`capacity × min(1 s, timeout − latency)`, at least one).
+    pub fn resume_pace_per_s(&self) -> f64 {
+        self.bounds
+            .resume_rate_per_s
+            .or(self.bounds.rate_limit_per_s)
+            .unwrap_or_else(|| {
+                (self.capacity_per_s * (self.timeout_s - self.latency_s).min(1.0)).max(1.0)
+            })
+    }
+
+    /// The interval the gap before retry `retry` (1-based) is drawn from; `None` for
+    /// decorrelated jitter, whose gap depends on the previous one.
+    pub(crate) fn window(&self, retry: u32) -> Option<(f64, f64)> {
+        self.jitter.window(self.policy.gap(retry))
+    }
+
+    /// The longest gap any retry can draw.
+    pub(crate) fn longest_gap_s(&self) -> f64 {
+        match self.jitter {
+            Jitter::Proportional(f) => self.policy.cap_s() * (1.0 + f),
+            _ => self.policy.cap_s(),
+        }
+    }
+
+    pub(crate) fn in_outage(&self, second: u32) -> bool {
+        second >= self.outage.0 && second < self.outage_end()
+    }
+
+    pub(crate) fn outage_end(&self) -> u32 {
+        self.outage.0 + self.outage.1
+    }
+
+    /// The second after the last first delivery arrives.
+    pub(crate) fn arrivals_end(&self) -> u32 {
+        self.traffic_s
+            .max(self.batch.map_or(0, |(_, at)| at.saturating_add(1)))
+    }
+
+    /// The last second any activity can happen in: traffic, outage and batch, then the longest
+    /// possible retry chain, within 7 days.
+    pub(crate) fn horizon_s(&self) -> u32 {
+        let step = self.timeout_s
+            + self
+                .longest_gap_s()
+                .max(self.bounds.retry_after_s.unwrap_or(0.0))
+            + 1.0;
+        let chain = step * f64::from(self.policy.attempts());
+        let end = f64::from(self.arrivals_end().max(self.outage_end())) + chain + 2.0;
+        end.min(f64::from(MAX_HORIZON_S)) as u32
+    }
+}
+
+impl Bounds {
+    fn validate(&self) -> Result<(), Error> {
+        if let Some(budget) = self.budget {
+            if !(budget.is_finite() && (0.0..=1.0).contains(&budget)) {
+                return Err(Error::out_of_range(
+                    "budget",
+                    format!("{}%", budget * 100.0),
+                    "a percentage from 0 to 100%",
+                ));
+            }
+        }
+        if !(1..=3_600).contains(&self.budget_window_s) {
+            return Err(Error::out_of_range(
+                "budget-window",
+                crate::format_duration(f64::from(self.budget_window_s)),
+                "a whole number of seconds from 1 s to 1 h",
+            ));
+        }
+        let floor = self.budget_floor_per_s;
+        if !(floor.is_finite() && (0.0..=1e7).contains(&floor)) {
+            return Err(Error::out_of_range(
+                "budget-floor",
+                floor,
+                "a rate from 0 to 10000000 per second",
+            ));
+        }
+        if let Some(limit) = self.rate_limit_per_s {
+            rate("rate-limit", limit, 1e7)?;
+        }
+        if let Some(pace) = self.resume_rate_per_s {
+            rate("resume-rate", pace, 1e7)?;
+        }
+        if let Some(after) = self.retry_after_s {
+            duration("retry-after", after, 86_400.0, "1 day")?;
+        }
+        duration(
+            "retry-after-threshold",
+            self.retry_after_threshold_s,
+            3_600.0,
+            "1 h",
+        )
+    }
+}
+
+/// A rate greater than 0 and at most `max` per second, with at least one millionth per second
+/// (the resolution every engine counts in).
+fn rate(field: &'static str, value: f64, max: f64) -> Result<(), Error> {
+    if value.is_finite() && value >= 1e-6 && value <= max {
+        Ok(())
+    } else {
+        Err(Error::out_of_range(
+            field,
+            value,
+            format!("a rate from 0.000001 to {max} per second"),
+        ))
+    }
+}
+
+/// A duration from one microsecond to `max` seconds (`max_text` in words).
+fn duration(field: &'static str, value: f64, max: f64, max_text: &str) -> Result<(), Error> {
+    if value.is_finite() && value >= 1e-6 && value <= max {
+        Ok(())
+    } else {
+        Err(Error::out_of_range(
+            field,
+            crate::format_duration(value),
+            format!("a duration from 1 µs to {max_text}"),
+        ))
+    }
+}
+
+/// Rounds a non-negative finite value to the nearest millionth, as a whole number of them.
+pub(crate) fn micro(value: f64) -> u64 {
+    (value * MICRO as f64).round() as u64
+}
+
+/// A validated scenario in whole units: rates in millionths per second, durations in
+/// microseconds, shares in parts per million. Every comparison that decides an outcome is made
+/// on these integers, so ties follow the stated rules and never rounding noise.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Units {
+    pub arrivals: u64,
+    pub capacity: u64,
+    pub timeout_us: u64,
+    pub latency_us: u64,
+    pub rate_limit: Option<u64>,
+    /// The pace after a pause, from the outage's end (pause only).
+    pub resume_pace: Option<u64>,
+    pub budget_ppm: Option<u64>,
+    pub budget_floor: u64,
+    pub budget_window_s: u32,
+    pub retry_after_us: Option<u64>,
+    pub threshold_us: u64,
+}
+
+impl Units {
+    fn of(scenario: &Scenario) -> Self {
+        let bounds = &scenario.bounds;
+        Units {
+            arrivals: micro(scenario.arrivals_per_s),
+            capacity: micro(scenario.capacity_per_s),
+            timeout_us: micro(scenario.timeout_s),
+            latency_us: micro(scenario.latency_s),
+            rate_limit: bounds.rate_limit_per_s.map(micro),
+            resume_pace: bounds.pause.then(|| micro(scenario.resume_pace_per_s())),
+            budget_ppm: bounds.budget.map(micro),
+            budget_floor: micro(bounds.budget_floor_per_s),
+            budget_window_s: bounds.budget_window_s,
+            retry_after_us: bounds.retry_after_s.map(micro),
+            threshold_us: micro(bounds.retry_after_threshold_s),
+        }
+    }
+
+    /// Whole units (deliveries, attempts) a rate of `per_s` millionths per second yields in
+    /// `second`: the cumulative count `floor(rate × (second + 1))` less `floor(rate × second)`.
+    pub fn per_second(per_s: u64, second: u32) -> u64 {
+        let s = u128::from(second);
+        let rate = u128::from(per_s);
+        ((rate * (s + 1)) / u128::from(MICRO) - (rate * s) / u128::from(MICRO)) as u64
+    }
+
+    /// First deliveries created in `second`: the steady traffic's whole count, and the batch.
+    pub fn arrivals_in(&self, scenario: &Scenario, second: u32) -> u64 {
+        let steady = if second < scenario.traffic_s {
+            Self::per_second(self.arrivals, second)
+        } else {
+            0
+        };
+        let batch = match scenario.batch {
+            Some((n, at)) if at == second => u64::from(n),
+            _ => 0,
+        };
+        steady + batch
+    }
+
+    /// Attempts the sender may make in `second` under the rate limit and the pace after a
+    /// pause (`u64::MAX` when neither applies).
+    pub fn allowance(&self, second: u32, outage_end: u32) -> u64 {
+        let limit = self
+            .rate_limit
+            .map_or(u64::MAX, |r| Self::per_second(r, second));
+        let pace = match self.resume_pace {
+            Some(p) if second >= outage_end => Self::per_second(p, second),
+            _ => u64::MAX,
+        };
+        limit.min(pace)
+    }
+
+    /// Whole seconds until a retry comes due after a failure: the timeout (unless answered 429)
+    /// plus the gap, both in microseconds, rounded down, and at least one.
+    pub fn due_after(&self, gap_us: u64, rejected: bool) -> u64 {
+        let wait_us = if rejected {
+            gap_us.max(self.retry_after_us.unwrap_or(0))
+        } else {
+            self.timeout_us + gap_us
+        };
+        (wait_us / MICRO).max(1)
+    }
+}
+
+/// Millionths per second as a rate.
+pub(crate) fn as_rate(millionths: u64) -> f64 {
+    millionths as f64 / MICRO as f64
+}

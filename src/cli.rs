@@ -213,7 +213,8 @@ struct StormFlags {
     /// The destination skips requests whose sender already timed out.
     #[arg(long)]
     abandon: bool,
-    /// arithmetic, discrete (default) or fluid.
+    /// discrete (default: every delivery, seeded), fluid (expected values, fast), auto (fluid
+    /// where it represents the scenario, else discrete) or arithmetic (the article's table).
     #[arg(long, default_value = "discrete")]
     engine: String,
 }

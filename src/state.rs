@@ -73,7 +73,11 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ("retry-after", Kind::OptionalDuration, ""),
     ("pause", Kind::Bool, "false"),
     ("storm-compare", Kind::Bool, "true"),
-    ("engine", Kind::OneOf(&["fluid", "discrete"]), "fluid"),
+    (
+        "engine",
+        Kind::OneOf(&["auto", "fluid", "discrete"]),
+        "auto",
+    ),
     (
         "section",
         Kind::OneOf(&["schedule", "jitter", "storm"]),

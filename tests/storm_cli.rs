@@ -243,7 +243,7 @@ fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
             "--attempts",
             "10000",
         ],
-        "error: --engine must be at most 2e9 class-seconds",
+        "error: --engine must be discrete here: the fluid engine takes at most 2e9 class-seconds",
     );
     // The fluid engine takes the week-long storm the discrete one refuses.
     let week = storm(&["--engine", "fluid", "--traffic", "7d"]);
@@ -320,11 +320,11 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
         (&["--policy", "linear"], "error: --policy must be fixed or exponential"),
         (
             &["--engine", "quantum"],
-            "error: --engine must be one of arithmetic, discrete, fluid",
+            "error: --engine must be one of auto, arithmetic, discrete, fluid",
         ),
         (
             &["--policy", "exponential", "--mode", "decorrelated", "--engine", "fluid"],
-            "error: --engine must be discrete for decorrelated jitter",
+            "error: --engine must be discrete here: the fluid engine needs gaps that depend only on the attempt number",
         ),
         (
             &["--capacity", "3.6/s", "--timeout", "1s", "--latency", "500ms", "--engine", "fluid"],
@@ -403,4 +403,37 @@ fn json_has_minutes_and_summary_and_repeats_for_a_seed() {
     assert_eq!(summary["drained_by"], "delivery");
     assert!(summary["peak_multiple"].as_f64().unwrap() <= 1.2);
     assert_eq!(storm(&args), report, "the same seed gives the same storm");
+}
+
+#[test]
+fn auto_takes_the_fluid_engine_where_it_applies_and_says_why_when_it_does_not() {
+    let fluid = storm(&["--engine", "auto", "--traffic", "20m"]);
+    assert_eq!(fluid["engine"], "fluid");
+    let decorrelated = storm(&[
+        "--engine",
+        "auto",
+        "--traffic",
+        "20m",
+        "--policy",
+        "exponential",
+        "--mode",
+        "decorrelated",
+    ]);
+    assert_eq!(decorrelated["engine"], "discrete");
+    let caption = decorrelated["caption"].as_str().unwrap();
+    assert!(
+        caption.ends_with(
+            "Simulated delivery by delivery (seed 42) because the fluid engine needs gaps that depend only on the attempt number, and decorrelated jitter draws each from the one before."
+        ),
+        "{caption}"
+    );
+    let small = storm(&[
+        "--engine",
+        "auto",
+        "--capacity",
+        "3.6/s",
+        "--arrivals",
+        "2/s",
+    ]);
+    assert_eq!(small["engine"], "discrete");
 }

@@ -156,7 +156,7 @@ export function stormParams(s) {
     outage: text('outage'),
     timeout: text('timeout'),
     pause: s.pause === 'true',
-    engine: s.mode === 'decorrelated' ? 'discrete' : s.engine,
+    engine: s.engine,
   };
   delete p.deadline;
   delete p.samples;
@@ -174,8 +174,8 @@ function ownStormSeries(s) {
   if (s['storm-compare'] !== 'true') return [{ label: 'your policy', params: mine }];
   // Your policy as it is (pausing the endpoint included), without the limits the third series adds.
   const { budget, rateLimit, retryAfter, ...bare } = mine;
-  // The article's storm-maker: no jitter, so the fast engine serves whatever mode is chosen.
-  const fixed = { ...bare, policy: 'fixed', interval: '30s', giveUp: '2h', mode: 'none', engine: 'fluid' };
+  // The article's storm-maker, without jitter.
+  const fixed = { ...bare, policy: 'fixed', interval: '30s', giveUp: '2h', mode: 'none', engine: 'auto' };
   delete fixed.pause;
   delete fixed.attempts;
   delete fixed.gaps;
@@ -202,7 +202,6 @@ export function stormSeries(s) {
     delete scenario[key];
   }
   const params = { ...scenario, ...compared.params, policy: 'exponential' };
-  if (params.mode === 'decorrelated') params.engine = 'discrete';
   return [...series, { label: compared.title, params }];
 }
 

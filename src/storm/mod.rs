@@ -101,6 +101,9 @@ use crate::Error;
 /// Which storm engine answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
+    /// The fluid engine where it represents the scenario, else the discrete engine (the
+    /// caption says why).
+    Auto,
     /// The article's per-minute approximation ([`arithmetic_view`]).
     Arithmetic,
     /// Delivery by delivery, seeded ([`simulate_discrete`]).
@@ -113,19 +116,21 @@ impl Engine {
     /// The engine named `name`: `arithmetic`, `discrete` or `fluid`.
     pub fn from_name(name: &str) -> Result<Engine, Error> {
         match name {
+            "auto" => Ok(Engine::Auto),
             "discrete" => Ok(Engine::Discrete),
             "fluid" => Ok(Engine::Fluid),
             "arithmetic" => Ok(Engine::Arithmetic),
             other => Err(Error::out_of_range(
                 "engine",
                 format!("{other:?}"),
-                "one of arithmetic, discrete, fluid",
+                "one of auto, arithmetic, discrete, fluid",
             )),
         }
     }
 }
 
-/// Runs `scenario` on a simulating engine; the arithmetic view has its own report
+/// Runs `scenario` on a simulating engine (`Auto`: the fluid one where it represents the
+/// scenario, else the discrete one); the arithmetic view has its own report
 /// ([`arithmetic_view`]) and is refused here.
 pub fn simulate(
     scenario: &Scenario,
@@ -135,10 +140,21 @@ pub fn simulate(
     match engine {
         Engine::Fluid => simulate_fluid(scenario, keep_seconds),
         Engine::Discrete => simulate_discrete(scenario, keep_seconds),
+        Engine::Auto => {
+            let Some(why) = fluid::unrepresentable(scenario, &scenario.checked()?) else {
+                return simulate_fluid(scenario, keep_seconds);
+            };
+            let mut report = simulate_discrete(scenario, keep_seconds)?;
+            report.caption += &format!(
+                " Simulated delivery by delivery (seed {}) because {}.",
+                scenario.seed, why.reason
+            );
+            Ok(report)
+        }
         Engine::Arithmetic => Err(Error::out_of_range(
             "engine",
             "arithmetic",
-            "discrete or fluid for a simulated storm (the arithmetic view is a table of its own)",
+            "auto, discrete or fluid for a simulated storm (the arithmetic view is a table of its own)",
         )),
     }
 }

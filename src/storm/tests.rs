@@ -350,7 +350,9 @@ fn bad_scenarios_are_refused_before_allocating() {
     assert!(simulate_fluid(&decorrelated, false)
         .unwrap_err()
         .to_string()
-        .contains("discrete for decorrelated"));
+        .contains(
+            "discrete here: the fluid engine needs gaps that depend only on the attempt number"
+        ));
     assert!(simulate_discrete(&decorrelated, false).is_ok());
 }
 

@@ -692,7 +692,7 @@ test('garbage storm inputs show inline errors and keep the rest of the page', { 
     for (const field of ['arrivals', 'capacity']) assertFieldValid(await fieldError(page, field), field);
 
     for (const { field, text, message, good } of [
-      { field: 'capacity', text: '0', message: 'capacity must be a rate greater than 0', good: '30/s' },
+      { field: 'capacity', text: '0', message: 'capacity must be a rate from 0.000001 to 10000000 per second, got 0', good: '30/s' },
       { field: 'arrivals', text: 'lots', message: 'arrivals must be a rate such as 600/min', good: '600/min' },
     ]) {
       const before = await statusChanges(page);
@@ -722,9 +722,12 @@ test('garbage storm inputs show inline errors and keep the rest of the page', { 
 
 test('the discrete engine renders the storm too, and the budget exhausts nothing on either engine', { timeout: 60_000 }, async () => {
   await withPage(async ({ page }) => {
-    assert.equal(await page.locator('#engine').inputValue(), 'fluid', 'the default #engine');
+    assert.equal(await page.locator('#engine').inputValue(), 'auto', 'the default #engine');
     const noneExhausted = /(^|[^\d.,])0 exhausted/;
+    const auto = await stormLines(page);
+    await renderAfter(page, () => page.selectOption('#engine', 'fluid'));
     const fluid = await stormLines(page);
+    assert.deepEqual(auto, fluid, 'auto takes the fluid engine for the default storm');
     assertStormLabels(fluid);
     assert.match(fluid[2], noneExhausted, 'fluid: the budget line');
 
@@ -735,6 +738,23 @@ test('the discrete engine renders the storm too, and the budget exhausts nothing
     assert.notEqual(discrete[0], fluid[0], 'the discrete engine counts "your policy" differently from the fluid one');
     assert.equal((await textOf(page, '#engine-error')).trim(), '', '#engine-error for the discrete engine');
     assert.notEqual(await page.locator('#engine').getAttribute('aria-invalid'), 'true', '#engine aria-invalid');
+    assertPainted(await canvasStats(page, '#storm'), '#storm');
+  });
+});
+
+test('auto hands the storm to the discrete engine where expected values do not apply, and says why', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    await renderAfter(page, () => page.selectOption('#mode', 'decorrelated'));
+    const decorrelated = await stormLines(page);
+    assertStormLabels(decorrelated);
+    assert.match(decorrelated[0], /Simulated delivery by delivery \(seed \d+\) because the fluid engine needs gaps that depend only on the attempt number/, 'your policy, decorrelated');
+    assert.doesNotMatch(decorrelated[1], /delivery by delivery/, 'the fixed 30 s comparison has no jitter: fluid');
+
+    await renderAfter(page, () => page.selectOption('#mode', 'full'));
+    await renderAfter(page, () => page.fill('#capacity-text', '3/s'));
+    await renderAfter(page, () => page.fill('#arrivals-text', '2/s'));
+    const small = await stormLines(page);
+    for (const line of small) assert.match(line, /because the fluid engine needs capacity × \(timeout − latency/, line);
     assertPainted(await canvasStats(page, '#storm'), '#storm');
   });
 });

@@ -219,7 +219,7 @@ struct Fluid<'a> {
 
 impl<'a> Fluid<'a> {
     fn new(scenario: &'a Scenario, units: Units, shortcuts: Shortcuts) -> Result<Self, Error> {
-        let (classes, cells) = attempt_classes(scenario, &units)?;
+        let (classes, cells) = attempt_classes(scenario, &units).map_err(Error::from)?;
         let answers_429 = units.retry_after_us.is_some();
         let soonest = classes[1..]
             .iter()
@@ -541,33 +541,57 @@ impl<'a> Fluid<'a> {
     }
 }
 
+/// Why the fluid engine does not take a scenario: what it was given, and why it cannot.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Unrepresentable {
+    pub given: String,
+    pub reason: &'static str,
+}
+
+impl From<Unrepresentable> for Error {
+    fn from(why: Unrepresentable) -> Error {
+        Error::out_of_range(
+            "engine",
+            format!("fluid {}", why.given),
+            format!("discrete here: {}", why.reason),
+        )
+    }
+}
+
+/// Why the fluid engine would refuse a valid `scenario`, if it would.
+pub(crate) fn unrepresentable(scenario: &Scenario, units: &Units) -> Option<Unrepresentable> {
+    attempt_classes(scenario, units).err()
+}
+
 /// Every attempt class with its kernels and its place in the histories, and how many cells the
 /// histories take. Refuses decorrelated jitter, more than [`MAX_CELLS`] cells and more than
 /// [`MAX_CLASS_SECONDS`] of work, before allocating.
-fn attempt_classes(scenario: &Scenario, units: &Units) -> Result<(Vec<Class>, usize), Error> {
+fn attempt_classes(
+    scenario: &Scenario,
+    units: &Units,
+) -> Result<(Vec<Class>, usize), Unrepresentable> {
     let within_us = (units.timeout_us - units.latency_us).min(match units.retry_after_us {
         Some(_) => units.threshold_us,
         None => u64::MAX,
     });
     let within = within_us as f64 / 1e6 * scenario.capacity_per_s;
     if within < MIN_REQUESTS_WITHIN_LIMITS {
-        return Err(Error::out_of_range(
-            "engine",
-            format!("fluid for a destination that answers {within:.1} requests within its limits in a second"),
-            "discrete here: the fluid engine needs capacity × (timeout − latency, or the Retry-After threshold if shorter) of at least 20 requests; below that whole requests decide the outcome",
-        ));
+        return Err(Unrepresentable {
+            given: format!("for a destination that answers {within:.1} requests within its limits in a second"),
+            reason: "the fluid engine needs capacity × (timeout − latency, or the Retry-After threshold if shorter) of at least 20 requests; below that whole requests decide the outcome",
+        });
     }
     let count = scenario.policy.attempts() as usize;
     let work = f64::from(scenario.horizon_s()) * count as f64;
     if work > MAX_CLASS_SECONDS {
-        return Err(Error::out_of_range(
-            "engine",
-            format!(
-                "fluid for {work:.3e} class-seconds ({count} attempts × {} simulated)",
+        return Err(Unrepresentable {
+            given: format!(
+                "for {work:.3e} class-seconds ({count} attempts × {} simulated)",
                 crate::format_duration(f64::from(scenario.horizon_s()))
             ),
-            "at most 2e9 class-seconds (attempts × seconds simulated) for the fluid engine: fewer attempts or a shorter scenario",
-        ));
+            reason:
+                "the fluid engine takes at most 2e9 class-seconds (attempts × seconds simulated)",
+        });
     }
     let answers_429 = units.retry_after_us.is_some();
     // Class 0, first attempts, has no predecessor.
@@ -584,12 +608,9 @@ fn attempt_classes(scenario: &Scenario, units: &Units) -> Result<(Vec<Class>, us
     let timeout = units.timeout_us as f64 / 1e6;
     let mut cells = 0usize;
     for (k, class) in classes.iter_mut().enumerate().skip(1) {
-        let (lo, hi) = scenario.window(k as u32).ok_or_else(|| {
-            Error::out_of_range(
-                "engine",
-                "fluid with decorrelated jitter",
-                "discrete for decorrelated jitter (the fluid engine needs gaps that depend only on the attempt number)",
-            )
+        let (lo, hi) = scenario.window(k as u32).ok_or_else(|| Unrepresentable {
+            given: "with decorrelated jitter".into(),
+            reason: "the fluid engine needs gaps that depend only on the attempt number, and decorrelated jitter draws each from the one before",
         })?;
         // A window narrower than a microsecond is a point: exactly the discrete engine's due
         // second, from the same whole microseconds.
@@ -615,11 +636,10 @@ fn attempt_classes(scenario: &Scenario, units: &Units) -> Result<(Vec<Class>, us
         };
         cells = cells.saturating_add(len);
         if cells > MAX_CELLS {
-            return Err(Error::out_of_range(
-                "engine",
-                "fluid for this scenario",
-                "discrete here: attempts × longest wait exceeds the fluid engine's 12000000 history cells",
-            ));
+            return Err(Unrepresentable {
+                given: format!("for {count} attempts with waits up to {}", crate::format_duration(reach as f64)),
+                reason: "the fluid engine keeps at most 12000000 history cells (attempts × longest wait in seconds)",
+            });
         }
     }
     Ok((classes, cells))

@@ -41,7 +41,11 @@ pub(crate) struct Queue {
 impl Queue {
     /// Requests queued, as a number.
     pub fn requests(&self) -> f64 {
-        self.millionths as f64 / MICRO as f64
+        // From 64 bits when it fits: a 128-bit conversion is a slow library call.
+        match u64::try_from(self.millionths) {
+            Ok(narrow) => narrow as f64 / MICRO as f64,
+            Err(_) => self.millionths as f64 / MICRO as f64,
+        }
     }
 
     /// How many of `n` attempts, from position 0 on, wait at most `wait_us`: positions `j` with

@@ -44,23 +44,26 @@ impl Histories {
         }
     }
 
-    /// Writes what failed into `class` in each second from `from` on: (timed out, answered 429).
+    /// Writes what failed into `class` in each second from `from` on, by timeout and by 429
+    /// (`rejected` is ignored when the destination never answers 429).
     pub fn record(
         &mut self,
         class: usize,
         ring: Ring,
         from: usize,
-        failed: impl ExactSizeIterator<Item = (Mass, Mass)> + Clone,
+        (timed_out, rejected): (&[Mass], &[Mass]),
     ) {
-        if failed.clone().any(|f| f != (Mass::ZERO, Mass::ZERO)) {
-            self.written_at[class] = Some(from + failed.len() - 1);
+        let answers_429 = !self.rejected.is_empty();
+        let nonzero = |cells: &[Mass]| cells.iter().any(|&m| m != Mass::ZERO);
+        if nonzero(timed_out) || (answers_429 && nonzero(rejected)) {
+            self.written_at[class] = Some(from + timed_out.len() - 1);
         }
         if self.quiet(class, ring, from) {
             return;
         }
-        ring.write(&mut self.timed_out, from, failed.clone().map(|f| f.0));
-        if !self.rejected.is_empty() {
-            ring.write(&mut self.rejected, from, failed.map(|f| f.1));
+        ring.write(&mut self.timed_out, from, timed_out.iter().copied());
+        if answers_429 {
+            ring.write(&mut self.rejected, from, rejected.iter().copied());
         }
     }
 }

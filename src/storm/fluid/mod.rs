@@ -501,12 +501,16 @@ impl<'a> Fluid<'a> {
         }
         let fates = &self.fates[..end];
         let retries_failed = fates.iter().any(|fate| fate.retry.failed() > 0.0);
-        let failed = fates.iter().map(|fate| {
-            fate.first.failures(Mass {
+        // What fails in each second of the block, by timeout and by 429, for one class at a time.
+        let (mut timed_out, mut rejected) = ([Mass::ZERO; MAX_BLOCK], [Mass::ZERO; MAX_BLOCK]);
+        for (j, fate) in fates.iter().enumerate() {
+            let firsts = Mass {
                 all: fate.firsts,
                 processed: 0.0,
-            })
-        });
+            };
+            (timed_out[j], rejected[j]) = fate.first.failures(firsts);
+        }
+        let failed = (&timed_out[..end], &rejected[..end]);
         self.histories.record(1, self.classes[1].ring, from, failed);
         // What a block leaves of deliveries held through it, when nothing joins them.
         let kept_share: f64 = fates.iter().map(|fate| 1.0 - fate.share).product();
@@ -530,10 +534,10 @@ impl<'a> Fluid<'a> {
                 }
             }
             reached_top |= k + 1 == top && row.iter().any(|taken| taken.all > 0.0);
-            let failed = fates
-                .iter()
-                .zip(row.iter())
-                .map(|(fate, &taken)| fate.retry.failures(taken));
+            for (j, (fate, &taken)) in fates.iter().zip(row.iter()).enumerate() {
+                (timed_out[j], rejected[j]) = fate.retry.failures(taken);
+            }
+            let failed = (&timed_out[..end], &rejected[..end]);
             self.histories
                 .record(k + 1, self.classes[k + 1].ring, from, failed);
         }

@@ -5,7 +5,7 @@ use backoff_lab::chart::{timeline, to_svg, ChartOptions};
 use backoff_lab::give_up::{distribution, give_up_times};
 use backoff_lab::herd::herd;
 use backoff_lab::jitter::{seeded_rng, Jitter};
-use backoff_lab::storm::{simulate_discrete, simulate_fluid, Scenario, StormReport};
+use backoff_lab::storm::{simulate_discrete, simulate_fluid, Scenario, Spec, StormReport};
 use backoff_lab::{Policy, ScheduleReport, Stop};
 use criterion::{criterion_group, criterion_main, Criterion};
 use rand::RngExt;
@@ -130,25 +130,30 @@ fn storm_policy() -> Policy {
 /// 600/min for 24 h with a 2-hour outage from the start, the article's policy with full jitter
 /// (the rest as the article's storm: 30/s capacity, 50 ms latency, 5 s timeout, seed 42).
 fn storm_24h() -> Scenario {
-    Scenario {
+    Scenario::new(storm_24h_spec()).unwrap()
+}
+
+fn storm_24h_spec() -> Spec {
+    Spec {
         traffic_s: 86_400,
         outage: (0, 7_200),
         policy: storm_policy(),
         jitter: Jitter::Full,
-        ..Scenario::article_fixed()
+        ..Spec::article_fixed()
     }
 }
 
 /// One batch of 1,000,000 deliveries at second 0 (next to no steady traffic: 10^-6 per second
 /// for 1 s) and a 10-minute outage, same policy.
 fn storm_batch_1m() -> Scenario {
-    Scenario {
+    Scenario::new(Spec {
         arrivals_per_s: 1e-6,
         traffic_s: 1,
         batch: Some((1_000_000, 0)),
         outage: (0, 600),
-        ..storm_24h()
-    }
+        ..storm_24h_spec()
+    })
+    .unwrap()
 }
 
 /// Attempts simulated, summed over the report's minutes.

@@ -2,7 +2,8 @@
 # Install (only what is missing) the tools that scripts/test.sh and scripts/build-page.sh need:
 # the wasm32 target, rustfmt and clippy, Debian's chromium + chromium-driver, wasm-pack,
 # wasm-bindgen-cli at the exact wasm-bindgen version pinned in Cargo.lock, and the e2e npm packages.
-# Idempotent: a second run only checks. Never installs binaryen (see ../shared/TOOLCHAIN.md).
+# Idempotent: a second run only checks. Never installs Debian's binaryen: its wasm-opt (version
+# 108) produces a wasm that fails at load, and wasm-pack would use it silently if it were on PATH.
 set -euo pipefail
 
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -81,7 +82,8 @@ if [ "$installed_bindgen" = "wasm-bindgen $wasm_bindgen_version" ] ||
     say "wasm-bindgen-cli $wasm_bindgen_version present"
 else
     say "installing wasm-bindgen-cli $wasm_bindgen_version (found: ${installed_bindgen:-none}; a few minutes)"
-    # No --locked: with it, dependency resolution fails on this machine kind (TOOLCHAIN.md).
+    # No --locked: with it, cargo fails to resolve wasm-bindgen-cli's dependencies on Debian 12
+    # with Rust 1.95 (seen when this script was written); without it the install works.
     cargo install wasm-bindgen-cli --version "$wasm_bindgen_version"
 fi
 

@@ -621,7 +621,7 @@ impl JitterReport {
         Ok(JitterReport {
             mode: jitter.name().to_string(),
             factor: match jitter {
-                Jitter::Proportional(f) => Some(f),
+                Jitter::Proportional(f) => Some(f.get()),
                 _ => None,
             },
             attempts: policy.attempts(),
@@ -778,7 +778,7 @@ mod tests {
             64_890.0
         );
         assert_eq!(
-            distribution(&policy, Jitter::Proportional(0.2))
+            distribution(&policy, Jitter::Proportional(crate::jitter::Factor::GRPC))
                 .unwrap()
                 .expected_give_up_s,
             86_520.0
@@ -812,7 +812,7 @@ mod tests {
             (Policy::article(), Jitter::Equal),
             (
                 Policy::new(1.0, 1.6, 120.0, Stop::Attempts(20)).unwrap(),
-                Jitter::Proportional(0.2),
+                Jitter::Proportional(crate::jitter::Factor::GRPC),
             ),
             (
                 Policy::new(1.0, 2.0, 20.0, Stop::Attempts(3)).unwrap(),

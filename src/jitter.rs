@@ -76,7 +76,48 @@ pub enum Jitter {
     Decorrelated,
     /// `g × uniform(1 − f, 1 + f)` for a factor `f` in `[0, 1]` (gRPC's ±20% is `f = 0.2`).
     /// Expected gap `g`. A gap may exceed the cap, by at most `f × cap`.
-    Proportional(f64),
+    Proportional(Factor),
+}
+
+/// The factor of proportional jitter: a number from 0 to 1, checked when it is made.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "f64", into = "f64")]
+pub struct Factor(f64);
+
+impl Factor {
+    /// gRPC's ±20%.
+    pub const GRPC: Factor = Factor(0.2);
+
+    /// A factor from 0 to 1; anything else (NaN included) is refused.
+    pub fn new(factor: f64) -> Result<Factor, Error> {
+        if factor.is_finite() && (0.0..=1.0).contains(&factor) {
+            Ok(Factor(factor))
+        } else {
+            Err(Error::out_of_range(
+                "factor",
+                factor,
+                "a number from 0 to 1",
+            ))
+        }
+    }
+
+    /// The factor as a number.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl TryFrom<f64> for Factor {
+    type Error = Error;
+    fn try_from(factor: f64) -> Result<Factor, Error> {
+        Factor::new(factor)
+    }
+}
+
+impl From<Factor> for f64 {
+    fn from(factor: Factor) -> f64 {
+        factor.0
+    }
 }
 
 impl Jitter {
@@ -86,7 +127,7 @@ impl Jitter {
     /// # Example
     /// ```
     /// use backoff_lab::jitter::Jitter;
-    /// assert_eq!(Jitter::from_name("proportional", 0.2)?, Jitter::Proportional(0.2));
+    /// assert_eq!(Jitter::from_name("proportional", 0.2)?, Jitter::proportional(0.2)?);
     /// assert!(Jitter::from_name("proportional", 1.5).is_err());
     /// # Ok::<(), backoff_lab::Error>(())
     /// ```
@@ -96,20 +137,18 @@ impl Jitter {
             "full" => Ok(Jitter::Full),
             "equal" => Ok(Jitter::Equal),
             "decorrelated" => Ok(Jitter::Decorrelated),
-            "proportional" if factor.is_finite() && (0.0..=1.0).contains(&factor) => {
-                Ok(Jitter::Proportional(factor))
-            }
-            "proportional" => Err(Error::out_of_range(
-                "factor",
-                factor,
-                "a number from 0 to 1",
-            )),
+            "proportional" => Jitter::proportional(factor),
             other => Err(Error::out_of_range(
                 "mode",
                 format!("{other:?}"),
                 "one of none, full, equal, decorrelated, proportional",
             )),
         }
+    }
+
+    /// Proportional jitter with `factor`, from 0 to 1.
+    pub fn proportional(factor: f64) -> Result<Self, Error> {
+        Factor::new(factor).map(Jitter::Proportional)
     }
 
     /// The mode's name.
@@ -130,7 +169,7 @@ impl Jitter {
             Jitter::None => Some((ideal, ideal)),
             Jitter::Full => Some((0.0, ideal)),
             Jitter::Equal => Some((ideal / 2.0, ideal)),
-            Jitter::Proportional(f) => Some((ideal * (1.0 - f), ideal * (1.0 + f))),
+            Jitter::Proportional(Factor(f)) => Some((ideal * (1.0 - f), ideal * (1.0 + f))),
             Jitter::Decorrelated => None,
         }
     }

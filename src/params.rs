@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::jitter::Jitter;
-use crate::storm::{Bounds, Engine, Scenario};
+use crate::storm::{Bounds, Engine, Scenario, Spec};
 use crate::{parse_duration, Error, Policy, Stop};
 
 /// A duration given either as seconds or as text such as `"4m30s"`.
@@ -439,7 +439,7 @@ impl Params {
     /// # Ok::<(), backoff_lab::Error>(())
     /// ```
     pub fn scenario(&self) -> Result<Scenario, Error> {
-        let article = Scenario::article_fixed();
+        let article = Spec::article_fixed();
         let seconds = |input: &Option<DurationInput>,
                        field: &'static str,
                        default: f64|
@@ -512,7 +512,7 @@ impl Params {
             )),
             None => None,
         };
-        Ok(Scenario {
+        Scenario::new(Spec {
             arrivals_per_s: self
                 .arrivals
                 .as_ref()

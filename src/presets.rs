@@ -91,7 +91,7 @@ pub fn presets() -> Vec<Preset> {
             source: "https://github.com/grpc/grpc/blob/master/doc/connection-backoff.md",
             note: "1 s, ×1.6, 120 s cap, ±20% jitter; gRPC retries without end, 10 attempts are shown",
             policy: formula(1.0, 1.6, 120.0, 10),
-            jitter: Jitter::Proportional(0.2),
+            jitter: Jitter::Proportional(crate::jitter::Factor::GRPC),
         },
         Preset {
             name: "aws-sdk-standard",
@@ -130,7 +130,7 @@ impl Preset {
     pub fn params(&self) -> Params {
         let seconds = |s: f64| DurationInput::Seconds(s);
         let (mode, factor) = match self.jitter {
-            Jitter::Proportional(f) => ("proportional", Some(f)),
+            Jitter::Proportional(f) => ("proportional", Some(f.get())),
             other => (other.name(), None),
         };
         let mut params = Params {
@@ -205,7 +205,7 @@ mod tests {
         // Azure: 10 h 46 min 40 s of listed gaps, then one 12 h gap inside the 24 h TTL.
         assert_eq!(give_up("azure-event-grid"), "22 h 46 min 40 s");
         let grpc = preset("grpc").unwrap();
-        assert_eq!(grpc.jitter, Jitter::Proportional(0.2));
+        assert_eq!(grpc.jitter, Jitter::proportional(0.2).unwrap());
         assert!((grpc.policy.gap(11) - 1.6f64.powi(10)).abs() < 1e-9);
         assert_eq!(grpc.policy.gap(12), 120.0);
     }

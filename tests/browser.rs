@@ -167,7 +167,7 @@ fn seeded_jitter_in_wasm_equals_native_to_the_last_bit() {
     for (mode, jitter) in [
         ("full", Jitter::Full),
         ("decorrelated", Jitter::Decorrelated),
-        ("proportional", Jitter::Proportional(0.2)),
+        ("proportional", Jitter::proportional(0.2).unwrap()),
     ] {
         let input = format!(
             r#"{{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "{mode}", "seed": 42, "samples": 20000}}"#

@@ -104,7 +104,7 @@ fn jitters() -> impl Strategy<Value = backoff_lab::jitter::Jitter> {
         Just(Jitter::Full),
         Just(Jitter::Equal),
         Just(Jitter::Decorrelated),
-        (0.0f64..=1.0).prop_map(Jitter::Proportional),
+        (0.0f64..=1.0).prop_map(|f| Jitter::proportional(f).unwrap()),
     ]
 }
 
@@ -123,7 +123,7 @@ proptest! {
                 Jitter::None => gap == ideal,
                 Jitter::Full => (0.0..ideal).contains(&gap) || (ideal == 0.0 && gap == 0.0),
                 Jitter::Equal => gap >= ideal / 2.0 && gap < ideal,
-                Jitter::Proportional(f) => gap >= ideal * (1.0 - f) - 1e-9 && gap <= ideal * (1.0 + f) + 1e-9,
+                Jitter::Proportional(f) => gap >= ideal * (1.0 - f.get()) - 1e-9 && gap <= ideal * (1.0 + f.get()) + 1e-9,
                 Jitter::Decorrelated => {
                     let inside = gap >= policy.base_s().min(policy.cap_s()) && gap <= policy.cap_s() && gap <= previous * 3.0;
                     previous = gap;
@@ -162,8 +162,8 @@ proptest! {
         abandon in any::<bool>(),
         seed in 0u64..1_000,
     ) {
-        use backoff_lab::storm::{simulate_discrete, simulate_fluid, Scenario};
-        let mut scenario = Scenario {
+        use backoff_lab::storm::{simulate_discrete, simulate_fluid, Scenario, Spec};
+        let mut scenario = Spec {
             arrivals_per_s: arrivals,
             traffic_s: 900,
             capacity_per_s: capacity,
@@ -171,12 +171,13 @@ proptest! {
             policy: Policy::fixed(interval, Stop::Attempts(attempts)).unwrap(),
             abandon,
             seed,
-            ..Scenario::article_fixed()
+            ..Spec::article_fixed()
         };
         scenario.bounds.budget = budget;
         scenario.bounds.rate_limit_per_s = rate_limit;
         scenario.bounds.pause = pause;
         scenario.bounds.retry_after_s = retry_after;
+        let scenario = Scenario::new(scenario).unwrap();
         let mut reports = vec![simulate_discrete(&scenario, false).unwrap()];
         match simulate_fluid(&scenario, false) {
             Ok(report) => reports.push(report),
@@ -216,7 +217,7 @@ proptest! {
     ) {
         use backoff_lab::give_up::{deadline_safe_attempts, SumOfUniforms};
         use backoff_lab::jitter::Jitter;
-        let jitter = [Jitter::Full, Jitter::Equal, Jitter::Proportional(0.2)][mode];
+        let jitter = [Jitter::Full, Jitter::Equal, Jitter::proportional(0.2).unwrap()][mode];
         let policy = Policy::new(base, multiplier, base * cap_factor, Stop::Attempts(2)).unwrap();
         let quantile = |attempts: u32| {
             let p = policy.with_stop(Stop::Attempts(attempts)).unwrap();

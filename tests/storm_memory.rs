@@ -5,7 +5,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use backoff_lab::storm::{simulate_discrete, Scenario};
+use backoff_lab::storm::{simulate_discrete, Scenario, Spec};
 
 struct Counting;
 
@@ -51,11 +51,12 @@ fn memory_follows_the_deliveries_in_flight_not_the_attempts_made() {
 
     // Eight times the traffic through the same outage: eight times the deliveries in flight at
     // the worst moment, so about eight times the memory, not sixty times the attempts' share.
-    let longer = Scenario {
+    let longer = Scenario::new(Spec {
         traffic_s: 4 * 3_600,
         arrivals_per_s: 40.0,
-        ..article
-    };
+        ..*article.spec()
+    })
+    .unwrap();
     let (longer_peak, longer_attempts) = peak_while(&longer);
     assert!(longer_attempts > 4.0 * attempts, "{longer_attempts}");
     assert!(

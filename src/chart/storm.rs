@@ -367,8 +367,9 @@ mod tests {
     #[test]
     fn one_and_several_scenarios_draw() {
         let fixed = Scenario::article_fixed();
-        let mut budget = fixed;
-        budget.bounds.budget = Some(0.1);
+        let mut spec = *fixed.spec();
+        spec.bounds.budget = Some(0.1);
+        let budget = Scenario::new(spec).unwrap();
         let (a, b) = (
             simulate_fluid(&fixed, false).unwrap(),
             simulate_fluid(&budget, false).unwrap(),

@@ -23,7 +23,7 @@ fn spread(rng: &mut SeededRng, lo: f64, hi: f64) -> f64 {
 
 /// A scenario of the family, from `rng`: small enough that a discrete run takes well under a
 /// second in an optimized test build.
-pub(super) fn random_scenario(rng: &mut SeededRng) -> Scenario {
+pub(super) fn random_scenario(rng: &mut SeededRng) -> Spec {
     let arrivals = spread(rng, 1.0, 25.0);
     let traffic = pick(rng, &[300, 900, 1_800, 2_700]);
     let attempts = pick(rng, &[1, 3, 5, 8, 12, 20]);
@@ -45,7 +45,7 @@ pub(super) fn random_scenario(rng: &mut SeededRng) -> Scenario {
             Jitter::None,
             Jitter::Full,
             Jitter::Equal,
-            Jitter::Proportional(0.2),
+            Jitter::Proportional(crate::jitter::Factor::GRPC),
         ],
     );
     let timeout = pick(rng, &[1.0, 2.0, 5.0, 10.0]);
@@ -70,7 +70,7 @@ pub(super) fn random_scenario(rng: &mut SeededRng) -> Scenario {
             uniform(rng, 0.0, f64::from(traffic)) as u32,
         )
     });
-    Scenario {
+    Spec {
         arrivals_per_s: arrivals,
         traffic_s: traffic,
         batch,
@@ -108,11 +108,13 @@ fn close(fluid: f64, runs: &[f64]) -> Result<(), String> {
 }
 
 /// What the fluid engine says against eight discrete runs (seeds 1 to 8) of one scenario.
-pub(super) fn disagreements(scenario: &Scenario) -> Vec<String> {
-    let fluid = simulate_fluid(scenario, false).expect("fluid").summary;
+pub(super) fn disagreements(spec: &Spec) -> Vec<String> {
+    let fluid = simulate_fluid(&Scenario::new(*spec).unwrap(), false)
+        .expect("fluid")
+        .summary;
     let runs: Vec<Summary> = (1..=8)
         .map(|seed| {
-            let scenario = Scenario { seed, ..*scenario };
+            let scenario = Scenario::new(Spec { seed, ..*spec }).unwrap();
             simulate_discrete(&scenario, false)
                 .expect("discrete")
                 .summary
@@ -160,7 +162,7 @@ fn the_engines_agree_on_a_random_family_of_scenarios() {
     let (mut compared, mut refused, mut failures) = (0, 0, Vec::new());
     while compared < wanted {
         let scenario = random_scenario(&mut rng);
-        if let Err(why) = simulate_fluid(&scenario, false) {
+        if let Err(why) = simulate_fluid(&Scenario::new(scenario).unwrap(), false) {
             assert!(why.to_string().contains("at least 20 requests"), "{why}");
             refused += 1;
             continue;

@@ -89,7 +89,6 @@ pub struct ArithmeticReport {
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
 pub fn arithmetic_view(scenario: &Scenario) -> Result<ArithmeticReport, Error> {
-    scenario.validate()?;
     let new = scenario.arrivals_per_s * 60.0;
     let per_delivery = 60.0 / scenario.policy.cap_s();
     let count = scenario.outage.1.div_ceil(60) + 1;

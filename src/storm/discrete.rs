@@ -35,7 +35,7 @@ struct Waiting {
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
 pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<StormReport, Error> {
-    let units = scenario.checked()?;
+    let units = *scenario.units();
     let work = scenario.deliveries() * f64::from(scenario.policy.attempts());
     if work > MAX_DISCRETE_ATTEMPTS {
         return Err(Error::out_of_range(

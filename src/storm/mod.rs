@@ -94,7 +94,7 @@ pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS};
 pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
 pub use memo::Memo;
 pub use report::{DrainedBy, Interval, StormReport, Summary};
-pub use scenario::{Bounds, Scenario, MAX_DELIVERIES, MAX_HORIZON_S};
+pub use scenario::{Bounds, Scenario, Spec, MAX_DELIVERIES, MAX_HORIZON_S};
 
 use crate::Error;
 
@@ -141,7 +141,7 @@ pub fn simulate(
         Engine::Fluid => simulate_fluid(scenario, keep_seconds),
         Engine::Discrete => simulate_discrete(scenario, keep_seconds),
         Engine::Auto => {
-            let Some(why) = fluid::unrepresentable(scenario, &scenario.checked()?) else {
+            let Some(why) = fluid::unrepresentable(scenario, scenario.units()) else {
                 return simulate_fluid(scenario, keep_seconds);
             };
             let mut report = simulate_discrete(scenario, keep_seconds)?;

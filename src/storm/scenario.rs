@@ -55,9 +55,11 @@ impl Default for Bounds {
     }
 }
 
-/// A storm scenario: traffic, destination, outage, sender and bounds.
+/// What a storm scenario is made of, as given: traffic, destination, outage, sender and bounds.
+/// Plain data, not yet checked: the engines take a [`Scenario`], which only
+/// [`Scenario::new`] makes, from a `Spec` it has checked.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Scenario {
+pub struct Spec {
     /// Steady first deliveries per second.
     pub arrivals_per_s: f64,
     /// How long the steady traffic lasts, seconds.
@@ -84,12 +86,12 @@ pub struct Scenario {
     pub seed: u64,
 }
 
-impl Scenario {
+impl Spec {
     /// The article's storm: 600 per minute for 2 h, 30 per second of capacity, 50 ms latency,
     /// a 10-minute outage from 0, a 5 s timeout, a fixed 30 s interval for up to 240 attempts
     /// (two hours of retrying).
     pub fn article_fixed() -> Self {
-        Scenario {
+        Spec {
             arrivals_per_s: 10.0,
             traffic_s: 7_200,
             batch: None,
@@ -105,15 +107,8 @@ impl Scenario {
         }
     }
 
-    /// Checks every field before anything is allocated (rates, sizes, the horizon) and gives the
-    /// scenario's exact integer view.
-    pub(crate) fn checked(&self) -> Result<Units, Error> {
-        self.validate()?;
-        Ok(Units::of(self))
-    }
-
     /// Checks every field before anything is allocated: rates, sizes and the horizon.
-    pub fn validate(&self) -> Result<(), Error> {
+    fn validate(&self) -> Result<(), Error> {
         rate("arrivals", self.arrivals_per_s, 1e6)?;
         rate("capacity", self.capacity_per_s, 1e7)?;
         duration("timeout", self.timeout_s, 3_600.0, "1 h")?;
@@ -190,7 +185,7 @@ impl Scenario {
     /// The longest gap any retry can draw.
     pub(crate) fn longest_gap_s(&self) -> f64 {
         match self.jitter {
-            Jitter::Proportional(f) => self.policy.cap_s() * (1.0 + f),
+            Jitter::Proportional(f) => self.policy.cap_s() * (1.0 + f.get()),
             _ => self.policy.cap_s(),
         }
     }
@@ -220,6 +215,62 @@ impl Scenario {
         let chain = step * f64::from(self.policy.attempts());
         let end = f64::from(self.arrivals_end().max(self.outage_end())) + chain + 2.0;
         end.min(f64::from(MAX_HORIZON_S)) as u32
+    }
+}
+
+/// A checked storm scenario: the [`Spec`] it was made from (read through it: `scenario.timeout_s`)
+/// and its exact integer view. Only [`Scenario::new`] makes one, so no engine computes on
+/// unchecked input.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scenario {
+    spec: Spec,
+    units: Units,
+}
+
+impl Scenario {
+    /// Checks every field of `spec` before anything is allocated: rates, durations, sizes and
+    /// the horizon; each refusal names the field and its valid range.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::storm::{Scenario, Spec};
+    /// let spec = Spec { capacity_per_s: 0.0, ..Spec::article_fixed() };
+    /// let refused = Scenario::new(spec).unwrap_err().to_string();
+    /// assert_eq!(refused, "capacity must be a rate from 0.000001 to 10000000 per second, got 0");
+    /// ```
+    pub fn new(spec: Spec) -> Result<Scenario, Error> {
+        spec.validate()?;
+        Ok(Scenario {
+            units: Units::of(&spec),
+            spec,
+        })
+    }
+
+    /// The article's storm ([`Spec::article_fixed`]), checked.
+    pub fn article_fixed() -> Scenario {
+        let spec = Spec::article_fixed();
+        // Valid by construction (a test checks it through `Scenario::new`).
+        Scenario {
+            units: Units::of(&spec),
+            spec,
+        }
+    }
+
+    /// What the scenario was made from.
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+
+    /// The scenario in whole units.
+    pub(crate) fn units(&self) -> &Units {
+        &self.units
+    }
+}
+
+impl std::ops::Deref for Scenario {
+    type Target = Spec;
+    fn deref(&self) -> &Spec {
+        &self.spec
     }
 }
 
@@ -319,7 +370,7 @@ pub(crate) struct Units {
 }
 
 impl Units {
-    fn of(scenario: &Scenario) -> Self {
+    fn of(scenario: &Spec) -> Self {
         let bounds = &scenario.bounds;
         Units {
             arrivals: micro(scenario.arrivals_per_s),
@@ -345,7 +396,7 @@ impl Units {
     }
 
     /// First deliveries created in `second`: the steady traffic's whole count, and the batch.
-    pub fn arrivals_in(&self, scenario: &Scenario, second: u32) -> u64 {
+    pub fn arrivals_in(&self, scenario: &Spec, second: u32) -> u64 {
         let steady = if second < scenario.traffic_s {
             Self::per_second(self.arrivals, second)
         } else {

@@ -1,5 +1,6 @@
 use super::*;
 use crate::jitter::Jitter;
+use crate::Error;
 use crate::Policy;
 
 #[test]
@@ -16,9 +17,9 @@ fn arithmetic_view_reproduces_the_article_table() {
     assert_eq!(view[10].attempts / 60.0, 210.0);
 }
 
-fn exponential(jitter: Jitter) -> Scenario {
+fn exponential(jitter: Jitter) -> Spec {
     let policy = Policy::new(30.0, 3.0, 10_800.0, crate::Stop::Attempts(14)).unwrap();
-    Scenario {
+    Spec {
         policy,
         jitter,
         ..short_fixed()
@@ -26,11 +27,24 @@ fn exponential(jitter: Jitter) -> Scenario {
 }
 
 /// The article's storm with 40 minutes of traffic, to keep debug-build tests quick.
-fn short_fixed() -> Scenario {
-    Scenario {
+fn short_fixed() -> Spec {
+    Spec {
         traffic_s: 2_400,
-        ..Scenario::article_fixed()
+        ..Spec::article_fixed()
     }
+}
+
+/// The engines take a checked scenario.
+fn checked(spec: Spec) -> Scenario {
+    Scenario::new(spec).unwrap()
+}
+
+fn discrete(spec: &Spec, keep_seconds: bool) -> Result<StormReport, Error> {
+    simulate_discrete(&Scenario::new(*spec)?, keep_seconds)
+}
+
+fn fluid(spec: &Spec, keep_seconds: bool) -> Result<StormReport, Error> {
+    simulate_fluid(&Scenario::new(*spec)?, keep_seconds)
 }
 
 fn assert_conserved(report: &StormReport) {
@@ -46,7 +60,7 @@ fn assert_conserved(report: &StormReport) {
 
 #[test]
 fn fixed_interval_storm_outlives_the_outage() {
-    let report = simulate_discrete(&short_fixed(), true).unwrap();
+    let report = discrete(&short_fixed(), true).unwrap();
     assert_conserved(&report);
     let minutes = &report.minutes;
     // Minute 10, still down: far above normal traffic, growing with the backlog.
@@ -73,7 +87,7 @@ fn fixed_interval_storm_outlives_the_outage() {
 
 #[test]
 fn exponential_backoff_with_full_jitter_drains() {
-    let report = simulate_discrete(&exponential(Jitter::Full), true).unwrap();
+    let report = discrete(&exponential(Jitter::Full), true).unwrap();
     assert_conserved(&report);
     let s = report.summary;
     assert_eq!(s.exhausted, 0.0);
@@ -81,13 +95,13 @@ fn exponential_backoff_with_full_jitter_drains() {
     assert_eq!(s.delivered, s.arrivals);
     let drained = s.drained_at_s.expect("drains");
     assert!(drained > s.outage_end_s);
-    let fixed = simulate_discrete(&short_fixed(), false).unwrap().summary;
+    let fixed = discrete(&short_fixed(), false).unwrap().summary;
     assert!(s.peak_attempts_per_min < fixed.peak_attempts_per_min / 10.0);
 }
 
 /// A batch that fails during a long outage until it sits in the capped tail.
-fn capped_tail(deliveries: u32) -> Scenario {
-    Scenario {
+fn capped_tail(deliveries: u32) -> Spec {
+    Spec {
         arrivals_per_s: 1e-6,
         traffic_s: 1,
         batch: Some((deliveries, 0)),
@@ -104,7 +118,7 @@ fn tail_retries_per_minute(report: &StormReport) -> f64 {
 
 #[test]
 fn the_capped_tail_retries_once_per_cap() {
-    let six_thousand = simulate_discrete(&capped_tail(6_000), false).unwrap();
+    let six_thousand = discrete(&capped_tail(6_000), false).unwrap();
     let per_minute = tail_retries_per_minute(&six_thousand);
     let expected = 6_000.0 / ((10_800.0 + 5.0) / 60.0);
     assert!(
@@ -113,7 +127,7 @@ fn the_capped_tail_retries_once_per_cap() {
     );
     // About 360× less than the fixed storm's 12,000 retries a minute from the same backlog.
     assert!((12_000.0 / per_minute - 360.0).abs() < 10.0);
-    let million = simulate_fluid(&capped_tail(1_000_000), false).unwrap();
+    let million = fluid(&capped_tail(1_000_000), false).unwrap();
     let per_minute = tail_retries_per_minute(&million);
     assert!(
         (per_minute - 5_555.6).abs() < 0.02 * 5_555.6,
@@ -125,7 +139,7 @@ fn the_capped_tail_retries_once_per_cap() {
 fn a_retry_budget_bounds_retries_to_its_share_of_first_attempts() {
     let mut scenario = short_fixed();
     scenario.bounds.budget = Some(0.10);
-    let report = simulate_discrete(&scenario, true).unwrap();
+    let report = discrete(&scenario, true).unwrap();
     assert_conserved(&report);
     let seconds = &report.seconds;
     // While traffic is steady (once first attempts stop, past retries cannot be taken back).
@@ -158,7 +172,7 @@ fn a_retry_budget_bounds_retries_to_its_share_of_first_attempts() {
 fn pausing_makes_no_attempts_during_the_outage_and_loses_nothing() {
     let mut scenario = exponential(Jitter::Full);
     scenario.bounds.pause = true;
-    let report = simulate_discrete(&scenario, true).unwrap();
+    let report = discrete(&scenario, true).unwrap();
     assert_conserved(&report);
     assert!(report.seconds[..600].iter().all(|s| s.attempts == 0.0));
     assert_eq!(report.seconds[599].deferred, 6_000.0);
@@ -170,7 +184,7 @@ fn pausing_makes_no_attempts_during_the_outage_and_loses_nothing() {
 fn a_rate_limit_caps_attempts_per_second() {
     let mut scenario = short_fixed();
     scenario.bounds.rate_limit_per_s = Some(25.0);
-    let report = simulate_discrete(&scenario, true).unwrap();
+    let report = discrete(&scenario, true).unwrap();
     assert_conserved(&report);
     assert!(report.seconds.iter().all(|s| s.attempts <= 25.0));
     // Under the capacity, nothing queues: once the outage ends every attempt succeeds and
@@ -187,8 +201,8 @@ fn a_rate_limit_caps_attempts_per_second() {
 fn retry_after_defers_instead_of_piling_on() {
     let mut scenario = short_fixed();
     scenario.bounds.retry_after_s = Some(60.0);
-    let with = simulate_discrete(&scenario, true).unwrap();
-    let without = simulate_discrete(&short_fixed(), true).unwrap();
+    let with = discrete(&scenario, true).unwrap();
+    let without = discrete(&short_fixed(), true).unwrap();
     assert_conserved(&with);
     let rejected: f64 = with.minutes.iter().map(|m| m.rejected_429).sum();
     assert!(rejected > 0.0);
@@ -199,17 +213,17 @@ fn retry_after_defers_instead_of_piling_on() {
 }
 
 /// The scenarios the engines are compared on: the article's storm, backoff, and each bound.
-fn compared_scenarios() -> Vec<(&'static str, Scenario)> {
+fn compared_scenarios() -> Vec<(&'static str, Spec)> {
     let mut budget = exponential(Jitter::Full);
     budget.bounds.budget = Some(0.10);
     let mut limited = exponential(Jitter::Equal);
     limited.bounds.rate_limit_per_s = Some(40.0);
     let mut paused = exponential(Jitter::Full);
     paused.bounds.pause = true;
-    let mut told_to_wait = exponential(Jitter::Proportional(0.2));
+    let mut told_to_wait = exponential(Jitter::proportional(0.2).unwrap());
     told_to_wait.bounds.retry_after_s = Some(90.0);
     // Waits shorter than the one-second step: retries land in the next second in both engines.
-    let sub_second = Scenario {
+    let sub_second = Spec {
         timeout_s: 0.4,
         policy: Policy::new(0.2, 2.0, 3.0, crate::Stop::Attempts(12)).unwrap(),
         jitter: Jitter::Full,
@@ -217,13 +231,13 @@ fn compared_scenarios() -> Vec<(&'static str, Scenario)> {
         capacity_per_s: 1_000.0,
         ..short_fixed()
     };
-    let single = Scenario {
+    let single = Spec {
         policy: Policy::new(30.0, 3.0, 10_800.0, crate::Stop::Attempts(1)).unwrap(),
         ..short_fixed()
     };
     // Saturated storms where the order of service decided 17-43% of the outcome before both
     // engines served a second's retries in the same (random) order.
-    let saturated_batch = Scenario {
+    let saturated_batch = Spec {
         capacity_per_s: 17.5,
         traffic_s: 1_800,
         outage: (0, 1_800),
@@ -233,7 +247,7 @@ fn compared_scenarios() -> Vec<(&'static str, Scenario)> {
         batch: Some((1_000, 1_200)),
         ..short_fixed()
     };
-    let saturated_fast_retries = Scenario {
+    let saturated_fast_retries = Spec {
         arrivals_per_s: 50.0,
         capacity_per_s: 87.8,
         traffic_s: 7_200,
@@ -267,46 +281,46 @@ fn the_two_engines_agree_on_the_hand_picked_scenarios() {
 fn seeded_runs_repeat_and_seeds_matter() {
     let scenario = exponential(Jitter::Full);
     assert_eq!(
-        simulate_discrete(&scenario, false).unwrap(),
-        simulate_discrete(&scenario, false).unwrap()
+        discrete(&scenario, false).unwrap(),
+        discrete(&scenario, false).unwrap()
     );
-    let other = Scenario {
+    let other = Spec {
         seed: 43,
         ..scenario
     };
     assert_ne!(
-        simulate_discrete(&scenario, true).unwrap().seconds,
-        simulate_discrete(&other, true).unwrap().seconds
+        discrete(&scenario, true).unwrap().seconds,
+        discrete(&other, true).unwrap().seconds
     );
 }
 
 #[test]
 fn bad_scenarios_are_refused_before_allocating() {
-    let base = Scenario::article_fixed();
+    let base = Spec::article_fixed();
     let cases = [
         (
-            Scenario {
+            Spec {
                 arrivals_per_s: -1.0,
                 ..base
             },
             "arrivals must be a rate from 0.000001 to 1000000 per second, got -1",
         ),
         (
-            Scenario {
+            Spec {
                 arrivals_per_s: f64::NAN,
                 ..base
             },
             "arrivals must be",
         ),
         (
-            Scenario {
+            Spec {
                 capacity_per_s: 0.0,
                 ..base
             },
             "capacity must be a rate from 0.000001 to 10000000 per second, got 0",
         ),
         (
-            Scenario {
+            Spec {
                 bounds: Bounds {
                     budget: Some(1.5),
                     ..base.bounds
@@ -316,14 +330,14 @@ fn bad_scenarios_are_refused_before_allocating() {
             "budget must be a percentage from 0 to 100%, got 150%",
         ),
         (
-            Scenario {
+            Spec {
                 outage: (0, 8 * 86_400),
                 ..base
             },
             "horizon must be at most 7 days",
         ),
         (
-            Scenario {
+            Spec {
                 arrivals_per_s: 1_000.0,
                 traffic_s: 86_400,
                 ..base
@@ -331,7 +345,7 @@ fn bad_scenarios_are_refused_before_allocating() {
             "traffic must be at most 10000000 deliveries",
         ),
         (
-            Scenario {
+            Spec {
                 batch: Some((10_000_001, 0)),
                 ..base
             },
@@ -339,55 +353,67 @@ fn bad_scenarios_are_refused_before_allocating() {
         ),
     ];
     for (scenario, message) in cases {
-        let err = simulate_discrete(&scenario, false).unwrap_err().to_string();
+        let err = discrete(&scenario, false).unwrap_err().to_string();
         assert!(err.starts_with(message), "{err}");
-        assert_eq!(
-            simulate_fluid(&scenario, false).unwrap_err().to_string(),
-            err
-        );
+        assert_eq!(fluid(&scenario, false).unwrap_err().to_string(), err);
     }
     let decorrelated = exponential(Jitter::Decorrelated);
-    assert!(simulate_fluid(&decorrelated, false)
+    assert!(fluid(&decorrelated, false)
         .unwrap_err()
         .to_string()
         .contains(
             "discrete here: the fluid engine needs gaps that depend only on the attempt number"
         ));
-    assert!(simulate_discrete(&decorrelated, false).is_ok());
+    assert!(discrete(&decorrelated, false).is_ok());
 }
 
 #[test]
 fn the_memo_answers_as_the_engine_does_and_forgets_the_oldest() {
     let mut memo = Memo::default();
     let fixed = short_fixed();
-    let fresh = simulate(&fixed, crate::Engine::Fluid, false).unwrap();
-    assert_eq!(memo.simulate(&fixed, crate::Engine::Fluid).unwrap(), fresh);
-    assert_eq!(memo.simulate(&fixed, crate::Engine::Fluid).unwrap(), fresh);
+    let fresh = simulate(&checked(fixed), crate::Engine::Fluid, false).unwrap();
+    assert_eq!(
+        memo.simulate(&checked(fixed), crate::Engine::Fluid)
+            .unwrap(),
+        fresh
+    );
+    assert_eq!(
+        memo.simulate(&checked(fixed), crate::Engine::Fluid)
+            .unwrap(),
+        fresh
+    );
     // Another engine or another scenario is another entry, never the remembered report.
-    let discrete = memo.simulate(&fixed, crate::Engine::Discrete).unwrap();
+    let discrete = memo
+        .simulate(&checked(fixed), crate::Engine::Discrete)
+        .unwrap();
     assert_eq!(discrete.engine, "discrete");
-    let slower = Scenario {
+    let slower = Spec {
         capacity_per_s: 20.0,
         ..fixed
     };
-    assert_ne!(memo.simulate(&slower, crate::Engine::Fluid).unwrap(), fresh);
+    assert_ne!(
+        memo.simulate(&checked(slower), crate::Engine::Fluid)
+            .unwrap(),
+        fresh
+    );
     for capacity in 1..=Memo::CAPACITY {
-        let other = Scenario {
+        let other = Spec {
             capacity_per_s: 100.0 + capacity as f64,
             traffic_s: 60,
             ..fixed
         };
-        memo.simulate(&other, crate::Engine::Fluid).unwrap();
+        memo.simulate(&checked(other), crate::Engine::Fluid)
+            .unwrap();
     }
     assert_eq!(memo.entries.len(), Memo::CAPACITY);
-    assert!(!memo.entries.iter().any(|(s, _, _)| *s == fixed));
+    assert!(!memo.entries.iter().any(|(s, _, _)| *s.spec() == fixed));
 }
 
 #[test]
 fn the_fluid_engines_shortcuts_change_nothing_but_its_speed() {
     use super::fluid::{simulate_with, Shortcuts};
     // Long stretches where nothing fails, where the shortcuts matter most.
-    let healthy = Scenario {
+    let healthy = Spec {
         capacity_per_s: 100.0,
         outage: (600, 120),
         ..exponential(Jitter::Full)
@@ -398,8 +424,8 @@ fn the_fluid_engines_shortcuts_change_nothing_but_its_speed() {
             long_blocks: false,
             quiet_histories: false,
         };
-        let reference = simulate_with(&scenario, true, plain).unwrap();
-        let fast = simulate_fluid(&scenario, true).unwrap();
+        let reference = simulate_with(&Scenario::new(scenario).unwrap(), true, plain).unwrap();
+        let fast = fluid(&scenario, true).unwrap();
         assert_eq!(
             fast.seconds.len(),
             reference.seconds.len(),

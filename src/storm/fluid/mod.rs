@@ -80,7 +80,7 @@ pub(crate) fn simulate_with(
     keep_seconds: bool,
     shortcuts: Shortcuts,
 ) -> Result<StormReport, Error> {
-    let units = scenario.checked()?;
+    let units = *scenario.units();
     let mut engine = Fluid::new(scenario, units, shortcuts)?;
     let mut recorder = Recorder::new(scenario, keep_seconds);
     // Seconds are simulated in blocks: within a block what comes due depends only on what

@@ -150,6 +150,26 @@ fn latest_retry_s(policy: &Policy, jitter: Jitter, retries: u32) -> f64 {
 }
 
 impl Herd {
+    /// The same deliveries without jitter, to compare the herd with in words ([`Herd::caption`]);
+    /// `None` when the herd itself is unjittered. It simulates at most 100,000 deliveries.
+    pub fn unjittered_spike(&self, policy: &Policy) -> Result<Option<Herd>, Error> {
+        if self.mode == "none" {
+            return Ok(None);
+        }
+        herd(
+            policy,
+            Jitter::None,
+            self.deliveries.min(100_000),
+            self.seed,
+        )
+        .map(Some)
+    }
+
+    /// The table form: the caption, compared with `spike` when one is given.
+    pub fn to_table(&self, spike: Option<&Herd>) -> String {
+        format!("{}\n", self.caption(spike))
+    }
+
     /// The herd's numbers in words, compared with the unjittered spike when one is given.
     pub fn caption(&self, spike: Option<&Herd>) -> String {
         let first = &self.first_retry;

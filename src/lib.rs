@@ -1,8 +1,8 @@
 //! backoff-lab: the arithmetic of retry schedules.
 //!
 //! A pure core (no I/O, no wasm, no DOM): [`Policy`] and its [`Schedule`], human durations,
-//! reports and charts drawn on any plotters backend. The CLI (`src/main.rs`) and the wasm
-//! bindings (`src/bindings.rs`, wasm32 only) are thin edges over it.
+//! reports and charts drawn on any plotters backend, the page's state. The CLI (`src/cli/`) and
+//! the wasm bindings (`src/wasm/`, wasm32 only) are thin edges over it (see ARCHITECTURE.md).
 #![deny(missing_docs)]
 
 pub mod chart;
@@ -15,13 +15,11 @@ mod params;
 pub mod policy;
 pub mod presets;
 mod report;
-pub mod state;
+pub mod page;
 pub mod storm;
 
 #[cfg(target_arch = "wasm32")]
-pub mod bindings;
-#[cfg(target_arch = "wasm32")]
-mod canvas;
+pub mod wasm;
 
 pub use duration::{format_duration, format_exact, parse_duration};
 pub use error::Error;

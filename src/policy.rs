@@ -10,6 +10,24 @@ pub const MAX_ATTEMPTS: u32 = 10_000;
 /// The largest multiplier accepted.
 pub const MAX_MULTIPLIER: f64 = 1_000.0;
 
+/// The valid range of a base, give-up deadline or window, in the words of every refusal:
+/// "a duration greater than 0 s and at most 365 days". Built from [`MAX_SPAN_S`], so that a
+/// new limit changes every message with it.
+///
+/// # Example
+/// ```
+/// use backoff_lab::policy::span_range;
+/// assert_eq!(span_range(), "a duration greater than 0 s and at most 365 days");
+/// ```
+pub fn span_range() -> String {
+    format!("a duration greater than 0 s and {}", at_most_span())
+}
+
+/// "at most 365 days": the upper end of [`span_range`], for the refusals worded around it.
+fn at_most_span() -> String {
+    format!("at most {}", crate::format_duration(MAX_SPAN_S))
+}
+
 /// When a delivery stops being retried.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Stop {
@@ -65,11 +83,7 @@ impl Policy {
     /// Validates and builds a policy. Every bound is refused with a message naming the field
     /// and its valid range; a deadline that needs more than [`MAX_ATTEMPTS`] is refused too.
     pub fn new(base_s: f64, multiplier: f64, cap_s: f64, stop: Stop) -> Result<Self, Error> {
-        check_span(
-            "base",
-            base_s,
-            "a duration greater than 0 s and at most 365 days",
-        )?;
+        check_duration("base", base_s)?;
         if !(multiplier.is_finite() && (1.0..=MAX_MULTIPLIER).contains(&multiplier)) {
             return Err(Error::out_of_range(
                 "multiplier",
@@ -77,7 +91,7 @@ impl Policy {
                 "a number from 1 to 1000",
             ));
         }
-        check_span("cap", cap_s, "a duration of at most 365 days")?;
+        check_span_with("cap", cap_s, || format!("a duration of {}", at_most_span()))?;
         if cap_s < base_s {
             return Err(Error::out_of_range(
                 "cap",
@@ -121,16 +135,15 @@ impl Policy {
                 "a list of 1 to 32 gaps (add a tail with then-every for more)",
             ));
         }
-        let valid = "durations greater than 0 s and at most 365 days";
         for gap in gaps.iter().copied().chain(then_every_s) {
-            check_span(
+            check_span_with(
                 if then_every_s == Some(gap) {
                     "then-every"
                 } else {
                     "gaps"
                 },
                 gap,
-                valid,
+                || format!("durations greater than 0 s and {}", at_most_span()),
             )?;
         }
         let mut list = GapList {
@@ -189,11 +202,7 @@ impl Policy {
                 ))
             }
             Stop::GiveUpAfter(deadline) => {
-                check_span(
-                    "give-up",
-                    deadline,
-                    "a duration greater than 0 s and at most 365 days",
-                )?;
+                check_duration("give-up", deadline)?;
                 self.attempts_for_deadline(deadline)?
             }
         };
@@ -325,11 +334,7 @@ impl Policy {
     /// # Ok::<(), backoff_lab::Error>(())
     /// ```
     pub fn attempts_for_deadline(&self, deadline_s: f64) -> Result<u32, Error> {
-        check_span(
-            "give-up",
-            deadline_s,
-            "a duration greater than 0 s and at most 365 days",
-        )?;
+        check_duration("give-up", deadline_s)?;
         let mut elapsed = 0.0;
         for (retry, gap) in (1..MAX_ATTEMPTS).zip(self.gaps()) {
             elapsed += gap;
@@ -362,11 +367,7 @@ impl Policy {
     /// # Ok::<(), backoff_lab::Error>(())
     /// ```
     pub fn cap_for_deadline(&self, deadline_s: f64, attempts: u32) -> Result<f64, Error> {
-        check_span(
-            "give-up",
-            deadline_s,
-            "a duration greater than 0 s and at most 365 days",
-        )?;
+        check_duration("give-up", deadline_s)?;
         if !(2..=MAX_ATTEMPTS).contains(&attempts) {
             return Err(Error::out_of_range(
                 "attempts",
@@ -400,17 +401,32 @@ impl Policy {
     }
 }
 
+/// Refuses a duration outside (0, [`MAX_SPAN_S`]] with [`span_range`] as the valid range.
+pub(crate) fn check_duration(field: &'static str, seconds: f64) -> Result<(), Error> {
+    check_span_with(field, seconds, span_range)
+}
+
+/// Refuses a duration outside (0, [`MAX_SPAN_S`]] with `valid` as the valid range.
 pub(crate) fn check_span(field: &'static str, seconds: f64, valid: &str) -> Result<(), Error> {
+    check_span_with(field, seconds, || valid.to_string())
+}
+
+/// The same with the valid range written only for a refusal: policies are built in loops.
+fn check_span_with(
+    field: &'static str,
+    seconds: f64,
+    valid: impl FnOnce() -> String,
+) -> Result<(), Error> {
     if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SPAN_S {
         Ok(())
     } else if seconds.is_finite() && seconds >= 0.0 {
         Err(Error::out_of_range(
             field,
             crate::format_duration(seconds),
-            valid,
+            valid(),
         ))
     } else {
-        Err(Error::out_of_range(field, seconds, valid))
+        Err(Error::out_of_range(field, seconds, valid()))
     }
 }
 

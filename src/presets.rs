@@ -187,6 +187,55 @@ impl From<&Preset> for PresetInfo {
     }
 }
 
+/// Every preset as the CLI lists it, the article's first: one list, in each output format. Its
+/// JSON is the list itself.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct PresetList(pub Vec<PresetInfo>);
+
+impl PresetList {
+    /// Every preset.
+    pub fn all() -> Self {
+        PresetList(presets().iter().map(Into::into).collect())
+    }
+
+    /// Three lines a preset (name, attempts and give-up time; what it assumes; its source),
+    /// then a blank line.
+    pub fn to_table(&self) -> String {
+        let mut out = String::new();
+        for p in &self.0 {
+            out += &format!(
+                "{:<18} {:>3} attempts, gives up after {}\n{:<18} {}\n{:<18} {}\n\n",
+                p.name, p.attempts, p.give_up_text, "", p.note, "", p.source
+            );
+        }
+        out
+    }
+
+    /// A Markdown table, one row a preset.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::from(
+            "| Preset | Schedule | Attempts | Gives up after | Source |\n| --- | --- | ---: | --- | --- |\n",
+        );
+        for p in &self.0 {
+            out += &format!(
+                "| `{}` | {} | {} | {} | <{}> |\n",
+                p.name, p.note, p.attempts, p.give_up_text, p.source
+            );
+        }
+        out
+    }
+
+    /// CSV: one line a preset with its give-up time in seconds.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("name,attempts,give_up_s,source\n");
+        for p in &self.0 {
+            out += &format!("{},{},{},{}\n", p.name, p.attempts, p.give_up_s, p.source);
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

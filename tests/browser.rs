@@ -2,7 +2,8 @@
 //! the timeline drawn into a real canvas.
 #![cfg(target_arch = "wasm32")]
 
-use backoff_lab::bindings::{draw_timeline, schedule};
+use backoff_lab::wasm::api::schedule;
+use backoff_lab::wasm::charts::draw_timeline;
 use backoff_lab::{Policy, ScheduleReport};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -107,7 +108,7 @@ fn drawing_the_timeline_changes_the_canvas_pixels() {
     assert_eq!(painted_pixels(&canvas), 0);
     let options = params(r#"{"logScale": true}"#);
     let report = draw_timeline(
-        "timeline-test",
+        JsValue::from("timeline-test"),
         article_params(),
         options,
         JsValue::UNDEFINED,
@@ -124,7 +125,7 @@ fn drawing_the_timeline_changes_the_canvas_pixels() {
     );
     let light = canvas.to_data_url().unwrap();
     draw_timeline(
-        "timeline-test",
+        JsValue::from("timeline-test"),
         article_params(),
         params(r#"{"dark": true}"#),
         JsValue::UNDEFINED,
@@ -140,7 +141,7 @@ fn drawing_the_timeline_changes_the_canvas_pixels() {
 #[wasm_bindgen_test]
 fn a_missing_canvas_is_an_error_not_a_panic() {
     let err = draw_timeline(
-        "no-such-canvas",
+        JsValue::from("no-such-canvas"),
         article_params(),
         JsValue::UNDEFINED,
         JsValue::UNDEFINED,
@@ -152,7 +153,7 @@ fn a_missing_canvas_is_an_error_not_a_panic() {
         "no element with id \"no-such-canvas\" to draw the chart in"
     );
     let err = draw_timeline(
-        "timeline-test",
+        JsValue::from("timeline-test"),
         article_params(),
         params(r#"{"scale": 99}"#),
         JsValue::UNDEFINED,
@@ -172,14 +173,14 @@ fn seeded_jitter_in_wasm_equals_native_to_the_last_bit() {
         let input = format!(
             r#"{{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "{mode}", "seed": 42, "samples": 20000}}"#
         );
-        let js = backoff_lab::bindings::jitter(params(&input)).expect("valid");
+        let js = backoff_lab::wasm::api::jitter(params(&input)).expect("valid");
         let from_wasm: JitterReport = serde_wasm_bindgen::from_value(js).unwrap();
         let native =
             JitterReport::new(&Policy::article(), jitter, 20_000, 42, HISTOGRAM_BINS, None)
                 .unwrap();
         assert_eq!(from_wasm, native, "{mode}");
     }
-    let js = backoff_lab::bindings::herd(params(r#"{"base": 30, "multiplier": 3, "cap": 10800, "attempts": 14, "mode": "full", "seed": 7, "deliveries": 500}"#)).unwrap();
+    let js = backoff_lab::wasm::api::herd(params(r#"{"base": 30, "multiplier": 3, "cap": 10800, "attempts": 14, "mode": "full", "seed": 7, "deliveries": 500}"#)).unwrap();
     let from_wasm: backoff_lab::herd::Herd = serde_wasm_bindgen::from_value(js).unwrap();
     let native = backoff_lab::herd::herd(&Policy::article(), Jitter::Full, 500, 7).unwrap();
     assert_eq!(from_wasm, native);
@@ -205,8 +206,8 @@ fn jitter_refusals_throw_errors_with_their_field() {
             "deliveries",
         ),
     ] {
-        let err = backoff_lab::bindings::jitter(params(input))
-            .and_then(|_| backoff_lab::bindings::herd(params(input)))
+        let err = backoff_lab::wasm::api::jitter(params(input))
+            .and_then(|_| backoff_lab::wasm::api::herd(params(input)))
             .expect_err(input);
         assert!(err.is_instance_of::<js_sys::Error>());
         assert_eq!(
@@ -215,7 +216,7 @@ fn jitter_refusals_throw_errors_with_their_field() {
             "{input}"
         );
     }
-    let seed = backoff_lab::bindings::new_seed().unwrap();
+    let seed = backoff_lab::wasm::api::new_seed().unwrap();
     assert!(seed >= 0.0 && seed.fract() == 0.0 && seed <= u32::MAX as f64);
 }
 
@@ -223,30 +224,34 @@ fn jitter_refusals_throw_errors_with_their_field() {
 fn the_same_seed_draws_the_same_distribution_pixels() {
     let canvas = canvas("distribution-test");
     let input = r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "full", "seed": 5, "samples": 20000}"#;
-    backoff_lab::bindings::draw_distribution(
-        "distribution-test",
+    backoff_lab::wasm::charts::draw_distribution(
+        JsValue::from("distribution-test"),
         params(input),
         JsValue::UNDEFINED,
     )
     .unwrap();
     let first = canvas.to_data_url().unwrap();
-    backoff_lab::bindings::draw_distribution(
-        "distribution-test",
+    backoff_lab::wasm::charts::draw_distribution(
+        JsValue::from("distribution-test"),
         params(input),
         JsValue::UNDEFINED,
     )
     .unwrap();
     assert_eq!(canvas.to_data_url().unwrap(), first);
     let other = input.replace("\"full\"", "\"equal\"");
-    backoff_lab::bindings::draw_distribution(
-        "distribution-test",
+    backoff_lab::wasm::charts::draw_distribution(
+        JsValue::from("distribution-test"),
         params(&other),
         JsValue::UNDEFINED,
     )
     .unwrap();
     assert_ne!(canvas.to_data_url().unwrap(), first);
-    backoff_lab::bindings::draw_herd("distribution-test", params(input), JsValue::UNDEFINED)
-        .unwrap();
+    backoff_lab::wasm::charts::draw_herd(
+        JsValue::from("distribution-test"),
+        params(input),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
     assert!(painted_pixels(&canvas) > 0);
 }
 
@@ -255,7 +260,7 @@ fn seeded_storm_in_wasm_equals_native_and_draws() {
     use backoff_lab::storm::{simulate_discrete, StormReport};
     let input = r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "full", "seed": 9,
                     "policy": "exponential", "traffic": "20m", "budget": "10%", "engine": "discrete"}"#;
-    let js = backoff_lab::bindings::storm(params(input)).expect("valid scenario");
+    let js = backoff_lab::wasm::api::storm(params(input)).expect("valid scenario");
     let from_wasm: StormReport = serde_wasm_bindgen::from_value(js).unwrap();
     let native_params: backoff_lab::Params = serde_json::from_str(input).unwrap();
     let native = simulate_discrete(&native_params.scenario().unwrap(), false).unwrap();
@@ -266,15 +271,22 @@ fn seeded_storm_in_wasm_equals_native_and_draws() {
     let series = format!(
         r#"[{{"label": "mine", "params": {input}}}, {{"label": "fixed", "params": {{"base": 30, "multiplier": 3, "cap": 10800, "policy": "fixed", "traffic": "20m", "engine": "fluid"}}}}]"#
     );
-    let drawn =
-        backoff_lab::bindings::draw_storm("storm-test", params(&series), JsValue::UNDEFINED)
-            .expect("drawn");
+    let drawn = backoff_lab::wasm::charts::draw_storm(
+        JsValue::from("storm-test"),
+        params(&series),
+        JsValue::UNDEFINED,
+    )
+    .expect("drawn");
     assert_eq!(js_sys::Array::from(&drawn).length(), 2);
     assert!(painted_pixels(&canvas) > 0);
-    let err = backoff_lab::bindings::draw_storm("storm-test", params("[]"), JsValue::UNDEFINED)
-        .expect_err("no series");
+    let err = backoff_lab::wasm::charts::draw_storm(
+        JsValue::from("storm-test"),
+        params("[]"),
+        JsValue::UNDEFINED,
+    )
+    .expect_err("no series");
     assert!(err.is_instance_of::<js_sys::Error>());
-    let err = backoff_lab::bindings::storm(params(
+    let err = backoff_lab::wasm::api::storm(params(
         r#"{"base": 30, "multiplier": 3, "cap": 10800, "capacity": 0}"#,
     ))
     .expect_err("capacity 0");
@@ -286,9 +298,9 @@ fn seeded_storm_in_wasm_equals_native_and_draws() {
 
 #[wasm_bindgen_test]
 fn presets_state_and_exports_through_the_js_api() {
-    use backoff_lab::bindings::{
-        chart_svg, decode_state, encode_state, export_schedule, presets, storm_svg,
-    };
+    use backoff_lab::wasm::api::{export_schedule, presets};
+    use backoff_lab::wasm::charts::{chart_svg, storm_svg};
+    use backoff_lab::wasm::page::{decode_state, encode_state};
     let all = js_sys::Array::from(&presets().unwrap());
     assert_eq!(all.length(), 7);
     let svix = all
@@ -304,50 +316,55 @@ fn presets_state_and_exports_through_the_js_api() {
         serde_wasm_bindgen::from_value(schedule(svix_params).unwrap()).unwrap();
     assert_eq!(report.give_up_s, 99_305.0);
 
-    let decoded = decode_state("#base=1m&mode=%3Cb%3E").unwrap();
+    let decoded = decode_state(JsValue::from("#base=1m&mode=%3Cb%3E")).unwrap();
     let notices = js_sys::Array::from(&js_sys::Reflect::get(&decoded, &"notices".into()).unwrap());
     assert_eq!(notices.length(), 1);
     let settings = js_sys::Reflect::get(&decoded, &"settings".into()).unwrap();
     assert_eq!(encode_state(settings).unwrap(), "base=1m");
 
-    let csv = export_schedule(article_params(), "csv").unwrap();
+    let csv = export_schedule(article_params(), JsValue::from("csv")).unwrap();
     assert_eq!(csv.lines().count(), 15);
-    assert!(export_schedule(article_params(), "markdown")
+    assert!(export_schedule(article_params(), JsValue::from("markdown"))
         .unwrap()
         .starts_with("| Attempt |"));
-    assert!(export_schedule(article_params(), "xml").is_err());
+    assert!(export_schedule(article_params(), JsValue::from("xml")).is_err());
     let svg = chart_svg(
-        "timeline",
+        JsValue::from("timeline"),
         article_params(),
         JsValue::UNDEFINED,
-        900.0,
-        320.0,
+        JsValue::from(900.0),
+        JsValue::from(320.0),
         JsValue::UNDEFINED,
     )
     .unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("gives up at 24 h 02 min"));
     assert!(chart_svg(
-        "pie",
+        JsValue::from("pie"),
         article_params(),
         JsValue::UNDEFINED,
-        900.0,
-        320.0,
+        JsValue::from(900.0),
+        JsValue::from(320.0),
         JsValue::UNDEFINED
     )
     .is_err());
     assert!(chart_svg(
-        "timeline",
+        JsValue::from("timeline"),
         article_params(),
         JsValue::UNDEFINED,
-        f64::NAN,
-        320.0,
+        JsValue::from(f64::NAN),
+        JsValue::from(320.0),
         JsValue::UNDEFINED
     )
     .is_err());
     let series = params(
         r#"[{"label": "fixed", "params": {"base": 30, "multiplier": 3, "cap": 10800, "traffic": "20m", "engine": "fluid"}}]"#,
     );
-    assert!(storm_svg(series, JsValue::UNDEFINED, 900.0, 420.0)
-        .unwrap()
-        .contains("capacity 1800/min"));
+    assert!(storm_svg(
+        series,
+        JsValue::UNDEFINED,
+        JsValue::from(900.0),
+        JsValue::from(420.0)
+    )
+    .unwrap()
+    .contains("capacity 1800/min"));
 }

@@ -1,51 +1,31 @@
-// The page: reads inputs, calls the wasm module, writes the results. No retry arithmetic here.
-// Every control is also a setting in the URL hash (keys as in src/state.rs): the hash is written
-// on every render and read on load and on hashchange, so a link opens the same page.
+// The explorer page's DOM wiring: it reads the controls into settings (text keyed as in the URL
+// hash), asks the wasm module what to draw, and writes back what it says. Every number, default,
+// preset and caption comes from Rust (src/page/); the costly steps run in workers (compute.js).
 import init, {
-  chartSvg,
+  StormMemo,
+  computeView,
   decodeState,
+  drawView,
+  embedSnippet,
   encodeState,
-  exportSchedule,
   formatDuration,
   newSeed,
+  pageConfig,
+  pageSchedule,
   parseDuration,
-  stormSvg,
+  presets,
+  settingEdited,
+  viewSvg,
 } from './pkg/backoff_lab.js';
-import {
-  VIEW_SECTION,
-  VIEW_TITLE,
-  compareText,
-  comparedPreset,
-  drawChart,
-  gapList,
-  jitterParams,
-  listItems,
-  number,
-  policyParams,
-  presetByName,
-  presetList,
-  presetValues,
-  resolveState,
-  sizeCanvas,
-  stormSeries,
-} from './common.js';
+import { Computer } from './compute.js';
+import { Progress, chartOptions, listItems, sizeCanvas } from './ui.js';
 
-// Slider stops for durations, in seconds: nice values a person would pick.
-const DURATION_STOPS = {
-  base: [0.1, 0.25, 0.5, 1, 2, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400],
-  cap: [1, 5, 10, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800],
-  'give-up': [60, 300, 600, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 259200, 604800, 1209600, 2592000],
-  outage: [60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600],
-};
 // Inputs that have a slider paired with a text field.
 const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up', 'outage', 'budget'];
-// Every input whose errors show next to it (the error element is `${name}-error`).
+// Settings whose errors show next to their input (the error element is `${name}-error`).
 const FIELDS = [...SLIDERS, 'gaps', 'mode', 'factor', 'seed', 'samples', 'deliveries', 'deadline',
   'arrivals', 'capacity', 'timeout', 'rate-limit', 'retry-after', 'engine'];
-// Parameter names as the wasm API reports them in `error.field`, mapped to inputs.
-const FIELD_OF = { giveUp: 'give-up', traffic: 'arrivals', interval: 'base', 'then-every': 'gaps', thenEvery: 'gaps' };
-
-// Settings (the URL hash's keys) and the controls that hold them.
+// Settings and the controls that hold them.
 const TEXT_SETTINGS = {
   base: 'base-text', multiplier: 'multiplier-text', cap: 'cap-text', 'then-every': 'then-every-text',
   attempts: 'attempts-text', 'give-up': 'give-up-text', factor: 'factor-text', seed: 'seed-text',
@@ -58,10 +38,13 @@ const SELECT_SETTINGS = {
   engine: 'engine', view: 'embed-view',
 };
 const CHECKBOX_SETTINGS = { log: 'log-scale', pause: 'pause', 'storm-compare': 'storm-compare' };
-const CHARTS = ['timeline', 'distribution', 'herd', 'storm'];
+// Controls whose change may change other settings (a preset chosen or left).
+const POLICY_CONTROLS = ['base', 'multiplier', 'cap', 'attempts', 'give-up'];
 
 const $ = (id) => document.getElementById(id);
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
+let config;
+let presetList = [];
 
 function nearestStop(stops, seconds) {
   let best = 0;
@@ -75,9 +58,9 @@ function nearestStop(stops, seconds) {
 function syncSlider(field) {
   const text = $(`${field}-text`).value;
   const slider = $(field);
-  const stops = DURATION_STOPS[field];
+  const stops = config.sliderStops[field];
   try {
-    const value = stops ? parseDuration(field, text) : number(text);
+    const value = stops ? parseDuration(field, text) : Number(text.trim() === '' ? NaN : text);
     if (Number.isFinite(value) && (stops ? value > 0 : value >= 0)) {
       slider.value = stops ? String(nearestStop(stops, value)) : String(value);
     }
@@ -88,21 +71,20 @@ function syncSlider(field) {
 
 // ---- Settings ⇄ controls
 
-/** Every control's value as settings (text keyed as in the URL hash). */
+/** Every control's value as settings. */
 function readControls() {
   const s = {};
   for (const [key, id] of Object.entries(TEXT_SETTINGS)) s[key] = $(id).value;
   for (const [key, id] of Object.entries(SELECT_SETTINGS)) s[key] = $(id).value;
   for (const [key, id] of Object.entries(CHECKBOX_SETTINGS)) s[key] = String($(id).checked);
-  s.gaps = gapList($('gaps-text').value).join(',');
-  s.section = VIEW_SECTION[s.view] ?? 'schedule';
+  s.gaps = $('gaps-text').value;
   return s;
 }
 
-/** Sets the controls named in `values` (the rest keep theirs) and everything that follows them. */
+/** Sets the controls named in `values` (the rest keep theirs) and what follows them. */
 function applyControls(values) {
   for (const [key, id] of Object.entries(TEXT_SETTINGS)) {
-    if (key in values) $(id).value = values[key];
+    if (key in values && $(id).value !== values[key]) $(id).value = values[key];
   }
   for (const [key, id] of Object.entries(SELECT_SETTINGS)) {
     if (key in values) $(id).value = values[key];
@@ -110,9 +92,19 @@ function applyControls(values) {
   for (const [key, id] of Object.entries(CHECKBOX_SETTINGS)) {
     if (key in values) $(id).checked = values[key] === 'true';
   }
-  if ('gaps' in values) $('gaps-text').value = gapList(values.gaps).join(', ');
+  if ('gaps' in values) {
+    const shown = values.gaps.split(',').map((gap) => gap.trim()).filter(Boolean).join(', ');
+    if ($('gaps-text').value.split(',').map((g) => g.trim()).filter(Boolean).join(', ') !== shown) {
+      $('gaps-text').value = shown;
+    }
+  }
   for (const field of SLIDERS) syncSlider(field);
   showPolicyFields();
+}
+
+/** A control changed: Rust says what else changes (a preset chosen or left). */
+function edited(control) {
+  applyControls(settingEdited(readControls(), control));
 }
 
 /** What follows the controls without a render: hidden fields and the preset's description. */
@@ -121,12 +113,12 @@ function showPolicyFields() {
   $('attempts-field').hidden = byDeadline;
   $('give-up-field').hidden = !byDeadline;
   $('factor-field').hidden = $('mode').value !== 'proportional';
-  const listed = gapList($('gaps-text').value).length > 0;
+  const listed = $('gaps-text').value.trim() !== '';
   $('gaps-field').hidden = !listed;
   $('then-every-row').hidden = !listed || $('then-every-text').value.trim() === '';
   $('deadline-note').hidden = !listed;
 
-  const preset = presetByName($('preset').value);
+  const preset = presetList.find((p) => p.name === $('preset').value);
   $('preset-info').hidden = !preset;
   if (preset) {
     $('preset-give-up').textContent = preset.give_up_text;
@@ -142,23 +134,6 @@ function showPolicyFields() {
     }
     source.textContent = `Published schedule (${host})`;
   }
-}
-
-/** The policy moved away from the chosen preset; `dropGaps` when the formula takes over again. */
-function leavePreset(dropGaps) {
-  if ($('preset').value !== '') $('preset').value = '';
-  if (dropGaps) {
-    $('gaps-text').value = '';
-    $('then-every-text').value = '';
-  }
-  showPolicyFields();
-}
-
-function choosePreset() {
-  const preset = presetByName($('preset').value);
-  if (preset) applyControls(presetValues(preset));
-  else showPolicyFields();
-  render();
 }
 
 function showNotices(notices) {
@@ -180,18 +155,14 @@ function showNotices(notices) {
 
 /** Reads the URL hash into the controls (garbage falls back to defaults, with notices). */
 function loadFromHash() {
-  const { values, notices } = resolveState(decodeState(location.hash));
-  applyControls(values);
+  const { settings, notices } = decodeState(location.hash);
+  applyControls(settings);
   showNotices(notices);
-}
-
-function settingsList(s) {
-  return Object.entries(s).map(([key, value]) => ({ key, value: String(value) }));
 }
 
 /** Writes the settings to the URL hash without a history entry, and the link field. */
 function writeHash(s) {
-  const hash = encodeState(settingsList(s));
+  const hash = encodeState(s);
   if (location.hash.replace(/^#/, '') !== hash) {
     history.replaceState(history.state, '', hash ? `#${hash}` : location.pathname + location.search);
   }
@@ -205,8 +176,7 @@ function showErrors(errors) {
   const byField = new Map();
   const general = [];
   for (const error of errors) {
-    const field = FIELD_OF[error.field] || error.field;
-    if (FIELDS.includes(field)) byField.set(field, error.message);
+    if (FIELDS.includes(error.setting)) byField.set(error.setting, error.message);
     else general.push(error.message);
   }
   // Only what changed is written: every write would cost the next layout.
@@ -239,151 +209,138 @@ function fillTable(report) {
   $('schedule-table').tBodies[0].replaceChildren(...rows);
 }
 
-function chartOptions(canvasId, s) {
-  return { dark: darkQuery.matches, scale: sizeCanvas($(canvasId)), logScale: s.log === 'true' };
+const CAPTIONS = { timeline: 'caption', distribution: 'distribution-caption', herd: 'herd-caption', storm: 'storm-caption' };
+
+/** Writes what a drawn view says next to it. */
+function showDrawn(view, drawn) {
+  $(CAPTIONS[view]).textContent = drawn.caption;
+  $(view).setAttribute('aria-label', drawn.caption);
+  if (view === 'timeline') {
+    $('timeline').classList.toggle('compared', drawn.compared !== null);
+    fillTable(drawn.schedule);
+    $('facts').replaceChildren(...listItems(drawn.schedule.facts));
+    $('compare-info').hidden = drawn.compared === null;
+    $('compare-info').textContent = drawn.compared ?? '';
+  }
 }
 
-function showCaption(canvasId, captionId, caption) {
-  $(captionId).textContent = caption;
-  $(canvasId).setAttribute('aria-label', caption);
-}
+const computer = new Computer(
+  () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
+  (() => {
+    let memo;
+    return (view, settings) => computeView(view, settings, (memo ??= new StormMemo()));
+  })(),
+);
+const progress = new Progress((view) => render.stop(view));
+// The last result each chart drew, for its SVG export.
+const lastComputed = new Map();
 
-// Each chart's view draws it and writes its text; a failing view keeps its last good picture.
-const VIEWS = {
-  timeline: (s) => {
-    const compared = comparedPreset(s);
-    // Two timelines need the taller canvas; the class is set before the canvas is measured.
-    $('timeline').classList.toggle('compared', Boolean(compared));
-    const { caption, report } = drawChart('timeline', 'timeline', s, chartOptions('timeline', s));
-    fillTable(report);
-    showCaption('timeline', 'caption', caption);
-    $('facts').replaceChildren(...listItems(report.facts));
-    $('compare-info').hidden = !compared;
-    $('compare-info').textContent = compared ? compareText(report, compared) : '';
-  },
-  distribution: (s) => {
-    const { caption } = drawChart('distribution', 'distribution', s, chartOptions('distribution', s));
-    showCaption('distribution', 'distribution-caption', caption);
-  },
-  herd: (s) => {
-    const { caption } = drawChart('herd', 'herd', s, chartOptions('herd', s));
-    showCaption('herd', 'herd-caption', caption);
-  },
-  storm: (s) => {
-    const { caption } = drawChart('storm', 'storm', s, chartOptions('storm', s));
-    showCaption('storm', 'storm-caption', caption);
-  },
-};
+// A render draws the timeline at once and asks the workers for the rest; each chart is drawn when
+// its result arrives, if it is still the newest. A newer render supersedes an older one. The
+// status ends with "rendered in X ms (storm Y ms)", or says what was not redrawn; `charts-drawn`
+// events mark the charts on screen and all of them.
+const render = (() => {
+  let generation = 0;
+  let state;
+  let pending = new Map();
+  let errors = [];
+  let started = 0;
+  let stormMs = 0;
+  let visibleAnnounced = false;
+  let measuredOnScreen = new Set();
+
+  function announce(scope) {
+    document.dispatchEvent(new CustomEvent('charts-drawn', { detail: { scope } }));
+  }
+
+  function draw(view, computed) {
+    const options = chartOptions(darkQuery.matches, sizeCanvas($(view)), state.log === 'true');
+    showDrawn(view, drawView(view, view, state, computed, options));
+    lastComputed.set(view, { settings: state, computed });
+  }
+
+  function settle(view) {
+    pending.delete(view);
+    progress.hide(view);
+    if (view === 'storm') stormMs = performance.now() - started;
+    if (!visibleAnnounced && ![...pending.keys()].some((v) => measuredOnScreen.has(v))) {
+      visibleAnnounced = true;
+      announce('visible');
+    }
+    if (pending.size === 0) finish();
+  }
+
+  function finish() {
+    writeHash(state);
+    showErrors(errors);
+    const ms = (performance.now() - started).toFixed(1);
+    $('status').textContent = errors.length === 0
+      ? `rendered in ${ms} ms (storm ${stormMs.toFixed(1)} ms)`
+      : `not everything was redrawn: fix the highlighted input (${ms} ms)`;
+    if (errors.length === 0) document.body.dataset.ready = 'true';
+    announce('all');
+  }
+
+  function render() {
+    generation += 1;
+    const mine = generation;
+    for (const { handle } of pending.values()) handle.cancel();
+    pending = new Map();
+    state = readControls();
+    errors = [];
+    stormMs = 0;
+    started = performance.now();
+    visibleAnnounced = false;
+    measuredOnScreen = new Set(config.views.map((v) => v.name).filter(onScreen));
+    try {
+      draw('timeline', { view: 'timeline' });
+    } catch (error) {
+      errors.push(asError(error));
+    }
+    for (const view of ['distribution', 'herd', 'storm']) {
+      const handle = computer.request(view, state, {
+        onResult: (computed, partial) => {
+          if (mine !== generation) return;
+          try {
+            draw(view, computed);
+          } catch (error) {
+            errors.push(asError(error));
+          }
+          if (!partial) settle(view);
+        },
+        onError: (error) => {
+          if (mine !== generation) return;
+          errors.push(error);
+          settle(view);
+        },
+      });
+      pending.set(view, { handle });
+      progress.watch(view, mine, () => mine === generation && pending.has(view));
+    }
+    showErrors(errors);
+    $('status').textContent = 'computing…';
+  }
+
+  /** The reader pressed Stop on `view`'s progress: its computation is dropped, its chart kept. */
+  render.stop = (view) => {
+    const entry = pending.get(view);
+    if (!entry) return;
+    entry.handle.cancel();
+    errors.push({ message: `the ${view} chart was stopped before it was redrawn`, setting: null });
+    settle(view);
+  };
+  return render;
+})();
+
+function asError(error) {
+  return { message: error?.message ?? String(error), setting: error?.setting ?? error?.field ?? null };
+}
 
 /** Whether any of the chart is in the viewport (a hidden chart is not). */
 function onScreen(id) {
   const r = $(id).getBoundingClientRect();
   return r.width > 0 && r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
 }
-
-// A render draws the charts on screen first, at once; the storm (which simulates hours of
-// traffic) waits for the next animation frame when its last draw was slow, so that inputs
-// arriving in between cost one simulation. Charts off screen follow, one per task, so that an
-// input arriving meanwhile is handled first and restarts the render. `charts-drawn` events mark
-// both moments.
-const render = (() => {
-  let state;
-  let stale = new Set();
-  let errors = [];
-  let fastMs = 0;
-  let stormMs = 0;
-  let frame = 0;
-  let task = 0;
-  let lastStormMs = Infinity;
-  let drawnOnce = false;
-
-  /** Draws `chart` and adds its time to the status's figures. */
-  function draw(chart) {
-    const started = performance.now();
-    try {
-      VIEWS[chart](state);
-    } catch (error) {
-      errors.push(error instanceof Error ? error : new Error(String(error)));
-    }
-    stale.delete(chart);
-    const ms = performance.now() - started;
-    if (chart === 'storm') {
-      stormMs = ms;
-      lastStormMs = ms;
-    } else {
-      fastMs += ms;
-    }
-  }
-
-  function announce(scope) {
-    document.dispatchEvent(new CustomEvent('charts-drawn', { detail: { scope } }));
-  }
-
-  function finish() {
-    // The link follows once everything is drawn: history.replaceState is too slow for every
-    // step of a slider.
-    writeHash(state);
-    showErrors(errors);
-    $('status').textContent = errors.length === 0
-      ? `rendered in ${fastMs.toFixed(1)} ms (storm ${stormMs.toFixed(1)} ms)`
-      : `not everything was redrawn: fix the highlighted input (${fastMs.toFixed(1)} ms)`;
-    if (errors.length === 0) document.body.dataset.ready = 'true';
-    announce('all');
-  }
-
-  function drawOffScreen() {
-    const next = CHARTS.find((chart) => stale.has(chart));
-    if (next === undefined) {
-      finish();
-      return;
-    }
-    task = setTimeout(() => {
-      draw(next);
-      drawOffScreen();
-    }, 0);
-  }
-
-  return function render() {
-    state = readControls();
-    cancelAnimationFrame(frame);
-    clearTimeout(task);
-    stale = new Set(CHARTS);
-    errors = [];
-    stormMs = 0;
-    // Measured before anything is written, so that the page is laid out once; but the first
-    // time the schedule's table is still empty, and each chart is measured when its turn comes.
-    const measured = drawnOnce ? new Set(CHARTS.filter(onScreen)) : null;
-    const onScreenNow = (chart) => (measured ? measured.has(chart) : onScreen(chart));
-    fastMs = 0;
-    for (const chart of CHARTS) {
-      if (chart !== 'storm' && onScreenNow(chart)) draw(chart);
-    }
-    drawnOnce = true;
-    showErrors(errors);
-    const drawRest = () => {
-      showErrors(errors);
-      announce('visible');
-      $('status').textContent = 'drawing the charts off screen…';
-      drawOffScreen();
-    };
-    if (!onScreenNow('storm')) {
-      drawRest();
-      return;
-    }
-    // A storm that drew inside a frame last time draws now; a slow one waits for the next
-    // animation frame, so that inputs arriving in between cost one simulation, not one each.
-    if (lastStormMs < 12) {
-      draw('storm');
-      drawRest();
-      return;
-    }
-    $('status').textContent = 'drawing the storm…';
-    frame = requestAnimationFrame(() => {
-      draw('storm');
-      drawRest();
-    });
-  };
-})();
 
 // ---- Sharing: the link, the embed code
 
@@ -412,24 +369,10 @@ async function copyLink() {
   }
 }
 
-/** Text for an HTML attribute value in double quotes. */
-function attribute(text) {
-  return String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/**
- * The <iframe> snippet for the chosen chart with the current settings. It is text for the user
- * to paste elsewhere: this page only ever shows it as a textarea's value.
- */
 function embedCode(s) {
-  const view = s.view in VIEW_SECTION ? s.view : 'timeline';
-  // The view goes last and explicitly, so that the link says which chart it shows.
-  const state = encodeState(settingsList({ ...s, view: 'timeline', section: 'schedule' }));
   const page = new URL('embed.html', location.href);
   page.hash = '';
-  const src = `${page.href}#${state ? `${state}&` : ''}view=${view}`;
-  const title = `backoff-lab: ${VIEW_TITLE[view]}`;
-  return `<iframe src="${attribute(src)}" width="100%" height="360" style="border:0" loading="lazy" title="${attribute(title)}"></iframe>`;
+  return embedSnippet(s, s.view, page.href);
 }
 
 function showEmbed() {
@@ -437,7 +380,8 @@ function showEmbed() {
   $('embed-box').hidden = false;
   $('embed-code').focus();
   $('embed-code').select();
-  say('share-status', `Embed code for the ${VIEW_TITLE[$('embed-view').value] ?? 'chart'} below.`);
+  const title = config.views.find((v) => v.name === $('embed-view').value)?.title ?? 'chart';
+  say('share-status', `Embed code for the ${title} below.`);
 }
 
 // ---- Exports
@@ -477,19 +421,17 @@ function exportPng(view, button) {
 }
 
 function exportSvg(view, button) {
-  const s = readControls();
+  const drawn = lastComputed.get(view);
+  if (!drawn) {
+    exportSay(button, 'No SVG: the chart is not drawn yet.');
+    return;
+  }
   const canvas = $(view);
   const size = (pixels) => Math.min(4000, Math.max(100, Math.round(pixels)));
-  const width = size(canvas.clientWidth);
-  const height = size(canvas.clientHeight);
-  const options = { dark: darkQuery.matches, scale: 1, logScale: s.log === 'true' };
+  const options = chartOptions(darkQuery.matches, 1, drawn.settings.log === 'true');
   try {
     // wasm measures the SVG's text with an offscreen canvas: nothing here touches the CSP.
-    const svg = view === 'storm'
-      ? stormSvg(stormSeries(s), options, width, height)
-      : view === 'timeline'
-        ? chartSvg('timeline', policyParams(s), options, width, height, comparedPreset(s)?.params)
-        : chartSvg(view, jitterParams(s), options, width, height, undefined);
+    const svg = viewSvg(view, drawn.settings, drawn.computed, options, size(canvas.clientWidth), size(canvas.clientHeight));
     download(new Blob([svg], { type: 'image/svg+xml' }), `backoff-lab-${view}.svg`);
     exportSay(button, `Saved backoff-lab-${view}.svg.`);
   } catch (error) {
@@ -504,7 +446,7 @@ const TABLE_FORMATS = {
 
 function exportTable(format, button) {
   try {
-    const text = exportSchedule(policyParams(readControls()), format);
+    const text = pageSchedule(readControls(), format);
     const { type, extension } = TABLE_FORMATS[format];
     download(new Blob([text], { type }), `backoff-lab-schedule.${extension}`);
     exportSay(button, `Saved backoff-lab-schedule.${extension}.`);
@@ -516,7 +458,7 @@ function exportTable(format, button) {
 async function copyMarkdown(button) {
   let text;
   try {
-    text = exportSchedule(policyParams(readControls()), 'markdown');
+    text = pageSchedule(readControls(), 'markdown');
   } catch (error) {
     exportSay(button, `No Markdown: ${failure(error)}`);
     return;
@@ -534,39 +476,34 @@ async function copyMarkdown(button) {
 
 function fillPresetOptions() {
   for (const id of ['preset', 'compare']) {
-    const select = $(id);
-    const options = presetList().map((preset) => {
+    const options = presetList.map((preset) => {
       const option = document.createElement('option');
       option.value = preset.name;
       option.textContent = preset.title;
       return option;
     });
-    select.append(...options);
+    $(id).append(...options);
   }
 }
 
 async function main() {
   await init();
+  config = pageConfig();
+  presetList = presets();
   fillPresetOptions();
-  for (const [field, stops] of Object.entries(DURATION_STOPS)) $(field).max = String(stops.length - 1);
+  for (const [field, stops] of Object.entries(config.sliderStops)) $(field).max = String(stops.length - 1);
   loadFromHash();
 
-  // Moving base, multiplier or cap goes back to the formula; a new stop rule leaves the preset
-  // but keeps its listed gaps.
-  const policyMoved = (field) => {
-    if (field === 'base' || field === 'multiplier' || field === 'cap') leavePreset(true);
-    else if (field === 'attempts' || field === 'give-up') leavePreset(false);
-  };
   for (const field of SLIDERS) {
     $(field).addEventListener('input', () => {
-      policyMoved(field);
-      const stops = DURATION_STOPS[field];
+      const stops = config.sliderStops[field];
       $(`${field}-text`).value = stops ? formatDuration(stops[Number($(field).value)]) : $(field).value;
+      if (POLICY_CONTROLS.includes(field)) edited(field);
       render();
     });
     $(`${field}-text`).addEventListener('input', () => {
-      policyMoved(field);
       syncSlider(field);
+      if (POLICY_CONTROLS.includes(field)) edited(field);
       render();
     });
   }
@@ -577,9 +514,12 @@ async function main() {
   for (const id of ['log-scale', 'samples', 'pause', 'storm-compare', 'engine', 'compare', 'embed-view']) {
     $(id).addEventListener('change', render);
   }
-  $('preset').addEventListener('change', choosePreset);
+  $('preset').addEventListener('change', () => {
+    edited('preset');
+    render();
+  });
   $('stop-mode').addEventListener('change', () => {
-    leavePreset(false);
+    edited('stop');
     render();
   });
   $('mode').addEventListener('change', () => {
@@ -587,7 +527,7 @@ async function main() {
     render();
   });
   $('drop-gaps').addEventListener('click', () => {
-    leavePreset(true);
+    edited('drop-gaps');
     $('base-text').focus();
     render();
   });
@@ -597,7 +537,7 @@ async function main() {
   });
   $('copy-link').addEventListener('click', copyLink);
   $('embed').addEventListener('click', showEmbed);
-  for (const view of CHARTS) {
+  for (const view of config.views.map((v) => v.name)) {
     const png = $(`export-${view}-png`);
     const svg = $(`export-${view}-svg`);
     png.addEventListener('click', () => exportPng(view, png));
@@ -624,7 +564,7 @@ async function main() {
     }
     if (changed) render();
   });
-  for (const id of CHARTS) resized.observe($(id));
+  for (const view of config.views) resized.observe($(view.name));
   render();
 }
 

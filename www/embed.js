@@ -1,14 +1,19 @@
 // The embed page: one chart of the explorer, chosen by `view` in the URL hash, with the same
 // settings as the explorer's link (embed.html#<settings>&view=timeline|distribution|herd|storm).
-// It fills its frame and redraws when the frame is resized. No retry arithmetic here.
+// It fills its frame and redraws when the frame is resized. Its one chart is computed on the
+// page itself: a worker would need a file of its own (a saved copy is three files and opens from
+// file://, where module workers cannot start) or a blob: worker, which the strict CSP the page
+// is served with forbids; the core's work limits bound what a link can ask for.
 // embed.html loads it bundled with the wasm by scripts/build-page.sh (see embed-standalone.js).
-import init, { decodeState } from './pkg/backoff_lab.js';
-import { VIEW_TITLE, drawChart, compareText, listItems, resolveState, sizeCanvas } from './common.js';
+import init, { StormMemo, computeView, decodeState, drawView, pageConfig } from './pkg/backoff_lab.js';
+import { chartOptions, listItems, sizeCanvas } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 
 let settings = null;
+let computed = null;
+let memo = null;
 let frame = 0;
 
 function showNotices(notices) {
@@ -26,10 +31,12 @@ function showNotices(notices) {
 }
 
 function load() {
-  const { values, notices } = resolveState(decodeState(location.hash));
-  settings = values;
-  showNotices(notices);
-  document.title = `backoff-lab: ${VIEW_TITLE[settings.view] ?? VIEW_TITLE.timeline}`;
+  const decoded = decodeState(location.hash);
+  settings = decoded.settings;
+  computed = null;
+  showNotices(decoded.notices);
+  const title = pageConfig().views.find((v) => v.name === settings.view)?.title ?? 'retry timeline';
+  document.title = `backoff-lab: ${title}`;
   // The full explorer with the same settings (relative, so a saved copy links to its neighbour).
   $('open-explorer').setAttribute('href', `./index.html${location.hash}`);
 }
@@ -37,10 +44,11 @@ function load() {
 function draw() {
   frame = 0;
   const canvas = $('chart');
-  const options = { dark: darkQuery.matches, scale: sizeCanvas(canvas), logScale: settings.log === 'true' };
+  const options = chartOptions(darkQuery.matches, sizeCanvas(canvas), settings.log === 'true');
   try {
-    const drawn = drawChart(settings.view, 'chart', settings, options);
-    const caption = drawn.compared ? `${drawn.caption} ${compareText(drawn.report, drawn.compared)}` : drawn.caption;
+    computed ??= computeView(settings.view, settings, (memo ??= new StormMemo()));
+    const drawn = drawView('chart', settings.view, settings, computed, options);
+    const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
     $('chart-caption').textContent = caption;
     canvas.setAttribute('aria-label', caption);
     document.body.dataset.ready = 'true';

@@ -6,8 +6,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{drawing_error, ChartOptions};
-use crate::{format_duration, Error, Schedule};
+use super::{drawing_error, ChartOptions, Theme};
+use crate::{format_duration, Error, Row, Schedule};
 
 /// Draws the timeline of `schedule` filling `area`.
 ///
@@ -75,7 +75,8 @@ struct Axis<'a> {
 /// A label's rectangle in pixels: left, top, right, bottom.
 type Rect = (f64, f64, f64, f64);
 
-/// Draws the timeline and returns the rectangles its labels took.
+/// Draws the timeline and returns the rectangles its labels took. Later steps yield to the
+/// labels of earlier ones, so the order is the order of importance (and of the SVG).
 fn draw_labelled<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     schedule: &Schedule,
@@ -83,202 +84,278 @@ fn draw_labelled<DB: DrawingBackend>(
     shared: Axis<'_>,
 ) -> Result<Vec<Rect>, Error> {
     let (options, theme) = super::prepare(area, options)?;
-    let s = options.scale;
-    let (width, height) = area.dim_in_pixel();
-    let (width, height) = (f64::from(width), f64::from(height));
-
-    let rows = schedule.rows();
-    let policy = schedule.policy();
-    let end = shared
-        .end
-        .unwrap_or(schedule.give_up_s())
-        .max(policy.base_s());
-    let axis = TimeAxis {
-        left: 28.0 * s,
-        right: width - 28.0 * s,
-        end,
-        log_base: options
-            .log_scale
-            .then_some(shared.log_base.unwrap_or(policy.base_s())),
-    };
-    let top = 34.0 * s;
-    let bottom = height - 30.0 * s;
-    let line_y = top + (bottom - top) * 0.64;
-    let mut painter = Painter {
-        area,
-        scale: s,
-        placed: Vec::new(),
-    };
-
+    let mut timeline = Timeline::new(area, schedule, &options, theme, &shared);
     if let Some(title) = shared.title {
-        let font = painter.styled_font(13.0, theme.text, FontStyle::Bold);
-        painter.text(
-            title,
-            (8.0 * s, 8.0 * s),
-            &font,
-            HPos::Left,
-            VPos::Top,
-            true,
-        )?;
+        timeline.title(title)?;
     }
-
-    // Grid and tick labels at nice durations.
-    let tick_font = painter.font(11.0, theme.muted);
-    for (t, label) in axis.ticks(&painter, &tick_font) {
-        let x = axis.x(t);
-        painter.line(&[(x, top), (x, bottom)], theme.grid, 1.0)?;
-        painter.text(
-            &label,
-            (x, bottom + 6.0 * s),
-            &tick_font,
-            HPos::Center,
-            VPos::Top,
-            false,
-        )?;
-    }
-
-    // The capped region: from the attempt before the first capped gap to the give-up point.
-    let label_font = painter.font(12.5, theme.text);
-    let give_up_x = axis.x(schedule.give_up_s());
-    let give_up_label = format!("gives up at {}", format_duration(schedule.give_up_s()));
-    let give_up_anchor = if give_up_x > width / 2.0 {
-        HPos::Right
-    } else {
-        HPos::Left
-    };
-    painter.text(
-        &give_up_label,
-        (give_up_x, top - 8.0 * s),
-        &painter.styled_font(13.0, theme.alert, FontStyle::Bold),
-        give_up_anchor,
-        VPos::Bottom,
-        true,
-    )?;
-    // No gap label may sit on the give-up line.
-    painter.claim((give_up_x - 1.0 * s, top, give_up_x + 1.0 * s, line_y));
+    timeline.grid()?;
+    timeline.give_up_label()?;
     if let Some(first) = schedule.first_capped_attempt() {
-        let start = axis.x(rows[first as usize - 2].elapsed_s);
-        let fill = theme.accent.mix(if options.dark { 0.16 } else { 0.13 });
-        painter.rect((start, top), (give_up_x, bottom), fill)?;
-        painter.line(&[(start, top), (start, bottom)], theme.accent, 1.5)?;
-        let label = format!("capped: every gap {}", format_duration(policy.cap_s()));
-        let font = painter.font(12.5, theme.text);
-        if !painter.text(
-            &label,
-            (start + 4.0 * s, top + 6.0 * s),
-            &font,
-            HPos::Left,
-            VPos::Top,
-            true,
-        )? {
-            painter.text(
-                "capped",
-                (start + 4.0 * s, top + 6.0 * s),
-                &font,
-                HPos::Left,
-                VPos::Top,
-                true,
-            )?;
-        }
+        timeline.capped_region(first, options.dark)?;
     }
+    timeline.time_line()?;
+    timeline.gap_arcs()?;
+    timeline.attempts()?;
+    timeline.give_up_line()?;
+    Ok(timeline.painter.placed)
+}
 
-    // The time line itself.
-    painter.line(
-        &[(axis.left, line_y), (axis.right, line_y)],
-        theme.muted,
-        1.5,
-    )?;
+/// One timeline being drawn: its schedule, where things go and the painter that draws them.
+struct Timeline<'a, DB: DrawingBackend> {
+    painter: Painter<'a, DB>,
+    schedule: &'a Schedule,
+    theme: Theme,
+    axis: TimeAxis,
+    /// The area's width in pixels.
+    width: f64,
+    /// The top of the plot (the give-up label sits above it).
+    top: f64,
+    /// The bottom of the plot (the tick labels sit below it).
+    bottom: f64,
+    /// The height of the time line: gaps arc above it, attempts are labelled below it.
+    line_y: f64,
+}
 
-    // Gaps as arcs above the line, labelled where there is room.
-    let gap_font = painter.font(12.0, theme.muted);
-    let max_arc = (line_y - top - 40.0 * s).max(8.0 * s);
-    for pair in rows.windows(2) {
-        let (x0, x1) = (axis.x(pair[0].elapsed_s), axis.x(pair[1].elapsed_s));
-        if x1 - x0 < 3.0 * s {
-            continue;
-        }
-        let rise = ((x1 - x0) * 0.45).min(max_arc).max(3.0 * s);
-        let colour = if pair[1].capped {
-            theme.accent
-        } else {
-            theme.primary
+impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
+    fn new(
+        area: &'a DrawingArea<DB, Shift>,
+        schedule: &'a Schedule,
+        options: &ChartOptions,
+        theme: Theme,
+        shared: &Axis<'_>,
+    ) -> Self {
+        let s = options.scale;
+        let (width, height) = area.dim_in_pixel();
+        let (width, height) = (f64::from(width), f64::from(height));
+        let policy = schedule.policy();
+        let end = shared
+            .end
+            .unwrap_or(schedule.give_up_s())
+            .max(policy.base_s());
+        let axis = TimeAxis {
+            left: 28.0 * s,
+            right: width - 28.0 * s,
+            end,
+            log_base: options
+                .log_scale
+                .then_some(shared.log_base.unwrap_or(policy.base_s())),
         };
-        let arc: Vec<(f64, f64)> = (0..=24)
-            .map(|i| {
-                let f = f64::from(i) / 24.0;
-                (x0 + (x1 - x0) * f, line_y - rise * 4.0 * f * (1.0 - f))
-            })
-            .collect();
-        painter.line(&arc, colour, 1.5)?;
-        if let Some(gap) = pair[1].gap_s {
-            let centre = ((x0 + x1) / 2.0, line_y - rise - 4.0 * s);
-            painter.text(
-                &format_duration(gap),
-                centre,
-                &gap_font,
-                HPos::Center,
-                VPos::Bottom,
-                true,
-            )?;
+        let top = 34.0 * s;
+        let bottom = height - 30.0 * s;
+        Timeline {
+            painter: Painter {
+                area,
+                scale: s,
+                placed: Vec::new(),
+            },
+            schedule,
+            theme,
+            axis,
+            width,
+            top,
+            bottom,
+            line_y: top + (bottom - top) * 0.64,
         }
     }
 
-    // Attempts: the give-up point is labelled first so that its label is never crowded out.
-    let number_font = painter.font(11.0, theme.muted);
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.rotate_right(1);
-    let mut last_dot = f64::NEG_INFINITY;
-    for &i in &order {
-        let row = rows[i];
-        let x = axis.x(row.elapsed_s);
-        let is_last = i + 1 == rows.len();
-        if is_last || x - last_dot >= 1.0 || i == 0 {
-            let (colour, radius) = if is_last {
-                (theme.alert, 6.0)
-            } else if row.capped {
-                (theme.accent, 4.5)
-            } else {
-                (theme.primary, 4.5)
-            };
-            painter.dot((x, line_y), radius, colour)?;
-            if !is_last {
-                last_dot = x;
+    /// `length` in pixels at the device scale.
+    fn px(&self, length: f64) -> f64 {
+        length * self.painter.scale
+    }
+
+    fn give_up_x(&self) -> f64 {
+        self.axis.x(self.schedule.give_up_s())
+    }
+
+    /// The schedule's name, top left (when two are compared).
+    fn title(&mut self, title: &str) -> Result<(), Error> {
+        let font = self
+            .painter
+            .styled_font(13.0, self.theme.text, FontStyle::Bold);
+        let at = (self.px(8.0), self.px(8.0));
+        self.painter
+            .text(title, at, &font, HPos::Left, VPos::Top, true)?;
+        Ok(())
+    }
+
+    /// Grid lines and tick labels at nice durations.
+    fn grid(&mut self) -> Result<(), Error> {
+        let tick_font = self.painter.font(11.0, self.theme.muted);
+        for (t, label) in self.axis.ticks(&self.painter, &tick_font) {
+            let x = self.axis.x(t);
+            let (top, bottom) = (self.top, self.bottom);
+            self.painter
+                .line(&[(x, top), (x, bottom)], self.theme.grid, 1.0)?;
+            let at = (x, bottom + self.px(6.0));
+            self.painter
+                .text(&label, at, &tick_font, HPos::Center, VPos::Top, false)?;
+        }
+        Ok(())
+    }
+
+    /// "gives up at ..." above the give-up point, towards the middle; no gap label may then
+    /// sit on the give-up line.
+    fn give_up_label(&mut self) -> Result<(), Error> {
+        let x = self.give_up_x();
+        let label = format!("gives up at {}", format_duration(self.schedule.give_up_s()));
+        let anchor = if x > self.width / 2.0 {
+            HPos::Right
+        } else {
+            HPos::Left
+        };
+        let font = self
+            .painter
+            .styled_font(13.0, self.theme.alert, FontStyle::Bold);
+        let at = (x, self.top - self.px(8.0));
+        self.painter
+            .text(&label, at, &font, anchor, VPos::Bottom, true)?;
+        let line = (x - self.px(1.0), self.top, x + self.px(1.0), self.line_y);
+        self.painter.claim(line);
+        Ok(())
+    }
+
+    /// The capped region, shaded from the attempt before the first capped gap (attempt
+    /// `first_capped`) to the give-up point, and labelled (shorter where the long label has no
+    /// room).
+    fn capped_region(&mut self, first_capped: u32, dark: bool) -> Result<(), Error> {
+        let (top, bottom) = (self.top, self.bottom);
+        let start = self
+            .axis
+            .x(self.schedule.rows()[first_capped as usize - 2].elapsed_s);
+        let fill = self.theme.accent.mix(if dark { 0.16 } else { 0.13 });
+        self.painter
+            .rect((start, top), (self.give_up_x(), bottom), fill)?;
+        self.painter
+            .line(&[(start, top), (start, bottom)], self.theme.accent, 1.5)?;
+        let cap = format_duration(self.schedule.policy().cap_s());
+        let font = self.painter.font(12.5, self.theme.text);
+        let at = (start + self.px(4.0), top + self.px(6.0));
+        for label in [format!("capped: every gap {cap}"), "capped".into()] {
+            if self
+                .painter
+                .text(&label, at, &font, HPos::Left, VPos::Top, true)?
+            {
+                break;
             }
         }
-        let label_y = line_y + 11.0 * s;
-        let elapsed = format_duration(row.elapsed_s);
-        let (ew, eh) = painter.size(&elapsed, &label_font);
-        let left = x - ew / 2.0;
-        let rect = (
-            left.max(0.0),
-            label_y,
-            left.max(0.0) + ew,
-            label_y + eh + 16.0 * s,
-        );
-        if painter.claim(rect) {
-            painter.text(
-                &format!("#{}", row.attempt),
-                (x, label_y),
-                &number_font,
-                HPos::Center,
-                VPos::Top,
-                false,
-            )?;
-            painter.text(
-                &elapsed,
-                (x, label_y + 15.0 * s),
-                &label_font,
-                HPos::Center,
-                VPos::Top,
-                false,
-            )?;
+        Ok(())
+    }
+
+    fn time_line(&self) -> Result<(), Error> {
+        let ends = [
+            (self.axis.left, self.line_y),
+            (self.axis.right, self.line_y),
+        ];
+        self.painter.line(&ends, self.theme.muted, 1.5)
+    }
+
+    /// Gaps as arcs above the line, labelled with their length where there is room.
+    fn gap_arcs(&mut self) -> Result<(), Error> {
+        let gap_font = self.painter.font(12.0, self.theme.muted);
+        let line_y = self.line_y;
+        let max_arc = (line_y - self.top - self.px(40.0)).max(self.px(8.0));
+        for pair in self.schedule.rows().windows(2) {
+            let (x0, x1) = (
+                self.axis.x(pair[0].elapsed_s),
+                self.axis.x(pair[1].elapsed_s),
+            );
+            if x1 - x0 < self.px(3.0) {
+                continue;
+            }
+            let rise = ((x1 - x0) * 0.45).min(max_arc).max(self.px(3.0));
+            let colour = if pair[1].capped {
+                self.theme.accent
+            } else {
+                self.theme.primary
+            };
+            let arc: Vec<(f64, f64)> = (0..=24)
+                .map(|i| {
+                    let f = f64::from(i) / 24.0;
+                    (x0 + (x1 - x0) * f, line_y - rise * 4.0 * f * (1.0 - f))
+                })
+                .collect();
+            self.painter.line(&arc, colour, 1.5)?;
+            if let Some(gap) = pair[1].gap_s {
+                let centre = ((x0 + x1) / 2.0, line_y - rise - self.px(4.0));
+                let label = format_duration(gap);
+                self.painter
+                    .text(&label, centre, &gap_font, HPos::Center, VPos::Bottom, true)?;
+            }
         }
+        Ok(())
     }
-    if let Some(last) = rows.last() {
-        let x = axis.x(last.elapsed_s);
-        painter.line(&[(x, top - 4.0 * s), (x, line_y)], theme.alert, 1.5)?;
+
+    /// Attempts as dots on the line, each labelled below with its number and elapsed time
+    /// where there is room. The give-up point is labelled first so that its label is never
+    /// crowded out; dots within a pixel of the last one drawn are left out.
+    fn attempts(&mut self) -> Result<(), Error> {
+        let number_font = self.painter.font(11.0, self.theme.muted);
+        let elapsed_font = self.painter.font(12.5, self.theme.text);
+        let rows = self.schedule.rows();
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        order.rotate_right(1);
+        let mut last_dot = f64::NEG_INFINITY;
+        for &i in &order {
+            let row = rows[i];
+            let x = self.axis.x(row.elapsed_s);
+            let is_last = i + 1 == rows.len();
+            if is_last || x - last_dot >= 1.0 || i == 0 {
+                let (colour, radius) = if is_last {
+                    (self.theme.alert, 6.0)
+                } else if row.capped {
+                    (self.theme.accent, 4.5)
+                } else {
+                    (self.theme.primary, 4.5)
+                };
+                self.painter.dot((x, self.line_y), radius, colour)?;
+                if !is_last {
+                    last_dot = x;
+                }
+            }
+            self.attempt_label(&row, x, (&number_font, &elapsed_font))?;
+        }
+        Ok(())
     }
-    Ok(painter.placed)
+
+    /// "#n" over the elapsed time, below the attempt at `x`, where no other label is.
+    fn attempt_label(
+        &mut self,
+        row: &Row,
+        x: f64,
+        (number_font, elapsed_font): (&TextStyle, &TextStyle),
+    ) -> Result<(), Error> {
+        let label_y = self.line_y + self.px(11.0);
+        let elapsed = format_duration(row.elapsed_s);
+        let (ew, eh) = self.painter.size(&elapsed, elapsed_font);
+        let left = (x - ew / 2.0).max(0.0);
+        let rect = (left, label_y, left + ew, label_y + eh + self.px(16.0));
+        if self.painter.claim(rect) {
+            let number = format!("#{}", row.attempt);
+            self.painter.text(
+                &number,
+                (x, label_y),
+                number_font,
+                HPos::Center,
+                VPos::Top,
+                false,
+            )?;
+            let at = (x, label_y + self.px(15.0));
+            self.painter
+                .text(&elapsed, at, elapsed_font, HPos::Center, VPos::Top, false)?;
+        }
+        Ok(())
+    }
+
+    /// The give-up line, from above the plot down to the last attempt.
+    fn give_up_line(&self) -> Result<(), Error> {
+        if let Some(last) = self.schedule.rows().last() {
+            let x = self.axis.x(last.elapsed_s);
+            let from = (x, self.top - self.px(4.0));
+            self.painter
+                .line(&[from, (x, self.line_y)], self.theme.alert, 1.5)?;
+        }
+        Ok(())
+    }
 }
 
 /// Maps seconds to pixels, linearly or on `ln(1 + t / base)`.

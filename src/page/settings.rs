@@ -1,10 +1,12 @@
-//! The page's state as a value: every control's setting, written to the URL hash and read back.
+//! Every control's setting, as text keyed as in the URL hash, written to the hash and read back.
 //! Reading never fails: an unknown key, a garbled value or an absurd size falls back to the
 //! default with a notice that says what was ignored. Values stay text; the page writes them into
 //! form fields, never into HTML.
 
+use std::collections::BTreeMap;
+
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{parse_duration, NumberInput};
 
@@ -23,23 +25,13 @@ enum Kind {
     OptionalRate,
     Bool,
     OneOf(&'static [&'static str]),
+    /// A preset's name (see [`crate::presets::presets`]), or empty.
+    Preset,
 }
-
-/// A preset's name, or none (the user's own policy); a test keeps it equal to the presets.
-const PRESET_CHOICES: &[&str] = &[
-    "",
-    "article",
-    "svix",
-    "standard-webhooks",
-    "azure-event-grid",
-    "grpc",
-    "aws-sdk-standard",
-    "aws-sns",
-];
 
 /// Every setting of the page: its key, what it may hold and its default.
 const SETTINGS: &[(&str, Kind, &str)] = &[
-    ("preset", Kind::OneOf(PRESET_CHOICES), ""),
+    ("preset", Kind::Preset, ""),
     ("base", Kind::Duration, "30 s"),
     ("multiplier", Kind::Number(1.0, 1_000.0), "3"),
     ("cap", Kind::Duration, "3 h"),
@@ -49,7 +41,7 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ("attempts", Kind::Whole(1.0, 10_000.0), "14"),
     ("give-up", Kind::Duration, "24 h"),
     ("log", Kind::Bool, "true"),
-    ("compare", Kind::OneOf(PRESET_CHOICES), ""),
+    ("compare", Kind::Preset, ""),
     (
         "mode",
         Kind::OneOf(&["none", "full", "equal", "decorrelated", "proportional"]),
@@ -90,21 +82,94 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ),
 ];
 
-/// One setting: its key and its value as text.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Setting {
-    /// The key (`base`, `mode`, ...).
-    pub key: String,
-    /// The value as text, as a form field shows it.
-    pub value: String,
+/// Every setting of the page, as text, in a fixed order; serialized as an object keyed as in
+/// the URL hash (`{"base": "30 s", "mode": "full", ...}`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    values: Vec<String>,
+}
+
+impl Default for Settings {
+    /// Every setting at its default.
+    fn default() -> Self {
+        Settings {
+            values: SETTINGS.iter().map(|(_, _, d)| (*d).to_string()).collect(),
+        }
+    }
+}
+
+impl Settings {
+    /// The setting `key`'s text ("" for a key the page does not have).
+    pub fn get(&self, key: &str) -> &str {
+        index(key).map_or("", |i| self.values[i].as_str())
+    }
+
+    /// Sets `key` to `value` (a key the page does not have is ignored). A list of gaps is kept
+    /// as the hash writes it, `5 s,5 min`, however the page shows it.
+    pub fn set(&mut self, key: &str, value: impl Into<String>) {
+        if let Some(i) = index(key) {
+            self.values[i] = normalized(SETTINGS[i].1, value.into());
+        }
+    }
+
+    /// Every key with its value, in the fixed order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        SETTINGS
+            .iter()
+            .zip(&self.values)
+            .map(|((key, _, _), value)| (*key, value.as_str()))
+    }
+
+    /// Whether `key` holds its default.
+    pub fn is_default(&self, key: &str) -> bool {
+        index(key).is_some_and(|i| self.values[i] == SETTINGS[i].2)
+    }
+
+    /// The settings a page's controls hold: known keys taken as they are (they are checked
+    /// where they are used), unknown keys ignored, missing keys at their defaults.
+    pub fn from_map(map: &BTreeMap<String, String>) -> Settings {
+        let mut settings = Settings::default();
+        for (key, value) in map {
+            settings.set(key, value.as_str());
+        }
+        settings
+    }
+}
+
+impl Serialize for Settings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Settings {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Settings::from_map(&BTreeMap::deserialize(deserializer)?))
+    }
+}
+
+fn normalized(kind: Kind, value: String) -> String {
+    match kind {
+        Kind::Durations => crate::page::gap_list(&value).join(","),
+        _ => value,
+    }
+}
+
+fn index(key: &str) -> Option<usize> {
+    SETTINGS.iter().position(|(k, _, _)| *k == key)
+}
+
+/// The page's own key equal to `name`, if the page has that setting.
+pub(super) fn key(name: &str) -> Option<&'static str> {
+    index(name).map(|i| SETTINGS[i].0)
 }
 
 /// A hash read back: every setting (defaults where nothing valid was given) and what was
 /// ignored, in words.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DecodedState {
-    /// Every setting, in a fixed order.
-    pub settings: Vec<Setting>,
+    /// Every setting.
+    pub settings: Settings,
     /// One sentence per thing ignored.
     pub notices: Vec<String>,
 }
@@ -158,15 +223,14 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
         Kind::Bool if value == "true" || value == "false" => Ok(()),
         Kind::Bool => Err("true or false".into()),
         Kind::OneOf(options) if options.contains(&value) => Ok(()),
-        Kind::OneOf(options) => Err(format!(
-            "one of {}",
-            options
-                .iter()
-                .filter(|o| !o.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        Kind::OneOf(options) => Err(format!("one of {}", options.join(", "))),
+        Kind::Preset if value.is_empty() => Ok(()),
+        Kind::Preset => crate::presets::preset(value)
+            .map(|_| ())
+            .map_err(|e| match e {
+                crate::Error::OutOfRange { valid, .. } => valid,
+                other => other.to_string(),
+            }),
     }
 }
 
@@ -174,21 +238,14 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
 ///
 /// # Example
 /// ```
-/// use backoff_lab::state::decode_hash;
+/// use backoff_lab::page::decode_hash;
 /// let state = decode_hash("#base=1m&multiplier=abc&colour=red");
-/// let base = state.settings.iter().find(|s| s.key == "base").unwrap();
-/// assert_eq!(base.value, "1m");
+/// assert_eq!(state.settings.get("base"), "1m");
 /// assert_eq!(state.notices.len(), 2); // the multiplier fell back to 3; "colour" is unknown
 /// ```
 pub fn decode_hash(hash: &str) -> DecodedState {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
-    let mut settings: Vec<Setting> = SETTINGS
-        .iter()
-        .map(|(key, _, default)| Setting {
-            key: (*key).into(),
-            value: (*default).into(),
-        })
-        .collect();
+    let mut settings = Settings::default();
     let mut notices = Vec::new();
     if hash.len() > MAX_HASH_LEN {
         notices.push(format!("the link's settings are {} characters long, more than {MAX_HASH_LEN}: all defaults are used", hash.len()));
@@ -212,7 +269,7 @@ pub fn decode_hash(hash: &str) -> DecodedState {
         };
         let (_, kind, default) = SETTINGS[index];
         match valid(kind, value.trim()) {
-            Ok(()) => settings[index].value = value.trim().to_string(),
+            Ok(()) => settings.values[index] = normalized(kind, value.trim().to_string()),
             Err(why) => {
                 let shown_value: String = value.chars().take(40).collect();
                 notices.push(format!(
@@ -236,23 +293,19 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
 ///
 /// # Example
 /// ```
-/// use backoff_lab::state::{decode_hash, encode_hash, Setting};
-/// let hash = encode_hash(&[Setting { key: "base".into(), value: "45 s".into() }]);
-/// assert_eq!(hash, "base=45%20s");
-/// assert!(decode_hash(&hash).notices.is_empty());
+/// use backoff_lab::page::{decode_hash, encode_hash, Settings};
+/// let mut settings = Settings::default();
+/// settings.set("base", "45 s");
+/// assert_eq!(encode_hash(&settings), "base=45%20s");
+/// assert!(decode_hash("base=45%20s").notices.is_empty());
 /// ```
-pub fn encode_hash(settings: &[Setting]) -> String {
+pub fn encode_hash(settings: &Settings) -> String {
     SETTINGS
         .iter()
-        .filter_map(|(key, _, default)| {
-            let value = settings
-                .iter()
-                .rev()
-                .find(|s| s.key == *key)?
-                .value
-                .trim()
-                .to_string();
-            (value != *default).then(|| format!("{key}={}", utf8_percent_encode(&value, ESCAPED)))
+        .zip(&settings.values)
+        .filter_map(|((key, _, default), value)| {
+            let value = value.trim();
+            (value != *default).then(|| format!("{key}={}", utf8_percent_encode(value, ESCAPED)))
         })
         .collect::<Vec<_>>()
         .join("&")
@@ -263,19 +316,13 @@ mod tests {
     use super::*;
 
     fn value<'a>(state: &'a DecodedState, key: &str) -> &'a str {
-        &state.settings.iter().find(|s| s.key == key).unwrap().value
-    }
-
-    #[test]
-    fn preset_choices_are_the_presets() {
-        let names: Vec<&str> = crate::presets::presets().iter().map(|p| p.name).collect();
-        assert_eq!(&PRESET_CHOICES[1..], names.as_slice());
+        state.settings.get(key)
     }
 
     #[test]
     fn a_link_round_trips_exactly() {
         let mut settings = decode_hash("").settings;
-        for (key, v) in [
+        for (key, value) in [
             ("base", "1 min"),
             ("mode", "proportional"),
             ("factor", "0.35"),
@@ -286,7 +333,7 @@ mod tests {
             ("pause", "true"),
             ("section", "storm"),
         ] {
-            settings.iter_mut().find(|s| s.key == key).unwrap().value = v.into();
+            settings.set(key, value);
         }
         let hash = encode_hash(&settings);
         let back = decode_hash(&hash);

@@ -1,0 +1,365 @@
+//! The flags several commands share (the policy, its jitter, a storm's scenario, the output
+//! formats) and their conversion to [`Params`], the same parameters the wasm edge reads.
+
+use backoff_lab::jitter::fresh_seed;
+use backoff_lab::{DurationInput, Error, NumberInput, Params};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+/// The policy: a preset, the formula (base, multiplier, cap) or explicit gaps, and when to stop.
+#[derive(Args)]
+pub(super) struct PolicyFlags {
+    /// A provider's published schedule (see `backoff-lab presets`); flags override its values.
+    #[arg(long, value_name = "NAME")]
+    preset: Option<String>,
+    /// Gap before the first retry, e.g. 30s.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    base: Option<String>,
+    /// Growth factor between consecutive gaps (1 to 1000).
+    #[arg(long, value_name = "X", allow_hyphen_values = true)]
+    multiplier: Option<String>,
+    /// Longest gap, e.g. 3h (at least the base, at most 365 days).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    cap: Option<String>,
+    /// An explicit schedule instead: the gaps, comma-separated (5s,5m,30m,2h).
+    #[arg(long, value_name = "DURATIONS", allow_hyphen_values = true)]
+    gaps: Option<String>,
+    /// After the explicit gaps, one attempt every this long.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    then_every: Option<String>,
+    /// Attempts in all, the first delivery included (1 to 10000).
+    #[arg(
+        long,
+        value_name = "N",
+        allow_hyphen_values = true,
+        conflicts_with = "give_up"
+    )]
+    attempts: Option<String>,
+    /// Give up at the first attempt at or past this time since the first failure.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    give_up: Option<String>,
+}
+
+impl PolicyFlags {
+    /// The preset's parameters (or the article's policy when `defaults`, or nothing), with every
+    /// given flag over them.
+    fn params_over(&self, defaults: bool) -> Result<Params, Error> {
+        let mut params = match &self.preset {
+            Some(name) => backoff_lab::presets::preset(name)?.params(),
+            None => Params {
+                attempts: None,
+                ..Params::default()
+            },
+        };
+        let given = |flag: &Option<String>, field: &'static str| -> Result<Option<String>, Error> {
+            match flag {
+                Some(text) => Ok(Some(text.clone())),
+                None if self.preset.is_some() || defaults || self.gaps.is_some() => Ok(None),
+                None => Err(Error::OutOfRange {
+                    field,
+                    value: "nothing".into(),
+                    valid: "given (or taken from a --preset)".into(),
+                }),
+            }
+        };
+        if let Some(base) = given(&self.base, "base")? {
+            params.base = DurationInput::Text(base);
+        }
+        if let Some(multiplier) = given(&self.multiplier, "multiplier")? {
+            params.multiplier = multiplier_number(&multiplier)?;
+        }
+        if let Some(cap) = given(&self.cap, "cap")? {
+            params.cap = DurationInput::Text(cap);
+        }
+        if let Some(gaps) = &self.gaps {
+            params.gaps = Some(
+                gaps.split(',')
+                    .map(|g| DurationInput::Text(g.to_string()))
+                    .collect(),
+            );
+        }
+        if let Some(tail) = &self.then_every {
+            params.then_every = Some(DurationInput::Text(tail.clone()));
+        }
+        if self.base.is_some() || self.multiplier.is_some() || self.cap.is_some() {
+            // Formula flags replace a preset's explicit list.
+            if self.gaps.is_none() {
+                params.gaps = None;
+                params.then_every = None;
+            }
+        }
+        if let Some(attempts) = &self.attempts {
+            params.attempts = Some(number(
+                "attempts",
+                attempts,
+                "a whole number from 1 to 10000",
+            )?);
+            params.give_up = None;
+        }
+        if let Some(give_up) = &self.give_up {
+            params.give_up = Some(DurationInput::Text(give_up.clone()));
+            params.attempts = None;
+        }
+        Ok(params)
+    }
+
+    /// The policy's parameters: a flag the policy needs is given or taken from a preset.
+    pub(super) fn params(&self) -> Result<Params, Error> {
+        self.params_over(false)
+    }
+
+    /// The policy's parameters with its jitter: full unless a flag or the preset says otherwise,
+    /// and a fresh seed unless one is given.
+    pub(super) fn with_jitter(&self, jitter: &JitterFlags) -> Result<Params, Error> {
+        let seed = match &jitter.seed {
+            Some(seed) => seed_number(seed)?,
+            None => fresh_seed()? as f64,
+        };
+        let mut params = self.params()?;
+        if let Some(mode) = &jitter.mode {
+            params.mode = Some(mode.clone());
+        } else if params.mode.is_none() || self.preset.is_none() {
+            params.mode = Some("full".into());
+        }
+        if let Some(factor) = &jitter.factor {
+            params.factor = Some(factor_number(factor)?);
+        }
+        params.seed = Some(seed);
+        Ok(params)
+    }
+}
+
+/// How one delivery's gaps are jittered, and the seed of the draws.
+#[derive(Args)]
+pub(super) struct JitterFlags {
+    /// How each gap is drawn: none, full (default), equal, decorrelated or proportional.
+    #[arg(long)]
+    mode: Option<String>,
+    /// The factor of proportional jitter (0 to 1, default 0.2).
+    #[arg(long, value_name = "F", allow_hyphen_values = true)]
+    factor: Option<String>,
+    /// The seed of the random draws (0 to 9007199254740991); a fresh one, printed, if absent.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    seed: Option<String>,
+}
+
+/// A storm's scenario: traffic, destination, outage, the retry policy and what protects the
+/// destination (budget, rate limit, pause, Retry-After).
+#[derive(Args)]
+pub(super) struct StormFlags {
+    /// Steady first deliveries (default 600/min).
+    #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+    arrivals: Option<String>,
+    /// How long the steady traffic lasts (default 2h).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    traffic: Option<String>,
+    /// A one-off batch of deliveries (e.g. a batch import).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    batch: Option<String>,
+    /// When the batch arrives (default 0s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    batch_at: Option<String>,
+    /// The destination's healthy capacity (default 30/s).
+    #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+    capacity: Option<String>,
+    /// The destination's healthy latency (default 50ms).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    latency: Option<String>,
+    /// The sender's timeout (default 5s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    timeout: Option<String>,
+    /// How long the outage lasts (default 10m).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    outage: Option<String>,
+    /// When the outage starts (default 0s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    outage_start: Option<String>,
+    /// fixed (the default without a preset or policy flags) or exponential (the backoff policy
+    /// given by --preset, --base/--multiplier/--cap or --gaps).
+    #[arg(long)]
+    policy: Option<String>,
+    /// The fixed policy's interval (default 30s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    interval: Option<String>,
+    #[command(flatten)]
+    backoff: PolicyFlags,
+    /// Jitter mode: none (default), full, equal, decorrelated, proportional.
+    #[arg(long)]
+    mode: Option<String>,
+    /// The factor of proportional jitter (0 to 1).
+    #[arg(long, value_name = "F", allow_hyphen_values = true)]
+    factor: Option<String>,
+    /// The seed of the jittered gaps and of the order retries are served in (default 42).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    seed: Option<String>,
+    /// A retry budget: retries at most this share of first attempts over the trailing window.
+    #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
+    budget: Option<String>,
+    /// The budget's trailing window (default 60s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    budget_window: Option<String>,
+    /// A per-endpoint rate limit on all attempts.
+    #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+    rate_limit: Option<String>,
+    /// Hold deliveries while the endpoint is down; from recovery on, send at most --resume-rate.
+    #[arg(long)]
+    pause: bool,
+    /// After a pause, attempts per second at most (default: the rate limit if set, else what
+    /// the destination answers in time in one second from an empty queue).
+    #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+    resume_rate: Option<String>,
+    /// When overloaded the destination answers 429 with this Retry-After.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    retry_after: Option<String>,
+    /// The queue wait above which it does (default 1s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    retry_after_threshold: Option<String>,
+    /// The destination skips requests whose sender already timed out.
+    #[arg(long)]
+    abandon: bool,
+    /// discrete (default: every delivery, seeded), fluid (expected values, fast), auto (fluid
+    /// where it represents the scenario, else discrete) or arithmetic (the article's table).
+    #[arg(long, default_value = "discrete")]
+    engine: String,
+}
+
+impl StormFlags {
+    /// The scenario's parameters: the article's storm where a flag is not given, under the
+    /// fixed policy unless a backoff policy is given.
+    pub(super) fn params(&self) -> Result<Params, Error> {
+        let duration = |text: &Option<String>| text.clone().map(DurationInput::Text);
+        let number_input = |text: &Option<String>| text.clone().map(NumberInput::Text);
+        let backoff = &self.backoff;
+        let backoff_given =
+            backoff.preset.is_some() || backoff.gaps.is_some() || backoff.base.is_some();
+        let policy = self.policy.clone().unwrap_or_else(|| {
+            if backoff_given {
+                "exponential"
+            } else {
+                "fixed"
+            }
+            .into()
+        });
+        let mut params = backoff.params_over(true)?;
+        if let Some(mode) = &self.mode {
+            params.mode = Some(mode.clone());
+        }
+        if let Some(factor) = &self.factor {
+            params.factor = Some(factor_number(factor)?);
+        }
+        Ok(Params {
+            seed: self.seed.as_deref().map(seed_number).transpose()?,
+            arrivals: number_input(&self.arrivals),
+            traffic: duration(&self.traffic),
+            batch: self
+                .batch
+                .as_deref()
+                .map(|n| number("batch", n, "a whole number from 0 to 10000000"))
+                .transpose()?,
+            batch_at: duration(&self.batch_at),
+            capacity: number_input(&self.capacity),
+            latency: duration(&self.latency),
+            timeout: duration(&self.timeout),
+            outage: duration(&self.outage),
+            outage_start: duration(&self.outage_start),
+            policy: Some(policy),
+            interval: duration(&self.interval),
+            budget: number_input(&self.budget),
+            budget_window: duration(&self.budget_window),
+            rate_limit: number_input(&self.rate_limit),
+            pause: self.pause.then_some(true),
+            resume_rate: number_input(&self.resume_rate),
+            retry_after: duration(&self.retry_after),
+            retry_after_threshold: duration(&self.retry_after_threshold),
+            abandon: self.abandon.then_some(true),
+            engine: Some(self.engine.clone()),
+            ..params
+        })
+    }
+}
+
+/// The formats of the commands with a Markdown form (schedule, presets).
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+pub(super) enum Format {
+    Table,
+    Markdown,
+    Csv,
+    Json,
+}
+
+impl Format {
+    /// `report` in this format: the data formats as [`DataFormat::render`], and Markdown.
+    pub(super) fn render<T: Serialize>(
+        self,
+        report: &T,
+        table: impl FnOnce(&T) -> String,
+        markdown: impl FnOnce(&T) -> String,
+        csv: impl FnOnce(&T) -> String,
+    ) -> String {
+        let data = match self {
+            Format::Markdown => return markdown(report),
+            Format::Table => DataFormat::Table,
+            Format::Csv => DataFormat::Csv,
+            Format::Json => DataFormat::Json,
+        };
+        data.render(report, table, csv)
+    }
+}
+
+/// The formats of the commands without one (jitter, herd, storm).
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+pub(super) enum DataFormat {
+    Table,
+    Csv,
+    Json,
+}
+
+impl DataFormat {
+    /// `report` in this format: JSON from serde, the others from the report's own forms.
+    pub(super) fn render<T: Serialize>(
+        self,
+        report: &T,
+        table: impl FnOnce(&T) -> String,
+        csv: impl FnOnce(&T) -> String,
+    ) -> String {
+        match self {
+            DataFormat::Table => table(report),
+            DataFormat::Csv => csv(report),
+            DataFormat::Json => json(report),
+        }
+    }
+}
+
+fn json<T: Serialize>(value: &T) -> String {
+    // Reports are plain numbers, strings, arrays and options: serializing them cannot fail.
+    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
+}
+
+/// A number from a flag; text that is not one gets the field's range in the message.
+pub(super) fn number(field: &'static str, text: &str, valid: &str) -> Result<f64, Error> {
+    text.trim().parse::<f64>().map_err(|_| Error::OutOfRange {
+        field,
+        value: format!("{text:?}"),
+        valid: valid.to_string(),
+    })
+}
+
+/// A count of samples or deliveries (`field`): 1 to 10,000,000.
+pub(super) fn count_number(field: &'static str, text: &str) -> Result<f64, Error> {
+    number(field, text, "a whole number from 1 to 10000000")
+}
+
+/// A multiplier: 1 to 1000.
+pub(super) fn multiplier_number(text: &str) -> Result<f64, Error> {
+    number("multiplier", text, "a number from 1 to 1000")
+}
+
+/// A seed: any whole number a JavaScript number holds exactly, as on the page.
+fn seed_number(text: &str) -> Result<f64, Error> {
+    number("seed", text, "a whole number from 0 to 9007199254740991")
+}
+
+/// The factor of proportional jitter: 0 to 1.
+fn factor_number(text: &str) -> Result<f64, Error> {
+    number("factor", text, "a number from 0 to 1")
+}

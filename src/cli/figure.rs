@@ -1,0 +1,163 @@
+//! `backoff-lab figure`: a chart as SVG, drawn by the same Rust function as the page, for
+//! documentation.
+
+use backoff_lab::chart::{self, ChartOptions};
+use backoff_lab::give_up::{JitterReport, HISTOGRAM_BINS};
+use backoff_lab::herd::herd;
+use backoff_lab::jitter::Jitter;
+use backoff_lab::{Error, Params};
+use clap::{Args, ValueEnum};
+
+use super::args::{count_number, StormFlags};
+
+pub(super) const EXAMPLES: &str = "\
+Examples:
+  backoff-lab figure timeline --base 30s --multiplier 3 --cap 3h --attempts 14 --log-scale > timeline.svg
+  backoff-lab figure distribution --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42 > distribution.svg
+  backoff-lab figure herd --mode full --seed 42 > herd.svg
+  backoff-lab figure storm --budget 10% --height 420 > storm.svg";
+
+/// The charts `figure` draws.
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum FigureKind {
+    Timeline,
+    Distribution,
+    Herd,
+    Storm,
+}
+
+/// The formats `figure` writes (one, for now).
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum FigureFormat {
+    Svg,
+}
+
+/// The flags of `figure`.
+#[derive(Args)]
+pub(super) struct FigureArgs {
+    /// Which chart.
+    #[arg(value_enum)]
+    kind: FigureKind,
+    #[command(flatten)]
+    scenario: StormFlags,
+    /// Give-up times sampled for the distribution.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "100000",
+        allow_hyphen_values = true
+    )]
+    samples: String,
+    /// Deliveries in the herd.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1000",
+        allow_hyphen_values = true
+    )]
+    deliveries: String,
+    /// Width in pixels (100 to 4000).
+    #[arg(long, default_value_t = 900)]
+    width: u32,
+    /// Height in pixels (100 to 4000).
+    #[arg(long, default_value_t = 320)]
+    height: u32,
+    /// Colours for a dark page.
+    #[arg(long)]
+    dark: bool,
+    /// A logarithmic time axis (timeline).
+    #[arg(long)]
+    log_scale: bool,
+    /// Output format: the same Rust chart function as the page, through plotters' SVG backend.
+    #[arg(long, value_enum, default_value_t = FigureFormat::Svg)]
+    format: FigureFormat,
+}
+
+/// A figure's size in pixels.
+type Size = (u32, u32);
+
+pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
+    for (field, value) in [("width", args.width), ("height", args.height)] {
+        if !(100..=4_000).contains(&value) {
+            return Err(Error::OutOfRange {
+                field,
+                value: value.to_string(),
+                valid: "a number of pixels from 100 to 4000".into(),
+            });
+        }
+    }
+    let params = args.params()?;
+    let options = ChartOptions {
+        dark: args.dark,
+        scale: 1.0,
+        log_scale: args.log_scale,
+    };
+    let size = (args.width, args.height);
+    match args.kind {
+        FigureKind::Timeline => timeline(&params, size, &options),
+        FigureKind::Distribution => distribution(&params, size, &options),
+        FigureKind::Herd => herd_figure(&params, size, &options),
+        FigureKind::Storm => storm(&params, size, &options),
+    }
+}
+
+impl FigureArgs {
+    /// The scenario's parameters with the figures' own: a schedule of 14 attempts unless told
+    /// otherwise (the storm's policy has its own default), the samples and the deliveries.
+    fn params(&self) -> Result<Params, Error> {
+        let mut params = self.scenario.params()?;
+        if params.attempts.is_none() && params.give_up.is_none() && self.kind != FigureKind::Storm {
+            params.attempts = Some(14.0);
+        }
+        params.samples = Some(count_number("samples", &self.samples)?);
+        params.deliveries = Some(count_number("deliveries", &self.deliveries)?);
+        Ok(params)
+    }
+}
+
+fn timeline(params: &Params, size: Size, options: &ChartOptions) -> Result<String, Error> {
+    let schedule = params.policy()?.schedule();
+    chart::to_svg(size, |area| chart::timeline::draw(area, &schedule, options))
+}
+
+fn distribution(params: &Params, size: Size, options: &ChartOptions) -> Result<String, Error> {
+    let seed = params.seed()?.unwrap_or_default();
+    let report = JitterReport::new(
+        &params.policy()?,
+        params.jitter()?,
+        params.samples()?,
+        seed,
+        HISTOGRAM_BINS,
+        None,
+    )?;
+    chart::to_svg(size, |area| {
+        chart::distribution::draw(area, &report, options)
+    })
+}
+
+/// The herd, spread by its jitter, over the same deliveries' unjittered spike.
+fn herd_figure(params: &Params, size: Size, options: &ChartOptions) -> Result<String, Error> {
+    let (policy, seed) = (params.policy()?, params.seed()?.unwrap_or_default());
+    let spread = herd(&policy, params.jitter()?, params.deliveries()?, seed)?;
+    let spike = herd(&policy, Jitter::None, params.deliveries()?, seed)?;
+    chart::to_svg(size, |area| {
+        chart::herd::draw(area, &spread, Some(&spike), options)
+    })
+}
+
+fn storm(params: &Params, size: Size, options: &ChartOptions) -> Result<String, Error> {
+    let scenario = params.scenario()?;
+    let engine = params.engine()?;
+    let report = backoff_lab::storm::simulate(&scenario, engine, false)?;
+    let label = if params.policy.as_deref() == Some("fixed") {
+        "fixed interval"
+    } else {
+        "backoff"
+    };
+    let series = [chart::storm::Series {
+        label: label.into(),
+        scenario: &scenario,
+        report: &report,
+    }];
+    chart::to_svg(size, |area| chart::storm::draw(area, &series, options))
+}

@@ -1,0 +1,119 @@
+//! The `backoff-lab` command line (part of the binary, not the library): a thin edge over it.
+//! One module per command, each with its flags and a `run` that returns what to print; the
+//! flags several commands share are in `args`.
+
+mod args;
+mod figure;
+mod herd;
+mod jitter;
+mod presets;
+mod schedule;
+mod solve_cap;
+mod storm;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use backoff_lab::Error;
+use clap::{Parser, Subcommand};
+
+const EXAMPLES: &str = "\
+Examples:
+  backoff-lab schedule --base 30s --multiplier 3 --cap 3h --attempts 14
+  backoff-lab schedule --base 30s --multiplier 3 --cap 3h --give-up 24h --format json
+  backoff-lab solve-cap --base 30s --multiplier 3 --attempts 14 --give-up 24h
+  backoff-lab jitter --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42
+  backoff-lab jitter --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --deadline 24h
+  backoff-lab herd --deliveries 1000 --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42
+
+Durations: 30s, 90 s, 4m30s, 4.5min, 3h, 1d, 2h30m (a bare number is seconds).";
+
+/// Reason about retry schedules: the gap before retry k is min(cap, base × multiplier^(k-1)).
+#[derive(Parser)]
+#[command(name = "backoff-lab", version, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every attempt's gap and elapsed time, the give-up time and the derived facts.
+    #[command(after_help = EXAMPLES)]
+    Schedule(schedule::ScheduleArgs),
+    /// The smallest cap with which N attempts reach a give-up deadline.
+    #[command(after_help = EXAMPLES)]
+    SolveCap(solve_cap::SolveCapArgs),
+    /// One delivery under jitter: expected and percentile give-up times, exact and sampled.
+    #[command(after_help = EXAMPLES)]
+    Jitter(jitter::JitterArgs),
+    /// A retry storm: what a policy does to a destination's load during and after an outage.
+    #[command(after_help = storm::EXAMPLES)]
+    Storm(Box<storm::StormArgs>),
+    /// Every preset: a provider's published schedule, its give-up time and its source.
+    Presets(presets::PresetsArgs),
+    /// A chart as SVG, drawn by the same Rust function as the page: for documentation.
+    #[command(after_help = figure::EXAMPLES)]
+    Figure(Box<figure::FigureArgs>),
+    /// Many deliveries that failed in the same second: their retries per second.
+    #[command(after_help = EXAMPLES)]
+    Herd(herd::HerdArgs),
+}
+
+fn run(command: Command) -> Result<String, Error> {
+    match command {
+        Command::Schedule(args) => schedule::run(args),
+        Command::SolveCap(args) => solve_cap::run(args),
+        Command::Jitter(args) => jitter::run(args),
+        Command::Storm(args) => storm::run(*args),
+        Command::Presets(args) => presets::run(args),
+        Command::Figure(args) => figure::run(&args),
+        Command::Herd(args) => herd::run(args),
+    }
+}
+
+/// The message with the field named as its flag: "--base must be ...".
+fn flag_message(error: &Error) -> String {
+    let message = error.to_string();
+    match error {
+        Error::OutOfRange { field, .. } | Error::BadDuration { field, .. }
+            if message.starts_with(field) =>
+        {
+            format!("--{message}")
+        }
+        _ => message,
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) if !err.use_stderr() => {
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(err) => {
+            // clap's first paragraph, on one line: the usage block and tips follow it.
+            let rendered = err.render().to_string();
+            let first: Vec<&str> = rendered
+                .lines()
+                .skip_while(|l| l.trim().is_empty())
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            eprintln!("{}", first.join(" "));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli.command) {
+        Ok(output) => {
+            // A closed pipe (`| head`) is not an error worth a panic.
+            let _ = std::io::stdout().lock().write_all(output.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("error: {}", flag_message(&err));
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! Sizing a jittered schedule for a deadline: with full jitter, a schedule sized on paper gives
+//! up early, so the attempt count is chosen by a percentile of the give-up time instead.
+
+use serde::{Deserialize, Serialize};
+
+use super::exact::{gap_windows, DECORRELATED_SEED, GRID};
+use super::sampled::{give_up_times, nearest_rank};
+use super::SumOfUniforms;
+use crate::jitter::{seeded_rng, Jitter};
+use crate::{Error, Policy, Stop};
+
+/// The grid the search runs on; the fine one, [`GRID`], settles only what this cannot.
+const COARSE_GRID: usize = 1_024;
+/// Grid points × attempts one evaluation may cost: long schedules get a coarser grid.
+const WORK: usize = 4_000_000;
+/// Past this many attempts the sum of the gaps is normal to far better than the grid resolves
+/// (central limit theorem), and its mean and variance are exact.
+const NORMAL_FROM: u32 = 400;
+
+/// The answer to "how many attempts keep the chosen percentile above the deadline?".
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DeadlineSafe {
+    /// The deadline, seconds.
+    pub deadline_s: f64,
+    /// The percentile as a share (0.05 for p5).
+    pub percentile: f64,
+    /// The smallest attempt count whose percentile give-up time reaches the deadline.
+    pub attempts: u32,
+}
+
+/// The smallest attempt count for which the `level` percentile of the jittered give-up time
+/// still reaches `deadline_s`: with full jitter, a schedule sized on paper gives up early.
+///
+/// # Example
+/// ```
+/// use backoff_lab::give_up::deadline_safe_attempts;
+/// use backoff_lab::jitter::Jitter;
+/// use backoff_lab::Policy;
+/// let policy = Policy::article();
+/// // Unjittered, 24 h takes 14 attempts; with full jitter, 95% of deliveries need more.
+/// assert!(deadline_safe_attempts(&policy, Jitter::Full, 86_400.0, 0.05)? > 14);
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn deadline_safe_attempts(
+    policy: &Policy,
+    jitter: Jitter,
+    deadline_s: f64,
+    level: f64,
+) -> Result<u32, Error> {
+    if !(level.is_finite() && level > 0.0 && level < 1.0) {
+        return Err(Error::out_of_range(
+            "percentile",
+            level,
+            "a share between 0 and 1, such as 0.05",
+        ));
+    }
+    crate::policy::check_duration("give-up", deadline_s)?;
+    let percentile = Percentile {
+        policy,
+        jitter,
+        level,
+    };
+    // The percentile grows with every attempt (each adds a non-negative gap): double until it
+    // reaches the deadline, then bisect on the coarse grid, then settle on the fine one.
+    let max = crate::policy::MAX_ATTEMPTS;
+    let mut hi = 2u32;
+    while percentile.coarse(hi)? < deadline_s {
+        if hi == max {
+            return Err(Error::Unreachable(format!(
+                "even {max} attempts do not reach {} at the {}th percentile; raise the cap",
+                crate::format_duration(deadline_s),
+                level * 100.0
+            )));
+        }
+        hi = (hi * 2).min(max);
+    }
+    let mut lo = hi / 2;
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if percentile.coarse(mid)? >= deadline_s {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    while lo < max && !percentile.reaches(lo, deadline_s)? {
+        lo += 1;
+    }
+    while lo > 1 && percentile.reaches(lo - 1, deadline_s)? {
+        lo -= 1;
+    }
+    Ok(lo)
+}
+
+/// One percentile of the give-up time of a policy, as a function of its attempt count.
+struct Percentile<'a> {
+    policy: &'a Policy,
+    jitter: Jitter,
+    level: f64,
+}
+
+impl Percentile<'_> {
+    /// The percentile with `attempts` attempts, on the coarse grid.
+    fn coarse(&self, attempts: u32) -> Result<f64, Error> {
+        Ok(self.on_grid(attempts, COARSE_GRID)?.0)
+    }
+
+    /// Whether the percentile with `attempts` attempts reaches `deadline_s`: the coarse grid
+    /// answers unless it is too close to call.
+    fn reaches(&self, attempts: u32, deadline_s: f64) -> Result<bool, Error> {
+        let (coarse, margin) = self.on_grid(attempts, COARSE_GRID)?;
+        Ok(if (coarse - deadline_s).abs() > margin {
+            coarse >= deadline_s
+        } else {
+            self.on_grid(attempts, GRID)?.0 >= deadline_s
+        })
+    }
+
+    /// The percentile with `attempts` attempts on a grid of `grid` points (decorrelated: from a
+    /// fixed-seed sample), and how far off the grid may leave it.
+    fn on_grid(&self, attempts: u32, grid: usize) -> Result<(f64, f64), Error> {
+        let (jitter, level) = (self.jitter, self.level);
+        let p = self.policy.with_stop(Stop::Attempts(attempts))?;
+        let per_attempt = WORK / attempts.max(1) as usize;
+        Ok(match jitter {
+            Jitter::Decorrelated => {
+                let samples = per_attempt.clamp(1_000, 20_000);
+                let mut times =
+                    give_up_times(&p, jitter, samples, &mut seeded_rng(DECORRELATED_SEED)?);
+                (nearest_rank(&mut times, level), 0.0)
+            }
+            _ if attempts > NORMAL_FROM => {
+                let windows = gap_windows(&p, jitter).unwrap_or_default();
+                let (mean, variance) = windows.iter().fold((0.0, 0.0), |(m, v), (lo, hi)| {
+                    (m + (lo + hi) / 2.0, v + (hi - lo) * (hi - lo) / 12.0)
+                });
+                (
+                    mean + variance.sqrt() * standard_normal_quantile(level),
+                    0.0,
+                )
+            }
+            _ => {
+                let grid = grid.min(per_attempt.max(256));
+                let windows = gap_windows(&p, jitter).unwrap_or_default();
+                let sum = SumOfUniforms::with_grid(windows, grid);
+                (sum.quantile(level), sum.margin())
+            }
+        })
+    }
+}
+
+/// The standard normal distribution's `p`-quantile (Acklam's rational approximation, relative
+/// error below 1.2e-9), for `0 < p < 1`.
+fn standard_normal_quantile(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969683028665376e1,
+        2.209460984245205e2,
+        -2.759285104469687e2,
+        1.38357751867269e2,
+        -3.066479806614716e1,
+        2.506628277459239,
+    ];
+    const B: [f64; 5] = [
+        -5.447609879822406e1,
+        1.615858368580409e2,
+        -1.556989798598866e2,
+        6.680131188771972e1,
+        -1.328068155288572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784894002430293e-3,
+        -3.223964580411365e-1,
+        -2.400758277161838,
+        -2.549732539343734,
+        4.374664141464968,
+        2.938163982698783,
+    ];
+    const D: [f64; 4] = [
+        7.784695709041462e-3,
+        3.224671290700398e-1,
+        2.445134137142996,
+        3.754408661907416,
+    ];
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    if p < 0.02425 {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - 0.02425 {
+        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::distribution;
+    use super::*;
+
+    #[test]
+    fn deadline_safe_sizing_reaches_the_deadline_at_the_percentile() {
+        let policy = Policy::article();
+        assert_eq!(
+            deadline_safe_attempts(&policy, Jitter::None, 86_400.0, 0.05),
+            Ok(14)
+        );
+        let n = deadline_safe_attempts(&policy, Jitter::Full, 86_400.0, 0.05).unwrap();
+        let at = |n| {
+            distribution(
+                &Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(n)).unwrap(),
+                Jitter::Full,
+            )
+            .unwrap()
+            .percentiles
+            .p5
+        };
+        assert!(at(n) >= 86_400.0 && at(n - 1) < 86_400.0, "n = {n}");
+    }
+
+    #[test]
+    fn deadline_sizing_keeps_explicit_gaps_and_stays_bounded_for_long_schedules() {
+        let svix = crate::presets::preset("svix").unwrap().policy;
+        let n = deadline_safe_attempts(&svix, Jitter::Full, 86_400.0, 0.05).unwrap();
+        let p5 = |n| {
+            distribution(&svix.with_stop(Stop::Attempts(n)).unwrap(), Jitter::Full)
+                .unwrap()
+                .percentiles
+                .p5
+        };
+        assert!(p5(n) >= 86_400.0 && p5(n - 1) < 86_400.0, "n = {n}");
+        // A 20 s cap needs thousands of attempts for 24 h; the answer still comes, and reaches it.
+        let short = Policy::new(1.0, 2.0, 20.0, Stop::Attempts(3)).unwrap();
+        let n = deadline_safe_attempts(&short, Jitter::Full, 86_400.0, 0.05).unwrap();
+        assert!((8_700..=8_760).contains(&n), "n = {n}");
+    }
+
+    #[test]
+    fn normal_quantiles() {
+        assert!((standard_normal_quantile(0.05) + 1.644_853_626_951).abs() < 1e-8);
+        assert!((standard_normal_quantile(0.5)).abs() < 1e-12);
+        assert!((standard_normal_quantile(0.99) - 2.326_347_874_041).abs() < 1e-8);
+    }
+}

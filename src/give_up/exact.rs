@@ -1,0 +1,302 @@
+//! The exact distribution of the give-up time: with independent gaps it is the distribution of
+//! a sum of uniforms, convolved numerically on a grid. The decorrelated mode has no closed
+//! form: it gets an estimate from a fixed-seed sample, marked as such.
+
+use std::ops::Deref;
+
+use serde::{Deserialize, Serialize};
+
+use super::{sample, Percentiles};
+use crate::jitter::Jitter;
+use crate::{Error, Policy};
+
+/// Grid points of the exact distribution: its percentiles are within `W / GRID` of the truth,
+/// where `W` is the spread of the give-up time (well inside 0.1% of the give-up time).
+pub(super) const GRID: usize = 8_192;
+/// Samples behind the decorrelated estimates, which have no closed form.
+const DECORRELATED_SAMPLES: usize = 200_000;
+/// The fixed seed of those estimates, so that the same question gives the same answer.
+pub(super) const DECORRELATED_SEED: u64 = 0x5eed;
+
+/// The give-up time in figures: its expected value, percentiles and range. A
+/// [`GiveUpDistribution`] and a [`JitterReport`](super::JitterReport) each hold one, flattened
+/// in their JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GiveUpSummary {
+    /// `true` when computed exactly; `false` for the decorrelated mode, estimated by sampling.
+    pub exact: bool,
+    /// The expected give-up time, seconds.
+    pub expected_give_up_s: f64,
+    /// The standard error of `expected_give_up_s` when it is an estimate.
+    pub expected_std_error_s: Option<f64>,
+    /// Percentiles of the give-up time (exact unless `exact` is false).
+    pub percentiles: Percentiles,
+    /// The give-up time without jitter.
+    pub unjittered_give_up_s: f64,
+    /// The earliest and latest possible give-up times.
+    pub range_s: (f64, f64),
+}
+
+/// The distribution of the give-up time, exact where a closed form or convolution exists. It
+/// reads as its summary (`distribution.expected_give_up_s`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GiveUpDistribution {
+    /// The expected value, percentiles and range.
+    #[serde(flatten)]
+    pub summary: GiveUpSummary,
+    /// The give-up time's cumulative distribution on a grid: `(seconds, probability)` pairs,
+    /// thinned to at most 512 points (empty for estimates).
+    pub cdf: Vec<(f64, f64)>,
+}
+
+impl Deref for GiveUpDistribution {
+    type Target = GiveUpSummary;
+
+    fn deref(&self) -> &GiveUpSummary {
+        &self.summary
+    }
+}
+
+/// The cumulative distribution of a sum of independent uniforms `U(lo_k, hi_k)`, on a grid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SumOfUniforms {
+    offset: f64,
+    step: f64,
+    cdf: Vec<f64>,
+}
+
+impl SumOfUniforms {
+    /// Convolves the uniforms' densities one at a time. With `F` the distribution so far and
+    /// `G` its integral, adding `U(0, w)` gives `F'(x) = (G(x) − G(x − w)) / w`: one pass each.
+    pub fn new(windows: impl IntoIterator<Item = (f64, f64)>) -> Self {
+        Self::with_grid(windows, GRID)
+    }
+
+    /// The same on a grid of `grid` points: coarser is faster, and percentiles are within
+    /// `spread / grid` of the truth.
+    pub fn with_grid(windows: impl IntoIterator<Item = (f64, f64)>, grid: usize) -> Self {
+        let grid = grid.max(16);
+        let windows: Vec<(f64, f64)> = windows.into_iter().collect();
+        let (offset, widths) = offset_and_widths(&windows);
+        let spread: f64 = widths.iter().sum();
+        if spread <= 0.0 {
+            return SumOfUniforms {
+                offset,
+                step: 0.0,
+                cdf: vec![1.0],
+            };
+        }
+        let step = spread / grid as f64;
+        let mut cdf = vec![1.0; grid + 1];
+        let mut integral = vec![0.0; grid + 1];
+        let mut next = vec![0.0; grid + 1];
+        for width in widths {
+            for i in 1..=grid {
+                integral[i] = integral[i - 1] + step * (cdf[i - 1] + cdf[i]) / 2.0;
+            }
+            // G(x) at the grid points is `integral`; G(x − w) falls a fixed fraction `t` of a
+            // cell past grid point i − shift − 1, where G is quadratic between grid points.
+            let cells = width / step;
+            let shift = cells.floor() as usize;
+            let t = 1.0 - (cells - cells.floor());
+            let (linear, quadratic) = (step * t, step * t * t / 2.0);
+            let per_width = 1.0 / width;
+            for (i, next) in next.iter_mut().enumerate() {
+                let behind = match i.checked_sub(shift + 1) {
+                    Some(c) => integral[c] + linear * cdf[c] + quadratic * (cdf[c + 1] - cdf[c]),
+                    None => 0.0,
+                };
+                *next = ((integral[i] - behind) * per_width).clamp(0.0, 1.0);
+            }
+            std::mem::swap(&mut cdf, &mut next);
+        }
+        SumOfUniforms { offset, step, cdf }
+    }
+
+    /// The smallest time by which a share `level` of deliveries has given up.
+    pub fn quantile(&self, level: f64) -> f64 {
+        if self.step == 0.0 {
+            return self.offset;
+        }
+        let i = self.cdf.partition_point(|&f| f < level);
+        if i == 0 {
+            return self.offset;
+        }
+        let i = i.min(self.cdf.len() - 1);
+        let (f0, f1) = (self.cdf[i - 1], self.cdf[i]);
+        let t = if f1 > f0 {
+            (level - f0) / (f1 - f0)
+        } else {
+            0.0
+        };
+        self.offset + self.step * ((i - 1) as f64 + t)
+    }
+
+    /// The probability density at `x` seconds (from the grid's slope).
+    pub fn density(&self, x: f64) -> f64 {
+        if self.step == 0.0 {
+            return f64::INFINITY;
+        }
+        let i = (((x - self.offset) / self.step).round() as usize).clamp(1, self.cdf.len() - 1);
+        (self.cdf[i] - self.cdf[i - 1]) / self.step
+    }
+
+    /// How far a grid percentile may be from the truth: a cell or so; four cells is safe.
+    pub(super) fn margin(&self) -> f64 {
+        4.0 * self.step
+    }
+
+    fn thinned(&self) -> Vec<(f64, f64)> {
+        let every = (self.cdf.len() / 512).max(1);
+        self.cdf
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % every == 0 || *i == self.cdf.len() - 1)
+            .map(|(i, f)| (self.offset + self.step * i as f64, *f))
+            .collect()
+    }
+}
+
+/// The window each retry's gap is drawn from, first retry first; `None` for the decorrelated
+/// mode, whose gaps depend on the ones before.
+pub(super) fn gap_windows(policy: &Policy, jitter: Jitter) -> Option<Vec<(f64, f64)>> {
+    (1..policy.attempts())
+        .map(|retry| jitter.window(policy.gap(retry)))
+        .collect()
+}
+
+/// A sum of uniforms as its fixed part (the sum of the lower ends) and the widths that vary
+/// (zero widths left out).
+pub(super) fn offset_and_widths(windows: &[(f64, f64)]) -> (f64, Vec<f64>) {
+    let offset: f64 = windows.iter().map(|w| w.0).sum();
+    let widths: Vec<f64> = windows
+        .iter()
+        .map(|w| w.1 - w.0)
+        .filter(|w| *w > 0.0)
+        .collect();
+    (offset, widths)
+}
+
+/// The exact distribution of the give-up time of `policy` with `jitter`; for the decorrelated
+/// mode, an estimate from a fixed-seed sample, marked `exact: false` with its standard error.
+///
+/// # Example
+/// ```
+/// use backoff_lab::give_up::distribution;
+/// use backoff_lab::jitter::Jitter;
+/// use backoff_lab::Policy;
+/// let full = distribution(&Policy::article(), Jitter::Full)?;
+/// assert_eq!(full.expected_give_up_s, 43_260.0);
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn distribution(policy: &Policy, jitter: Jitter) -> Result<GiveUpDistribution, Error> {
+    let unjittered = policy.schedule().give_up_s();
+    match gap_windows(policy, jitter) {
+        Some(windows) => Ok(convolved(windows, unjittered)),
+        None => estimated(policy, jitter, unjittered),
+    }
+}
+
+/// The exact distribution of a give-up time whose gaps are drawn from `windows`.
+fn convolved(windows: Vec<(f64, f64)>, unjittered: f64) -> GiveUpDistribution {
+    let expected = windows.iter().map(|(lo, hi)| (lo + hi) / 2.0).sum();
+    let range = (
+        windows.iter().map(|w| w.0).sum(),
+        windows.iter().map(|w| w.1).sum(),
+    );
+    let sum = SumOfUniforms::new(windows);
+    GiveUpDistribution {
+        summary: GiveUpSummary {
+            exact: true,
+            expected_give_up_s: expected,
+            expected_std_error_s: None,
+            percentiles: Percentiles::from_fn(|level| sum.quantile(level)),
+            unjittered_give_up_s: unjittered,
+            range_s: range,
+        },
+        cdf: sum.thinned(),
+    }
+}
+
+/// The estimated distribution of a give-up time whose gaps depend on each other.
+fn estimated(
+    policy: &Policy,
+    jitter: Jitter,
+    unjittered: f64,
+) -> Result<GiveUpDistribution, Error> {
+    let estimate = sample(policy, jitter, DECORRELATED_SAMPLES, DECORRELATED_SEED, 0)?;
+    let cap = policy.cap_s();
+    let retries = f64::from(policy.attempts() - 1);
+    Ok(GiveUpDistribution {
+        summary: GiveUpSummary {
+            exact: false,
+            expected_give_up_s: estimate.mean_s,
+            expected_std_error_s: Some(estimate.std_error_s),
+            percentiles: estimate.percentiles,
+            unjittered_give_up_s: unjittered,
+            range_s: (policy.base_s().min(cap) * retries, cap * retries),
+        },
+        cdf: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn article_expected_give_up_times() {
+        let policy = Policy::article();
+        let none = distribution(&policy, Jitter::None).unwrap();
+        assert_eq!(none.expected_give_up_s, 86_520.0);
+        assert_eq!(none.percentiles.p1, 86_520.0);
+        assert_eq!(none.percentiles.p99, 86_520.0);
+        assert_eq!(
+            distribution(&policy, Jitter::Full)
+                .unwrap()
+                .expected_give_up_s,
+            43_260.0
+        );
+        assert_eq!(
+            distribution(&policy, Jitter::Equal)
+                .unwrap()
+                .expected_give_up_s,
+            64_890.0
+        );
+        assert_eq!(
+            distribution(&policy, Jitter::Proportional(crate::jitter::Factor::GRPC))
+                .unwrap()
+                .expected_give_up_s,
+            86_520.0
+        );
+    }
+
+    #[test]
+    fn convolution_matches_closed_forms() {
+        // Two U(0,1): triangular, F(x) = x²/2 below 1, so the p-quantile is sqrt(2p).
+        let two = SumOfUniforms::new([(0.0, 1.0), (0.0, 1.0)]);
+        for p in [0.01, 0.05, 0.3, 0.5] {
+            assert!(
+                (two.quantile(p) - (2.0 * p).sqrt()).abs() < 2.0 / GRID as f64,
+                "p{p}"
+            );
+        }
+        assert!((two.quantile(0.95) - (2.0 - (2.0 * 0.05f64).sqrt())).abs() < 2.0 / GRID as f64);
+        // Three U(0,1) (Irwin–Hall): F(x) = x³/6 below 1.
+        let three = SumOfUniforms::new([(0.0, 1.0); 3]);
+        assert!((three.quantile(0.01) - 0.06f64.cbrt()).abs() < 3.0 / GRID as f64);
+        assert!((three.quantile(0.5) - 1.5).abs() < 3.0 / GRID as f64);
+        // One uniform is itself, shifted.
+        let one = SumOfUniforms::new([(10.0, 20.0)]);
+        assert!((one.quantile(0.25) - 12.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn decorrelated_is_an_estimate_with_its_error() {
+        let d = distribution(&Policy::article(), Jitter::Decorrelated).unwrap();
+        assert!(!d.exact);
+        let se = d.expected_std_error_s.unwrap();
+        assert!(se > 0.0 && se < d.expected_give_up_s * 0.01);
+        assert!(d.percentiles.p1 <= d.percentiles.p50 && d.percentiles.p50 <= d.percentiles.p99);
+    }
+}

@@ -1,0 +1,20 @@
+//! The give-up time of one jittered delivery: its expected value and percentiles, exactly (a
+//! numerical convolution of the gaps' uniform distributions) and by seeded sampling.
+//!
+//! - [`distribution`]: the exact distribution (a [`SumOfUniforms`]), or an estimate for the
+//!   decorrelated mode, which has no closed form;
+//! - [`sample`]: give-up times drawn with a seed, summarised with a histogram;
+//! - [`deadline_safe_attempts`]: how many attempts keep a percentile above a deadline;
+//! - [`JitterReport`]: all three for one delivery, as a table, CSV or JSON.
+
+mod deadline;
+mod exact;
+mod percentiles;
+mod report;
+mod sampled;
+
+pub use deadline::{deadline_safe_attempts, DeadlineSafe};
+pub use exact::{distribution, GiveUpDistribution, GiveUpSummary, SumOfUniforms};
+pub use percentiles::{Percentiles, LEVELS};
+pub use report::JitterReport;
+pub use sampled::{give_up_times, sample, Histogram, Sampled, HISTOGRAM_BINS, MAX_SAMPLES};

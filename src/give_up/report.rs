@@ -1,0 +1,206 @@
+//! One delivery under jitter in one report: the exact figures, a seeded sample and, when asked,
+//! the deadline-safe attempt count; as a table, CSV, or JSON through serde.
+
+use std::ops::Deref;
+
+use serde::{Deserialize, Serialize};
+
+use super::{deadline_safe_attempts, distribution, sample, DeadlineSafe, GiveUpSummary, Sampled};
+use crate::jitter::Jitter;
+use crate::{format_duration, Error, Policy};
+
+/// One delivery under jitter: exact distribution, a seeded sample, and (when asked) the
+/// deadline-safe attempt count. The CLI's `jitter --format json` and the JS API's `jitter`.
+/// It reads as its summary (`report.expected_give_up_s`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JitterReport {
+    /// The jitter mode's name.
+    pub mode: String,
+    /// The proportional factor, when the mode is proportional.
+    pub factor: Option<f64>,
+    /// Attempts in all.
+    pub attempts: u32,
+    /// The exact figures (an estimate for the decorrelated mode), flattened in the JSON.
+    #[serde(flatten)]
+    pub summary: GiveUpSummary,
+    /// The seeded sample.
+    pub sampled: Sampled,
+    /// The deadline-safe attempt count, when a deadline was given.
+    pub deadline_safe: Option<DeadlineSafe>,
+    /// The numbers in words.
+    pub caption: String,
+}
+
+impl Deref for JitterReport {
+    type Target = GiveUpSummary;
+
+    fn deref(&self) -> &GiveUpSummary {
+        &self.summary
+    }
+}
+
+impl JitterReport {
+    /// Computes everything for one delivery: `samples` draws with `seed`, a histogram of `bins`.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::give_up::JitterReport;
+    /// use backoff_lab::jitter::Jitter;
+    /// use backoff_lab::Policy;
+    /// let report = JitterReport::new(&Policy::article(), Jitter::Equal, 10_000, 1, 40, None)?;
+    /// assert_eq!(report.expected_give_up_s, 64_890.0);
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn new(
+        policy: &Policy,
+        jitter: Jitter,
+        samples: usize,
+        seed: u64,
+        bins: usize,
+        deadline: Option<(f64, f64)>,
+    ) -> Result<Self, Error> {
+        let summary = distribution(policy, jitter)?.summary;
+        let sampled = sample(policy, jitter, samples, seed, bins)?;
+        let deadline_safe = deadline
+            .map(|(deadline_s, percentile)| {
+                deadline_safe_attempts(policy, jitter, deadline_s, percentile).map(|attempts| {
+                    DeadlineSafe {
+                        deadline_s,
+                        percentile,
+                        attempts,
+                    }
+                })
+            })
+            .transpose()?;
+        let caption = caption(jitter, &summary, &sampled, deadline_safe);
+        Ok(JitterReport {
+            mode: jitter.name().to_string(),
+            factor: match jitter {
+                Jitter::Proportional(f) => Some(f.get()),
+                _ => None,
+            },
+            attempts: policy.attempts(),
+            summary,
+            sampled,
+            deadline_safe,
+            caption,
+        })
+    }
+
+    /// A table of exact and sampled figures, then the caption.
+    pub fn to_table(&self) -> String {
+        let fmt = format_duration;
+        let exact_head = if self.exact { "exact" } else { "estimate" };
+        let mut rows = vec![[
+            String::new(),
+            exact_head.to_string(),
+            format!(
+                "sampled ({} draws, seed {})",
+                self.sampled.samples, self.sampled.seed
+            ),
+        ]];
+        let expected = match self.expected_std_error_s {
+            Some(se) => format!("{} ± {}", fmt(self.expected_give_up_s), fmt(se)),
+            None => fmt(self.expected_give_up_s),
+        };
+        rows.push([
+            "expected".into(),
+            expected,
+            format!(
+                "{} ± {}",
+                fmt(self.sampled.mean_s),
+                fmt(self.sampled.std_error_s)
+            ),
+        ]);
+        for (name, exact, sampled) in self.percentile_rows() {
+            rows.push([name, fmt(exact), fmt(sampled)]);
+        }
+        rows.push([
+            "unjittered".into(),
+            fmt(self.unjittered_give_up_s),
+            String::new(),
+        ]);
+        let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+        let (w0, w1) = (width(0), width(1));
+        let mut out: String = rows
+            .iter()
+            .map(|r| {
+                format!("{:<w0$}  {:<w1$}  {}\n", r[0], r[1], r[2])
+                    .trim_end()
+                    .to_string()
+                    + "\n"
+            })
+            .collect();
+        out += &format!("\n{}\n", self.caption);
+        out
+    }
+
+    /// CSV: one line per percentile with the exact and the sampled value, seconds.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("statistic,exact_s,sampled_s\n");
+        out += &format!(
+            "expected,{},{}\n",
+            self.expected_give_up_s, self.sampled.mean_s
+        );
+        for (name, exact, sampled) in self.percentile_rows() {
+            out += &format!("{name},{exact},{sampled}\n");
+        }
+        out
+    }
+
+    /// Each percentile as its name ("p5"), the exact value and the sampled one.
+    fn percentile_rows(&self) -> impl Iterator<Item = (String, f64, f64)> {
+        let sampled = self.sampled.percentiles.pairs();
+        self.percentiles
+            .pairs()
+            .into_iter()
+            .zip(sampled)
+            .map(|((level, exact), (_, sampled))| (format!("p{}", level * 100.0), exact, sampled))
+    }
+}
+
+/// The report's numbers in words.
+fn caption(
+    jitter: Jitter,
+    exact: &GiveUpSummary,
+    sampled: &Sampled,
+    deadline_safe: Option<DeadlineSafe>,
+) -> String {
+    let fmt = format_duration;
+    let p = &exact.percentiles;
+    let share = exact.expected_give_up_s / exact.unjittered_give_up_s.max(f64::MIN_POSITIVE);
+    let mut text = if jitter == Jitter::None {
+        format!(
+            "Without jitter every delivery gives up at exactly {}.",
+            fmt(exact.unjittered_give_up_s)
+        )
+    } else {
+        format!(
+            "With {} jitter a schedule that reads {} on paper gives up after {}{} on average ({:.0}% of it); \
+             90% of deliveries give up between {} (p5) and {} (p95), and half before {}.",
+            jitter.name(),
+            fmt(exact.unjittered_give_up_s),
+            fmt(exact.expected_give_up_s),
+            if exact.exact { "" } else { " (estimated)" },
+            share * 100.0,
+            fmt(p.p5),
+            fmt(p.p95),
+            fmt(p.p50),
+        )
+    };
+    text += &format!(
+        " {} seeded draws (seed {}) average {}.",
+        sampled.samples,
+        sampled.seed,
+        fmt(sampled.mean_s)
+    );
+    if let Some(d) = deadline_safe {
+        text += &format!(
+            " To keep {:.0}% of deliveries trying until {}, the schedule needs {} attempts.",
+            (1.0 - d.percentile) * 100.0,
+            fmt(d.deadline_s),
+            d.attempts
+        );
+    }
+    text
+}

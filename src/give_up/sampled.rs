@@ -1,0 +1,223 @@
+//! Give-up times drawn from a seeded sample: their mean, percentiles and histogram.
+
+use serde::{Deserialize, Serialize};
+
+use super::exact::{gap_windows, offset_and_widths};
+use super::Percentiles;
+use crate::jitter::{seeded_rng, GapSampler, Jitter};
+use crate::{Error, Policy};
+
+/// The most samples one question may draw.
+pub const MAX_SAMPLES: usize = 10_000_000;
+
+/// Histogram bins of the sampled give-up times in reports and charts.
+pub const HISTOGRAM_BINS: usize = 60;
+
+/// Give-up times drawn from a seeded sample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sampled {
+    /// How many give-up times were drawn.
+    pub samples: usize,
+    /// The seed they were drawn with.
+    pub seed: u64,
+    /// Their mean, seconds.
+    pub mean_s: f64,
+    /// The standard error of the mean.
+    pub std_error_s: f64,
+    /// Their percentiles.
+    pub percentiles: Percentiles,
+    /// A histogram of them, for the chart.
+    pub histogram: Histogram,
+}
+
+/// Counts in equal bins starting at `start_s`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Histogram {
+    /// The left edge of the first bin, seconds.
+    pub start_s: f64,
+    /// The width of every bin, seconds.
+    pub bin_s: f64,
+    /// How many values fell in each bin.
+    pub counts: Vec<u64>,
+}
+
+/// Draws `samples` give-up times with `seed` and summarises them (`bins` histogram bins; 0 for
+/// none). Refuses 0 samples and more than [`MAX_SAMPLES`] before allocating anything.
+///
+/// # Example
+/// ```
+/// use backoff_lab::give_up::sample;
+/// use backoff_lab::jitter::Jitter;
+/// use backoff_lab::Policy;
+/// let a = sample(&Policy::article(), Jitter::Full, 10_000, 42, 40)?;
+/// let b = sample(&Policy::article(), Jitter::Full, 10_000, 42, 40)?;
+/// assert_eq!(a, b);
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn sample(
+    policy: &Policy,
+    jitter: Jitter,
+    samples: usize,
+    seed: u64,
+    bins: usize,
+) -> Result<Sampled, Error> {
+    if !(1..=MAX_SAMPLES).contains(&samples) {
+        return Err(Error::out_of_range(
+            "samples",
+            samples,
+            "a whole number from 1 to 10000000",
+        ));
+    }
+    if bins > 10_000 {
+        return Err(Error::out_of_range(
+            "bins",
+            bins,
+            "a whole number from 0 to 10000",
+        ));
+    }
+    let mut times = give_up_times(policy, jitter, samples, &mut seeded_rng(seed)?);
+    let n = samples as f64;
+    let mean = times.iter().sum::<f64>() / n;
+    let variance = times.iter().map(|t| (t - mean) * (t - mean)).sum::<f64>() / (n - 1.0).max(1.0);
+    let (lo, hi) = times
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &t| {
+            (lo.min(t), hi.max(t))
+        });
+    let histogram = histogram(&times, lo, hi, bins);
+    let percentiles = Percentiles::from_fn(|level| nearest_rank(&mut times, level));
+    Ok(Sampled {
+        samples,
+        seed,
+        mean_s: mean,
+        std_error_s: (variance / n).sqrt(),
+        percentiles,
+        histogram,
+    })
+}
+
+/// The nearest-rank percentile of a sample: the smallest value with at least `level` of the
+/// values at or below it. Reorders `values` (a partial sort, not a full one).
+pub(super) fn nearest_rank(values: &mut [f64], level: f64) -> f64 {
+    let rank = ((level * values.len() as f64).ceil() as usize).clamp(1, values.len()) - 1;
+    *values.select_nth_unstable_by(rank, f64::total_cmp).1
+}
+
+/// Draws `samples` give-up times of `policy` with `jitter` from `rng`. The caller bounds
+/// `samples` (see [`MAX_SAMPLES`]): this allocates eight bytes per sample.
+pub fn give_up_times(
+    policy: &Policy,
+    jitter: Jitter,
+    samples: usize,
+    rng: &mut impl rand::Rng,
+) -> Vec<f64> {
+    let mut times = Vec::with_capacity(samples);
+    match gap_windows(policy, jitter) {
+        // Independent gaps: the sum of the lower ends plus width × uniform per gap.
+        Some(windows) => {
+            let (offset, widths) = offset_and_widths(&windows);
+            for _ in 0..samples {
+                let spread: f64 = widths
+                    .iter()
+                    .map(|w| w * rand::RngExt::random::<f64>(rng))
+                    .sum();
+                times.push(offset + spread);
+            }
+        }
+        None => {
+            let retries = policy.attempts() - 1;
+            for _ in 0..samples {
+                let mut sampler = GapSampler::new(policy, jitter);
+                times.push((0..retries).map(|_| sampler.next_gap(rng)).sum());
+            }
+        }
+    }
+    times
+}
+
+fn histogram(values: &[f64], lo: f64, hi: f64, bins: usize) -> Histogram {
+    if bins == 0 {
+        return Histogram {
+            start_s: lo,
+            bin_s: 0.0,
+            counts: Vec::new(),
+        };
+    }
+    let bin_s = if hi > lo {
+        (hi - lo) / bins as f64
+    } else {
+        1.0
+    };
+    let mut counts = vec![0u64; bins];
+    for v in values {
+        let i = (((v - lo) / bin_s) as usize).min(bins - 1);
+        counts[i] += 1;
+    }
+    Histogram {
+        start_s: lo,
+        bin_s,
+        counts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::exact::GRID;
+    use super::super::{distribution, SumOfUniforms};
+    use super::*;
+    use crate::Stop;
+
+    #[test]
+    fn exact_and_sampled_agree_within_the_statistical_tolerance() {
+        let policies = [
+            (Policy::article(), Jitter::Full),
+            (Policy::article(), Jitter::Equal),
+            (
+                Policy::new(1.0, 1.6, 120.0, Stop::Attempts(20)).unwrap(),
+                Jitter::Proportional(crate::jitter::Factor::GRPC),
+            ),
+            (
+                Policy::new(1.0, 2.0, 20.0, Stop::Attempts(3)).unwrap(),
+                Jitter::Full,
+            ),
+        ];
+        let n = 400_000;
+        for (policy, jitter) in policies {
+            let exact = distribution(&policy, jitter).unwrap();
+            let sampled = sample(&policy, jitter, n, 42, 0).unwrap();
+            let sum = SumOfUniforms::new(
+                (1..policy.attempts()).filter_map(|r| jitter.window(policy.gap(r))),
+            );
+            // The mean: within 5 standard errors.
+            let mean_gap = (sampled.mean_s - exact.expected_give_up_s).abs();
+            assert!(
+                mean_gap < 5.0 * sampled.std_error_s,
+                "{jitter:?}: mean off by {mean_gap}"
+            );
+            // Each percentile: a sample quantile's standard error is sqrt(p(1-p)/n) / density,
+            // plus the grid's resolution.
+            for ((level, exact_q), (_, sampled_q)) in exact
+                .percentiles
+                .pairs()
+                .iter()
+                .zip(sampled.percentiles.pairs())
+            {
+                let se = (level * (1.0 - level) / n as f64).sqrt() / sum.density(*exact_q);
+                let tolerance = 5.0 * se + 2.0 * (exact.range_s.1 - exact.range_s.0) / GRID as f64;
+                assert!((exact_q - sampled_q).abs() < tolerance, "{jitter:?} p{level}: exact {exact_q}, sampled {sampled_q}, tolerance {tolerance}");
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_are_refused_before_allocating() {
+        let policy = Policy::article();
+        assert_eq!(
+            sample(&policy, Jitter::Full, 10_000_001, 1, 0)
+                .unwrap_err()
+                .to_string(),
+            "samples must be a whole number from 1 to 10000000, got 10000001"
+        );
+        assert!(sample(&policy, Jitter::Full, 0, 1, 0).is_err());
+    }
+}

@@ -1,0 +1,242 @@
+//! Each view in two steps: what costs (sampling, herds, storms), which the page runs in a Web
+//! Worker, and the drawing from its result, which the page does on its canvas (or as SVG).
+
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, DrawingBackend};
+use serde::{Deserialize, Serialize};
+
+use super::views::{jitter_params, policy_params, storm_series, View};
+use super::{PageError, Settings};
+use crate::chart::{self, ChartOptions};
+use crate::give_up::{JitterReport, HISTOGRAM_BINS};
+use crate::herd::Herd;
+use crate::jitter::Jitter;
+use crate::storm::{Memo, Scenario, StormReport, Summary};
+use crate::{Error, Params, Policy, ScheduleReport, DEFAULT_WINDOW_S};
+
+/// What a view's costly step found: nothing for the timeline (it is cheap, drawn from the
+/// settings), the report for the distribution, both herds, each storm series' report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "view", rename_all = "lowercase")]
+pub enum Computed {
+    /// Drawn from the settings alone.
+    Timeline,
+    /// One jittered delivery's give-up time.
+    Distribution {
+        /// Exact and sampled figures.
+        report: Box<JitterReport>,
+    },
+    /// The herd under the chosen jitter and without.
+    Herd {
+        /// With the chosen jitter.
+        spread: Box<Herd>,
+        /// Without jitter.
+        spike: Box<Herd>,
+    },
+    /// Every storm series, in order.
+    Storm {
+        /// One report per series.
+        reports: Vec<StormReport>,
+    },
+}
+
+/// A storm series as drawn: its label, summary and caption.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StormDrawn {
+    /// The legend entry.
+    pub label: String,
+    /// Its numbers.
+    pub summary: Summary,
+    /// Its outcome in words.
+    pub caption: String,
+}
+
+/// What a drawn view says: its caption, and the timeline's table and comparison.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Drawn {
+    /// The chart in words (the storm's: one line per series).
+    pub caption: String,
+    /// The timeline's schedule report (its table and facts).
+    pub schedule: Option<ScheduleReport>,
+    /// "Your policy gives up after X; Svix after Y", when a preset is compared.
+    pub compared: Option<String>,
+    /// Each storm series.
+    pub storms: Vec<StormDrawn>,
+}
+
+fn policy(params: &Params) -> Result<Policy, Error> {
+    params.policy()
+}
+
+/// The distribution's report for `params` (seed, samples and deadline as given).
+pub fn jitter_report(params: &Params) -> Result<JitterReport, Error> {
+    let seed = params.seed()?.unwrap_or_default();
+    JitterReport::new(
+        &policy(params)?,
+        params.jitter()?,
+        params.samples()?,
+        seed,
+        HISTOGRAM_BINS,
+        params.deadline()?,
+    )
+}
+
+/// The herd under the chosen jitter and, for comparison, without.
+pub fn herds(params: &Params) -> Result<(Herd, Herd), Error> {
+    let policy = policy(params)?;
+    let seed = params.seed()?.unwrap_or_default();
+    let deliveries = params.deliveries()?;
+    let spread = crate::herd::herd(&policy, params.jitter()?, deliveries, seed)?;
+    let spike = crate::herd::herd(&policy, Jitter::None, deliveries, seed)?;
+    Ok((spread, spike))
+}
+
+/// Every storm series' scenario, checked, with its label and engine.
+fn storm_scenarios(settings: &Settings) -> Result<Vec<(String, Scenario, crate::Engine)>, Error> {
+    storm_series(settings)
+        .into_iter()
+        .map(|series| {
+            let scenario = series.params.scenario()?;
+            Ok((series.label, scenario, series.params.engine()?))
+        })
+        .collect()
+}
+
+/// The costly step of `view`. `memo` keeps recent storms: a policy slider re-simulates your
+/// policy but not the fixed-interval comparison.
+pub fn compute(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed, PageError> {
+    let computed = match view {
+        View::Timeline => Computed::Timeline,
+        View::Distribution => Computed::Distribution {
+            report: Box::new(jitter_report(&jitter_params(settings))?),
+        },
+        View::Herd => {
+            let (spread, spike) = herds(&jitter_params(settings))?;
+            Computed::Herd {
+                spread: Box::new(spread),
+                spike: Box::new(spike),
+            }
+        }
+        View::Storm => Computed::Storm {
+            reports: storm_scenarios(settings)?
+                .iter()
+                .map(|(_, scenario, engine)| memo.simulate(scenario, *engine))
+                .collect::<Result<_, _>>()?,
+        },
+    };
+    Ok(computed)
+}
+
+/// Draws `view` from `settings` and what its costly step found, filling `area`.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    view: View,
+    settings: &Settings,
+    computed: &Computed,
+    options: &ChartOptions,
+) -> Result<Drawn, PageError> {
+    let drawn = |caption: String| Drawn {
+        caption,
+        schedule: None,
+        compared: None,
+        storms: Vec::new(),
+    };
+    match (view, computed) {
+        (View::Timeline, Computed::Timeline) => draw_timeline(area, settings, options),
+        (View::Distribution, Computed::Distribution { report }) => {
+            chart::distribution::draw(area, report, options)?;
+            Ok(drawn(report.caption.clone()))
+        }
+        (View::Herd, Computed::Herd { spread, spike }) => {
+            chart::herd::draw(area, spread, Some(spike), options)?;
+            Ok(drawn(spread.caption(Some(spike))))
+        }
+        (View::Storm, Computed::Storm { reports }) => draw_storm(area, settings, reports, options),
+        _ => Err(PageError::general(format!(
+            "the {} chart was given another chart's results",
+            view.name()
+        ))),
+    }
+}
+
+fn draw_timeline<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    settings: &Settings,
+    options: &ChartOptions,
+) -> Result<Drawn, PageError> {
+    let schedule = policy(&policy_params(settings))?.schedule();
+    let report = ScheduleReport::new(&schedule, DEFAULT_WINDOW_S);
+    let preset = crate::presets::preset(settings.get("compare")).ok();
+    match &preset {
+        Some(preset) => chart::timeline::draw_compared(
+            area,
+            (&schedule, "your policy"),
+            (&preset.policy.schedule(), "compared"),
+            options,
+        )?,
+        None => chart::timeline::draw(area, &schedule, options)?,
+    }
+    let compared = preset.map(|preset| {
+        let attempts = |n: u32| format!("{n} attempt{}", if n == 1 { "" } else { "s" });
+        format!(
+            "Your policy gives up after {} ({}); {} after {} ({}).",
+            crate::format_duration(report.give_up_s),
+            attempts(report.attempts),
+            preset.title,
+            crate::format_duration(preset.policy.schedule().give_up_s()),
+            attempts(preset.policy.attempts()),
+        )
+    });
+    Ok(Drawn {
+        caption: report.caption.clone(),
+        schedule: Some(report),
+        compared,
+        storms: Vec::new(),
+    })
+}
+
+fn draw_storm<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    settings: &Settings,
+    reports: &[StormReport],
+    options: &ChartOptions,
+) -> Result<Drawn, PageError> {
+    let scenarios = storm_scenarios(settings)?;
+    if scenarios.len() != reports.len() {
+        return Err(PageError::general(
+            "the storm chart was given another set of storms".into(),
+        ));
+    }
+    let series: Vec<chart::storm::Series> = scenarios
+        .iter()
+        .zip(reports)
+        .map(|((label, scenario, _), report)| chart::storm::Series {
+            label: label.clone(),
+            scenario,
+            report,
+        })
+        .collect();
+    chart::storm::draw(area, &series, options)?;
+    let storms: Vec<StormDrawn> = series
+        .iter()
+        .map(|s| StormDrawn {
+            label: s.label.clone(),
+            summary: s.report.summary,
+            caption: s.report.caption.clone(),
+        })
+        .collect();
+    let caption = match storms.as_slice() {
+        [one] => one.caption.clone(),
+        many => many
+            .iter()
+            .map(|s| format!("{}: {}", s.label, s.caption))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    Ok(Drawn {
+        caption,
+        schedule: None,
+        compared: None,
+        storms,
+    })
+}

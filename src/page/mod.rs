@@ -1,0 +1,153 @@
+//! The explorer page's state as a value, and everything the page derives from it. The page's
+//! JavaScript only wires the DOM: it reads its controls into [`Settings`], asks this module what
+//! to draw, and writes back what it says.
+//!
+//! - [`Settings`]: every control's value as text, keyed as in the URL hash; [`decode_hash`] and
+//!   [`encode_hash`] read and write the hash, never failing on garbage (notices instead).
+//! - [`resolve`] completes a short preset link; [`edited`] says what changing a control does to
+//!   the others (a preset chosen or left).
+//! - [`View`]: the four charts; [`compute`] is each one's costly step (run in a worker),
+//!   [`draw`] draws it from the result, on any plotters backend.
+//! - [`embed_snippet`]: the `<iframe>` for a chart with the current settings.
+
+mod compute;
+mod resolve;
+mod settings;
+mod views;
+
+pub use compute::{compute, draw, herds, jitter_report, Computed, Drawn, StormDrawn};
+pub use resolve::{duration_text, edited, preset_settings, resolve};
+pub use settings::{decode_hash, encode_hash, DecodedState, Settings, MAX_HASH_LEN};
+pub use views::{gap_list, jitter_params, policy_params, storm_series, StormSeries, View};
+
+use serde::Serialize;
+
+use crate::Error;
+
+/// A refusal as the page shows it: next to the control it is about (`setting`, a hash key), or
+/// above the form when it is about none.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PageError {
+    /// The control's setting key (`base`, `rate-limit`, ...), if the error is about one.
+    pub setting: Option<&'static str>,
+    /// The message, naming the field and its valid range.
+    pub message: String,
+}
+
+impl PageError {
+    /// An error about no control in particular.
+    pub fn general(message: String) -> Self {
+        PageError {
+            setting: None,
+            message,
+        }
+    }
+}
+
+impl From<Error> for PageError {
+    fn from(error: Error) -> Self {
+        let field = match &error {
+            Error::OutOfRange { field, .. } | Error::BadDuration { field, .. } => Some(*field),
+            _ => None,
+        };
+        // The core's fields the page shows next to another control.
+        let setting = field.and_then(|field| match field {
+            "traffic" => Some("arrivals"),
+            "horizon" => Some("outage"),
+            "interval" => Some("base"),
+            "then-every" => Some("gaps"),
+            "give-up" => Some("give-up"),
+            other => settings::key(other),
+        });
+        PageError {
+            setting,
+            message: error.to_string(),
+        }
+    }
+}
+
+/// Characters a double-quoted HTML attribute value must not hold as they are.
+fn attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The `<iframe>` snippet showing `view` with `settings`, for the embed page at `embed_url`
+/// (its address without a hash). It is text for the user to paste elsewhere: the page shows it
+/// only as a form field's value.
+///
+/// # Example
+/// ```
+/// use backoff_lab::page::{embed_snippet, Settings, View};
+/// let mut settings = Settings::default();
+/// settings.set("preset", "svix");
+/// let snippet = embed_snippet(&settings, View::Storm, "https://docs.example.com/embed.html");
+/// assert!(snippet.starts_with(r#"<iframe src="https://docs.example.com/embed.html#preset=svix&amp;view=storm""#));
+/// ```
+pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String {
+    // The view goes last and explicitly, so that the link says which chart it shows.
+    let mut shared = settings.clone();
+    shared.set("view", "timeline");
+    shared.set("section", "schedule");
+    let state = encode_hash(&shared);
+    let separator = if state.is_empty() { "" } else { "&" };
+    let src = format!("{embed_url}#{state}{separator}view={}", view.name());
+    format!(
+        r#"<iframe src="{}" width="100%" height="360" style="border:0" loading="lazy" title="{}"></iframe>"#,
+        attribute(&src),
+        attribute(&format!("backoff-lab: {}", view.title()))
+    )
+}
+
+/// The settings of a quicker first run of `view`, when its full run is large enough to be worth
+/// one: 20,000 sampled give-up times instead of more, 100,000 deliveries in a herd instead of
+/// more. The page draws it first and the full result when it comes.
+pub fn preview(view: View, settings: &Settings) -> Option<Settings> {
+    let (key, small) = match view {
+        View::Distribution => ("samples", 20_000.0),
+        View::Herd => ("deliveries", 100_000.0),
+        View::Timeline | View::Storm => return None,
+    };
+    let full: f64 = settings.get(key).trim().parse().ok()?;
+    (full > small).then(|| {
+        let mut smaller = settings.clone();
+        smaller.set(key, format!("{small}"));
+        smaller
+    })
+}
+
+/// The stops of the page's duration sliders, in seconds: values a person would pick.
+pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
+    vec![
+        (
+            "base",
+            vec![
+                0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 15.0, 20.0, 30.0, 45.0, 60.0, 90.0, 120.0,
+                180.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0, 43200.0,
+                86400.0,
+            ],
+        ),
+        (
+            "cap",
+            vec![
+                1.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0,
+                7200.0, 10800.0, 21600.0, 43200.0, 86400.0, 172800.0, 604800.0,
+            ],
+        ),
+        (
+            "give-up",
+            vec![
+                60.0, 300.0, 600.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0, 43200.0, 86400.0,
+                172800.0, 259200.0, 604800.0, 1209600.0, 2592000.0,
+            ],
+        ),
+        (
+            "outage",
+            vec![
+                60.0, 120.0, 300.0, 600.0, 900.0, 1200.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0,
+            ],
+        ),
+    ]
+}

@@ -1,0 +1,209 @@
+//! Presets in the page's settings: what choosing one sets, how a short link such as
+//! `#preset=svix&seed=7` is completed, and when an edit leaves the preset.
+
+use super::views::View;
+use super::{DecodedState, Settings};
+use crate::presets::Preset;
+
+/// The settings that make a preset's schedule: while they match it, the preset stays chosen.
+const SCHEDULE_KEYS: [&str; 7] = [
+    "base",
+    "multiplier",
+    "cap",
+    "gaps",
+    "then-every",
+    "stop",
+    "attempts",
+];
+
+/// Seconds as the article writes them (`5 min`), when that reads back exactly; plain seconds
+/// (`0.2 s`) otherwise.
+pub fn duration_text(seconds: f64) -> String {
+    let text = crate::format_duration(seconds);
+    match crate::parse_duration("duration", &text) {
+        Ok(back) if back == seconds => text,
+        _ => format!("{seconds} s"),
+    }
+}
+
+/// The settings a preset sets: its schedule and its jitter. A provider's schedule has its own
+/// end, so the optional deadline sizing starts empty (it would size a few-second SDK schedule
+/// to thousands of attempts for a 24 h deadline).
+pub fn preset_settings(preset: &Preset) -> Vec<(&'static str, String)> {
+    let policy = &preset.policy;
+    let (gaps, tail) = match policy.explicit_gaps() {
+        Some((gaps, tail)) => (
+            gaps.iter()
+                .map(|&g| duration_text(g))
+                .collect::<Vec<_>>()
+                .join(","),
+            tail.map(duration_text).unwrap_or_default(),
+        ),
+        None => (String::new(), String::new()),
+    };
+    let mut values = vec![
+        ("base", duration_text(policy.base_s())),
+        ("multiplier", format!("{}", policy.multiplier())),
+        ("cap", duration_text(policy.cap_s())),
+        ("gaps", gaps),
+        ("then-every", tail),
+        ("stop", "attempts".to_string()),
+        ("attempts", policy.attempts().to_string()),
+        ("deadline", String::new()),
+        ("mode", preset.jitter.name().to_string()),
+    ];
+    if let crate::jitter::Jitter::Proportional(factor) = preset.jitter {
+        values.push(("factor", format!("{}", factor.get())));
+    }
+    values
+}
+
+fn matches_schedule(settings: &Settings, preset: &Preset) -> bool {
+    let wanted = preset_settings(preset);
+    SCHEDULE_KEYS.iter().all(|key| {
+        wanted
+            .iter()
+            .find(|(k, _)| k == key)
+            .is_some_and(|(_, v)| settings.get(key) == v)
+    })
+}
+
+fn apply(settings: &mut Settings, values: &[(&'static str, String)]) {
+    for (key, value) in values {
+        settings.set(key, value.as_str());
+    }
+}
+
+/// A decoded hash as the page shows it. A link the page wrote already holds the preset's
+/// schedule and is used as it is; a short link gets the preset's schedule and jitter, then
+/// every setting it names. A link that changes the preset's schedule is the reader's own policy
+/// (a new base, multiplier or cap means the formula rather than the preset's listed gaps). The
+/// section follows the view (an older link named the section alone).
+pub fn resolve(decoded: DecodedState) -> DecodedState {
+    let DecodedState {
+        mut settings,
+        notices,
+    } = decoded;
+    if let Ok(preset) = crate::presets::preset(settings.get("preset")) {
+        if !matches_schedule(&settings, &preset) {
+            let linked = settings.clone();
+            let given: Vec<&'static str> = linked
+                .iter()
+                .filter(|(key, _)| *key != "preset" && !linked.is_default(key))
+                .map(|(key, _)| key)
+                .collect();
+            apply(&mut settings, &preset_settings(&preset));
+            for key in &given {
+                settings.set(key, linked.get(key));
+            }
+            if !matches_schedule(&settings, &preset) {
+                settings.set("preset", "");
+                let formula = ["base", "multiplier", "cap"]
+                    .iter()
+                    .any(|k| given.contains(k));
+                if formula && !given.contains(&"gaps") {
+                    settings.set("gaps", "");
+                    settings.set("then-every", "");
+                }
+            }
+        }
+    }
+    let section = settings.get("section").to_string();
+    if settings.get("view") == "timeline" && section != "schedule" {
+        if let Some(view) = View::of_section(&section) {
+            settings.set("view", view.name());
+        }
+    }
+    let section = View::from_name(settings.get("view")).map_or("schedule", View::section);
+    settings.set("section", section);
+    DecodedState { settings, notices }
+}
+
+/// The settings after the reader changed `control`: choosing a preset sets its schedule and
+/// jitter; moving base, multiplier or cap (or pressing "drop-gaps") goes back to the formula
+/// and leaves the preset; a new stop rule or count leaves the preset but keeps its gaps.
+pub fn edited(mut settings: Settings, control: &str) -> Settings {
+    match control {
+        "preset" => {
+            if let Ok(preset) = crate::presets::preset(settings.get("preset")) {
+                apply(&mut settings, &preset_settings(&preset));
+            }
+        }
+        "base" | "multiplier" | "cap" | "drop-gaps" => {
+            settings.set("preset", "");
+            settings.set("gaps", "");
+            settings.set("then-every", "");
+        }
+        "attempts" | "give-up" | "stop" => settings.set("preset", ""),
+        _ => {}
+    }
+    let section = View::from_name(settings.get("view")).map_or("schedule", View::section);
+    settings.set("section", section);
+    settings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::page::decode_hash;
+
+    fn resolved(hash: &str) -> Settings {
+        resolve(decode_hash(hash)).settings
+    }
+
+    #[test]
+    fn a_short_preset_link_gets_the_presets_schedule_then_what_it_names() {
+        let svix = resolved("#preset=svix&seed=7");
+        assert_eq!(svix.get("preset"), "svix");
+        assert_eq!(svix.get("gaps"), "5 s,5 min,30 min,2 h,5 h,10 h,10 h");
+        assert_eq!(svix.get("attempts"), "8");
+        assert_eq!(svix.get("mode"), "none");
+        assert_eq!(svix.get("seed"), "7");
+        // A link the page wrote round-trips as it is.
+        let written = crate::page::encode_hash(&svix);
+        assert_eq!(resolved(&written), svix);
+    }
+
+    #[test]
+    fn a_link_that_changes_the_schedule_is_the_readers_own_policy() {
+        let own = resolved("#preset=article&base=1m");
+        assert_eq!(own.get("preset"), "");
+        assert_eq!(own.get("base"), "1m");
+        assert_eq!(own.get("multiplier"), "3");
+        let listed = resolved("#preset=svix&attempts=5");
+        assert_eq!(listed.get("preset"), "");
+        assert_eq!(
+            listed.get("gaps"),
+            "5 s,5 min,30 min,2 h,5 h,10 h,10 h",
+            "keeps the gaps"
+        );
+        let formula = resolved("#preset=svix&base=10s");
+        assert_eq!(formula.get("gaps"), "", "a new base means the formula");
+    }
+
+    #[test]
+    fn edits_leave_the_preset_as_the_page_did() {
+        let svix = resolved("#preset=svix");
+        let moved = edited(svix.clone(), "multiplier");
+        assert_eq!((moved.get("preset"), moved.get("gaps")), ("", ""));
+        let counted = edited(svix.clone(), "attempts");
+        assert_eq!(counted.get("preset"), "");
+        assert_ne!(counted.get("gaps"), "");
+        let mut chosen = Settings::default();
+        chosen.set("preset", "grpc");
+        let chosen = edited(chosen, "preset");
+        assert_eq!(
+            (chosen.get("mode"), chosen.get("factor")),
+            ("proportional", "0.2")
+        );
+        assert_eq!(chosen.get("multiplier"), "1.6");
+        assert_eq!(chosen.get("deadline"), "");
+    }
+
+    #[test]
+    fn the_section_follows_the_view() {
+        assert_eq!(resolved("#view=storm").get("section"), "storm");
+        assert_eq!(resolved("#section=jitter").get("view"), "distribution");
+        assert_eq!(resolved("#section=jitter").get("section"), "jitter");
+    }
+}

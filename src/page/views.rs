@@ -1,0 +1,240 @@
+//! The page's charts ("views") and the parameters each one is drawn from, derived from the
+//! settings: the policy, its jitter, and the storm's scenarios (yours, and the comparisons).
+
+use serde::{Deserialize, Serialize};
+
+use super::Settings;
+use crate::{DurationInput, Error, NumberInput, Params};
+
+/// One chart of the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum View {
+    /// The retry timeline (section "schedule").
+    Timeline,
+    /// The give-up-time distribution of one jittered delivery (section "jitter").
+    Distribution,
+    /// A herd of deliveries retrying together (section "jitter").
+    Herd,
+    /// The retry storm after an outage (section "storm").
+    Storm,
+}
+
+impl View {
+    /// Every view, in the page's order.
+    pub const ALL: [View; 4] = [View::Timeline, View::Distribution, View::Herd, View::Storm];
+
+    /// The view named `name`.
+    pub fn from_name(name: &str) -> Result<View, Error> {
+        View::ALL
+            .into_iter()
+            .find(|view| view.name() == name)
+            .ok_or_else(|| {
+                Error::out_of_range(
+                    "view",
+                    format!("{name:?}"),
+                    "one of timeline, distribution, herd, storm",
+                )
+            })
+    }
+
+    /// Its name, as the hash's `view` holds it.
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Timeline => "timeline",
+            View::Distribution => "distribution",
+            View::Herd => "herd",
+            View::Storm => "storm",
+        }
+    }
+
+    /// The page section it belongs to.
+    pub fn section(self) -> &'static str {
+        match self {
+            View::Timeline => "schedule",
+            View::Distribution | View::Herd => "jitter",
+            View::Storm => "storm",
+        }
+    }
+
+    /// The section's first view.
+    pub fn of_section(section: &str) -> Option<View> {
+        match section {
+            "schedule" => Some(View::Timeline),
+            "jitter" => Some(View::Distribution),
+            "storm" => Some(View::Storm),
+            _ => None,
+        }
+    }
+
+    /// What it shows, in words (titles, the embed snippet's title).
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Timeline => "retry timeline",
+            View::Distribution => "give-up time of one jittered delivery",
+            View::Herd => "a herd of deliveries retrying together",
+            View::Storm => "retry storm after an outage",
+        }
+    }
+}
+
+/// A number as a text field holds it: empty or unreadable text is NaN, which the core refuses
+/// with the field's range.
+fn number(text: &str) -> f64 {
+    text.trim().parse().unwrap_or(f64::NAN)
+}
+
+fn text(settings: &Settings, key: &str) -> String {
+    settings.get(key).trim().to_string()
+}
+
+/// "5 s,5 min" (as the hash keeps it) or "5 s, 5 min" (as the page shows it): the gaps.
+pub fn gap_list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|gap| !gap.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The policy: the formula, or the listed gaps when there are any; attempts or a give-up time.
+pub fn policy_params(settings: &Settings) -> Params {
+    let mut params = Params {
+        base: DurationInput::Text(text(settings, "base")),
+        multiplier: number(settings.get("multiplier")),
+        cap: DurationInput::Text(text(settings, "cap")),
+        attempts: None,
+        ..Params::default()
+    };
+    let gaps = gap_list(settings.get("gaps"));
+    if !gaps.is_empty() {
+        params.gaps = Some(gaps.into_iter().map(DurationInput::Text).collect());
+        let tail = text(settings, "then-every");
+        params.then_every = (!tail.is_empty()).then_some(DurationInput::Text(tail));
+    }
+    if settings.get("stop") == "give-up" {
+        params.give_up = Some(DurationInput::Text(text(settings, "give-up")));
+    } else {
+        params.attempts = Some(number(settings.get("attempts")));
+    }
+    params
+}
+
+/// The policy with its jitter, seed and sample sizes; the deadline-safe sizing when a deadline
+/// is set (listed gaps leave it out: it adds attempts to base × multiplier).
+pub fn jitter_params(settings: &Settings) -> Params {
+    let mut params = Params {
+        mode: Some(text(settings, "mode")),
+        factor: Some(number(settings.get("factor"))),
+        seed: Some(number(settings.get("seed"))),
+        samples: Some(number(settings.get("samples"))),
+        deliveries: Some(number(settings.get("deliveries"))),
+        ..policy_params(settings)
+    };
+    let deadline = text(settings, "deadline");
+    if !deadline.is_empty() && params.gaps.is_none() {
+        params.deadline = Some(DurationInput::Text(deadline));
+    }
+    params
+}
+
+/// Your policy in the storm, with the bounds the settings set.
+fn storm_params(settings: &Settings) -> Params {
+    let optional = |key: &str| Some(text(settings, key)).filter(|t| !t.is_empty());
+    let budget = number(settings.get("budget"));
+    Params {
+        policy: Some("exponential".into()),
+        arrivals: Some(NumberInput::Text(text(settings, "arrivals"))),
+        capacity: Some(NumberInput::Text(text(settings, "capacity"))),
+        outage: Some(DurationInput::Text(text(settings, "outage"))),
+        timeout: Some(DurationInput::Text(text(settings, "timeout"))),
+        pause: Some(settings.get("pause") == "true"),
+        engine: Some(text(settings, "engine")),
+        budget: (budget != 0.0).then_some(NumberInput::Number(budget)),
+        rate_limit: optional("rate-limit").map(NumberInput::Text),
+        retry_after: optional("retry-after").map(DurationInput::Text),
+        samples: None,
+        deliveries: None,
+        deadline: None,
+        ..jitter_params(settings)
+    }
+}
+
+/// One storm of the chart: its legend label and its parameters.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StormSeries {
+    /// The legend entry.
+    pub label: String,
+    /// The scenario's parameters.
+    pub params: Params,
+}
+
+/// The storm chart's series: your policy alone; or beside the article's fixed 30 s interval
+/// (no jitter, no pause) and your policy with a retry budget (yours, or 10%); and the compared
+/// preset's schedule in the same storm when one is chosen (same traffic, outage and bounds).
+pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
+    let mine = storm_params(settings);
+    let series = |label: &str, params: Params| StormSeries {
+        label: label.to_string(),
+        params,
+    };
+    // The scenario without the limits the budget series adds.
+    let bare = Params {
+        budget: None,
+        rate_limit: None,
+        retry_after: None,
+        ..mine.clone()
+    };
+    let mut all = if settings.get("storm-compare") == "true" {
+        let budget = mine.budget.clone().unwrap_or(NumberInput::Number(10.0));
+        let percent = match &budget {
+            NumberInput::Number(n) => format!("{n}"),
+            NumberInput::Text(t) => t.clone(),
+        };
+        let fixed = Params {
+            policy: Some("fixed".into()),
+            interval: Some(DurationInput::Text("30s".into())),
+            give_up: Some(DurationInput::Text("2h".into())),
+            attempts: None,
+            gaps: None,
+            then_every: None,
+            mode: Some("none".into()),
+            pause: None,
+            engine: Some("auto".into()),
+            ..bare.clone()
+        };
+        vec![
+            series("your policy", bare.clone()),
+            series("fixed 30 s", fixed),
+            series(
+                &format!("your policy + {percent}% budget"),
+                Params {
+                    budget: Some(budget),
+                    ..mine.clone()
+                },
+            ),
+        ]
+    } else {
+        vec![series("your policy", mine)]
+    };
+    if let Ok(compared) = crate::presets::preset(settings.get("compare")) {
+        let own = compared.params();
+        all.push(series(
+            compared.title,
+            Params {
+                base: own.base,
+                multiplier: own.multiplier,
+                cap: own.cap,
+                attempts: own.attempts,
+                give_up: None,
+                gaps: own.gaps,
+                then_every: own.then_every,
+                mode: own.mode,
+                factor: own.factor,
+                policy: Some("exponential".into()),
+                ..bare
+            },
+        ));
+    }
+    all
+}

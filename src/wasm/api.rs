@@ -1,0 +1,204 @@
+//! The JS API for programs: each function takes plain parameters (seconds as numbers, or
+//! duration text), returns the CLI's JSON shapes, and throws an `Error` with a `field`.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{from_js, js_error, optional, text, to_js};
+use crate::herd::Rates;
+use crate::jitter::fresh_seed;
+use crate::{Error, Params, ScheduleReport};
+
+/// Parameters, with a fresh seed drawn when none is given (the report says which).
+fn params_with_seed(params: JsValue) -> Result<Params, JsValue> {
+    let mut params: Params = from_js("parameters", params)?;
+    if params.seed.is_none() {
+        params.seed = Some(fresh_seed().map_err(|e| js_error(&e))? as f64);
+    }
+    Ok(params)
+}
+
+pub(super) fn schedule_report(params: &Params) -> Result<(crate::Schedule, ScheduleReport), Error> {
+    let schedule = params.policy()?.schedule();
+    let report = ScheduleReport::new(&schedule, params.window_s()?);
+    Ok((schedule, report))
+}
+
+/// The schedule of a policy and its derived facts, in the same shape as the CLI's JSON.
+#[wasm_bindgen(unchecked_return_type = "ScheduleReport")]
+pub fn schedule(
+    #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    to_js(&schedule_report(&params).map_err(|e| js_error(&e))?.1)
+}
+
+/// One jittered delivery: the exact give-up distribution, a seeded sample and, when a deadline
+/// is given, the deadline-safe attempt count. Same shape as `backoff-lab jitter --format json`.
+#[wasm_bindgen(unchecked_return_type = "JitterReport")]
+pub fn jitter(
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    let params = params_with_seed(params)?;
+    to_js(&crate::page::jitter_report(&params).map_err(|e| js_error(&e))?)
+}
+
+/// A herd of deliveries that failed in the same second: retries per second. Same shape as
+/// `backoff-lab herd --format json`.
+#[wasm_bindgen(unchecked_return_type = "Herd")]
+pub fn herd(
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    let params = params_with_seed(params)?;
+    to_js(&crate::page::herds(&params).map_err(|e| js_error(&e))?.0)
+}
+
+/// What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption.
+#[derive(Serialize)]
+pub(super) struct HerdSummary {
+    deliveries: usize,
+    mode: String,
+    seed: u64,
+    peak_per_s: f64,
+    mean_per_s: f64,
+    peak_to_mean: f64,
+    first_retry: Rates,
+    unjittered_first_retry: Rates,
+    caption: String,
+}
+
+impl HerdSummary {
+    pub(super) fn new(spread: &crate::herd::Herd, spike: &crate::herd::Herd) -> Self {
+        HerdSummary {
+            deliveries: spread.deliveries,
+            mode: spread.mode.clone(),
+            seed: spread.seed,
+            peak_per_s: spread.peak_per_s,
+            mean_per_s: spread.mean_per_s,
+            peak_to_mean: spread.peak_to_mean,
+            first_retry: spread.first_retry,
+            unjittered_first_retry: spike.first_retry,
+            caption: spread.caption(Some(spike)),
+        }
+    }
+}
+
+/// Draws `params.samples` give-up times with `params.seed` and returns only their mean (no
+/// percentiles, no histogram): the timing run's like-for-like with a plain JS sampling loop.
+#[wasm_bindgen(js_name = sampledMeanGiveUp)]
+pub fn sampled_mean_give_up(
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+) -> Result<f64, JsValue> {
+    let params = params_with_seed(params)?;
+    let mean = || -> Result<f64, Error> {
+        let policy = params.policy()?;
+        let samples = params.samples()?;
+        let mut rng = crate::jitter::seeded_rng(params.seed()?.unwrap_or_default())?;
+        let times = crate::give_up::give_up_times(&policy, params.jitter()?, samples, &mut rng);
+        Ok(times.iter().sum::<f64>() / samples as f64)
+    };
+    mean().map_err(|e| js_error(&e))
+}
+
+/// A retry storm: per-minute attempts, successes, backlog and the summary. Same shape as
+/// `backoff-lab storm --format json`.
+#[wasm_bindgen(unchecked_return_type = "StormReport")]
+pub fn storm(
+    #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    let report = params
+        .scenario()
+        .and_then(|scenario| crate::storm::simulate(&scenario, params.engine()?, false))
+        .map_err(|e| js_error(&e))?;
+    to_js(&report)
+}
+
+/// The article's per-minute arithmetic for a scenario's outage: the same `{minutes, summary}`
+/// shape as `storm`, with `null` where it models nothing. Storm fields it does not use are
+/// refused by name.
+#[wasm_bindgen(js_name = arithmeticView, unchecked_return_type = "ArithmeticReport")]
+pub fn arithmetic_view(
+    #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    let view = params
+        .arithmetic_scenario()
+        .and_then(|scenario| crate::storm::arithmetic_view(&scenario))
+        .map_err(|e| js_error(&e))?;
+    to_js(&view)
+}
+
+/// Every preset: a provider's published schedule with its give-up time and source.
+#[wasm_bindgen(unchecked_return_type = "PresetInfo[]")]
+pub fn presets() -> Result<JsValue, JsValue> {
+    let infos: Vec<crate::presets::PresetInfo> =
+        crate::presets::presets().iter().map(Into::into).collect();
+    to_js(&infos)
+}
+
+/// The schedule as `csv`, `json` or `markdown` text, for downloads and "Copy as Markdown".
+#[wasm_bindgen(js_name = exportSchedule)]
+pub fn export_schedule(
+    #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\" | \"markdown\"")] format: JsValue,
+) -> Result<String, JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    let report = schedule_report(&params).map_err(|e| js_error(&e))?.1;
+    match text("format", &format)?.as_str() {
+        "csv" => Ok(report.to_csv()),
+        "markdown" => Ok(report.to_markdown()),
+        "json" => {
+            // The browser's JSON.stringify: serde_json would add tens of kilobytes to the wasm.
+            let value = to_js(&report)?;
+            js_sys::JSON::stringify_with_replacer_and_space(
+                &value,
+                &JsValue::NULL,
+                &JsValue::from(2),
+            )
+            .map(String::from)
+        }
+        other => Err(js_error(&Error::out_of_range(
+            "format",
+            format!("{other:?}"),
+            "csv, json or markdown",
+        ))),
+    }
+}
+
+/// A fresh seed from the browser's randomness (for the page's "new seed" button).
+#[wasm_bindgen(js_name = newSeed)]
+pub fn new_seed() -> Result<f64, JsValue> {
+    fresh_seed()
+        .map(|seed| seed as f64)
+        .map_err(|e| js_error(&e))
+}
+
+/// Formats seconds the way the article does (`30 s`, `4.5 min`, `3 h 02 min`).
+#[wasm_bindgen(js_name = formatDuration)]
+pub fn format_duration(
+    #[wasm_bindgen(unchecked_param_type = "number")] seconds: JsValue,
+) -> Result<String, JsValue> {
+    Ok(crate::format_duration(super::convert::number(
+        "seconds", &seconds,
+    )?))
+}
+
+/// Parses a duration (`30s`, `4m30s`, `4.5min`, `3h`, `1d`) into seconds; throws on garbage.
+/// `field` names the input in the message (`base`, `cap`, `give-up`, `window`, else
+/// `duration`).
+#[wasm_bindgen(js_name = parseDuration)]
+pub fn parse_duration(
+    #[wasm_bindgen(unchecked_param_type = "string")] field: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] duration: JsValue,
+) -> Result<f64, JsValue> {
+    let field = match optional(field).and_then(|f| f.as_string()).as_deref() {
+        Some("base") => "base",
+        Some("cap") => "cap",
+        Some("give-up" | "giveUp") => "give-up",
+        Some("window") => "window",
+        _ => "duration",
+    };
+    let duration = text(field, &duration)?;
+    crate::parse_duration(field, &duration).map_err(|e| js_error(&e))
+}

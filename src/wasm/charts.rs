@@ -1,0 +1,222 @@
+//! The JS API's charts: each draws into a `<canvas>` (or returns SVG) with the same Rust
+//! function the CLI's `figure` and the page use, and returns what it drew.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::api::{schedule_report, HerdSummary};
+use super::convert::{chart_options, from_js, js_error, optional, svg_size, text, to_js};
+use super::surface::{on_canvas, svg};
+use crate::chart::{self, ChartOptions};
+use crate::storm::{Scenario, StormReport};
+use crate::{Error, Params};
+
+/// Draws the timeline of a policy (and below it a compared one, if given) into the canvas
+/// whose id is `canvas_id`; returns the schedule it drew.
+#[wasm_bindgen(js_name = drawTimeline, unchecked_return_type = "ScheduleReport")]
+pub fn draw_timeline(
+    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ScheduleParams | undefined")] compare: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = chart_options(options)?;
+    let (mine, report) = timeline_inputs(params)?;
+    let compared = optional(compare).map(timeline_inputs).transpose()?;
+    on_canvas(&canvas_id, |area| {
+        timeline_on(area, &mine, compared.as_ref().map(|c| &c.0), &options)
+    })?;
+    to_js(&report)
+}
+
+fn timeline_inputs(params: JsValue) -> Result<(crate::Schedule, crate::ScheduleReport), JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    schedule_report(&params).map_err(|e| js_error(&e))
+}
+
+/// The timeline, or two when a comparison is given: one function for canvas and SVG.
+fn timeline_on<DB: plotters::prelude::DrawingBackend>(
+    area: &plotters::drawing::DrawingArea<DB, plotters::coord::Shift>,
+    schedule: &crate::Schedule,
+    compared: Option<&crate::Schedule>,
+    options: &ChartOptions,
+) -> Result<(), Error> {
+    match compared {
+        None => chart::timeline::draw(area, schedule, options),
+        Some(other) => chart::timeline::draw_compared(
+            area,
+            (schedule, "your policy"),
+            (other, "compared"),
+            options,
+        ),
+    }
+}
+
+fn jitter_report(params: JsValue) -> Result<crate::give_up::JitterReport, JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    crate::page::jitter_report(&params).map_err(|e| js_error(&e))
+}
+
+fn herds(params: JsValue) -> Result<(crate::herd::Herd, crate::herd::Herd), JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    crate::page::herds(&params).map_err(|e| js_error(&e))
+}
+
+/// Draws the give-up-time distribution into the canvas `canvas_id` and returns its report.
+#[wasm_bindgen(js_name = drawDistribution, unchecked_return_type = "JitterReport")]
+pub fn draw_distribution(
+    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = chart_options(options)?;
+    let report = jitter_report(params)?;
+    on_canvas(&canvas_id, |area| {
+        chart::distribution::draw(area, &report, &options)
+    })?;
+    to_js(&report)
+}
+
+/// Draws the herd (the chosen mode over the unjittered spike) into the canvas `canvas_id` and
+/// returns its rates and caption.
+#[wasm_bindgen(js_name = drawHerd, unchecked_return_type = "HerdSummary")]
+pub fn draw_herd(
+    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = chart_options(options)?;
+    let (spread, spike) = herds(params)?;
+    on_canvas(&canvas_id, |area| {
+        chart::herd::draw(area, &spread, Some(&spike), &options)
+    })?;
+    to_js(&HerdSummary::new(&spread, &spike))
+}
+
+#[derive(serde::Deserialize)]
+struct SeriesInput {
+    label: String,
+    params: Params,
+}
+
+/// What `drawStorm` returns for each series.
+#[derive(Serialize)]
+struct Drawn {
+    label: String,
+    summary: crate::storm::Summary,
+    caption: String,
+}
+
+type Run = (String, Scenario, StormReport);
+
+/// Simulates each series (1 to 4), afresh.
+fn storm_runs(series: JsValue) -> Result<Vec<Run>, JsValue> {
+    let inputs: Vec<SeriesInput> = from_js("storm series", series)?;
+    if inputs.is_empty() || inputs.len() > 4 {
+        return Err(js_error(&Error::out_of_range(
+            "series",
+            inputs.len(),
+            "1 to 4 scenarios",
+        )));
+    }
+    let run = |input: SeriesInput| -> Result<Run, Error> {
+        let scenario = input.params.scenario()?;
+        let report = crate::storm::simulate(&scenario, input.params.engine()?, false)?;
+        Ok((input.label, scenario, report))
+    };
+    inputs
+        .into_iter()
+        .map(|input| run(input).map_err(|e| js_error(&e)))
+        .collect()
+}
+
+fn storm_series(runs: &[Run]) -> Vec<chart::storm::Series<'_>> {
+    runs.iter()
+        .map(|(label, scenario, report)| chart::storm::Series {
+            label: label.clone(),
+            scenario,
+            report,
+        })
+        .collect()
+}
+
+/// Simulates each series and draws them into the canvas `canvas_id` (the first filled, the rest
+/// as lines over it); returns each one's summary and caption.
+#[wasm_bindgen(js_name = drawStorm, unchecked_return_type = "StormDrawn[]")]
+pub fn draw_storm(
+    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "StormSeries[]")] series: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = chart_options(options)?;
+    let runs = storm_runs(series)?;
+    on_canvas(&canvas_id, |area| {
+        chart::storm::draw(area, &storm_series(&runs), &options)
+    })?;
+    let drawn: Vec<Drawn> = runs
+        .into_iter()
+        .map(|(label, _, report)| Drawn {
+            label,
+            caption: report.caption,
+            summary: report.summary,
+        })
+        .collect();
+    to_js(&drawn)
+}
+
+/// A chart as SVG, drawn by the same Rust function as the canvas: `timeline` (with `compare`,
+/// a second policy, drawn below it), `distribution` or `herd`.
+#[wasm_bindgen(js_name = chartSvg)]
+pub fn chart_svg(
+    #[wasm_bindgen(unchecked_param_type = "ChartKind")] kind: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ScheduleParams | undefined")] compare: JsValue,
+) -> Result<String, JsValue> {
+    let options = chart_options(options)?;
+    let size = svg_size(&width, &height)?;
+    match text("chart", &kind)?.as_str() {
+        "timeline" => {
+            let (mine, _) = timeline_inputs(params)?;
+            let compared = optional(compare).map(timeline_inputs).transpose()?;
+            svg(size, |area| {
+                timeline_on(area, &mine, compared.as_ref().map(|c| &c.0), &options)
+            })
+        }
+        "distribution" => {
+            let report = jitter_report(params)?;
+            svg(size, |area| {
+                chart::distribution::draw(area, &report, &options)
+            })
+        }
+        "herd" => {
+            let (spread, spike) = herds(params)?;
+            svg(size, |area| {
+                chart::herd::draw(area, &spread, Some(&spike), &options)
+            })
+        }
+        other => Err(js_error(&Error::out_of_range(
+            "chart",
+            format!("{other:?}"),
+            "timeline, distribution or herd (the storm: stormSvg)",
+        ))),
+    }
+}
+
+/// The storm chart of `series` as SVG.
+#[wasm_bindgen(js_name = stormSvg)]
+pub fn storm_svg(
+    #[wasm_bindgen(unchecked_param_type = "StormSeries[]")] series: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
+) -> Result<String, JsValue> {
+    let options = chart_options(options)?;
+    let size = svg_size(&width, &height)?;
+    let runs = storm_runs(series)?;
+    svg(size, |area| {
+        chart::storm::draw(area, &storm_series(&runs), &options)
+    })
+}

@@ -1,0 +1,176 @@
+//! The explorer page's own exports: its state as a value (read from and written to the URL
+//! hash), what a change to one control does to the others, each chart's costly step (run in a
+//! worker) and its drawing. The page's JavaScript only wires the DOM around these.
+
+use wasm_bindgen::prelude::*;
+
+use super::convert::{chart_options, from_js, page_error, svg_size, text, to_js};
+use super::surface::{on_canvas, svg};
+use crate::page::{self, Computed, Settings, View};
+use crate::storm::Memo;
+
+fn settings(value: JsValue) -> Result<Settings, JsValue> {
+    from_js("settings", value)
+}
+
+fn view(value: &JsValue) -> Result<View, JsValue> {
+    View::from_name(&text("view", value)?).map_err(|e| super::convert::js_error(&e))
+}
+
+/// Reads a URL hash into the page's settings (a short preset link completed); garbage falls
+/// back to defaults with notices, never an error.
+#[wasm_bindgen(js_name = decodeState, unchecked_return_type = "DecodedState")]
+pub fn decode_state(
+    #[wasm_bindgen(unchecked_param_type = "string")] hash: JsValue,
+) -> Result<JsValue, JsValue> {
+    let hash = hash.as_string().unwrap_or_default();
+    to_js(&page::resolve(page::decode_hash(&hash)))
+}
+
+/// Writes the settings as a URL hash (without `#`), defaults left out.
+#[wasm_bindgen(js_name = encodeState)]
+pub fn encode_state(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+) -> Result<String, JsValue> {
+    Ok(page::encode_hash(&settings(values)?))
+}
+
+/// The settings after the reader changed `control` (`preset`, `base`, `multiplier`, `cap`,
+/// `attempts`, `give-up`, `stop`, `drop-gaps`; others change nothing else).
+#[wasm_bindgen(js_name = settingEdited, unchecked_return_type = "Settings")]
+pub fn setting_edited(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] control: JsValue,
+) -> Result<JsValue, JsValue> {
+    let control = text("control", &control)?;
+    to_js(&page::edited(settings(values)?, &control))
+}
+
+/// The storms a page's storm chart simulated last, kept by whoever computes them (the page's
+/// worker), so that a policy slider does not re-simulate the fixed-interval comparison.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct StormMemo {
+    memo: Memo,
+}
+
+#[wasm_bindgen]
+impl StormMemo {
+    /// An empty memory.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> StormMemo {
+        StormMemo::default()
+    }
+}
+
+/// The costly step of a chart (`view`): sampling, herds, storms. The page runs it in a worker.
+#[wasm_bindgen(js_name = computeView, unchecked_return_type = "Computed")]
+pub fn compute_view(
+    #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    memo: &mut StormMemo,
+) -> Result<JsValue, JsValue> {
+    let computed = page::compute(view(&view_name)?, &settings(values)?, &mut memo.memo)
+        .map_err(|e| page_error(&e))?;
+    to_js(&computed)
+}
+
+/// The settings of a quicker first run of a chart, or `null` when its full run is quick enough.
+#[wasm_bindgen(js_name = previewSettings, unchecked_return_type = "Settings | null")]
+pub fn preview_settings(
+    #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&page::preview(view(&view_name)?, &settings(values)?))
+}
+
+/// Draws a chart into the canvas `canvas_id` from the settings and its computed step; returns
+/// its caption (and the timeline's table, the comparison, each storm's summary).
+#[wasm_bindgen(js_name = drawView, unchecked_return_type = "Drawn")]
+pub fn draw_view(
+    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Computed")] computed: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let (view, values) = (view(&view_name)?, settings(values)?);
+    let computed: Computed = from_js("computed", computed)?;
+    let options = chart_options(options)?;
+    let drawn = on_canvas(&canvas_id, |area| {
+        page::draw(area, view, &values, &computed, &options)
+    })?;
+    to_js(&drawn)
+}
+
+/// A chart as SVG, from the settings and its computed step.
+#[wasm_bindgen(js_name = viewSvg)]
+pub fn view_svg(
+    #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Computed")] computed: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
+) -> Result<String, JsValue> {
+    let (view, values) = (view(&view_name)?, settings(values)?);
+    let computed: Computed = from_js("computed", computed)?;
+    let options = chart_options(options)?;
+    svg(svg_size(&width, &height)?, |area| {
+        page::draw(area, view, &values, &computed, &options)
+    })
+}
+
+/// The schedule of the page's policy as `csv`, `json` or `markdown` text.
+#[wasm_bindgen(js_name = pageSchedule)]
+pub fn page_schedule(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\" | \"markdown\"")] format: JsValue,
+) -> Result<String, JsValue> {
+    let params = page::policy_params(&settings(values)?);
+    super::api::export_schedule(to_js(&params)?, format)
+}
+
+/// The `<iframe>` snippet for `view` with these settings, for the embed page at `embed_url`.
+#[wasm_bindgen(js_name = embedSnippet)]
+pub fn embed_snippet(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] embed_url: JsValue,
+) -> Result<String, JsValue> {
+    let url = text("embed-url", &embed_url)?;
+    Ok(page::embed_snippet(
+        &settings(values)?,
+        view(&view_name)?,
+        &url,
+    ))
+}
+
+/// What the page's controls need to know: the duration sliders' stops, and each view's section
+/// and title.
+#[wasm_bindgen(js_name = pageConfig, unchecked_return_type = "PageConfig")]
+pub fn page_config() -> Result<JsValue, JsValue> {
+    #[derive(serde::Serialize)]
+    struct ViewInfo {
+        name: &'static str,
+        section: &'static str,
+        title: &'static str,
+    }
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Config {
+        slider_stops: std::collections::BTreeMap<&'static str, Vec<f64>>,
+        views: Vec<ViewInfo>,
+    }
+    to_js(&Config {
+        slider_stops: page::slider_stops().into_iter().collect(),
+        views: View::ALL
+            .iter()
+            .map(|v| ViewInfo {
+                name: v.name(),
+                section: v.section(),
+                title: v.title(),
+            })
+            .collect(),
+    })
+}

@@ -1,0 +1,78 @@
+//! Where a chart is drawn: a page's `<canvas>` (at its own pixel size) or an SVG string, both
+//! measuring their text with the browser's canvas.
+
+use plotters::coord::Shift;
+use plotters::drawing::DrawingArea;
+use plotters::prelude::{IntoDrawingArea, SVGBackend};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::canvas::{Measured, MeasuredCanvas};
+use super::convert::{js_error, text};
+use crate::Error;
+
+fn canvas(id: &str) -> Result<web_sys::HtmlCanvasElement, JsValue> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| JsValue::from(js_sys::Error::new("no document to draw in")))?;
+    document
+        .get_element_by_id(id)
+        .ok_or_else(|| {
+            js_sys::Error::new(&format!("no element with id {id:?} to draw the chart in"))
+        })?
+        .dyn_into::<web_sys::HtmlCanvasElement>()
+        .map_err(|_| {
+            js_sys::Error::new(&format!("the element with id {id:?} is not a <canvas>")).into()
+        })
+}
+
+/// Runs `draw` on the canvas whose id is `canvas_id`, at the canvas's own pixel size.
+pub fn on_canvas<T, E: IntoJs>(
+    canvas_id: &JsValue,
+    draw: impl FnOnce(&DrawingArea<MeasuredCanvas, Shift>) -> Result<T, E>,
+) -> Result<T, JsValue> {
+    let id = text("canvas", canvas_id)?;
+    let backend = MeasuredCanvas::new(canvas(&id)?)
+        .ok_or_else(|| JsValue::from(js_sys::Error::new("the canvas has no 2D context")))?;
+    let area = backend.into_drawing_area();
+    let drawn = draw(&area).map_err(IntoJs::into_js)?;
+    area.present()
+        .map_err(|e| js_error(&crate::chart::drawing_error(e)))?;
+    Ok(drawn)
+}
+
+/// An SVG drawn by a chart function, its text measured by an offscreen canvas.
+pub fn svg<T, E: IntoJs>(
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<Measured<SVGBackend>, Shift>) -> Result<T, E>,
+) -> Result<String, JsValue> {
+    let mut svg = String::new();
+    {
+        let backend = SVGBackend::with_string(&mut svg, size);
+        let backend = Measured::offscreen(backend)
+            .ok_or_else(|| js_error(&Error::Drawing("no document to measure text in".into())))?;
+        let area = backend.into_drawing_area();
+        draw(&area).map_err(IntoJs::into_js)?;
+        area.present()
+            .map_err(|e| js_error(&crate::chart::drawing_error(e)))?;
+    }
+    Ok(svg)
+}
+
+/// A core error as the JS `Error` it throws.
+pub trait IntoJs {
+    /// The JS value thrown.
+    fn into_js(self) -> JsValue;
+}
+
+impl IntoJs for Error {
+    fn into_js(self) -> JsValue {
+        js_error(&self)
+    }
+}
+
+impl IntoJs for crate::page::PageError {
+    fn into_js(self) -> JsValue {
+        super::convert::page_error(&self)
+    }
+}

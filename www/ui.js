@@ -1,0 +1,88 @@
+// Small DOM helpers shared by the explorer and the embed page: canvas sizing, lists of text,
+// chart options, and the progress shown in a chart's place while its computation runs.
+
+/** Device pixels per CSS pixel for a canvas backing store, and the canvas sized to match. */
+export function sizeCanvas(canvas) {
+  const scale = Math.min(4, Math.max(1, window.devicePixelRatio || 1));
+  const { width, height } = canvas.getBoundingClientRect();
+  const w = Math.max(1, Math.round(width * scale));
+  const h = Math.max(1, Math.round(height * scale));
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w;
+    canvas.height = h;
+  }
+  return scale;
+}
+
+/** The options every chart is drawn with. */
+export function chartOptions(dark, scale, logScale) {
+  return { dark, scale, logScale };
+}
+
+/** An element's text as a list of <li>, text only. */
+export function listItems(texts) {
+  return texts.map((text) => {
+    const li = document.createElement('li');
+    li.textContent = text;
+    return li;
+  });
+}
+
+/** How long a computation runs before its chart shows that it is working, ms. */
+const SHOW_AFTER_MS = 100;
+
+/**
+ * Progress in a chart's place: after 100 ms of computing, the time it has taken and a Stop
+ * button over the chart's last picture. `onStop(view)` is called when the reader presses Stop.
+ */
+export class Progress {
+  constructor(onStop) {
+    this.onStop = onStop;
+    this.timers = new Map();
+  }
+
+  box(view) {
+    const canvas = document.getElementById(view);
+    let box = canvas.parentElement.querySelector('.progress');
+    if (!box) {
+      box = document.createElement('div');
+      box.className = 'progress';
+      box.setAttribute('role', 'status');
+      box.hidden = true;
+      const text = document.createElement('span');
+      text.className = 'progress-text';
+      const stop = document.createElement('button');
+      stop.type = 'button';
+      stop.textContent = 'Stop';
+      stop.addEventListener('click', () => this.onStop(view));
+      box.append(text, stop);
+      canvas.parentElement.append(box);
+    }
+    return box;
+  }
+
+  /** Shows `view`'s progress while `busy()` holds, once it has taken 100 ms. */
+  watch(view, _generation, busy) {
+    this.hide(view);
+    const started = performance.now();
+    const tick = () => {
+      if (!busy()) {
+        this.hide(view);
+        return;
+      }
+      const box = this.box(view);
+      box.querySelector('.progress-text').textContent =
+        `computing… ${((performance.now() - started) / 1000).toFixed(1)} s`;
+      box.hidden = false;
+      this.timers.set(view, setTimeout(tick, 100));
+    };
+    this.timers.set(view, setTimeout(tick, SHOW_AFTER_MS));
+  }
+
+  hide(view) {
+    clearTimeout(this.timers.get(view));
+    this.timers.delete(view);
+    const box = document.getElementById(view)?.parentElement.querySelector('.progress');
+    if (box) box.hidden = true;
+  }
+}

@@ -15,6 +15,7 @@ mod params;
 pub mod policy;
 pub mod presets;
 mod report;
+pub mod staleness;
 pub mod page;
 pub mod storm;
 

@@ -1,0 +1,224 @@
+//! The staleness report: the JSON contract, and its caption, a few sentences that answer in words.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{format_duration, Error};
+
+use super::outage::OutageAnswer;
+use super::suggestion::{suggest, Suggestion};
+use super::{check_outages, Method, Question};
+
+/// Everything about one schedule's staleness: the derived lengths and one answer per outage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StalenessReport {
+    /// The schedule's give-up time as written (`t_n`, unjittered), seconds.
+    pub give_up_s: f64,
+    /// The tolerance, seconds, or `null`.
+    pub tolerance_s: Option<f64>,
+    /// The longest outage whose first event is still delivered (under jitter, in 95% of
+    /// schedules).
+    pub longest_delivered_outage_s: f64,
+    /// With a tolerance: the longest outage whose events all arrive fresh (under jitter, in 95%
+    /// of schedules); `null` without one.
+    pub all_fresh_up_to_s: Option<f64>,
+    /// The largest possible lag after a long outage: the longest gap the schedule can draw.
+    pub max_recovery_lag_s: f64,
+    /// `exact` without jitter, `sampled` with it.
+    pub method: Method,
+    /// The schedules drawn; `null` when exact.
+    pub samples: Option<usize>,
+    /// The seed of the draws; `null` when exact.
+    pub seed: Option<u64>,
+    /// One answer per outage, shortest first as given.
+    pub outages: Vec<OutageAnswer>,
+    /// A schedule derived from the tolerance and an allowed recovery lag, or `null`.
+    pub suggestion: Option<Suggestion>,
+}
+
+impl StalenessReport {
+    /// The report on outages of `outages_s` seconds. With `max_lag_s` (how late after recovery
+    /// a delivery may be), it carries a [`Suggestion`], which needs the question's tolerance.
+    pub fn new(
+        question: &Question,
+        outages_s: &[f64],
+        max_lag_s: Option<f64>,
+    ) -> Result<Self, Error> {
+        let suggestion = match (max_lag_s, question.tolerance_s()) {
+            (None, _) => None,
+            (Some(r), Some(t)) => Some(suggest(question.policy(), t, r)?),
+            (Some(_), None) => {
+                return Err(Error::out_of_range(
+                    "tolerance",
+                    "none",
+                    "given with a max-lag: how long an event stays worth delivering",
+                ))
+            }
+        };
+        check_outages(outages_s)?;
+        let answers = question.answers(outages_s)?;
+        Ok(StalenessReport {
+            give_up_s: question.give_up_s(),
+            tolerance_s: question.tolerance_s(),
+            longest_delivered_outage_s: answers.longest_delivered_outage_s,
+            all_fresh_up_to_s: answers.all_fresh_up_to_s,
+            max_recovery_lag_s: question.max_recovery_lag_s(),
+            method: question.method(),
+            samples: question.samples(),
+            seed: question.seed(),
+            outages: answers.outages,
+            suggestion,
+        })
+    }
+
+    /// The report on the schedule's [`ladder`](super::ladder) of outages.
+    pub fn ladder(question: &Question, max_lag_s: Option<f64>) -> Result<Self, Error> {
+        Self::new(question, &super::ladder(question.give_up_s()), max_lag_s)
+    }
+
+    /// A few sentences that answer in words: how long an outage may last with every event
+    /// fresh, the worst first event on the report (the longest lag), when events start to be
+    /// exhausted (kept, for a replay), the longest lag after a long outage, and how the numbers
+    /// were computed.
+    pub fn caption(&self) -> String {
+        let sampled = self.method == Method::Sampled;
+        let mut clauses = Vec::new();
+        if let (Some(tolerance), Some(fresh)) = (self.tolerance_s, self.all_fresh_up_to_s) {
+            clauses.push(fresh_clause(tolerance, fresh, sampled));
+        }
+        if let Some(worst) = self.worst_first_event() {
+            let (lag, age) = (
+                worst.first_event.lag_s.unwrap_or(0.0),
+                worst.first_event.age_s.unwrap_or(0.0),
+            );
+            clauses.push(format!(
+                "after a {} outage the {}first event arrives {} after recovery, {} old",
+                format_duration(worst.outage_s),
+                if sampled { "median " } else { "" },
+                format_duration(lag),
+                format_duration(age),
+            ));
+        }
+        clauses.push(self.exhausted_clause(sampled));
+        let mut text = capitalized(&clauses.join("; "));
+        text += ". ";
+        if self.max_recovery_lag_s > 0.0 {
+            text += &format!(
+                "A long outage's events arrive up to {} after recovery. ",
+                format_duration(self.max_recovery_lag_s)
+            );
+        }
+        if let (Some(samples), Some(seed)) = (self.samples, self.seed) {
+            text += &format!("Sampled from {samples} jittered schedules (seed {seed}). ");
+        }
+        text.trim_end().to_string()
+    }
+
+    /// The outage on the report whose delivered first event waits longest after recovery (the
+    /// shortest such outage on a tie).
+    fn worst_first_event(&self) -> Option<&OutageAnswer> {
+        self.outages
+            .iter()
+            .filter(|o| o.first_event.lag_s.is_some())
+            .fold(None, |worst: Option<&OutageAnswer>, o| match worst {
+                Some(w) if w.first_event.lag_s >= o.first_event.lag_s => Some(w),
+                _ => Some(o),
+            })
+    }
+
+    fn exhausted_clause(&self, sampled: bool) -> String {
+        let longest = self.longest_delivered_outage_s;
+        if longest <= 0.0 {
+            return "every event of any outage is exhausted (the schedule never retries) and \
+                    needs a replay"
+                .to_string();
+        }
+        let share = if sampled {
+            " in at least 5% of sampled schedules"
+        } else {
+            ""
+        };
+        format!(
+            "outages longer than {} exhaust their earliest events{share}, which are kept and \
+             need a replay",
+            format_duration(longest)
+        )
+    }
+}
+
+fn fresh_clause(tolerance_s: f64, fresh_s: f64, sampled: bool) -> String {
+    let share = if sampled {
+        " in 95% of sampled schedules"
+    } else {
+        ""
+    };
+    if fresh_s > 0.0 {
+        format!(
+            "outages up to {} deliver every event fresh{share}",
+            format_duration(fresh_s)
+        )
+    } else {
+        format!(
+            "no outage delivers every event fresh{share}: the first retry comes more than {} \
+             after the first attempt",
+            format_duration(tolerance_s)
+        )
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jitter::Jitter;
+    use crate::Policy;
+
+    const HOUR: f64 = 3_600.0;
+
+    fn article(tolerance_s: f64) -> StalenessReport {
+        let question = Question::new(&Policy::article(), Jitter::None, 0)
+            .and_then(|q| q.with_tolerance(tolerance_s))
+            .unwrap();
+        StalenessReport::ladder(&question, None).unwrap()
+    }
+
+    #[test]
+    fn caption_answers_in_words() {
+        assert_eq!(
+            article(6.0 * HOUR).caption(),
+            "Outages up to 3 h 02 min deliver every event fresh; after a 4 h outage the first \
+             event arrives 2 h 02 min after recovery, 6 h 02 min old; outages longer than \
+             24 h 02 min exhaust their earliest events, which are kept and need a replay. A long \
+             outage's events arrive up to 3 h after recovery."
+        );
+    }
+
+    #[test]
+    fn caption_when_nothing_is_fresh_or_delivered() {
+        assert!(article(10.0).caption().starts_with(
+            "No outage delivers every event fresh: the first retry comes more than 10 s"
+        ));
+        let once = Policy::new(30.0, 2.0, 60.0, crate::Stop::Attempts(1)).unwrap();
+        let question = Question::new(&once, Jitter::None, 0).unwrap();
+        let report = StalenessReport::ladder(&question, None).unwrap();
+        assert_eq!(
+            report.caption(),
+            "Every event of any outage is exhausted (the schedule never retries) and needs a replay."
+        );
+    }
+
+    #[test]
+    fn max_lag_needs_a_tolerance() {
+        let question = Question::new(&Policy::article(), Jitter::None, 0).unwrap();
+        assert_eq!(
+            StalenessReport::ladder(&question, Some(HOUR)).unwrap_err().to_string(),
+            "tolerance must be given with a max-lag: how long an event stays worth delivering, got none"
+        );
+    }
+}

@@ -1,0 +1,235 @@
+//! The answers under jitter, by seeded sampling: `N` schedules drawn as
+//! [`sample_schedule`](crate::jitter::sample_schedule) draws them, each with one arrival time.
+//!
+//! Within one drawn schedule the model is exact, so shares, mean lag and the largest lag and age
+//! are computed exactly per schedule and averaged (or maximised) over the `N` schedules: only
+//! the schedules are random. Percentiles need single events: each schedule contributes the one
+//! event that arrives at a uniformly drawn time in the outage.
+
+use crate::jitter::{seeded_rng, uniform, GapSampler, Jitter, SeededRng};
+use crate::{Error, Policy};
+
+use super::outage::{AllEvents, FirstEvent, OutageAnswer, SampledSpread, Spread};
+use super::timeline::Timeline;
+use super::{Answers, SAFE_LEVEL};
+
+/// Draws `samples` schedules of `policy` with `jitter` from `seed` and hands each to `visit`
+/// with the arrival fraction `v` in `[0, 1)` of its one sampled event. Every draw consumes the
+/// same count of random numbers, so every outage sees the same schedules and arrival fractions
+/// (common random numbers: comparisons between outages carry no sampling noise of their own).
+pub(crate) fn for_each_draw(
+    policy: &Policy,
+    jitter: Jitter,
+    samples: usize,
+    seed: u64,
+    mut visit: impl FnMut(&Timeline, f64),
+) -> Result<(), Error> {
+    let mut rng = seeded_rng(seed)?;
+    let mut timeline = Timeline::default();
+    for _ in 0..samples {
+        draw(policy, jitter, &mut rng, &mut timeline);
+        let fraction = uniform(&mut rng, 0.0, 1.0);
+        visit(&timeline, fraction);
+    }
+    Ok(())
+}
+
+/// One schedule's attempt times: the gaps `sample_schedule` would draw, in the same order from
+/// the same generator, without rebuilding the unjittered schedule for every draw.
+fn draw(policy: &Policy, jitter: Jitter, rng: &mut SeededRng, timeline: &mut Timeline) {
+    let mut sampler = GapSampler::new(policy, jitter);
+    let mut elapsed = 0.0;
+    let retries = (1..policy.attempts()).map(|_| {
+        elapsed += sampler.next_gap(rng);
+        elapsed
+    });
+    timeline.refill(std::iter::once(0.0).chain(retries));
+}
+
+/// The running totals of one outage over the drawn schedules.
+struct Tally {
+    outage_s: f64,
+    delivered: f64,
+    fresh: f64,
+    lag_integral: f64,
+    lag_max: Option<f64>,
+    age_max: Option<f64>,
+    /// The first event's delivery time (infinite when exhausted) and attempt, per schedule.
+    firsts: Vec<(f64, u32)>,
+    /// Lag and age of each schedule's one drawn event, when delivered.
+    lags: Vec<f64>,
+    ages: Vec<f64>,
+}
+
+impl Tally {
+    fn new(outage_s: f64, samples: usize) -> Self {
+        Tally {
+            outage_s,
+            delivered: 0.0,
+            fresh: 0.0,
+            lag_integral: 0.0,
+            lag_max: None,
+            age_max: None,
+            firsts: Vec::with_capacity(samples),
+            lags: Vec::new(),
+            ages: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, timeline: &Timeline, fraction: f64, tolerance_s: Option<f64>) {
+        let d = self.outage_s;
+        self.delivered += timeline.delivered_len(d);
+        self.fresh += tolerance_s.map_or(0.0, |t| timeline.fresh_len(d, t));
+        self.lag_integral += timeline.lag_integral(d);
+        self.lag_max = max_of(self.lag_max, timeline.lag_max(d));
+        self.age_max = max_of(self.age_max, timeline.age_max(d));
+        self.firsts.push(match timeline.event(d) {
+            Some((_, age, attempt)) => (age, attempt),
+            None => (f64::INFINITY, 0),
+        });
+        // `u = D − a` with `a = D × fraction` in `[0, D)`, so `u` is in `(0, D]`.
+        if let Some((lag, age, _)) = timeline.event(d * (1.0 - fraction)) {
+            self.lags.push(lag);
+            self.ages.push(age);
+        }
+    }
+
+    fn answer(mut self, tolerance_s: Option<f64>) -> OutageAnswer {
+        let d = self.outage_s;
+        let mass = d * self.firsts.len() as f64;
+        let all_events = AllEvents {
+            delivered_share: self.delivered / mass,
+            exhausted_share: (mass - self.delivered) / mass,
+            fresh_share: tolerance_s.map(|_| self.fresh / mass),
+            stale_share: tolerance_s.map(|_| (self.delivered - self.fresh) / mass),
+            lag_mean_s: (self.delivered > 0.0).then(|| self.lag_integral / self.delivered),
+            lag_p50_s: (!self.lags.is_empty()).then(|| nearest_rank(&mut self.lags, 0.5)),
+            lag_p95_s: (!self.lags.is_empty()).then(|| nearest_rank(&mut self.lags, 0.95)),
+            lag_max_s: self.lag_max,
+            age_max_s: self.age_max,
+        };
+        let spread = self.spread();
+        let rank = rank_of(self.firsts.len(), 0.5);
+        let (time, attempt) = *self
+            .firsts
+            .select_nth_unstable_by(rank, |a, b| a.0.total_cmp(&b.0))
+            .1;
+        OutageAnswer {
+            outage_s: d,
+            first_event: if time.is_finite() {
+                FirstEvent::delivered(attempt, time - d, time)
+            } else {
+                FirstEvent::exhausted()
+            },
+            all_events,
+            spread: Some(spread),
+        }
+    }
+
+    fn spread(&mut self) -> SampledSpread {
+        let mut ages: Vec<f64> = self
+            .firsts
+            .iter()
+            .map(|f| f.0)
+            .filter(|t| t.is_finite())
+            .collect();
+        let first_delivered_share = ages.len() as f64 / self.firsts.len() as f64;
+        let first_age = spread_of(&mut ages);
+        SampledSpread {
+            first_delivered_share,
+            first_lag: first_age.map(|s| Spread {
+                p50_s: s.p50_s - self.outage_s,
+                p95_s: s.p95_s - self.outage_s,
+                max_s: s.max_s - self.outage_s,
+            }),
+            first_age,
+            age: spread_of(&mut self.ages),
+        }
+    }
+}
+
+/// Every outage's answer and the derived lengths, from one pass over the drawn schedules.
+pub(crate) fn sampled_answers(
+    policy: &Policy,
+    jitter: Jitter,
+    tolerance_s: Option<f64>,
+    (samples, seed): (usize, u64),
+    outages_s: &[f64],
+) -> Result<Answers, Error> {
+    let mut tallies: Vec<Tally> = outages_s.iter().map(|&d| Tally::new(d, samples)).collect();
+    let mut give_ups = Vec::with_capacity(samples);
+    let mut fresh_reach = Vec::with_capacity(samples);
+    for_each_draw(policy, jitter, samples, seed, |timeline, fraction| {
+        give_ups.push(timeline.give_up_s());
+        if let Some(t) = tolerance_s {
+            fresh_reach.push(timeline.last_within(t));
+        }
+        for tally in &mut tallies {
+            tally.add(timeline, fraction, tolerance_s);
+        }
+    })?;
+    Ok(Answers {
+        outages: tallies.into_iter().map(|t| t.answer(tolerance_s)).collect(),
+        // A low percentile: outages up to this length keep the property in 95% of schedules.
+        longest_delivered_outage_s: nearest_rank(&mut give_ups, SAFE_LEVEL),
+        all_fresh_up_to_s: tolerance_s.map(|_| nearest_rank(&mut fresh_reach, SAFE_LEVEL)),
+    })
+}
+
+fn max_of(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn rank_of(len: usize, level: f64) -> usize {
+    ((level * len as f64).ceil() as usize).clamp(1, len) - 1
+}
+
+/// The nearest-rank percentile, as [`give_up::sample`](crate::give_up::sample) takes it: the
+/// smallest value with at least a share `level` of the values at or below it.
+pub(crate) fn nearest_rank(values: &mut [f64], level: f64) -> f64 {
+    let rank = rank_of(values.len(), level);
+    *values.select_nth_unstable_by(rank, f64::total_cmp).1
+}
+
+fn spread_of(values: &mut [f64]) -> Option<Spread> {
+    (!values.is_empty()).then(|| Spread {
+        p50_s: nearest_rank(values, 0.5),
+        p95_s: nearest_rank(values, 0.95),
+        max_s: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jitter::sample_schedule;
+
+    #[test]
+    fn draws_are_sample_schedule_draws() {
+        let policy = Policy::article();
+        let mut rng = seeded_rng(9).unwrap();
+        let mut expected = Vec::new();
+        for _ in 0..3 {
+            let rows = sample_schedule(&policy, Jitter::Full, &mut rng);
+            expected.push(rows.iter().map(|r| r.elapsed_s).collect::<Vec<_>>());
+            uniform(&mut rng, 0.0, 1.0); // the arrival fraction
+        }
+        let mut seen = Vec::new();
+        for_each_draw(&policy, Jitter::Full, 3, 9, |t, _| {
+            seen.push(t.times().to_vec())
+        })
+        .unwrap();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let mut values = [5.0, 1.0, 4.0, 2.0, 3.0];
+        assert_eq!(nearest_rank(&mut values, 0.5), 3.0);
+        assert_eq!(nearest_rank(&mut values, 0.95), 5.0);
+        assert_eq!(nearest_rank(&mut values, 0.05), 1.0);
+    }
+}

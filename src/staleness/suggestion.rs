@@ -1,0 +1,332 @@
+//! Working backwards: from how long an event stays worth delivering (`T`) and how late after
+//! recovery a delivery may be (`R`), derive the schedule instead of picking its count.
+//!
+//! After a long outage the lag is at most the longest gap, so the cap must be at most `R`.
+//! Attempts after `T` deliver only stale events and an early give-up exhausts events still worth
+//! delivering, so the last attempt belongs exactly at `T`. Keeping the base and the multiplier:
+//!
+//! 1. `n` = the fewest attempts that reach `T` with the cap at `R`
+//!    ([`Policy::attempts_for_deadline`]);
+//! 2. the cap = the smallest with which those `n` attempts reach `T`
+//!    ([`Policy::cap_for_deadline`]), at most `R`; the last attempt then lands on `T`.
+//!
+//! An explicit gap list keeps its gaps, each cut to `R`, continues at its last (or tail) gap cut
+//! to `R`, and shortens the final gap to end on `T`; when that takes more than
+//! [`MAX_EXPLICIT_GAPS`] gaps, it ends at the first attempt at or after `T` instead.
+
+use serde::{Deserialize, Serialize};
+
+use crate::policy::{MAX_ATTEMPTS, MAX_EXPLICIT_GAPS};
+use crate::{format_duration, format_multiplier, Error, Policy, Schedule, Stop};
+
+use super::{check_max_lag, check_tolerance};
+
+/// A schedule derived from `T` and `R`, and what the current schedule gets wrong against them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Suggestion {
+    /// `T`: how long an event stays worth delivering, seconds.
+    pub tolerance_s: f64,
+    /// `R`: how late after recovery a delivery may be, seconds.
+    pub max_lag_s: f64,
+    /// The proposed base (the current one, or the first listed gap cut to `R`), seconds.
+    pub base_s: f64,
+    /// The proposed multiplier (the current one; 1 for a gap list).
+    pub multiplier: f64,
+    /// The proposed cap (the longest gap), seconds: at most `R` unless the base is longer.
+    pub cap_s: f64,
+    /// The proposed attempt count, derived.
+    pub attempts: u32,
+    /// The proposed schedule's give-up time: `T`, unless noted in the findings.
+    pub give_up_s: f64,
+    /// For a gap list: the proposed gaps. `None` for a formula schedule.
+    pub gaps_s: Option<Vec<f64>>,
+    /// For a gap list too long to end exactly on `T`: its steady tail.
+    pub then_every_s: Option<f64>,
+    /// One sentence each: the current schedule against `T` and `R`, then the proposal.
+    pub findings: Vec<String>,
+}
+
+impl Suggestion {
+    /// The proposed schedule as a policy.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::staleness::suggest;
+    /// use backoff_lab::Policy;
+    /// let suggestion = suggest(&Policy::article(), 86_400.0, 3_600.0)?;
+    /// let proposed = suggestion.policy()?;
+    /// assert_eq!(proposed.attempts(), 29);
+    /// assert!((proposed.schedule().give_up_s() - 86_400.0).abs() < 1e-6);
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn policy(&self) -> Result<Policy, Error> {
+        let stop = Stop::Attempts(self.attempts);
+        match &self.gaps_s {
+            Some(gaps) => Policy::explicit(gaps, self.then_every_s, Some(stop)),
+            None => Policy::new(self.base_s, self.multiplier, self.cap_s, stop),
+        }
+    }
+}
+
+/// Derives a schedule from `policy` for a tolerance `tolerance_s` (`T`) and an allowed recovery
+/// lag `max_lag_s` (`R`), both greater than 0 and at most 365 days; see the
+/// [module documentation](self) for how. Jitter is not considered: the findings are about the
+/// schedule as written. Refused when the schedule would need more than 10000 attempts.
+///
+/// # Example
+/// ```
+/// use backoff_lab::staleness::suggest;
+/// use backoff_lab::Policy;
+/// let suggestion = suggest(&Policy::article(), 6.0 * 3_600.0 + 120.0, 3.0 * 3_600.0)?;
+/// assert_eq!(suggestion.attempts, 8);
+/// assert_eq!(
+///     suggestion.findings[0],
+///     "Keeps retrying 18 h after events stopped being worth delivering: the last 6 attempts \
+///      deliver only stale events."
+/// );
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn suggest(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Suggestion, Error> {
+    check_tolerance(tolerance_s)?;
+    check_max_lag(max_lag_s)?;
+    let explicit = policy.explicit_gaps().is_some();
+    let proposed = if explicit {
+        from_gap_list(policy, tolerance_s, max_lag_s)?
+    } else {
+        from_formula(policy, tolerance_s, max_lag_s)?
+    };
+    let mut findings = against(policy, tolerance_s, max_lag_s);
+    findings.push(proposal(policy, &proposed));
+    let (gaps_s, then_every_s) = match proposed.explicit_gaps() {
+        Some((gaps, tail)) => (Some(gaps.to_vec()), tail),
+        None => (None, None),
+    };
+    Ok(Suggestion {
+        tolerance_s,
+        max_lag_s,
+        base_s: proposed.base_s(),
+        multiplier: proposed.multiplier(),
+        cap_s: proposed.cap_s(),
+        attempts: proposed.attempts(),
+        give_up_s: proposed.schedule().give_up_s(),
+        gaps_s,
+        then_every_s,
+        findings,
+    })
+}
+
+/// Steps 1 and 2 for `base × multiplier^(k−1)` gaps. A base longer than `R` leaves the cap at
+/// the base, the closest to `R` a policy with that base allows.
+fn from_formula(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Policy, Error> {
+    let (base, multiplier) = (policy.base_s(), policy.multiplier());
+    let widest = max_lag_s.max(base);
+    let at_widest = Policy::new(base, multiplier, widest, Stop::Attempts(1))?;
+    let attempts = at_widest.attempts_for_deadline(tolerance_s)?;
+    // With `attempts` attempts the cap `widest` reaches T, so the smallest cap that does is no
+    // larger; the min only guards against rounding.
+    let cap = at_widest
+        .cap_for_deadline(tolerance_s, attempts)?
+        .min(widest);
+    Policy::new(base, multiplier, cap, Stop::Attempts(attempts))
+}
+
+/// The listed gaps cut to `R`, ending exactly on `T` when that fits in a gap list.
+fn from_gap_list(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Policy, Error> {
+    let mut gaps = Vec::new();
+    let mut elapsed = 0.0;
+    for retry in 1..MAX_ATTEMPTS {
+        if gaps.len() == MAX_EXPLICIT_GAPS {
+            break;
+        }
+        let gap = policy.gap(retry).min(max_lag_s);
+        if elapsed + gap >= tolerance_s {
+            gaps.push(tolerance_s - elapsed);
+            return Policy::explicit(&gaps, None, None);
+        }
+        gaps.push(gap);
+        elapsed += gap;
+    }
+    // Too many gaps to list: keep the steady tail and stop at the first attempt at or after T.
+    let tail = policy.gap(MAX_EXPLICIT_GAPS as u32 + 1).min(max_lag_s);
+    Policy::explicit(&gaps, Some(tail), Some(Stop::GiveUpAfter(tolerance_s)))
+}
+
+/// What `policy`, as written, gets wrong against `T` and `R`.
+fn against(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Vec<String> {
+    let schedule = policy.schedule();
+    let give_up = schedule.give_up_s();
+    let (t, r) = (format_duration(tolerance_s), format_duration(max_lag_s));
+    let mut findings = Vec::new();
+    if give_up < tolerance_s {
+        findings.push(format!(
+            "Gives up {} before events stop being worth delivering: the first events of outages \
+             between {} and {t} are exhausted while still worth delivering.",
+            format_duration(tolerance_s - give_up),
+            format_duration(give_up),
+        ));
+    } else if give_up > tolerance_s {
+        let late = schedule
+            .rows()
+            .iter()
+            .filter(|row| row.elapsed_s > tolerance_s)
+            .count();
+        let last = match late {
+            1 => "the last attempt delivers".to_string(),
+            n => format!("the last {n} attempts deliver"),
+        };
+        findings.push(format!(
+            "Keeps retrying {} after events stopped being worth delivering: {last} only stale \
+             events.",
+            format_duration(give_up - tolerance_s),
+        ));
+    } else {
+        findings.push("Gives up exactly when events stop being worth delivering.".to_string());
+    }
+    findings.push(lag_finding(&schedule, max_lag_s));
+    let base = policy.base_s();
+    if base > max_lag_s {
+        findings.push(format!(
+            "The {} base alone is longer than the {r} allowed: no cap keeps every delivery \
+             within it; shorten the base.",
+            format_duration(base)
+        ));
+    }
+    if base > tolerance_s {
+        findings.push(format!(
+            "The {} base alone is longer than the {t} tolerance: every retry delivers a stale \
+             event; shorten the base.",
+            format_duration(base)
+        ));
+    }
+    findings
+}
+
+/// The longest lag after a long outage (the longest gap) against `R`.
+fn lag_finding(schedule: &Schedule, max_lag_s: f64) -> String {
+    let r = format_duration(max_lag_s);
+    let widest = schedule
+        .rows()
+        .iter()
+        .filter_map(|row| row.gap_s)
+        .fold(0.0, f64::max);
+    if widest > max_lag_s {
+        format!(
+            "A long outage's events arrive up to {} after recovery, {} later than the {r} \
+             allowed.",
+            format_duration(widest),
+            format_duration(widest - max_lag_s),
+        )
+    } else {
+        format!(
+            "A long outage's events arrive at most {} after recovery, within the {r} allowed.",
+            format_duration(widest)
+        )
+    }
+}
+
+/// The proposal in one sentence.
+fn proposal(current: &Policy, proposed: &Policy) -> String {
+    let schedule = proposed.schedule();
+    let shape = match proposed.explicit_gaps() {
+        Some(_) => format!(
+            "the listed gaps, none longer than {}",
+            format_duration(proposed.cap_s())
+        ),
+        None => format!(
+            "a {} base, a {} multiplier and a {} cap",
+            format_duration(proposed.base_s()),
+            format_multiplier(proposed.multiplier()),
+            format_duration(proposed.cap_s())
+        ),
+    };
+    format!(
+        "Derived instead: {shape}, {} instead of {}; the last attempt lands at {} and a long \
+         outage's events arrive at most {} after recovery.",
+        plural(proposed.attempts() as usize, "attempt"),
+        current.attempts(),
+        format_duration(schedule.give_up_s()),
+        format_duration(proposed.cap_s()),
+    )
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOUR: f64 = 3_600.0;
+
+    #[test]
+    fn the_formula_lands_on_t_with_a_cap_under_r() {
+        // Article, T = 24 h, R = 1 h. With a 1 h cap, attempts land at 0, 30 s, 2 min, 6.5 min,
+        // 20 min, 1 h 00 min 30 s, then every hour: 3630 + 23 × 3600 = 86430 ≥ 86400 at
+        // attempt 29. Solving for 23 capped gaps after 3630 s: (86400 − 3630) / 23.
+        let s = suggest(&Policy::article(), 24.0 * HOUR, HOUR).unwrap();
+        assert_eq!((s.base_s, s.multiplier, s.attempts), (30.0, 3.0, 29));
+        assert!((s.cap_s - 82_770.0 / 23.0).abs() < 1e-9);
+        assert!((s.give_up_s - 24.0 * HOUR).abs() < 1e-6);
+        assert_eq!(s.gaps_s, None);
+        assert_eq!(
+            s.findings[1],
+            "A long outage's events arrive up to 3 h after recovery, 2 h later than the 1 h \
+             allowed."
+        );
+    }
+
+    #[test]
+    fn an_early_give_up_is_named() {
+        let s = suggest(&Policy::article(), 86_520.0 + 3.0 * HOUR, 3.0 * HOUR).unwrap();
+        assert!(s.findings[0].starts_with("Gives up 3 h before events stop being worth delivering"));
+        assert_eq!(
+            s.findings[1],
+            "A long outage's events arrive at most 3 h after recovery, within the 3 h allowed."
+        );
+        // Fifteen attempts reach 27 h 02 min with a 3 h cap; a 3 h cap lands on it exactly.
+        assert_eq!((s.attempts, s.cap_s), (15, 3.0 * HOUR));
+    }
+
+    #[test]
+    fn a_base_longer_than_r_and_t_is_named() {
+        let policy = Policy::new(600.0, 2.0, 3_600.0, Stop::Attempts(5)).unwrap();
+        let s = suggest(&policy, 300.0, 60.0).unwrap();
+        assert_eq!((s.cap_s, s.attempts), (600.0, 2));
+        assert!(s
+            .findings
+            .iter()
+            .any(|f| f.starts_with("The 10 min base alone is longer than the 60 s allowed")));
+        assert!(s
+            .findings
+            .iter()
+            .any(|f| f.starts_with("The 10 min base alone is longer than the 5 min tolerance")));
+    }
+
+    #[test]
+    fn a_gap_list_too_long_to_list_keeps_a_tail() {
+        let every_minute = Policy::explicit(&[60.0], Some(60.0), Some(Stop::Attempts(3))).unwrap();
+        let s = suggest(&every_minute, 100.0 * 60.0 + 30.0, HOUR).unwrap();
+        assert_eq!(s.then_every_s, Some(60.0));
+        assert_eq!(s.attempts, 102); // 101 gaps of a minute: the first attempt past 100.5 min
+        let policy = s.policy().unwrap();
+        assert_eq!(policy.schedule().give_up_s(), 101.0 * 60.0);
+    }
+
+    #[test]
+    fn bad_input_is_refused() {
+        let policy = Policy::article();
+        assert_eq!(
+            suggest(&policy, 0.0, 60.0).unwrap_err().to_string(),
+            "tolerance must be a duration greater than 0 s and at most 365 days, got 0 s"
+        );
+        assert_eq!(
+            suggest(&policy, 60.0, f64::NAN).unwrap_err().to_string(),
+            "max-lag must be a duration greater than 0 s and at most 365 days, got NaN"
+        );
+    }
+}

@@ -1,0 +1,202 @@
+//! One schedule's attempt times `t_1 = 0 < t_2 < … < t_n`, with the running sums that make every
+//! per-outage quantity of the model a binary search instead of a scan.
+
+use super::mixture::{Mixture, Piece};
+
+/// The attempt times of one schedule (unjittered or drawn) and their running sums.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Timeline {
+    /// `times[i]` is attempt `i + 1`'s time since the event's first attempt; `times[0] = 0`.
+    times: Vec<f64>,
+    /// `half_squares[i]`: the sum of `g_j² / 2` over gaps `j = 1..=i` (`g_j = t_j − t_{j−1}`),
+    /// which is the lag integral of the events that attempts `2..=i + 1` deliver.
+    half_squares: Vec<f64>,
+    /// `widest[i]`: the longest of gaps `1..=i` (0 for `i = 0`).
+    widest: Vec<f64>,
+}
+
+impl Timeline {
+    /// The timeline of attempt times `times` (the first must be 0, the rest ascending).
+    pub(crate) fn new(times: impl IntoIterator<Item = f64>) -> Self {
+        let mut timeline = Timeline::default();
+        timeline.refill(times);
+        timeline
+    }
+
+    /// Replaces the times, reusing the buffers: sampling refills one timeline per draw.
+    pub(crate) fn refill(&mut self, times: impl IntoIterator<Item = f64>) {
+        self.times.clear();
+        self.half_squares.clear();
+        self.widest.clear();
+        for t in times {
+            let (half, wide) = match self.times.last() {
+                Some(&previous) => {
+                    let gap = t - previous;
+                    (
+                        self.half_squares[self.half_squares.len() - 1] + gap * gap / 2.0,
+                        self.widest[self.widest.len() - 1].max(gap),
+                    )
+                }
+                None => (0.0, 0.0),
+            };
+            self.times.push(t);
+            self.half_squares.push(half);
+            self.widest.push(wide);
+        }
+    }
+
+    /// The attempt times (for tests that compare draws).
+    #[cfg(test)]
+    pub(crate) fn times(&self) -> &[f64] {
+        &self.times
+    }
+
+    /// `t_n`: an event whose outage lasts longer than this after its arrival is exhausted.
+    pub(crate) fn give_up_s(&self) -> f64 {
+        self.times.last().copied().unwrap_or(0.0)
+    }
+
+    /// The 0-based index of the first attempt at or after `elapsed_s`, if any: the attempt that
+    /// delivers an event still `elapsed_s` away from recovery when it arrives.
+    pub(crate) fn reach(&self, elapsed_s: f64) -> Option<usize> {
+        let i = self.times.partition_point(|&t| t < elapsed_s);
+        (i < self.times.len()).then_some(i)
+    }
+
+    /// The latest attempt time at or below `tolerance_s` (0 at least: attempt 1 is at 0).
+    pub(crate) fn last_within(&self, tolerance_s: f64) -> f64 {
+        let i = self.times.partition_point(|&t| t <= tolerance_s);
+        self.times[i.saturating_sub(1)]
+    }
+
+    /// `L = min(D, t_n)`: the measure of arrival times `a` in `[0, D)` that are delivered. With
+    /// `u = D − a` (time left to recovery at arrival), attempt `k` delivers `u` in
+    /// `(t_{k−1}, t_k]`, so exactly `u ≤ t_n` is delivered.
+    pub(crate) fn delivered_len(&self, outage_s: f64) -> f64 {
+        outage_s.min(self.give_up_s())
+    }
+
+    /// The measure of arrivals delivered at most `tolerance_s` old: the attempts at or below
+    /// `T` cover `u ≤ max{t_k ≤ T}`.
+    pub(crate) fn fresh_len(&self, outage_s: f64, tolerance_s: f64) -> f64 {
+        outage_s.min(self.last_within(tolerance_s))
+    }
+
+    /// The index of the last attempt that delivers anything in an outage of `outage_s`: the
+    /// attempt holding `u = L`. `None` when nothing is delivered.
+    fn last_delivering(&self, outage_s: f64) -> Option<usize> {
+        let len = self.delivered_len(outage_s);
+        // `len ≤ t_n`, so the search always lands on an attempt; at `len = 0` (one attempt)
+        // nothing is delivered.
+        (len > 0.0).then(|| self.times.partition_point(|&t| t < len))
+    }
+
+    /// `∫ lag du` over the delivered arrivals: whole pieces contribute `g²/2`, the last one
+    /// `(g² − r²)/2` with `r = t_j − L` the lag of its earliest-delivered event, written as a
+    /// product to keep the precision of short lags on long schedules.
+    pub(crate) fn lag_integral(&self, outage_s: f64) -> f64 {
+        let Some(j) = self.last_delivering(outage_s) else {
+            return 0.0;
+        };
+        let len = self.delivered_len(outage_s);
+        let (t, before) = (self.times[j], self.times[j - 1]);
+        let gap = t - before;
+        let rest = t - len;
+        self.half_squares[j - 1] + (len - before) * (gap + rest) / 2.0
+    }
+
+    /// The supremum of the lag over delivered events: the longest gap among the delivering
+    /// attempts. `None` when nothing is delivered.
+    pub(crate) fn lag_max(&self, outage_s: f64) -> Option<f64> {
+        self.last_delivering(outage_s).map(|j| self.widest[j])
+    }
+
+    /// The oldest delivered event's age: the time of the last delivering attempt.
+    pub(crate) fn age_max(&self, outage_s: f64) -> Option<f64> {
+        self.last_delivering(outage_s).map(|j| self.times[j])
+    }
+
+    /// The lag distribution over delivered events as a piecewise-uniform mixture: attempt
+    /// `k ≤ j` delivers `u` in `(t_{k−1}, min(t_k, L)]` with lag `t_k − u`.
+    pub(crate) fn lag_mixture(&self, outage_s: f64) -> Option<Mixture> {
+        let j = self.last_delivering(outage_s)?;
+        let len = self.delivered_len(outage_s);
+        let pieces = (1..=j).map(|k| {
+            let (t, before) = (self.times[k], self.times[k - 1]);
+            let end = t.min(len);
+            Piece {
+                lo: t - end,
+                hi: t - before,
+                weight: end - before,
+            }
+        });
+        Some(Mixture::new(pieces.collect()))
+    }
+
+    /// The lag and age of the event with `left_s` to go until recovery at its arrival (`u`),
+    /// with its attempt (1-based); `None` when it is exhausted.
+    pub(crate) fn event(&self, left_s: f64) -> Option<(f64, f64, u32)> {
+        let k = self.reach(left_s)?;
+        let t = self.times[k];
+        Some((t - left_s, t, k as u32 + 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand() -> Timeline {
+        // Gaps 10, 20, 30.
+        Timeline::new([0.0, 10.0, 30.0, 60.0])
+    }
+
+    #[test]
+    fn running_sums() {
+        let t = hand();
+        assert_eq!(t.half_squares, [0.0, 50.0, 250.0, 700.0]);
+        assert_eq!(t.widest, [0.0, 10.0, 20.0, 30.0]);
+        assert_eq!(t.give_up_s(), 60.0);
+    }
+
+    #[test]
+    fn lag_integral_by_hand() {
+        let t = hand();
+        // D = 40: u in (0,10] lag 10−u, (10,30] lag 30−u, (30,40] lag 60−u in (20, 30].
+        assert_eq!(t.lag_integral(40.0), 50.0 + 200.0 + 250.0);
+        // D = 100: everything up to t_n, whole pieces only.
+        assert_eq!(t.lag_integral(100.0), 700.0);
+        // The running sums agree with the mixture's direct mean.
+        for d in [5.0, 10.0, 25.0, 40.0, 59.0, 60.0, 100.0] {
+            let mean = t.lag_mixture(d).unwrap().mean();
+            assert!(
+                (t.lag_integral(d) / t.delivered_len(d) - mean).abs() < 1e-12,
+                "{d}"
+            );
+        }
+        assert_eq!(t.lag_max(40.0), Some(30.0));
+        assert_eq!(t.lag_max(10.0), Some(10.0));
+        assert_eq!(t.age_max(30.0), Some(30.0));
+        assert_eq!(t.age_max(30.5), Some(60.0));
+    }
+
+    #[test]
+    fn single_attempt_delivers_nothing() {
+        let t = Timeline::new([0.0]);
+        assert_eq!(t.delivered_len(5.0), 0.0);
+        assert_eq!(t.lag_integral(5.0), 0.0);
+        assert_eq!(t.lag_max(5.0), None);
+        assert_eq!(t.event(5.0), None);
+        assert!(t.lag_mixture(5.0).is_none());
+    }
+
+    #[test]
+    fn events_and_reach() {
+        let t = hand();
+        assert_eq!(t.event(40.0), Some((20.0, 60.0, 4)));
+        assert_eq!(t.event(30.0), Some((0.0, 30.0, 3)));
+        assert_eq!(t.event(60.5), None);
+        assert_eq!(t.last_within(29.9), 10.0);
+        assert_eq!(t.last_within(0.5), 0.0);
+    }
+}

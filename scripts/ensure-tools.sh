@@ -87,6 +87,15 @@ else
     cargo install wasm-bindgen-cli --version "$wasm_bindgen_version"
 fi
 
+# --- Python 3: the independent implementation of the storm model (tests/independent) ---------
+if command -v python3 >/dev/null 2>&1; then
+    say "python3 present"
+else
+    say "installing python3 with apt-get"
+    as_root apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y python3
+fi
+
 # --- npm packages: the end-to-end test (playwright-core) and the embed bundler (esbuild) ---
 if [ -d tests/e2e/node_modules/playwright-core ] && [ -x tests/e2e/node_modules/.bin/esbuild ]; then
     say "tests/e2e node modules present"

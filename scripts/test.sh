@@ -21,6 +21,9 @@ cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
 step "native tests (cargo test)"
 cargo test
 
+step "an independent implementation of the storm model against the binary (tests/independent)"
+BACKOFF_LAB=target/debug/backoff-lab python3 tests/independent/compare.py 40 2026 | tail -n 1
+
 step "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
 TMPDIR="$browser_tmp" wasm-pack test --headless --chrome
 

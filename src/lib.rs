@@ -11,12 +11,12 @@ mod error;
 pub mod give_up;
 pub mod herd;
 pub mod jitter;
+pub mod page;
 mod params;
 pub mod policy;
 pub mod presets;
 mod report;
 pub mod staleness;
-pub mod page;
 pub mod storm;
 
 #[cfg(target_arch = "wasm32")]

@@ -216,7 +216,6 @@ function showDrawn(view, drawn) {
   $(CAPTIONS[view]).textContent = drawn.caption;
   $(view).setAttribute('aria-label', drawn.caption);
   if (view === 'timeline') {
-    $('timeline').classList.toggle('compared', drawn.compared !== null);
     fillTable(drawn.schedule);
     $('facts').replaceChildren(...listItems(drawn.schedule.facts));
     $('compare-info').hidden = drawn.compared === null;
@@ -254,6 +253,8 @@ const render = (() => {
   }
 
   function draw(view, computed) {
+    // Two timelines need the taller canvas: the class is set before the canvas is measured.
+    if (view === 'timeline') $('timeline').classList.toggle('compared', state.compare !== '');
     const options = chartOptions(darkQuery.matches, sizeCanvas($(view)), state.log === 'true');
     showDrawn(view, drawView(view, view, state, computed, options));
     lastComputed.set(view, { settings: state, computed });

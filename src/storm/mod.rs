@@ -7,33 +7,41 @@
 //! delivery by delivery ([`simulate_discrete`]) and the fluid engine on expected values
 //! ([`simulate_fluid`]).
 //!
-//! **Units.** Time runs in whole seconds `s = 0, 1, 2, …`. Rates (arrivals, capacity, rate limit,
-//! resume pace, budget floor) are whole millionths per second, durations (timeout, latency,
-//! gaps, `Retry-After` and its threshold) whole microseconds, the budget whole parts per
-//! million: every input and every drawn gap is rounded to the nearest unit, and every comparison
-//! below is exact.
+//! **Units.** Time runs in whole seconds. Rates (arrivals, capacity, rate limit, resume pace,
+//! budget floor) are whole millionths per second, durations (timeout, latency, gaps,
+//! `Retry-After` and its threshold) whole microseconds, the budget whole parts per million: every
+//! input, the default resume pace (computed from the inputs as given) and every drawn gap is
+//! rounded once to the nearest unit, and every comparison below is exact. The summary's ratios
+//! (`peak_multiple`, `peak_vs_capacity`) divide by the rates as given.
 //!
 //! **Deliveries.** Steady traffic creates `floor(A·(s+1)) − floor(A·s)` deliveries in second
-//! `s < traffic` (`A` the arrival rate); a batch of `N` arrives in its second. A delivery makes
-//! attempts 1, 2, … up to the policy's attempt count (a give-up deadline becomes the unjittered
-//! schedule's count). Its first attempt is due in the second it is created.
+//! `s < traffic` (`A` the arrival rate, `s` counted from 0); a batch of `N` arrives in its
+//! second. A delivery makes attempts 1, 2, … up to the policy's attempt count (a give-up deadline
+//! becomes the unjittered schedule's count). Its first attempt is due in the second it is
+//! created.
 //!
-//! **Each second**, in this order:
-//! 1. *Due.* First attempts due: those created now and those held earlier. Retries due: those
-//!    held earlier and those whose time has come, put in a uniformly random order (the discrete
-//!    engine shuffles them with its seeded generator; the fluid engine gives every retry the same
-//!    chances, in proportion).
+//! **Each second** `s`, in this order:
+//! 1. *Due.* First attempts due: those held earlier and those created now (all alike). Retries
+//!    due, in this order before they are drawn: those held earlier, in the order they were left
+//!    in, then those whose time has come, in the order they were scheduled (by the second they
+//!    failed in, then by their position in it).
 //! 2. *Sender's bounds.* With `pause`, during the outage nothing is sent and everything due is
-//!    held. Otherwise the sender may send `allowance` attempts: unlimited, or under a rate limit
-//!    `L` the cumulative count `floor(L·(s+1)) − floor(L·s)`, and after a pause (from the outage's
-//!    end on) at most the same count of the resume pace. First attempts go first; retries get what
-//!    is left, and at most the budget's room: `floor(share × F + floor × W) − R`, with `F` the
-//!    first attempts sent in the trailing window of `W` seconds (this one included), `R` the
-//!    retries sent in it before this second. The first retries in the random order are sent; the
-//!    rest are held (no attempt is counted for them) and are due again next second.
-//! 3. *Destination.* The sent attempts arrive together, first attempts then retries in the
-//!    random order; see [`destination`](self#the-destination) below.
-//! 4. *Outcomes.* A success delivers. A failure (timeout, loss or 429) of a delivery's last
+//!    held. Otherwise the sender may send an allowance of attempts: unlimited; under a rate limit
+//!    `L`, `floor(L·(s+1)) − floor(L·s)` (with `s` the absolute second); after a pause, from the
+//!    outage's end on, at most the same count of the resume pace too (the smaller of the two).
+//!    First attempts go first; retries get what is left, and at most the budget's room:
+//!    `max(0, floor(share × F + floor × W) − R)`, with `F` the first attempts sent in the
+//!    trailing window of `W` seconds (this one included), `R` the retries sent in it before this
+//!    second, and the floor always taken over the whole window, from second 0 on.
+//! 3. *Which retries.* Of the `len` retries due, `count` are sent, drawn uniformly at random and
+//!    in a random order. The discrete engine draws them with a partial Fisher–Yates shuffle: for
+//!    `i` from `len − 1` down to `max(1, len − count)`, it swaps element `i` with element
+//!    `floor(u × (i + 1))`; the sent retries are elements `len − count` to `len − 1`, served in
+//!    that order; the others stay, in their order, held for the next second (no attempt is
+//!    counted for them). The fluid engine sends every retry class the same share.
+//! 4. *Destination.* The sent attempts arrive together, first attempts then retries; see **The
+//!    destination** below.
+//! 5. *Outcomes.* A success delivers. A failure (timeout, loss or 429) of a delivery's last
 //!    attempt exhausts it in this second: kept, replayable, never dropped. Any other failure
 //!    draws the gap `g` before the next attempt (see below) and makes the retry due in second
 //!    `s + max(1, floor(w / 1 s))`, where the wait `w` is `timeout + g` after a timeout or loss and
@@ -56,20 +64,33 @@
 //! **Gaps.** The gap before retry `k` (attempt `k + 1`) is drawn from the ideal gap
 //! `g_k = min(cap, base × multiplier^(k−1))` (or the explicit list): none `g_k`; full
 //! `U[0, g_k)`; equal `U[g_k/2, g_k)`; proportional `g_k × U[1 − f, 1 + f)`; decorrelated
-//! `min(cap, U[base, 3 × previous))` with `previous = base` before the first retry (discrete
-//! engine only). `U[a, b) = a + (b − a) × u`, `u` the next 64 bits of xoshiro256++ (seeded through
-//! SplitMix64 with the scenario's seed) shifted right by 11, times 2^-53. The discrete engine
-//! draws, each second: first the shuffle (Fisher–Yates from the last index down, swapping `i`
-//! with `floor(u × (i + 1))`), then one gap per failing attempt that is not exhausted, in
-//! position order; a gap without jitter draws nothing.
+//! `min(cap, U[base, 3 × previous))` with `previous = base` before the first retry and the
+//! previous drawn gap (not rounded) after it (discrete engine only). `U[a, b) = a + (b − a) × u`,
+//! `u` the next 64 bits of xoshiro256++ (seeded through SplitMix64 with the scenario's seed)
+//! shifted right by 11, times 2^-53. Each second the discrete engine draws the retries first
+//! (step 3), then one gap per failed attempt that is not exhausted, in position order; a gap
+//! without jitter draws nothing. A drawn gap is rounded to the nearest microsecond for its wait.
 //!
-//! **Outcome.** `backlog` counts deliveries neither delivered nor exhausted (waiting, held, or
-//! queued). `drained_at_s` is the first second at or after the outage's end at whose end the
-//! backlog is empty (under half a delivery on expected values); `drained_by` says whether any
-//! delivery was exhausted from the outage's end until then. A simulation ends once arrivals are
-//! over, the outage has ended, and nothing is pending, or after 7 days (what is still waiting
-//! then is `pending`).
+//! **Rows.** Each second's row: `attempts` = `first_attempts` + `retries` sent; `successes`;
+//! `failures` (timeouts and losses; 429s are `rejected_429`); `duplicates`; and, at the second's
+//! end, `backlog` (deliveries neither delivered nor exhausted: held, waiting or queued), `queue`
+//! (requests, as a number), `exhausted` (so far) and `deferred` (held: first attempts and
+//! retries). A minute's row sums the flows of its seconds and keeps the last second's levels.
+//! Counts of the fluid engine are rounded to the nearest thousandth.
 //!
+//! **Summary.** `drained_at_s` is the first second `s` at or after the outage's end at whose end
+//! the backlog is below `max(0.001 × deliveries created so far, 0.5)`; `emptied_at_s` the first
+//! at whose end it is below 0.5 (none pending: the last straggler); `drained_by` is `exhaustion`
+//! when a delivery was exhausted in the seconds from the outage's end to `drained_at_s`, else
+//! `delivery`; `exhausted_after_outage` counts those exhausted at or after the outage's end.
+//! `peak_minute` is the first of equally busy minutes. `attempts_per_delivered` is `null` when
+//! nothing was delivered.
+//!
+//! **End.** The simulation runs from second 0 and stops before the first second `s` at which
+//! `s` ≥ the second after the last arrival, `s` > the outage's end, and nothing is held or due at
+//! or before the 7-day limit (what is due after it stays pending); `horizon_s` is the number of
+//! seconds simulated. On expected values "nothing" is under a millionth of a delivery.
+
 //! # The engines
 //! - [`simulate_discrete`]: exact counts for the seed; memory grows with the deliveries in flight
 //!   only (16 bytes each); work is refused above [`MAX_DISCRETE_ATTEMPTS`] (deliveries ×

@@ -1,7 +1,12 @@
-//! Backends for the page with text measured by a canvas context. plotters measures text on wasm
-//! by giving a `<span>` an inline style, which a strict Content-Security-Policy
-//! (`style-src 'self'`) refuses, and which measures CSS pixels rather than the canvas's device
-//! pixels. The wrapper serves the on-screen canvas and the SVG exports alike.
+//! The one backend every chart is drawn on in the browser: the page's `<canvas>` through
+//! plotters-canvas, or an SVG string through plotters' SVG backend, behind one type so that
+//! each chart is compiled once (two backend types doubled the charts' share of the wasm).
+//!
+//! Text is measured by a canvas context: plotters measures text on wasm by giving a `<span>`
+//! an inline style, which a strict Content-Security-Policy (`style-src 'self'`) refuses, and
+//! which measures CSS pixels rather than the canvas's device pixels.
+
+use std::fmt;
 
 use plotters::prelude::*;
 use plotters_backend::{
@@ -11,14 +16,29 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// Any backend, with text sizes from a canvas context's `measureText`.
-pub struct Measured<B> {
-    inner: B,
+/// Where the drawing goes.
+enum Target<'a> {
+    Canvas(CanvasBackend),
+    Svg(SVGBackend<'a>),
+}
+
+/// A chart's drawing surface, with text sizes from a canvas context's `measureText`.
+pub struct Surface<'a> {
+    target: Target<'a>,
     context: CanvasRenderingContext2d,
 }
 
-/// The page's canvas backend.
-pub type MeasuredCanvas = Measured<CanvasBackend>;
+/// What went wrong on either backend, in words.
+#[derive(Debug)]
+pub struct SurfaceError(String);
+
+impl fmt::Display for SurfaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SurfaceError {}
 
 fn context_of(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     canvas
@@ -28,49 +48,77 @@ fn context_of(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
         .ok()
 }
 
-impl<B> Measured<B> {
-    /// Wraps `inner`, measuring text with a detached canvas (for SVG exports); `None` without a
-    /// document.
-    pub fn offscreen(inner: B) -> Option<Self> {
+impl<'a> Surface<'a> {
+    /// Draws on `canvas`, at its own pixel size; `None` when it has no 2D context.
+    pub fn canvas(canvas: HtmlCanvasElement) -> Option<Surface<'a>> {
+        let context = context_of(&canvas)?;
+        let backend = CanvasBackend::with_canvas_object(canvas)?;
+        Some(Surface {
+            target: Target::Canvas(backend),
+            context,
+        })
+    }
+
+    /// Draws SVG into `svg`, measuring text with a detached canvas; `None` without a document.
+    pub fn svg(svg: &'a mut String, size: (u32, u32)) -> Option<Surface<'a>> {
         let canvas = web_sys::window()?
             .document()?
             .create_element("canvas")
             .ok()?;
         let context = context_of(&canvas.dyn_into::<HtmlCanvasElement>().ok()?)?;
-        Some(Measured { inner, context })
+        Some(Surface {
+            target: Target::Svg(SVGBackend::with_string(svg, size)),
+            context,
+        })
     }
 }
 
-impl MeasuredCanvas {
-    /// Wraps `canvas`; `None` when it has no 2D context.
-    pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
-        let context = context_of(&canvas)?;
-        let inner = CanvasBackend::with_canvas_object(canvas)?;
-        Some(MeasuredCanvas { inner, context })
-    }
+/// Either backend's error as the surface's.
+fn lift<T, E: std::error::Error + Send + Sync>(
+    result: Result<T, DrawingErrorKind<E>>,
+) -> Result<T, DrawingErrorKind<SurfaceError>> {
+    result.map_err(|error| match error {
+        DrawingErrorKind::DrawingError(e) => {
+            DrawingErrorKind::DrawingError(SurfaceError(e.to_string()))
+        }
+        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
+    })
 }
 
-impl<B: DrawingBackend> DrawingBackend for Measured<B> {
-    type ErrorType = B::ErrorType;
+/// Calls the same method on whichever backend the surface draws on.
+macro_rules! on_target {
+    ($self:ident, $backend:ident => $call:expr) => {
+        match &mut $self.target {
+            Target::Canvas($backend) => lift($call),
+            Target::Svg($backend) => lift($call),
+        }
+    };
+}
+
+impl DrawingBackend for Surface<'_> {
+    type ErrorType = SurfaceError;
 
     fn get_size(&self) -> (u32, u32) {
-        self.inner.get_size()
+        match &self.target {
+            Target::Canvas(backend) => backend.get_size(),
+            Target::Svg(backend) => backend.get_size(),
+        }
     }
 
-    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<B::ErrorType>> {
-        self.inner.ensure_prepared()
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<SurfaceError>> {
+        on_target!(self, b => b.ensure_prepared())
     }
 
-    fn present(&mut self) -> Result<(), DrawingErrorKind<B::ErrorType>> {
-        self.inner.present()
+    fn present(&mut self) -> Result<(), DrawingErrorKind<SurfaceError>> {
+        on_target!(self, b => b.present())
     }
 
     fn draw_pixel(
         &mut self,
         point: BackendCoord,
         color: BackendColor,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
-        self.inner.draw_pixel(point, color)
+    ) -> Result<(), DrawingErrorKind<SurfaceError>> {
+        on_target!(self, b => b.draw_pixel(point, color))
     }
 
     fn draw_line<S: BackendStyle>(
@@ -78,8 +126,8 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
         from: BackendCoord,
         to: BackendCoord,
         style: &S,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
-        self.inner.draw_line(from, to, style)
+    ) -> Result<(), DrawingErrorKind<SurfaceError>> {
+        on_target!(self, b => b.draw_line(from, to, style))
     }
 
     fn draw_rect<S: BackendStyle>(
@@ -88,16 +136,16 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
         bottom_right: BackendCoord,
         style: &S,
         fill: bool,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
-        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    ) -> Result<(), DrawingErrorKind<SurfaceError>> {
+        on_target!(self, b => b.draw_rect(upper_left, bottom_right, style, fill))
     }
 
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         path: I,
         style: &S,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
-        self.inner.draw_path(path, style)
+    ) -> Result<(), DrawingErrorKind<SurfaceError>> {
+        on_target!(self, b => b.draw_path(path, style))
     }
 
     fn draw_circle<S: BackendStyle>(
@@ -106,16 +154,16 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
         radius: u32,
         style: &S,
         fill: bool,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
-        self.inner.draw_circle(center, radius, style, fill)
+    ) -> Result<(), DrawingErrorKind<SurfaceError>> {
+        on_target!(self, b => b.draw_circle(center, radius, style, fill))
     }
 
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         vert: I,
         style: &S,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
-        self.inner.fill_polygon(vert, style)
+    ) -> Result<(), DrawingErrorKind<SurfaceError>> {
+        on_target!(self, b => b.fill_polygon(vert, style))
     }
 
     fn draw_text<S: BackendTextStyle>(
@@ -123,15 +171,15 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
         text: &str,
         style: &S,
         pos: BackendCoord,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
-        self.inner.draw_text(text, style, pos)
+    ) -> Result<(), DrawingErrorKind<SurfaceError>> {
+        on_target!(self, b => b.draw_text(text, style, pos))
     }
 
     fn estimate_text_size<S: BackendTextStyle>(
         &self,
         text: &str,
         style: &S,
-    ) -> Result<(u32, u32), DrawingErrorKind<B::ErrorType>> {
+    ) -> Result<(u32, u32), DrawingErrorKind<SurfaceError>> {
         // The same font string plotters-canvas draws with.
         self.context.set_font(&format!(
             "{} {}px {}",
@@ -152,7 +200,7 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
         pos: BackendCoord,
         size: (u32, u32),
         src: &[u8],
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
-        self.inner.blit_bitmap(pos, size, src)
+    ) -> Result<(), DrawingErrorKind<SurfaceError>> {
+        on_target!(self, b => b.blit_bitmap(pos, size, src))
     }
 }

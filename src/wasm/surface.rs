@@ -3,11 +3,11 @@
 
 use plotters::coord::Shift;
 use plotters::drawing::DrawingArea;
-use plotters::prelude::{IntoDrawingArea, SVGBackend};
+use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::canvas::{Measured, MeasuredCanvas};
+use super::canvas::Surface;
 use super::convert::{js_error, text};
 use crate::Error;
 
@@ -29,10 +29,10 @@ fn canvas(id: &str) -> Result<web_sys::HtmlCanvasElement, JsValue> {
 /// Runs `draw` on the canvas whose id is `canvas_id`, at the canvas's own pixel size.
 pub fn on_canvas<T, E: IntoJs>(
     canvas_id: &JsValue,
-    draw: impl FnOnce(&DrawingArea<MeasuredCanvas, Shift>) -> Result<T, E>,
+    draw: impl FnOnce(&DrawingArea<Surface, Shift>) -> Result<T, E>,
 ) -> Result<T, JsValue> {
     let id = text("canvas", canvas_id)?;
-    let backend = MeasuredCanvas::new(canvas(&id)?)
+    let backend = Surface::canvas(canvas(&id)?)
         .ok_or_else(|| JsValue::from(js_sys::Error::new("the canvas has no 2D context")))?;
     let area = backend.into_drawing_area();
     let drawn = draw(&area).map_err(IntoJs::into_js)?;
@@ -44,12 +44,11 @@ pub fn on_canvas<T, E: IntoJs>(
 /// An SVG drawn by a chart function, its text measured by an offscreen canvas.
 pub fn svg<T, E: IntoJs>(
     size: (u32, u32),
-    draw: impl FnOnce(&DrawingArea<Measured<SVGBackend>, Shift>) -> Result<T, E>,
+    draw: impl FnOnce(&DrawingArea<Surface, Shift>) -> Result<T, E>,
 ) -> Result<String, JsValue> {
     let mut svg = String::new();
     {
-        let backend = SVGBackend::with_string(&mut svg, size);
-        let backend = Measured::offscreen(backend)
+        let backend = Surface::svg(&mut svg, size)
             .ok_or_else(|| js_error(&Error::Drawing("no document to measure text in".into())))?;
         let area = backend.into_drawing_area();
         draw(&area).map_err(IntoJs::into_js)?;

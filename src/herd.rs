@@ -72,6 +72,7 @@ pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Re
             "a whole number from 1 to 10000000",
         ));
     }
+    crate::limits::check_draws("deliveries", deliveries, policy.attempts())?;
     let mut rng = seeded_rng(seed)?;
     let retries = policy.attempts() - 1;
     let latest = latest_retry_s(policy, jitter, retries);

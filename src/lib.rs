@@ -11,6 +11,7 @@ mod error;
 pub mod give_up;
 pub mod herd;
 pub mod jitter;
+pub mod limits;
 pub mod page;
 mod params;
 pub mod policy;

@@ -368,3 +368,52 @@ fn presets_state_and_exports_through_the_js_api() {
     .unwrap()
     .contains("capacity 1800/min"));
 }
+
+#[wasm_bindgen_test]
+fn work_beyond_the_limits_is_refused_with_the_clis_messages() {
+    let input = r#"{"base": 1, "multiplier": 1, "cap": 1, "attempts": 10000, "mode": "full", "seed": 1, "samples": 1000000}"#;
+    let err: js_sys::Error = backoff_lab::wasm::api::jitter(params(input))
+        .expect_err("a billion draws")
+        .dyn_into()
+        .unwrap();
+    assert_eq!(
+        String::from(err.message()),
+        "samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2000000000 drawn gaps), got 1000000"
+    );
+    assert_eq!(
+        js_sys::Reflect::get(&err, &"field".into()).unwrap(),
+        JsValue::from("samples")
+    );
+}
+
+#[wasm_bindgen_test]
+fn exports_refuse_values_of_the_wrong_javascript_type_instead_of_trapping() {
+    use backoff_lab::wasm::api::{format_duration, parse_duration};
+    for wrong in [
+        JsValue::from(30.0),
+        JsValue::NULL,
+        JsValue::TRUE,
+        js_sys::Object::new().into(),
+    ] {
+        let err: js_sys::Error = parse_duration(JsValue::from("base"), wrong)
+            .expect_err("not text")
+            .dyn_into()
+            .unwrap();
+        assert!(
+            String::from(err.message()).starts_with("base must be text (a string)"),
+            "{:?}",
+            err.message()
+        );
+    }
+    assert!(format_duration(JsValue::from("thirty")).is_err());
+    assert_eq!(format_duration(JsValue::from(90.0)).unwrap(), "90 s");
+    let err = backoff_lab::wasm::charts::draw_timeline(
+        JsValue::from(42.0),
+        article_params(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    )
+    .expect_err("a number is no canvas id");
+    let err: js_sys::Error = err.dyn_into().unwrap();
+    assert!(String::from(err.message()).starts_with("canvas must be text"));
+}

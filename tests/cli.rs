@@ -499,3 +499,31 @@ fn presets_list_and_apply_with_flags_overriding() {
     .unwrap();
     assert_eq!(explicit["give_up_s"], 70.0 + 3.0 * 3_600.0);
 }
+
+#[test]
+fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages() {
+    // The same texts as the JS API's and the page's (tests/browser.rs, the e2e tests).
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["jitter", "--samples", "1000000", "--attempts", "10000"],
+            "error: --samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2000000000 drawn gaps), got 1000000",
+        ),
+        (
+            &["herd", "--deliveries", "10000000", "--attempts", "10000"],
+            "error: --deliveries must be at most 200020 for a schedule of 10000 attempts (deliveries × retries at most 2000000000 drawn gaps), got 10000000",
+        ),
+        (
+            &["storm", "--arrivals", "1000/s", "--traffic", "2h"],
+            "error: --traffic must be at most 100000000 attempts for the discrete engine",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = args.to_vec();
+        if all[0] != "storm" {
+            all.extend_from_slice(&["--base", "1s", "--multiplier", "1", "--cap", "1s", "--mode", "full", "--seed", "1"]);
+        }
+        let output = run(&all);
+        assert_eq!(output.status.code(), Some(2), "{all:?}");
+        assert!(stderr(&output).starts_with(expected), "{all:?}: {}", stderr(&output));
+    }
+}

@@ -207,11 +207,11 @@ fn pausing_paces_the_release_and_beats_no_bound() {
 fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
     refused(
         &["storm", "--traffic", "7d"],
-        "error: --traffic must be at most 1000000000 attempts for the discrete engine",
+        "error: --traffic must be at most 100000000 attempts for the discrete engine",
     );
     refused(
         &["storm", "--arrivals", "1e6/s", "--traffic", "10s"],
-        "error: --traffic must be at most 1000000000 attempts for the discrete engine",
+        "error: --traffic must be at most 100000000 attempts for the discrete engine",
     );
     refused(
         &[
@@ -227,7 +227,7 @@ fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
             "--attempts",
             "10000",
         ],
-        "error: --traffic must be at most 1000000000 attempts for the discrete engine",
+        "error: --traffic must be at most 100000000 attempts for the discrete engine",
     );
     refused(
         &[
@@ -243,7 +243,7 @@ fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
             "--attempts",
             "10000",
         ],
-        "error: --engine must be discrete here: the fluid engine takes at most 2e9 class-seconds",
+        "error: --engine must be discrete here: the fluid engine takes at most 500000000 class-seconds",
     );
     // The fluid engine takes the week-long storm the discrete one refuses.
     let week = storm(&["--engine", "fluid", "--traffic", "7d"]);

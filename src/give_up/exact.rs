@@ -13,7 +13,8 @@ use crate::{Error, Policy};
 /// Grid points of the exact distribution: its percentiles are within `W / GRID` of the truth,
 /// where `W` is the spread of the give-up time (well inside 0.1% of the give-up time).
 pub(super) const GRID: usize = 8_192;
-/// Samples behind the decorrelated estimates, which have no closed form.
+/// Samples behind the decorrelated estimates, which have no closed form (fewer for schedules so
+/// long that these would take more than a tenth of [`crate::limits::MAX_DRAWS`]).
 const DECORRELATED_SAMPLES: usize = 200_000;
 /// The fixed seed of those estimates, so that the same question gives the same answer.
 pub(super) const DECORRELATED_SEED: u64 = 0x5eed;
@@ -224,7 +225,10 @@ fn estimated(
     jitter: Jitter,
     unjittered: f64,
 ) -> Result<GiveUpDistribution, Error> {
-    let estimate = sample(policy, jitter, DECORRELATED_SAMPLES, DECORRELATED_SEED, 0)?;
+    // Fewer samples for long schedules: a tenth of the draws a report may take, at least 1000.
+    let retries = f64::from(policy.attempts().saturating_sub(1).max(1));
+    let samples = (crate::limits::MAX_DRAWS / 10.0 / retries).clamp(1_000.0, DECORRELATED_SAMPLES as f64);
+    let estimate = sample(policy, jitter, samples as usize, DECORRELATED_SEED, 0)?;
     let cap = policy.cap_s();
     let retries = f64::from(policy.attempts() - 1);
     Ok(GiveUpDistribution {

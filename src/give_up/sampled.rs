@@ -42,7 +42,8 @@ pub struct Histogram {
 }
 
 /// Draws `samples` give-up times with `seed` and summarises them (`bins` histogram bins; 0 for
-/// none). Refuses 0 samples and more than [`MAX_SAMPLES`] before allocating anything.
+/// none). Refuses 0 samples, more than [`MAX_SAMPLES`], and more draws than
+/// [`crate::limits::MAX_DRAWS`], before allocating anything.
 ///
 /// # Example
 /// ```
@@ -68,6 +69,7 @@ pub fn sample(
             "a whole number from 1 to 10000000",
         ));
     }
+    crate::limits::check_draws("samples", samples, policy.attempts())?;
     if bins > 10_000 {
         return Err(Error::out_of_range(
             "bins",

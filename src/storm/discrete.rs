@@ -11,8 +11,8 @@ use crate::jitter::{seeded_rng, uniform, Jitter, SeededRng};
 use crate::Error;
 
 /// The most attempts the discrete engine takes on: deliveries × attempts per delivery is
-/// refused above it, before anything is allocated (about a minute of work natively).
-pub const MAX_DISCRETE_ATTEMPTS: f64 = 1e9;
+/// refused above it, before anything is allocated (about ten seconds in a browser's worker).
+pub const MAX_DISCRETE_ATTEMPTS: f64 = 1e8;
 
 /// A delivery waiting for its next attempt: 16 bytes, the engine's whole memory per delivery.
 #[derive(Debug, Clone, Copy)]
@@ -45,7 +45,7 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
                 scenario.deliveries(),
                 scenario.policy.attempts()
             ),
-            "at most 1000000000 attempts for the discrete engine (deliveries × attempts per delivery, refused before it starts): use the fluid engine, fewer attempts or less traffic",
+            "at most 100000000 attempts for the discrete engine (deliveries × attempts per delivery, refused before it starts): use the fluid engine, fewer attempts or less traffic",
         ));
     }
     let mut engine = Discrete::new(scenario, units)?;

@@ -31,9 +31,9 @@ use crate::Error;
 /// 16 bytes each, 192 MB (twice that with `Retry-After`).
 pub const MAX_CELLS: usize = 12_000_000;
 
-/// The most class-seconds (attempt classes × simulated seconds) the engine takes on, about
-/// ten seconds of work natively at worst.
-pub const MAX_CLASS_SECONDS: f64 = 2e9;
+/// The most class-seconds (attempt classes × simulated seconds) the engine takes on: about ten
+/// seconds in a browser's worker at worst.
+pub const MAX_CLASS_SECONDS: f64 = 5e8;
 
 /// The fewest requests the destination must answer within its limits in a second (capacity ×
 /// the shorter of the timeout less the latency and the `Retry-After` threshold). Below it the
@@ -594,7 +594,7 @@ fn attempt_classes(
                 crate::format_duration(f64::from(scenario.horizon_s()))
             ),
             reason:
-                "the fluid engine takes at most 2e9 class-seconds (attempts × seconds simulated)",
+                "the fluid engine takes at most 500000000 class-seconds (attempts × seconds simulated)",
         });
     }
     let answers_429 = units.retry_after_us.is_some();

@@ -514,7 +514,7 @@ fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages(
         ),
         (
             &["storm", "--arrivals", "1000/s", "--traffic", "2h"],
-            "error: --traffic must be at most 100000000 attempts for the discrete engine",
+            "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
         ),
     ];
     for (args, expected) in cases {

@@ -207,11 +207,11 @@ fn pausing_paces_the_release_and_beats_no_bound() {
 fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
     refused(
         &["storm", "--traffic", "7d"],
-        "error: --traffic must be at most 100000000 attempts for the discrete engine",
+        "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
     );
     refused(
         &["storm", "--arrivals", "1e6/s", "--traffic", "10s"],
-        "error: --traffic must be at most 100000000 attempts for the discrete engine",
+        "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
     );
     refused(
         &[
@@ -227,7 +227,7 @@ fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
             "--attempts",
             "10000",
         ],
-        "error: --traffic must be at most 100000000 attempts for the discrete engine",
+        "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
     );
     refused(
         &[

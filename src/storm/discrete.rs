@@ -10,9 +10,14 @@ use super::Scenario;
 use crate::jitter::{seeded_rng, uniform, Jitter, SeededRng};
 use crate::Error;
 
-/// The most attempts the discrete engine takes on: deliveries × attempts per delivery is
-/// refused above it, before anything is allocated (about ten seconds in a browser's worker).
+/// The most attempts the discrete engine simulates (about ten seconds in a browser's worker): a
+/// storm that gets past them stops with an error saying so.
 pub const MAX_DISCRETE_ATTEMPTS: f64 = 1e8;
+
+/// The most attempts a scenario may need at worst (deliveries × attempts per delivery, each
+/// delivery making every attempt), refused before anything is allocated: beyond this a storm
+/// could not end within [`MAX_DISCRETE_ATTEMPTS`] unless nearly every delivery succeeded early.
+pub const MAX_DISCRETE_WORST_CASE: f64 = 1e9;
 
 /// A delivery waiting for its next attempt: 16 bytes, the engine's whole memory per delivery.
 #[derive(Debug, Clone, Copy)]
@@ -35,9 +40,18 @@ struct Waiting {
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
 pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<StormReport, Error> {
+    simulate_within(scenario, keep_seconds, MAX_DISCRETE_ATTEMPTS)
+}
+
+/// [`simulate_discrete`] stopping past `limit` simulated attempts (tests use a small one).
+pub(super) fn simulate_within(
+    scenario: &Scenario,
+    keep_seconds: bool,
+    limit: f64,
+) -> Result<StormReport, Error> {
     let units = *scenario.units();
-    let work = scenario.deliveries() * f64::from(scenario.policy.attempts());
-    if work > MAX_DISCRETE_ATTEMPTS {
+    let worst = scenario.deliveries() * f64::from(scenario.policy.attempts());
+    if worst > MAX_DISCRETE_WORST_CASE {
         return Err(Error::out_of_range(
             "traffic",
             format!(
@@ -45,16 +59,29 @@ pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<Stor
                 scenario.deliveries(),
                 scenario.policy.attempts()
             ),
-            "at most 100000000 attempts for the discrete engine (deliveries × attempts per delivery, refused before it starts): use the fluid engine, fewer attempts or less traffic",
+            "at most 1000000000 attempts at worst for the discrete engine (deliveries × attempts per delivery, refused before it starts): use the fluid engine, fewer attempts or less traffic",
         ));
     }
     let mut engine = Discrete::new(scenario, units)?;
     let mut recorder = Recorder::new(scenario, keep_seconds);
+    let mut simulated = 0.0;
     for second in 0..MAX_HORIZON_S {
         if engine.finished(second) {
             break;
         }
-        recorder.push(engine.step(second));
+        let row = engine.step(second);
+        simulated += row.attempts;
+        if simulated > limit {
+            return Err(Error::out_of_range(
+                "traffic",
+                format!(
+                    "a storm still going after {limit} simulated attempts, at {}",
+                    crate::format_duration(f64::from(second))
+                ),
+                format!("at most {limit} simulated attempts for the discrete engine (about ten seconds of work at the full limit): use the fluid engine, fewer attempts or less traffic"),
+            ));
+        }
+        recorder.push(row);
     }
     Ok(recorder.finish("discrete", scenario, engine.created as f64))
 }

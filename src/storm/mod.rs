@@ -93,8 +93,8 @@
 
 //! # The engines
 //! - [`simulate_discrete`]: exact counts for the seed; memory grows with the deliveries in flight
-//!   only (16 bytes each); work is refused above [`MAX_DISCRETE_ATTEMPTS`] (deliveries ×
-//!   attempts).
+//!   only (16 bytes each); refused when deliveries × attempts exceed [`MAX_DISCRETE_WORST_CASE`],
+//!   stopped with an error past [`MAX_DISCRETE_ATTEMPTS`] simulated attempts.
 //! - [`simulate_fluid`]: the same rules on expected values; no randomness. Decorrelated jitter
 //!   is refused (its gap depends on the previous one). Its numbers agree with the mean of
 //!   discrete runs (tests compare them on a seeded random family of scenarios).
@@ -111,7 +111,7 @@ mod report;
 mod scenario;
 
 pub use arithmetic::{arithmetic_view, ArithmeticMinute, ArithmeticReport, ArithmeticSummary};
-pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS};
+pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS, MAX_DISCRETE_WORST_CASE};
 pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
 pub use memo::Memo;
 pub use report::{DrainedBy, Interval, StormReport, Summary};

@@ -1,0 +1,141 @@
+// End-to-end: heavy links never freeze the page. The charts' costly steps run in workers; a
+// control is handled while they run; a newer input supersedes older work and its result never
+// lands; Stop leaves no progress behind; work beyond the limits is refused inline.
+//
+//   cd tests/e2e && npm test
+
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+
+import {
+  STATUS_PATTERN,
+  WAIT_MS,
+  assertNoProblems,
+  closeServer,
+  launchBrowser,
+  servePage,
+  statusChanges,
+  textOf,
+  until,
+  watchProblems,
+} from './harness.mjs';
+
+let server;
+let baseUrl;
+let browser;
+
+before(async () => {
+  ({ server, url: baseUrl } = await servePage());
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await closeServer(server);
+});
+
+// Heavy but within the limits: a million give-up times of a thousand attempts (a billion draws),
+// and long decorrelated schedules, whose storm the discrete engine simulates.
+const HEAVY = [
+  ['#samples=1000000&attempts=1000', 'distribution'],
+  ['#attempts=2000&mode=decorrelated', 'distribution'],
+  ['#mode=decorrelated&arrivals=500000/h&capacity=420/s', 'storm'],
+];
+
+/** Opens `hash` without waiting for a clean render (a heavy or refused link may not give one). */
+async function open(hash, body) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const problems = watchProblems(page);
+  await page.addInitScript(() => {
+    window.__e2e = { statusChanges: 0 };
+    document.addEventListener('DOMContentLoaded', () => {
+      new MutationObserver(() => {
+        window.__e2e.statusChanges += 1;
+      }).observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true });
+    }, { once: true });
+  });
+  try {
+    await page.goto(`${baseUrl}${hash}`, { waitUntil: 'load' });
+    await body(page);
+    assertNoProblems(problems);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Whether `view`'s progress (computing… and Stop) shows over its chart. */
+function progressShown(page, view) {
+  return page.evaluate((id) => {
+    const box = document.getElementById(id)?.parentElement.querySelector('.progress');
+    return Boolean(box && !box.hidden);
+  }, view);
+}
+
+function finalStatus(page) {
+  return until(
+    async () => /^(rendered in|not everything was redrawn)/.test(await textOf(page, '#status')),
+    'the render to end',
+    60_000,
+  );
+}
+
+for (const [hash, heavy] of HEAVY) {
+  test(`${hash}: a control is handled while the heavy work runs`, { timeout: 120_000 }, async () => {
+    await open(hash, async (page) => {
+      // The table is drawn at once, on the main thread, before any heavy result.
+      await until(async () => (await page.$$('#schedule-table tbody tr')).length > 0, 'the schedule table');
+      // The progress over the heavy chart is painted while it computes: the main thread is free.
+      await until(() => progressShown(page, heavy), `#${heavy}'s progress`);
+      assert.equal(await textOf(page, '#status'), 'computing…', 'the heavy charts are still computing');
+      const before = await statusChanges(page);
+      const checked = await page.locator('#log-scale').isChecked();
+      await page.locator('#log-scale').click();
+      // The click's render starts (the status goes back to computing…) while workers compute.
+      await until(async () => (await statusChanges(page)) > before, 'the click to start a render');
+      assert.equal(await page.locator('#log-scale').isChecked(), !checked, '#log-scale toggled');
+      await finalStatus(page);
+      assert.match(await textOf(page, '#status'), STATUS_PATTERN, 'the heavy link renders in the end');
+      for (const view of ['distribution', 'herd', 'storm']) {
+        assert.equal(await progressShown(page, view), false, `no progress left over #${view}`);
+      }
+    });
+  });
+}
+
+test('a newer input supersedes a running computation, and the stale result never lands', { timeout: 120_000 }, async () => {
+  await open('#samples=1000000&attempts=1000', async (page) => {
+    await until(() => progressShown(page, 'distribution'), 'the distribution to show its progress');
+    await page.selectOption('#samples', '20000');
+    await finalStatus(page);
+    const caption = await textOf(page, '#distribution-caption');
+    assert.match(caption, /\b20000 seeded draws\b/, caption);
+    // However long the million draws would have taken, they never arrive: their worker is gone.
+    const started = Date.now();
+    await page.waitForTimeout(3_000);
+    assert.equal(await textOf(page, '#distribution-caption'), caption, `still the newest after ${Date.now() - started} ms`);
+  });
+});
+
+test('Stop ends a computation and leaves no progress behind', { timeout: 120_000 }, async () => {
+  await open('#samples=1000000&attempts=1000', async (page) => {
+    await until(() => progressShown(page, 'distribution'), 'the distribution to show its progress');
+    await page.locator('.canvas-box:has(#distribution) .progress button').click();
+    await finalStatus(page);
+    assert.equal(await progressShown(page, 'distribution'), false, 'the progress is gone');
+    assert.match(await textOf(page, '#form-error'), /the distribution chart was stopped/);
+    assert.match(await textOf(page, '#status'), /^not everything was redrawn/);
+  });
+});
+
+test('work beyond the limits is refused next to its input, and the rest of the page draws', { timeout: 120_000 }, async () => {
+  await open('#samples=1000000&attempts=10000', async (page) => {
+    await finalStatus(page);
+    assert.equal(
+      (await textOf(page, '#samples-error')).trim(),
+      'samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2000000000 drawn gaps), got 1000000',
+    );
+    assert.equal((await page.$$('#schedule-table tbody tr')).length, 10_000, 'the schedule itself is drawn');
+  });
+});

@@ -520,10 +520,25 @@ fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages(
     for (args, expected) in cases {
         let mut all = args.to_vec();
         if all[0] != "storm" {
-            all.extend_from_slice(&["--base", "1s", "--multiplier", "1", "--cap", "1s", "--mode", "full", "--seed", "1"]);
+            all.extend_from_slice(&[
+                "--base",
+                "1s",
+                "--multiplier",
+                "1",
+                "--cap",
+                "1s",
+                "--mode",
+                "full",
+                "--seed",
+                "1",
+            ]);
         }
         let output = run(&all);
         assert_eq!(output.status.code(), Some(2), "{all:?}");
-        assert!(stderr(&output).starts_with(expected), "{all:?}: {}", stderr(&output));
+        assert!(
+            stderr(&output).starts_with(expected),
+            "{all:?}: {}",
+            stderr(&output)
+        );
     }
 }

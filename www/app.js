@@ -195,28 +195,62 @@ function showErrors(errors) {
   setText($('form-error'), [...new Set(general)].join(' '));
 }
 
-function fillTable(report) {
-  const rows = report.rows.map((row) => {
+let tableJob = 0;
+
+// The most rows the page's table shows: a schedule's first ones and its last (the give-up), and
+// a row saying how many are left out (the CSV and JSON downloads have every one).
+const SHOWN_ROWS = 400;
+
+/**
+ * Fills the schedule table, two hundred rows at a time so that a long schedule never holds the
+ * main thread; `done()` once every row is in (not when a newer table replaced it).
+ */
+function fillTable(report, done) {
+  const job = ++tableJob;
+  const body = $('schedule-table').tBodies[0];
+  const all = report.rows;
+  const shown = all.length <= SHOWN_ROWS ? all : [...all.slice(0, SHOWN_ROWS - 1), null, all[all.length - 1]];
+  const row = (r) => {
     const tr = document.createElement('tr');
-    if (row.capped) tr.className = 'capped';
-    for (const text of [String(row.attempt), row.gap_text, row.elapsed_text]) {
+    if (r === null) {
+      tr.className = 'left-out';
+      const td = document.createElement('td');
+      td.colSpan = 3;
+      td.textContent = `… ${all.length - SHOWN_ROWS} more attempts (every one is in the CSV and JSON downloads)`;
+      tr.append(td);
+      return tr;
+    }
+    if (r.capped) tr.className = 'capped';
+    for (const text of [String(r.attempt), r.gap_text, r.elapsed_text]) {
       const td = document.createElement('td');
       td.textContent = text;
       tr.append(td);
     }
     return tr;
-  });
-  $('schedule-table').tBodies[0].replaceChildren(...rows);
+  };
+  const CHUNK = 200;
+  body.replaceChildren(...shown.slice(0, CHUNK).map(row));
+  const more = (from) => {
+    if (job !== tableJob) return;
+    if (from >= shown.length) {
+      done();
+      return;
+    }
+    body.append(...shown.slice(from, from + CHUNK).map(row));
+    setTimeout(() => more(from + CHUNK), 0);
+  };
+  if (shown.length <= CHUNK) done();
+  else setTimeout(() => more(CHUNK), 0);
 }
 
 const CAPTIONS = { timeline: 'caption', distribution: 'distribution-caption', herd: 'herd-caption', storm: 'storm-caption' };
 
-/** Writes what a drawn view says next to it. */
-function showDrawn(view, drawn) {
+/** Writes what a drawn view says next to it; `tableDone()` once the timeline's table is full. */
+function showDrawn(view, drawn, tableDone) {
   $(CAPTIONS[view]).textContent = drawn.caption;
   $(view).setAttribute('aria-label', drawn.caption);
   if (view === 'timeline') {
-    fillTable(drawn.schedule);
+    fillTable(drawn.schedule, tableDone);
     $('facts').replaceChildren(...listItems(drawn.schedule.facts));
     $('compare-info').hidden = drawn.compared === null;
     $('compare-info').textContent = drawn.compared ?? '';
@@ -252,12 +286,15 @@ const render = (() => {
     document.dispatchEvent(new CustomEvent('charts-drawn', { detail: { scope } }));
   }
 
-  function draw(view, computed) {
+  function draw(view, computed, tableDone = () => {}) {
+    const mark = performance.now();
     // Two timelines need the taller canvas: the class is set before the canvas is measured.
     if (view === 'timeline') $('timeline').classList.toggle('compared', state.compare !== '');
     const options = chartOptions(darkQuery.matches, sizeCanvas($(view)), state.log === 'true');
-    showDrawn(view, drawView(view, view, state, computed, options));
+    showDrawn(view, drawView(view, view, state, computed, options), tableDone);
     lastComputed.set(view, { settings: state, computed });
+    // For the page benchmark (tests/e2e/page-bench.mjs): what each draw cost the main thread.
+    performance.measure(`draw ${view}`, { start: mark });
   }
 
   function settle(view) {
@@ -293,11 +330,7 @@ const render = (() => {
     started = performance.now();
     visibleAnnounced = false;
     measuredOnScreen = new Set(config.views.map((v) => v.name).filter(onScreen));
-    try {
-      draw('timeline', { view: 'timeline' });
-    } catch (error) {
-      errors.push(asError(error));
-    }
+    pending.set('table', { handle: { cancel() {} } });
     for (const view of ['distribution', 'herd', 'storm']) {
       const handle = computer.request(view, state, {
         onResult: (computed, partial) => {
@@ -318,8 +351,20 @@ const render = (() => {
       pending.set(view, { handle });
       progress.watch(view, mine, () => mine === generation && pending.has(view));
     }
-    showErrors(errors);
+    // The timeline last: its table may settle at once, and the render ends when all have.
     $('status').textContent = 'computing…';
+    try {
+      draw('timeline', { view: 'timeline' }, () => mine === generation && settle('table'));
+    } catch (error) {
+      errors.push(asError(error));
+      settle('table');
+    }
+    showErrors(errors);
+    // Only the timeline on screen: what the reader sees is drawn already.
+    if (!visibleAnnounced && ![...pending.keys()].some((v) => measuredOnScreen.has(v))) {
+      visibleAnnounced = true;
+      announce('visible');
+    }
   }
 
   /** The reader pressed Stop on `view`'s progress: its computation is dropped, its chart kept. */

@@ -103,16 +103,28 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(drawing_error)?;
     }
 
+    // A bar per second while seconds are wider than a pixel; past that, a bar per pixel's worth
+    // of seconds at the busiest second in it (a day of seconds would be 86,400 bars).
+    let per_bar = (seconds / width.max(1.0)).ceil().max(1.0) as usize;
     let bars = |counts: &[u64], colour: RGBAColor| -> Vec<Rectangle<(f64, f64)>> {
+        let (inset, last) = if per_bar == 1 {
+            (0.08, 0.92)
+        } else {
+            (0.0, 1.0)
+        };
         counts
-            .iter()
+            .chunks(per_bar)
             .enumerate()
-            .filter(|(_, c)| **c > 0)
-            .map(|(i, c)| {
-                Rectangle::new(
-                    [(i as f64 + 0.08, 0.0), (i as f64 + 0.92, *c as f64)],
+            .filter_map(|(i, chunk)| {
+                let busiest = chunk.iter().copied().max().filter(|c| *c > 0)?;
+                let start = (i * per_bar) as f64;
+                Some(Rectangle::new(
+                    [
+                        (start + inset * per_bar as f64, 0.0),
+                        (start + last * per_bar as f64, busiest as f64),
+                    ],
                     colour.filled(),
-                )
+                ))
             })
             .collect()
     };
@@ -172,5 +184,18 @@ mod tests {
             "no overlay of the spike on itself"
         );
         assert!(none.matches("<rect").count() < bars);
+    }
+
+    #[test]
+    fn a_day_of_seconds_is_drawn_a_bar_per_pixel_at_its_busiest_second() {
+        let policy = Policy::new(86_400.0, 2.0, 86_400.0, crate::Stop::Attempts(3)).unwrap();
+        let spread = simulate(&policy, Jitter::Full, 20_000, 7).unwrap();
+        let svg = to_svg((800, 300), |area| {
+            draw(area, &spread, None, &ChartOptions::default())
+        })
+        .unwrap();
+        let bars = svg.matches("<rect").count();
+        assert!(bars <= 800, "{bars} bars for 800 pixels");
+        assert!(bars > 100, "{bars} bars");
     }
 }

@@ -295,6 +295,9 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         let mut order: Vec<usize> = (0..rows.len()).collect();
         order.rotate_right(1);
         let mut last_dot = f64::NEG_INFINITY;
+        // Left of here the last label placed (left to right) leaves no room: skipping those
+        // attempts before measuring their text keeps ten thousand attempts cheap.
+        let mut covered_until = f64::NEG_INFINITY;
         for &i in &order {
             let row = rows[i];
             let x = self.axis.x(row.elapsed_s);
@@ -312,18 +315,24 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
                     last_dot = x;
                 }
             }
-            self.attempt_label(&row, x, (&number_font, &elapsed_font))?;
+            if is_last || x > covered_until {
+                let placed = self.attempt_label(&row, x, (&number_font, &elapsed_font))?;
+                if let (Some(right), false) = (placed, is_last) {
+                    covered_until = right;
+                }
+            }
         }
         Ok(())
     }
 
-    /// "#n" over the elapsed time, below the attempt at `x`, where no other label is.
+    /// "#n" over the elapsed time, below the attempt at `x`, where no other label is; the
+    /// label's right edge when it was placed.
     fn attempt_label(
         &mut self,
         row: &Row,
         x: f64,
         (number_font, elapsed_font): (&TextStyle, &TextStyle),
-    ) -> Result<(), Error> {
+    ) -> Result<Option<f64>, Error> {
         let label_y = self.line_y + self.px(11.0);
         let elapsed = format_duration(row.elapsed_s);
         let (ew, eh) = self.painter.size(&elapsed, elapsed_font);
@@ -342,8 +351,9 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
             let at = (x, label_y + self.px(15.0));
             self.painter
                 .text(&elapsed, at, elapsed_font, HPos::Center, VPos::Top, false)?;
+            return Ok(Some(rect.2));
         }
-        Ok(())
+        Ok(None)
     }
 
     /// The give-up line, from above the plot down to the last attempt.

@@ -14,6 +14,9 @@ use crate::jitter::Jitter;
 use crate::storm::{Memo, Scenario, StormReport, Summary};
 use crate::{Error, Params, Policy, ScheduleReport, DEFAULT_WINDOW_S};
 
+/// The most minutes of a storm the page's chart is given.
+const CHART_MINUTES: usize = 1_500;
+
 /// What a view's costly step found: nothing for the timeline (it is cheap, drawn from the
 /// settings), the report for the distribution, both herds, each storm series' report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -111,16 +114,24 @@ pub fn compute(view: View, settings: &Settings, memo: &mut Memo) -> Result<Compu
             report: Box::new(jitter_report(&jitter_params(settings))?),
         },
         View::Herd => {
-            let (spread, spike) = herds(&jitter_params(settings))?;
+            let (mut spread, mut spike) = herds(&jitter_params(settings))?;
+            // The chart draws the first retries; the whole schedule's bins (up to a million each)
+            // would only cost the copy to the page.
+            spread.per_second = Vec::new();
+            spike.per_second = Vec::new();
             Computed::Herd {
                 spread: Box::new(spread),
                 spike: Box::new(spike),
             }
         }
+        // A chart's worth of minutes: a week of them would only cost the copy to the page.
         View::Storm => Computed::Storm {
             reports: storm_scenarios(settings)?
                 .iter()
-                .map(|(_, scenario, engine)| memo.simulate(scenario, *engine))
+                .map(|(_, scenario, engine)| {
+                    memo.simulate(scenario, *engine)
+                        .map(|report| report.for_chart(CHART_MINUTES))
+                })
                 .collect::<Result<_, _>>()?,
         },
     };

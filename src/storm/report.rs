@@ -301,6 +301,35 @@ impl Recorder {
 }
 
 impl StormReport {
+    /// The same report with at most `points` minutes, for a chart a thousand pixels wide: each
+    /// run of consecutive minutes keeps its busiest and its quietest minute, in their order, so
+    /// that peaks and troughs survive. The summary, caption and totals stay the full run's.
+    pub fn for_chart(&self, points: usize) -> StormReport {
+        let per_run = self.minutes.len().div_ceil(points.max(2) / 2).max(1);
+        if per_run <= 2 {
+            return self.clone();
+        }
+        let minutes = self
+            .minutes
+            .chunks(per_run)
+            .flat_map(|run| {
+                let by_attempts = |a: &&Interval, b: &&Interval| a.attempts.total_cmp(&b.attempts);
+                let busiest = run.iter().max_by(by_attempts).copied().unwrap_or_default();
+                let quietest = run.iter().min_by(by_attempts).copied().unwrap_or_default();
+                if busiest.index <= quietest.index {
+                    [busiest, quietest]
+                } else {
+                    [quietest, busiest]
+                }
+            })
+            .collect();
+        StormReport {
+            minutes,
+            seconds: Vec::new(),
+            ..self.clone()
+        }
+    }
+
     /// The summary in words, then minutes as a table: every minute of the first half hour, then
     /// every fifteenth.
     pub fn to_table(&self) -> String {

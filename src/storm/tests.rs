@@ -457,10 +457,50 @@ fn a_discrete_storm_past_its_attempts_stops_with_an_error_saying_so() {
         .unwrap_err()
         .to_string();
     assert!(
-        error.starts_with("traffic must be at most 100000 simulated attempts for the discrete engine"),
+        error.starts_with(
+            "traffic must be at most 100000 simulated attempts for the discrete engine"
+        ),
         "{error}"
     );
-    assert!(error.contains("got a storm still going after 100000 simulated attempts, at "), "{error}");
+    assert!(
+        error.contains("got a storm still going after 100000 simulated attempts, at "),
+        "{error}"
+    );
     // Under the limit it runs as ever.
     assert!(super::discrete::simulate_within(&Scenario::article_fixed(), false, 1e8).is_ok());
+}
+
+#[test]
+fn a_chart_gets_a_storms_peaks_and_troughs_in_at_most_its_points() {
+    let week = simulate_fluid(
+        &checked(Spec {
+            traffic_s: 7 * 86_400 - 600,
+            ..Spec::article_fixed()
+        }),
+        false,
+    )
+    .unwrap();
+    assert!(week.minutes.len() > 10_000);
+    let thin = week.for_chart(1_500);
+    assert!(thin.minutes.len() <= 1_500, "{}", thin.minutes.len());
+    assert!(
+        thin.minutes.windows(2).all(|w| w[0].index < w[1].index),
+        "in order"
+    );
+    let peak = |r: &StormReport| r.minutes.iter().map(|m| m.attempts).fold(0.0, f64::max);
+    let trough = |r: &StormReport| {
+        r.minutes
+            .iter()
+            .map(|m| m.attempts)
+            .fold(f64::MAX, f64::min)
+    };
+    assert_eq!(peak(&thin), peak(&week));
+    assert_eq!(trough(&thin), trough(&week));
+    assert_eq!(thin.summary, week.summary);
+    let short = simulate_fluid(&Scenario::article_fixed(), false).unwrap();
+    assert_eq!(
+        short.for_chart(100_000),
+        short,
+        "short storms are kept whole"
+    );
 }

@@ -74,6 +74,71 @@ async function run(browser, url, label, inView) {
   };
 }
 
+// The links of the "never a frozen page" issue, and a seeded walk of extreme but valid states.
+const FROZEN_BEFORE = [
+  '#samples=1000000&attempts=10000',
+  '#attempts=10000&mode=decorrelated',
+  '#attempts=2000&mode=decorrelated',
+  '#base=1s&multiplier=1&cap=1s&attempts=10000&mode=full',
+  '#mode=decorrelated&arrivals=500000/h&capacity=420/s',
+  '#attempts=10000&mode=equal',
+  '#attempts=10000',
+  '',
+];
+
+function extremeStates(count, seed) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  const pick = (values) => values[Math.floor(next() * values.length)];
+  return Array.from({ length: count }, () => [
+    `attempts=${pick([1, 50, 1000, 5000, 10000])}`,
+    `mode=${pick(['none', 'full', 'equal', 'decorrelated', 'proportional'])}`,
+    `samples=${pick(['20000', '100000', '1000000'])}`,
+    `deliveries=${pick([1, 1000, 100000, 1000000])}`,
+    `base=${pick(['0.1s', '1s', '30s', '1d'])}`,
+    `multiplier=${pick([1, 1.5, 3, 1000])}`,
+    `cap=${pick(['1s', '3h', '365d'])}`,
+    `arrivals=${pick(['1/s', '600/min', '500000/h'])}`,
+    `capacity=${pick(['3/s', '30/s', '420/s'])}`,
+    `outage=${pick(['1 min', '10 min', '6 h'])}`,
+    `budget=${pick([0, 10, 50])}`,
+  ].join('&'));
+}
+
+/** The longest main-thread tasks while `hash` loads and draws (Long Tasks API), after its first paint. */
+async function longestTasks(browser, url, hash) {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  await page.addInitScript(() => {
+    window.__tasks = [];
+    window.__painted = Infinity;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__tasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+    document.addEventListener('charts-drawn', () => {
+      window.__painted = Math.min(window.__painted, performance.now());
+    });
+  });
+  await page.goto(`${url}${hash}`);
+  await page.waitForFunction(
+    () => /^(rendered in|not everything was redrawn)/.test(document.getElementById('status')?.textContent ?? ''),
+    null,
+    { timeout: 120_000 },
+  );
+  const result = await page.evaluate(() => {
+    const after = window.__tasks.filter((t) => t.start >= window.__painted);
+    return {
+      status: document.getElementById('status').textContent,
+      longest: Math.max(0, ...window.__tasks.map((t) => t.duration)),
+      afterFirstPaint: Math.max(0, ...after.map((t) => t.duration)),
+    };
+  });
+  await page.close();
+  return result;
+}
+
 const { server, url } = await servePage();
 const browser = await launchBrowser();
 try {
@@ -95,6 +160,17 @@ try {
   }
   console.log('on screen: what the person sees is redrawn (the target); all charts: the charts off screen too, drawn after,');
   console.log('one per task; input handler: the synchronous part of the input event (the baseline: schedule and jitter charts on screen).');
+
+  const links = [...FROZEN_BEFORE, ...extremeStates(12, 2026).map((state) => `#${state}`)];
+  console.log(`\nlongest main-thread task (Long Tasks API, ms) while a link loads and draws, of ${links.length} links`);
+  console.log('longest task   after first paint   status                                    link');
+  let worst = 0;
+  for (const hash of links) {
+    const r = await longestTasks(browser, url, hash);
+    worst = Math.max(worst, r.afterFirstPaint);
+    console.log(`${r.longest.toFixed(0).padStart(12)}   ${r.afterFirstPaint.toFixed(0).padStart(17)}   ${r.status.slice(0, 40).padEnd(40)}  ${hash || '(default)'}`);
+  }
+  console.log(`worst main-thread task after the first paint: ${worst.toFixed(0)} ms (target: none over 50 ms)`);
 } finally {
   await browser.close();
   await closeServer(server);

@@ -96,8 +96,10 @@ else
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y python3
 fi
 
-# --- npm packages: the end-to-end test (playwright-core) and the embed bundler (esbuild) ---
-if [ -d tests/e2e/node_modules/playwright-core ] && [ -x tests/e2e/node_modules/.bin/esbuild ]; then
+# --- npm packages: the end-to-end test (playwright-core), the embed bundler (esbuild) and the
+# declarations' type check (typescript) ---
+if [ -d tests/e2e/node_modules/playwright-core ] && [ -x tests/e2e/node_modules/.bin/esbuild ] &&
+    [ -x tests/e2e/node_modules/.bin/tsc ]; then
     say "tests/e2e node modules present"
 else
     if ! command -v npm >/dev/null 2>&1; then

@@ -30,6 +30,9 @@ TMPDIR="$browser_tmp" wasm-pack test --headless --chrome
 step "build the page (scripts/build-page.sh)"
 SKIP_ENSURE_TOOLS=1 scripts/build-page.sh
 
+step "the package's generated TypeScript declarations, used by every export (cd tests/e2e && npm run types)"
+(cd tests/e2e && npm run --silent types)
+
 step "end-to-end test of the page (cd tests/e2e && npm test)"
 (cd tests/e2e && TMPDIR="$browser_tmp" npm test)
 

@@ -12,6 +12,7 @@ pub const MAX_DELIVERIES: usize = 10_000_000;
 const MAX_BINS: f64 = 1_000_000.0;
 
 /// Peak and mean arrival rates over a window.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Rates {
     /// The most arrivals in any one second (any one bin, divided by its width).
@@ -27,6 +28,7 @@ pub struct Rates {
 }
 
 /// Arrivals per second of a herd's retries.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Herd {
     /// How many deliveries failed together.
@@ -34,12 +36,15 @@ pub struct Herd {
     /// The jitter mode's name.
     pub mode: String,
     /// The seed of the draws.
+    #[cfg_attr(test, ts(type = "number"))]
     pub seed: u64,
     /// Width of each bin of `per_second` (1 unless the schedule is longer than 1,000,000 s).
     pub bin_s: f64,
     /// Retries (every attempt after the first) arriving in each bin, over the whole schedule.
+    #[cfg_attr(test, ts(type = "Array<number>"))]
     pub per_second: Vec<u64>,
     /// First retries arriving in each second.
+    #[cfg_attr(test, ts(type = "Array<number>"))]
     pub first_retry_per_second: Vec<u64>,
     /// Peak over the whole schedule, per second.
     pub peak_per_s: f64,

@@ -5,6 +5,8 @@
 //! the wasm bindings (`src/wasm/`, wasm32 only) are thin edges over it (see ARCHITECTURE.md).
 #![deny(missing_docs)]
 
+#[cfg(test)]
+mod api_types;
 pub mod chart;
 mod duration;
 mod error;

@@ -8,6 +8,7 @@ use crate::storm::{Bounds, Engine, Scenario, Spec};
 use crate::{parse_duration, Error, Policy, Stop};
 
 /// A duration given either as seconds or as text such as `"4m30s"`.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum DurationInput {
@@ -81,6 +82,7 @@ impl From<f64> for DurationInput {
 
 /// A number given as a number or as text: a rate (`600/min`, `30/s`, a bare number is per
 /// second) or a percentage (`10%`, a bare number is percent).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum NumberInput {
@@ -155,6 +157,7 @@ pub const DEFAULT_WINDOW_S: f64 = 1_200.0;
 ///
 /// Exactly one of `attempts` and `give_up` is given. `attempts` is a number (not an integer
 /// type) so that `2.5` or `1e12` get a range message rather than a type error.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Params {

@@ -151,6 +151,7 @@ impl Preset {
 }
 
 /// A preset as the CLI lists it and the JS API returns it.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PresetInfo {
     /// Its name.

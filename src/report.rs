@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::{format_duration, Schedule};
 
 /// One attempt in a report. Seconds are plain numbers.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReportRow {
     /// 1 for the first delivery.
@@ -23,6 +24,7 @@ pub struct ReportRow {
 }
 
 /// A schedule and its derived facts: the JSON contract other tools script against.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScheduleReport {
     /// One row per attempt.

@@ -14,6 +14,7 @@ use plotters::prelude::*;
 use crate::Error;
 
 /// Options every chart takes: colours and the device-pixel scale.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ChartOptions {

@@ -18,6 +18,7 @@ const WORK: usize = 4_000_000;
 const NORMAL_FROM: u32 = 400;
 
 /// The answer to "how many attempts keep the chosen percentile above the deadline?".
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct DeadlineSafe {
     /// The deadline, seconds.

@@ -22,6 +22,7 @@ pub(super) const DECORRELATED_SEED: u64 = 0x5eed;
 /// The give-up time in figures: its expected value, percentiles and range. A
 /// [`GiveUpDistribution`] and a [`JitterReport`](super::JitterReport) each hold one, flattened
 /// in their JSON.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GiveUpSummary {
     /// `true` when computed exactly; `false` for the decorrelated mode, estimated by sampling.

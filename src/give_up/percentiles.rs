@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 pub const LEVELS: [f64; 5] = [0.01, 0.05, 0.50, 0.95, 0.99];
 
 /// Give-up time percentiles, in seconds.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Percentiles {
     /// 1st percentile.

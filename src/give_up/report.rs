@@ -12,6 +12,7 @@ use crate::{format_duration, Error, Policy};
 /// One delivery under jitter: exact distribution, a seeded sample, and (when asked) the
 /// deadline-safe attempt count. The CLI's `jitter --format json` and the JS API's `jitter`.
 /// It reads as its summary (`report.expected_give_up_s`).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JitterReport {
     /// The jitter mode's name.

@@ -14,11 +14,13 @@ pub const MAX_SAMPLES: usize = 10_000_000;
 pub const HISTOGRAM_BINS: usize = 60;
 
 /// Give-up times drawn from a seeded sample.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Sampled {
     /// How many give-up times were drawn.
     pub samples: usize,
     /// The seed they were drawn with.
+    #[cfg_attr(test, ts(type = "number"))]
     pub seed: u64,
     /// Their mean, seconds.
     pub mean_s: f64,
@@ -31,6 +33,7 @@ pub struct Sampled {
 }
 
 /// Counts in equal bins starting at `start_s`.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Histogram {
     /// The left edge of the first bin, seconds.
@@ -38,6 +41,7 @@ pub struct Histogram {
     /// The width of every bin, seconds.
     pub bin_s: f64,
     /// How many values fell in each bin.
+    #[cfg_attr(test, ts(type = "Array<number>"))]
     pub counts: Vec<u64>,
 }
 

@@ -19,6 +19,7 @@ const CHART_MINUTES: usize = 1_500;
 
 /// What a view's costly step found: nothing for the timeline (it is cheap, drawn from the
 /// settings), the report for the distribution, both herds, each storm series' report.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "view", rename_all = "lowercase")]
 pub enum Computed {
@@ -44,6 +45,7 @@ pub enum Computed {
 }
 
 /// A storm series as drawn: its label, summary and caption.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StormDrawn {
     /// The legend entry.
@@ -55,6 +57,7 @@ pub struct StormDrawn {
 }
 
 /// What a drawn view says: its caption, and the timeline's table and comparison.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Drawn {
     /// The chart in words (the storm's: one line per series).

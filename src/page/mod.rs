@@ -26,6 +26,7 @@ use crate::Error;
 
 /// A refusal as the page shows it: next to the control it is about (`setting`, a hash key), or
 /// above the form when it is about none.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PageError {
     /// The control's setting key (`base`, `rate-limit`, ...), if the error is about one.

@@ -166,9 +166,11 @@ pub(super) fn key(name: &str) -> Option<&'static str> {
 
 /// A hash read back: every setting (defaults where nothing valid was given) and what was
 /// ignored, in words.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DecodedState {
     /// Every setting.
+    #[cfg_attr(test, ts(type = "Settings"))]
     pub settings: Settings,
     /// One sentence per thing ignored.
     pub notices: Vec<String>,

@@ -7,6 +7,7 @@ use super::Settings;
 use crate::{DurationInput, Error, NumberInput, Params};
 
 /// One chart of the page.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum View {
@@ -161,6 +162,7 @@ fn storm_params(settings: &Settings) -> Params {
 }
 
 /// One storm of the chart: its legend label and its parameters.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StormSeries {
     /// The legend entry.

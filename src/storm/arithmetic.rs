@@ -9,6 +9,7 @@ use super::Scenario;
 use crate::Error;
 
 /// One minute of the arithmetic view.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ArithmeticMinute {
     /// 1-based minute.
@@ -40,6 +41,7 @@ pub struct ArithmeticMinute {
 }
 
 /// The arithmetic view's totals; what it does not model is `null`.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ArithmeticSummary {
     /// Deliveries arriving over the minutes shown.
@@ -66,6 +68,7 @@ pub struct ArithmeticSummary {
 }
 
 /// The arithmetic view: its minutes and summary.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ArithmeticReport {
     /// Always `arithmetic`.

@@ -7,6 +7,7 @@ use super::Scenario;
 
 /// What happened in one second or one minute. Counts are whole in the discrete engine and
 /// expected values, rounded to the nearest thousandth, in the fluid engine.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Interval {
     /// 1-based minute (0-based second in per-second rows).
@@ -48,6 +49,7 @@ pub struct Interval {
 }
 
 /// How the backlog ended.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DrainedBy {
@@ -60,6 +62,7 @@ pub enum DrainedBy {
 }
 
 /// Totals and the outcome in a few numbers.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Deliveries created.
@@ -112,6 +115,7 @@ pub struct Summary {
 }
 
 /// A storm simulation's result: per-minute rows, per-second rows when asked, the summary.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StormReport {
     /// Which engine produced it: `discrete` or `fluid`.

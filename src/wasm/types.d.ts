@@ -1,293 +1,849 @@
+// Generated from the Rust types by src/api_types.rs: do not edit by hand.
 
-/** A duration as seconds, or as text such as "30s", "4m30s", "4.5min", "3h", "1d". */
-export type DurationInput = number | string;
-
-/** A backoff policy. Give exactly one of `attempts` and `giveUp`. */
-export interface ScheduleParams {
-  base: DurationInput;
-  multiplier: number;
-  cap: DurationInput;
-  /** Attempts in all, the first delivery included (1 to 10000). */
-  attempts?: number;
-  /** Give up at the first attempt at or past this time since the first failure. */
-  giveUp?: DurationInput;
-  /** The early window for `attempts_within_window` (default 20 min). */
-  window?: DurationInput;
-}
-
-export interface ReportRow {
-  attempt: number;
-  /** null for attempt 1. */
-  gap_s: number | null;
-  elapsed_s: number;
-  capped: boolean;
-  /** As the article writes it: "none", "4.5 min", "3 h (capped)". */
-  gap_text: string;
-  /** As the article writes it: "6.5 min", "24 h 02 min". */
-  elapsed_text: string;
-}
-
-export interface ScheduleReport {
-  rows: ReportRow[];
-  attempts: number;
-  base_s: number;
-  multiplier: number;
-  cap_s: number;
-  give_up_s: number;
-  first_capped_attempt: number | null;
-  window_s: number;
-  attempts_within_window: number;
-  capped_share: number;
-  uncapped_last_gap_s: number | null;
-  every_gap_exceeds_previous_total: boolean;
-  ramp_exceeds_previous_total: boolean;
-  facts: string[];
-  caption: string;
-}
-
-export interface ChartOptions {
-  /** Draw for a dark page. */
-  dark?: boolean;
-  /** Device pixels per CSS pixel, 0.5 to 4. */
-  scale?: number;
-  /** A logarithmic time axis. */
-  logScale?: boolean;
-}
-
-/** Jitter mode names. */
-export type JitterMode = "none" | "full" | "equal" | "decorrelated" | "proportional";
-
-/** Parameters of the jitter and herd questions: a policy plus the jitter and the draws. */
-export interface JitterParams extends ScheduleParams {
-  /** Default "none". */
-  mode?: JitterMode;
-  /** Proportional jitter's factor, 0 to 1 (default 0.2). */
-  factor?: number;
-  /** 0 to 2^53 - 1; a fresh seed is drawn (and reported) when absent. */
-  seed?: number;
-  /** Give-up times to sample, 1 to 10,000,000 (default 1,000,000). */
-  samples?: number;
-  /** Deliveries in a herd, 1 to 10,000,000 (default 1,000). */
-  deliveries?: number;
-  /** Deadline-safe sizing: the deadline a percentile of give-up times must reach. */
-  deadline?: DurationInput;
-  /** That percentile, in percent (default 5). */
-  percentile?: number;
-}
-
-export interface Percentiles { p1: number; p5: number; p50: number; p95: number; p99: number; }
-
-export interface Histogram { start_s: number; bin_s: number; counts: number[]; }
-
-export interface Sampled {
-  samples: number;
-  seed: number;
-  mean_s: number;
-  std_error_s: number;
-  percentiles: Percentiles;
-  histogram: Histogram;
-}
-
-export interface DeadlineSafe { deadline_s: number; percentile: number; attempts: number; }
-
-export interface JitterReport {
-  mode: JitterMode;
-  factor: number | null;
-  attempts: number;
-  /** false for decorrelated: expected value and percentiles are estimates. */
-  exact: boolean;
-  expected_give_up_s: number;
-  expected_std_error_s: number | null;
-  percentiles: Percentiles;
-  unjittered_give_up_s: number;
-  range_s: [number, number];
-  sampled: Sampled;
-  deadline_safe: DeadlineSafe | null;
-  caption: string;
-}
-
-export interface Rates { peak_per_s: number; mean_per_s: number; peak_to_mean: number; window_s: number; }
-
-export interface Herd {
-  deliveries: number;
-  mode: JitterMode;
-  seed: number;
-  bin_s: number;
-  per_second: number[];
-  first_retry_per_second: number[];
-  peak_per_s: number;
-  mean_per_s: number;
-  peak_to_mean: number;
-  first_retry: Rates;
-}
-
-/** What `drawHerd` returns: the rates without the per-second arrays. */
-export interface HerdSummary {
-  deliveries: number;
-  mode: JitterMode;
-  seed: number;
-  peak_per_s: number;
-  mean_per_s: number;
-  peak_to_mean: number;
-  first_retry: Rates;
-  unjittered_first_retry: Rates;
-  caption: string;
-}
-
-/** A rate: a number per second, or text such as "600/min", "30/s". A percentage: 10 or "10%". */
-export type NumberInput = number | string;
-
-/** A storm scenario: every field not given takes the article's value. */
-export interface StormParams extends JitterParams {
-  arrivals?: NumberInput;
-  traffic?: DurationInput;
-  batch?: number;
-  batchAt?: DurationInput;
-  capacity?: NumberInput;
-  latency?: DurationInput;
-  timeout?: DurationInput;
-  outage?: DurationInput;
-  outageStart?: DurationInput;
-  /** "fixed" (default; `interval`) or "exponential" (base, multiplier, cap). */
-  policy?: "fixed" | "exponential";
-  interval?: DurationInput;
-  /** Percentage of first attempts, e.g. "10%". */
-  budget?: NumberInput;
-  budgetWindow?: DurationInput;
-  budgetFloor?: NumberInput;
-  rateLimit?: NumberInput;
-  pause?: boolean;
-  /** After a pause, attempts per second at most (default: the rate limit, else what the
-   * destination answers in time in one second from an empty queue). */
-  resumeRate?: NumberInput;
-  retryAfter?: DurationInput;
-  retryAfterThreshold?: DurationInput;
-  abandon?: boolean;
-  /** `storm` and the charts take "discrete" (default) or "fluid"; `arithmeticView` needs no engine. */
-  engine?: "discrete" | "fluid";
-}
-
-export interface StormMinute {
-  minute: number;
-  attempts: number;
-  first_attempts: number;
-  retries: number;
-  successes: number;
-  failures: number;
-  rejected_429: number;
-  duplicates: number;
-  backlog: number;
-  queue: number;
-  exhausted: number;
-  deferred: number;
-}
-
-export interface StormSummary {
-  arrivals: number;
-  delivered: number;
-  exhausted: number;
-  exhausted_after_outage: number;
-  pending: number;
-  duplicates: number;
-  attempts: number;
-  peak_attempts_per_min: number;
-  peak_minute: number;
-  /** null when the steady traffic lasts less than a minute (a batch alone). */
-  peak_multiple: number | null;
-  peak_vs_capacity: number;
-  outage_end_s: number;
-  /** The backlog cleared: at most 0.1% of deliveries pending (null: not within the horizon). */
-  drained_at_s: number | null;
-  /** Nothing at all pending: the last straggler settled. */
-  emptied_at_s: number | null;
-  /** Whether deliveries were exhausted after the outage on the way to `drained_at_s`. */
-  drained_by: "delivery" | "exhaustion" | null;
-  /** null when nothing was delivered. */
-  attempts_per_delivered: number | null;
-  horizon_s: number;
-}
-
-export interface StormReport {
-  engine: "discrete" | "fluid";
-  minutes: StormMinute[];
-  summary: StormSummary;
-  caption: string;
-}
-
-export interface ArithmeticMinute {
-  minute: number; attempts: number; first_attempts: number; retries: number;
-  backlog_entering: number; backlog: number; multiple: number;
-  successes: null; duplicates: null; exhausted: null;
-}
-
-export interface ArithmeticReport {
-  engine: "arithmetic";
-  minutes: ArithmeticMinute[];
-  summary: {
-    arrivals: number; peak_attempts_per_min: number; peak_minute: number; peak_multiple: number;
-    outage_end_s: number; delivered: null; exhausted: null; duplicates: null; drained_at_s: null;
-  };
-}
-
-/** One scenario of a storm chart: its legend label and its parameters. */
-export interface StormSeries { label: string; params: StormParams; }
-
-/** What `drawStorm` returns: each series' summary and caption. */
-export interface StormDrawn { label: string; summary: StormSummary; caption: string; }
-
-/** A provider's published schedule. */
-export interface PresetInfo {
-  name: string;
-  title: string;
-  source: string;
-  note: string;
-  attempts: number;
-  give_up_s: number;
-  /** Exact, e.g. "27 h 35 min 5 s". */
-  give_up_text: string;
-  /** Its parameters: base, multiplier, cap, attempts, mode, factor, or gaps and thenEvery. */
-  params: ScheduleParams & { gaps?: DurationInput[]; thenEvery?: DurationInput; mode?: JitterMode; factor?: number };
-}
-
-/** The explorer's charts. */
-export type View = "timeline" | "distribution" | "herd" | "storm";
-
+/** The parameters of a schedule: base, multiplier and cap (or gaps), and attempts or giveUp. */
+export type ScheduleParams = Params;
+/** A schedule's parameters with jitter, seed, samples and deliveries. */
+export type JitterParams = Params;
+/** A storm scenario's parameters: every field not given takes the article's value. */
+export type StormParams = Params;
+/** The chart `chartSvg` draws. */
+export type ChartKind = "timeline" | "distribution" | "herd";
 /** Every page setting as text, keyed as in the URL hash ("base": "30 s", "mode": "full", ...). */
 export type Settings = Record<string, string>;
-
-/** A URL hash read back: every setting (defaults where the link had nothing valid) and notices. */
-export interface DecodedState { settings: Settings; notices: string[]; }
-
-/** A chart's costly step, as `computeView` returns it and `drawView` takes it. */
-export type Computed =
-  | { view: "timeline" }
-  | { view: "distribution"; report: JitterReport }
-  | { view: "herd"; spread: Herd; spike: Herd }
-  | { view: "storm"; reports: StormReport[] };
-
-/** What `drawView` drew: the caption, and the timeline's table, comparison and storm summaries. */
-export interface Drawn {
-  caption: string;
-  schedule: ScheduleReport | null;
-  compared: string | null;
-  storms: StormDrawn[];
-}
-
 /** What the page's controls need: the duration sliders' stops, each view's section and title. */
 export interface PageConfig {
   sliderStops: Record<string, number[]>;
   views: { name: View; section: string; title: string }[];
 }
-
-/** What the page's exports throw: an Error, with the control (setting) it is about. */
-export interface PageError extends Error {
-  setting?: string;
+/** What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption. */
+export interface HerdSummary {
+  deliveries: number; mode: string; seed: number; peak_per_s: number; mean_per_s: number;
+  peak_to_mean: number; first_retry: Rates; unjittered_first_retry: Rates; caption: string;
 }
+/** What the API's functions throw: an Error, with the input (field) it is about. */
+export interface BackoffError extends Error { field?: string; }
+/** What the page's functions throw: an Error, with the control (setting) it is about. */
+export interface PageSettingError extends Error { setting?: string; }
 
-/** The chart `chartSvg` draws. */
-export type ChartKind = "timeline" | "distribution" | "herd";
+export type Params = { 
+/**
+ * Gap before the first retry.
+ */
+base: DurationInput, 
+/**
+ * Growth factor between gaps.
+ */
+multiplier: number, 
+/**
+ * Longest gap.
+ */
+cap: DurationInput, 
+/**
+ * Total attempts, the first delivery included.
+ */
+attempts?: number | null, 
+/**
+ * Give-up deadline since the first failure.
+ */
+giveUp?: DurationInput | null, 
+/**
+ * The early window for `attempts_within_window` (default 20 min).
+ */
+window?: DurationInput | null, 
+/**
+ * An explicit schedule: the gaps before retries 1, 2, ... (base, multiplier and cap are
+ * then ignored).
+ */
+gaps?: Array<DurationInput> | null, 
+/**
+ * An explicit schedule's tail: then one attempt every this long.
+ */
+thenEvery?: DurationInput | null, 
+/**
+ * Jitter mode: `none` (default), `full`, `equal`, `decorrelated`, `proportional`.
+ */
+mode?: string | null, 
+/**
+ * The factor of proportional jitter, 0 to 1 (default 0.2).
+ */
+factor?: number | null, 
+/**
+ * The seed of every random draw, 0 to 2^53 − 1.
+ */
+seed?: number | null, 
+/**
+ * Give-up times to sample (default 1,000,000).
+ */
+samples?: number | null, 
+/**
+ * Deliveries in a herd (default 1,000).
+ */
+deliveries?: number | null, 
+/**
+ * A deadline for deadline-safe sizing: how many attempts keep a percentile above it.
+ */
+deadline?: DurationInput | null, 
+/**
+ * The percentile (in percent, default 5) that must reach `deadline`.
+ */
+percentile?: number | null, 
+/**
+ * Storm: steady first deliveries (default 600/min).
+ */
+arrivals?: NumberInput | null, 
+/**
+ * Storm: how long the steady traffic lasts (default 2 h).
+ */
+traffic?: DurationInput | null, 
+/**
+ * Storm: a one-off batch of deliveries.
+ */
+batch?: number | null, 
+/**
+ * Storm: when the batch arrives (default at 0).
+ */
+batchAt?: DurationInput | null, 
+/**
+ * Storm: the destination's healthy capacity (default 30/s).
+ */
+capacity?: NumberInput | null, 
+/**
+ * Storm: the destination's healthy latency (default 50 ms).
+ */
+latency?: DurationInput | null, 
+/**
+ * Storm: the sender's timeout (default 5 s).
+ */
+timeout?: DurationInput | null, 
+/**
+ * Storm: how long the outage lasts (default 10 min).
+ */
+outage?: DurationInput | null, 
+/**
+ * Storm: when the outage starts (default at 0).
+ */
+outageStart?: DurationInput | null, 
+/**
+ * Storm: `fixed` (default) or `exponential` (the base, multiplier and cap above).
+ */
+policy?: string | null, 
+/**
+ * Storm: the fixed policy's interval (default 30 s).
+ */
+interval?: DurationInput | null, 
+/**
+ * Storm: the retry budget, a percentage of first attempts (`10%`).
+ */
+budget?: NumberInput | null, 
+/**
+ * Storm: the budget's trailing window (default 60 s).
+ */
+budgetWindow?: DurationInput | null, 
+/**
+ * Storm: retries per second the budget always allows (default 0.5/s).
+ */
+budgetFloor?: NumberInput | null, 
+/**
+ * Storm: a per-endpoint rate limit on all attempts (`50/s`).
+ */
+rateLimit?: NumberInput | null, 
+/**
+ * Storm: hold deliveries while the endpoint is down.
+ */
+pause?: boolean | null, 
+/**
+ * Storm: after a pause, attempts per second at most (default: the rate limit, else what
+ * the destination answers in time in a second from an empty queue).
+ */
+resumeRate?: NumberInput | null, 
+/**
+ * Storm: the destination answers 429 with this `Retry-After` when overloaded.
+ */
+retryAfter?: DurationInput | null, 
+/**
+ * Storm: the queue wait above which it does (default 1 s).
+ */
+retryAfterThreshold?: DurationInput | null, 
+/**
+ * Storm: the destination skips requests whose sender already timed out.
+ */
+abandon?: boolean | null, 
+/**
+ * Storm: `discrete` (default), `fluid` or `arithmetic`.
+ */
+engine?: string | null, };
 
-/** What `schedule` and friends throw: an Error, with the input it is about. */
-export interface BackoffError extends Error {
-  field?: string;
-}
+export type DurationInput = number | string;
+
+export type NumberInput = number | string;
+
+export type ChartOptions = { 
+/**
+ * Draw for a dark page.
+ */
+dark: boolean, 
+/**
+ * Device pixels per CSS pixel (1 to 4); sizes of text, marks and lines scale with it.
+ */
+scale: number, 
+/**
+ * A logarithmic time axis (`ln(1 + t / base)`), for long tails.
+ */
+logScale: boolean, };
+
+export type ReportRow = { 
+/**
+ * 1 for the first delivery.
+ */
+attempt: number, 
+/**
+ * The wait before this attempt; `null` for attempt 1.
+ */
+gap_s: number | null, 
+/**
+ * Seconds since the first failure.
+ */
+elapsed_s: number, 
+/**
+ * Whether the gap sits at the cap.
+ */
+capped: boolean, 
+/**
+ * The gap as the article writes it: `none`, `4.5 min`, `3 h (capped)`.
+ */
+gap_text: string, 
+/**
+ * The elapsed time as the article writes it: `6.5 min`, `24 h 02 min`.
+ */
+elapsed_text: string, };
+
+export type ScheduleReport = { 
+/**
+ * One row per attempt.
+ */
+rows: Array<ReportRow>, 
+/**
+ * Attempts in all.
+ */
+attempts: number, 
+/**
+ * The policy's base, seconds.
+ */
+base_s: number, 
+/**
+ * The policy's multiplier.
+ */
+multiplier: number, 
+/**
+ * The policy's cap, seconds.
+ */
+cap_s: number, 
+/**
+ * Seconds from the first failure to the last attempt.
+ */
+give_up_s: number, 
+/**
+ * The first attempt whose gap sits at the cap, or `null`.
+ */
+first_capped_attempt: number | null, 
+/**
+ * The early window, seconds (20 min unless chosen).
+ */
+window_s: number, 
+/**
+ * Attempts within the early window, the first delivery included.
+ */
+attempts_within_window: number, 
+/**
+ * Share (0 to 1) of the give-up time spent in capped gaps.
+ */
+capped_share: number, 
+/**
+ * The last gap without a cap, or `null` (one attempt, or beyond f64).
+ */
+uncapped_last_gap_s: number | null, 
+/**
+ * Whether every gap is longer than all previous gaps combined.
+ */
+every_gap_exceeds_previous_total: boolean, 
+/**
+ * Whether every gap below the cap is longer than all previous gaps combined.
+ */
+ramp_exceeds_previous_total: boolean, 
+/**
+ * The derived facts, one plain sentence each.
+ */
+facts: Array<string>, 
+/**
+ * A paragraph describing the timeline figure; also its text alternative.
+ */
+caption: string, };
+
+export type Percentiles = { 
+/**
+ * 1st percentile.
+ */
+p1: number, 
+/**
+ * 5th percentile.
+ */
+p5: number, 
+/**
+ * Median.
+ */
+p50: number, 
+/**
+ * 95th percentile.
+ */
+p95: number, 
+/**
+ * 99th percentile.
+ */
+p99: number, };
+
+export type GiveUpSummary = { 
+/**
+ * `true` when computed exactly; `false` for the decorrelated mode, estimated by sampling.
+ */
+exact: boolean, 
+/**
+ * The expected give-up time, seconds.
+ */
+expected_give_up_s: number, 
+/**
+ * The standard error of `expected_give_up_s` when it is an estimate.
+ */
+expected_std_error_s: number | null, 
+/**
+ * Percentiles of the give-up time (exact unless `exact` is false).
+ */
+percentiles: Percentiles, 
+/**
+ * The give-up time without jitter.
+ */
+unjittered_give_up_s: number, 
+/**
+ * The earliest and latest possible give-up times.
+ */
+range_s: [number, number], };
+
+export type Histogram = { 
+/**
+ * The left edge of the first bin, seconds.
+ */
+start_s: number, 
+/**
+ * The width of every bin, seconds.
+ */
+bin_s: number, 
+/**
+ * How many values fell in each bin.
+ */
+counts: Array<number>, };
+
+export type Sampled = { 
+/**
+ * How many give-up times were drawn.
+ */
+samples: number, 
+/**
+ * The seed they were drawn with.
+ */
+seed: number, 
+/**
+ * Their mean, seconds.
+ */
+mean_s: number, 
+/**
+ * The standard error of the mean.
+ */
+std_error_s: number, 
+/**
+ * Their percentiles.
+ */
+percentiles: Percentiles, 
+/**
+ * A histogram of them, for the chart.
+ */
+histogram: Histogram, };
+
+export type DeadlineSafe = { 
+/**
+ * The deadline, seconds.
+ */
+deadline_s: number, 
+/**
+ * The percentile as a share (0.05 for p5).
+ */
+percentile: number, 
+/**
+ * The smallest attempt count whose percentile give-up time reaches the deadline.
+ */
+attempts: number, };
+
+export type JitterReport = { 
+/**
+ * The jitter mode's name.
+ */
+mode: string, 
+/**
+ * The proportional factor, when the mode is proportional.
+ */
+factor: number | null, 
+/**
+ * Attempts in all.
+ */
+attempts: number, 
+/**
+ * The seeded sample.
+ */
+sampled: Sampled, 
+/**
+ * The deadline-safe attempt count, when a deadline was given.
+ */
+deadline_safe: DeadlineSafe | null, 
+/**
+ * The numbers in words.
+ */
+caption: string, 
+/**
+ * `true` when computed exactly; `false` for the decorrelated mode, estimated by sampling.
+ */
+exact: boolean, 
+/**
+ * The expected give-up time, seconds.
+ */
+expected_give_up_s: number, 
+/**
+ * The standard error of `expected_give_up_s` when it is an estimate.
+ */
+expected_std_error_s: number | null, 
+/**
+ * Percentiles of the give-up time (exact unless `exact` is false).
+ */
+percentiles: Percentiles, 
+/**
+ * The give-up time without jitter.
+ */
+unjittered_give_up_s: number, 
+/**
+ * The earliest and latest possible give-up times.
+ */
+range_s: [number, number], };
+
+export type Rates = { 
+/**
+ * The most arrivals in any one second (any one bin, divided by its width).
+ */
+peak_per_s: number, 
+/**
+ * Arrivals divided by the window they belong to (the unjittered first gap for the first
+ * retry, the unjittered give-up time for the whole schedule).
+ */
+mean_per_s: number, 
+/**
+ * `peak_per_s / mean_per_s`: 1 is perfectly even; the unjittered first retry gives the gap
+ * in seconds (all in one second).
+ */
+peak_to_mean: number, 
+/**
+ * The window, seconds.
+ */
+window_s: number, };
+
+export type Herd = { 
+/**
+ * How many deliveries failed together.
+ */
+deliveries: number, 
+/**
+ * The jitter mode's name.
+ */
+mode: string, 
+/**
+ * The seed of the draws.
+ */
+seed: number, 
+/**
+ * Width of each bin of `per_second` (1 unless the schedule is longer than 1,000,000 s).
+ */
+bin_s: number, 
+/**
+ * Retries (every attempt after the first) arriving in each bin, over the whole schedule.
+ */
+per_second: Array<number>, 
+/**
+ * First retries arriving in each second.
+ */
+first_retry_per_second: Array<number>, 
+/**
+ * Peak over the whole schedule, per second.
+ */
+peak_per_s: number, 
+/**
+ * Mean over the whole schedule, per second.
+ */
+mean_per_s: number, 
+/**
+ * `peak_per_s / mean_per_s` over the whole schedule.
+ */
+peak_to_mean: number, 
+/**
+ * The same rates for the first retry alone.
+ */
+first_retry: Rates, };
+
+export type Interval = { 
+/**
+ * 1-based minute (0-based second in per-second rows).
+ */
+minute: number, 
+/**
+ * Attempts made (first attempts plus retries).
+ */
+attempts: number, 
+/**
+ * First attempts.
+ */
+first_attempts: number, 
+/**
+ * Retries.
+ */
+retries: number, 
+/**
+ * Attempts that succeeded within the timeout (goodput).
+ */
+successes: number, 
+/**
+ * Attempts that failed (timeouts, outage).
+ */
+failures: number, 
+/**
+ * Attempts answered 429 with `Retry-After`.
+ */
+rejected_429: number, 
+/**
+ * Duplicate side effects: processings of a delivery the destination had already processed.
+ */
+duplicates: number, 
+/**
+ * Deliveries neither delivered nor exhausted, at the end.
+ */
+backlog: number, 
+/**
+ * Requests waiting in the destination's queue, at the end.
+ */
+queue: number, 
+/**
+ * Deliveries exhausted so far.
+ */
+exhausted: number, 
+/**
+ * Deliveries held by a bound (pause, rate limit, budget), at the end.
+ */
+deferred: number, };
+
+export type DrainedBy = "delivery" | "exhaustion";
+
+export type Summary = { 
+/**
+ * Deliveries created.
+ */
+arrivals: number, 
+/**
+ * Delivered.
+ */
+delivered: number, 
+/**
+ * Exhausted (out of attempts): visible, replayable, never silently dropped.
+ */
+exhausted: number, 
+/**
+ * Exhausted at or after the outage's end.
+ */
+exhausted_after_outage: number, 
+/**
+ * Neither, when the simulation stopped.
+ */
+pending: number, 
+/**
+ * Duplicate side effects.
+ */
+duplicates: number, 
+/**
+ * Attempts made in all.
+ */
+attempts: number, 
+/**
+ * The most attempts in any minute.
+ */
+peak_attempts_per_min: number, 
+/**
+ * The minute it happened (1-based).
+ */
+peak_minute: number, 
+/**
+ * That peak as a multiple of a minute of steady arrivals; `None` when the steady traffic
+ * lasts less than a minute (a batch alone has no normal traffic to compare with).
+ */
+peak_multiple: number | null, 
+/**
+ * That peak as a multiple of a minute of the destination's capacity.
+ */
+peak_vs_capacity: number, 
+/**
+ * When the outage ended, seconds.
+ */
+outage_end_s: number, 
+/**
+ * The first second at or after the outage's end at whose end the backlog is cleared: at
+ * most 0.1% of the deliveries created so far are pending, and under half a delivery when
+ * that is less (a few stragglers may still wait out long gaps); `None` if that does not
+ * happen within the horizon.
+ */
+drained_at_s: number | null, 
+/**
+ * The first second at or after the outage's end at whose end nothing at all is pending
+ * (under half a delivery on expected values): when the last straggler is settled.
+ */
+emptied_at_s: number | null, 
+/**
+ * How the backlog ended by then (`None` when it did not drain).
+ */
+drained_by: DrainedBy | null, 
+/**
+ * Attempts per delivered delivery (`None` when nothing was delivered).
+ */
+attempts_per_delivered: number | null, 
+/**
+ * Seconds simulated.
+ */
+horizon_s: number, };
+
+export type StormReport = { 
+/**
+ * Which engine produced it: `discrete` or `fluid`.
+ */
+engine: string, 
+/**
+ * One row per minute; minute 1 is the first.
+ */
+minutes: Array<Interval>, 
+/**
+ * The summary.
+ */
+summary: Summary, 
+/**
+ * The outcome in words.
+ */
+caption: string, };
+
+export type ArithmeticMinute = { 
+/**
+ * 1-based minute.
+ */
+minute: number, 
+/**
+ * New deliveries plus the backlog's retries in the minute.
+ */
+attempts: number, 
+/**
+ * New deliveries in the minute (every one makes its first attempt).
+ */
+first_attempts: number, 
+/**
+ * Retries in the minute.
+ */
+retries: number, 
+/**
+ * Deliveries waiting for a retry as the minute starts.
+ */
+backlog_entering: number, 
+/**
+ * Deliveries waiting as the minute ends (none succeeds while the outage lasts).
+ */
+backlog: number, 
+/**
+ * `attempts` as a multiple of normal traffic (a minute of arrivals).
+ */
+multiple: number, 
+/**
+ * Not modelled: `null`.
+ */
+successes: number | null, 
+/**
+ * Not modelled: `null`.
+ */
+duplicates: number | null, 
+/**
+ * Not modelled: `null`.
+ */
+exhausted: number | null, };
+
+export type ArithmeticSummary = { 
+/**
+ * Deliveries arriving over the minutes shown.
+ */
+arrivals: number, 
+/**
+ * The most attempts in any minute (the last one: the minute the fix ships).
+ */
+peak_attempts_per_min: number, 
+/**
+ * That minute.
+ */
+peak_minute: number, 
+/**
+ * The peak as a multiple of normal traffic.
+ */
+peak_multiple: number, 
+/**
+ * When the outage ends, seconds.
+ */
+outage_end_s: number, 
+/**
+ * Not modelled: `null`.
+ */
+delivered: number | null, 
+/**
+ * Not modelled: `null`.
+ */
+exhausted: number | null, 
+/**
+ * Not modelled: `null`.
+ */
+duplicates: number | null, 
+/**
+ * Not modelled: `null`.
+ */
+drained_at_s: number | null, };
+
+export type ArithmeticReport = { 
+/**
+ * Always `arithmetic`.
+ */
+engine: string, 
+/**
+ * The outage's minutes and the minute after the fix.
+ */
+minutes: Array<ArithmeticMinute>, 
+/**
+ * The totals.
+ */
+summary: ArithmeticSummary, };
+
+export type StormSeries = { 
+/**
+ * The legend entry.
+ */
+label: string, 
+/**
+ * The scenario's parameters.
+ */
+params: Params, };
+
+export type StormDrawn = { 
+/**
+ * The legend entry.
+ */
+label: string, 
+/**
+ * Its numbers.
+ */
+summary: Summary, 
+/**
+ * Its outcome in words.
+ */
+caption: string, };
+
+export type PresetInfo = { 
+/**
+ * Its name.
+ */
+name: string, 
+/**
+ * For people.
+ */
+title: string, 
+/**
+ * Where it is published.
+ */
+source: string, 
+/**
+ * What it assumes.
+ */
+note: string, 
+/**
+ * Attempts in all.
+ */
+attempts: number, 
+/**
+ * The unjittered give-up time, seconds.
+ */
+give_up_s: number, 
+/**
+ * The same, exactly, in words: "27 h 35 min 5 s".
+ */
+give_up_text: string, 
+/**
+ * Its parameters.
+ */
+params: Params, };
+
+export type View = "timeline" | "distribution" | "herd" | "storm";
+
+export type DecodedState = { 
+/**
+ * Every setting.
+ */
+settings: Settings, 
+/**
+ * One sentence per thing ignored.
+ */
+notices: Array<string>, };
+
+export type Computed = { "view": "timeline" } | { "view": "distribution", 
+/**
+ * Exact and sampled figures.
+ */
+report: JitterReport, } | { "view": "herd", 
+/**
+ * With the chosen jitter.
+ */
+spread: Herd, 
+/**
+ * Without jitter.
+ */
+spike: Herd, } | { "view": "storm", 
+/**
+ * One report per series.
+ */
+reports: Array<StormReport>, };
+
+export type Drawn = { 
+/**
+ * The chart in words (the storm's: one line per series).
+ */
+caption: string, 
+/**
+ * The timeline's schedule report (its table and facts).
+ */
+schedule: ScheduleReport | null, 
+/**
+ * "Your policy gives up after X; Svix after Y", when a preset is compared.
+ */
+compared: string | null, 
+/**
+ * Each storm series.
+ */
+storms: Array<StormDrawn>, };
+
+export type PageError = { 
+/**
+ * The control's setting key (`base`, `rate-limit`, ...), if the error is about one.
+ */
+setting: string | null, 
+/**
+ * The message, naming the field and its valid range.
+ */
+message: string, };

@@ -1,0 +1,102 @@
+//! The TypeScript declarations of the JS API (`src/wasm/types.d.ts`, shipped in the package's
+//! `.d.ts`), generated from the Rust types so that they cannot drift: a test writes them out
+//! and fails when the file differs (`BLESS=1 cargo test --lib api_types` rewrites it).
+
+use ts_rs::{Config, TS};
+
+use crate::give_up::{DeadlineSafe, GiveUpSummary, Histogram, JitterReport, Percentiles, Sampled};
+use crate::herd::{Herd, Rates};
+use crate::page::{Computed, DecodedState, Drawn, PageError, StormDrawn, StormSeries, View};
+use crate::presets::PresetInfo;
+use crate::storm::{
+    ArithmeticMinute, ArithmeticReport, ArithmeticSummary, DrainedBy, Interval, StormReport,
+    Summary,
+};
+use crate::{chart::ChartOptions, DurationInput, NumberInput, Params, ReportRow, ScheduleReport};
+
+/// What no Rust type says: the names the exports' signatures use for one shape, and the errors.
+const PREAMBLE: &str = r#"// Generated from the Rust types by src/api_types.rs: do not edit by hand.
+
+/** The parameters of a schedule: base, multiplier and cap (or gaps), and attempts or giveUp. */
+export type ScheduleParams = Params;
+/** A schedule's parameters with jitter, seed, samples and deliveries. */
+export type JitterParams = Params;
+/** A storm scenario's parameters: every field not given takes the article's value. */
+export type StormParams = Params;
+/** The chart `chartSvg` draws. */
+export type ChartKind = "timeline" | "distribution" | "herd";
+/** Every page setting as text, keyed as in the URL hash ("base": "30 s", "mode": "full", ...). */
+export type Settings = Record<string, string>;
+/** What the page's controls need: the duration sliders' stops, each view's section and title. */
+export interface PageConfig {
+  sliderStops: Record<string, number[]>;
+  views: { name: View; section: string; title: string }[];
+}
+/** What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption. */
+export interface HerdSummary {
+  deliveries: number; mode: string; seed: number; peak_per_s: number; mean_per_s: number;
+  peak_to_mean: number; first_retry: Rates; unjittered_first_retry: Rates; caption: string;
+}
+/** What the API's functions throw: an Error, with the input (field) it is about. */
+export interface BackoffError extends Error { field?: string; }
+/** What the page's functions throw: an Error, with the control (setting) it is about. */
+export interface PageSettingError extends Error { setting?: string; }
+"#;
+
+/// Every declaration, as the `.d.ts` holds it.
+fn declarations() -> String {
+    let config = Config::new();
+    let decls = [
+        Params::decl(&config),
+        DurationInput::decl(&config),
+        NumberInput::decl(&config),
+        ChartOptions::decl(&config),
+        ReportRow::decl(&config),
+        ScheduleReport::decl(&config),
+        Percentiles::decl(&config),
+        GiveUpSummary::decl(&config),
+        Histogram::decl(&config),
+        Sampled::decl(&config),
+        DeadlineSafe::decl(&config),
+        JitterReport::decl(&config),
+        Rates::decl(&config),
+        Herd::decl(&config),
+        Interval::decl(&config),
+        DrainedBy::decl(&config),
+        Summary::decl(&config),
+        StormReport::decl(&config),
+        ArithmeticMinute::decl(&config),
+        ArithmeticSummary::decl(&config),
+        ArithmeticReport::decl(&config),
+        StormSeries::decl(&config),
+        StormDrawn::decl(&config),
+        PresetInfo::decl(&config),
+        View::decl(&config),
+        DecodedState::decl(&config),
+        Computed::decl(&config),
+        Drawn::decl(&config),
+        PageError::decl(&config),
+    ];
+    let mut text = PREAMBLE.to_string();
+    for decl in decls {
+        text.push('\n');
+        text.push_str("export ");
+        text.push_str(&decl);
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn the_typescript_declarations_are_generated_from_the_rust_types() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/wasm/types.d.ts");
+    let generated = declarations();
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(path, &generated).unwrap();
+    }
+    let written = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        written == generated,
+        "src/wasm/types.d.ts is not what the Rust types say: run `BLESS=1 cargo test --lib api_types`"
+    );
+}

@@ -1,0 +1,107 @@
+// Every export of the wasm package, used as a program would, type-checked against the
+// generated declarations (www/pkg/backoff_lab.d.ts) by `npm run types`: a change to a Rust type
+// or a signature that breaks a caller fails the test command. It is compiled, never run.
+import init, {
+  StormMemo,
+  arithmeticView,
+  chartSvg,
+  computeView,
+  decodeState,
+  drawDistribution,
+  drawHerd,
+  drawStorm,
+  drawTimeline,
+  drawView,
+  embedSnippet,
+  encodeState,
+  exportSchedule,
+  formatDuration,
+  herd,
+  jitter,
+  newSeed,
+  pageConfig,
+  pageSchedule,
+  parseDuration,
+  presets,
+  previewSettings,
+  sampledMeanGiveUp,
+  schedule,
+  settingEdited,
+  storm,
+  stormSvg,
+  viewSvg,
+} from '../../www/pkg/backoff_lab.js';
+import type {
+  ArithmeticReport,
+  BackoffError,
+  ChartOptions,
+  Computed,
+  DecodedState,
+  Drawn,
+  Herd,
+  HerdSummary,
+  JitterParams,
+  JitterReport,
+  PageConfig,
+  PresetInfo,
+  ScheduleParams,
+  ScheduleReport,
+  Settings,
+  StormDrawn,
+  StormParams,
+  StormReport,
+  StormSeries,
+  View,
+} from '../../www/pkg/backoff_lab.js';
+
+export async function everyExport(): Promise<string[]> {
+  await init();
+  const policy: ScheduleParams = { base: '30s', multiplier: 3, cap: '3h', attempts: 14 };
+  const jittered: JitterParams = { ...policy, mode: 'full', seed: 42, samples: 20000, deliveries: 1000 };
+  const options: ChartOptions = { dark: false, scale: 2, logScale: true };
+  const report: ScheduleReport = schedule(policy);
+  const last: number = report.rows[report.rows.length - 1].elapsed_s;
+  const spread: JitterReport = jitter(jittered);
+  const p95: number = spread.percentiles.p95 + spread.sampled.percentiles.p95;
+  const crowd: Herd = herd(jittered);
+  const mean: number = sampledMeanGiveUp(jittered) + crowd.first_retry.peak_per_s;
+  const scenario: StormParams = { ...jittered, arrivals: '600/min', budget: '10%', engine: 'fluid' };
+  const storms: StormReport = storm(scenario);
+  const drained: number | null = storms.summary.drained_at_s;
+  const arithmetic: ArithmeticReport = arithmeticView({ base: 30, multiplier: 1, cap: 30, attempts: 240 });
+  const series: StormSeries[] = [{ label: 'yours', params: scenario }];
+  const drawn: StormDrawn[] = drawStorm('storm', series, options);
+  const timeline: ScheduleReport = drawTimeline('timeline', policy, options, undefined);
+  const distribution: JitterReport = drawDistribution('distribution', jittered, undefined);
+  const herdDrawn: HerdSummary = drawHerd('herd', jittered, options);
+  const svgs: string[] = [
+    chartSvg('timeline', jittered, options, 900, 320, policy),
+    stormSvg(series, undefined, 900, 420),
+  ];
+  const all: PresetInfo[] = presets();
+  const csv: string = exportSchedule(all[0].params, 'csv');
+  const seconds: number = parseDuration('base', '4m30s');
+  const text: string = formatDuration(newSeed());
+
+  const decoded: DecodedState = decodeState('#preset=svix');
+  const settings: Settings = settingEdited(decoded.settings, 'preset');
+  const config: PageConfig = pageConfig();
+  const view: View = config.views[0].name;
+  const memo = new StormMemo();
+  const preview: Settings | null = previewSettings('distribution', settings);
+  const computed: Computed = computeView(view, preview ?? settings, memo);
+  const page: Drawn = drawView('timeline', view, settings, computed, options);
+  const caption: string = page.caption + (page.compared ?? '');
+  const svg: string = viewSvg(view, settings, computed, undefined, 900, 320);
+  const link: string = encodeState(settings) + embedSnippet(settings, 'storm', 'https://example.com/embed.html');
+  const table: string = pageSchedule(settings, 'markdown');
+  memo.free();
+  try {
+    schedule({ base: 'abc', multiplier: 3, cap: '3h', attempts: 14 });
+  } catch (error) {
+    const field: string | undefined = (error as BackoffError).field;
+    return [String(field)];
+  }
+  return [String(last + p95 + mean + (drained ?? 0) + arithmetic.summary.peak_multiple + seconds),
+    text, csv, caption, svg, link, table, ...svgs, String(drawn.length + timeline.attempts + distribution.attempts + herdDrawn.deliveries)];
+}

@@ -1,13 +1,18 @@
 //! The TypeScript declarations of the JS API (`src/wasm/types.d.ts`, shipped in the package's
 //! `.d.ts`), generated from the Rust types so that they cannot drift: a test writes them out
 //! and fails when the file differs (`BLESS=1 cargo test --lib api_types` rewrites it).
+#![cfg(test)]
 
 use ts_rs::{Config, TS};
 
+use crate::chart::staleness::{StalenessChart, StalenessCurve};
 use crate::give_up::{DeadlineSafe, GiveUpSummary, Histogram, JitterReport, Percentiles, Sampled};
 use crate::herd::{Herd, Rates};
 use crate::page::{Computed, DecodedState, Drawn, PageError, StormDrawn, StormSeries, View};
 use crate::presets::PresetInfo;
+use crate::staleness::{
+    AllEvents, FirstEvent, Method, OutageAnswer, Outcome, StalenessReport, Suggestion,
+};
 use crate::storm::{
     ArithmeticMinute, ArithmeticReport, ArithmeticSummary, DrainedBy, Interval, StormReport,
     Summary,
@@ -23,6 +28,8 @@ export type ScheduleParams = Params;
 export type JitterParams = Params;
 /** A storm scenario's parameters: every field not given takes the article's value. */
 export type StormParams = Params;
+/** A policy with its jitter, and the staleness questions: outage, tolerance, maxLag. */
+export type StalenessParams = Params;
 /** The chart `chartSvg` draws. */
 export type ChartKind = "timeline" | "distribution" | "herd";
 /** Every page setting as text, keyed as in the URL hash ("base": "30 s", "mode": "full", ...). */
@@ -76,6 +83,15 @@ fn declarations() -> String {
         Computed::decl(&config),
         Drawn::decl(&config),
         PageError::decl(&config),
+        Outcome::decl(&config),
+        FirstEvent::decl(&config),
+        AllEvents::decl(&config),
+        OutageAnswer::decl(&config),
+        Method::decl(&config),
+        Suggestion::decl(&config),
+        StalenessReport::decl(&config),
+        StalenessCurve::decl(&config),
+        StalenessChart::decl(&config),
     ];
     let mut text = PREAMBLE.to_string();
     for decl in decls {

@@ -268,6 +268,13 @@ pub struct Params {
     /// Storm: `discrete` (default), `fluid` or `arithmetic`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
+    /// Staleness: how long an event stays worth delivering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<DurationInput>,
+    /// Staleness: how late after recovery a delivery may arrive (with `tolerance`, a suggested
+    /// schedule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_lag: Option<DurationInput>,
 }
 
 impl Default for Params {
@@ -310,6 +317,8 @@ impl Default for Params {
             retry_after_threshold: None,
             abandon: None,
             engine: None,
+            tolerance: None,
+            max_lag: None,
         }
     }
 }
@@ -612,6 +621,46 @@ impl Params {
             ));
         }
         self.scenario()
+    }
+}
+
+impl Params {
+    /// The staleness question of the policy: its jitter and seed (0 unless given), and the
+    /// tolerance if given. Under jitter it samples `samples` schedules if given (at most
+    /// 100,000), else 20,000.
+    pub fn staleness_question(&self) -> Result<crate::staleness::Question, Error> {
+        let mut question = crate::staleness::Question::new(
+            &self.policy()?,
+            self.jitter()?,
+            self.seed()?.unwrap_or_default(),
+        )?;
+        if let Some(tolerance) = &self.tolerance {
+            question = question.with_tolerance(tolerance.seconds("tolerance")?)?;
+        }
+        if let Some(samples) = self.samples {
+            let max = crate::staleness::MAX_SAMPLES as u64;
+            question = question.with_samples(whole_number("samples", samples, 1, max)? as usize)?;
+        }
+        Ok(question)
+    }
+
+    /// The staleness report: for `outage` if given, else along the schedule's ladder of
+    /// outages; with `max_lag` (and a tolerance), a suggested schedule.
+    pub fn staleness_report(&self) -> Result<crate::staleness::StalenessReport, Error> {
+        let question = self.staleness_question()?;
+        let max_lag = self
+            .max_lag
+            .as_ref()
+            .map(|r| r.seconds("max-lag"))
+            .transpose()?;
+        match &self.outage {
+            Some(outage) => crate::staleness::StalenessReport::new(
+                &question,
+                &[outage.seconds("outage")?],
+                max_lag,
+            ),
+            None => crate::staleness::StalenessReport::ladder(&question, max_lag),
+        }
     }
 }
 

@@ -56,8 +56,14 @@ fn the_core_imports_no_edge_no_javascript_binding_and_no_io() {
             continue;
         }
         let text = fs::read_to_string(&path).unwrap();
-        // Tests inside core files may read files and print; what ships may not.
-        let shipped = text.split("#[cfg(test)]").next().unwrap_or("");
+        // Tests inside core files may read files and print; what ships may not. A file that is
+        // test code as a whole (`#![cfg(test)]`, like the generator of the TypeScript types)
+        // ships nothing.
+        let shipped = if text.contains("\n#![cfg(test)]\n") {
+            ""
+        } else {
+            text.split("#[cfg(test)]").next().unwrap_or("")
+        };
         for word in FORBIDDEN_IN_CORE {
             if shipped.contains(word) {
                 broken.push(format!("{relative} mentions {word}"));

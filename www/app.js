@@ -12,6 +12,7 @@ import init, {
   newSeed,
   pageConfig,
   pageSchedule,
+  pageStaleness,
   parseDuration,
   presets,
   settingEdited,
@@ -24,14 +25,16 @@ import { Progress, chartOptions, listItems, sizeCanvas } from './ui.js';
 const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up', 'outage', 'budget'];
 // Settings whose errors show next to their input (the error element is `${name}-error`).
 const FIELDS = [...SLIDERS, 'gaps', 'mode', 'factor', 'seed', 'samples', 'deliveries', 'deadline',
-  'arrivals', 'capacity', 'timeout', 'rate-limit', 'retry-after', 'engine'];
+  'arrivals', 'capacity', 'timeout', 'rate-limit', 'retry-after', 'engine', 'tolerance', 'max-lag',
+  'read-outage'];
 // Settings and the controls that hold them.
 const TEXT_SETTINGS = {
   base: 'base-text', multiplier: 'multiplier-text', cap: 'cap-text', 'then-every': 'then-every-text',
   attempts: 'attempts-text', 'give-up': 'give-up-text', factor: 'factor-text', seed: 'seed-text',
   deliveries: 'deliveries-text', deadline: 'deadline-text', arrivals: 'arrivals-text',
   capacity: 'capacity-text', outage: 'outage-text', timeout: 'timeout-text', budget: 'budget-text',
-  'rate-limit': 'rate-limit-text', 'retry-after': 'retry-after-text',
+  'rate-limit': 'rate-limit-text', 'retry-after': 'retry-after-text', tolerance: 'tolerance-text',
+  'max-lag': 'max-lag-text', 'read-outage': 'read-outage-text',
 };
 const SELECT_SETTINGS = {
   preset: 'preset', stop: 'stop-mode', compare: 'compare', mode: 'mode', samples: 'samples',
@@ -243,7 +246,12 @@ function fillTable(report, done) {
   else setTimeout(() => more(CHUNK), 0);
 }
 
-const CAPTIONS = { timeline: 'caption', distribution: 'distribution-caption', herd: 'herd-caption', storm: 'storm-caption' };
+const CAPTIONS = {
+  timeline: 'caption', distribution: 'distribution-caption', herd: 'herd-caption', storm: 'storm-caption',
+  staleness: 'staleness-caption',
+};
+// The views whose costly step runs in a worker (the timeline is drawn at once).
+const COMPUTED = ['distribution', 'herd', 'storm', 'staleness'];
 
 /** Writes what a drawn view says next to it; `tableDone()` once the timeline's table is full. */
 function showDrawn(view, drawn, tableDone) {
@@ -254,6 +262,10 @@ function showDrawn(view, drawn, tableDone) {
     $('facts').replaceChildren(...listItems(drawn.schedule.facts));
     $('compare-info').hidden = drawn.compared === null;
     $('compare-info').textContent = drawn.compared ?? '';
+  }
+  if (view === 'staleness') {
+    $('suggestion').hidden = drawn.suggestion === null;
+    $('suggestion-findings').replaceChildren(...listItems(drawn.suggestion?.findings ?? []));
   }
 }
 
@@ -331,7 +343,7 @@ const render = (() => {
     visibleAnnounced = false;
     measuredOnScreen = new Set(config.views.map((v) => v.name).filter(onScreen));
     pending.set('table', { handle: { cancel() {} } });
-    for (const view of ['distribution', 'herd', 'storm']) {
+    for (const view of COMPUTED) {
       const handle = computer.request(view, state, {
         onResult: (computed, partial) => {
           if (mine !== generation) return;
@@ -501,6 +513,34 @@ function exportTable(format, button) {
   }
 }
 
+function exportStaleness(format, button) {
+  try {
+    const text = pageStaleness(readControls(), format);
+    const { type, extension } = TABLE_FORMATS[format];
+    download(new Blob([text], { type }), `backoff-lab-staleness.${extension}`);
+    exportSay(button, `Saved backoff-lab-staleness.${extension}.`);
+  } catch (error) {
+    exportSay(button, `No ${format.toUpperCase()}: ${failure(error)}`);
+  }
+}
+
+async function copyStalenessMarkdown(button) {
+  let text;
+  try {
+    text = pageStaleness(readControls(), 'markdown');
+  } catch (error) {
+    exportSay(button, `No Markdown: ${failure(error)}`);
+    return;
+  }
+  try {
+    await copyText(text);
+    exportSay(button, 'Markdown table copied.');
+  } catch {
+    download(new Blob([text], { type: 'text/markdown' }), 'backoff-lab-staleness.md');
+    exportSay(button, 'This browser did not allow copying: saved backoff-lab-staleness.md instead.');
+  }
+}
+
 async function copyMarkdown(button) {
   let text;
   try {
@@ -554,7 +594,8 @@ async function main() {
     });
   }
   for (const id of ['factor-text', 'seed-text', 'deliveries-text', 'deadline-text', 'arrivals-text',
-    'capacity-text', 'timeout-text', 'rate-limit-text', 'retry-after-text']) {
+    'capacity-text', 'timeout-text', 'rate-limit-text', 'retry-after-text', 'tolerance-text', 'max-lag-text',
+    'read-outage-text']) {
     $(id).addEventListener('input', render);
   }
   for (const id of ['log-scale', 'samples', 'pause', 'storm-compare', 'engine', 'compare', 'embed-view']) {
@@ -589,6 +630,13 @@ async function main() {
     png.addEventListener('click', () => exportPng(view, png));
     svg.addEventListener('click', () => exportSvg(view, svg));
   }
+  $('apply-suggestion').addEventListener('click', () => {
+    edited('apply-suggestion');
+    render();
+  });
+  $('export-staleness-csv').addEventListener('click', (event) => exportStaleness('csv', event.currentTarget));
+  $('export-staleness-json').addEventListener('click', (event) => exportStaleness('json', event.currentTarget));
+  $('copy-staleness-markdown').addEventListener('click', (event) => copyStalenessMarkdown(event.currentTarget));
   $('export-csv').addEventListener('click', (event) => exportTable('csv', event.currentTarget));
   $('export-json').addEventListener('click', (event) => exportTable('json', event.currentTarget));
   $('copy-markdown').addEventListener('click', (event) => copyMarkdown(event.currentTarget));

@@ -3,6 +3,7 @@
 
 pub mod distribution;
 pub mod herd;
+pub mod staleness;
 pub mod storm;
 mod theme;
 pub mod timeline;

@@ -143,6 +143,26 @@ pub(super) struct JitterFlags {
     seed: Option<String>,
 }
 
+impl JitterFlags {
+    /// The policy's parameters with the jitter given here, if any: the preset's own jitter, or
+    /// none (exact) otherwise, and a fresh seed when jittered without one.
+    pub(super) fn over(&self, policy: &PolicyFlags) -> Result<Params, Error> {
+        let mut params = policy.params()?;
+        if let Some(mode) = &self.mode {
+            params.mode = Some(mode.clone());
+        }
+        if let Some(factor) = &self.factor {
+            params.factor = Some(factor_number(factor)?);
+        }
+        params.seed = Some(match &self.seed {
+            Some(seed) => seed_number(seed)?,
+            None if params.jitter()? != backoff_lab::jitter::Jitter::None => fresh_seed()? as f64,
+            None => 0.0,
+        });
+        Ok(params)
+    }
+}
+
 /// A storm's scenario: traffic, destination, outage, the retry policy and what protects the
 /// destination (budget, rate limit, pause, Retry-After).
 #[derive(Args)]

@@ -15,7 +15,8 @@ Examples:
   backoff-lab figure timeline --base 30s --multiplier 3 --cap 3h --attempts 14 --log-scale > timeline.svg
   backoff-lab figure distribution --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42 > distribution.svg
   backoff-lab figure herd --mode full --seed 42 > herd.svg
-  backoff-lab figure storm --budget 10% --height 420 > storm.svg";
+  backoff-lab figure storm --budget 10% --height 420 > storm.svg
+  backoff-lab figure staleness --preset article --tolerance 6h --outage 4h --compare svix --height 420 > staleness.svg";
 
 /// The charts `figure` draws.
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -24,6 +25,7 @@ enum FigureKind {
     Distribution,
     Herd,
     Storm,
+    Staleness,
 }
 
 /// The formats `figure` writes (one, for now).
@@ -68,6 +70,15 @@ pub(super) struct FigureArgs {
     /// A logarithmic time axis (timeline).
     #[arg(long)]
     log_scale: bool,
+    /// Staleness: how long an event stays worth delivering.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    tolerance: Option<String>,
+    /// Staleness: how late after recovery a delivery may be.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    max_lag: Option<String>,
+    /// Staleness: a preset drawn beside the policy (see `backoff-lab presets`).
+    #[arg(long, value_name = "NAME")]
+    compare: Option<String>,
     /// Output format: the same Rust chart function as the page, through plotters' SVG backend.
     #[arg(long, value_enum, default_value_t = FigureFormat::Svg)]
     format: FigureFormat,
@@ -98,6 +109,15 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
         FigureKind::Distribution => distribution(&params, size, &options),
         FigureKind::Herd => herd_figure(&params, size, &options),
         FigureKind::Storm => storm(&params, size, &options),
+        FigureKind::Staleness => {
+            let compared = args
+                .compare
+                .as_deref()
+                .map(backoff_lab::presets::preset)
+                .transpose()?;
+            let chart = backoff_lab::page::staleness_chart_of(&params, compared.as_ref())?;
+            chart::to_svg(size, |area| chart::staleness::draw(area, &chart, &options))
+        }
     }
 }
 
@@ -111,6 +131,14 @@ impl FigureArgs {
         }
         params.samples = Some(count_number("samples", &self.samples)?);
         params.deliveries = Some(count_number("deliveries", &self.deliveries)?);
+        if self.kind == FigureKind::Staleness {
+            let duration =
+                |text: &Option<String>| text.clone().map(backoff_lab::DurationInput::Text);
+            params.tolerance = duration(&self.tolerance);
+            params.max_lag = duration(&self.max_lag);
+            // Staleness samples its own count of jittered schedules.
+            params.samples = None;
+        }
         Ok(params)
     }
 }

@@ -9,6 +9,7 @@ mod jitter;
 mod presets;
 mod schedule;
 mod solve_cap;
+mod staleness;
 mod storm;
 
 use std::io::Write;
@@ -58,6 +59,9 @@ enum Command {
     /// Many deliveries that failed in the same second: their retries per second.
     #[command(after_help = EXAMPLES)]
     Herd(herd::HerdArgs),
+    /// After an outage: how late and how old its events arrive, which are exhausted.
+    #[command(after_help = staleness::EXAMPLES)]
+    Staleness(Box<staleness::StalenessArgs>),
 }
 
 fn run(command: Command) -> Result<String, Error> {
@@ -69,6 +73,7 @@ fn run(command: Command) -> Result<String, Error> {
         Command::Presets(args) => presets::run(args),
         Command::Figure(args) => figure::run(&args),
         Command::Herd(args) => herd::run(args),
+        Command::Staleness(args) => staleness::run(*args),
     }
 }
 

@@ -42,6 +42,11 @@ pub enum Computed {
         /// One report per series.
         reports: Vec<StormReport>,
     },
+    /// The staleness chart's curves and report.
+    Staleness {
+        /// What the chart draws.
+        chart: Box<crate::chart::staleness::StalenessChart>,
+    },
 }
 
 /// A storm series as drawn: its label, summary and caption.
@@ -68,6 +73,8 @@ pub struct Drawn {
     pub compared: Option<String>,
     /// Each storm series.
     pub storms: Vec<StormDrawn>,
+    /// The schedule the staleness tolerance and allowed lag suggest, with its findings.
+    pub suggestion: Option<crate::staleness::Suggestion>,
 }
 
 fn policy(params: &Params) -> Result<Policy, Error> {
@@ -137,6 +144,9 @@ pub fn compute(view: View, settings: &Settings, memo: &mut Memo) -> Result<Compu
                 })
                 .collect::<Result<_, _>>()?,
         },
+        View::Staleness => Computed::Staleness {
+            chart: Box::new(super::staleness_chart(settings)?),
+        },
     };
     Ok(computed)
 }
@@ -154,6 +164,7 @@ pub fn draw<DB: DrawingBackend>(
         schedule: None,
         compared: None,
         storms: Vec::new(),
+        suggestion: None,
     };
     match (view, computed) {
         (View::Timeline, Computed::Timeline) => draw_timeline(area, settings, options),
@@ -166,6 +177,13 @@ pub fn draw<DB: DrawingBackend>(
             Ok(drawn(spread.caption(Some(spike))))
         }
         (View::Storm, Computed::Storm { reports }) => draw_storm(area, settings, reports, options),
+        (View::Staleness, Computed::Staleness { chart }) => {
+            chart::staleness::draw(area, chart, options)?;
+            Ok(Drawn {
+                suggestion: chart.report.suggestion.clone(),
+                ..drawn(chart.report.caption())
+            })
+        }
         _ => Err(PageError::general(format!(
             "the {} chart was given another chart's results",
             view.name()
@@ -206,6 +224,7 @@ fn draw_timeline<DB: DrawingBackend>(
         schedule: Some(report),
         compared,
         storms: Vec::new(),
+        suggestion: None,
     })
 }
 
@@ -252,5 +271,6 @@ fn draw_storm<DB: DrawingBackend>(
         schedule: None,
         compared: None,
         storms,
+        suggestion: None,
     })
 }

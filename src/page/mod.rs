@@ -13,12 +13,16 @@
 mod compute;
 mod resolve;
 mod settings;
+mod staleness;
 mod views;
 
 pub use compute::{compute, draw, herds, jitter_report, Computed, Drawn, StormDrawn};
 pub use resolve::{duration_text, edited, preset_settings, resolve};
 pub use settings::{decode_hash, encode_hash, DecodedState, Settings, MAX_HASH_LEN};
-pub use views::{gap_list, jitter_params, policy_params, storm_series, StormSeries, View};
+pub use staleness::{apply_suggestion, chart_of as staleness_chart_of, staleness_chart};
+pub use views::{
+    gap_list, jitter_params, policy_params, staleness_params, storm_series, StormSeries, View,
+};
 
 use serde::Serialize;
 
@@ -109,7 +113,7 @@ pub fn preview(view: View, settings: &Settings) -> Option<Settings> {
     let (key, small) = match view {
         View::Distribution => ("samples", 20_000.0),
         View::Herd => ("deliveries", 100_000.0),
-        View::Timeline | View::Storm => return None,
+        View::Timeline | View::Storm | View::Staleness => return None,
     };
     let full: f64 = settings.get(key).trim().parse().ok()?;
     (full > small).then(|| {

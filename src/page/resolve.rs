@@ -121,7 +121,8 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
 
 /// The settings after the reader changed `control`: choosing a preset sets its schedule and
 /// jitter; moving base, multiplier or cap (or pressing "drop-gaps") goes back to the formula
-/// and leaves the preset; a new stop rule or count leaves the preset but keeps its gaps.
+/// and leaves the preset; a new stop rule or count leaves the preset but keeps its gaps;
+/// "apply-suggestion" sets the schedule the staleness tolerance and allowed lag suggest.
 pub fn edited(mut settings: Settings, control: &str) -> Settings {
     match control {
         "preset" => {
@@ -135,6 +136,13 @@ pub fn edited(mut settings: Settings, control: &str) -> Settings {
             settings.set("then-every", "");
         }
         "attempts" | "give-up" | "stop" => settings.set("preset", ""),
+        "apply-suggestion" => {
+            let params = super::views::staleness_params(&settings);
+            let suggestion = params.staleness_report().ok().and_then(|r| r.suggestion);
+            if let Some(suggestion) = suggestion {
+                super::apply_suggestion(&mut settings, &suggestion);
+            }
+        }
         _ => {}
     }
     let section = View::from_name(settings.get("view")).map_or("schedule", View::section);

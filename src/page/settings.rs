@@ -70,14 +70,17 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
         Kind::OneOf(&["auto", "fluid", "discrete"]),
         "auto",
     ),
+    ("tolerance", Kind::OptionalDuration, "6 h"),
+    ("max-lag", Kind::OptionalDuration, "1 h"),
+    ("read-outage", Kind::Duration, "4 h"),
     (
         "section",
-        Kind::OneOf(&["schedule", "jitter", "storm"]),
+        Kind::OneOf(&["schedule", "jitter", "storm", "staleness"]),
         "schedule",
     ),
     (
         "view",
-        Kind::OneOf(&["timeline", "distribution", "herd", "storm"]),
+        Kind::OneOf(&["timeline", "distribution", "herd", "storm", "staleness"]),
         "timeline",
     ),
 ];

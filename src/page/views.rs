@@ -19,11 +19,19 @@ pub enum View {
     Herd,
     /// The retry storm after an outage (section "storm").
     Storm,
+    /// How late and how old an outage's events arrive (section "staleness").
+    Staleness,
 }
 
 impl View {
     /// Every view, in the page's order.
-    pub const ALL: [View; 4] = [View::Timeline, View::Distribution, View::Herd, View::Storm];
+    pub const ALL: [View; 5] = [
+        View::Timeline,
+        View::Distribution,
+        View::Herd,
+        View::Storm,
+        View::Staleness,
+    ];
 
     /// The view named `name`.
     pub fn from_name(name: &str) -> Result<View, Error> {
@@ -34,7 +42,7 @@ impl View {
                 Error::out_of_range(
                     "view",
                     format!("{name:?}"),
-                    "one of timeline, distribution, herd, storm",
+                    "one of timeline, distribution, herd, storm, staleness",
                 )
             })
     }
@@ -46,6 +54,7 @@ impl View {
             View::Distribution => "distribution",
             View::Herd => "herd",
             View::Storm => "storm",
+            View::Staleness => "staleness",
         }
     }
 
@@ -55,6 +64,7 @@ impl View {
             View::Timeline => "schedule",
             View::Distribution | View::Herd => "jitter",
             View::Storm => "storm",
+            View::Staleness => "staleness",
         }
     }
 
@@ -64,6 +74,7 @@ impl View {
             "schedule" => Some(View::Timeline),
             "jitter" => Some(View::Distribution),
             "storm" => Some(View::Storm),
+            "staleness" => Some(View::Staleness),
             _ => None,
         }
     }
@@ -75,6 +86,7 @@ impl View {
             View::Distribution => "give-up time of one jittered delivery",
             View::Herd => "a herd of deliveries retrying together",
             View::Storm => "retry storm after an outage",
+            View::Staleness => "how late and how old an outage's events arrive",
         }
     }
 }
@@ -137,6 +149,19 @@ pub fn jitter_params(settings: &Settings) -> Params {
         params.deadline = Some(DurationInput::Text(deadline));
     }
     params
+}
+
+/// The policy with its jitter and seed, and the staleness tolerance and allowed lag.
+pub fn staleness_params(settings: &Settings) -> Params {
+    let optional = |key: &str| Some(text(settings, key)).filter(|t| !t.is_empty());
+    Params {
+        mode: Some(text(settings, "mode")),
+        factor: Some(number(settings.get("factor"))),
+        seed: Some(number(settings.get("seed"))),
+        tolerance: optional("tolerance").map(DurationInput::Text),
+        max_lag: optional("max-lag").map(DurationInput::Text),
+        ..policy_params(settings)
+    }
 }
 
 /// Your policy in the storm, with the bounds the settings set.

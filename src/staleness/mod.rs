@@ -52,6 +52,7 @@
 //! # Ok::<(), backoff_lab::Error>(())
 //! ```
 
+mod curve;
 mod ladder;
 mod mixture;
 mod outage;
@@ -67,6 +68,7 @@ use serde::{Deserialize, Serialize};
 use crate::policy::{check_span, span_range};
 use crate::Error;
 
+pub use curve::curve_outages;
 pub use ladder::{ladder, DEFAULT_LADDER_S};
 pub use outage::{AllEvents, FirstEvent, OutageAnswer, Outcome, SampledSpread, Spread};
 pub use question::Question;
@@ -84,6 +86,7 @@ pub const MAX_OUTAGES: usize = 32;
 pub const SAFE_LEVEL: f64 = 0.05;
 
 /// How a report's numbers were computed.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {

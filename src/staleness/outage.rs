@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::timeline::Timeline;
 
 /// What became of an event.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
@@ -27,6 +28,7 @@ impl Outcome {
 }
 
 /// The first event of an outage: the one that arrived as it began and waits longest.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct FirstEvent {
     /// Delivered or exhausted.
@@ -64,6 +66,7 @@ impl FirstEvent {
 
 /// All events of an outage, arriving at a steady rate throughout it. The shares are of those
 /// events; lags and ages are over the delivered ones (`None` when none is delivered).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct AllEvents {
     /// The share (0 to 1) delivered by a retry.
@@ -86,6 +89,28 @@ pub struct AllEvents {
     pub lag_max_s: Option<f64>,
     /// The age of the oldest delivered event.
     pub age_max_s: Option<f64>,
+}
+
+impl AllEvents {
+    /// The shares of `mass` event-seconds of which `delivered` were delivered, `fresh` of those
+    /// fresh (with a tolerance), and no lag yet. The lengths are sums of floating-point
+    /// differences that can stray past their bounds by a rounding error, so each is clamped:
+    /// `0 ≤ fresh ≤ delivered ≤ mass`, and the shares stay in 0 to 1.
+    pub(crate) fn shares(mass: f64, delivered: f64, fresh: Option<f64>) -> Self {
+        let delivered = delivered.clamp(0.0, mass);
+        let fresh = fresh.map(|f| f.clamp(0.0, delivered));
+        AllEvents {
+            delivered_share: delivered / mass,
+            exhausted_share: (mass - delivered) / mass,
+            fresh_share: fresh.map(|f| f / mass),
+            stale_share: fresh.map(|f| (delivered - f) / mass),
+            lag_mean_s: None,
+            lag_p50_s: None,
+            lag_p95_s: None,
+            lag_max_s: None,
+            age_max_s: None,
+        }
+    }
 }
 
 /// The 50th and 95th percentiles and the largest of sampled values, in seconds.
@@ -114,6 +139,7 @@ pub struct SampledSpread {
 }
 
 /// The answer for one outage.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutageAnswer {
     /// The outage's length, seconds.
@@ -125,6 +151,7 @@ pub struct OutageAnswer {
     pub all_events: AllEvents,
     /// Under jitter, the spread the median hides; `None` when exact.
     #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
     pub spread: Option<SampledSpread>,
 }
 
@@ -139,15 +166,12 @@ impl OutageAnswer {
         let fresh = tolerance_s.map(|t| timeline.fresh_len(outage_s, t));
         let mixture = timeline.lag_mixture(outage_s);
         let all_events = AllEvents {
-            delivered_share: delivered / outage_s,
-            exhausted_share: (outage_s - delivered) / outage_s,
-            fresh_share: fresh.map(|f| f / outage_s),
-            stale_share: fresh.map(|f| (delivered - f) / outage_s),
             lag_mean_s: (delivered > 0.0).then(|| timeline.lag_integral(outage_s) / delivered),
             lag_p50_s: mixture.as_ref().map(|m| m.quantile(0.5)),
             lag_p95_s: mixture.as_ref().map(|m| m.quantile(0.95)),
             lag_max_s: timeline.lag_max(outage_s),
             age_max_s: timeline.age_max(outage_s),
+            ..AllEvents::shares(outage_s, delivered, fresh)
         };
         OutageAnswer {
             outage_s,

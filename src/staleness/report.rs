@@ -9,6 +9,7 @@ use super::suggestion::{suggest, Suggestion};
 use super::{check_outages, Method, Question};
 
 /// Everything about one schedule's staleness: the derived lengths and one answer per outage.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StalenessReport {
     /// The schedule's give-up time as written (`t_n`, unjittered), seconds.
@@ -28,6 +29,7 @@ pub struct StalenessReport {
     /// The schedules drawn; `null` when exact.
     pub samples: Option<usize>,
     /// The seed of the draws; `null` when exact.
+    #[cfg_attr(test, ts(type = "number | null"))]
     pub seed: Option<u64>,
     /// One answer per outage, shortest first as given.
     pub outages: Vec<OutageAnswer>,

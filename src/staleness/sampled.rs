@@ -98,15 +98,12 @@ impl Tally {
         let d = self.outage_s;
         let mass = d * self.firsts.len() as f64;
         let all_events = AllEvents {
-            delivered_share: self.delivered / mass,
-            exhausted_share: (mass - self.delivered) / mass,
-            fresh_share: tolerance_s.map(|_| self.fresh / mass),
-            stale_share: tolerance_s.map(|_| (self.delivered - self.fresh) / mass),
             lag_mean_s: (self.delivered > 0.0).then(|| self.lag_integral / self.delivered),
             lag_p50_s: (!self.lags.is_empty()).then(|| nearest_rank(&mut self.lags, 0.5)),
             lag_p95_s: (!self.lags.is_empty()).then(|| nearest_rank(&mut self.lags, 0.95)),
             lag_max_s: self.lag_max,
             age_max_s: self.age_max,
+            ..AllEvents::shares(mass, self.delivered, tolerance_s.map(|_| self.fresh))
         };
         let spread = self.spread();
         let rank = rank_of(self.firsts.len(), 0.5);

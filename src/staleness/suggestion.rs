@@ -22,6 +22,7 @@ use crate::{format_duration, format_multiplier, Error, Policy, Schedule, Stop};
 use super::{check_max_lag, check_tolerance};
 
 /// A schedule derived from `T` and `R`, and what the current schedule gets wrong against them.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Suggestion {
     /// `T`: how long an event stays worth delivering, seconds.

@@ -202,3 +202,14 @@ pub fn parse_duration(
     let duration = text(field, &duration)?;
     crate::parse_duration(field, &duration).map_err(|e| js_error(&e))
 }
+
+/// After an outage: how late and how old its events arrive, which are exhausted; for `outage`
+/// if given, else along a ladder of outage lengths; with `tolerance` and `maxLag`, a suggested
+/// schedule. Same shape as `backoff-lab staleness --format json`.
+#[wasm_bindgen(unchecked_return_type = "StalenessReport")]
+pub fn staleness(
+    #[wasm_bindgen(unchecked_param_type = "StalenessParams")] params: JsValue,
+) -> Result<JsValue, JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    to_js(&params.staleness_report().map_err(|e| js_error(&e))?)
+}

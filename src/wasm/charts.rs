@@ -220,3 +220,30 @@ pub fn storm_svg(
         chart::storm::draw(area, &storm_series(&runs), &options)
     })
 }
+
+/// Draws the staleness chart of a policy into the canvas `canvas_id`: outage lengths along,
+/// when the first event arrives and how old it is, the band of all events, the tolerance, the
+/// outage `params.outage` read off, and `compare` (a preset's name) beside it; returns the
+/// report it drew.
+#[wasm_bindgen(js_name = drawStaleness, unchecked_return_type = "StalenessReport")]
+pub fn draw_staleness(
+    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "StalenessParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | undefined")] compare: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = chart_options(options)?;
+    let params: Params = from_js("parameters", params)?;
+    let compared = optional(compare)
+        .map(|name| {
+            let name = text("compare", &name)?;
+            crate::presets::preset(&name).map_err(|e| js_error(&e))
+        })
+        .transpose()?;
+    let chart =
+        crate::page::staleness_chart_of(&params, compared.as_ref()).map_err(|e| js_error(&e))?;
+    on_canvas(&canvas_id, |area| {
+        chart::staleness::draw(area, &chart, &options)
+    })?;
+    to_js(&chart.report)
+}

@@ -174,3 +174,30 @@ pub fn page_config() -> Result<JsValue, JsValue> {
             .collect(),
     })
 }
+
+/// The staleness report of the page's policy (its ladder of outages, the tolerance and the
+/// allowed lag) as `csv`, `json` or `markdown` text.
+#[wasm_bindgen(js_name = pageStaleness)]
+pub fn page_staleness(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\" | \"markdown\"")] format: JsValue,
+) -> Result<String, JsValue> {
+    let report = page::staleness_params(&settings(values)?)
+        .staleness_report()
+        .map_err(|e| super::convert::js_error(&e))?;
+    match text("format", &format)?.as_str() {
+        "csv" => Ok(report.to_csv()),
+        "markdown" => Ok(report.to_markdown()),
+        "json" => js_sys::JSON::stringify_with_replacer_and_space(
+            &to_js(&report)?,
+            &JsValue::NULL,
+            &JsValue::from(2),
+        )
+        .map(String::from),
+        other => Err(super::convert::js_error(&crate::Error::out_of_range(
+            "format",
+            format!("{other:?}"),
+            "csv, json or markdown",
+        ))),
+    }
+}

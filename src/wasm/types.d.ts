@@ -6,6 +6,8 @@ export type ScheduleParams = Params;
 export type JitterParams = Params;
 /** A storm scenario's parameters: every field not given takes the article's value. */
 export type StormParams = Params;
+/** A policy with its jitter, and the staleness questions: outage, tolerance, maxLag. */
+export type StalenessParams = Params;
 /** The chart `chartSvg` draws. */
 export type ChartKind = "timeline" | "distribution" | "herd";
 /** Every page setting as text, keyed as in the URL hash ("base": "30 s", "mode": "full", ...). */
@@ -171,7 +173,16 @@ abandon?: boolean | null,
 /**
  * Storm: `discrete` (default), `fluid` or `arithmetic`.
  */
-engine?: string | null, };
+engine?: string | null, 
+/**
+ * Staleness: how long an event stays worth delivering.
+ */
+tolerance?: DurationInput | null, 
+/**
+ * Staleness: how late after recovery a delivery may arrive (with `tolerance`, a suggested
+ * schedule).
+ */
+maxLag?: DurationInput | null, };
 
 export type DurationInput = number | string;
 
@@ -790,7 +801,7 @@ give_up_text: string,
  */
 params: Params, };
 
-export type View = "timeline" | "distribution" | "herd" | "storm";
+export type View = "timeline" | "distribution" | "herd" | "storm" | "staleness";
 
 export type DecodedState = { 
 /**
@@ -818,7 +829,11 @@ spike: Herd, } | { "view": "storm",
 /**
  * One report per series.
  */
-reports: Array<StormReport>, };
+reports: Array<StormReport>, } | { "view": "staleness", 
+/**
+ * What the chart draws.
+ */
+chart: StalenessChart, };
 
 export type Drawn = { 
 /**
@@ -836,7 +851,11 @@ compared: string | null,
 /**
  * Each storm series.
  */
-storms: Array<StormDrawn>, };
+storms: Array<StormDrawn>, 
+/**
+ * The schedule the staleness tolerance and allowed lag suggest, with its findings.
+ */
+suggestion: Suggestion | null, };
 
 export type PageError = { 
 /**
@@ -847,3 +866,204 @@ setting: string | null,
  * The message, naming the field and its valid range.
  */
 message: string, };
+
+export type Outcome = "delivered" | "exhausted";
+
+export type FirstEvent = { 
+/**
+ * Delivered or exhausted.
+ */
+outcome: Outcome, 
+/**
+ * The attempt that delivered it (1 is the first delivery); `None` when exhausted.
+ */
+attempt: number | null, 
+/**
+ * Seconds from recovery to its delivery; `None` when exhausted.
+ */
+lag_s: number | null, 
+/**
+ * Seconds from its first attempt to its delivery (at least the outage); `None` when
+ * exhausted.
+ */
+age_s: number | null, };
+
+export type AllEvents = { 
+/**
+ * The share (0 to 1) delivered by a retry.
+ */
+delivered_share: number, 
+/**
+ * The share exhausted: kept and replayable, but not delivered by any retry.
+ */
+exhausted_share: number, 
+/**
+ * With a tolerance: the share delivered at most that old. `None` without one.
+ */
+fresh_share: number | null, 
+/**
+ * With a tolerance: the share delivered older than that (worth nothing). `None` without
+ * one. Fresh, stale and exhausted add up to 1.
+ */
+stale_share: number | null, 
+/**
+ * The mean seconds from recovery to delivery.
+ */
+lag_mean_s: number | null, 
+/**
+ * The median of those seconds.
+ */
+lag_p50_s: number | null, 
+/**
+ * Their 95th percentile.
+ */
+lag_p95_s: number | null, 
+/**
+ * The longest (a supremum: the last event before a retry waits a whole gap, less an
+ * instant).
+ */
+lag_max_s: number | null, 
+/**
+ * The age of the oldest delivered event.
+ */
+age_max_s: number | null, };
+
+export type OutageAnswer = { 
+/**
+ * The outage's length, seconds.
+ */
+outage_s: number, 
+/**
+ * Its first event. Under jitter, the median one: of the sampled schedules, the one whose
+ * first event is delivered at the median time (an exhausted event counting as never).
+ */
+first_event: FirstEvent, 
+/**
+ * All its events.
+ */
+all_events: AllEvents, };
+
+export type Method = "exact" | "sampled";
+
+export type Suggestion = { 
+/**
+ * `T`: how long an event stays worth delivering, seconds.
+ */
+tolerance_s: number, 
+/**
+ * `R`: how late after recovery a delivery may be, seconds.
+ */
+max_lag_s: number, 
+/**
+ * The proposed base (the current one, or the first listed gap cut to `R`), seconds.
+ */
+base_s: number, 
+/**
+ * The proposed multiplier (the current one; 1 for a gap list).
+ */
+multiplier: number, 
+/**
+ * The proposed cap (the longest gap), seconds: at most `R` unless the base is longer.
+ */
+cap_s: number, 
+/**
+ * The proposed attempt count, derived.
+ */
+attempts: number, 
+/**
+ * The proposed schedule's give-up time: `T`, unless noted in the findings.
+ */
+give_up_s: number, 
+/**
+ * For a gap list: the proposed gaps. `None` for a formula schedule.
+ */
+gaps_s: Array<number> | null, 
+/**
+ * For a gap list too long to end exactly on `T`: its steady tail.
+ */
+then_every_s: number | null, 
+/**
+ * One sentence each: the current schedule against `T` and `R`, then the proposal.
+ */
+findings: Array<string>, };
+
+export type StalenessReport = { 
+/**
+ * The schedule's give-up time as written (`t_n`, unjittered), seconds.
+ */
+give_up_s: number, 
+/**
+ * The tolerance, seconds, or `null`.
+ */
+tolerance_s: number | null, 
+/**
+ * The longest outage whose first event is still delivered (under jitter, in 95% of
+ * schedules).
+ */
+longest_delivered_outage_s: number, 
+/**
+ * With a tolerance: the longest outage whose events all arrive fresh (under jitter, in 95%
+ * of schedules); `null` without one.
+ */
+all_fresh_up_to_s: number | null, 
+/**
+ * The largest possible lag after a long outage: the longest gap the schedule can draw.
+ */
+max_recovery_lag_s: number, 
+/**
+ * `exact` without jitter, `sampled` with it.
+ */
+method: Method, 
+/**
+ * The schedules drawn; `null` when exact.
+ */
+samples: number | null, 
+/**
+ * The seed of the draws; `null` when exact.
+ */
+seed: number | null, 
+/**
+ * One answer per outage, shortest first as given.
+ */
+outages: Array<OutageAnswer>, 
+/**
+ * A schedule derived from the tolerance and an allowed recovery lag, or `null`.
+ */
+suggestion: Suggestion | null, };
+
+export type StalenessCurve = { 
+/**
+ * Its name in the legend.
+ */
+label: string, 
+/**
+ * Its give-up time, seconds: outages longer exhaust their first event.
+ */
+give_up_s: number, 
+/**
+ * The answers along the outage lengths.
+ */
+points: Array<OutageAnswer>, 
+/**
+ * Under jitter: for each point, the first event's lag at its median and 95th percentile
+ * across the sampled schedules that deliver it (empty when exact; `None` where none does).
+ */
+jitter_band: Array<[number, number] | null>, };
+
+export type StalenessChart = { 
+/**
+ * Your schedule's report (its derived lengths, its caption).
+ */
+report: StalenessReport, 
+/**
+ * Your schedule along the outage lengths.
+ */
+mine: StalenessCurve, 
+/**
+ * A compared schedule, when one is chosen.
+ */
+compared: StalenessCurve | null, 
+/**
+ * The outage to read off, and your schedule's answer for it.
+ */
+read: OutageAnswer | null, };

@@ -1,0 +1,63 @@
+//! `backoff-lab staleness`: after an outage, how late and how old its events arrive, which are
+//! exhausted, and (with --tolerance and --max-lag) a schedule derived from the answers.
+
+use backoff_lab::{DurationInput, Error, Params};
+use clap::Args;
+
+use super::args::{count_number, Format, JitterFlags, PolicyFlags};
+
+pub(super) const EXAMPLES: &str = "\
+Examples:
+  backoff-lab staleness --preset article                      the ladder of outages, exact
+  backoff-lab staleness --preset article --tolerance 6h --outage 4h
+  backoff-lab staleness --preset svix --tolerance 24h --max-lag 1h --format json
+  backoff-lab staleness --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42
+
+Without --outage: outages of 1 min to 7 days, and the give-up time. Without jitter every number
+is exact; with it, sampled from --samples jittered schedules (default 20000) with --seed.";
+
+/// The flags of `staleness`.
+#[derive(Args)]
+pub(super) struct StalenessArgs {
+    #[command(flatten)]
+    policy: PolicyFlags,
+    #[command(flatten)]
+    jitter: JitterFlags,
+    /// How long an event stays worth delivering: older ones arrive stale.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    tolerance: Option<String>,
+    /// How late after recovery a delivery may be; with --tolerance, a suggested schedule.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    max_lag: Option<String>,
+    /// One outage's length (without it, a ladder of lengths).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    outage: Option<String>,
+    /// Jittered schedules to sample (1 to 100000, default 20000).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    samples: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+pub(super) fn run(args: StalenessArgs) -> Result<String, Error> {
+    let duration = |text: &Option<String>| text.clone().map(DurationInput::Text);
+    let params = Params {
+        tolerance: duration(&args.tolerance),
+        max_lag: duration(&args.max_lag),
+        outage: duration(&args.outage),
+        samples: args
+            .samples
+            .as_deref()
+            .map(|n| count_number("samples", n))
+            .transpose()?,
+        ..args.jitter.over(&args.policy)?
+    };
+    let report = params.staleness_report()?;
+    Ok(args.format.render(
+        &report,
+        backoff_lab::staleness::StalenessReport::to_table,
+        backoff_lab::staleness::StalenessReport::to_markdown,
+        backoff_lab::staleness::StalenessReport::to_csv,
+    ))
+}

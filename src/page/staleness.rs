@@ -1,0 +1,99 @@
+//! The staleness chart's data from the page's settings: your schedule (and a compared preset)
+//! along the outage lengths, the outage to read off, and a schedule derived from the tolerance
+//! and the allowed recovery lag, which the page can apply.
+
+use super::views::staleness_params;
+use super::Settings;
+use crate::chart::staleness::{StalenessChart, StalenessCurve};
+use crate::staleness::{OutageAnswer, Question, Suggestion};
+use crate::Error;
+
+/// The schedules a compared curve samples under jitter: a tenth of the default, which draws a
+/// curve as smooth as the chart shows.
+const COMPARED_SAMPLES: usize = 2_000;
+
+fn curve(label: &str, question: &Question) -> Result<StalenessCurve, Error> {
+    let points = question.curve()?;
+    // The band stops where more than 5% of schedules exhaust the first event: its 95th
+    // percentile is "never" there, and the lags of the schedules that still deliver it (the
+    // longest ones) would draw a band that falls.
+    let jitter_band = points
+        .iter()
+        .map(|p| {
+            p.spread
+                .filter(|s| s.first_delivered_share >= 0.95)
+                .and_then(|s| s.first_lag)
+        })
+        .map(|lag| lag.map(|lag| (lag.p50_s.min(lag.p95_s), lag.p95_s)))
+        .collect::<Vec<_>>();
+    let sampled = jitter_band.iter().any(Option::is_some);
+    Ok(StalenessCurve {
+        label: label.to_string(),
+        give_up_s: question.give_up_s(),
+        jitter_band: if sampled { jitter_band } else { Vec::new() },
+        points,
+    })
+}
+
+/// Everything the staleness chart draws, from the settings.
+pub fn staleness_chart(settings: &Settings) -> Result<StalenessChart, Error> {
+    let params = crate::Params {
+        outage: Some(crate::DurationInput::Text(
+            settings.get("read-outage").to_string(),
+        )),
+        ..staleness_params(settings)
+    };
+    let compared = crate::presets::preset(settings.get("compare")).ok();
+    chart_of(&params, compared.as_ref())
+}
+
+/// The staleness chart of a policy's parameters (`outage`: the one to read off; `tolerance`,
+/// `maxLag`), with a compared preset if given.
+pub fn chart_of(
+    params: &crate::Params,
+    compared: Option<&crate::presets::Preset>,
+) -> Result<StalenessChart, Error> {
+    let question = params.staleness_question()?;
+    let report = params.staleness_report()?;
+    let read: Option<OutageAnswer> = params.outage.as_ref().and(report.outages.first().cloned());
+    let compared = match compared {
+        Some(preset) => {
+            let seed = question.seed().unwrap_or(0);
+            let question = Question::new(&preset.policy, preset.jitter, seed)?
+                .with_samples(COMPARED_SAMPLES)?;
+            Some(curve(preset.title, &question)?)
+        }
+        None => None,
+    };
+    Ok(StalenessChart {
+        mine: curve("your policy", &question)?,
+        compared,
+        read,
+        report,
+    })
+}
+
+/// The settings of the schedule the tolerance and the allowed lag suggest (the page's Apply).
+pub fn apply_suggestion(settings: &mut Settings, suggestion: &Suggestion) {
+    let text = super::duration_text;
+    settings.set("preset", "");
+    settings.set("stop", "attempts");
+    settings.set("attempts", suggestion.attempts.to_string());
+    settings.set("base", text(suggestion.base_s));
+    settings.set("multiplier", format!("{}", suggestion.multiplier));
+    settings.set("cap", text(suggestion.cap_s));
+    match &suggestion.gaps_s {
+        Some(gaps) => {
+            let listed: Vec<String> = gaps.iter().map(|&g| text(g)).collect();
+            settings.set("gaps", listed.join(","));
+            settings.set(
+                "then-every",
+                suggestion.then_every_s.map(text).unwrap_or_default(),
+            );
+        }
+        None => {
+            settings.set("gaps", "");
+            settings.set("then-every", "");
+        }
+    }
+}

@@ -61,7 +61,7 @@ fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
 /// # Example
 /// ```
 /// use backoff_lab::chart::{staleness, to_svg, ChartOptions};
-/// let chart = backoff_lab::page::staleness_chart(&backoff_lab::page::Settings::default())?;
+/// let chart = backoff_lab::page::staleness_chart(&backoff_lab::page::Settings::default()).unwrap();
 /// let svg = to_svg((900, 420), |area| staleness::draw(area, &chart, &ChartOptions::default()))?;
 /// assert!(svg.contains("first event arrives"));
 /// # Ok::<(), backoff_lab::Error>(())
@@ -136,6 +136,8 @@ pub fn draw<DB: DrawingBackend>(
         .y_labels(0)
         .x_label_formatter(&|_| String::new())
         .y_label_formatter(&|_| String::new())
+        // `axes` draws the ticks and labels a log scale needs; plotters would add a stray one.
+        .set_all_tick_mark_size(0)
         .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
         .x_desc("outage length")
         .y_desc("time")

@@ -3,7 +3,7 @@
 //! and the allowed recovery lag, which the page can apply.
 
 use super::views::staleness_params;
-use super::Settings;
+use super::{PageError, Settings};
 use crate::chart::staleness::{StalenessChart, StalenessCurve};
 use crate::staleness::{OutageAnswer, Question, Suggestion};
 use crate::Error;
@@ -35,8 +35,9 @@ fn curve(label: &str, question: &Question) -> Result<StalenessCurve, Error> {
     })
 }
 
-/// Everything the staleness chart draws, from the settings.
-pub fn staleness_chart(settings: &Settings) -> Result<StalenessChart, Error> {
+/// Everything the staleness chart draws, from the settings. The outage to read off is the
+/// core's `outage`, which on the page is the storm's: its errors go next to `read-outage`.
+pub fn staleness_chart(settings: &Settings) -> Result<StalenessChart, PageError> {
     let params = crate::Params {
         outage: Some(crate::DurationInput::Text(
             settings.get("read-outage").to_string(),
@@ -44,7 +45,13 @@ pub fn staleness_chart(settings: &Settings) -> Result<StalenessChart, Error> {
         ..staleness_params(settings)
     };
     let compared = crate::presets::preset(settings.get("compare")).ok();
-    chart_of(&params, compared.as_ref())
+    chart_of(&params, compared.as_ref()).map_err(|error| {
+        let mut shown = PageError::from(error);
+        if shown.setting == Some("outage") {
+            shown.setting = Some("read-outage");
+        }
+        shown
+    })
 }
 
 /// The staleness chart of a policy's parameters (`outage`: the one to read off; `tolerance`,

@@ -46,8 +46,8 @@ const shotsDir = process.env.SHOTS || '/tmp/shots';
 
 const DEFAULT_ROWS = 14;
 const DEFAULT_LAST_ELAPSED = '24 h 02 min';
-const CHARTS = ['timeline', 'distribution', 'herd', 'storm'];
-const VIEWS = ['timeline', 'distribution', 'herd', 'storm'];
+const CHARTS = ['timeline', 'distribution', 'herd', 'storm', 'staleness'];
+const VIEWS = ['timeline', 'distribution', 'herd', 'storm', 'staleness'];
 // Give-up times as the providers document them (and src/presets.rs tests them).
 const DOCUMENTED = {
   svix: { giveUp: '27 h 35 min 5 s', lastElapsed: '27 h 35 min', rows: 8 },
@@ -567,7 +567,7 @@ test('the new controls are labelled, reached with Tab and show their focus', { t
       assert.ok(name.length > 0, `#${id} has a name`);
       assert.equal(await page.$eval(`#${id}`, (b) => b.type), 'button', `#${id} is a button`);
     }
-    for (const id of ['caption', 'distribution-caption', 'herd-caption', 'storm-caption']) {
+    for (const id of ['caption', 'distribution-caption', 'herd-caption', 'storm-caption', 'staleness-caption']) {
       assert.equal(await page.$eval(`#${id}`, (p) => p.getAttribute('aria-live')), 'polite', `#${id} aria-live`);
     }
 

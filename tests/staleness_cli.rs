@@ -1,0 +1,228 @@
+//! `backoff-lab staleness` and `figure staleness` as a user runs them: the article's schedule
+//! worked by hand, the four formats carrying the same numbers, the suggestion, and refusals.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::{json, refused, run, stderr, stdout};
+
+/// The article's schedule: a 30 s base, ×3, a 3 h cap, 14 attempts. Its attempts land at
+/// 0, 30 s, 120 s, 390 s, 1200 s, 3630 s, 10920 s, then every 3 h until 86520 s (24 h 02 min).
+const ARTICLE: &[&str] = &["--preset", "article"];
+
+fn staleness(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["staleness", "--format", "json"];
+    all.extend_from_slice(ARTICLE);
+    all.extend_from_slice(args);
+    json(&all)
+}
+
+fn first_event(outage: &str) -> serde_json::Value {
+    staleness(&["--outage", outage])["outages"][0]["first_event"].clone()
+}
+
+#[test]
+fn the_first_event_of_an_outage_is_delivered_by_the_first_attempt_at_or_after_recovery() {
+    // 4 h = 14400 s: attempt 7 (10920 s) is in the outage, attempt 8 lands at 21720 s.
+    let four_hours = first_event("4h");
+    assert_eq!(four_hours["outcome"], "delivered");
+    assert_eq!(four_hours["attempt"], 8);
+    assert_eq!(four_hours["lag_s"], 21720.0 - 14400.0);
+    assert_eq!(four_hours["age_s"], 21720.0);
+    // 10 min = 600 s: attempt 5 at 1200 s.
+    let ten_minutes = first_event("10m");
+    assert_eq!(
+        (ten_minutes["attempt"].clone(), ten_minutes["lag_s"].clone()),
+        (5.into(), 600.0.into())
+    );
+    // An attempt exactly at recovery delivers: 3630 s is attempt 6, no lag.
+    let on_the_dot = first_event("3630s");
+    assert_eq!(
+        (on_the_dot["attempt"].clone(), on_the_dot["lag_s"].clone()),
+        (6.into(), 0.0.into())
+    );
+}
+
+#[test]
+fn outages_longer_than_the_give_up_time_exhaust_their_earliest_events() {
+    let report = staleness(&["--outage", "48h"]);
+    assert_eq!(report["give_up_s"], 86520.0);
+    assert_eq!(report["longest_delivered_outage_s"], 86520.0);
+    assert_eq!(report["method"], "exact");
+    let outage = &report["outages"][0];
+    assert_eq!(outage["first_event"]["outcome"], "exhausted");
+    assert!(outage["first_event"]["lag_s"].is_null());
+    // An event failing at t of the 172800 s outage is delivered when t + 86520 ≥ 172800.
+    let all = &outage["all_events"];
+    let delivered = 86520.0 / 172800.0;
+    assert!((all["delivered_share"].as_f64().unwrap() - delivered).abs() < 1e-12);
+    assert!((all["exhausted_share"].as_f64().unwrap() - (1.0 - delivered)).abs() < 1e-12);
+    // The last retry waits a whole cap: no event arrives more than 3 h after recovery.
+    assert_eq!(all["lag_max_s"], 10800.0);
+}
+
+#[test]
+fn a_tolerance_splits_the_delivered_events_into_fresh_and_stale() {
+    // 4 h outage, 6 h tolerance: an event failing at t is delivered by the first attempt at or
+    // after 14400 − t. Events from t ≥ 14400 − 10920 = 3480 s go at t + 10920 (age 10920 s,
+    // fresh); earlier ones at t + 21720 (age 21720 s > 21600, stale). Fresh: 10920 / 14400.
+    let report = staleness(&["--outage", "4h", "--tolerance", "6h"]);
+    assert_eq!(report["tolerance_s"], 21600.0);
+    // Attempt 7 (10920 s) is the last within 6 h.
+    assert_eq!(report["all_fresh_up_to_s"], 10920.0);
+    let all = &report["outages"][0]["all_events"];
+    let fresh = all["fresh_share"].as_f64().unwrap();
+    let stale = all["stale_share"].as_f64().unwrap();
+    assert!((fresh - 10920.0 / 14400.0).abs() < 1e-12, "{fresh}");
+    assert!((stale - 3480.0 / 14400.0).abs() < 1e-12, "{stale}");
+}
+
+#[test]
+fn the_suggestion_ends_at_the_tolerance_with_a_cap_within_the_allowed_lag() {
+    // Keep the 30 s base and ×3: gaps 30, 90, 270, 810 and 2430 s reach 3630 s; the rest of
+    // the 6 h (17970 s) in gaps no longer than the allowed hour: 5 of 3594 s. 11 attempts.
+    let suggestion = staleness(&["--tolerance", "6h", "--max-lag", "1h"])["suggestion"].clone();
+    assert_eq!(suggestion["base_s"], 30.0);
+    assert_eq!(suggestion["multiplier"], 3.0);
+    assert_eq!(suggestion["cap_s"], 3594.0);
+    assert_eq!(suggestion["attempts"], 11);
+    assert_eq!(suggestion["give_up_s"], 21600.0);
+    let findings = suggestion["findings"].as_array().unwrap();
+    assert!(
+        findings[0]
+            .as_str()
+            .unwrap()
+            .contains("the last 7 attempts deliver only stale events"),
+        "{findings:?}"
+    );
+    // Without an allowed lag there is nothing to derive.
+    assert!(staleness(&["--tolerance", "6h"])["suggestion"].is_null());
+}
+
+#[test]
+fn every_format_carries_the_same_numbers() {
+    let args = |format: &'static str| ["staleness", "--preset", "article", "--format", format];
+    let csv = stdout(&run(&args("csv")));
+    let rows: Vec<&str> = csv.lines().collect();
+    let ladder = staleness(&[])["outages"].as_array().unwrap().len();
+    assert_eq!(
+        rows.len(),
+        ladder + 1,
+        "a header and a row per outage:\n{csv}"
+    );
+    assert!(rows[0].starts_with("outage_s,first_outcome,first_attempt,first_lag_s,first_age_s"));
+    assert!(
+        rows.contains(&"14400,delivered,8,7320,21720,1,0,,,4265.4375,3570,10080,10800,21720"),
+        "{csv}"
+    );
+    assert!(
+        rows.iter().any(|r| r.starts_with("172800,exhausted,,,,")),
+        "{csv}"
+    );
+
+    let table = stdout(&run(&args("table")));
+    let four_hours = table
+        .lines()
+        .find(|l| l.starts_with("4 h "))
+        .expect("a 4 h row");
+    for cell in ["attempt 8", "2 h 02 min", "6 h 02 min"] {
+        assert!(four_hours.contains(cell), "{four_hours}");
+    }
+    assert!(
+        table.contains("outages longer than 24 h 02 min exhaust their earliest events"),
+        "{table}"
+    );
+
+    let markdown = stdout(&run(&args("markdown")));
+    assert!(
+        markdown.contains("| 4 h | attempt 8 | 2 h 02 min | 6 h 02 min |"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("| 48 h | exhausted |"), "{markdown}");
+}
+
+#[test]
+fn jittered_answers_are_sampled_from_the_seed_and_repeat() {
+    let once = json(&[
+        "staleness",
+        "--preset",
+        "svix",
+        "--mode",
+        "full",
+        "--seed",
+        "7",
+        "--samples",
+        "2000",
+        "--format",
+        "json",
+    ]);
+    let again = json(&[
+        "staleness",
+        "--preset",
+        "svix",
+        "--mode",
+        "full",
+        "--seed",
+        "7",
+        "--samples",
+        "2000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(once, again);
+    assert_eq!(once["method"], "sampled");
+    assert_eq!(once["samples"], 2000);
+    assert_eq!(once["seed"], 7);
+}
+
+#[test]
+fn bad_input_is_refused_naming_the_flag_and_range() {
+    let base = ["staleness", "--preset", "article"];
+    let with = |extra: &[&'static str]| [&base[..], extra].concat();
+    refused(
+        &with(&["--tolerance", "0s"]),
+        "error: --tolerance must be a duration greater than 0 s and at most 365 days, got 0 s",
+    );
+    refused(
+        &with(&["--outage", "400d"]),
+        "error: --outage must be a duration greater than 0 s and at most 365 days, got 400 days",
+    );
+    refused(
+        &with(&["--tolerance", "banana"]),
+        "error: --tolerance must be a duration such as",
+    );
+    refused(&with(&["--max-lag", "-1h"]), "error: --max-lag must be");
+    refused(&with(&["--outage", "nan"]), "error: --outage must be");
+    refused(
+        &with(&["--samples", "0", "--mode", "full"]),
+        "error: --samples must be",
+    );
+}
+
+#[test]
+fn the_figure_draws_the_tolerance_and_the_outage_read_off() {
+    let output = run(&[
+        "figure",
+        "staleness",
+        "--preset",
+        "article",
+        "--tolerance",
+        "6h",
+        "--outage",
+        "4h",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let svg = stdout(&output);
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(svg.contains("tolerance 6 h: older arrives stale"));
+    assert!(svg.contains(
+        "a 4 h outage: the first event arrives 2 h 02 min after recovery, 6 h 02 min old"
+    ));
+    assert!(svg.contains("exhausted: replay needed"));
+    // Without a tolerance there is no line to draw.
+    let plain = stdout(&run(&["figure", "staleness", "--preset", "article"]));
+    assert!(
+        !plain.contains("tolerance"),
+        "a tolerance line without --tolerance"
+    );
+}

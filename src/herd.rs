@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::jitter::{seeded_rng, uniform, GapSampler, Jitter};
+use crate::jitter::{seeded_rng, uniform, Gaps, Jitter};
 use crate::{Error, Policy};
 
 /// The most deliveries one herd may have.
@@ -77,7 +77,13 @@ pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Re
             "a whole number from 1 to 10000000",
         ));
     }
-    crate::limits::check_draws("deliveries", deliveries, policy.attempts())?;
+    crate::limits::check_draws(
+        "deliveries",
+        deliveries,
+        policy.attempts(),
+        jitter,
+        crate::limits::Draws::Herd,
+    )?;
     let mut rng = seeded_rng(seed)?;
     let retries = policy.attempts() - 1;
     let latest = latest_retry_s(policy, jitter, retries);
@@ -87,12 +93,11 @@ pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Re
     let mut first = vec![0u64; first_latest as usize + 2];
     let (last_first, last_bin) = (first.len() - 1, per_bin.len() - 1);
     // Windows drawn once: a power per retry per delivery would dominate a million-strong herd.
-    let windows: Option<Vec<(f64, f64)>> = (1..=retries)
-        .map(|r| jitter.window(policy.gap(r)))
-        .collect();
+    let gaps = Gaps::new(policy, jitter);
+    let windows = gaps.windows();
     for _ in 0..deliveries {
         let mut t = uniform(&mut rng, 0.0, 1.0);
-        let mut sampler = GapSampler::new(policy, jitter);
+        let mut sampler = gaps.sampler();
         for retry in 1..=retries {
             t += match &windows {
                 Some(windows) => {

@@ -175,38 +175,75 @@ impl Jitter {
     }
 }
 
-/// Draws the gaps before attempts 2, 3, ... of one delivery.
-pub struct GapSampler<'a> {
-    policy: &'a Policy,
+/// The gaps of one policy under one jitter mode, prepared once for many draws: each retry's
+/// window (a power per retry per draw would dominate long schedules), or for decorrelated
+/// jitter its base and cap. Every draw from it is the draw the policy and mode define.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gaps {
     jitter: Jitter,
-    retry: u32,
-    previous: f64,
+    retries: u32,
+    base_s: f64,
+    cap_s: f64,
+    /// The window of retry `k` at `k − 1`, for the modes with independent gaps; empty for
+    /// decorrelated jitter.
+    windows: Vec<(f64, f64)>,
 }
 
-impl<'a> GapSampler<'a> {
-    /// A sampler for one delivery under `policy` with `jitter`.
-    pub fn new(policy: &'a Policy, jitter: Jitter) -> Self {
-        GapSampler {
-            policy,
+impl Gaps {
+    /// The gaps of `policy`'s retries under `jitter`.
+    pub fn new(policy: &Policy, jitter: Jitter) -> Self {
+        let windows = (1..policy.attempts())
+            .map_while(|retry| jitter.window(policy.gap(retry)))
+            .collect();
+        Gaps {
             jitter,
-            retry: 0,
-            previous: policy.base_s(),
+            retries: policy.attempts() - 1,
+            base_s: policy.base_s(),
+            cap_s: policy.cap_s(),
+            windows,
         }
     }
 
+    /// Each retry's window, in order; `None` for decorrelated jitter, whose gaps depend on each
+    /// other.
+    pub fn windows(&self) -> Option<&[(f64, f64)]> {
+        (self.jitter != Jitter::Decorrelated).then_some(&self.windows)
+    }
+
+    /// The retries: attempts after the first.
+    pub fn retries(&self) -> u32 {
+        self.retries
+    }
+
+    /// A sampler for one delivery's gaps.
+    pub fn sampler(&self) -> GapSampler<'_> {
+        GapSampler {
+            gaps: self,
+            retry: 0,
+            previous: self.base_s,
+        }
+    }
+}
+
+/// Draws the gaps before attempts 2, 3, ... of one delivery (at most the policy's retries).
+pub struct GapSampler<'a> {
+    gaps: &'a Gaps,
+    retry: usize,
+    previous: f64,
+}
+
+impl GapSampler<'_> {
     /// The next gap, drawn with `rng`.
     pub fn next_gap(&mut self, rng: &mut impl Rng) -> f64 {
         self.retry += 1;
-        if self.jitter == Jitter::Decorrelated {
-            let base = self.policy.base_s();
-            let gap = uniform(rng, base, self.previous * 3.0).min(self.policy.cap_s());
+        let gaps = self.gaps;
+        if gaps.jitter == Jitter::Decorrelated {
+            let gap = uniform(rng, gaps.base_s, self.previous * 3.0).min(gaps.cap_s);
             self.previous = gap;
             return gap;
         }
-        match self.jitter.window(self.policy.gap(self.retry)) {
-            Some((lo, hi)) => uniform(rng, lo, hi),
-            None => 0.0,
-        }
+        let (lo, hi) = gaps.windows[self.retry - 1];
+        uniform(rng, lo, hi)
     }
 }
 
@@ -229,7 +266,8 @@ pub fn uniform(rng: &mut impl Rng, lo: f64, hi: f64) -> f64 {
 /// ```
 pub fn sample_schedule(policy: &Policy, jitter: Jitter, rng: &mut impl Rng) -> Vec<Row> {
     let ideal = policy.schedule();
-    let mut sampler = GapSampler::new(policy, jitter);
+    let gaps = Gaps::new(policy, jitter);
+    let mut sampler = gaps.sampler();
     let mut elapsed_s = 0.0;
     ideal
         .rows()

@@ -510,7 +510,7 @@ fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages(
         ),
         (
             &["herd", "--deliveries", "10000000", "--attempts", "10000"],
-            "error: --deliveries must be at most 200020 for a schedule of 10000 attempts (deliveries × retries at most 2000000000 drawn gaps), got 10000000",
+            "error: --deliveries must be at most 50005 for a schedule of 10000 attempts (deliveries × 39996 at most 2000000000 draws: a herd's delivery with full jitter costs 39996), got 10000000",
         ),
         (
             &["storm", "--arrivals", "1000/s", "--traffic", "2h"],

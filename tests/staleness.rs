@@ -245,6 +245,7 @@ fn the_report_json_contract() {
         "seed",
         "outages",
         "suggestion",
+        "suggestion_refused",
     ];
     expected.sort();
     let mut keys = keys;

@@ -226,3 +226,52 @@ fn the_figure_draws_the_tolerance_and_the_outage_read_off() {
         "a tolerance line without --tolerance"
     );
 }
+
+#[test]
+fn a_schedule_that_cannot_be_derived_is_an_answer_not_an_error() {
+    // 1 s gaps that never grow cannot reach a 6 h tolerance within 10000 attempts.
+    let report = json(&[
+        "staleness",
+        "--base",
+        "1s",
+        "--multiplier",
+        "1",
+        "--cap",
+        "1s",
+        "--attempts",
+        "100",
+        "--mode",
+        "none",
+        "--tolerance",
+        "6h",
+        "--max-lag",
+        "1h",
+        "--format",
+        "json",
+    ]);
+    assert!(report["suggestion"].is_null());
+    let why = report["suggestion_refused"].as_str().unwrap();
+    assert!(
+        why.starts_with("No schedule derived: ") && why.contains("10000 attempts"),
+        "{why}"
+    );
+    // The text formats say it after the caption.
+    let table = stdout(&run(&[
+        "staleness",
+        "--base",
+        "1s",
+        "--multiplier",
+        "1",
+        "--cap",
+        "1s",
+        "--attempts",
+        "100",
+        "--mode",
+        "none",
+        "--tolerance",
+        "6h",
+        "--max-lag",
+        "1h",
+    ]));
+    assert!(table.contains("No schedule derived: "), "{table}");
+}

@@ -264,8 +264,9 @@ function showDrawn(view, drawn, tableDone) {
     $('compare-info').textContent = drawn.compared ?? '';
   }
   if (view === 'staleness') {
-    $('suggestion').hidden = drawn.suggestion === null;
-    $('suggestion-findings').replaceChildren(...listItems(drawn.suggestion?.findings ?? []));
+    $('suggestion').hidden = drawn.suggestion_findings.length === 0;
+    $('suggestion-findings').replaceChildren(...listItems(drawn.suggestion_findings));
+    $('apply-suggestion').hidden = drawn.suggestion === null;
   }
 }
 

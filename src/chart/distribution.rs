@@ -160,7 +160,7 @@ pub fn draw<DB: DrawingBackend>(
             .estimate_text_size(label, &style)
             .map(|(w, h)| (f64::from(w), f64::from(h)))
             .unwrap_or((label.len() as f64 * 7.0 * s, 12.0 * s));
-        let left = (f64::from(x) - w / 2.0).clamp(2.0 * s, width - w - 2.0 * s);
+        let left = (f64::from(x) - w / 2.0).clamp(2.0 * s, (width - w - 2.0 * s).max(2.0 * s));
         if let Some(row) = rows.place(left - 4.0 * s, left + w + 4.0 * s) {
             let y = 52.0 * s - row as f64 * (h + 4.0 * s);
             area.draw(&Text::new(

@@ -97,6 +97,21 @@ pub fn main() -> ExitCode {
             let _ = err.print();
             return ExitCode::SUCCESS;
         }
+        Err(err)
+            if err.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            // No command: say so in the one line of an error, with the commands to choose from.
+            let commands: Vec<String> = <Cli as clap::CommandFactory>::command()
+                .get_subcommands()
+                .filter(|c| !c.is_hide_set() && c.get_name() != "help")
+                .map(|c| c.get_name().to_string())
+                .collect();
+            eprintln!(
+                "error: a command is needed: one of {} (backoff-lab --help tells more)",
+                commands.join(", ")
+            );
+            return ExitCode::from(2);
+        }
         Err(err) => {
             // clap's first paragraph, on one line: the usage block and tips follow it.
             let rendered = err.render().to_string();

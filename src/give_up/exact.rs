@@ -227,10 +227,14 @@ fn estimated(
     unjittered: f64,
 ) -> Result<GiveUpDistribution, Error> {
     // Fewer samples for long schedules: a tenth of the draws a report may take, at least 1000.
-    let retries = f64::from(policy.attempts().saturating_sub(1).max(1));
-    let samples =
-        (crate::limits::MAX_DRAWS / 10.0 / retries).clamp(1_000.0, DECORRELATED_SAMPLES as f64);
-    let estimate = sample(policy, jitter, samples as usize, DECORRELATED_SEED, 0)?;
+    let samples = crate::limits::affordable_samples(
+        policy.attempts(),
+        jitter,
+        crate::limits::Draws::GiveUpTimes,
+        0.1,
+        (1_000, DECORRELATED_SAMPLES),
+    );
+    let estimate = sample(policy, jitter, samples, DECORRELATED_SEED, 0)?;
     let cap = policy.cap_s();
     let retries = f64::from(policy.attempts() - 1);
     Ok(GiveUpDistribution {

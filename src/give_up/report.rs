@@ -60,6 +60,14 @@ impl JitterReport {
         bins: usize,
         deadline: Option<(f64, f64)>,
     ) -> Result<Self, Error> {
+        // Refused before the decorrelated estimate spends its own share of the work.
+        crate::limits::check_draws(
+            "samples",
+            samples,
+            policy.attempts(),
+            jitter,
+            crate::limits::Draws::GiveUpTimes,
+        )?;
         let summary = distribution(policy, jitter)?.summary;
         let sampled = sample(policy, jitter, samples, seed, bins)?;
         let deadline_safe = deadline

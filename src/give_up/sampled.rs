@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::exact::{gap_windows, offset_and_widths};
 use super::Percentiles;
-use crate::jitter::{seeded_rng, GapSampler, Jitter};
+use crate::jitter::{seeded_rng, Gaps, Jitter};
 use crate::{Error, Policy};
 
 /// The most samples one question may draw.
@@ -73,7 +73,13 @@ pub fn sample(
             "a whole number from 1 to 10000000",
         ));
     }
-    crate::limits::check_draws("samples", samples, policy.attempts())?;
+    crate::limits::check_draws(
+        "samples",
+        samples,
+        policy.attempts(),
+        jitter,
+        crate::limits::Draws::GiveUpTimes,
+    )?;
     if bins > 10_000 {
         return Err(Error::out_of_range(
             "bins",
@@ -132,8 +138,9 @@ pub fn give_up_times(
         }
         None => {
             let retries = policy.attempts() - 1;
+            let gaps = Gaps::new(policy, jitter);
             for _ in 0..samples {
-                let mut sampler = GapSampler::new(policy, jitter);
+                let mut sampler = gaps.sampler();
                 times.push((0..retries).map(|_| sampler.next_gap(rng)).sum());
             }
         }

@@ -73,8 +73,11 @@ pub struct Drawn {
     pub compared: Option<String>,
     /// Each storm series.
     pub storms: Vec<StormDrawn>,
-    /// The schedule the staleness tolerance and allowed lag suggest, with its findings.
+    /// The schedule the staleness tolerance and allowed lag suggest (the page's Apply).
     pub suggestion: Option<crate::staleness::Suggestion>,
+    /// What the suggestion box lists: the suggestion's findings, or why there is none; empty
+    /// hides the box.
+    pub suggestion_findings: Vec<String>,
 }
 
 fn policy(params: &Params) -> Result<Policy, Error> {
@@ -159,12 +162,15 @@ pub fn draw<DB: DrawingBackend>(
     computed: &Computed,
     options: &ChartOptions,
 ) -> Result<Drawn, PageError> {
+    // The result may come from outside (the JS API): nothing a chart cannot draw.
+    super::check_plotted(computed)?;
     let drawn = |caption: String| Drawn {
         caption,
         schedule: None,
         compared: None,
         storms: Vec::new(),
         suggestion: None,
+        suggestion_findings: Vec::new(),
     };
     match (view, computed) {
         (View::Timeline, Computed::Timeline) => draw_timeline(area, settings, options),
@@ -181,6 +187,7 @@ pub fn draw<DB: DrawingBackend>(
             chart::staleness::draw(area, chart, options)?;
             Ok(Drawn {
                 suggestion: chart.report.suggestion.clone(),
+                suggestion_findings: chart.report.suggestion_findings(),
                 ..drawn(chart.report.caption())
             })
         }
@@ -225,6 +232,7 @@ fn draw_timeline<DB: DrawingBackend>(
         compared,
         storms: Vec::new(),
         suggestion: None,
+        suggestion_findings: Vec::new(),
     })
 }
 
@@ -272,5 +280,6 @@ fn draw_storm<DB: DrawingBackend>(
         compared: None,
         storms,
         suggestion: None,
+        suggestion_findings: Vec::new(),
     })
 }

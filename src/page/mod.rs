@@ -11,12 +11,14 @@
 //! - [`embed_snippet`]: the `<iframe>` for a chart with the current settings.
 
 mod compute;
+mod plotted;
 mod resolve;
 mod settings;
 mod staleness;
 mod views;
 
 pub use compute::{compute, draw, herds, jitter_report, Computed, Drawn, StormDrawn};
+pub use plotted::{check_plotted, MAX_PLOTTED};
 pub use resolve::{duration_text, edited, preset_settings, resolve};
 pub use settings::{decode_hash, encode_hash, DecodedState, Settings, MAX_HASH_LEN};
 pub use staleness::{apply_suggestion, chart_of as staleness_chart_of, staleness_chart};

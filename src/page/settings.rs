@@ -239,6 +239,15 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
     }
 }
 
+/// `text` cut to `most` characters, with an ellipsis when cut.
+fn cut(text: &str, most: usize) -> String {
+    if text.chars().count() <= most {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(most - 1).collect();
+    format!("{kept}…")
+}
+
 /// Reads a URL hash (with or without its `#`). Never fails; see [`DecodedState::notices`].
 ///
 /// # Example
@@ -276,7 +285,13 @@ pub fn decode_hash(hash: &str) -> DecodedState {
         match valid(kind, value.trim()) {
             Ok(()) => settings.values[index] = normalized(kind, value.trim().to_string()),
             Err(why) => {
+                // The value is shown cut to 40 characters, in the reason as well.
                 let shown_value: String = value.chars().take(40).collect();
+                let why = match value.trim() {
+                    long if long.chars().count() > 40 => why.replace(long, &shown_value),
+                    _ => why,
+                };
+                let why = cut(&why, 200);
                 notices.push(format!(
                     "{key} {shown_value:?} was ignored ({why}); using {default:?}"
                 ));

@@ -10,6 +10,11 @@ use crate::Error;
 const SPACED: usize = 120;
 /// The most of the schedule's attempt times added (a long schedule's tail is log-spaced anyway).
 const CORNERS: usize = 120;
+/// The most schedules a curve samples under jitter: the first this many of the question's draws
+/// (the same seed draws the same schedules first). A curve answers up to 361 outages at once and
+/// keeps a few numbers per schedule and outage; this bounds it to about 60 MB, and a curve drawn
+/// from 5,000 schedules looks the same as one from more.
+pub const CURVE_SAMPLES: usize = 5_000;
 
 /// The outage lengths of a chart for a schedule giving up after `give_up_s`: from a minute to
 /// twice the give-up time (at least two hours, at most 365 days), in order.
@@ -39,8 +44,13 @@ pub fn curve_outages(question: &Question) -> Vec<f64> {
 }
 
 impl Question {
-    /// The answers along [`curve_outages`], all from the same draws under jitter.
+    /// The answers along [`curve_outages`], all from the same draws under jitter: the first
+    /// [`CURVE_SAMPLES`] of the question's.
     pub fn curve(&self) -> Result<Vec<OutageAnswer>, Error> {
-        Ok(self.answers(&curve_outages(self))?.outages)
+        let question = match self.samples() {
+            Some(samples) => self.with_samples(samples.min(CURVE_SAMPLES))?,
+            None => *self,
+        };
+        Ok(question.answers(&curve_outages(self))?.outages)
     }
 }

@@ -2,6 +2,7 @@
 //! sample under jitter. Every answer comes from here.
 
 use crate::jitter::{seeded_rng, Jitter};
+use crate::limits::Draws;
 use crate::{Error, Policy};
 
 use super::outage::OutageAnswer;
@@ -168,6 +169,15 @@ impl Question {
     /// Every requested outage and the derived lengths, exactly or by sampling.
     pub(crate) fn answers(&self, outages_s: &[f64]) -> Result<Answers, Error> {
         if self.method() == Method::Sampled {
+            crate::limits::check_draws(
+                "samples",
+                self.samples,
+                self.policy.attempts(),
+                self.jitter,
+                Draws::Staleness {
+                    outages: outages_s.len(),
+                },
+            )?;
             let sampling = (self.samples, self.seed);
             return sampled_answers(
                 &self.policy,

@@ -117,9 +117,7 @@ impl StalenessReport {
     /// The caption, then the suggestion's findings.
     fn sentences(&self) -> Vec<String> {
         let mut sentences = vec![self.caption()];
-        if let Some(suggestion) = &self.suggestion {
-            sentences.extend(suggestion.findings.iter().cloned());
-        }
+        sentences.extend(self.suggestion_findings());
         sentences
     }
 

@@ -6,7 +6,7 @@ use crate::{format_duration, Error};
 
 use super::outage::OutageAnswer;
 use super::suggestion::{suggest, Suggestion};
-use super::{check_outages, Method, Question};
+use super::{check_max_lag, check_outages, Method, Question};
 
 /// Everything about one schedule's staleness: the derived lengths and one answer per outage.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -35,6 +35,9 @@ pub struct StalenessReport {
     pub outages: Vec<OutageAnswer>,
     /// A schedule derived from the tolerance and an allowed recovery lag, or `null`.
     pub suggestion: Option<Suggestion>,
+    /// With a tolerance and an allowed lag, why no schedule could be derived (it would need
+    /// more than 10000 attempts), or `null`.
+    pub suggestion_refused: Option<String>,
 }
 
 impl StalenessReport {
@@ -45,9 +48,16 @@ impl StalenessReport {
         outages_s: &[f64],
         max_lag_s: Option<f64>,
     ) -> Result<Self, Error> {
-        let suggestion = match (max_lag_s, question.tolerance_s()) {
-            (None, _) => None,
-            (Some(r), Some(t)) => Some(suggest(question.policy(), t, r)?),
+        let (suggestion, suggestion_refused) = match (max_lag_s, question.tolerance_s()) {
+            (None, _) => (None, None),
+            // Bad input is refused; a schedule that cannot be derived is an answer.
+            (Some(r), Some(t)) => {
+                check_max_lag(r)?;
+                match suggest(question.policy(), t, r) {
+                    Ok(suggestion) => (Some(suggestion), None),
+                    Err(why) => (None, Some(format!("No schedule derived: {why}."))),
+                }
+            }
             (Some(_), None) => {
                 return Err(Error::out_of_range(
                     "tolerance",
@@ -69,7 +79,18 @@ impl StalenessReport {
             seed: question.seed(),
             outages: answers.outages,
             suggestion,
+            suggestion_refused,
         })
+    }
+
+    /// What the suggestion says in words: its findings, or why no schedule was derived (empty
+    /// without an allowed lag).
+    pub fn suggestion_findings(&self) -> Vec<String> {
+        match (&self.suggestion, &self.suggestion_refused) {
+            (Some(suggestion), _) => suggestion.findings.clone(),
+            (None, Some(why)) => vec![why.clone()],
+            (None, None) => Vec::new(),
+        }
     }
 
     /// The report on the schedule's [`ladder`](super::ladder) of outages.

@@ -6,7 +6,7 @@
 //! the schedules are random. Percentiles need single events: each schedule contributes the one
 //! event that arrives at a uniformly drawn time in the outage.
 
-use crate::jitter::{seeded_rng, uniform, GapSampler, Jitter, SeededRng};
+use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
 
 use super::outage::{AllEvents, FirstEvent, OutageAnswer, SampledSpread, Spread};
@@ -26,8 +26,9 @@ pub(crate) fn for_each_draw(
 ) -> Result<(), Error> {
     let mut rng = seeded_rng(seed)?;
     let mut timeline = Timeline::default();
+    let gaps = Gaps::new(policy, jitter);
     for _ in 0..samples {
-        draw(policy, jitter, &mut rng, &mut timeline);
+        draw(&gaps, &mut rng, &mut timeline);
         let fraction = uniform(&mut rng, 0.0, 1.0);
         visit(&timeline, fraction);
     }
@@ -36,10 +37,10 @@ pub(crate) fn for_each_draw(
 
 /// One schedule's attempt times: the gaps `sample_schedule` would draw, in the same order from
 /// the same generator, without rebuilding the unjittered schedule for every draw.
-fn draw(policy: &Policy, jitter: Jitter, rng: &mut SeededRng, timeline: &mut Timeline) {
-    let mut sampler = GapSampler::new(policy, jitter);
+fn draw(gaps: &Gaps, rng: &mut SeededRng, timeline: &mut Timeline) {
+    let mut sampler = gaps.sampler();
     let mut elapsed = 0.0;
-    let retries = (1..policy.attempts()).map(|_| {
+    let retries = (1..=gaps.retries()).map(|_| {
         elapsed += sampler.next_gap(rng);
         elapsed
     });

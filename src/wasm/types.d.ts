@@ -853,9 +853,14 @@ compared: string | null,
  */
 storms: Array<StormDrawn>, 
 /**
- * The schedule the staleness tolerance and allowed lag suggest, with its findings.
+ * The schedule the staleness tolerance and allowed lag suggest (the page's Apply).
  */
-suggestion: Suggestion | null, };
+suggestion: Suggestion | null, 
+/**
+ * What the suggestion box lists: the suggestion's findings, or why there is none; empty
+ * hides the box.
+ */
+suggestion_findings: Array<string>, };
 
 export type PageError = { 
 /**
@@ -1029,7 +1034,12 @@ outages: Array<OutageAnswer>,
 /**
  * A schedule derived from the tolerance and an allowed recovery lag, or `null`.
  */
-suggestion: Suggestion | null, };
+suggestion: Suggestion | null, 
+/**
+ * With a tolerance and an allowed lag, why no schedule could be derived (it would need
+ * more than 10000 attempts), or `null`.
+ */
+suggestion_refused: string | null, };
 
 export type StalenessCurve = { 
 /**

@@ -39,10 +39,12 @@ export interface PageConfig {
   sliderStops: Record<string, number[]>;
   views: { name: View; section: string; title: string }[];
 }
-/** What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption. */
+/** What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption; `bin_s`
+ * is the width of the whole schedule's bins (each `Rates` has its own). */
 export interface HerdSummary {
   deliveries: number; mode: string; seed: number; peak_per_s: number; mean_per_s: number;
-  peak_to_mean: number; first_retry: Rates; unjittered_first_retry: Rates; caption: string;
+  peak_to_mean: number; bin_s: number; first_retry: Rates; unjittered_first_retry: Rates;
+  caption: string;
 }
 /** What the API's functions throw: an Error, with the input (field) it is about. */
 export interface BackoffError extends Error { field?: string; }

@@ -1,21 +1,59 @@
 //! A herd: many deliveries that failed within the same second, and when their retries arrive.
 //! Backoff spaces one delivery's attempts; only jitter spreads the herd.
+//!
+//! # Bins
+//!
+//! A herd counts arrivals in two histograms from the failure's second (second 0): every retry
+//! over the whole schedule (`per_second`, at most [`MAX_BINS`] bins) and the first retries
+//! alone (`first_retry_per_second`, at most [`MAX_FIRST_RETRY_BINS`]: what the herd chart
+//! draws and the page copies). Each histogram has bins of one width, from second 0 to the
+//! latest instant an arrival can have (the failure's second plus the longest gaps its jitter
+//! can draw), with one spare bin at the end:
+//!
+//! - **1 s** while that span fits the histogram's most bins: under 999,999 s (11.6 days) of
+//!   schedule and under 99,999 s (27.8 h) of first retries. Every herd of an ordinary schedule
+//!   counts per second.
+//! - Past that, **the narrowest round width** that fits: 2, 5, 10, 15 or 30 s, 1, 2, 5, 10, 15
+//!   or 30 min, 1, 2, 3, 6 or 12 h, then whole days in 1-2-5 steps (1, 2, 5, 10, 20, ...
+//!   days). A 300-day first gap under ±100% proportional jitter spans 600 days of first
+//!   retries: 10 min bins, 86,402 of them.
+//!
+//! The bin widths are `bin_s` (whole schedule) and `first_retry.bin_s` (first retries). Rates
+//! stay per second: a peak is the busiest bin's arrivals divided by its width, which is the
+//! busiest second with 1 s bins and the busiest bin's average rate with wider ones (the
+//! busiest second within it may hold more: counting every second of a 600-day span would
+//! take 52 million counts). The caption and the chart say so whenever a bin is wider than a
+//! second. Without jitter every first retry arrives within one second of the others (the
+//! failure's instant plus the same gap), so a spike's first-retry peak is read from its bins
+//! only while they are 1 s wide, and is every delivery otherwise
+//! ([`Herd::unjittered_first_second`]).
 
 use serde::{Deserialize, Serialize};
 
 use crate::jitter::{seeded_rng, uniform, Gaps, Jitter};
 use crate::{Error, Policy};
 
+mod bins;
+mod render;
+
+use bins::Bins;
+pub(crate) use render::format_rate;
+
 /// The most deliveries one herd may have.
 pub const MAX_DELIVERIES: usize = 10_000_000;
-/// The most histogram bins; longer schedules get wider bins.
-const MAX_BINS: f64 = 1_000_000.0;
+/// The most bins of a herd's whole-schedule histogram (`per_second`); longer schedules get
+/// wider bins (see the module docs).
+pub const MAX_BINS: usize = 1_000_000;
+/// The most bins of a herd's first-retry histogram (`first_retry_per_second`); a longer
+/// spread of first retries gets wider bins (see the module docs).
+pub const MAX_FIRST_RETRY_BINS: usize = 100_000;
 
 /// Peak and mean arrival rates over a window.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Rates {
-    /// The most arrivals in any one second (any one bin, divided by its width).
+    /// The most arrivals in any one bin, divided by its width: the busiest second's arrivals
+    /// with 1 s bins, the busiest bin's average rate with wider ones.
     pub peak_per_s: f64,
     /// Arrivals divided by the window they belong to (the unjittered first gap for the first
     /// retry, the unjittered give-up time for the whole schedule).
@@ -25,6 +63,9 @@ pub struct Rates {
     pub peak_to_mean: f64,
     /// The window, seconds.
     pub window_s: f64,
+    /// The width of the bins the peak was counted in, seconds: 1, or a round width (2 s, 5 s,
+    /// ..., 1 min, ..., 1 h, ..., days) when the arrivals span too long for one-second bins.
+    pub bin_s: f64,
 }
 
 /// Arrivals per second of a herd's retries.
@@ -38,15 +79,20 @@ pub struct Herd {
     /// The seed of the draws.
     #[cfg_attr(test, ts(type = "number"))]
     pub seed: u64,
-    /// Width of each bin of `per_second` (1 unless the schedule is longer than 1,000,000 s).
+    /// Width of each bin of `per_second`, seconds: 1 unless the schedule spans 999,999 s or
+    /// more, then the narrowest round width (2 s, 5 s, ..., 1 min, ..., 1 h, ..., days) that
+    /// keeps within 1,000,000 bins.
     pub bin_s: f64,
-    /// Retries (every attempt after the first) arriving in each bin, over the whole schedule.
+    /// Retries (every attempt after the first) arriving in each bin of `bin_s` seconds, over
+    /// the whole schedule: bin `i` starts `i × bin_s` after the failure's second began.
     #[cfg_attr(test, ts(type = "Array<number>"))]
     pub per_second: Vec<u64>,
-    /// First retries arriving in each second.
+    /// First retries arriving in each bin of `first_retry.bin_s` seconds: 1 unless they spread
+    /// over 99,999 s or more, then the narrowest round width that keeps within 100,000 bins.
     #[cfg_attr(test, ts(type = "Array<number>"))]
     pub first_retry_per_second: Vec<u64>,
-    /// Peak over the whole schedule, per second.
+    /// Peak over the whole schedule, per second: the busiest bin of `per_second` divided by
+    /// `bin_s`.
     pub peak_per_s: f64,
     /// Mean over the whole schedule, per second.
     pub mean_per_s: f64,
@@ -58,7 +104,7 @@ pub struct Herd {
 
 /// Simulates `deliveries` deliveries that each failed at a uniform instant of the same second,
 /// then retried under `policy` with `jitter`, drawn with `seed`. Sizes are checked before any
-/// allocation.
+/// allocation, and the histograms' bins are bounded whatever the schedule (see the module docs).
 ///
 /// # Example
 /// ```
@@ -87,11 +133,9 @@ pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Re
     let mut rng = seeded_rng(seed)?;
     let retries = policy.attempts() - 1;
     let latest = latest_retry_s(policy, jitter, retries);
-    let bin_s = (latest / MAX_BINS).ceil().max(1.0);
-    let mut per_bin = vec![0u64; (latest / bin_s) as usize + 2];
+    let mut all = Bins::covering(latest, MAX_BINS);
     let first_latest = latest_retry_s(policy, jitter, retries.min(1));
-    let mut first = vec![0u64; first_latest as usize + 2];
-    let (last_first, last_bin) = (first.len() - 1, per_bin.len() - 1);
+    let mut first = Bins::covering(first_latest, MAX_FIRST_RETRY_BINS);
     // Windows drawn once: a power per retry per delivery would dominate a million-strong herd.
     let gaps = Gaps::new(policy, jitter);
     let windows = gaps.windows();
@@ -107,41 +151,32 @@ pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Re
                 None => sampler.next_gap(&mut rng),
             };
             if retry == 1 {
-                first[(t as usize).min(last_first)] += 1;
+                first.add(t);
             }
-            per_bin[((t / bin_s) as usize).min(last_bin)] += 1;
+            all.add(t);
         }
     }
-    let rates = |counts: &[u64], bin: f64, arrivals: f64, window: f64| {
-        let peak = counts.iter().copied().max().unwrap_or(0) as f64 / bin;
+    let rates = |bins: &Bins, arrivals: f64, window: f64| {
+        let (peak, bin) = (bins.peak_per_s(), bins.width_s);
         let mean = arrivals / window.max(bin);
         Rates {
             peak_per_s: peak,
             mean_per_s: mean,
             peak_to_mean: if mean > 0.0 { peak / mean } else { 0.0 },
             window_s: window.max(bin),
+            bin_s: bin,
         }
     };
     let n = deliveries as f64;
-    let first_retry = rates(
-        &first,
-        1.0,
-        if retries > 0 { n } else { 0.0 },
-        policy.gap(1),
-    );
-    let whole = rates(
-        &per_bin,
-        bin_s,
-        n * f64::from(retries),
-        policy.schedule().give_up_s(),
-    );
+    let first_retry = rates(&first, if retries > 0 { n } else { 0.0 }, policy.gap(1));
+    let whole = rates(&all, n * f64::from(retries), policy.schedule().give_up_s());
     Ok(Herd {
         deliveries,
         mode: jitter.name().to_string(),
         seed,
-        bin_s,
-        per_second: per_bin,
-        first_retry_per_second: first,
+        bin_s: all.width_s,
+        per_second: all.counts,
+        first_retry_per_second: first.counts,
         peak_per_s: whole.peak_per_s,
         mean_per_s: whole.mean_per_s,
         peak_to_mean: whole.peak_to_mean,
@@ -176,54 +211,17 @@ impl Herd {
         .map(Some)
     }
 
-    /// The table form: the caption, compared with `spike` when one is given.
-    pub fn to_table(&self, spike: Option<&Herd>) -> String {
-        format!("{}\n", self.caption(spike))
-    }
-
-    /// The herd's numbers in words, compared with the unjittered spike when one is given.
-    pub fn caption(&self, spike: Option<&Herd>) -> String {
+    /// An unjittered herd's first retries in its busiest second, and that as a multiple of
+    /// their mean rate: read from its bins while they are 1 s wide; with wider bins every
+    /// delivery, since without jitter all of them arrive within one second (see the module
+    /// docs).
+    pub fn unjittered_first_second(&self) -> (f64, f64) {
         let first = &self.first_retry;
-        let mut text = format!(
-            "{} deliveries fail in the same second. With {} jitter (seed {}) their first retries peak at {:.0} \
-             per second against a mean of {:.1} per second over the {} window ({:.1}× the mean).",
-            self.deliveries,
-            self.mode,
-            self.seed,
-            first.peak_per_s,
-            first.mean_per_s,
-            crate::format_duration(first.window_s),
-            first.peak_to_mean,
-        );
-        if let Some(spike) = spike.filter(|s| s.mode != self.mode) {
-            text += &format!(
-                " Without jitter all {:.0} arrive within one second, {:.0}× the mean.",
-                spike.first_retry.peak_per_s, spike.first_retry.peak_to_mean
-            );
+        if first.bin_s == 1.0 {
+            return (first.peak_per_s, first.peak_to_mean);
         }
-        text += &format!(
-            " Over the whole schedule retries peak at {:.0} per second ({:.0}× the mean of {:.2}).",
-            self.peak_per_s, self.peak_to_mean, self.mean_per_s
-        );
-        text
-    }
-
-    /// CSV: one line per second with first retries and all retries (per bin, without the
-    /// first-retry column, when the schedule is too long for one-second bins).
-    pub fn to_csv(&self) -> String {
-        if self.bin_s != 1.0 {
-            let mut out = String::from("bin_start_s,retries\n");
-            for (i, count) in self.per_second.iter().enumerate() {
-                out += &format!("{},{count}\n", i as f64 * self.bin_s);
-            }
-            return out;
-        }
-        let mut out = String::from("second,first_retries,retries\n");
-        for (i, count) in self.per_second.iter().enumerate() {
-            let first = self.first_retry_per_second.get(i).copied().unwrap_or(0);
-            out += &format!("{i},{first},{count}\n");
-        }
-        out
+        let (all, mean) = (self.deliveries as f64, first.mean_per_s);
+        (all, if mean > 0.0 { all / mean } else { 0.0 })
     }
 }
 
@@ -295,8 +293,136 @@ mod tests {
         )
         .unwrap();
         let h = herd(&policy, Jitter::Full, 10, 1).unwrap();
-        assert!(h.per_second.len() <= 1_000_002);
-        assert!(h.bin_s > 1.0);
+        // 9,999 days of retries in 15 min bins; the first retries' day in seconds.
+        assert_eq!((h.bin_s, h.per_second.len()), (900.0, 959_906));
         assert_eq!(h.per_second.iter().sum::<u64>(), 10 * 9_999);
+        assert_eq!(h.first_retry.bin_s, 1.0);
+        assert_eq!(h.first_retry_per_second.len(), 86_403);
+    }
+
+    /// The fuzzing finding: a 300-day first gap under ±100% jitter spread its first retries
+    /// over 52 million one-second bins.
+    #[test]
+    fn a_300_day_spread_keeps_its_bins_bounded() {
+        let days = 300.0 * 86_400.0;
+        let policy = Policy::new(days, 1.0, days, crate::Stop::Attempts(2)).unwrap();
+        let jitter = Jitter::proportional(1.0).unwrap();
+        for deliveries in [1, 1_000] {
+            let h = herd(&policy, jitter, deliveries, 1).unwrap();
+            // 600 days and a second: 10 min bins for first retries, 1 min for the schedule.
+            assert_eq!(h.first_retry.bin_s, 600.0);
+            assert_eq!(h.first_retry_per_second.len(), 86_402);
+            assert!(h.first_retry_per_second.len() <= MAX_FIRST_RETRY_BINS);
+            assert_eq!((h.bin_s, h.per_second.len()), (60.0, 864_002));
+            assert!(h.per_second.len() <= MAX_BINS);
+            let n = deliveries as u64;
+            assert_eq!(h.first_retry_per_second.iter().sum::<u64>(), n);
+            assert_eq!(h.per_second.iter().sum::<u64>(), n);
+            // Rates stay per second: the busiest bin over its width.
+            let busiest = *h.first_retry_per_second.iter().max().unwrap() as f64;
+            assert_eq!(h.first_retry.peak_per_s, busiest / 600.0);
+            assert_eq!(h.first_retry.mean_per_s, deliveries as f64 / days);
+        }
+        let widest = Policy::new(
+            crate::policy::MAX_SPAN_S,
+            crate::policy::MAX_MULTIPLIER,
+            crate::policy::MAX_SPAN_S,
+            crate::Stop::Attempts(crate::policy::MAX_ATTEMPTS),
+        )
+        .unwrap();
+        let h = herd(&widest, jitter, 1, 1).unwrap();
+        assert!(h.first_retry_per_second.len() <= MAX_FIRST_RETRY_BINS);
+        assert!(h.per_second.len() <= MAX_BINS);
+        assert_eq!((h.first_retry.bin_s, h.bin_s), (900.0, 864_000.0));
+    }
+
+    /// Herds of ordinary schedules count per second exactly as before bins could widen
+    /// (vectors recorded from that code).
+    #[test]
+    fn ordinary_herds_are_unchanged() {
+        let small = Policy::new(2.0, 2.0, 10.0, crate::Stop::Attempts(4)).unwrap();
+        let cases: [(Jitter, &[u64], &[u64], f64); 5] = [
+            (
+                Jitter::Full,
+                &[2, 6, 2, 0, 0],
+                &[2, 6, 7, 1, 2, 2, 2, 2, 1, 0, 4, 1, 0, 0, 0, 0, 0],
+                7.0,
+            ),
+            (
+                Jitter::Equal,
+                &[0, 4, 6, 0, 0],
+                &[0, 4, 6, 0, 5, 4, 1, 0, 0, 0, 2, 3, 5, 0, 0, 0, 0],
+                6.0,
+            ),
+            (
+                Jitter::None,
+                &[0, 0, 10, 0, 0],
+                &[0, 0, 10, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 10, 0, 0],
+                10.0,
+            ),
+            (
+                Jitter::proportional(0.5).unwrap(),
+                &[0, 2, 6, 2, 0, 0],
+                &[
+                    0, 2, 6, 2, 0, 5, 1, 2, 2, 0, 0, 0, 0, 2, 2, 1, 0, 4, 1, 0, 0, 0, 0, 0,
+                ],
+                6.0,
+            ),
+            (
+                Jitter::Decorrelated,
+                &[0, 0, 2, 2, 2, 3, 1, 0, 0],
+                &[
+                    0, 0, 2, 2, 2, 3, 2, 2, 1, 1, 0, 1, 0, 2, 2, 3, 1, 1, 0, 0, 0, 1, 0, 2, 0, 2,
+                    0, 0, 0,
+                ],
+                3.0,
+            ),
+        ];
+        for (jitter, first, all, peak) in cases {
+            let h = herd(&small, jitter, 10, 42).unwrap();
+            assert_eq!(h.first_retry_per_second, first, "{}", jitter.name());
+            assert_eq!(h.per_second, all, "{}", jitter.name());
+            assert_eq!((h.bin_s, h.first_retry.bin_s), (1.0, 1.0));
+            assert_eq!(h.peak_per_s, peak);
+            assert_eq!(h.mean_per_s, 30.0 / 14.0);
+        }
+        let article = herd(&Policy::article(), Jitter::Full, 1_000, 42).unwrap();
+        assert_eq!(
+            article.first_retry_per_second,
+            [
+                22, 38, 26, 29, 33, 32, 33, 36, 37, 27, 41, 24, 34, 30, 35, 28, 34, 33, 36, 28, 44,
+                39, 32, 19, 41, 32, 32, 36, 36, 35, 18, 0, 0
+            ]
+        );
+        assert_eq!(
+            article.first_retry,
+            Rates {
+                peak_per_s: 44.0,
+                mean_per_s: 1_000.0 / 30.0,
+                peak_to_mean: 44.0 / (1_000.0 / 30.0),
+                window_s: 30.0,
+                bin_s: 1.0,
+            }
+        );
+        assert_eq!(article.per_second.len(), 86_523);
+        assert_eq!(&article.per_second[..5], &[22, 38, 28, 29, 35]);
+        assert_eq!((article.bin_s, article.peak_per_s), (1.0, 55.0));
+    }
+
+    #[test]
+    fn a_wide_spike_is_every_delivery_in_one_second() {
+        let days = 300.0 * 86_400.0;
+        let policy = Policy::new(days, 1.0, days, crate::Stop::Attempts(2)).unwrap();
+        let spike = herd(&policy, Jitter::None, 1_000, 1).unwrap();
+        assert_eq!(spike.first_retry.bin_s, 300.0);
+        // Its busiest 5 min bin averages 3.3 per second, yet all arrive within one second.
+        assert_eq!(spike.first_retry.peak_per_s, 1_000.0 / 300.0);
+        let (count, multiple) = spike.unjittered_first_second();
+        assert_eq!(count, 1_000.0);
+        assert!((multiple - days).abs() < 1e-6, "{multiple}");
+        let article = herd(&Policy::article(), Jitter::None, 1_000, 1).unwrap();
+        let (count, multiple) = article.unjittered_first_second();
+        assert_eq!(count, 1_000.0);
+        assert!((multiple - 30.0).abs() < 1e-9, "{multiple}");
     }
 }

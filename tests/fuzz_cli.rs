@@ -930,3 +930,42 @@ fn decorrelated_jitter_and_herd_past_their_cost_are_refused() {
         assert!(run.stderr.starts_with(expected), "{list:?}: {}", run.stderr);
     }
 }
+
+/// `herd` of a 300-day first gap under ±100% proportional jitter wrote one count per second of
+/// its 600 days of first retries: 51,840,003 bins, 370 MB of JSON. (Found by fuzzing, fixed by
+/// round bin widths past 100,000 first-retry bins: kept as a regression test.)
+#[test]
+fn herd_of_a_300_day_gap_writes_bounded_bins() {
+    let run = run(&args(&[
+        "herd",
+        "--base",
+        "300d",
+        "--multiplier",
+        "1",
+        "--cap",
+        "300d",
+        "--attempts",
+        "2",
+        "--deliveries",
+        "1",
+        "--mode",
+        "proportional",
+        "--factor",
+        "1",
+        "--seed",
+        "1",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.took < Duration::from_secs(5), "{:.1?}", run.took);
+    // The whole schedule's 864,002 one-minute bins, pretty-printed: under 10 MB.
+    assert!(run.stdout.len() < 10_000_000, "{} bytes", run.stdout.len());
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let first = json["first_retry_per_second"].as_array().unwrap();
+    assert_eq!(first.len(), 86_402);
+    assert_eq!(json["first_retry"]["bin_s"], 600.0);
+    assert_eq!(json["bin_s"], 60.0);
+    assert_eq!(json["per_second"].as_array().unwrap().len(), 864_002);
+}

@@ -7,11 +7,12 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions, Legend};
-use crate::herd::Herd;
+use crate::herd::{format_rate, Herd};
 use crate::{format_duration, Error};
 
 /// Draws `herd`'s first-retry arrivals per second over `spike`'s (the unjittered herd), filling
-/// `area`.
+/// `area`. Bins wider than a second (a long spread: see [`crate::herd`]) are drawn as their
+/// average rate, and the axis title and legend name their width.
 ///
 /// # Example
 /// ```
@@ -34,41 +35,54 @@ pub fn draw<DB: DrawingBackend>(
     let (options, theme) = prepare(area, options)?;
     let s = options.scale;
 
-    let series = |h: &Herd| h.first_retry_per_second.clone();
+    // Each series is its first retries per bin of `first_retry.bin_s` seconds (see the herd
+    // module docs: 1 s, or a round width for a long spread); heights are per second.
+    fn series(h: &Herd) -> (&[u64], f64) {
+        (&h.first_retry_per_second, h.first_retry.bin_s)
+    }
     let main = series(herd);
     let reference = spike.filter(|sp| sp.mode != herd.mode).map(series);
-    let seconds = main
-        .len()
-        .max(reference.as_ref().map_or(0, Vec::len))
-        .max(2) as f64;
-    let peak = main
-        .iter()
-        .chain(reference.iter().flatten())
-        .copied()
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64;
-    let top = peak * 1.15;
+    let all = || std::iter::once(main).chain(reference);
+    let seconds = all()
+        .map(|(counts, bin)| counts.len() as f64 * bin)
+        .fold(2.0, f64::max);
+    let peak = all()
+        .map(|(counts, bin)| counts.iter().copied().max().unwrap_or(0) as f64 / bin)
+        .fold(0.0, f64::max);
+    let top = if peak > 0.0 { peak } else { 1.0 } * 1.15;
+    // Bins wider than a second: the chart says so, and rates below one get decimals.
+    let wide = all().map(|(_, bin)| bin).find(|bin| *bin != 1.0);
 
     // A legend in words along the top; the plot starts below it.
     let mean = herd.first_retry.mean_per_s;
-    let mut entries = vec![(
-        format!(
-            "{} jitter: peak {:.0}/s",
-            herd.mode, herd.first_retry.peak_per_s
+    let (peak_text, mean_text) = match wide {
+        None => (
+            format!("peak {:.0}/s", herd.first_retry.peak_per_s),
+            format!("mean {mean:.1}/s"),
         ),
+        Some(_) => (
+            format!(
+                "peak {}/s over {}",
+                format_rate(herd.first_retry.peak_per_s),
+                format_duration(herd.first_retry.bin_s)
+            ),
+            format!("mean {}/s", format_rate(mean)),
+        ),
+    };
+    let mut entries = vec![(
+        format!("{} jitter: {peak_text}", herd.mode),
         theme.primary.filled(),
     )];
     if let Some(sp) = spike.filter(|sp| sp.mode != herd.mode) {
         entries.push((
             format!(
                 "without jitter: {:.0} in one second",
-                sp.first_retry.peak_per_s
+                sp.unjittered_first_second().0
             ),
             theme.alert.filled(),
         ));
     }
-    entries.push((format!("mean {:.1}/s", mean), theme.secondary.filled()));
+    entries.push((mean_text, theme.secondary.filled()));
     let legend = Legend::new(area, entries, &theme, s);
 
     let width = f64::from(area.dim_in_pixel().0);
@@ -80,17 +94,31 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_area_size(52.0 * s)
         .build_cartesian_2d(0.0..seconds, 0.0..top)
         .map_err(drawing_error)?;
+    let titles: Vec<String> = match wide {
+        None => vec![
+            "first retries per second".into(),
+            "retries per second".into(),
+            "retries/s".into(),
+        ],
+        Some(bin) => vec![
+            format!("first retries per second ({} bins)", format_duration(bin)),
+            format!("retries/s ({} bins)", format_duration(bin)),
+            "retries/s".into(),
+        ],
+    };
+    // Whole numbers, unless wide bins make the rates small: then enough decimals for the
+    // five labels to differ.
+    let decimals = match wide {
+        Some(_) if top < 5.0 => (1.0 - (top / 5.0).log10().floor()).clamp(0.0, 12.0) as usize,
+        _ => 0,
+    };
     draw_mesh(
         &mut chart,
         &theme,
         s,
-        &[
-            "first retries per second",
-            "retries per second",
-            "retries/s",
-        ],
+        &titles.iter().map(String::as_str).collect::<Vec<_>>(),
         5,
-        &|v: &f64| format!("{v:.0}"),
+        &|v: &f64| format!("{v:.decimals$}"),
     )?;
     let tick_style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
     for t in nice_time_ticks(0.0, seconds, ((width / (s * 70.0)) as usize).max(2)) {
@@ -103,10 +131,10 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(drawing_error)?;
     }
 
-    // A bar per second while seconds are wider than a pixel; past that, a bar per pixel's worth
-    // of seconds at the busiest second in it (a day of seconds would be 86,400 bars).
-    let per_bar = (seconds / width.max(1.0)).ceil().max(1.0) as usize;
-    let bars = |counts: &[u64], colour: RGBAColor| -> Vec<Rectangle<(f64, f64)>> {
+    // A bar per bin while bins are wider than a pixel; past that, a bar per pixel's worth of
+    // bins at the busiest bin in it (a day of seconds would be 86,400 bars).
+    let bars = |(counts, bin): (&[u64], f64), colour: RGBAColor| -> Vec<Rectangle<(f64, f64)>> {
+        let per_bar = (seconds / width.max(1.0) / bin).ceil().max(1.0) as usize;
         let (inset, last) = if per_bar == 1 {
             (0.08, 0.92)
         } else {
@@ -120,21 +148,21 @@ pub fn draw<DB: DrawingBackend>(
                 let start = (i * per_bar) as f64;
                 Some(Rectangle::new(
                     [
-                        (start + inset * per_bar as f64, 0.0),
-                        (start + last * per_bar as f64, busiest as f64),
+                        ((start + inset * per_bar as f64) * bin, 0.0),
+                        ((start + last * per_bar as f64) * bin, busiest as f64 / bin),
                     ],
                     colour.filled(),
                 ))
             })
             .collect()
     };
-    if let Some(reference) = &reference {
+    if let Some(reference) = reference {
         chart
             .draw_series(bars(reference, theme.alert.mix(0.35)))
             .map_err(drawing_error)?;
     }
     chart
-        .draw_series(bars(&main, theme.primary.mix(0.85)))
+        .draw_series(bars(main, theme.primary.mix(0.85)))
         .map_err(drawing_error)?;
 
     let mean_line = vec![(0.0, mean), (seconds, mean)].into_iter();
@@ -197,5 +225,29 @@ mod tests {
         let bars = svg.matches("<rect").count();
         assert!(bars <= 800, "{bars} bars for 800 pixels");
         assert!(bars > 100, "{bars} bars");
+    }
+
+    #[test]
+    fn wide_bins_are_drawn_as_average_rates_and_named() {
+        let days = 300.0 * 86_400.0;
+        let policy = Policy::new(days, 1.0, days, crate::Stop::Attempts(2)).unwrap();
+        let spread = simulate(&policy, Jitter::proportional(1.0).unwrap(), 1_000, 1).unwrap();
+        let spike = simulate(&policy, Jitter::None, 1_000, 1).unwrap();
+        let svg = to_svg((800, 300), |area| {
+            draw(area, &spread, Some(&spike), &ChartOptions::default())
+        })
+        .unwrap();
+        assert!(
+            svg.contains("first retries per second (10 min bins)"),
+            "{svg}"
+        );
+        assert!(svg.contains("peak 0.00333/s over 10 min"));
+        assert!(svg.contains("without jitter: 1000 in one second"));
+        assert!(svg.contains("mean 0.0000386/s"));
+        let bars = svg.matches("<rect").count();
+        assert!(bars <= 2 * 800, "{bars} bars for 800 pixels");
+        // The spike's 5 min bin at its average rate sets the scale: 1000 / 300 s, with
+        // decimals on the axis.
+        assert!(svg.contains("\n3.00\n"), "{svg}");
     }
 }

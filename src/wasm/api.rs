@@ -53,7 +53,9 @@ pub fn herd(
     to_js(&crate::page::herds(&params).map_err(|e| js_error(&e))?.0)
 }
 
-/// What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption.
+/// What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption. Each
+/// `Rates` says the width of the bins its peak was counted in; `bin_s` is the whole
+/// schedule's.
 #[derive(Serialize)]
 pub(super) struct HerdSummary {
     deliveries: usize,
@@ -62,6 +64,7 @@ pub(super) struct HerdSummary {
     peak_per_s: f64,
     mean_per_s: f64,
     peak_to_mean: f64,
+    bin_s: f64,
     first_retry: Rates,
     unjittered_first_retry: Rates,
     caption: String,
@@ -76,6 +79,7 @@ impl HerdSummary {
             peak_per_s: spread.peak_per_s,
             mean_per_s: spread.mean_per_s,
             peak_to_mean: spread.peak_to_mean,
+            bin_s: spread.bin_s,
             first_retry: spread.first_retry,
             unjittered_first_retry: spike.first_retry,
             caption: spread.caption(Some(spike)),

@@ -17,10 +17,12 @@ export interface PageConfig {
   sliderStops: Record<string, number[]>;
   views: { name: View; section: string; title: string }[];
 }
-/** What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption. */
+/** What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption; `bin_s`
+ * is the width of the whole schedule's bins (each `Rates` has its own). */
 export interface HerdSummary {
   deliveries: number; mode: string; seed: number; peak_per_s: number; mean_per_s: number;
-  peak_to_mean: number; first_retry: Rates; unjittered_first_retry: Rates; caption: string;
+  peak_to_mean: number; bin_s: number; first_retry: Rates; unjittered_first_retry: Rates;
+  caption: string;
 }
 /** What the API's functions throw: an Error, with the input (field) it is about. */
 export interface BackoffError extends Error { field?: string; }
@@ -444,7 +446,8 @@ range_s: [number, number], };
 
 export type Rates = { 
 /**
- * The most arrivals in any one second (any one bin, divided by its width).
+ * The most arrivals in any one bin, divided by its width: the busiest second's arrivals
+ * with 1 s bins, the busiest bin's average rate with wider ones.
  */
 peak_per_s: number, 
 /**
@@ -460,7 +463,12 @@ peak_to_mean: number,
 /**
  * The window, seconds.
  */
-window_s: number, };
+window_s: number, 
+/**
+ * The width of the bins the peak was counted in, seconds: 1, or a round width (2 s, 5 s,
+ * ..., 1 min, ..., 1 h, ..., days) when the arrivals span too long for one-second bins.
+ */
+bin_s: number, };
 
 export type Herd = { 
 /**
@@ -476,19 +484,24 @@ mode: string,
  */
 seed: number, 
 /**
- * Width of each bin of `per_second` (1 unless the schedule is longer than 1,000,000 s).
+ * Width of each bin of `per_second`, seconds: 1 unless the schedule spans 999,999 s or
+ * more, then the narrowest round width (2 s, 5 s, ..., 1 min, ..., 1 h, ..., days) that
+ * keeps within 1,000,000 bins.
  */
 bin_s: number, 
 /**
- * Retries (every attempt after the first) arriving in each bin, over the whole schedule.
+ * Retries (every attempt after the first) arriving in each bin of `bin_s` seconds, over
+ * the whole schedule: bin `i` starts `i × bin_s` after the failure's second began.
  */
 per_second: Array<number>, 
 /**
- * First retries arriving in each second.
+ * First retries arriving in each bin of `first_retry.bin_s` seconds: 1 unless they spread
+ * over 99,999 s or more, then the narrowest round width that keeps within 100,000 bins.
  */
 first_retry_per_second: Array<number>, 
 /**
- * Peak over the whole schedule, per second.
+ * Peak over the whole schedule, per second: the busiest bin of `per_second` divided by
+ * `bin_s`.
  */
 peak_per_s: number, 
 /**

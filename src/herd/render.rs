@@ -1,0 +1,184 @@
+//! A herd in words (the caption, which is also its table form) and as CSV.
+
+use super::Herd;
+use crate::format_duration;
+
+impl Herd {
+    /// The table form: the caption, compared with `spike` when one is given.
+    pub fn to_table(&self, spike: Option<&Herd>) -> String {
+        format!("{}\n", self.caption(spike))
+    }
+
+    /// The herd's numbers in words, compared with the unjittered spike when one is given. A
+    /// peak counted in bins wider than a second is said to be the busiest bin's average.
+    pub fn caption(&self, spike: Option<&Herd>) -> String {
+        let first = &self.first_retry;
+        let (peak, mean) = if first.bin_s == 1.0 {
+            (
+                format!("{:.0} per second", first.peak_per_s),
+                format!("{:.1}", first.mean_per_s),
+            )
+        } else {
+            (
+                format!(
+                    "{} per second averaged over the busiest {}",
+                    format_rate(first.peak_per_s),
+                    format_duration(first.bin_s)
+                ),
+                format_rate(first.mean_per_s),
+            )
+        };
+        let mut text = format!(
+            "{} deliveries fail in the same second. With {} jitter (seed {}) their first retries peak at {peak} \
+             against a mean of {mean} per second over the {} window ({:.1}× the mean).",
+            self.deliveries,
+            self.mode,
+            self.seed,
+            format_duration(first.window_s),
+            first.peak_to_mean,
+        );
+        if let Some(spike) = spike.filter(|s| s.mode != self.mode) {
+            let (count, multiple) = spike.unjittered_first_second();
+            text += &format!(
+                " Without jitter all {count:.0} arrive within one second, {multiple:.0}× the mean."
+            );
+        }
+        text += &if self.bin_s == 1.0 {
+            format!(
+                " Over the whole schedule retries peak at {:.0} per second ({:.0}× the mean of {:.2}).",
+                self.peak_per_s, self.peak_to_mean, self.mean_per_s
+            )
+        } else {
+            format!(
+                " Over the whole schedule retries peak at {} per second averaged over the busiest {} \
+                 ({:.0}× the mean of {}).",
+                format_rate(self.peak_per_s),
+                format_duration(self.bin_s),
+                self.peak_to_mean,
+                format_rate(self.mean_per_s)
+            )
+        };
+        text
+    }
+
+    /// CSV: one line per second with first retries and all retries while both histograms have
+    /// 1 s bins (`second,first_retries,retries`). Otherwise one line per bin of the whole
+    /// schedule with its start and width (`bin_start_s,bin_s,retries`), and first retries too
+    /// when their bins have the same width (`bin_start_s,bin_s,first_retries,retries`); in the
+    /// JSON, first retries always have their own bins.
+    pub fn to_csv(&self) -> String {
+        let (bin, first_bin) = (self.bin_s, self.first_retry.bin_s);
+        let first = |i: usize| self.first_retry_per_second.get(i).copied().unwrap_or(0);
+        if bin == 1.0 && first_bin == 1.0 {
+            let mut out = String::from("second,first_retries,retries\n");
+            for (i, count) in self.per_second.iter().enumerate() {
+                out += &format!("{i},{},{count}\n", first(i));
+            }
+            return out;
+        }
+        let with_first = first_bin == bin;
+        let mut out = String::from(if with_first {
+            "bin_start_s,bin_s,first_retries,retries\n"
+        } else {
+            "bin_start_s,bin_s,retries\n"
+        });
+        for (i, count) in self.per_second.iter().enumerate() {
+            let start = i as f64 * bin;
+            out += &if with_first {
+                format!("{start},{bin},{},{count}\n", first(i))
+            } else {
+                format!("{start},{bin},{count}\n")
+            };
+        }
+        out
+    }
+}
+
+/// A rate counted in wide bins, to three significant digits without an exponent: `0.0000386`.
+pub(crate) fn format_rate(per_s: f64) -> String {
+    if per_s.is_nan() || per_s <= 0.0 {
+        return "0".to_string();
+    }
+    let decimals = (2.0 - per_s.log10().floor()).clamp(0.0, 12.0) as usize;
+    format!("{per_s:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::herd::herd;
+    use crate::jitter::Jitter;
+    use crate::{Policy, Stop};
+
+    const DAY: f64 = 86_400.0;
+
+    #[test]
+    fn an_ordinary_herd_reads_per_second() {
+        let spread = herd(&Policy::article(), Jitter::Full, 1_000, 42).unwrap();
+        let spike = spread.unjittered_spike(&Policy::article()).unwrap();
+        assert_eq!(
+            spread.caption(spike.as_ref()),
+            "1000 deliveries fail in the same second. With full jitter (seed 42) their first \
+             retries peak at 44 per second against a mean of 33.3 per second over the 30 s window \
+             (1.3× the mean). Without jitter all 1000 arrive within one second, 30× the mean. \
+             Over the whole schedule retries peak at 55 per second (366× the mean of 0.15)."
+        );
+        let csv = spread.to_csv();
+        assert!(csv.starts_with("second,first_retries,retries\n0,22,22\n1,38,38\n2,26,28\n"));
+        assert_eq!(csv.lines().count(), 1 + 86_523);
+    }
+
+    #[test]
+    fn wide_bins_are_named_and_their_peaks_called_averages() {
+        let policy = Policy::new(300.0 * DAY, 1.0, 300.0 * DAY, Stop::Attempts(2)).unwrap();
+        let spread = herd(&policy, Jitter::proportional(1.0).unwrap(), 1_000, 1).unwrap();
+        let spike = spread.unjittered_spike(&policy).unwrap();
+        assert_eq!(
+            spread.caption(spike.as_ref()),
+            "1000 deliveries fail in the same second. With proportional jitter (seed 1) their \
+             first retries peak at 0.00333 per second averaged over the busiest 10 min against a \
+             mean of 0.0000386 per second over the 300 days window (86.4× the mean). Without \
+             jitter all 1000 arrive within one second, 25920000× the mean. Over the whole \
+             schedule retries peak at 0.0167 per second averaged over the busiest 60 s (432× the \
+             mean of 0.0000386)."
+        );
+        // First retries in 10 min bins, the schedule in 1 min bins: the CSV is the schedule's.
+        let csv = spread.to_csv();
+        assert!(csv.starts_with("bin_start_s,bin_s,retries\n0,60,0\n60,60,0\n"));
+        assert_eq!(csv.lines().count(), 1 + 864_002);
+        assert!(csv.ends_with("51840060,60,0\n"));
+    }
+
+    #[test]
+    fn bins_of_one_width_share_the_csv() {
+        // 36 h gaps: 1.5 days of first retries and 12 days of schedule, both in 2 s bins.
+        let policy = Policy::new(1.5 * DAY, 1.0, 1.5 * DAY, Stop::Attempts(9)).unwrap();
+        let h = herd(&policy, Jitter::Full, 100, 3).unwrap();
+        assert_eq!((h.first_retry.bin_s, h.bin_s), (2.0, 2.0));
+        let csv = h.to_csv();
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some("bin_start_s,bin_s,first_retries,retries")
+        );
+        let (mut first, mut all) = (0, 0);
+        for (i, line) in lines.enumerate() {
+            let cells: Vec<u64> = line.split(',').map(|c| c.parse().unwrap()).collect();
+            assert_eq!(&cells[..2], &[2 * i as u64, 2]);
+            first += cells[2];
+            all += cells[3];
+        }
+        assert_eq!((first, all), (100, 800));
+    }
+
+    #[test]
+    fn small_rates_keep_three_significant_digits() {
+        assert_eq!(format_rate(0.0), "0");
+        assert_eq!(format_rate(f64::NAN), "0");
+        assert_eq!(format_rate(1_000.0 / (300.0 * DAY)), "0.0000386");
+        assert_eq!(format_rate(1.0 / 300.0), "0.00333");
+        assert_eq!(format_rate(1.0), "1.00");
+        assert_eq!(format_rate(55.5), "55.5");
+        assert_eq!(format_rate(1234.4), "1234");
+    }
+}

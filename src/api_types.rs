@@ -1,7 +1,7 @@
 //! The TypeScript declarations of the JS API (`src/wasm/types.d.ts`, shipped in the package's
 //! `.d.ts`), generated from the Rust types so that they cannot drift: a test writes them out
 //! and fails when the file differs (`BLESS=1 cargo test --lib api_types` rewrites it).
-#![cfg(test)]
+#![cfg(all(test, not(target_arch = "wasm32")))]
 
 use ts_rs::{Config, TS};
 

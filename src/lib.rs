@@ -5,7 +5,7 @@
 //! the wasm bindings (`src/wasm/`, wasm32 only) are thin edges over it (see ARCHITECTURE.md).
 #![deny(missing_docs)]
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod api_types;
 pub mod chart;
 mod duration;

@@ -417,3 +417,59 @@ fn exports_refuse_values_of_the_wrong_javascript_type_instead_of_trapping() {
     let err: js_sys::Error = err.dyn_into().unwrap();
     assert!(String::from(err.message()).starts_with("canvas must be text"));
 }
+
+#[wasm_bindgen_test]
+fn staleness_in_wasm_equals_native_and_draws() {
+    use backoff_lab::staleness::StalenessReport;
+    // Exact: the article's schedule after a 4 h outage (attempt 8 at 21,720 s).
+    let exact = r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "none",
+                    "tolerance": "6h", "outage": "4h"}"#;
+    let js = backoff_lab::wasm::api::staleness(params(exact)).expect("valid question");
+    let first = js_sys::Reflect::get(&js, &"outages".into())
+        .and_then(|o| js_sys::Reflect::get(&o, &0.into()))
+        .and_then(|o| js_sys::Reflect::get(&o, &"first_event".into()))
+        .unwrap();
+    assert_eq!(
+        js_sys::Reflect::get(&first, &"lag_s".into()).unwrap(),
+        JsValue::from(7_320.0)
+    );
+    assert_eq!(
+        js_sys::Reflect::get(&first, &"attempt".into()).unwrap(),
+        JsValue::from(8)
+    );
+
+    // Sampled from a seed: bit for bit the native report.
+    let sampled = r#"{"base": 0, "multiplier": 1, "cap": 0, "gaps": ["5s", "5m", "30m", "2h", "5h", "10h", "10h"], "attempts": 8,
+                      "mode": "full", "seed": 5, "samples": 3000, "tolerance": "24h", "maxLag": "1h"}"#;
+    let from_wasm: StalenessReport =
+        serde_wasm_bindgen::from_value(backoff_lab::wasm::api::staleness(params(sampled)).unwrap())
+            .unwrap();
+    let native_params: backoff_lab::Params = serde_json::from_str(sampled).unwrap();
+    // What crosses to JavaScript (the spread behind the median stays in Rust).
+    let native = native_params.staleness_report().unwrap();
+    assert!(
+        serde_json::to_value(&from_wasm).unwrap() == serde_json::to_value(&native).unwrap(),
+        "the wasm report differs from the native one"
+    );
+    assert_eq!(from_wasm.seed, Some(5));
+
+    let canvas = canvas("staleness-test");
+    backoff_lab::wasm::charts::draw_staleness(
+        JsValue::from("staleness-test"),
+        params(exact),
+        JsValue::UNDEFINED,
+        JsValue::from("svix"),
+    )
+    .expect("drawn");
+    assert!(painted_pixels(&canvas) > 0);
+
+    let err = backoff_lab::wasm::api::staleness(params(
+        r#"{"base": 30, "multiplier": 3, "cap": 10800, "attempts": 14, "tolerance": 0}"#,
+    ))
+    .expect_err("tolerance 0");
+    assert!(err.is_instance_of::<js_sys::Error>());
+    assert_eq!(
+        js_sys::Reflect::get(&err, &"field".into()).unwrap(),
+        JsValue::from("tolerance")
+    );
+}

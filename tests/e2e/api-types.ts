@@ -9,6 +9,7 @@ import init, {
   decodeState,
   drawDistribution,
   drawHerd,
+  drawStaleness,
   drawStorm,
   drawTimeline,
   drawView,
@@ -21,12 +22,14 @@ import init, {
   newSeed,
   pageConfig,
   pageSchedule,
+  pageStaleness,
   parseDuration,
   presets,
   previewSettings,
   sampledMeanGiveUp,
   schedule,
   settingEdited,
+  staleness,
   storm,
   stormSvg,
   viewSvg,
@@ -47,6 +50,8 @@ import type {
   ScheduleParams,
   ScheduleReport,
   Settings,
+  StalenessParams,
+  StalenessReport,
   StormDrawn,
   StormParams,
   StormReport,
@@ -95,6 +100,12 @@ export async function everyExport(): Promise<string[]> {
   const svg: string = viewSvg(view, settings, computed, undefined, 900, 320);
   const link: string = encodeState(settings) + embedSnippet(settings, 'storm', 'https://example.com/embed.html');
   const table: string = pageSchedule(settings, 'markdown');
+  const question: StalenessParams = { ...jittered, tolerance: '6h', maxLag: '1h', outage: '4h' };
+  const stale: StalenessReport = staleness(question);
+  const lag: number | null = stale.outages[0].first_event.lag_s;
+  const advice: string[] = stale.suggestion?.findings ?? (stale.suggestion_refused ? [stale.suggestion_refused] : []);
+  const staleDrawn: StalenessReport = drawStaleness('staleness', question, options, 'svix');
+  const staleCsv: string = pageStaleness(settings, 'csv');
   memo.free();
   try {
     schedule({ base: 'abc', multiplier: 3, cap: '3h', attempts: 14 });
@@ -103,5 +114,5 @@ export async function everyExport(): Promise<string[]> {
     return [String(field)];
   }
   return [String(last + p95 + mean + (drained ?? 0) + arithmetic.summary.peak_multiple + seconds),
-    text, csv, caption, svg, link, table, ...svgs, String(drawn.length + timeline.attempts + distribution.attempts + herdDrawn.deliveries)];
+    text, csv, caption, svg, link, table, staleCsv, ...advice, ...svgs, String((lag ?? 0) + staleDrawn.give_up_s), String(drawn.length + timeline.attempts + distribution.attempts + herdDrawn.deliveries)];
 }

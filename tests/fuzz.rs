@@ -1438,19 +1438,10 @@ fn storm_case(
     }
 }
 
-/// Inputs in the regions fuzzing found slow although within the limits (each reproduced by an
-/// `#[ignore]`d test at the end of this file), skipped so that the suite stays quick; remove a
-/// rule once its finding is fixed.
+/// Inputs within the limits by design that still take seconds (the limits allow up to about
+/// 10 s of work natively), skipped so that the suite stays quick. Not findings: a region found
+/// slow beyond what the limits allow gets an `#[ignore]`d test at the end of this file instead.
 fn known_slow(what: &str, params: &Params) -> Option<&'static str> {
-    if what == "storm" {
-        let engine = params.engine.as_deref().unwrap_or("discrete");
-        let attempts = params.scenario().map_or(0, |s| s.policy.attempts());
-        // `fluid_storm_with_a_rate_limit_takes_far_longer_than_its_limit_allows`
-        return (matches!(engine, "fluid" | "auto")
-            && params.rate_limit.is_some()
-            && attempts > 200)
-            .then_some("fluid storm with a rate limit and many attempts");
-    }
     let Ok(policy) = params.policy() else {
         return None;
     };
@@ -2281,12 +2272,14 @@ fn decorrelated_draws_count_what_they_cost() {
     assert!(page::jitter_report(&full).is_ok());
 }
 
-/// A rate limit makes the fluid engine many times slower than its class-seconds estimate
-/// assumes: `backoff-lab storm --engine fluid --give-up 24h --rate-limit 50/s --traffic 5m`
-/// (2,881 attempts, about 4e8 class-seconds, under the 5e8 limit) takes 18 s; without the rate
-/// limit 1.4 s; the discrete engine 0.4 s. `--engine auto` picks the fluid engine (18 s).
+/// Found by fuzzing: a rate limit made the fluid engine many times slower than its
+/// class-seconds estimate assumes: `backoff-lab storm --engine fluid --give-up 24h --rate-limit
+/// 50/s --traffic 5m` (2,881 attempts, about 4e8 class-seconds, under the 5e8 limit) took 18 s
+/// (`--engine auto` picks the fluid engine). What a bound holds back in a class shrank
+/// geometrically through subnormal numbers and never reached zero, so every class stayed busy;
+/// now it is dropped below 1e-30 of a delivery and quiet classes cost nothing (0.6 s, the same
+/// numbers).
 #[test]
-#[ignore = "found by fuzzing: a fluid (or auto) storm with a rate limit takes 10-18 s within its class-seconds limit"]
 fn fluid_storm_with_a_rate_limit_takes_far_longer_than_its_limit_allows() {
     use backoff_lab::{DurationInput as D, NumberInput as N};
     for engine in ["fluid", "auto"] {

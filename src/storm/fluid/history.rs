@@ -44,6 +44,14 @@ impl Histories {
         }
     }
 
+    /// Records that nothing failed into `class` in the `span` seconds from `from` on: the same
+    /// as [`Histories::record`] with zeros, without computing them.
+    pub fn record_nothing(&mut self, class: usize, ring: Ring, from: usize, span: usize) {
+        if !self.quiet(class, ring, from) {
+            self.clear(ring, from, span);
+        }
+    }
+
     /// Writes what failed into `class` in each second from `from` on, by timeout and by 429
     /// (`rejected` is ignored when the destination never answers 429).
     pub fn record(

@@ -13,6 +13,13 @@
 //! into it and reads what is due from a few lagged seconds of that history. Fast, deterministic,
 //! and only for gaps that depend on the attempt number alone (every jitter mode but
 //! decorrelated).
+//!
+//! Under a bound (rate limit, budget, pause) each class also keeps what the bound holds back,
+//! sending the second's share of it. A class's held mass below [`kernel::DUST`] (1e-30 of a
+//! delivery) is dropped at the end of each second ([`kernel::Mass::without_dust`]): it changes
+//! no reported number, and lets a class that has sent what it held fall quiet as it does
+//! without a bound. A class where nothing came due and nothing is held costs next to nothing
+//! in a block: its row of what came due is neither filled, read nor moved on.
 
 mod history;
 mod kernel;
@@ -66,12 +73,15 @@ pub(crate) struct Shortcuts {
     pub long_blocks: bool,
     /// Quiet histories neither read nor written.
     pub quiet_histories: bool,
+    /// What a bound holds in a class dropped below [`kernel::DUST`].
+    pub drop_dust: bool,
 }
 
 impl Shortcuts {
     const ALL: Shortcuts = Shortcuts {
         long_blocks: true,
         quiet_histories: true,
+        drop_dust: true,
     };
 }
 
@@ -80,6 +90,21 @@ pub(crate) fn simulate_with(
     keep_seconds: bool,
     shortcuts: Shortcuts,
 ) -> Result<StormReport, Error> {
+    run(scenario, keep_seconds, shortcuts).map(|(report, _)| report)
+}
+
+/// The class-seconds the engine worked through on `scenario` (see [`Fluid::worked`]): what its
+/// time goes into, counted the same on every machine (tests bound it instead of timing it).
+#[cfg(test)]
+pub(crate) fn class_seconds_worked(scenario: &Scenario) -> Result<f64, Error> {
+    run(scenario, false, Shortcuts::ALL).map(|(_, worked)| worked)
+}
+
+fn run(
+    scenario: &Scenario,
+    keep_seconds: bool,
+    shortcuts: Shortcuts,
+) -> Result<(StormReport, f64), Error> {
     let units = *scenario.units();
     let mut engine = Fluid::new(scenario, units, shortcuts)?;
     let mut recorder = Recorder::new(scenario, keep_seconds);
@@ -109,7 +134,8 @@ pub(crate) fn simulate_with(
         engine.move_failures(from, decided.end, top);
         from += decided.end;
     }
-    Ok(recorder.finish("fluid", scenario, engine.created))
+    let report = recorder.finish("fluid", scenario, engine.created);
+    Ok((report, engine.worked))
 }
 
 /// One attempt class (deliveries whose next attempt is this class's): how its predecessor's
@@ -199,6 +225,9 @@ struct Fluid<'a> {
     /// What came due in each class (row of `MAX_BLOCK`) in each second of the block; after
     /// the decisions, what was sent of it.
     came_due: Vec<Mass>,
+    /// Per class, whether nothing came due in it over the block: then its row of `came_due` is
+    /// not read (it may hold an earlier block's values).
+    nothing_due: Vec<bool>,
     came_total: [Mass; MAX_BLOCK],
     fates: [Fate; MAX_BLOCK],
     runs_before: Vec<(Mass, Mass)>,
@@ -215,6 +244,12 @@ struct Fluid<'a> {
     budget: ExpectedBudget,
     /// Classes up to `active` have held something; only they can have something due.
     active: usize,
+    /// Class-seconds worked through: the seconds of each history read, plus those of each
+    /// class that had something due or held (a quiet class, or one with nothing due and
+    /// nothing held, counts nothing).
+    worked: f64,
+    /// Held mass below this is dropped ([`kernel::Mass::without_dust`]).
+    dust: f64,
 }
 
 impl<'a> Fluid<'a> {
@@ -244,6 +279,7 @@ impl<'a> Fluid<'a> {
             bounded: bounds.pause || bounds.rate_limit_per_s.is_some() || bounds.budget.is_some(),
             histories: Histories::new(count, cells, answers_429, shortcuts.quiet_histories),
             came_due: vec![Mass::ZERO; count * MAX_BLOCK],
+            nothing_due: vec![true; count],
             came_total: [Mass::ZERO; MAX_BLOCK],
             fates: [Fate::default(); MAX_BLOCK],
             runs_before: vec![(Mass::ZERO, Mass::ZERO); count],
@@ -257,6 +293,12 @@ impl<'a> Fluid<'a> {
             queue: Queue::default(),
             budget: ExpectedBudget::new(&units),
             active: 0,
+            worked: 0.0,
+            dust: if shortcuts.drop_dust {
+                kernel::DUST
+            } else {
+                0.0
+            },
             classes,
         })
     }
@@ -267,10 +309,12 @@ impl<'a> Fluid<'a> {
             classes,
             histories,
             came_due,
+            nothing_due,
             came_total,
             runs_before,
             soonest,
             answers_429,
+            worked,
             ..
         } = self;
         let came_total = &mut came_total[..span];
@@ -282,10 +326,11 @@ impl<'a> Fluid<'a> {
             let ring = class.ring;
             runs_before[k] = (class.timeout_run, class.rejected_run);
             if histories.quiet(k, ring, from) {
-                row.fill(Mass::ZERO);
+                nothing_due[k] = true;
                 (class.timeout_run, class.rejected_run) = (Mass::ZERO, Mass::ZERO);
                 continue;
             }
+            *worked += span as f64;
             if span > *soonest {
                 // The block's own seconds are read past its first `soonest`.
                 histories.clear(ring, from, span);
@@ -314,10 +359,13 @@ impl<'a> Fluid<'a> {
                     },
                 );
             }
+            let mut any = false;
             for (due, total) in row.iter_mut().zip(came_total.iter_mut()) {
                 *due = due.at_least_zero();
                 *total = *total + *due;
+                any |= *due != Mass::ZERO;
             }
+            nothing_due[k] = !any;
         }
     }
 
@@ -377,9 +425,14 @@ impl<'a> Fluid<'a> {
             let (exhausting, moving_retries) = if last == 0 {
                 (firsts * fate.first.failed(), 0.0)
             } else if top == classes {
-                let due = self.held[last] + self.came_due[last * MAX_BLOCK + j];
+                let came = if self.nothing_due[last] {
+                    Mass::ZERO
+                } else {
+                    self.came_due[last * MAX_BLOCK + j]
+                };
+                let due = self.held[last] + came;
                 let taken = due * share;
-                self.held[last] = due - taken;
+                self.held[last] = (due - taken).without_dust(self.dust);
                 (taken.all * fate.retry.failed(), retries.all - taken.all)
             } else {
                 (0.0, retries.all)
@@ -517,29 +570,50 @@ impl<'a> Fluid<'a> {
         let mut reached_top = false;
         for k in 1..top.min(last) {
             let row = &mut self.came_due[k * MAX_BLOCK..k * MAX_BLOCK + end];
+            // Whether only zeros move on (then `row` is not read).
+            let mut nothing_sent = self.nothing_due[k];
+            if !nothing_sent || self.held[k] != Mass::ZERO {
+                self.worked += end as f64;
+            }
             if self.bounded {
-                if !retries_failed && k + 1 < top && row.iter().all(|came| came.all == 0.0) {
+                let held = &mut self.held[k];
+                if nothing_sent && *held == Mass::ZERO {
+                    // Nothing came due and nothing is held: nothing is sent.
+                } else if !retries_failed
+                    && k + 1 < top
+                    && (nothing_sent || row.iter().all(|came| came.all == 0.0))
+                {
                     // Nothing joined the held deliveries and nothing will fail: they shrink by
-                    // the same factor each second, and only zeros move on (`row` stays zero).
-                    self.held[k] = self.held[k] * kept_share;
+                    // the same factor each second, and only zeros move on.
+                    *held = (*held * kept_share).without_dust(self.dust);
+                    nothing_sent = true;
                 } else {
                     // What was due is sent by the second's share; the rest is held for the next.
-                    let mut kept = self.held[k];
+                    if nothing_sent {
+                        row.fill(Mass::ZERO);
+                    }
+                    let (mut kept, mut sent) = (*held, false);
                     for (fate, came) in fates.iter().zip(row.iter_mut()) {
                         let due = kept + *came;
                         *came = due * fate.share;
-                        kept = due - *came;
+                        kept = (due - *came).without_dust(self.dust);
+                        sent |= *came != Mass::ZERO;
                     }
-                    self.held[k] = kept;
+                    *held = kept;
+                    nothing_sent = !sent;
                 }
+            }
+            let ring = self.classes[k + 1].ring;
+            if nothing_sent {
+                self.histories.record_nothing(k + 1, ring, from, end);
+                continue;
             }
             reached_top |= k + 1 == top && row.iter().any(|taken| taken.all > 0.0);
             for (j, (fate, &taken)) in fates.iter().zip(row.iter()).enumerate() {
                 (timed_out[j], rejected[j]) = fate.retry.failures(taken);
             }
             let failed = (&timed_out[..end], &rejected[..end]);
-            self.histories
-                .record(k + 1, self.classes[k + 1].ring, from, failed);
+            self.histories.record(k + 1, ring, from, failed);
         }
         self.activate(top, reached_top);
     }

@@ -122,6 +122,25 @@ fn schedule(c: &mut Criterion) {
     group.finish();
 }
 
+/// The page's staleness chart (the curves along the outage lengths, the outage read off and the
+/// caption's report) for the default settings with Svix compared: under full jitter (sampled)
+/// against the same policy without jitter (exact) as the baseline.
+fn staleness(c: &mut Criterion) {
+    use backoff_lab::page::{staleness_chart, Settings};
+    let mut group = c.benchmark_group("staleness_chart");
+    let mut jittered = Settings::default();
+    jittered.set("compare", "svix");
+    let mut exact = jittered.clone();
+    exact.set("mode", "none");
+    group.bench_function("baseline_without_jitter", |b| {
+        b.iter(|| black_box(staleness_chart(black_box(&exact)).unwrap()))
+    });
+    group.bench_function("full_jitter", |b| {
+        b.iter(|| black_box(staleness_chart(black_box(&jittered)).unwrap()))
+    });
+    group.finish();
+}
+
 /// Exponential 30 s ×3 capped at 3 h, 14 attempts, full jitter: the article's policy.
 fn storm_policy() -> Policy {
     Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(14)).unwrap()
@@ -246,6 +265,7 @@ criterion_group!(
     exact,
     herds,
     schedule,
+    staleness,
     storms
 );
 criterion_main!(benches);

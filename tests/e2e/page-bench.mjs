@@ -1,8 +1,8 @@
 // The page's own speed, as a person meets it: from an input event on the multiplier slider until
 // the charts on screen are redrawn (app.js's `charts-drawn` event with scope "visible"), and
 // until every chart is (scope "all": the ones off screen follow, one per task), over 200 slider
-// steps, for the default state (the schedule in view) and for a storm of 1,000,000 deliveries
-// (the storm in view); and the time from navigation to the first render of both. Medians and
+// steps, for the default state (the schedule in view), for a storm of 1,000,000 deliveries
+// (the storm in view) and for the staleness section in view; and the time from navigation to the first render of both. Medians and
 // p95s, with the synchronous part of the input event as the baseline measured in the same run.
 // Never a timed assertion: it fails only when the page fails.
 //
@@ -58,7 +58,7 @@ async function run(browser, url, label, inView) {
     }
     return out;
   }, STEPS);
-  const onScreen = await page.evaluate(() => ['timeline', 'distribution', 'herd', 'storm'].filter((id) => {
+  const onScreen = await page.evaluate(() => ['timeline', 'distribution', 'herd', 'storm', 'staleness'].filter((id) => {
     const r = document.getElementById(id).getBoundingClientRect();
     return r.bottom > 0 && r.top < window.innerHeight;
   }));
@@ -147,6 +147,9 @@ try {
     // The article's storm at 1,000,000 deliveries: 500,000 an hour for its 2 h of traffic, and
     // capacity scaled with it (the article's 3× headroom over arrivals), the storm in view.
     await run(browser, `${url}#arrivals=500000/h&capacity=420/s`, '1,000,000-delivery storm', 'storm-heading'),
+    // The staleness section in view with the default policy (full jitter: 20,000 sampled
+    // schedules for its caption, 5,000 for its curves) and the compared preset.
+    await run(browser, `${url}#compare=svix`, 'staleness, jittered', 'staleness-heading'),
   ];
   const pair = (values) => `${quantile(values, 0.5).toFixed(1)} / ${quantile(values, 0.95).toFixed(1)}`;
   console.log(`page redraw over ${STEPS} multiplier steps, viewport 1200x900 (ms, median / p95; input event → charts redrawn)`);

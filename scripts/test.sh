@@ -24,6 +24,9 @@ cargo test
 step "an independent implementation of the storm model against the binary (tests/independent)"
 BACKOFF_LAB=target/debug/backoff-lab python3 tests/independent/compare.py 40 2026 | tail -n 1
 
+step "an independent implementation of the staleness model against the binary (tests/independent)"
+BACKOFF_LAB=target/debug/backoff-lab python3 tests/independent/staleness.py 200 2026 | tail -n 1
+
 step "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
 TMPDIR="$browser_tmp" wasm-pack test --headless --chrome
 

@@ -33,6 +33,9 @@ TMPDIR="$browser_tmp" wasm-pack test --headless --chrome
 step "build the page (scripts/build-page.sh)"
 SKIP_ENSURE_TOOLS=1 scripts/build-page.sh
 
+step "build the npm package and pack it (scripts/build-package.sh)"
+SKIP_PAGE_BUILD=1 scripts/build-package.sh
+
 step "the package's generated TypeScript declarations, used by every export (cd tests/e2e && npm run types)"
 (cd tests/e2e && npm run --silent types)
 

@@ -8,7 +8,10 @@ use ts_rs::{Config, TS};
 use crate::chart::staleness::{StalenessChart, StalenessCurve};
 use crate::give_up::{DeadlineSafe, GiveUpSummary, Histogram, JitterReport, Percentiles, Sampled};
 use crate::herd::{Herd, Rates};
-use crate::page::{Computed, DecodedState, Drawn, PageError, StormDrawn, StormSeries, View};
+use crate::page::{
+    AttributeError, Computed, DecodedState, Drawn, ElementState, NumberTable, PageError,
+    StormDrawn, StormSeries, View,
+};
 use crate::presets::PresetInfo;
 use crate::staleness::{
     AllEvents, FirstEvent, Method, OutageAnswer, Outcome, StalenessReport, Suggestion,
@@ -83,6 +86,9 @@ fn declarations() -> String {
         View::decl(&config),
         DecodedState::decl(&config),
         Computed::decl(&config),
+        NumberTable::decl(&config),
+        AttributeError::decl(&config),
+        ElementState::decl(&config),
         Drawn::decl(&config),
         PageError::decl(&config),
         Outcome::decl(&config),

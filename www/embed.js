@@ -1,6 +1,8 @@
 // The embed page: one chart of the explorer, chosen by `view` in the URL hash, with the same
 // settings as the explorer's link (embed.html#<settings>&view=timeline|distribution|herd|storm).
-// It fills its frame and redraws when the frame is resized. Its one chart is computed on the
+// It fills its frame and redraws when the frame is resized; inside another page it also posts
+// the height it would like to its parent (see postHeight), which embed-host.js, added once to the
+// host page, applies to the iframe. Its one chart is computed on the
 // page itself: a worker would need a file of its own (a saved copy is three files and opens from
 // file://, where module workers cannot start) or a blob: worker, which the strict CSP the page
 // is served with forbids; the core's work limits bound what a link can ask for.
@@ -15,6 +17,53 @@ let settings = null;
 let computed = null;
 let memo = null;
 let frame = 0;
+let postedHeight = 0;
+
+// The chart's natural height for a frame `width` px wide: half the width, between 240 and 520 px.
+const naturalChartHeight = (width) => Math.min(520, Math.max(240, Math.round(width * 0.5)));
+// A shrink smaller than this is not posted (see postHeight).
+const SHRINK_SLACK = 16;
+
+/**
+ * The height (integer px) the page wants: the notice, the chart at its natural height and the
+ * whole caption (whose max-height in style.css leaves the chart min(240px, 62vh), so it never
+ * binds in a frame this tall).
+ *
+ * The layout still fills whatever height the frame has (so a fixed-height iframe without
+ * embed-host.js looks as before: chart above, caption below, nothing scrolls off), and this
+ * height is computed, not read off that layout: the chart's part comes from the frame's width
+ * alone, and the caption's and notice's from their text wrapped at that width (scrollHeight is
+ * the content's full height whatever the box's max-height). So nothing in it depends on the
+ * frame's height: when the host applies it, the frame gets taller or shorter, the ResizeObserver
+ * redraws, the same height comes out and nothing is posted. It cannot loop. (The one way a height
+ * change feeds back is through the width: the caption's scrollbar while it overflows a frame too
+ * small, which takes one more step to settle since the new height fits the caption; or a host
+ * page that gains a scrollbar when the frame grows, narrowing its column: the shrink that follows
+ * is half the scrollbar's width, under SHRINK_SLACK, so it is not posted and the frame, a few px
+ * taller than needed, gives them to the chart.)
+ */
+function wantedHeight() {
+  const width = document.documentElement.clientWidth;
+  const notice = $('notice');
+  let noticeHeight = 0;
+  if (!notice.hidden) {
+    const style = getComputedStyle(notice);
+    noticeHeight = notice.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+  }
+  // +1: scrollHeight is rounded, and a caption a fraction of a pixel short would scroll.
+  const caption = document.querySelector('.embed-caption').scrollHeight + 1;
+  return Math.ceil(noticeHeight + naturalChartHeight(width) + caption);
+}
+
+/** Tell the host page the height the page wants, when framed and when it changed. */
+function postHeight() {
+  if (window.parent === window) return;
+  const height = wantedHeight();
+  if (height === postedHeight || (height < postedHeight && postedHeight - height < SHRINK_SLACK)) return;
+  postedHeight = height;
+  // '*': the height is no secret, and the page cannot know who embeds it.
+  window.parent.postMessage({ type: 'backoff-lab:height', height }, '*');
+}
 
 function showNotices(notices) {
   const box = $('notice');
@@ -55,6 +104,8 @@ function draw() {
   } catch (error) {
     $('chart-caption').textContent = `This chart could not be drawn: ${error && error.message ? error.message : error}`;
   }
+  // After a failed draw too, so that the message shows in full.
+  postHeight();
 }
 
 function redraw() {
@@ -70,7 +121,10 @@ async function main(wasm) {
     redraw();
   });
   darkQuery.addEventListener('change', redraw);
+  // A change of the frame's width resizes the chart box; a change of its height too, which
+  // redraws at the new size but posts nothing (the wanted height does not depend on it).
   new ResizeObserver(redraw).observe($('chart-box'));
+  window.addEventListener('resize', postHeight);
 }
 
 /** Starts the page with the module's bytes (or its URL). */

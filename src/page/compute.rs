@@ -78,6 +78,8 @@ pub struct Drawn {
     /// What the suggestion box lists: the suggestion's findings, or why there is none; empty
     /// hides the box.
     pub suggestion_findings: Vec<String>,
+    /// The chart's numbers as a table (for readers who cannot see the chart).
+    pub table: super::NumberTable,
 }
 
 fn policy(params: &Params) -> Result<Policy, Error> {
@@ -171,6 +173,7 @@ pub fn draw<DB: DrawingBackend>(
         storms: Vec::new(),
         suggestion: None,
         suggestion_findings: Vec::new(),
+        table: super::table::computed_table(computed),
     };
     match (view, computed) {
         (View::Timeline, Computed::Timeline) => draw_timeline(area, settings, options),
@@ -228,6 +231,7 @@ fn draw_timeline<DB: DrawingBackend>(
     });
     Ok(Drawn {
         caption: report.caption.clone(),
+        table: super::table::schedule_table(&report),
         schedule: Some(report),
         compared,
         storms: Vec::new(),
@@ -276,6 +280,7 @@ fn draw_storm<DB: DrawingBackend>(
     };
     Ok(Drawn {
         caption,
+        table: super::table::storm_table(&storms),
         schedule: None,
         compared: None,
         storms,

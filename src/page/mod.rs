@@ -10,18 +10,22 @@
 //!   [`draw`] draws it from the result, on any plotters backend.
 //! - [`embed_snippet`]: the `<iframe>` for a chart with the current settings.
 
+mod attributes;
 mod compute;
 mod plotted;
 mod resolve;
 mod settings;
 mod staleness;
+mod table;
 mod views;
 
+pub use attributes::{element_state, AttributeError, ElementState};
 pub use compute::{compute, draw, herds, jitter_report, Computed, Drawn, StormDrawn};
 pub use plotted::{check_plotted, MAX_PLOTTED};
 pub use resolve::{duration_text, edited, preset_settings, resolve};
 pub use settings::{decode_hash, encode_hash, DecodedState, Settings, MAX_HASH_LEN};
 pub use staleness::{apply_suggestion, chart_of as staleness_chart_of, staleness_chart};
+pub use table::NumberTable;
 pub use views::{
     gap_list, jitter_params, policy_params, staleness_params, storm_series, StormSeries, View,
 };

@@ -123,6 +123,11 @@ impl Settings {
             .map(|((key, _, _), value)| (*key, value.as_str()))
     }
 
+    /// Whether `key` is one of the page's settings.
+    pub fn is_key(key: &str) -> bool {
+        index(key).is_some()
+    }
+
     /// Whether `key` holds its default.
     pub fn is_default(&self, key: &str) -> bool {
         index(key).is_some_and(|i| self.values[i] == SETTINGS[i].2)
@@ -136,6 +141,35 @@ impl Settings {
             settings.set(key, value.as_str());
         }
         settings
+    }
+
+    /// Sets `key` to `value` if `key` is a setting and `value` valid for it; otherwise leaves
+    /// the settings as they are and says, in one sentence, what was ignored and why (`key` and
+    /// `value` shown cut to 40 characters).
+    pub fn set_checked(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let shown: String = key.chars().take(40).collect();
+        let Some(index) = index(key) else {
+            return Err(format!("unknown setting {shown:?} was ignored"));
+        };
+        let (_, kind, default) = SETTINGS[index];
+        match valid(kind, value.trim()) {
+            Ok(()) => {
+                self.values[index] = normalized(kind, value.trim().to_string());
+                Ok(())
+            }
+            Err(why) => {
+                // The value is shown cut to 40 characters, in the reason as well.
+                let shown_value: String = value.chars().take(40).collect();
+                let why = match value.trim() {
+                    long if long.chars().count() > 40 => why.replace(long, &shown_value),
+                    _ => why,
+                };
+                let why = cut(&why, 200);
+                Err(format!(
+                    "{key} {shown_value:?} was ignored ({why}); using {default:?}"
+                ))
+            }
+        }
     }
 }
 
@@ -276,26 +310,8 @@ pub fn decode_hash(hash: &str) -> DecodedState {
             notices.push("a setting in the link is not valid text and was ignored".into());
             continue;
         };
-        let shown: String = key.chars().take(40).collect();
-        let Some(index) = SETTINGS.iter().position(|(k, _, _)| *k == key) else {
-            notices.push(format!("unknown setting {shown:?} was ignored"));
-            continue;
-        };
-        let (_, kind, default) = SETTINGS[index];
-        match valid(kind, value.trim()) {
-            Ok(()) => settings.values[index] = normalized(kind, value.trim().to_string()),
-            Err(why) => {
-                // The value is shown cut to 40 characters, in the reason as well.
-                let shown_value: String = value.chars().take(40).collect();
-                let why = match value.trim() {
-                    long if long.chars().count() > 40 => why.replace(long, &shown_value),
-                    _ => why,
-                };
-                let why = cut(&why, 200);
-                notices.push(format!(
-                    "{key} {shown_value:?} was ignored ({why}); using {default:?}"
-                ));
-            }
+        if let Err(notice) = settings.set_checked(&key, &value) {
+            notices.push(notice);
         }
     }
     DecodedState { settings, notices }

@@ -15,7 +15,7 @@ use crate::{Error, Params};
 /// whose id is `canvas_id`; returns the schedule it drew.
 #[wasm_bindgen(js_name = drawTimeline, unchecked_return_type = "ScheduleReport")]
 pub fn draw_timeline(
-    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams | undefined")] compare: JsValue,
@@ -65,7 +65,7 @@ fn herds(params: JsValue) -> Result<(crate::herd::Herd, crate::herd::Herd), JsVa
 /// Draws the give-up-time distribution into the canvas `canvas_id` and returns its report.
 #[wasm_bindgen(js_name = drawDistribution, unchecked_return_type = "JitterReport")]
 pub fn draw_distribution(
-    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
@@ -81,7 +81,7 @@ pub fn draw_distribution(
 /// returns its rates and caption.
 #[wasm_bindgen(js_name = drawHerd, unchecked_return_type = "HerdSummary")]
 pub fn draw_herd(
-    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
@@ -144,7 +144,7 @@ fn storm_series(runs: &[Run]) -> Vec<chart::storm::Series<'_>> {
 /// as lines over it); returns each one's summary and caption.
 #[wasm_bindgen(js_name = drawStorm, unchecked_return_type = "StormDrawn[]")]
 pub fn draw_storm(
-    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "StormSeries[]")] series: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
@@ -227,7 +227,7 @@ pub fn storm_svg(
 /// report it drew.
 #[wasm_bindgen(js_name = drawStaleness, unchecked_return_type = "StalenessReport")]
 pub fn draw_staleness(
-    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "StalenessParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | undefined")] compare: JsValue,

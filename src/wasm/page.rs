@@ -27,6 +27,25 @@ pub fn decode_state(
     to_js(&page::resolve(page::decode_hash(&hash)))
 }
 
+/// The settings of a `<backoff-lab>` element from its attributes (`[name, value]` pairs): the
+/// share link's keys as names, over `state` (a whole hash); other attributes are passed over,
+/// and each one that could not be used is named with the reason.
+#[wasm_bindgen(js_name = elementState, unchecked_return_type = "ElementState")]
+pub fn element_state(
+    #[wasm_bindgen(unchecked_param_type = "Array<[string, string]>")] attributes: JsValue,
+) -> Result<JsValue, JsValue> {
+    let attributes: Vec<(String, String)> = from_js("attributes", attributes)?;
+    to_js(&page::element_state(&attributes))
+}
+
+/// A drawn chart's table (`Drawn.table`) as CSV.
+#[wasm_bindgen(js_name = tableCsv)]
+pub fn table_csv(
+    #[wasm_bindgen(unchecked_param_type = "NumberTable")] table: JsValue,
+) -> Result<String, JsValue> {
+    Ok(from_js::<page::NumberTable>("table", table)?.to_csv())
+}
+
 /// Writes the settings as a URL hash (without `#`), defaults left out.
 #[wasm_bindgen(js_name = encodeState)]
 pub fn encode_state(
@@ -88,7 +107,7 @@ pub fn preview_settings(
 /// its caption (and the timeline's table, the comparison, each storm's summary).
 #[wasm_bindgen(js_name = drawView, unchecked_return_type = "Drawn")]
 pub fn draw_view(
-    #[wasm_bindgen(unchecked_param_type = "string")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Computed")] computed: JsValue,

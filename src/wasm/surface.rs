@@ -26,13 +26,22 @@ fn canvas(id: &str) -> Result<web_sys::HtmlCanvasElement, JsValue> {
         })
 }
 
-/// Runs `draw` on the canvas whose id is `canvas_id`, at the canvas's own pixel size.
+/// The `<canvas>` itself, or the one whose id `canvas` names (a canvas in a shadow root has no
+/// id the document can find: the `<backoff-lab>` element passes the element).
+fn canvas_of(canvas_or_id: &JsValue) -> Result<web_sys::HtmlCanvasElement, JsValue> {
+    match canvas_or_id.dyn_ref::<web_sys::HtmlCanvasElement>() {
+        Some(element) => Ok(element.clone()),
+        None => canvas(&text("canvas", canvas_or_id)?),
+    }
+}
+
+/// Runs `draw` on the canvas `canvas_id` (a `<canvas>` or its id), at the canvas's own pixel
+/// size.
 pub fn on_canvas<T, E: IntoJs>(
     canvas_id: &JsValue,
     draw: impl FnOnce(&DrawingArea<Surface, Shift>) -> Result<T, E>,
 ) -> Result<T, JsValue> {
-    let id = text("canvas", canvas_id)?;
-    let backend = Surface::canvas(canvas(&id)?)
+    let backend = Surface::canvas(canvas_of(canvas_id)?)
         .ok_or_else(|| JsValue::from(js_sys::Error::new("the canvas has no 2D context")))?;
     let area = backend.into_drawing_area();
     let drawn = draw(&area).map_err(IntoJs::into_js)?;

@@ -848,6 +848,36 @@ reports: Array<StormReport>, } | { "view": "staleness",
  */
 chart: StalenessChart, };
 
+export type NumberTable = { 
+/**
+ * The column headings.
+ */
+headers: Array<string>, 
+/**
+ * One entry per column in each row.
+ */
+rows: Array<Array<string>>, };
+
+export type AttributeError = { 
+/**
+ * The attribute's name (`state` for a part of the share link in it).
+ */
+attribute: string, 
+/**
+ * What was ignored and the valid range, in words.
+ */
+message: string, };
+
+export type ElementState = { 
+/**
+ * Every setting (defaults where nothing valid was given).
+ */
+settings: Settings, 
+/**
+ * One per attribute (or part of `state`) that was not used.
+ */
+errors: Array<AttributeError>, };
+
 export type Drawn = { 
 /**
  * The chart in words (the storm's: one line per series).
@@ -873,7 +903,11 @@ suggestion: Suggestion | null,
  * What the suggestion box lists: the suggestion's findings, or why there is none; empty
  * hides the box.
  */
-suggestion_findings: Array<string>, };
+suggestion_findings: Array<string>, 
+/**
+ * The chart's numbers as a table (for readers who cannot see the chart).
+ */
+table: NumberTable, };
 
 export type PageError = { 
 /**

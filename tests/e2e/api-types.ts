@@ -13,6 +13,7 @@ import init, {
   drawStorm,
   drawTimeline,
   drawView,
+  elementState,
   embedSnippet,
   encodeState,
   exportSchedule,
@@ -32,6 +33,7 @@ import init, {
   staleness,
   storm,
   stormSvg,
+  tableCsv,
   viewSvg,
 } from '../../www/pkg/backoff_lab.js';
 import type {
@@ -41,6 +43,8 @@ import type {
   Computed,
   DecodedState,
   Drawn,
+  ElementState,
+  NumberTable,
   Herd,
   HerdSummary,
   JitterParams,
@@ -106,6 +110,10 @@ export async function everyExport(): Promise<string[]> {
   const advice: string[] = stale.suggestion?.findings ?? (stale.suggestion_refused ? [stale.suggestion_refused] : []);
   const staleDrawn: StalenessReport = drawStaleness('staleness', question, options, 'svix');
   const staleCsv: string = pageStaleness(settings, 'csv');
+  const element: ElementState = elementState([['view', 'storm'], ['class', 'wide'], ['multiplier', 'NaN']]);
+  const unused: string = element.errors.map((e) => `${e.attribute}: ${e.message}`).join('\n');
+  const numbers: NumberTable = page.table;
+  const numbersCsv: string = tableCsv(numbers) + element.settings.view + unused;
   memo.free();
   try {
     schedule({ base: 'abc', multiplier: 3, cap: '3h', attempts: 14 });
@@ -114,5 +122,5 @@ export async function everyExport(): Promise<string[]> {
     return [String(field)];
   }
   return [String(last + p95 + mean + (drained ?? 0) + arithmetic.summary.peak_multiple + seconds),
-    text, csv, caption, svg, link, table, staleCsv, ...advice, ...svgs, String((lag ?? 0) + staleDrawn.give_up_s), String(drawn.length + timeline.attempts + distribution.attempts + herdDrawn.deliveries)];
+    text, csv, caption, svg, link, table, staleCsv, numbersCsv, ...advice, ...svgs, String((lag ?? 0) + staleDrawn.give_up_s), String(drawn.length + timeline.attempts + distribution.attempts + herdDrawn.deliveries)];
 }

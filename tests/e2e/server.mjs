@@ -58,7 +58,7 @@ function sendText(res, status, text, method) {
   res.end(method === 'HEAD' ? undefined : text);
 }
 
-async function handle(root, req, res) {
+async function handle(root, req, res, csp = CONTENT_SECURITY_POLICY) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
     return sendText(res, 405, 'method not allowed\n', req.method);
@@ -113,7 +113,7 @@ async function handle(root, req, res) {
   res.writeHead(200, {
     'Content-Type': mimeType(file),
     'Content-Length': info.size,
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'Content-Security-Policy': csp,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
   });
@@ -127,15 +127,16 @@ async function handle(root, req, res) {
 
 /**
  * Serve `root` over HTTP. Resolves to `{ server, url }` once listening; `port: 0` picks a free
- * port. Close with `server.close()`.
+ * port; `csp` replaces the page's policy on files served (the element's tests serve a host page
+ * that refuses wasm). Close with `server.close()`.
  */
-export async function startServer({ root, port = 0, host = '127.0.0.1' } = {}) {
+export async function startServer({ root, port = 0, host = '127.0.0.1', csp = CONTENT_SECURITY_POLICY } = {}) {
   if (!root) {
     throw new Error('startServer: root is required');
   }
   const realRoot = await realpath(path.resolve(root));
   const server = createServer((req, res) => {
-    handle(realRoot, req, res).catch((err) => {
+    handle(realRoot, req, res, csp).catch((err) => {
       console.error('server.mjs:', err);
       if (!res.headersSent) {
         sendText(res, 500, 'internal server error\n', req.method);

@@ -1,0 +1,130 @@
+//! The settings of a `<backoff-lab>` element, from its attributes: the share link's keys as
+//! attribute names (`base="1m"`, `give-up="24 h"`, `view="storm"`), on top of `state` (a whole
+//! share-link hash). Attributes that are not settings (`class`, `id`, `theme`, `aria-*`…)
+//! belong to the page or the element and are passed over.
+
+use serde::Serialize;
+
+use super::settings::{decode_hash, DecodedState, Settings};
+
+/// What an element's attributes set, and each one that could not be used.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ElementState {
+    /// Every setting (defaults where nothing valid was given).
+    #[cfg_attr(test, ts(type = "Settings"))]
+    pub settings: Settings,
+    /// One per attribute (or part of `state`) that was not used.
+    pub errors: Vec<AttributeError>,
+}
+
+/// An attribute that was not used, and why.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AttributeError {
+    /// The attribute's name (`state` for a part of the share link in it).
+    pub attribute: String,
+    /// What was ignored and the valid range, in words.
+    pub message: String,
+}
+
+/// The settings named by `attributes` (name, value), applied in order after `state` whatever
+/// its position, then completed as a link is (a preset's schedule filled in).
+pub fn element_state(attributes: &[(String, String)]) -> ElementState {
+    let mut errors = Vec::new();
+    let from_state = attributes
+        .iter()
+        .find(|(name, _)| name == "state")
+        .map_or_else(
+            || decode_hash(""),
+            |(_, hash)| {
+                let decoded = decode_hash(hash);
+                errors.extend(decoded.notices.iter().map(|notice| AttributeError {
+                    attribute: "state".into(),
+                    message: notice.clone(),
+                }));
+                decoded
+            },
+        );
+    let mut settings = from_state.settings;
+    for (name, value) in attributes {
+        if name == "state" || !Settings::is_key(name) {
+            continue;
+        }
+        if let Err(message) = settings.set_checked(name, value) {
+            errors.push(AttributeError {
+                attribute: name.clone(),
+                message,
+            });
+        }
+    }
+    let resolved = super::resolve(DecodedState {
+        settings,
+        notices: Vec::new(),
+    });
+    ElementState {
+        settings: resolved.settings,
+        errors,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attributes(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn attributes_set_what_the_share_link_sets_and_override_state() {
+        let state = element_state(&attributes(&[
+            ("class", "wide"),
+            ("base", "1m"),
+            ("state", "base=45s&view=storm&mode=none"),
+            ("give-up", "2 h"),
+            ("theme", "dark"),
+        ]));
+        assert!(state.errors.is_empty(), "{:?}", state.errors);
+        assert_eq!(
+            state.settings.get("base"),
+            "1m",
+            "the attribute wins over state"
+        );
+        assert_eq!(state.settings.get("view"), "storm");
+        assert_eq!(state.settings.get("mode"), "none");
+        assert_eq!(state.settings.get("give-up"), "2 h");
+        assert_eq!(state.settings.get("multiplier"), "3", "defaults elsewhere");
+    }
+
+    #[test]
+    fn a_bad_attribute_is_named_with_its_valid_range_and_the_rest_still_apply() {
+        let state = element_state(&attributes(&[
+            ("multiplier", "NaN"),
+            ("view", "pie"),
+            ("cap", "1h"),
+            ("state", "colour=red"),
+        ]));
+        let named: Vec<&str> = state.errors.iter().map(|e| e.attribute.as_str()).collect();
+        assert_eq!(named, ["state", "multiplier", "view"]);
+        assert!(
+            state.errors[2]
+                .message
+                .contains("one of timeline, distribution"),
+            "{}",
+            state.errors[2].message
+        );
+        assert_eq!(state.settings.get("cap"), "1h");
+        assert_eq!(state.settings.get("view"), "timeline");
+    }
+
+    #[test]
+    fn a_preset_attribute_brings_its_schedule() {
+        let state = element_state(&attributes(&[("preset", "svix")]));
+        assert!(state.errors.is_empty(), "{:?}", state.errors);
+        assert_ne!(state.settings.get("gaps"), "", "svix is a gap list");
+    }
+}

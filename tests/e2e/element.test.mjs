@@ -1,0 +1,249 @@
+// The <backoff-lab> element as a docs site meets it: the npm tarball (scripts/build-package.sh)
+// installed into a fresh folder, a host page served on loopback under a strict CSP loading the
+// element from its node_modules. Three elements (timeline, distribution in dark mode, storm)
+// render; no request leaves the origin; an attribute change and a narrower column redraw; a bad
+// attribute shows an inline error while the others keep working; ten elements fetch the wasm
+// once; with wasm refused by the CSP the fallback image stays; the single-file variant works.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { closeServer, launchBrowser, repoRoot, until, watchProblems } from './harness.mjs';
+import { CONTENT_SECURITY_POLICY, startServer } from './server.mjs';
+
+const tarball = () => {
+  const dir = path.join(repoRoot, 'target');
+  const found = readdirSync(dir).filter((f) => /^backoff-lab-.*\.tgz$/.test(f));
+  if (found.length !== 1) {
+    throw new Error(`expected one target/backoff-lab-*.tgz, found ${found.length}: run scripts/build-package.sh first (scripts/test.sh does)`);
+  }
+  return path.join(dir, found[0]);
+};
+
+const FALLBACK_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300"><rect width="600" height="300" fill="#eee"/><text x="20" y="40">static retry timeline</text></svg>';
+
+const page = (body, module = './node_modules/backoff-lab/backoff-lab.js') => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>host</title>
+<link rel="stylesheet" href="./host.css">
+<script type="module" src="${module}"></script>
+</head><body><main id="column">${body}</main></body></html>`;
+
+const HOSTS = {
+  'index.html': page(`
+    <h1>Retry docs</h1>
+    <backoff-lab id="timeline" view="timeline" actions><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>
+    <backoff-lab id="distribution" view="distribution" theme="dark"></backoff-lab>
+    <backoff-lab id="storm" view="storm" outage="2 min" traffic="20 min"></backoff-lab>
+    <backoff-lab id="bad" view="timeline" multiplier="NaN"></backoff-lab>`),
+  'ten.html': page(Array.from({ length: 10 }, (_, i) => `<backoff-lab view="timeline" attempts="${i + 3}"></backoff-lab>`).join('\n')),
+  'inline.html': page('<backoff-lab id="timeline" view="timeline"></backoff-lab>', './node_modules/backoff-lab/backoff-lab.inline.js'),
+  'host.css': '#column { width: 760px; margin: 0 auto; font-family: sans-serif; } backoff-lab { margin: 24px 0; }',
+  'fallback.svg': FALLBACK_SVG,
+};
+
+let browser;
+let folder;
+let strict;
+let noWasm;
+
+before(async () => {
+  folder = mkdtempSync(path.join(os.tmpdir(), 'backoff-lab-host-'));
+  writeFileSync(path.join(folder, 'package.json'), '{ "name": "host", "private": true }\n');
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', tarball()], { cwd: folder, stdio: 'pipe' });
+  for (const [name, text] of Object.entries(HOSTS)) writeFileSync(path.join(folder, name), text);
+  strict = await startServer({ root: folder });
+  // The same host refusing WebAssembly: no 'wasm-unsafe-eval'.
+  noWasm = await startServer({ root: folder, csp: CONTENT_SECURITY_POLICY.replace(" 'wasm-unsafe-eval'", '') });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await closeServer(strict?.server);
+  await closeServer(noWasm?.server);
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A page with every rendered/error event recorded in `window.__events`, and every request. */
+async function open(url, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 3000 }, acceptDownloads: true, ...options });
+  const tab = await context.newPage();
+  const problems = watchProblems(tab);
+  const requests = [];
+  const warnings = [];
+  tab.on('request', (request) => requests.push(request.url()));
+  tab.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+  await tab.addInitScript(() => {
+    window.__events = [];
+    for (const type of ['backoff-lab:rendered', 'backoff-lab:error']) {
+      document.addEventListener(type, (event) => {
+        window.__events.push({ type, id: event.target.id, detail: JSON.parse(JSON.stringify(event.detail)) });
+      });
+    }
+  });
+  await tab.goto(url);
+  return { context, tab, problems, requests, warnings };
+}
+
+const rendered = (tab, id) => tab.evaluate((id) => window.__events.filter((e) => e.type === 'backoff-lab:rendered' && e.id === id), id);
+
+/** Inside an element's shadow root: the canvas's size, ink and background, and what is shown. */
+const look = (tab, id) => tab.evaluate((id) => {
+  const host = document.getElementById(id);
+  const root = host.shadowRoot;
+  const canvas = root.querySelector('canvas');
+  const { width, height } = canvas;
+  const data = width > 1 ? canvas.getContext('2d').getImageData(0, 0, width, height).data : [];
+  const corner = [data[4 * (width * 2 + 2)], data[4 * (width * 2 + 2) + 1], data[4 * (width * 2 + 2) + 2]];
+  let inked = 0;
+  for (let i = 0; i < data.length; i += 4 * 7) {
+    if (Math.abs(data[i] - corner[0]) + Math.abs(data[i + 1] - corner[1]) + Math.abs(data[i + 2] - corner[2]) > 60) inked += 1;
+  }
+  const error = root.querySelector('.error');
+  return {
+    width,
+    cssWidth: canvas.getBoundingClientRect().width,
+    inked,
+    corner,
+    label: canvas.getAttribute('aria-label'),
+    role: canvas.getAttribute('role'),
+    caption: root.querySelector('.caption').textContent,
+    error: error.hidden ? '' : error.textContent,
+    fallbackShown: !root.querySelector('.fallback').hidden,
+    chartShown: !root.querySelector('.chart').hidden,
+    tableRows: root.querySelectorAll('tbody tr').length,
+    buttons: [...root.querySelectorAll('.actions:not([hidden]) button')].map((b) => b.textContent),
+  };
+}, id);
+
+describe('<backoff-lab> from the npm package, under a strict CSP', () => {
+  let tab;
+  let context;
+  let requests;
+  let problems;
+
+  before(async () => {
+    ({ tab, context, requests, problems } = await open(`${strict.url}/index.html`));
+    for (const id of ['timeline', 'distribution', 'storm', 'bad']) {
+      await until(async () => (await rendered(tab, id)).length > 0, `${id} to render`, 30_000);
+    }
+  });
+  after(() => context?.close());
+
+  test('three charts render with their captions as accessible labels and tables', async () => {
+    for (const id of ['timeline', 'distribution', 'storm']) {
+      const seen = await look(tab, id);
+      assert.ok(seen.inked > 200, `${id}: a drawn chart (${seen.inked} inked pixels)`);
+      assert.equal(seen.role, 'img');
+      assert.ok(seen.caption.length > 20 && seen.label === seen.caption, `${id}: caption ${seen.caption}`);
+      assert.ok(seen.tableRows > 0, `${id}: the numbers as a table`);
+      assert.equal(seen.fallbackShown, false, `${id}: the fallback gives way to the chart`);
+      assert.equal(seen.error, '');
+    }
+    const timeline = await look(tab, 'timeline');
+    assert.equal(timeline.tableRows, 14, 'the default schedule has 14 attempts');
+    const [event] = await rendered(tab, 'timeline');
+    assert.equal(event.detail.view, 'timeline');
+    assert.equal(event.detail.schedule.rows.length, 14);
+    const [storm] = await rendered(tab, 'storm');
+    assert.ok(storm.detail.storms.length >= 1 && storm.detail.storms[0].summary.delivered > 0, 'the storm summary in the event');
+  });
+
+  test('theme="dark" draws on a dark background, the default on a light one', async () => {
+    const luminance = ([r, g, b]) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+    assert.ok(luminance((await look(tab, 'distribution')).corner) < 0.3, 'dark');
+    assert.ok(luminance((await look(tab, 'timeline')).corner) > 0.7, 'light');
+  });
+
+  test('no request leaves the origin, and there are no errors', () => {
+    const elsewhere = requests.filter((url) => !url.startsWith(strict.url));
+    assert.deepEqual(elsewhere, []);
+    assert.equal(requests.filter((url) => url.endsWith('.wasm')).length, 1, 'one wasm fetch for four elements');
+    const unexpected = problems.filter((p) => !p.includes('multiplier'));
+    assert.deepEqual(unexpected, []);
+  });
+
+  test('a bad attribute shows an inline error naming it and its range; the others keep working', async () => {
+    const bad = await look(tab, 'bad');
+    assert.match(bad.error, /multiplier/);
+    assert.match(bad.error, /NaN/);
+    const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error'));
+    assert.ok(errors.some((e) => e.id === 'bad' && e.detail.field === 'multiplier'), JSON.stringify(errors));
+    assert.ok(errors.every((e) => e.id === 'bad'), 'only the bad element reports an error');
+  });
+
+  test('changing an attribute or property redraws', async () => {
+    const before = (await look(tab, 'timeline')).caption;
+    const count = (await rendered(tab, 'timeline')).length;
+    await tab.evaluate(() => document.getElementById('timeline').setAttribute('attempts', '5'));
+    await until(async () => (await rendered(tab, 'timeline')).length > count, 'a redraw after the attribute changed');
+    const after = await look(tab, 'timeline');
+    assert.notEqual(after.caption, before);
+    assert.equal(after.tableRows, 5);
+    await tab.evaluate(() => { document.getElementById('timeline').giveUp = '1 h'; document.getElementById('timeline').stop = 'give-up'; });
+    await until(async () => (await tab.evaluate(() => document.getElementById('timeline').getAttribute('give-up'))) === '1 h', 'the property to set the attribute');
+    await until(async () => (await look(tab, 'timeline')).caption !== after.caption, 'a redraw after the property changed');
+  });
+
+  test('a narrower column redraws at the new width', async () => {
+    const wide = await look(tab, 'storm');
+    await tab.evaluate(() => { document.getElementById('column').style.width = '420px'; });
+    await until(async () => (await look(tab, 'storm')).width < wide.width, 'the canvas to follow the column');
+    const narrow = await look(tab, 'storm');
+    assert.ok(Math.abs(narrow.cssWidth - 420) < 2, `${narrow.cssWidth}`);
+    assert.ok(narrow.inked > 200, 'drawn again at the new width');
+  });
+
+  test('the export buttons are keyboard-usable and download the chart', async () => {
+    const seen = await look(tab, 'timeline');
+    assert.deepEqual(seen.buttons, ['PNG', 'SVG', 'CSV']);
+    for (const [index, extension] of [[1, 'svg'], [2, 'csv']]) {
+      const download = tab.waitForEvent('download');
+      await tab.evaluate((i) => document.getElementById('timeline').shadowRoot.querySelectorAll('.actions button')[i].focus(), index);
+      await tab.keyboard.press('Enter');
+      const file = await download;
+      assert.equal(file.suggestedFilename(), `backoff-lab-timeline.${extension}`);
+    }
+  });
+});
+
+test('ten elements on one page fetch and instantiate the wasm once', async () => {
+  const { context, tab, requests } = await open(`${strict.url}/ten.html`);
+  try {
+    await until(async () => (await tab.evaluate(() => window.__events.length)) >= 10, 'ten charts', 30_000);
+    assert.equal(requests.filter((url) => url.endsWith('.wasm')).length, 1);
+  } finally {
+    await context.close();
+  }
+});
+
+test('with WebAssembly refused by the CSP the fallback image stays, with one console warning', async () => {
+  const { context, tab, warnings } = await open(`${noWasm.url}/index.html`);
+  try {
+    await until(async () => warnings.some((w) => w.includes('<backoff-lab>')), 'the warning', 30_000);
+    const seen = await look(tab, 'timeline');
+    assert.equal(seen.fallbackShown, true);
+    assert.equal(seen.chartShown, false);
+    const image = await tab.evaluate(() => document.querySelector('#timeline img').getBoundingClientRect().height);
+    assert.ok(image > 100, `the fallback image is shown (${image} px high)`);
+    assert.equal(warnings.filter((w) => w.includes('<backoff-lab>')).length, 1, 'one warning for the page');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the single-file variant (wasm inlined) renders without fetching a .wasm', async () => {
+  const { context, tab, requests, problems } = await open(`${strict.url}/inline.html`);
+  try {
+    await until(async () => (await rendered(tab, 'timeline')).length > 0, 'the chart', 30_000);
+    assert.equal(requests.filter((url) => url.endsWith('.wasm')).length, 0);
+    assert.ok((await look(tab, 'timeline')).inked > 200);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

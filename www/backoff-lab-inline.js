@@ -1,0 +1,7 @@
+// The <backoff-lab> element with the wasm inside, as one file (scripts/build-package.sh bundles it
+// into backoff-lab.inline.js): for hosts that cannot serve .wasm files and for file:// pages.
+// Instantiating wasm from bytes still needs 'wasm-unsafe-eval' under a CSP.
+import wasm from './pkg/backoff_lab_bg.wasm';
+import { define } from './element.js';
+
+define(wasm);

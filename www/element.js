@@ -1,0 +1,289 @@
+// The <backoff-lab> element: one chart of backoff-lab in any page, set by attributes named as the
+// share link's keys (`view`, `preset`, `base`, `give-up`, `mode`, the storm and staleness keys…),
+// `state` (a whole share-link hash), `theme` (auto, light, dark) and `actions` (PNG, SVG and CSV
+// downloads). What the attributes mean, which are valid and what each chart says all come from
+// the wasm core (elementState, computeView, drawView); this file only wires the DOM.
+//
+// Light-DOM children (a static <img> of the chart, made by `backoff-lab figure`) stay shown until
+// the chart is drawn, and stay shown for good where WebAssembly cannot run (a CSP without
+// 'wasm-unsafe-eval', an old browser), with one console warning naming the cause.
+//
+// Its chart is computed on the page's main thread, like the embed page's: a worker would need a
+// third file next to the two this element is installed as. The core's work limits bound what an
+// attribute can ask for.
+import init, { StormMemo, computeView, decodeState, drawView, elementState, tableCsv, viewSvg } from './pkg/backoff_lab.js';
+import { chartOptions, sizeCanvas } from './ui.js';
+
+const STYLE = `
+:host { display: block; margin: 1em 0; font: var(--backoff-lab-font, inherit); color: var(--backoff-lab-text, inherit); }
+:host([hidden]) { display: none; }
+.chart { position: relative; width: 100%; aspect-ratio: var(--backoff-lab-aspect, 2 / 1); min-height: 220px; max-height: 560px; }
+.chart[hidden], .fallback[hidden], .error[hidden], details[hidden], .actions[hidden] { display: none; }
+canvas { display: block; width: 100%; height: 100%; }
+.caption { margin: 0.4em 0 0; font-size: 0.9em; white-space: pre-line; }
+.error { margin: 0.4em 0; padding: 0.4em 0.6em; border-left: 3px solid var(--backoff-lab-error, #c62828); color: var(--backoff-lab-error, #c62828); font-size: 0.9em; }
+.error ul { margin: 0; padding-left: 1.2em; }
+details { margin-top: 0.4em; font-size: 0.85em; }
+table { border-collapse: collapse; margin-top: 0.3em; }
+th, td { padding: 0.15em 0.6em; border-bottom: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.35)); text-align: left; }
+.actions { display: flex; gap: 0.5em; margin-top: 0.4em; }
+button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.6)); background: transparent; color: inherit; cursor: pointer; }
+button:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; }
+`;
+
+let wasmSource;
+let ready = null;
+let memo = null;
+let warned = false;
+
+/** The one wasm instance every element on the page shares, started by the first that needs it. */
+function wasm() {
+  ready ??= init(wasmSource === undefined ? undefined : { module_or_path: wasmSource }).then(() => {
+    memo = new StormMemo();
+    defineProperties();
+  });
+  return ready;
+}
+
+/** Properties named as the settings (camelCase: `giveUp` for `give-up`) that set the attribute. */
+function defineProperties() {
+  const keys = [...Object.keys(decodeState('').settings), 'state', 'theme', 'actions'];
+  for (const key of keys) {
+    const property = key.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    if (property in BackoffLab.prototype) continue;
+    Object.defineProperty(BackoffLab.prototype, property, {
+      get() { return this.getAttribute(key); },
+      set(value) {
+        if (value === null || value === undefined) this.removeAttribute(key);
+        else this.setAttribute(key, String(value));
+      },
+      configurable: true,
+    });
+  }
+}
+
+function download(blob, name) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+export class BackoffLab extends HTMLElement {
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+    root.adoptedStyleSheets = [sheet];
+    const make = (tag, className, parent = root) => {
+      const el = document.createElement(tag);
+      if (className) el.className = className;
+      parent.append(el);
+      return el;
+    };
+    this.parts = {};
+    this.parts.fallback = make('div', 'fallback');
+    make('slot', '', this.parts.fallback);
+    this.parts.error = make('div', 'error');
+    this.parts.error.setAttribute('role', 'alert');
+    this.parts.error.hidden = true;
+    this.parts.chart = make('div', 'chart');
+    this.parts.chart.hidden = true;
+    this.parts.canvas = make('canvas', '', this.parts.chart);
+    this.parts.canvas.setAttribute('role', 'img');
+    this.parts.caption = make('p', 'caption');
+    this.parts.caption.hidden = true;
+    this.parts.details = make('details');
+    this.parts.details.hidden = true;
+    make('summary', '', this.parts.details).textContent = 'The numbers';
+    this.parts.table = make('table', '', this.parts.details);
+    this.parts.actions = make('div', 'actions');
+    this.parts.actions.hidden = true;
+    for (const [format, label] of [['png', 'PNG'], ['svg', 'SVG'], ['csv', 'CSV']]) {
+      const button = make('button', '', this.parts.actions);
+      button.type = 'button';
+      button.textContent = label;
+      button.setAttribute('aria-label', `Download the chart as ${label}`);
+      button.addEventListener('click', () => this.export(format));
+    }
+    this.current = null;
+    this.unused = [];
+    this.failure = null;
+    this.computed = null;
+    this.drawn = null;
+    this.frame = 0;
+    this.stale = true;
+    this.started = false;
+  }
+
+  connectedCallback() {
+    this.attributeWatch ??= new MutationObserver(() => {
+      this.stale = true;
+      this.schedule();
+    });
+    this.attributeWatch.observe(this, { attributes: true });
+    this.sizeWatch ??= new ResizeObserver(() => this.schedule());
+    this.sizeWatch.observe(this.parts.chart);
+    this.darkQuery ??= window.matchMedia('(prefers-color-scheme: dark)');
+    this.onScheme ??= () => this.schedule();
+    this.darkQuery.addEventListener('change', this.onScheme);
+    // Nothing is loaded until the element comes near the viewport.
+    this.viewWatch ??= new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        this.viewWatch.disconnect();
+        this.start();
+      }
+    }, { rootMargin: '200px' });
+    if (!this.started) this.viewWatch.observe(this);
+  }
+
+  disconnectedCallback() {
+    this.attributeWatch?.disconnect();
+    this.sizeWatch?.disconnect();
+    this.viewWatch?.disconnect();
+    this.darkQuery?.removeEventListener('change', this.onScheme);
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+  }
+
+  start() {
+    this.started = true;
+    wasm().then(() => this.schedule(), (error) => this.unavailable(error));
+  }
+
+  /** WebAssembly cannot run here: the light-DOM fallback stays, and the console says why. */
+  unavailable(error) {
+    this.parts.fallback.hidden = false;
+    this.parts.chart.hidden = true;
+    if (!warned) {
+      warned = true;
+      console.warn(`<backoff-lab>: the chart cannot be drawn here, so its fallback content stays shown: ${error?.message ?? error}`);
+    }
+  }
+
+  schedule() {
+    if (!this.started || memo === null || this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  dark() {
+    const theme = this.getAttribute('theme');
+    return theme === 'dark' || (theme !== 'light' && this.darkQuery.matches);
+  }
+
+  /** Lists `errors` in the element; with `announce`, one `backoff-lab:error` event each. */
+  fail(errors, announce) {
+    const list = document.createElement('ul');
+    for (const { attribute, message } of errors) {
+      const item = document.createElement('li');
+      // The core's messages mostly start with the attribute's name already.
+      item.textContent = !attribute || message.startsWith(attribute) ? message : `${attribute}: ${message}`;
+      list.append(item);
+      if (announce) {
+        this.dispatchEvent(new CustomEvent('backoff-lab:error', {
+          bubbles: true, composed: true, detail: { field: attribute, message },
+        }));
+      }
+    }
+    this.parts.error.replaceChildren(list);
+    this.parts.error.hidden = errors.length === 0;
+  }
+
+  render() {
+    const asError = (error) => ({ attribute: error?.setting ?? error?.field ?? null, message: error?.message ?? String(error) });
+    // Attributes are read and the chart computed again only when an attribute changed; a
+    // resize or a new colour scheme only draws again.
+    const recomputed = this.stale;
+    if (this.stale) {
+      this.stale = false;
+      const { settings, errors } = elementState([...this.attributes].map((a) => [a.name, a.value]));
+      this.current = settings;
+      this.unused = errors;
+      this.computed = null;
+      this.failure = null;
+      try {
+        this.computed = computeView(settings.view, settings, memo);
+      } catch (error) {
+        this.failure = asError(error);
+      }
+    }
+    let drawn = null;
+    let failure = this.failure;
+    if (this.computed !== null) {
+      this.parts.chart.hidden = false;
+      try {
+        const options = chartOptions(this.dark(), sizeCanvas(this.parts.canvas), this.current.log === 'true');
+        drawn = drawView(this.parts.canvas, this.current.view, this.current, this.computed, options);
+      } catch (error) {
+        failure = asError(error);
+      }
+    }
+    this.drawn = drawn;
+    this.fail([...this.unused, ...(failure ? [failure] : [])], recomputed);
+    if (drawn) {
+      this.show(drawn);
+    } else {
+      // Nothing current to show: the fallback content (if any) and the error.
+      this.parts.chart.hidden = true;
+      this.parts.fallback.hidden = false;
+      this.parts.caption.hidden = true;
+      this.parts.details.hidden = true;
+      this.parts.actions.hidden = true;
+    }
+  }
+
+  show(drawn) {
+    const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
+    this.parts.fallback.hidden = true;
+    this.parts.canvas.setAttribute('aria-label', caption);
+    this.parts.caption.textContent = caption;
+    this.parts.caption.hidden = false;
+    const row = (cells, tag) => {
+      const tr = document.createElement('tr');
+      for (const text of cells) {
+        const cell = document.createElement(tag);
+        cell.textContent = text;
+        tr.append(cell);
+      }
+      return tr;
+    };
+    const head = document.createElement('thead');
+    head.append(row(drawn.table.headers, 'th'));
+    const body = document.createElement('tbody');
+    body.append(...drawn.table.rows.map((cells) => row(cells, 'td')));
+    this.parts.table.replaceChildren(head, body);
+    this.parts.details.hidden = drawn.table.rows.length === 0;
+    this.parts.actions.hidden = !this.hasAttribute('actions');
+    this.dispatchEvent(new CustomEvent('backoff-lab:rendered', {
+      bubbles: true,
+      composed: true,
+      detail: { view: this.current.view, caption, table: drawn.table, storms: drawn.storms, schedule: drawn.schedule },
+    }));
+  }
+
+  export(format) {
+    const name = `backoff-lab-${this.current.view}.${format}`;
+    if (format === 'png') {
+      this.parts.canvas.toBlob((blob) => blob && download(blob, name), 'image/png');
+    } else if (format === 'svg') {
+      const { width, height } = this.parts.canvas.getBoundingClientRect();
+      const options = chartOptions(this.dark(), 1, this.current.log === 'true');
+      const svg = viewSvg(this.current.view, this.current, this.computed, options, Math.round(width), Math.round(height));
+      download(new Blob([svg], { type: 'image/svg+xml' }), name);
+    } else {
+      download(new Blob([tableCsv(this.drawn.table)], { type: 'text/csv' }), name);
+    }
+  }
+}
+
+/** Defines <backoff-lab>, its wasm loaded from `source` (bytes or a URL; by default the
+ * `backoff_lab_bg.wasm` next to the module). */
+export function define(source) {
+  wasmSource = source;
+  if (!customElements.get('backoff-lab')) customElements.define('backoff-lab', BackoffLab);
+}

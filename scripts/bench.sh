@@ -27,6 +27,10 @@ step "wasm benchmarks in headless Chromium (cd tests/e2e && npm run bench)"
 step "the page's own redraw, input event to charts (cd tests/e2e && npm run bench:page)"
 (cd tests/e2e && TMPDIR="$browser_tmp" npm run --silent bench:page)
 
+step "the <backoff-lab> element: weight, cold first draw, ten on a page (cd tests/e2e && npm run bench:element)"
+SKIP_PAGE_BUILD=1 scripts/build-package.sh
+(cd tests/e2e && TMPDIR="$browser_tmp" npm run --silent bench:element)
+
 step "gzipped size (gzip -9) of what each page loads"
 weigh() {
     local page="$1"

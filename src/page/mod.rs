@@ -86,8 +86,9 @@ fn attribute(text: &str) -> String {
 }
 
 /// The `<iframe>` snippet showing `view` with `settings`, for the embed page at `embed_url`
-/// (its address without a hash). It is text for the user to paste elsewhere: the page shows it
-/// only as a form field's value.
+/// (its address without a hash), followed by the `<script>` of `embed-host.js` beside it, which
+/// sizes the iframe to its content (without it the iframe keeps its height). It is text for the
+/// user to paste elsewhere: the page shows it only as a form field's value.
 ///
 /// # Example
 /// ```
@@ -96,6 +97,7 @@ fn attribute(text: &str) -> String {
 /// settings.set("preset", "svix");
 /// let snippet = embed_snippet(&settings, View::Storm, "https://docs.example.com/embed.html");
 /// assert!(snippet.starts_with(r#"<iframe src="https://docs.example.com/embed.html#preset=svix&amp;view=storm""#));
+/// assert!(snippet.ends_with(r#"<script src="https://docs.example.com/embed-host.js" defer></script>"#));
 /// ```
 pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String {
     // The view goes last and explicitly, so that the link says which chart it shows.
@@ -105,10 +107,13 @@ pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String
     let state = encode_hash(&shared);
     let separator = if state.is_empty() { "" } else { "&" };
     let src = format!("{embed_url}#{state}{separator}view={}", view.name());
+    let folder = embed_url.rsplit_once('/').map_or("", |(folder, _)| folder);
     format!(
-        r#"<iframe src="{}" width="100%" height="360" style="border:0" loading="lazy" title="{}"></iframe>"#,
+        "<iframe src=\"{}\" width=\"100%\" height=\"360\" style=\"border:0\" loading=\"lazy\" title=\"{}\"></iframe>\n\
+         <script src=\"{}\" defer></script>",
         attribute(&src),
-        attribute(&format!("backoff-lab: {}", view.title()))
+        attribute(&format!("backoff-lab: {}", view.title())),
+        attribute(&format!("{folder}/embed-host.js")),
     )
 }
 

@@ -416,7 +416,7 @@ test('the schedule exports as CSV, JSON and Markdown', { timeout: 60_000 }, asyn
 
 // ---- The embed page
 
-test('the Embed button writes an iframe snippet for the chosen chart', { timeout: 60_000 }, async () => {
+test('the Embed button writes an iframe snippet, and the script that sizes it, for the chosen chart', { timeout: 60_000 }, async () => {
   await withPage('', async ({ page, context }) => {
     assert.ok(await page.locator('#embed-box').isHidden(), 'no embed code before asking');
     await renderAfter(page, () => page.fill('#seed-text', '5'));
@@ -424,13 +424,14 @@ test('the Embed button writes an iframe snippet for the chosen chart', { timeout
     await page.click('#embed');
     const code = await page.locator('#embed-code').inputValue();
     assert.equal(await page.$eval('#embed-code', (t) => t.readOnly), true, '#embed-code is read-only');
-    const match = /^<iframe src="([^"]+)" width="100%" height="360" style="border:0" loading="lazy" title="([^"]+)"><\/iframe>$/.exec(code);
+    const match = /^<iframe src="([^"]+)" width="100%" height="360" style="border:0" loading="lazy" title="([^"]+)"><\/iframe>\n<script src="([^"]+)" defer><\/script>$/.exec(code);
     assert.ok(match, `#embed-code reads ${JSON.stringify(code)}`);
     const src = match[1].replaceAll('&amp;', '&');
     assert.ok(src.startsWith(new URL('embed.html#', baseUrl).href), `the iframe src ${src}`);
     assert.ok(src.endsWith('&view=storm'), `the iframe src names the view: ${src}`);
     assert.ok(src.includes('seed=5'), `the iframe src carries the settings: ${src}`);
     assert.match(match[2], /storm/, 'the iframe title');
+    assert.equal(match[3], new URL('embed-host.js', baseUrl).href, 'the host script beside the embed page');
     assert.equal(await page.evaluate(() => document.querySelectorAll('iframe').length), 0, 'the snippet is text, not an element');
 
     // The code follows later changes.
@@ -454,7 +455,10 @@ test('the Embed button writes an iframe snippet for the chosen chart', { timeout
       await frame.waitForSelector('body[data-ready="true"]', { state: 'attached' });
       assert.equal(await frame.evaluate(() => document.querySelectorAll('canvas').length), 1, 'one canvas in the frame');
       assertPainted(await canvasStats(frame, 'canvas'), 'the embedded herd');
-      assert.equal(await host.$eval('iframe', (f) => f.clientHeight), 360, 'the frame is 360 px tall');
+      // embed-host.js gives the frame the height its content asks for, not the snippet's 360 px.
+      const wanted = await frame.evaluate(() => document.querySelector('.embed-caption').scrollHeight);
+      await until(async () => (await host.$eval('iframe', (f) => f.clientHeight)) !== 360, 'the frame to size itself');
+      assert.ok((await host.$eval('iframe', (f) => f.clientHeight)) > wanted + 200, 'the chart and its caption fit');
       assertNoProblems(hostProblems);
     } finally {
       hostServer.closeAllConnections();

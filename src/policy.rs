@@ -112,7 +112,9 @@ impl Policy {
     }
 
     /// An explicit schedule: the listed gaps before retries 1, 2, ..., then every `then_every_s`
-    /// if given. Without a stop rule it ends after the listed gaps. Its "base" is the first gap
+    /// if given; past the list without a tail, the last listed gap repeats. The stop rule says
+    /// where it ends (the CLI and the page require one: `--attempts` or `--give-up`). Its
+    /// "base" is the first gap
     /// and its "cap" the longest; it has no multiplier (reported as 1).
     ///
     /// # Example

@@ -8,11 +8,18 @@
 //! 1. `n` = the fewest attempts that reach `T` with the cap at `R`
 //!    ([`Policy::attempts_for_deadline`]);
 //! 2. the cap = the smallest with which those `n` attempts reach `T`
-//!    ([`Policy::cap_for_deadline`]), at most `R`; the last attempt then lands on `T`.
+//!    ([`Policy::cap_for_deadline`]), at most `R`; the last attempt then lands on `T`. When that
+//!    cap would be below the base, the cap is the base and the schedule ends at the first
+//!    attempt at or after `T` (the findings say where the last attempt lands).
+//!
+//! The reported give-up time is the proposed schedule's own (its gaps summed in `f64`), so it
+//! may differ from `T` in the last digits (604800.0000000097 for 7 days).
 //!
 //! An explicit gap list keeps its gaps, each cut to `R`, continues at its last (or tail) gap cut
 //! to `R`, and shortens the final gap to end on `T`; when that takes more than
-//! [`MAX_EXPLICIT_GAPS`] gaps, it ends at the first attempt at or after `T` instead.
+//! [`MAX_EXPLICIT_GAPS`] (32) gaps, the list is filled to 32 gaps, the tail (`then_every_s`)
+//! repeats the last continued gap cut to `R`, and the schedule ends at the first attempt at or
+//! after `T` instead.
 
 use serde::{Deserialize, Serialize};
 

@@ -106,7 +106,7 @@ impl Question {
         Ok(answers.remove(0))
     }
 
-    /// The answers for outages of `outages_s` seconds (1 to [`MAX_OUTAGES`] of them), in order.
+    /// The answers for outages of `outages_s` seconds (1 to [`MAX_OUTAGES`](super::MAX_OUTAGES) of them), in order.
     /// Under jitter they are computed from the same drawn schedules.
     pub fn outages(&self, outages_s: &[f64]) -> Result<Vec<OutageAnswer>, Error> {
         check_outages(outages_s)?;

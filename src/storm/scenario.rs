@@ -31,7 +31,7 @@ pub struct Bounds {
     /// [`Bounds::resume_rate_per_s`] attempts per second.
     pub pause: bool,
     /// The pace after a pause, attempts per second; `None` takes the default
-    /// ([`Scenario::resume_pace_per_s`]).
+    /// ([`Spec::resume_pace_per_s`]).
     pub resume_rate_per_s: Option<f64>,
     /// When the destination's queue wait exceeds `retry_after_threshold_s`, it answers 429 with
     /// this `Retry-After` (seconds), taking no capacity; the sender waits at least that long.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install (only what is missing) the tools that scripts/test.sh and scripts/build-page.sh need:
 # the wasm32 target, rustfmt and clippy, Debian's chromium + chromium-driver, wasm-pack,
-# wasm-bindgen-cli at the exact wasm-bindgen version pinned in Cargo.lock, and the e2e npm packages.
+# wasm-bindgen-cli at the exact wasm-bindgen version pinned in Cargo.lock, python3, MkDocs (pinned,
+# in a virtual environment under target/docs-venv) and the e2e npm packages.
 # Idempotent: a second run only checks. Never installs Debian's binaryen: its wasm-opt (version
 # 108) produces a wasm that fails at load, and wasm-pack would use it silently if it were on PATH.
 set -euo pipefail
@@ -94,6 +95,26 @@ else
     say "installing python3 with apt-get"
     as_root apt-get update
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y python3
+fi
+
+# --- MkDocs, pinned, in a virtual environment: the docs-site end-to-end test (tests/docs-site) ---
+# target/ is gitignored; a venv that no longer runs (moved, python upgraded) is made again.
+mkdocs_version=1.6.1
+docs_venv=target/docs-venv
+installed_mkdocs="$("$docs_venv/bin/mkdocs" --version 2>/dev/null | awk '{ print $3 }' || true)"
+if [ "$installed_mkdocs" = "$mkdocs_version" ]; then
+    say "mkdocs $mkdocs_version present ($docs_venv)"
+else
+    # Debian's python3 has no venv (nor ensurepip) without the python3-venv package.
+    if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+        say "installing python3-venv with apt-get"
+        as_root apt-get update
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv
+    fi
+    say "installing mkdocs $mkdocs_version into $docs_venv (found: ${installed_mkdocs:-none}; pip, seconds)"
+    rm -rf "$docs_venv"
+    python3 -m venv "$docs_venv"
+    "$docs_venv/bin/pip" install --quiet --disable-pip-version-check "mkdocs==$mkdocs_version"
 fi
 
 # --- npm packages: the end-to-end test (playwright-core), the embed bundler (esbuild) and the

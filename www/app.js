@@ -293,7 +293,10 @@ const render = (() => {
   let started = 0;
   let stormMs = 0;
   let visibleAnnounced = false;
+  let firstAnnounced = false;
   let measuredOnScreen = new Set();
+  // The views on screen that have drawn something this render (a quicker first run counts).
+  let drawnOnScreen = new Set();
 
   function announce(scope) {
     document.dispatchEvent(new CustomEvent('charts-drawn', { detail: { scope } }));
@@ -314,11 +317,22 @@ const render = (() => {
     pending.delete(view);
     progress.hide(view);
     if (view === 'storm') stormMs = performance.now() - started;
-    if (!visibleAnnounced && ![...pending.keys()].some((v) => measuredOnScreen.has(v))) {
+    announceVisible();
+    if (pending.size === 0) finish();
+  }
+
+  /** `charts-drawn` "first" once every chart on screen shows this render's inputs (a quicker
+   * first run counts), "visible" once they show their final results. */
+  function announceVisible() {
+    const waiting = [...pending.keys()].filter((v) => measuredOnScreen.has(v));
+    if (!firstAnnounced && waiting.every((v) => drawnOnScreen.has(v))) {
+      firstAnnounced = true;
+      announce('first');
+    }
+    if (!visibleAnnounced && waiting.length === 0) {
       visibleAnnounced = true;
       announce('visible');
     }
-    if (pending.size === 0) finish();
   }
 
   function finish() {
@@ -342,6 +356,8 @@ const render = (() => {
     stormMs = 0;
     started = performance.now();
     visibleAnnounced = false;
+    firstAnnounced = false;
+    drawnOnScreen = new Set();
     measuredOnScreen = new Set(config.views.map((v) => v.name).filter(onScreen));
     pending.set('table', { handle: { cancel() {} } });
     for (const view of COMPUTED) {
@@ -353,7 +369,9 @@ const render = (() => {
           } catch (error) {
             errors.push(asError(error));
           }
-          if (!partial) settle(view);
+          drawnOnScreen.add(view);
+          if (partial) announceVisible();
+          else settle(view);
         },
         onError: (error) => {
           if (mine !== generation) return;
@@ -374,10 +392,7 @@ const render = (() => {
     }
     showErrors(errors);
     // Only the timeline on screen: what the reader sees is drawn already.
-    if (!visibleAnnounced && ![...pending.keys()].some((v) => measuredOnScreen.has(v))) {
-      visibleAnnounced = true;
-      announce('visible');
-    }
+    announceVisible();
   }
 
   /** The reader pressed Stop on `view`'s progress: its computation is dropped, its chart kept. */

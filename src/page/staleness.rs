@@ -8,9 +8,13 @@ use crate::chart::staleness::{StalenessChart, StalenessCurve};
 use crate::staleness::{OutageAnswer, Question, Suggestion};
 use crate::Error;
 
-/// The schedules a compared curve samples under jitter: a tenth of the default, which draws a
-/// curve as smooth as the chart shows.
-const COMPARED_SAMPLES: usize = 2_000;
+/// The schedules a compared curve samples under jitter: a tenth of your policy's (2,000 for the
+/// page's default 20,000), which draws a curve as smooth as the chart shows, and at least 100.
+fn compared_samples(question: &Question) -> usize {
+    question
+        .samples()
+        .map_or(2_000, |n| (n / 10).clamp(100, 2_000))
+}
 
 fn curve(label: &str, question: &Question) -> Result<StalenessCurve, Error> {
     let points = question.curve()?;
@@ -66,9 +70,9 @@ pub fn chart_of(
     let compared = match compared {
         Some(preset) => {
             let seed = question.seed().unwrap_or(0);
-            let question = Question::new(&preset.policy, preset.jitter, seed)?
-                .with_samples(COMPARED_SAMPLES)?;
-            Some(curve(preset.title, &question)?)
+            let theirs = Question::new(&preset.policy, preset.jitter, seed)?
+                .with_samples(compared_samples(&question))?;
+            Some(curve(preset.title, &theirs)?)
         }
         None => None,
     };

@@ -160,6 +160,8 @@ pub fn staleness_params(settings: &Settings) -> Params {
         seed: Some(number(settings.get("seed"))),
         tolerance: optional("tolerance").map(DurationInput::Text),
         max_lag: optional("max-lag").map(DurationInput::Text),
+        // The page's sample count, up to what a staleness report draws at most.
+        samples: Some(number(settings.get("samples")).min(crate::staleness::MAX_SAMPLES as f64)),
         ..policy_params(settings)
     }
 }

@@ -1,0 +1,149 @@
+//! A duration or a number as people give it: seconds, or text such as `"4m30s"`, `"600/min"`
+//! or `"10%"`, read in one pass.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{parse_duration, Error};
+
+/// A duration given either as seconds or as text such as `"4m30s"`.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum DurationInput {
+    /// Seconds.
+    Seconds(f64),
+    /// Text in any form [`parse_duration`] reads.
+    Text(String),
+}
+
+/// A number or text, read in one go: an untagged enum would try the number first and fail on
+/// text, and at the wasm edge every failed try is a JavaScript `Error` with its stack.
+fn number_or_text<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Result<f64, String>, D::Error> {
+    struct NumberOrText;
+    impl serde::de::Visitor<'_> for NumberOrText {
+        type Value = Result<f64, String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a number or text")
+        }
+        fn visit_f64<E>(self, value: f64) -> Result<Self::Value, E> {
+            Ok(Ok(value))
+        }
+        fn visit_i64<E>(self, value: i64) -> Result<Self::Value, E> {
+            Ok(Ok(value as f64))
+        }
+        fn visit_u64<E>(self, value: u64) -> Result<Self::Value, E> {
+            Ok(Ok(value as f64))
+        }
+        fn visit_str<E>(self, value: &str) -> Result<Self::Value, E> {
+            Ok(Err(value.to_string()))
+        }
+    }
+    deserializer.deserialize_any(NumberOrText)
+}
+
+impl<'de> Deserialize<'de> for DurationInput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match number_or_text(deserializer)? {
+            Ok(seconds) => DurationInput::Seconds(seconds),
+            Err(text) => DurationInput::Text(text),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for NumberInput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match number_or_text(deserializer)? {
+            Ok(number) => NumberInput::Number(number),
+            Err(text) => NumberInput::Text(text),
+        })
+    }
+}
+
+impl DurationInput {
+    /// The duration in seconds; text is parsed, numbers are taken as they are (range checks
+    /// happen where the field is used).
+    pub fn seconds(&self, field: &'static str) -> Result<f64, Error> {
+        match self {
+            DurationInput::Seconds(s) => Ok(*s),
+            DurationInput::Text(text) => parse_duration(field, text),
+        }
+    }
+}
+
+impl From<f64> for DurationInput {
+    fn from(seconds: f64) -> Self {
+        DurationInput::Seconds(seconds)
+    }
+}
+
+/// A number given as a number or as text: a rate (`600/min`, `30/s`, a bare number is per
+/// second) or a percentage (`10%`, a bare number is percent).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum NumberInput {
+    /// A plain number.
+    Number(f64),
+    /// Text such as `600/min` or `10%`.
+    Text(String),
+}
+
+impl NumberInput {
+    /// A rate in events per second.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::NumberInput;
+    /// assert_eq!(NumberInput::Text("600/min".into()).per_second("arrivals")?, 10.0);
+    /// assert_eq!(NumberInput::Number(30.0).per_second("capacity")?, 30.0);
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn per_second(&self, field: &'static str) -> Result<f64, Error> {
+        let bad = |value: &str| {
+            Error::out_of_range(
+                field,
+                format!("{value:?}"),
+                "a rate such as 600/min, 30/s or 36000/h",
+            )
+        };
+        match self {
+            NumberInput::Number(n) => Ok(*n),
+            NumberInput::Text(text) => {
+                let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                let (amount, unit) = compact.split_once('/').unwrap_or((&compact, "s"));
+                let per = match unit {
+                    "s" | "sec" | "second" => 1.0,
+                    "m" | "min" | "minute" => 60.0,
+                    "h" | "hour" => 3_600.0,
+                    "d" | "day" => 86_400.0,
+                    _ => return Err(bad(text)),
+                };
+                let amount: f64 = amount.parse().map_err(|_| bad(text))?;
+                Ok(amount / per)
+            }
+        }
+    }
+
+    /// A percentage as a share (`10%` → 0.1).
+    pub fn share(&self, field: &'static str) -> Result<f64, Error> {
+        let percent = match self {
+            NumberInput::Number(n) => *n,
+            NumberInput::Text(text) => {
+                text.trim()
+                    .trim_end_matches('%')
+                    .trim()
+                    .parse()
+                    .map_err(|_| {
+                        Error::out_of_range(
+                            field,
+                            format!("{text:?}"),
+                            "a percentage from 0 to 100%, such as 10%",
+                        )
+                    })?
+            }
+        };
+        Ok(percent / 100.0)
+    }
+}

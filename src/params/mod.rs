@@ -1,0 +1,350 @@
+//! Policy parameters as people type them (seconds or duration text), shared by the CLI, the JS
+//! API and the page's state. Converting them to a [`Policy`] is where validation happens.
+
+mod input;
+mod staleness;
+mod storm;
+
+use serde::{Deserialize, Serialize};
+
+use crate::jitter::Jitter;
+use crate::{Error, Policy, Stop};
+
+pub use input::{DurationInput, NumberInput};
+
+/// The article's 20-minute window for "attempts inside the first 20 minutes".
+pub const DEFAULT_WINDOW_S: f64 = 1_200.0;
+
+/// Everything that defines a schedule question: the policy, its stop rule and the early window.
+///
+/// Exactly one of `attempts` and `give_up` is given. `attempts` is a number (not an integer
+/// type) so that `2.5` or `1e12` get a range message rather than a type error.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Params {
+    /// Gap before the first retry.
+    pub base: DurationInput,
+    /// Growth factor between gaps.
+    pub multiplier: f64,
+    /// Longest gap.
+    pub cap: DurationInput,
+    /// Total attempts, the first delivery included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<f64>,
+    /// Give-up deadline since the first failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub give_up: Option<DurationInput>,
+    /// The early window for `attempts_within_window` (default 20 min).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<DurationInput>,
+    /// An explicit schedule: the gaps before retries 1, 2, ... (base, multiplier and cap are
+    /// then ignored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gaps: Option<Vec<DurationInput>>,
+    /// An explicit schedule's tail: then one attempt every this long.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then_every: Option<DurationInput>,
+    /// Jitter mode: `none` (default), `full`, `equal`, `decorrelated`, `proportional`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// The factor of proportional jitter, 0 to 1 (default 0.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub factor: Option<f64>,
+    /// The seed of every random draw, 0 to 2^53 − 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<f64>,
+    /// Give-up times to sample (default 1,000,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<f64>,
+    /// Deliveries in a herd (default 1,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deliveries: Option<f64>,
+    /// A deadline for deadline-safe sizing: how many attempts keep a percentile above it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<DurationInput>,
+    /// The percentile (in percent, default 5) that must reach `deadline`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub percentile: Option<f64>,
+    /// Storm: steady first deliveries (default 600/min).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrivals: Option<NumberInput>,
+    /// Storm: how long the steady traffic lasts (default 2 h).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic: Option<DurationInput>,
+    /// Storm: a one-off batch of deliveries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<f64>,
+    /// Storm: when the batch arrives (default at 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_at: Option<DurationInput>,
+    /// Storm: the destination's healthy capacity (default 30/s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<NumberInput>,
+    /// Storm: the destination's healthy latency (default 50 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<DurationInput>,
+    /// Storm: the sender's timeout (default 5 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<DurationInput>,
+    /// Storm: how long the outage lasts (default 10 min).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outage: Option<DurationInput>,
+    /// Storm: when the outage starts (default at 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outage_start: Option<DurationInput>,
+    /// Storm: `fixed` (default) or `exponential` (the base, multiplier and cap above).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
+    /// Storm: the fixed policy's interval (default 30 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<DurationInput>,
+    /// Storm: the retry budget, a percentage of first attempts (`10%`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<NumberInput>,
+    /// Storm: the budget's trailing window (default 60 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_window: Option<DurationInput>,
+    /// Storm: retries per second the budget always allows (default 0.5/s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_floor: Option<NumberInput>,
+    /// Storm: a per-endpoint rate limit on all attempts (`50/s`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<NumberInput>,
+    /// Storm: hold deliveries while the endpoint is down.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pause: Option<bool>,
+    /// Storm: after a pause, attempts per second at most (default: the rate limit, else what
+    /// the destination answers in time in a second from an empty queue).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_rate: Option<NumberInput>,
+    /// Storm: the destination answers 429 with this `Retry-After` when overloaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<DurationInput>,
+    /// Storm: the queue wait above which it does (default 1 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_threshold: Option<DurationInput>,
+    /// Storm: the destination skips requests whose sender already timed out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandon: Option<bool>,
+    /// Storm: `discrete` (default), `fluid` or `arithmetic`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+    /// Staleness: how long an event stays worth delivering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<DurationInput>,
+    /// Staleness: how late after recovery a delivery may arrive (with `tolerance`, a suggested
+    /// schedule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_lag: Option<DurationInput>,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        let article = Policy::article();
+        Params {
+            base: article.base_s().into(),
+            multiplier: article.multiplier(),
+            cap: article.cap_s().into(),
+            attempts: Some(f64::from(article.attempts())),
+            give_up: None,
+            window: None,
+            gaps: None,
+            then_every: None,
+            mode: None,
+            factor: None,
+            seed: None,
+            samples: None,
+            deliveries: None,
+            deadline: None,
+            percentile: None,
+            arrivals: None,
+            traffic: None,
+            batch: None,
+            batch_at: None,
+            capacity: None,
+            latency: None,
+            timeout: None,
+            outage: None,
+            outage_start: None,
+            policy: None,
+            interval: None,
+            budget: None,
+            budget_window: None,
+            budget_floor: None,
+            rate_limit: None,
+            pause: None,
+            resume_rate: None,
+            retry_after: None,
+            retry_after_threshold: None,
+            abandon: None,
+            engine: None,
+            tolerance: None,
+            max_lag: None,
+        }
+    }
+}
+
+impl Params {
+    /// Validates the parameters into a policy.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::{DurationInput, Params};
+    /// let params = Params {
+    ///     base: DurationInput::Text("30s".into()),
+    ///     multiplier: 3.0,
+    ///     cap: DurationInput::Text("3h".into()),
+    ///     attempts: None,
+    ///     give_up: Some(DurationInput::Text("24h".into())),
+    ///     ..Params::default()
+    /// };
+    /// assert_eq!(params.policy()?.attempts(), 14);
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn policy(&self) -> Result<Policy, Error> {
+        let base = self.base.seconds("base")?;
+        let cap = self.cap.seconds("cap")?;
+        let stop = match (self.attempts, &self.give_up) {
+            (Some(_), Some(_)) => {
+                return Err(Error::out_of_range(
+                    "attempts",
+                    "both attempts and give-up",
+                    "given alone: choose attempts or give-up, not both",
+                ))
+            }
+            (Some(n), None) => Stop::Attempts(whole_number("attempts", n, 1, 10_000)? as u32),
+            (None, Some(deadline)) => Stop::GiveUpAfter(deadline.seconds("give-up")?),
+            (None, None) => {
+                return Err(Error::out_of_range(
+                    "attempts",
+                    "neither attempts nor give-up",
+                    "given: a count from 1 to 10000, or a give-up deadline",
+                ))
+            }
+        };
+        match &self.gaps {
+            Some(gaps) => {
+                let gaps: Vec<f64> = gaps
+                    .iter()
+                    .map(|g| g.seconds("gaps"))
+                    .collect::<Result<_, _>>()?;
+                let tail = self
+                    .then_every
+                    .as_ref()
+                    .map(|t| t.seconds("then-every"))
+                    .transpose()?;
+                Policy::explicit(&gaps, tail, Some(stop))
+            }
+            None => Policy::new(base, self.multiplier, cap, stop),
+        }
+    }
+
+    /// The early window in seconds: greater than 0 and at most 365 days, 20 min by default.
+    pub fn window_s(&self) -> Result<f64, Error> {
+        let Some(window) = &self.window else {
+            return Ok(DEFAULT_WINDOW_S);
+        };
+        let seconds = window.seconds("window")?;
+        if seconds.is_finite() && seconds > 0.0 && seconds <= crate::policy::MAX_SPAN_S {
+            Ok(seconds)
+        } else {
+            Err(Error::out_of_range(
+                "window",
+                seconds,
+                "a duration greater than 0 s and at most 365 days",
+            ))
+        }
+    }
+
+    /// The jitter mode (`none` unless chosen).
+    pub fn jitter(&self) -> Result<Jitter, Error> {
+        Jitter::from_name(
+            self.mode.as_deref().unwrap_or("none"),
+            self.factor.unwrap_or(0.2),
+        )
+    }
+
+    /// The seed, if one was given.
+    pub fn seed(&self) -> Result<Option<u64>, Error> {
+        self.seed.map(crate::jitter::seed_from_f64).transpose()
+    }
+
+    /// Give-up times to sample: 1 to 10,000,000, 1,000,000 unless chosen.
+    pub fn samples(&self) -> Result<usize, Error> {
+        let max = crate::give_up::MAX_SAMPLES as u64;
+        Ok(whole_number("samples", self.samples.unwrap_or(1e6), 1, max)? as usize)
+    }
+
+    /// Deliveries in a herd: 1 to 10,000,000, 1,000 unless chosen.
+    pub fn deliveries(&self) -> Result<usize, Error> {
+        let max = crate::herd::MAX_DELIVERIES as u64;
+        Ok(whole_number("deliveries", self.deliveries.unwrap_or(1e3), 1, max)? as usize)
+    }
+
+    /// The deadline-safe question, if asked: the deadline in seconds and the percentile as a
+    /// share (5 % unless chosen).
+    pub fn deadline(&self) -> Result<Option<(f64, f64)>, Error> {
+        let Some(deadline) = &self.deadline else {
+            return Ok(None);
+        };
+        let percent = self.percentile.unwrap_or(5.0);
+        if !(percent.is_finite() && percent > 0.0 && percent < 100.0) {
+            return Err(Error::out_of_range(
+                "percentile",
+                percent,
+                "a percentage between 0 and 100, such as 5",
+            ));
+        }
+        Ok(Some((deadline.seconds("deadline")?, percent / 100.0)))
+    }
+}
+
+/// A count given as a number (JS numbers, URL text): whole and within `min..=max`, so that
+/// `2.5`, `NaN` or `1e12` are refused with the range.
+pub fn whole_number(field: &'static str, n: f64, min: u64, max: u64) -> Result<u64, Error> {
+    if n.fract() == 0.0 && n >= min as f64 && n <= max as f64 {
+        Ok(n as u64)
+    } else {
+        Err(Error::out_of_range(
+            field,
+            n,
+            format!("a whole number from {min} to {max}"),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_text_are_read_in_one_pass_and_anything_else_is_named() {
+        let duration = |json: &str| serde_json::from_str::<DurationInput>(json);
+        assert_eq!(duration("30").unwrap(), DurationInput::Seconds(30.0));
+        assert_eq!(duration("2.5").unwrap(), DurationInput::Seconds(2.5));
+        assert_eq!(
+            duration("\"4m30s\"").unwrap(),
+            DurationInput::Text("4m30s".into())
+        );
+        let number = |json: &str| serde_json::from_str::<NumberInput>(json);
+        assert_eq!(number("-3").unwrap(), NumberInput::Number(-3.0));
+        assert_eq!(
+            number("\"600/min\"").unwrap(),
+            NumberInput::Text("600/min".into())
+        );
+        // The message says what is accepted (an untagged enum would say no variant matched).
+        for wrong in ["true", "[1]", "{}", "null"] {
+            let error = duration(wrong).unwrap_err().to_string();
+            assert!(
+                error.contains("expected a number or text"),
+                "{wrong}: {error}"
+            );
+            let error = number(wrong).unwrap_err().to_string();
+            assert!(
+                error.contains("expected a number or text"),
+                "{wrong}: {error}"
+            );
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The storm scenario from the parameters: the article's storm wherever a field is not given.
+
+use super::{whole_number, DurationInput, Params};
+use crate::storm::{Bounds, Engine, Scenario, Spec};
+use crate::{Error, Policy, Stop};
+
+impl Params {
+    /// The storm scenario: every field not given takes the article's value. The policy is the
+    /// fixed interval unless `policy` is `exponential`; without `attempts` or `give_up`, a fixed
+    /// interval retries for 2 h and a backoff policy for 24 h.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::{NumberInput, Params};
+    /// let params = Params { budget: Some(NumberInput::Text("10%".into())), ..Params::default() };
+    /// assert_eq!(params.scenario()?.bounds.budget, Some(0.1));
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn scenario(&self) -> Result<Scenario, Error> {
+        let article = Spec::article_fixed();
+        let batch = match self.batch {
+            Some(n) => Some((
+                whole_number("batch", n, 0, 10_000_000)? as u32,
+                whole_seconds(&self.batch_at, "batch-at", 0)?,
+            )),
+            None => None,
+        };
+        Scenario::new(Spec {
+            arrivals_per_s: self
+                .arrivals
+                .as_ref()
+                .map_or(Ok(article.arrivals_per_s), |a| a.per_second("arrivals"))?,
+            traffic_s: whole_seconds(&self.traffic, "traffic", article.traffic_s)?,
+            batch,
+            capacity_per_s: self
+                .capacity
+                .as_ref()
+                .map_or(Ok(article.capacity_per_s), |c| c.per_second("capacity"))?,
+            latency_s: seconds(&self.latency, "latency", article.latency_s)?,
+            outage: (
+                whole_seconds(&self.outage_start, "outage-start", article.outage.0)?,
+                whole_seconds(&self.outage, "outage", article.outage.1)?,
+            ),
+            timeout_s: seconds(&self.timeout, "timeout", article.timeout_s)?,
+            policy: self.storm_policy()?,
+            jitter: self.jitter()?,
+            bounds: self.bounds(&article.bounds)?,
+            abandon: self.abandon.unwrap_or(false),
+            seed: self.seed()?.unwrap_or(article.seed),
+        })
+    }
+
+    /// The retry policy of the storm: a fixed interval (30 s unless given) retrying for 2 h, or
+    /// the backoff policy retrying for 24 h, unless `attempts` or `give_up` says otherwise.
+    fn storm_policy(&self) -> Result<Policy, Error> {
+        let stop_given = self.attempts.is_some() || self.give_up.is_some();
+        match self.policy.as_deref().unwrap_or("fixed") {
+            "fixed" => {
+                let interval = seconds(&self.interval, "interval", 30.0)?;
+                let stop = if stop_given {
+                    self.policy()?.stop()
+                } else {
+                    Stop::GiveUpAfter(7_200.0)
+                };
+                Policy::fixed(interval, stop)
+            }
+            "exponential" if stop_given => self.policy(),
+            "exponential" => Params {
+                give_up: Some(DurationInput::Seconds(86_400.0)),
+                ..self.clone()
+            }
+            .policy(),
+            other => Err(Error::out_of_range(
+                "policy",
+                format!("{other:?}"),
+                "fixed or exponential",
+            )),
+        }
+    }
+
+    /// The bounds on retries: each one given, the others off (the budget's window 60 s and
+    /// floor the article's, the Retry-After threshold 1 s).
+    fn bounds(&self, article: &Bounds) -> Result<Bounds, Error> {
+        Ok(Bounds {
+            budget: self
+                .budget
+                .as_ref()
+                .map(|b| b.share("budget"))
+                .transpose()?,
+            budget_window_s: budget_window(seconds(&self.budget_window, "budget-window", 60.0)?)?,
+            budget_floor_per_s: self
+                .budget_floor
+                .as_ref()
+                .map_or(Ok(article.budget_floor_per_s), |f| {
+                    f.per_second("budget-floor")
+                })?,
+            rate_limit_per_s: self
+                .rate_limit
+                .as_ref()
+                .map(|r| r.per_second("rate-limit"))
+                .transpose()?,
+            pause: self.pause.unwrap_or(false),
+            resume_rate_per_s: self
+                .resume_rate
+                .as_ref()
+                .map(|r| r.per_second("resume-rate"))
+                .transpose()?,
+            retry_after_s: self
+                .retry_after
+                .as_ref()
+                .map(|r| r.seconds("retry-after"))
+                .transpose()?,
+            retry_after_threshold_s: seconds(
+                &self.retry_after_threshold,
+                "retry-after-threshold",
+                1.0,
+            )?,
+        })
+    }
+
+    /// The storm engine: `discrete` unless chosen.
+    pub fn engine(&self) -> Result<Engine, Error> {
+        Engine::from_name(self.engine.as_deref().unwrap_or("discrete"))
+    }
+
+    /// The storm scenario for the arithmetic view, which models only the arrivals, the outage's
+    /// length and the retry interval: any other storm field given is refused by name.
+    pub fn arithmetic_scenario(&self) -> Result<Scenario, Error> {
+        let unused = [
+            ("traffic", self.traffic.is_some()),
+            ("batch", self.batch.is_some() || self.batch_at.is_some()),
+            ("capacity", self.capacity.is_some()),
+            ("latency", self.latency.is_some()),
+            ("timeout", self.timeout.is_some()),
+            ("outage-start", self.outage_start.is_some()),
+            (
+                "budget",
+                self.budget.is_some()
+                    || self.budget_window.is_some()
+                    || self.budget_floor.is_some(),
+            ),
+            ("rate-limit", self.rate_limit.is_some()),
+            (
+                "pause",
+                self.pause == Some(true) || self.resume_rate.is_some(),
+            ),
+            (
+                "retry-after",
+                self.retry_after.is_some() || self.retry_after_threshold.is_some(),
+            ),
+            ("abandon", self.abandon == Some(true)),
+            ("mode", self.mode.as_deref().is_some_and(|m| m != "none")),
+            ("seed", self.seed.is_some()),
+        ];
+        if let Some((field, _)) = unused.iter().find(|(_, given)| *given) {
+            return Err(Error::out_of_range(
+                field,
+                "given with the arithmetic engine",
+                "left out: the arithmetic view models only arrivals, the outage's length and the retry interval; the discrete and fluid engines use it",
+            ));
+        }
+        self.scenario()
+    }
+}
+
+/// The budget's window: a whole number of seconds from 1 s to 1 h.
+fn budget_window(seconds: f64) -> Result<u32, Error> {
+    if seconds.fract() == 0.0 && (1.0..=3_600.0).contains(&seconds) {
+        Ok(seconds as u32)
+    } else {
+        Err(Error::out_of_range(
+            "budget-window",
+            crate::format_duration(seconds.abs()),
+            "a whole number of seconds from 1 s to 1 h",
+        ))
+    }
+}
+
+/// A duration field's seconds, `default` when not given.
+fn seconds(input: &Option<DurationInput>, field: &'static str, default: f64) -> Result<f64, Error> {
+    input.as_ref().map_or(Ok(default), |d| d.seconds(field))
+}
+
+/// A duration field in whole seconds, from 0 s to the storm's longest horizon (7 days).
+fn whole_seconds(
+    input: &Option<DurationInput>,
+    field: &'static str,
+    default: u32,
+) -> Result<u32, Error> {
+    let value = seconds(input, field, f64::from(default))?;
+    if value.is_finite() && (0.0..=f64::from(crate::storm::MAX_HORIZON_S)).contains(&value) {
+        Ok(value.round() as u32)
+    } else {
+        Err(Error::out_of_range(
+            field,
+            crate::format_duration(value.abs()),
+            "a duration from 0 s to 7 days",
+        ))
+    }
+}

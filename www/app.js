@@ -16,10 +16,11 @@ import init, {
   parseDuration,
   presets,
   settingEdited,
-  viewSvg,
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
-import { Progress, chartOptions, listItems, sizeCanvas } from './ui.js';
+import { copyReportMarkdown, exportPng, exportReport, exportSvg } from './exports.js';
+import { fillScheduleTable } from './schedule-table.js';
+import { Progress, chartOptions, copyText, listItems, sizeCanvas } from './ui.js';
 
 // Inputs that have a slider paired with a text field.
 const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up', 'outage', 'budget'];
@@ -198,54 +199,6 @@ function showErrors(errors) {
   setText($('form-error'), [...new Set(general)].join(' '));
 }
 
-let tableJob = 0;
-
-// The most rows the page's table shows: a schedule's first ones and its last (the give-up), and
-// a row saying how many are left out (the CSV and JSON downloads have every one).
-const SHOWN_ROWS = 400;
-
-/**
- * Fills the schedule table, two hundred rows at a time so that a long schedule never holds the
- * main thread; `done()` once every row is in (not when a newer table replaced it).
- */
-function fillTable(report, done) {
-  const job = ++tableJob;
-  const body = $('schedule-table').tBodies[0];
-  const all = report.rows;
-  const shown = all.length <= SHOWN_ROWS ? all : [...all.slice(0, SHOWN_ROWS - 1), null, all[all.length - 1]];
-  const row = (r) => {
-    const tr = document.createElement('tr');
-    if (r === null) {
-      tr.className = 'left-out';
-      const td = document.createElement('td');
-      td.colSpan = 3;
-      td.textContent = `… ${all.length - SHOWN_ROWS} more attempts (every one is in the CSV and JSON downloads)`;
-      tr.append(td);
-      return tr;
-    }
-    if (r.capped) tr.className = 'capped';
-    for (const text of [String(r.attempt), r.gap_text, r.elapsed_text]) {
-      const td = document.createElement('td');
-      td.textContent = text;
-      tr.append(td);
-    }
-    return tr;
-  };
-  const CHUNK = 200;
-  body.replaceChildren(...shown.slice(0, CHUNK).map(row));
-  const more = (from) => {
-    if (job !== tableJob) return;
-    if (from >= shown.length) {
-      done();
-      return;
-    }
-    body.append(...shown.slice(from, from + CHUNK).map(row));
-    setTimeout(() => more(from + CHUNK), 0);
-  };
-  if (shown.length <= CHUNK) done();
-  else setTimeout(() => more(CHUNK), 0);
-}
-
 const CAPTIONS = {
   timeline: 'caption', distribution: 'distribution-caption', herd: 'herd-caption', storm: 'storm-caption',
   staleness: 'staleness-caption',
@@ -258,7 +211,7 @@ function showDrawn(view, drawn, tableDone) {
   $(CAPTIONS[view]).textContent = drawn.caption;
   $(view).setAttribute('aria-label', drawn.caption);
   if (view === 'timeline') {
-    fillTable(drawn.schedule, tableDone);
+    fillScheduleTable($('schedule-table').tBodies[0], drawn.schedule, tableDone);
     $('facts').replaceChildren(...listItems(drawn.schedule.facts));
     $('compare-info').hidden = drawn.compared === null;
     $('compare-info').textContent = drawn.compared ?? '';
@@ -422,13 +375,6 @@ function say(id, text) {
   $(id).textContent = text;
 }
 
-async function copyText(text) {
-  if (!navigator.clipboard || typeof navigator.clipboard.writeText !== 'function') {
-    throw new Error('no clipboard');
-  }
-  await navigator.clipboard.writeText(text);
-}
-
 async function copyLink() {
   writeHash(readControls());
   const href = location.href;
@@ -456,122 +402,6 @@ function showEmbed() {
   $('embed-code').select();
   const title = config.views.find((v) => v.name === $('embed-view').value)?.title ?? 'chart';
   say('share-status', `Embed code for the ${title} below.`);
-}
-
-// ---- Exports
-
-function download(blob, filename) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started from the click; the object URL is freed a while later.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
-/** The status next to a group of export buttons. */
-function exportSay(button, text) {
-  const status = button.closest('.exports')?.querySelector('.export-status');
-  if (status) status.textContent = text;
-}
-
-function failure(error) {
-  return error && error.message ? error.message : String(error);
-}
-
-function exportPng(view, button) {
-  $(view).toBlob((blob) => {
-    if (blob) {
-      download(blob, `backoff-lab-${view}.png`);
-      exportSay(button, `Saved backoff-lab-${view}.png.`);
-    } else {
-      exportSay(button, 'The picture could not be saved.');
-    }
-  }, 'image/png');
-}
-
-function exportSvg(view, button) {
-  const drawn = lastComputed.get(view);
-  if (!drawn) {
-    exportSay(button, 'No SVG: the chart is not drawn yet.');
-    return;
-  }
-  const canvas = $(view);
-  const size = (pixels) => Math.min(4000, Math.max(100, Math.round(pixels)));
-  const options = chartOptions(darkQuery.matches, 1, drawn.settings.log === 'true');
-  try {
-    // wasm measures the SVG's text with an offscreen canvas: nothing here touches the CSP.
-    const svg = viewSvg(view, drawn.settings, drawn.computed, options, size(canvas.clientWidth), size(canvas.clientHeight));
-    download(new Blob([svg], { type: 'image/svg+xml' }), `backoff-lab-${view}.svg`);
-    exportSay(button, `Saved backoff-lab-${view}.svg.`);
-  } catch (error) {
-    exportSay(button, `No SVG: ${failure(error)}`);
-  }
-}
-
-const TABLE_FORMATS = {
-  csv: { type: 'text/csv', extension: 'csv' },
-  json: { type: 'application/json', extension: 'json' },
-};
-
-function exportTable(format, button) {
-  try {
-    const text = pageSchedule(readControls(), format);
-    const { type, extension } = TABLE_FORMATS[format];
-    download(new Blob([text], { type }), `backoff-lab-schedule.${extension}`);
-    exportSay(button, `Saved backoff-lab-schedule.${extension}.`);
-  } catch (error) {
-    exportSay(button, `No ${format.toUpperCase()}: ${failure(error)}`);
-  }
-}
-
-function exportStaleness(format, button) {
-  try {
-    const text = pageStaleness(readControls(), format);
-    const { type, extension } = TABLE_FORMATS[format];
-    download(new Blob([text], { type }), `backoff-lab-staleness.${extension}`);
-    exportSay(button, `Saved backoff-lab-staleness.${extension}.`);
-  } catch (error) {
-    exportSay(button, `No ${format.toUpperCase()}: ${failure(error)}`);
-  }
-}
-
-async function copyStalenessMarkdown(button) {
-  let text;
-  try {
-    text = pageStaleness(readControls(), 'markdown');
-  } catch (error) {
-    exportSay(button, `No Markdown: ${failure(error)}`);
-    return;
-  }
-  try {
-    await copyText(text);
-    exportSay(button, 'Markdown table copied.');
-  } catch {
-    download(new Blob([text], { type: 'text/markdown' }), 'backoff-lab-staleness.md');
-    exportSay(button, 'This browser did not allow copying: saved backoff-lab-staleness.md instead.');
-  }
-}
-
-async function copyMarkdown(button) {
-  let text;
-  try {
-    text = pageSchedule(readControls(), 'markdown');
-  } catch (error) {
-    exportSay(button, `No Markdown: ${failure(error)}`);
-    return;
-  }
-  try {
-    await copyText(text);
-    exportSay(button, 'Markdown table copied.');
-  } catch {
-    download(new Blob([text], { type: 'text/markdown' }), 'backoff-lab-schedule.md');
-    exportSay(button, 'This browser did not allow copying: saved backoff-lab-schedule.md instead.');
-  }
 }
 
 // ---- Start
@@ -643,19 +473,23 @@ async function main() {
   for (const view of config.views.map((v) => v.name)) {
     const png = $(`export-${view}-png`);
     const svg = $(`export-${view}-svg`);
-    png.addEventListener('click', () => exportPng(view, png));
-    svg.addEventListener('click', () => exportSvg(view, svg));
+    png.addEventListener('click', () => exportPng($(view), view, png));
+    svg.addEventListener('click', () => exportSvg($(view), view, lastComputed.get(view), darkQuery.matches, svg));
   }
   $('apply-suggestion').addEventListener('click', () => {
     edited('apply-suggestion');
     render();
   });
-  $('export-staleness-csv').addEventListener('click', (event) => exportStaleness('csv', event.currentTarget));
-  $('export-staleness-json').addEventListener('click', (event) => exportStaleness('json', event.currentTarget));
-  $('copy-staleness-markdown').addEventListener('click', (event) => copyStalenessMarkdown(event.currentTarget));
-  $('export-csv').addEventListener('click', (event) => exportTable('csv', event.currentTarget));
-  $('export-json').addEventListener('click', (event) => exportTable('json', event.currentTarget));
-  $('copy-markdown').addEventListener('click', (event) => copyMarkdown(event.currentTarget));
+  const reports = {
+    schedule: (format) => pageSchedule(readControls(), format),
+    staleness: (format) => pageStaleness(readControls(), format),
+  };
+  for (const [name, prefix] of [['schedule', ''], ['staleness', 'staleness-']]) {
+    for (const format of ['csv', 'json']) {
+      $(`export-${prefix}${format}`).addEventListener('click', (event) => exportReport(name, reports[name], format, event.currentTarget));
+    }
+    $(`copy-${prefix}markdown`).addEventListener('click', (event) => copyReportMarkdown(name, reports[name], event.currentTarget));
+  }
   $('controls').addEventListener('submit', (event) => event.preventDefault());
   window.addEventListener('hashchange', () => {
     loadFromHash();

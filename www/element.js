@@ -12,7 +12,7 @@
 // third file next to the two this element is installed as. The core's work limits bound what an
 // attribute can ask for.
 import init, { StormMemo, computeView, decodeState, drawView, elementState, tableCsv, viewSvg } from './pkg/backoff_lab.js';
-import { chartOptions, sizeCanvas } from './ui.js';
+import { chartOptions, download, sizeCanvas } from './ui.js';
 
 const STYLE = `
 :host { display: block; margin: 1em 0; font: var(--backoff-lab-font, inherit); color: var(--backoff-lab-text, inherit); }
@@ -60,14 +60,6 @@ function defineProperties() {
       configurable: true,
     });
   }
-}
-
-function download(blob, name) {
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
 export class BackoffLab extends HTMLElement {

@@ -1,5 +1,6 @@
-// Small DOM helpers shared by the explorer and the embed page: canvas sizing, lists of text,
-// chart options, and the progress shown in a chart's place while its computation runs.
+// Small DOM helpers shared by the explorer, the embed page and the <backoff-lab> element: canvas
+// sizing, lists of text, chart options, downloads and the clipboard, and the progress shown in a
+// chart's place while its computation runs.
 
 /** Device pixels per CSS pixel for a canvas backing store, and the canvas sized to match. */
 export function sizeCanvas(canvas) {
@@ -26,6 +27,28 @@ export function listItems(texts) {
     li.textContent = text;
     return li;
   });
+}
+
+/** Saves `blob` as `filename` through a download link. */
+export function download(blob, filename) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started from the click; the object URL is freed a while later.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Puts `text` on the clipboard; throws where the browser does not allow it. */
+export async function copyText(text) {
+  if (!navigator.clipboard || typeof navigator.clipboard.writeText !== 'function') {
+    throw new Error('no clipboard');
+  }
+  await navigator.clipboard.writeText(text);
 }
 
 /** How long a computation runs before its chart shows that it is working, ms. */

@@ -1,0 +1,80 @@
+// The explorer's export buttons: each chart as PNG (its canvas) or SVG (drawn again by Rust), the
+// schedule and the staleness report as CSV, JSON or a Markdown table (text made by Rust). Each
+// button says what happened in the status next to its group.
+import { viewSvg } from './pkg/backoff_lab.js';
+import { chartOptions, copyText, download } from './ui.js';
+
+/** The status next to a group of export buttons. */
+function say(button, text) {
+  const status = button.closest('.exports')?.querySelector('.export-status');
+  if (status) status.textContent = text;
+}
+
+function failure(error) {
+  return error && error.message ? error.message : String(error);
+}
+
+/** The chart on `canvas` as `backoff-lab-<view>.png`. */
+export function exportPng(canvas, view, button) {
+  canvas.toBlob((blob) => {
+    if (blob) {
+      download(blob, `backoff-lab-${view}.png`);
+      say(button, `Saved backoff-lab-${view}.png.`);
+    } else {
+      say(button, 'The picture could not be saved.');
+    }
+  }, 'image/png');
+}
+
+/** The chart as SVG at the canvas's size, from what it was last drawn from (`drawn`). */
+export function exportSvg(canvas, view, drawn, dark, button) {
+  if (!drawn) {
+    say(button, 'No SVG: the chart is not drawn yet.');
+    return;
+  }
+  const size = (pixels) => Math.min(4000, Math.max(100, Math.round(pixels)));
+  const options = chartOptions(dark, 1, drawn.settings.log === 'true');
+  try {
+    // wasm measures the SVG's text with an offscreen canvas: nothing here touches the CSP.
+    const svg = viewSvg(view, drawn.settings, drawn.computed, options, size(canvas.clientWidth), size(canvas.clientHeight));
+    download(new Blob([svg], { type: 'image/svg+xml' }), `backoff-lab-${view}.svg`);
+    say(button, `Saved backoff-lab-${view}.svg.`);
+  } catch (error) {
+    say(button, `No SVG: ${failure(error)}`);
+  }
+}
+
+const FORMATS = {
+  csv: { type: 'text/csv', extension: 'csv' },
+  json: { type: 'application/json', extension: 'json' },
+};
+
+/** A report (`name`: schedule or staleness) as `backoff-lab-<name>.csv` or `.json`;
+ * `text(format)` makes it. */
+export function exportReport(name, text, format, button) {
+  try {
+    const { type, extension } = FORMATS[format];
+    download(new Blob([text(format)], { type }), `backoff-lab-${name}.${extension}`);
+    say(button, `Saved backoff-lab-${name}.${extension}.`);
+  } catch (error) {
+    say(button, `No ${format.toUpperCase()}: ${failure(error)}`);
+  }
+}
+
+/** A report as a Markdown table on the clipboard, or saved as a file where copying is refused. */
+export async function copyReportMarkdown(name, text, button) {
+  let markdown;
+  try {
+    markdown = text('markdown');
+  } catch (error) {
+    say(button, `No Markdown: ${failure(error)}`);
+    return;
+  }
+  try {
+    await copyText(markdown);
+    say(button, 'Markdown table copied.');
+  } catch {
+    download(new Blob([markdown], { type: 'text/markdown' }), `backoff-lab-${name}.md`);
+    say(button, `This browser did not allow copying: saved backoff-lab-${name}.md instead.`);
+  }
+}

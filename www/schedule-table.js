@@ -1,0 +1,49 @@
+// The explorer's schedule table: every attempt's gap and time, filled in chunks so that a long
+// schedule never holds the main thread.
+
+let tableJob = 0;
+
+// The most rows the page's table shows: a schedule's first ones and its last (the give-up), and
+// a row saying how many are left out (the CSV and JSON downloads have every one).
+const SHOWN_ROWS = 400;
+
+/**
+ * Fills the schedule table's `body` from a schedule report, two hundred rows at a time so that a long schedule never holds the
+ * main thread; `done()` once every row is in (not when a newer table replaced it).
+ */
+export function fillScheduleTable(body, report, done) {
+  const job = ++tableJob;
+  const all = report.rows;
+  const shown = all.length <= SHOWN_ROWS ? all : [...all.slice(0, SHOWN_ROWS - 1), null, all[all.length - 1]];
+  const row = (r) => {
+    const tr = document.createElement('tr');
+    if (r === null) {
+      tr.className = 'left-out';
+      const td = document.createElement('td');
+      td.colSpan = 3;
+      td.textContent = `… ${all.length - SHOWN_ROWS} more attempts (every one is in the CSV and JSON downloads)`;
+      tr.append(td);
+      return tr;
+    }
+    if (r.capped) tr.className = 'capped';
+    for (const text of [String(r.attempt), r.gap_text, r.elapsed_text]) {
+      const td = document.createElement('td');
+      td.textContent = text;
+      tr.append(td);
+    }
+    return tr;
+  };
+  const CHUNK = 200;
+  body.replaceChildren(...shown.slice(0, CHUNK).map(row));
+  const more = (from) => {
+    if (job !== tableJob) return;
+    if (from >= shown.length) {
+      done();
+      return;
+    }
+    body.append(...shown.slice(from, from + CHUNK).map(row));
+    setTimeout(() => more(from + CHUNK), 0);
+  };
+  if (shown.length <= CHUNK) done();
+  else setTimeout(() => more(CHUNK), 0);
+}

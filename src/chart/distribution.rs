@@ -1,12 +1,15 @@
 //! The give-up-time distribution of one jittered delivery: a histogram of sampled give-up times,
 //! the exact percentiles as markers, the expected value and the unjittered give-up time.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions, LabelRows};
+use super::{
+    dashed_line, draw_mesh, drawing_error, font, frame, line, nice_time_ticks, prepare, stroke,
+    tick_count, time_labels, ChartOptions, LabelRows, Theme, TimeChart,
+};
 use crate::give_up::JitterReport;
 use crate::{format_duration, Error};
 
@@ -30,36 +33,12 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<(), Error> {
     let (options, theme) = prepare(area, options)?;
     let s = options.scale;
-
-    let histogram = &report.sampled.histogram;
-    let total = report.sampled.samples.max(1) as f64;
-    let shares: Vec<f64> = histogram
-        .counts
-        .iter()
-        .map(|c| *c as f64 / total * 100.0)
-        .collect();
-    let hist_end = histogram.start_s + histogram.bin_s * histogram.counts.len() as f64;
-    let mut lo = histogram.start_s.min(report.percentiles.p1);
-    let mut hi = hist_end
-        .max(report.unjittered_give_up_s)
-        .max(report.percentiles.p99);
-    if hi - lo < 1e-9 * hi.max(1.0) {
-        // Without jitter every give-up time is the same: show a window around it.
-        let pad = (hi * 0.05).max(1.0);
-        (lo, hi) = (lo - pad, hi + pad);
-    }
-    let pad = (hi - lo) * 0.04;
-    let (lo, hi) = ((lo - pad).max(0.0), hi + pad);
+    let shares = shares(report);
+    let (lo, hi) = time_range(report);
     let top = shares.iter().copied().fold(0.0, f64::max).max(1.0) * 1.12;
 
     let width = f64::from(area.dim_in_pixel().0);
-    let ticks = nice_time_ticks(lo, hi, ((width / (s * 90.0)) as usize).max(2));
-    let mut chart = ChartBuilder::on(area)
-        .margin_top(58.0 * s)
-        .margin_right(24.0 * s)
-        .margin_left(8.0 * s)
-        .x_label_area_size(30.0 * s)
-        .y_label_area_size(52.0 * s)
+    let mut chart = frame(area, s, 58.0 * s, 30.0 * s, 52.0 * s)
         .build_cartesian_2d(lo..hi, 0.0..top)
         .map_err(drawing_error)?;
     draw_mesh(
@@ -71,22 +50,56 @@ pub fn draw<DB: DrawingBackend>(
         &|share: &f64| format!("{share:.0}%"),
     )?;
     // Time ticks at nice durations (plotters would pick nice numbers of seconds).
-    let tick_style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
-    for t in &ticks {
-        let (x, y) = chart.backend_coord(&(*t, 0.0));
-        area.draw(&PathElement::new(
-            vec![(x, y), (x, y + (4.0 * s) as i32)],
-            theme.muted,
-        ))
-        .map_err(drawing_error)?;
-        area.draw(&Text::new(
-            format_duration(*t),
-            (x, y + (7.0 * s) as i32),
-            tick_style.clone(),
-        ))
-        .map_err(drawing_error)?;
-    }
+    let ticks = nice_time_ticks(lo, hi, tick_count(width, s, 90.0));
+    time_labels(area, &chart, &ticks, &theme, s, true)?;
+    histogram(&mut chart, report, &shares, (lo, hi), &theme)?;
 
+    // Markers: percentiles dashed, expected and unjittered solid, labels in rows above the plot.
+    let mut rows = LabelRows::new(3);
+    for marker in markers(report, &theme) {
+        marker.draw(area, &mut chart, &mut rows, top, s)?;
+    }
+    Ok(())
+}
+
+/// Each histogram bin's share of the samples, in percent.
+fn shares(report: &JitterReport) -> Vec<f64> {
+    let total = report.sampled.samples.max(1) as f64;
+    report
+        .sampled
+        .histogram
+        .counts
+        .iter()
+        .map(|c| *c as f64 / total * 100.0)
+        .collect()
+}
+
+/// The time axis: the histogram, the percentiles and the unjittered give-up time, padded.
+fn time_range(report: &JitterReport) -> (f64, f64) {
+    let histogram = &report.sampled.histogram;
+    let hist_end = histogram.start_s + histogram.bin_s * histogram.counts.len() as f64;
+    let mut lo = histogram.start_s.min(report.percentiles.p1);
+    let mut hi = hist_end
+        .max(report.unjittered_give_up_s)
+        .max(report.percentiles.p99);
+    if hi - lo < 1e-9 * hi.max(1.0) {
+        // Without jitter every give-up time is the same: show a window around it.
+        let pad = (hi * 0.05).max(1.0);
+        (lo, hi) = (lo - pad, hi + pad);
+    }
+    let pad = (hi - lo) * 0.04;
+    ((lo - pad).max(0.0), hi + pad)
+}
+
+/// A bar per bin that holds any samples (a sliver when every sample is in one instant).
+fn histogram<DB: DrawingBackend>(
+    chart: &mut TimeChart<'_, DB, RangedCoordf64>,
+    report: &JitterReport,
+    shares: &[f64],
+    (lo, hi): (f64, f64),
+    theme: &Theme,
+) -> Result<(), Error> {
+    let histogram = &report.sampled.histogram;
     chart
         .draw_series(
             shares
@@ -103,17 +116,35 @@ pub fn draw<DB: DrawingBackend>(
                     Rectangle::new([(x0, 0.0), (x1, *share)], theme.primary.mix(0.55).filled())
                 }),
         )
-        .map_err(drawing_error)?;
+        .map(|_| ())
+        .map_err(drawing_error)
+}
 
-    // Markers: percentiles dashed, expected and unjittered solid, labels in rows above the plot.
-    let mut markers: Vec<(f64, String, RGBColor, bool)> = report
+/// A time marked across the plot, with its label above it.
+struct Marker {
+    t: f64,
+    label: String,
+    colour: RGBColor,
+    dashed: bool,
+}
+
+/// The percentiles, the expected give-up time and the unjittered one; long labels first, so
+/// the short percentile names fill in around them.
+fn markers(report: &JitterReport, theme: &Theme) -> Vec<Marker> {
+    let marker = |t: f64, label: String, colour: RGBColor, dashed: bool| Marker {
+        t,
+        label,
+        colour,
+        dashed,
+    };
+    let mut markers: Vec<Marker> = report
         .percentiles
         .pairs()
         .iter()
-        .map(|(level, t)| (*t, format!("p{}", level * 100.0), theme.text, true))
+        .map(|(level, t)| marker(*t, format!("p{}", level * 100.0), theme.text, true))
         .collect();
     let estimated = if report.exact { "" } else { " (est.)" };
-    markers.push((
+    markers.push(marker(
         report.expected_give_up_s,
         format!(
             "expected {}{estimated}",
@@ -122,7 +153,7 @@ pub fn draw<DB: DrawingBackend>(
         theme.secondary,
         false,
     ));
-    markers.push((
+    markers.push(marker(
         report.unjittered_give_up_s,
         format!(
             "unjittered {}",
@@ -131,47 +162,59 @@ pub fn draw<DB: DrawingBackend>(
         theme.alert,
         false,
     ));
-    // Long labels first, so the short percentile names fill in around them.
-    markers.sort_by_key(|m| std::cmp::Reverse(m.1.len()));
-    let mut rows = LabelRows::new(3);
-    let line_width = (1.5 * s).round().max(1.0) as u32;
-    for (t, label, colour, dashed) in &markers {
-        let points = vec![(*t, 0.0), (*t, top)];
-        if *dashed {
-            chart
-                .draw_series(std::iter::once(DashedPathElement::new(
-                    points,
-                    4.0 * s,
-                    3.0 * s,
-                    colour.mix(0.7).stroke_width(line_width),
-                )))
-                .map_err(drawing_error)?;
+    markers.sort_by_key(|m| std::cmp::Reverse(m.label.len()));
+    markers
+}
+
+impl Marker {
+    /// The line from the bottom of the plot to `top`, and its label above.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        chart: &mut TimeChart<'_, DB, RangedCoordf64>,
+        rows: &mut LabelRows,
+        top: f64,
+        s: f64,
+    ) -> Result<(), Error> {
+        let points = vec![(self.t, 0.0), (self.t, top)];
+        let width = stroke(1.5, s);
+        if self.dashed {
+            let style = self.colour.mix(0.7).stroke_width(width);
+            dashed_line(chart, points, (4.0 * s, 3.0 * s), style)?;
         } else {
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    points,
-                    colour.stroke_width(line_width),
-                )))
-                .map_err(drawing_error)?;
+            line(chart, points, self.colour.stroke_width(width))?;
         }
-        let (x, _) = chart.backend_coord(&(*t, top));
-        let style = font(11.5, s, *colour);
+        let (x, _) = chart.backend_coord(&(self.t, top));
+        self.label(area, f64::from(x), rows, s)
+    }
+
+    /// The label centred over `x` (inside the area) in the first row where it touches no
+    /// other; left out when every row is taken there.
+    fn label<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        x: f64,
+        rows: &mut LabelRows,
+        s: f64,
+    ) -> Result<(), Error> {
+        let width = f64::from(area.dim_in_pixel().0);
+        let style = font(11.5, s, self.colour);
         let (w, h) = area
-            .estimate_text_size(label, &style)
+            .estimate_text_size(&self.label, &style)
             .map(|(w, h)| (f64::from(w), f64::from(h)))
-            .unwrap_or((label.len() as f64 * 7.0 * s, 12.0 * s));
-        let left = (f64::from(x) - w / 2.0).clamp(2.0 * s, (width - w - 2.0 * s).max(2.0 * s));
+            .unwrap_or((self.label.len() as f64 * 7.0 * s, 12.0 * s));
+        let left = (x - w / 2.0).clamp(2.0 * s, (width - w - 2.0 * s).max(2.0 * s));
         if let Some(row) = rows.place(left - 4.0 * s, left + w + 4.0 * s) {
             let y = 52.0 * s - row as f64 * (h + 4.0 * s);
             area.draw(&Text::new(
-                label.clone(),
+                self.label.clone(),
                 (left.round() as i32, y.round() as i32),
                 style.pos(Pos::new(HPos::Left, VPos::Bottom)),
             ))
             .map_err(drawing_error)?;
         }
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -2,11 +2,12 @@
 //! chosen jitter mode overlaid, with the mean rate as a reference line.
 
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions, Legend};
+use super::{
+    dashed_line, draw_mesh, drawing_error, frame, nice_time_ticks, prepare, stroke, tick_count,
+    time_labels, ChartOptions, Legend, Theme,
+};
 use crate::herd::{format_rate, Herd};
 use crate::{format_duration, Error};
 
@@ -34,84 +35,23 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<(), Error> {
     let (options, theme) = prepare(area, options)?;
     let s = options.scale;
-
-    // Each series is its first retries per bin of `first_retry.bin_s` seconds (see the herd
-    // module docs: 1 s, or a round width for a long spread); heights are per second.
-    fn series(h: &Herd) -> (&[u64], f64) {
-        (&h.first_retry_per_second, h.first_retry.bin_s)
-    }
-    let main = series(herd);
-    let reference = spike.filter(|sp| sp.mode != herd.mode).map(series);
-    let all = || std::iter::once(main).chain(reference);
-    let seconds = all()
-        .map(|(counts, bin)| counts.len() as f64 * bin)
-        .fold(2.0, f64::max);
-    let peak = all()
-        .map(|(counts, bin)| counts.iter().copied().max().unwrap_or(0) as f64 / bin)
-        .fold(0.0, f64::max);
-    let top = if peak > 0.0 { peak } else { 1.0 } * 1.15;
-    // Bins wider than a second: the chart says so, and rates below one get decimals.
-    let wide = all().map(|(_, bin)| bin).find(|bin| *bin != 1.0);
-
+    // The spike is drawn under the spread unless it is the same herd.
+    let spike = spike.filter(|sp| sp.mode != herd.mode);
+    let extent = Extent::new(herd, spike);
     // A legend in words along the top; the plot starts below it.
-    let mean = herd.first_retry.mean_per_s;
-    let (peak_text, mean_text) = match wide {
-        None => (
-            format!("peak {:.0}/s", herd.first_retry.peak_per_s),
-            format!("mean {mean:.1}/s"),
-        ),
-        Some(_) => (
-            format!(
-                "peak {}/s over {}",
-                format_rate(herd.first_retry.peak_per_s),
-                format_duration(herd.first_retry.bin_s)
-            ),
-            format!("mean {}/s", format_rate(mean)),
-        ),
-    };
-    let mut entries = vec![(
-        format!("{} jitter: {peak_text}", herd.mode),
-        theme.primary.filled(),
-    )];
-    if let Some(sp) = spike.filter(|sp| sp.mode != herd.mode) {
-        entries.push((
-            format!(
-                "without jitter: {:.0} in one second",
-                sp.unjittered_first_second().0
-            ),
-            theme.alert.filled(),
-        ));
-    }
-    entries.push((mean_text, theme.secondary.filled()));
-    let legend = Legend::new(area, entries, &theme, s);
+    let legend = Legend::new(
+        area,
+        legend_entries(herd, spike, &extent, &theme),
+        &theme,
+        s,
+    );
 
     let width = f64::from(area.dim_in_pixel().0);
-    let mut chart = ChartBuilder::on(area)
-        .margin_top(legend.height + 8.0 * s)
-        .margin_right(24.0 * s)
-        .margin_left(8.0 * s)
-        .x_label_area_size(30.0 * s)
-        .y_label_area_size(52.0 * s)
-        .build_cartesian_2d(0.0..seconds, 0.0..top)
+    let mut chart = frame(area, s, legend.height + 8.0 * s, 30.0 * s, 52.0 * s)
+        .build_cartesian_2d(0.0..extent.seconds, 0.0..extent.top)
         .map_err(drawing_error)?;
-    let titles: Vec<String> = match wide {
-        None => vec![
-            "first retries per second".into(),
-            "retries per second".into(),
-            "retries/s".into(),
-        ],
-        Some(bin) => vec![
-            format!("first retries per second ({} bins)", format_duration(bin)),
-            format!("retries/s ({} bins)", format_duration(bin)),
-            "retries/s".into(),
-        ],
-    };
-    // Whole numbers, unless wide bins make the rates small: then enough decimals for the
-    // five labels to differ.
-    let decimals = match wide {
-        Some(_) if top < 5.0 => (1.0 - (top / 5.0).log10().floor()).clamp(0.0, 12.0) as usize,
-        _ => 0,
-    };
+    let titles = y_titles(extent.wide);
+    let decimals = y_decimals(&extent);
     draw_mesh(
         &mut chart,
         &theme,
@@ -120,21 +60,71 @@ pub fn draw<DB: DrawingBackend>(
         5,
         &|v: &f64| format!("{v:.decimals$}"),
     )?;
-    let tick_style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
-    for t in nice_time_ticks(0.0, seconds, ((width / (s * 70.0)) as usize).max(2)) {
-        let (x, y) = chart.backend_coord(&(t, 0.0));
-        area.draw(&Text::new(
-            format_duration(t),
-            (x, y + (7.0 * s) as i32),
-            tick_style.clone(),
-        ))
-        .map_err(drawing_error)?;
+    let ticks = nice_time_ticks(0.0, extent.seconds, tick_count(width, s, 70.0));
+    time_labels(area, &chart, &ticks, &theme, s, false)?;
+
+    if let Some(reference) = extent.reference {
+        let bars = extent.bars(reference, width, theme.alert.mix(0.35));
+        chart.draw_series(bars).map_err(drawing_error)?;
+    }
+    let bars = extent.bars(extent.main, width, theme.primary.mix(0.85));
+    chart.draw_series(bars).map_err(drawing_error)?;
+    let mean = herd.first_retry.mean_per_s;
+    let mean_line = vec![(0.0, mean), (extent.seconds, mean)];
+    let style = theme.secondary.stroke_width(stroke(1.5, s));
+    dashed_line(&mut chart, mean_line, (5.0 * s, 4.0 * s), style)?;
+
+    legend.draw(area)
+}
+
+/// A herd's first retries per bin of `first_retry.bin_s` seconds (see the herd module docs:
+/// 1 s, or a round width for a long spread), and that width; heights are per second.
+type Bins<'a> = (&'a [u64], f64);
+
+fn bins(h: &Herd) -> Bins<'_> {
+    (&h.first_retry_per_second, h.first_retry.bin_s)
+}
+
+/// What the plot spans: the herd's bins and the spike's, how many seconds and how high.
+struct Extent<'a> {
+    main: Bins<'a>,
+    reference: Option<Bins<'a>>,
+    seconds: f64,
+    top: f64,
+    /// The bins' width, when wider than a second: the chart says so, and rates below one get
+    /// decimals.
+    wide: Option<f64>,
+}
+
+impl<'a> Extent<'a> {
+    fn new(herd: &'a Herd, spike: Option<&'a Herd>) -> Self {
+        let main = bins(herd);
+        let reference = spike.map(bins);
+        let all = || std::iter::once(main).chain(reference);
+        let seconds = all()
+            .map(|(counts, bin)| counts.len() as f64 * bin)
+            .fold(2.0, f64::max);
+        let peak = all()
+            .map(|(counts, bin)| counts.iter().copied().max().unwrap_or(0) as f64 / bin)
+            .fold(0.0, f64::max);
+        Extent {
+            main,
+            reference,
+            seconds,
+            top: if peak > 0.0 { peak } else { 1.0 } * 1.15,
+            wide: all().map(|(_, bin)| bin).find(|bin| *bin != 1.0),
+        }
     }
 
-    // A bar per bin while bins are wider than a pixel; past that, a bar per pixel's worth of
-    // bins at the busiest bin in it (a day of seconds would be 86,400 bars).
-    let bars = |(counts, bin): (&[u64], f64), colour: RGBAColor| -> Vec<Rectangle<(f64, f64)>> {
-        let per_bar = (seconds / width.max(1.0) / bin).ceil().max(1.0) as usize;
+    /// A bar per bin while bins are wider than a pixel; past that, a bar per pixel's worth
+    /// of bins at the busiest bin in it (a day of seconds would be 86,400 bars).
+    fn bars(
+        &self,
+        (counts, bin): Bins<'_>,
+        width: f64,
+        colour: RGBAColor,
+    ) -> Vec<Rectangle<(f64, f64)>> {
+        let per_bar = (self.seconds / width.max(1.0) / bin).ceil().max(1.0) as usize;
         let (inset, last) = if per_bar == 1 {
             (0.08, 0.92)
         } else {
@@ -155,29 +145,72 @@ pub fn draw<DB: DrawingBackend>(
                 ))
             })
             .collect()
-    };
-    if let Some(reference) = reference {
-        chart
-            .draw_series(bars(reference, theme.alert.mix(0.35)))
-            .map_err(drawing_error)?;
     }
-    chart
-        .draw_series(bars(main, theme.primary.mix(0.85)))
-        .map_err(drawing_error)?;
+}
 
-    let mean_line = vec![(0.0, mean), (seconds, mean)].into_iter();
-    let line_width = (1.5 * s).round().max(1.0) as u32;
-    chart
-        .draw_series(std::iter::once(DashedPathElement::new(
-            mean_line,
-            5.0 * s,
-            4.0 * s,
-            theme.secondary.stroke_width(line_width),
-        )))
-        .map_err(drawing_error)?;
+/// The jitter mode's peak, the spike (when drawn) and the mean rate.
+fn legend_entries(
+    herd: &Herd,
+    spike: Option<&Herd>,
+    extent: &Extent<'_>,
+    theme: &Theme,
+) -> Vec<(String, ShapeStyle)> {
+    let mean = herd.first_retry.mean_per_s;
+    let (peak_text, mean_text) = match extent.wide {
+        None => (
+            format!("peak {:.0}/s", herd.first_retry.peak_per_s),
+            format!("mean {mean:.1}/s"),
+        ),
+        Some(_) => (
+            format!(
+                "peak {}/s over {}",
+                format_rate(herd.first_retry.peak_per_s),
+                format_duration(herd.first_retry.bin_s)
+            ),
+            format!("mean {}/s", format_rate(mean)),
+        ),
+    };
+    let mut entries = vec![(
+        format!("{} jitter: {peak_text}", herd.mode),
+        theme.primary.filled(),
+    )];
+    if let Some(sp) = spike {
+        entries.push((
+            format!(
+                "without jitter: {:.0} in one second",
+                sp.unjittered_first_second().0
+            ),
+            theme.alert.filled(),
+        ));
+    }
+    entries.push((mean_text, theme.secondary.filled()));
+    entries
+}
 
-    legend.draw(area)?;
-    Ok(())
+/// The y axis' titles, longest first, naming the bins' width when wider than a second.
+fn y_titles(wide: Option<f64>) -> Vec<String> {
+    match wide {
+        None => vec![
+            "first retries per second".into(),
+            "retries per second".into(),
+            "retries/s".into(),
+        ],
+        Some(bin) => vec![
+            format!("first retries per second ({} bins)", format_duration(bin)),
+            format!("retries/s ({} bins)", format_duration(bin)),
+            "retries/s".into(),
+        ],
+    }
+}
+
+/// Whole numbers, unless wide bins make the rates small: then enough decimals for the five
+/// labels to differ.
+fn y_decimals(extent: &Extent<'_>) -> usize {
+    let top = extent.top;
+    match extent.wide {
+        Some(_) if top < 5.0 => (1.0 - (top / 5.0).log10().floor()).clamp(0.0, 12.0) as usize,
+        _ => 0,
+    }
 }
 
 #[cfg(test)]

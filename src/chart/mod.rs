@@ -232,7 +232,7 @@ pub(crate) fn prepare<DB: DrawingBackend>(
 /// The y axis and horizontal grid every cartesian chart shares (the x axis is labelled by the
 /// chart itself, at nice durations).
 pub(crate) fn draw_mesh<DB, Y>(
-    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
+    chart: &mut TimeChart<'_, DB, Y>,
     theme: &Theme,
     scale: f64,
     y_titles: &[&str],
@@ -244,7 +244,7 @@ where
     Y: plotters::coord::ranged1d::Ranged<ValueType = f64>
         + plotters::coord::ranged1d::ValueFormatter<f64>,
 {
-    let line = theme.grid.stroke_width(scale.round().max(1.0) as u32);
+    let line = theme.grid.stroke_width(stroke(1.0, scale));
     let title_style = font(11.0, scale, theme.muted);
     // The y title runs along the plot's height: the first wording (longest first) that fits,
     // so that a short panel never spills its title into its neighbour's.
@@ -266,12 +266,156 @@ where
         .y_labels(y_labels)
         .y_label_formatter(y_format)
         .label_style(font(11.0, scale, theme.muted))
-        .axis_style(theme.muted.stroke_width(scale.round().max(1.0) as u32))
+        .axis_style(theme.muted.stroke_width(stroke(1.0, scale)))
         .light_line_style(theme.background)
         .bold_line_style(line)
         .y_desc(y_desc)
         .axis_desc_style(title_style)
         .draw()
+        .map_err(drawing_error)
+}
+
+/// A chart whose x axis is time in seconds, on whichever y axis it was built with.
+pub(crate) type TimeChart<'a, DB, Y> =
+    ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>;
+
+/// A stroke `width` CSS pixels wide at a device scale: whole device pixels, at least one.
+pub(crate) fn stroke(width: f64, scale: f64) -> u32 {
+    (width * scale).round().max(1.0) as u32
+}
+
+/// How many ticks fit along `length` pixels at one per `spacing` CSS pixels (at least two).
+pub(crate) fn tick_count(length: f64, scale: f64, spacing: f64) -> usize {
+    ((length / (scale * spacing)) as usize).max(2)
+}
+
+/// A cartesian chart on `area` with the margins every chart shares: `top` above the plot (the
+/// legend's room), `x_labels` below it and `y_labels` left of it, in pixels.
+pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, plotters::coord::Shift>,
+    scale: f64,
+    top: f64,
+    x_labels: f64,
+    y_labels: f64,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .margin_top(top)
+        .margin_right(24.0 * scale)
+        .margin_left(8.0 * scale)
+        .x_label_area_size(x_labels)
+        .y_label_area_size(y_labels);
+    builder
+}
+
+/// Durations under a time axis at `ticks` (seconds), written on `area` (backend coordinates),
+/// each with a short tick mark above it when `marks`.
+pub(crate) fn time_labels<DB, Y>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    chart: &TimeChart<'_, DB, Y>,
+    ticks: &[f64],
+    theme: &Theme,
+    scale: f64,
+    marks: bool,
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    let s = scale;
+    let style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
+    for t in ticks {
+        let (x, y) = chart.backend_coord(&(*t, 0.0));
+        if marks {
+            area.draw(&PathElement::new(
+                vec![(x, y), (x, y + (4.0 * s) as i32)],
+                theme.muted,
+            ))
+            .map_err(drawing_error)?;
+        }
+        area.draw(&Text::new(
+            crate::format_duration(*t),
+            (x, y + (7.0 * s) as i32),
+            style.clone(),
+        ))
+        .map_err(drawing_error)?;
+    }
+    Ok(())
+}
+
+/// A line through `points`, in the chart's coordinates.
+pub(crate) fn line<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: Vec<(f64, f64)>,
+    style: ShapeStyle,
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    chart
+        .draw_series(std::iter::once(PathElement::new(points, style)))
+        .map(|_| ())
+        .map_err(drawing_error)
+}
+
+/// A dashed line through `points`, in the chart's coordinates: `dash` pixels drawn, `gap` left.
+pub(crate) fn dashed_line<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: Vec<(f64, f64)>,
+    (dash, gap): (f64, f64),
+    style: ShapeStyle,
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    chart
+        .draw_series(std::iter::once(plotters::element::DashedPathElement::new(
+            points, dash, gap, style,
+        )))
+        .map(|_| ())
+        .map_err(drawing_error)
+}
+
+/// The area inside `outline`, filled, in the chart's coordinates.
+pub(crate) fn polygon<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    outline: Vec<(f64, f64)>,
+    style: ShapeStyle,
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    chart
+        .draw_series(std::iter::once(Polygon::new(outline, style)))
+        .map(|_| ())
+        .map_err(drawing_error)
+}
+
+/// The band `x.0..x.1` shaded over the heights `y`, in the chart's coordinates.
+pub(crate) fn shade<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    x: (f64, f64),
+    y: (f64, f64),
+    style: ShapeStyle,
+) -> Result<(), Error>
+where
+    DB: DrawingBackend,
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    chart
+        .draw_series(std::iter::once(Rectangle::new(
+            [(x.0, y.0), (x.1, y.1)],
+            style,
+        )))
+        .map(|_| ())
         .map_err(drawing_error)
 }
 

@@ -4,12 +4,14 @@
 //! the tolerance, a compared preset, and the outage to read off.
 
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::{Deserialize, Serialize};
 
-use super::{drawing_error, font, prepare, ChartOptions, Legend, NICE_SECONDS};
+use super::{
+    dashed_line, drawing_error, font, frame, line, polygon, prepare, shade, stroke, tick_count,
+    ChartOptions, Legend, Theme, NICE_SECONDS,
+};
 use crate::staleness::{OutageAnswer, StalenessReport};
 use crate::{format_duration, Error};
 
@@ -73,14 +75,45 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<(), Error> {
     let (options, theme) = prepare(area, options)?;
     let s = options.scale;
-    let mine = &chart.mine;
-    let x_end = mine.points.last().map_or(7_200.0, |p| p.outage_s).max(
-        chart
-            .compared
-            .as_ref()
-            .and_then(|c| c.points.last())
-            .map_or(0.0, |p| p.outage_s),
-    );
+    let (x_end, y_end) = extent(chart);
+    let legend = Legend::new(area, legend_entries(chart, &theme), &theme, s);
+
+    let mut plot = frame(area, s, legend.height + 6.0 * s, 34.0 * s, 64.0 * s)
+        .build_cartesian_2d((60.0..x_end).log_scale(), (FLOOR_S..y_end).log_scale())
+        .map_err(drawing_error)?;
+    mesh(&mut plot, &theme, s)?;
+    axes(&mut plot, area, (x_end, y_end), &theme, s)?;
+
+    // Outages longer than the give-up time exhaust their first event (under jitter, in more
+    // than one schedule in twenty).
+    let exhausted_from = chart.report.longest_delivered_outage_s.clamp(60.0, x_end);
+    let fill = theme.alert.mix(0.12).filled();
+    shade(&mut plot, (exhausted_from, x_end), (FLOOR_S, y_end), fill)?;
+    curves(&mut plot, chart, &theme, s)?;
+    if let Some(t) = chart.report.tolerance_s {
+        tolerance(&mut plot, area, (t, x_end), &theme, s)?;
+    }
+    if let Some(read) = &chart.read {
+        read_off(&mut plot, area, read, &theme, s)?;
+    }
+    legend.draw(area)
+}
+
+/// Where both axes end: the longest outage drawn; twice the highest age or lag drawn (or the
+/// tolerance), at least ten minutes.
+fn extent(chart: &StalenessChart) -> (f64, f64) {
+    let x_end = chart
+        .mine
+        .points
+        .last()
+        .map_or(7_200.0, |p| p.outage_s)
+        .max(
+            chart
+                .compared
+                .as_ref()
+                .and_then(|c| c.points.last())
+                .map_or(0.0, |p| p.outage_s),
+        );
     let highest = |curve: &StalenessCurve| {
         curve
             .points
@@ -89,13 +122,17 @@ pub fn draw<DB: DrawingBackend>(
             .flatten()
             .fold(FLOOR_S, f64::max)
     };
-    let tolerance = chart.report.tolerance_s;
-    let y_end = (highest(mine)
+    let y_end = (highest(&chart.mine)
         .max(chart.compared.as_ref().map_or(0.0, highest))
-        .max(tolerance.unwrap_or(0.0))
+        .max(chart.report.tolerance_s.unwrap_or(0.0))
         * 2.0)
         .max(600.0);
+    (x_end, y_end)
+}
 
+/// The first event's lag and age, the band of all events, the jitter band (under jitter), the
+/// compared schedule (when one is) and the exhausted outages.
+fn legend_entries(chart: &StalenessChart, theme: &Theme) -> Vec<(String, ShapeStyle)> {
     let mut entries = vec![
         (
             "when the first event arrives after recovery".to_string(),
@@ -107,7 +144,7 @@ pub fn draw<DB: DrawingBackend>(
             theme.primary.mix(0.25).filled(),
         ),
     ];
-    if !mine.jitter_band.is_empty() {
+    if !chart.mine.jitter_band.is_empty() {
         entries.push((
             "first event under jitter: median to 95th".to_string(),
             theme.accent.mix(0.3).filled(),
@@ -120,62 +157,7 @@ pub fn draw<DB: DrawingBackend>(
         "exhausted: replay needed".to_string(),
         theme.alert.mix(0.2).filled(),
     ));
-    let legend = Legend::new(area, entries, &theme, s);
-
-    let mut plot = ChartBuilder::on(area)
-        .margin_top(legend.height + 6.0 * s)
-        .margin_right(24.0 * s)
-        .margin_left(8.0 * s)
-        .x_label_area_size(34.0 * s)
-        .y_label_area_size(64.0 * s)
-        .build_cartesian_2d((60.0..x_end).log_scale(), (FLOOR_S..y_end).log_scale())
-        .map_err(drawing_error)?;
-    plot.configure_mesh()
-        .disable_mesh()
-        .x_labels(0)
-        .y_labels(0)
-        .x_label_formatter(&|_| String::new())
-        .y_label_formatter(&|_| String::new())
-        // `axes` draws the ticks and labels a log scale needs; plotters would add a stray one.
-        .set_all_tick_mark_size(0)
-        .axis_style(theme.muted.stroke_width(s.round().max(1.0) as u32))
-        .x_desc("outage length")
-        .y_desc("time")
-        .axis_desc_style(font(11.0, s, theme.muted))
-        .draw()
-        .map_err(drawing_error)?;
-    axes(&mut plot, area, (x_end, y_end), &theme, s)?;
-
-    // Outages longer than the give-up time exhaust their first event (under jitter, in more
-    // than one schedule in twenty).
-    let exhausted_from = chart.report.longest_delivered_outage_s;
-    plot.draw_series(std::iter::once(Rectangle::new(
-        [(exhausted_from.clamp(60.0, x_end), FLOOR_S), (x_end, y_end)],
-        theme.alert.mix(0.12).filled(),
-    )))
-    .map_err(drawing_error)?;
-    curves(&mut plot, chart, &theme, s)?;
-    if let Some(t) = tolerance {
-        let width = (1.5 * s).round().max(1.0) as u32;
-        plot.draw_series(std::iter::once(DashedPathElement::new(
-            vec![(60.0, t), (x_end, t)],
-            6.0 * s,
-            4.0 * s,
-            theme.alert.stroke_width(width),
-        )))
-        .map_err(drawing_error)?;
-        let (x, y) = plot.backend_coord(&(60.0, t));
-        area.draw(&Text::new(
-            format!("tolerance {}: older arrives stale", format_duration(t)),
-            (x + (6.0 * s) as i32, y - (4.0 * s) as i32),
-            font(11.0, s, theme.alert).pos(Pos::new(HPos::Left, VPos::Bottom)),
-        ))
-        .map_err(drawing_error)?;
-    }
-    if let Some(read) = &chart.read {
-        read_off(&mut plot, area, read, &theme, s)?;
-    }
-    legend.draw(area)
+    entries
 }
 
 type Plot<'a, DB> = ChartContext<
@@ -187,26 +169,36 @@ type Plot<'a, DB> = ChartContext<
     >,
 >;
 
+/// The axis lines and their titles (no ticks: `axes` draws them).
+fn mesh<DB: DrawingBackend>(plot: &mut Plot<'_, DB>, theme: &Theme, s: f64) -> Result<(), Error> {
+    plot.configure_mesh()
+        .disable_mesh()
+        .x_labels(0)
+        .y_labels(0)
+        .x_label_formatter(&|_| String::new())
+        .y_label_formatter(&|_| String::new())
+        // `axes` draws the ticks and labels a log scale needs; plotters would add a stray one.
+        .set_all_tick_mark_size(0)
+        .axis_style(theme.muted.stroke_width(stroke(1.0, s)))
+        .x_desc("outage length")
+        .y_desc("time")
+        .axis_desc_style(font(11.0, s, theme.muted))
+        .draw()
+        .map_err(drawing_error)
+}
+
 /// Nice durations along both log axes, with a light grid.
 fn axes<DB: DrawingBackend>(
     plot: &mut Plot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     (x_end, y_end): (f64, f64),
-    theme: &super::Theme,
+    theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
-    let grid = theme.grid.stroke_width(s.round().max(1.0) as u32);
+    let grid = theme.grid.stroke_width(stroke(1.0, s));
     let (width, height) = area.dim_in_pixel();
-    for t in log_ticks(
-        60.0,
-        x_end,
-        ((f64::from(width) / (s * 80.0)) as usize).max(2),
-    ) {
-        plot.draw_series(std::iter::once(PathElement::new(
-            vec![(t, FLOOR_S), (t, y_end)],
-            grid,
-        )))
-        .map_err(drawing_error)?;
+    for t in log_ticks(60.0, x_end, tick_count(f64::from(width), s, 80.0)) {
+        line(plot, vec![(t, FLOOR_S), (t, y_end)], grid)?;
         let (x, y) = plot.backend_coord(&(t, FLOOR_S));
         area.draw(&Text::new(
             format_duration(t),
@@ -215,16 +207,8 @@ fn axes<DB: DrawingBackend>(
         ))
         .map_err(drawing_error)?;
     }
-    for t in log_ticks(
-        FLOOR_S,
-        y_end,
-        ((f64::from(height) / (s * 40.0)) as usize).max(2),
-    ) {
-        plot.draw_series(std::iter::once(PathElement::new(
-            vec![(60.0, t), (x_end, t)],
-            grid,
-        )))
-        .map_err(drawing_error)?;
+    for t in log_ticks(FLOOR_S, y_end, tick_count(f64::from(height), s, 40.0)) {
+        line(plot, vec![(60.0, t), (x_end, t)], grid)?;
         let (x, y) = plot.backend_coord(&(60.0, t));
         let label = if t <= FLOOR_S {
             "< 1 min".to_string()
@@ -241,34 +225,59 @@ fn axes<DB: DrawingBackend>(
     Ok(())
 }
 
+/// A time on the log axis: under a minute sits at its floor.
+fn floored(v: f64) -> f64 {
+    v.max(FLOOR_S)
+}
+
 /// The band of all events, the jitter band, the first event's lag and age, and the compared.
 fn curves<DB: DrawingBackend>(
     plot: &mut Plot<'_, DB>,
     chart: &StalenessChart,
-    theme: &super::Theme,
+    theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
-    let floor = |v: f64| v.max(FLOOR_S);
-    let mine = &chart.mine;
+    bands(plot, &chart.mine, theme)?;
+    let width = stroke(2.0, s);
+    let first = |curve: &StalenessCurve, pick: fn(&OutageAnswer) -> Option<f64>| {
+        curve
+            .points
+            .iter()
+            .filter_map(|p| pick(p).map(|v| (p.outage_s, floored(v))))
+            .collect::<Vec<_>>()
+    };
+    if let Some(compared) = &chart.compared {
+        let lag = first(compared, |p| p.first_event.lag_s);
+        line(plot, lag, theme.tertiary.stroke_width(width))?;
+    }
+    let age = first(&chart.mine, |p| p.first_event.age_s);
+    line(plot, age, theme.secondary.stroke_width(width))?;
+    let lag = first(&chart.mine, |p| p.first_event.lag_s);
+    line(plot, lag, theme.primary.stroke_width(width))
+}
+
+/// Where all of an outage's events arrive (median to latest, where they are delivered), and
+/// under jitter where its first event does (median to 95th percentile).
+fn bands<DB: DrawingBackend>(
+    plot: &mut Plot<'_, DB>,
+    mine: &StalenessCurve,
+    theme: &Theme,
+) -> Result<(), Error> {
     let delivered = |p: &&OutageAnswer| p.all_events.lag_max_s.is_some();
     let band: Vec<(f64, f64)> = mine
         .points
         .iter()
         .filter(delivered)
-        .map(|p| (p.outage_s, floor(p.all_events.lag_max_s.unwrap_or(0.0))))
+        .map(|p| (p.outage_s, floored(p.all_events.lag_max_s.unwrap_or(0.0))))
         .chain(
             mine.points
                 .iter()
                 .filter(delivered)
                 .rev()
-                .map(|p| (p.outage_s, floor(p.all_events.lag_p50_s.unwrap_or(0.0)))),
+                .map(|p| (p.outage_s, floored(p.all_events.lag_p50_s.unwrap_or(0.0)))),
         )
         .collect();
-    plot.draw_series(std::iter::once(Polygon::new(
-        band,
-        theme.primary.mix(0.18).filled(),
-    )))
-    .map_err(drawing_error)?;
+    polygon(plot, band, theme.primary.mix(0.18).filled())?;
     let banded: Vec<(f64, (f64, f64))> = mine
         .points
         .iter()
@@ -276,40 +285,31 @@ fn curves<DB: DrawingBackend>(
         .filter_map(|(p, band)| band.map(|b| (p.outage_s, b)))
         .collect();
     if !banded.is_empty() {
-        let top = banded.iter().map(|&(x, b)| (x, floor(b.1)));
-        let bottom = banded.iter().rev().map(|&(x, b)| (x, floor(b.0)));
-        plot.draw_series(std::iter::once(Polygon::new(
-            top.chain(bottom).collect::<Vec<_>>(),
-            theme.accent.mix(0.25).filled(),
-        )))
-        .map_err(drawing_error)?;
+        let top = banded.iter().map(|&(x, b)| (x, floored(b.1)));
+        let bottom = banded.iter().rev().map(|&(x, b)| (x, floored(b.0)));
+        let outline = top.chain(bottom).collect::<Vec<_>>();
+        polygon(plot, outline, theme.accent.mix(0.25).filled())?;
     }
-    let width = (2.0 * s).round().max(1.0) as u32;
-    let first = |curve: &StalenessCurve, pick: fn(&OutageAnswer) -> Option<f64>| {
-        curve
-            .points
-            .iter()
-            .filter_map(|p| pick(p).map(|v| (p.outage_s, floor(v))))
-            .collect::<Vec<_>>()
-    };
-    if let Some(compared) = &chart.compared {
-        plot.draw_series(std::iter::once(PathElement::new(
-            first(compared, |p| p.first_event.lag_s),
-            theme.tertiary.stroke_width(width),
-        )))
-        .map_err(drawing_error)?;
-    }
-    plot.draw_series(std::iter::once(PathElement::new(
-        first(mine, |p| p.first_event.age_s),
-        theme.secondary.stroke_width(width),
-    )))
-    .map_err(drawing_error)?;
-    plot.draw_series(std::iter::once(PathElement::new(
-        first(mine, |p| p.first_event.lag_s),
-        theme.primary.stroke_width(width),
-    )))
-    .map_err(drawing_error)?;
     Ok(())
+}
+
+/// The tolerance `t`: a dashed line across to `x_end`, written above at its left.
+fn tolerance<DB: DrawingBackend>(
+    plot: &mut Plot<'_, DB>,
+    area: &DrawingArea<DB, Shift>,
+    (t, x_end): (f64, f64),
+    theme: &Theme,
+    s: f64,
+) -> Result<(), Error> {
+    let style = theme.alert.stroke_width(stroke(1.5, s));
+    dashed_line(plot, vec![(60.0, t), (x_end, t)], (6.0 * s, 4.0 * s), style)?;
+    let (x, y) = plot.backend_coord(&(60.0, t));
+    area.draw(&Text::new(
+        format!("tolerance {}: older arrives stale", format_duration(t)),
+        (x + (6.0 * s) as i32, y - (4.0 * s) as i32),
+        font(11.0, s, theme.alert).pos(Pos::new(HPos::Left, VPos::Bottom)),
+    ))
+    .map_err(drawing_error)
 }
 
 /// The outage to read off: a line across, its first event's lag and age marked and written.
@@ -317,18 +317,18 @@ fn read_off<DB: DrawingBackend>(
     plot: &mut Plot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     read: &OutageAnswer,
-    theme: &super::Theme,
+    theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
     let x = read.outage_s;
     let top = plot.y_range().end;
-    plot.draw_series(std::iter::once(DashedPathElement::new(
+    let style = theme.text.stroke_width(stroke(1.0, s));
+    dashed_line(
+        plot,
         vec![(x, FLOOR_S), (x, top)],
-        3.0 * s,
-        3.0 * s,
-        theme.text.stroke_width(s.round().max(1.0) as u32),
-    )))
-    .map_err(drawing_error)?;
+        (3.0 * s, 3.0 * s),
+        style,
+    )?;
     let text = match (read.first_event.lag_s, read.first_event.age_s) {
         (Some(lag), Some(age)) => {
             for (value, colour) in [(lag, theme.primary), (age, theme.secondary)] {

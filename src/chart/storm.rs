@@ -3,15 +3,14 @@
 //! comparison) are drawn as lines over the first.
 
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
-    draw_mesh, drawing_error, font, nice_time_ticks, prepare, ChartOptions, Legend, Theme,
+    dashed_line, draw_mesh, drawing_error, frame, line, nice_time_ticks, polygon, prepare, shade,
+    stroke, tick_count, time_labels, ChartOptions, Legend, Theme, TimeChart,
 };
-use crate::storm::{Scenario, StormReport};
-use crate::{format_duration, Error};
+use crate::storm::{Interval, Scenario, StormReport};
+use crate::Error;
 
 /// One scenario to draw: its name in the legend and its result.
 pub struct Series<'a> {
@@ -47,8 +46,33 @@ pub fn draw<DB: DrawingBackend>(
         return Ok(());
     };
     let colours = [theme.primary, theme.alert, theme.tertiary, theme.accent];
-    let capacity_per_min = first.scenario.capacity_per_s * 60.0;
-    let end_s = series
+    let (outage_start, outage_length) = first.scenario.outage;
+    let panels = Panels {
+        series,
+        colours: &colours,
+        theme: &theme,
+        scale: s,
+        outage: (
+            f64::from(outage_start),
+            f64::from(outage_start + outage_length),
+        ),
+        capacity_per_min: first.scenario.capacity_per_s * 60.0,
+        end_s: end_s(series),
+        line_width: stroke(1.8, s),
+    };
+    // The panels start below the legend, however many rows it wraps onto.
+    let legend = Legend::new(area, panels.legend_entries(), &theme, s);
+    let below_legend = (f64::from(area.dim_in_pixel().1) - legend.height).max(0.0);
+    let (upper, lower) = area.split_vertically((legend.height + below_legend * 0.64) as u32);
+    panels.attempts(&upper, legend.height)?;
+    panels.backlog(area, &lower)?;
+    legend.draw(area)
+}
+
+/// Where the time axis ends: past the slowest series' drain (or twice the end of its outage),
+/// at least ten minutes, at most the longest horizon simulated.
+fn end_s(series: &[Series<'_>]) -> f64 {
+    series
         .iter()
         .map(|sr| {
             let drained = sr
@@ -65,158 +89,12 @@ pub fn draw<DB: DrawingBackend>(
                 .iter()
                 .map(|sr| f64::from(sr.report.summary.horizon_s))
                 .fold(60.0, f64::max),
-        );
-    let peak = series
-        .iter()
-        .flat_map(|sr| sr.report.minutes.iter().map(|m| m.attempts))
-        .fold(capacity_per_min, f64::max);
-    let log = peak > 12.0 * capacity_per_min;
-    let backlog_peak = series
-        .iter()
-        .flat_map(|sr| sr.report.minutes.iter().map(|m| m.backlog))
-        .fold(1.0, f64::max);
-
-    let (width, height) = area.dim_in_pixel();
-    let mut entries: Vec<(String, ShapeStyle)> = series
-        .iter()
-        .enumerate()
-        .map(|(i, sr)| (sr.label.clone(), colours[i % colours.len()].filled()))
-        .collect();
-    entries.insert(
-        1,
-        (
-            format!("first attempts ({})", first.label),
-            colours[0].mix(0.5).filled(),
-        ),
-    );
-    entries.insert(
-        2,
-        (
-            format!("goodput ({})", first.label),
-            theme.secondary.filled(),
-        ),
-    );
-    entries.push((
-        format!("capacity {}/min", compact(capacity_per_min)),
-        theme.muted.filled(),
-    ));
-    entries.push(("outage".to_string(), theme.alert.mix(0.25).filled()));
-    // The panels start below the legend, however many rows it wraps onto.
-    let legend = Legend::new(area, entries, &theme, s);
-    let legend_height = legend.height;
-    let below_legend = (f64::from(height) - legend_height).max(0.0);
-    let (upper, lower) = area.split_vertically((legend_height + below_legend * 0.64) as u32);
-    let ticks = nice_time_ticks(
-        0.0,
-        end_s,
-        ((f64::from(width) / (s * 90.0)) as usize).max(2),
-    );
-    let line_width = (1.8 * s).round().max(1.0) as u32;
-    let outage = (
-        f64::from(first.scenario.outage.0),
-        f64::from(first.scenario.outage.0 + first.scenario.outage.1),
-    );
-
-    // Upper panel: attempts per minute, on a log axis when the peak dwarfs the capacity.
-    let panel = AttemptsPanel {
-        series,
-        colours: &colours,
-        theme: &theme,
-        scale: s,
-        outage,
-        capacity_per_min,
-        end_s,
-        line_width,
-    };
-    let mut frame = ChartBuilder::on(&upper);
-    frame
-        .margin_top(legend_height + 8.0 * s)
-        .margin_right(24.0 * s)
-        .margin_left(8.0 * s)
-        .x_label_area_size(8.0 * s)
-        .y_label_area_size(60.0 * s);
-    if log {
-        let top = peak * 2.0;
-        let mut chart = frame
-            .build_cartesian_2d(0.0..end_s, (1.0..top).log_scale())
-            .map_err(drawing_error)?;
-        let titles = [
-            "attempts per minute (log)",
-            "attempts/min (log)",
-            "attempts/min",
-        ];
-        panel.draw(&mut chart, &titles, 1.0, top)?;
-    } else {
-        let top = peak * 1.15;
-        let mut chart = frame
-            .build_cartesian_2d(0.0..end_s, 0.0..top)
-            .map_err(drawing_error)?;
-        panel.draw(
-            &mut chart,
-            &["attempts per minute", "attempts/min"],
-            0.0,
-            top,
-        )?;
-    }
-
-    // Lower panel: the backlog.
-    let mut chart = ChartBuilder::on(&lower)
-        .margin_top(6.0 * s)
-        .margin_right(24.0 * s)
-        .margin_left(8.0 * s)
-        .x_label_area_size(28.0 * s)
-        .y_label_area_size(60.0 * s)
-        .build_cartesian_2d(0.0..end_s, 0.0..backlog_peak * 1.15)
-        .map_err(drawing_error)?;
-    draw_mesh(&mut chart, &theme, s, &["backlog"], 4, &|v: &f64| {
-        compact(*v)
-    })?;
-    shade(
-        &mut chart,
-        outage,
-        (0.0, backlog_peak * 1.15),
-        theme.alert.mix(0.10).filled(),
-    )?;
-    for (i, sr) in series.iter().enumerate().rev() {
-        let colour = colours[i % colours.len()];
-        let points: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
-            .chain(
-                sr.report
-                    .minutes
-                    .iter()
-                    .map(|m| (f64::from(m.index) * 60.0, m.backlog)),
-            )
-            .filter(|(x, _)| *x <= end_s)
-            .collect();
-        if i == 0 {
-            fill_under(&mut chart, &points, 0.0, colour.mix(0.18).filled())?;
-        }
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                points,
-                colour.stroke_width(line_width),
-            )))
-            .map_err(drawing_error)?;
-    }
-    let tick_style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
-    for t in &ticks {
-        let (x, y) = chart.backend_coord(&(*t, 0.0));
-        // Backend coordinates: draw on the whole area, not the lower panel.
-        area.draw(&Text::new(
-            format_duration(*t),
-            (x, y + (7.0 * s) as i32),
-            tick_style.clone(),
-        ))
-        .map_err(drawing_error)?;
-    }
-
-    legend.draw(area)?;
-    Ok(())
+        )
 }
 
-/// The upper panel: attempts (the first series filled, split into first attempts and
-/// retries), goodput and capacity, drawn on whichever y axis the caller built.
-struct AttemptsPanel<'a> {
+/// What both panels draw from: the series and their colours, the first series' outage and
+/// capacity, and the time axis.
+struct Panels<'a> {
     series: &'a [Series<'a>],
     colours: &'a [RGBColor],
     theme: &'a Theme,
@@ -232,10 +110,81 @@ fn minute_x(minute: u32) -> f64 {
     f64::from(minute) * 60.0 - 30.0
 }
 
-impl AttemptsPanel<'_> {
-    fn draw<DB, Y>(
+impl Panels<'_> {
+    fn colour(&self, series: usize) -> RGBColor {
+        self.colours[series % self.colours.len()]
+    }
+
+    /// Each series, then the first one's first attempts and goodput, the capacity, the outage.
+    fn legend_entries(&self) -> Vec<(String, ShapeStyle)> {
+        let (first, theme) = (&self.series[0], self.theme);
+        let mut entries: Vec<(String, ShapeStyle)> = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, sr)| (sr.label.clone(), self.colour(i).filled()))
+            .collect();
+        entries.insert(
+            1,
+            (
+                format!("first attempts ({})", first.label),
+                self.colour(0).mix(0.5).filled(),
+            ),
+        );
+        entries.insert(
+            2,
+            (
+                format!("goodput ({})", first.label),
+                theme.secondary.filled(),
+            ),
+        );
+        entries.push((
+            format!("capacity {}/min", compact(self.capacity_per_min)),
+            theme.muted.filled(),
+        ));
+        entries.push(("outage".to_string(), theme.alert.mix(0.25).filled()));
+        entries
+    }
+
+    /// The upper panel: attempts per minute, on a log axis when the peak dwarfs the capacity.
+    fn attempts<DB: DrawingBackend>(
         &self,
-        chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
+        upper: &DrawingArea<DB, Shift>,
+        legend_height: f64,
+    ) -> Result<(), Error> {
+        let s = self.scale;
+        let peak = self
+            .series
+            .iter()
+            .flat_map(|sr| sr.report.minutes.iter().map(|m| m.attempts))
+            .fold(self.capacity_per_min, f64::max);
+        let mut builder = frame(upper, s, legend_height + 8.0 * s, 8.0 * s, 60.0 * s);
+        if peak > 12.0 * self.capacity_per_min {
+            let top = peak * 2.0;
+            let mut chart = builder
+                .build_cartesian_2d(0.0..self.end_s, (1.0..top).log_scale())
+                .map_err(drawing_error)?;
+            let titles = [
+                "attempts per minute (log)",
+                "attempts/min (log)",
+                "attempts/min",
+            ];
+            self.attempts_on(&mut chart, &titles, 1.0, top)
+        } else {
+            let top = peak * 1.15;
+            let mut chart = builder
+                .build_cartesian_2d(0.0..self.end_s, 0.0..top)
+                .map_err(drawing_error)?;
+            let titles = ["attempts per minute", "attempts/min"];
+            self.attempts_on(&mut chart, &titles, 0.0, top)
+        }
+    }
+
+    /// Attempts (the first series filled, split into first attempts and retries), goodput and
+    /// capacity, drawn on whichever y axis the caller built.
+    fn attempts_on<DB, Y>(
+        &self,
+        chart: &mut TimeChart<'_, DB, Y>,
         y_titles: &[&str],
         floor: f64,
         top: f64,
@@ -245,63 +194,114 @@ impl AttemptsPanel<'_> {
         Y: plotters::coord::ranged1d::Ranged<ValueType = f64>
             + plotters::coord::ranged1d::ValueFormatter<f64>,
     {
-        let AttemptsPanel {
-            series,
-            colours,
-            theme,
-            scale: s,
-            outage,
-            capacity_per_min,
-            end_s,
-            line_width,
-        } = *self;
+        let (theme, s) = (self.theme, self.scale);
         draw_mesh(chart, theme, s, y_titles, 6, &|v: &f64| compact(*v))?;
-        shade(chart, outage, (floor, top), theme.alert.mix(0.10).filled())?;
-        for (i, sr) in series.iter().enumerate().rev() {
-            let colour = colours[i % colours.len()];
-            let visible = sr
-                .report
-                .minutes
-                .iter()
-                .filter(|m| minute_x(m.index) <= end_s);
-            let points: Vec<(f64, f64)> = visible
-                .clone()
-                .map(|m| (minute_x(m.index), m.attempts.max(floor)))
+        shade(
+            chart,
+            self.outage,
+            (floor, top),
+            theme.alert.mix(0.10).filled(),
+        )?;
+        for (i, sr) in self.series.iter().enumerate().rev() {
+            let points = self.per_minute(sr, |m| m.attempts, floor);
+            if i == 0 {
+                self.stack(chart, sr, &points, floor)?;
+            }
+            line(chart, points, self.colour(i).stroke_width(self.line_width))?;
+        }
+        let capacity = vec![
+            (0.0, self.capacity_per_min),
+            (self.end_s, self.capacity_per_min),
+        ];
+        let style = theme.muted.stroke_width(self.line_width);
+        dashed_line(chart, capacity, (6.0 * s, 4.0 * s), style)
+    }
+
+    /// The first series' attempts filled, its first attempts as the lower, darker band of the
+    /// stack (retries above them), and its goodput.
+    fn stack<DB, Y>(
+        &self,
+        chart: &mut TimeChart<'_, DB, Y>,
+        first: &Series<'_>,
+        attempts: &[(f64, f64)],
+        floor: f64,
+    ) -> Result<(), Error>
+    where
+        DB: DrawingBackend,
+        Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    {
+        let colour = self.colour(0);
+        fill_under(chart, attempts, floor, colour.mix(0.22).filled())?;
+        let firsts = self.per_minute(first, |m| m.first_attempts, floor);
+        fill_under(chart, &firsts, floor, colour.mix(0.5).filled())?;
+        let goodput = self.per_minute(first, |m| m.successes, floor);
+        line(
+            chart,
+            goodput,
+            self.theme.secondary.stroke_width(self.line_width),
+        )
+    }
+
+    /// `value` in each minute of `series` on the time axis, at its middle, at least `floor`.
+    fn per_minute(
+        &self,
+        series: &Series<'_>,
+        value: fn(&Interval) -> f64,
+        floor: f64,
+    ) -> Vec<(f64, f64)> {
+        series
+            .report
+            .minutes
+            .iter()
+            .filter(|m| minute_x(m.index) <= self.end_s)
+            .map(|m| (minute_x(m.index), value(m).max(floor)))
+            .collect()
+    }
+
+    /// The lower panel: the backlog, with the time axis' labels under it.
+    fn backlog<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        lower: &DrawingArea<DB, Shift>,
+    ) -> Result<(), Error> {
+        let s = self.scale;
+        let backlog_peak = self
+            .series
+            .iter()
+            .flat_map(|sr| sr.report.minutes.iter().map(|m| m.backlog))
+            .fold(1.0, f64::max);
+        let top = backlog_peak * 1.15;
+        let mut chart = frame(lower, s, 6.0 * s, 28.0 * s, 60.0 * s)
+            .build_cartesian_2d(0.0..self.end_s, 0.0..top)
+            .map_err(drawing_error)?;
+        draw_mesh(&mut chart, self.theme, s, &["backlog"], 4, &|v: &f64| {
+            compact(*v)
+        })?;
+        let fill = self.theme.alert.mix(0.10).filled();
+        shade(&mut chart, self.outage, (0.0, top), fill)?;
+        for (i, sr) in self.series.iter().enumerate().rev() {
+            let points: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+                .chain(
+                    sr.report
+                        .minutes
+                        .iter()
+                        .map(|m| (f64::from(m.index) * 60.0, m.backlog)),
+                )
+                .filter(|(x, _)| *x <= self.end_s)
                 .collect();
             if i == 0 {
-                fill_under(chart, &points, floor, colour.mix(0.22).filled())?;
-                // First attempts as the lower, darker band of the stack; retries above them.
-                let firsts: Vec<(f64, f64)> = visible
-                    .clone()
-                    .map(|m| (minute_x(m.index), m.first_attempts.max(floor)))
-                    .collect();
-                fill_under(chart, &firsts, floor, colour.mix(0.5).filled())?;
-                let goodput: Vec<(f64, f64)> = visible
-                    .map(|m| (minute_x(m.index), m.successes.max(floor)))
-                    .collect();
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        goodput,
-                        theme.secondary.stroke_width(line_width),
-                    )))
-                    .map_err(drawing_error)?;
+                fill_under(&mut chart, &points, 0.0, self.colour(0).mix(0.18).filled())?;
             }
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    points,
-                    colour.stroke_width(line_width),
-                )))
-                .map_err(drawing_error)?;
+            line(
+                &mut chart,
+                points,
+                self.colour(i).stroke_width(self.line_width),
+            )?;
         }
-        chart
-            .draw_series(std::iter::once(DashedPathElement::new(
-                vec![(0.0, capacity_per_min), (end_s, capacity_per_min)],
-                6.0 * s,
-                4.0 * s,
-                theme.muted.stroke_width(line_width),
-            )))
-            .map_err(drawing_error)?;
-        Ok(())
+        // Backend coordinates: the labels go on the whole area, not the lower panel.
+        let width = f64::from(area.dim_in_pixel().0);
+        let ticks = nice_time_ticks(0.0, self.end_s, tick_count(width, s, 90.0));
+        time_labels(area, &chart, &ticks, self.theme, s, false)
     }
 }
 
@@ -316,29 +316,9 @@ fn compact(value: f64) -> String {
     }
 }
 
-/// The band `x.0..x.1` shaded over the heights `y`.
-fn shade<DB, Y>(
-    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
-    x: (f64, f64),
-    y: (f64, f64),
-    style: ShapeStyle,
-) -> Result<(), Error>
-where
-    DB: DrawingBackend,
-    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
-{
-    chart
-        .draw_series(std::iter::once(Rectangle::new(
-            [(x.0, y.0), (x.1, y.1)],
-            style,
-        )))
-        .map(|_| ())
-        .map_err(drawing_error)
-}
-
 /// The area between the curve through `points` (from x = 0) and `floor`, filled.
 fn fill_under<DB, Y>(
-    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>,
+    chart: &mut TimeChart<'_, DB, Y>,
     points: &[(f64, f64)],
     floor: f64,
     style: ShapeStyle,
@@ -352,10 +332,7 @@ where
         .chain(points.iter().copied())
         .chain([(end, floor)])
         .collect();
-    chart
-        .draw_series(std::iter::once(Polygon::new(outline, style)))
-        .map(|_| ())
-        .map_err(drawing_error)
+    polygon(chart, outline, style)
 }
 
 #[cfg(test)]

@@ -4,10 +4,14 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::text_anchor::{HPos, VPos};
 
-use super::{drawing_error, ChartOptions, Theme};
+use super::{ChartOptions, Theme};
 use crate::{format_duration, Error, Row, Schedule};
+
+mod painter;
+
+use painter::{Painter, Rect};
 
 /// Draws the timeline of `schedule` filling `area`.
 ///
@@ -71,9 +75,6 @@ struct Axis<'a> {
     log_base: Option<f64>,
     title: Option<&'a str>,
 }
-
-/// A label's rectangle in pixels: left, top, right, bottom.
-type Rect = (f64, f64, f64, f64);
 
 /// Draws the timeline and returns the rectangles its labels took. Later steps yield to the
 /// labels of earlier ones, so the order is the order of importance (and of the SVG).
@@ -143,11 +144,7 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         let top = 34.0 * s;
         let bottom = height - 30.0 * s;
         Timeline {
-            painter: Painter {
-                area,
-                scale: s,
-                placed: Vec::new(),
-            },
+            painter: Painter::new(area, s),
             schedule,
             theme,
             axis,
@@ -415,112 +412,6 @@ impl TimeAxis {
             }
         }
         ticks
-    }
-}
-
-/// Draws in pixels at a device scale, and keeps the rectangles that labels already hold.
-struct Painter<'a, DB: DrawingBackend> {
-    area: &'a DrawingArea<DB, Shift>,
-    scale: f64,
-    placed: Vec<Rect>,
-}
-
-fn px(point: (f64, f64)) -> (i32, i32) {
-    (point.0.round() as i32, point.1.round() as i32)
-}
-
-impl<DB: DrawingBackend> Painter<'_, DB> {
-    fn font(&self, size: f64, colour: RGBColor) -> TextStyle<'static> {
-        self.styled_font(size, colour, FontStyle::Normal)
-    }
-
-    fn styled_font(&self, size: f64, colour: RGBColor, style: FontStyle) -> TextStyle<'static> {
-        TextStyle {
-            font: ("sans-serif", size * self.scale, style).into_font(),
-            color: colour.to_backend_color(),
-            pos: Pos::default(),
-        }
-    }
-
-    fn size(&self, text: &str, font: &TextStyle) -> (f64, f64) {
-        match self.area.estimate_text_size(text, font) {
-            Ok((w, h)) => (f64::from(w), f64::from(h)),
-            Err(_) => (
-                text.chars().count() as f64 * font.font.get_size() * 0.6,
-                font.font.get_size(),
-            ),
-        }
-    }
-
-    /// Takes a rectangle for a label unless it overlaps one already taken or comes within a
-    /// word space of one on its line (side by side, two labels would read as one).
-    fn claim(&mut self, rect: Rect) -> bool {
-        let space = 6.0 * self.scale;
-        let free = self.placed.iter().all(|p| {
-            rect.2 + space <= p.0 || rect.0 >= p.2 + space || rect.3 <= p.1 || rect.1 >= p.3
-        });
-        if free {
-            self.placed.push(rect);
-        }
-        free
-    }
-
-    /// Writes `text` anchored at `at`; with `avoid`, only where no other label is. Returns
-    /// whether it was written.
-    fn text(
-        &mut self,
-        text: &str,
-        at: (f64, f64),
-        font: &TextStyle,
-        h: HPos,
-        v: VPos,
-        avoid: bool,
-    ) -> Result<bool, Error> {
-        let (w, height) = self.size(text, font);
-        let (area_w, _) = self.area.dim_in_pixel();
-        let x0 = match h {
-            HPos::Left => at.0,
-            HPos::Center => at.0 - w / 2.0,
-            HPos::Right => at.0 - w,
-        }
-        .clamp(0.0, (f64::from(area_w) - w).max(0.0));
-        let y0 = match v {
-            VPos::Top => at.1,
-            VPos::Center => at.1 - height / 2.0,
-            VPos::Bottom => at.1 - height,
-        };
-        let pad = 3.0 * self.scale;
-        if avoid && !self.claim((x0 - pad, y0, x0 + w + pad, y0 + height)) {
-            return Ok(false);
-        }
-        let style = font.pos(Pos::new(HPos::Left, VPos::Top));
-        self.area
-            .draw(&Text::new(text.to_string(), px((x0, y0)), style))
-            .map_err(drawing_error)?;
-        Ok(true)
-    }
-
-    fn line(&self, points: &[(f64, f64)], colour: RGBColor, width: f64) -> Result<(), Error> {
-        let style = colour.stroke_width((width * self.scale).round().max(1.0) as u32);
-        self.area
-            .draw(&PathElement::new(
-                points.iter().copied().map(px).collect::<Vec<_>>(),
-                style,
-            ))
-            .map_err(drawing_error)
-    }
-
-    fn rect(&self, from: (f64, f64), to: (f64, f64), fill: RGBAColor) -> Result<(), Error> {
-        self.area
-            .draw(&Rectangle::new([px(from), px(to)], fill.filled()))
-            .map_err(drawing_error)
-    }
-
-    fn dot(&self, at: (f64, f64), radius: f64, colour: RGBColor) -> Result<(), Error> {
-        let r = (radius * self.scale).round() as i32;
-        self.area
-            .draw(&Circle::new(px(at), r, colour.filled()))
-            .map_err(drawing_error)
     }
 }
 

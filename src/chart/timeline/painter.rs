@@ -1,0 +1,140 @@
+//! The timeline's painter: drawing in pixels at a device scale, and keeping labels apart.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::chart::{drawing_error, font, stroke};
+use crate::Error;
+
+/// A label's rectangle in pixels: left, top, right, bottom.
+pub(super) type Rect = (f64, f64, f64, f64);
+
+/// Draws in pixels at a device scale, and keeps the rectangles that labels already hold.
+pub(super) struct Painter<'a, DB: DrawingBackend> {
+    area: &'a DrawingArea<DB, Shift>,
+    pub(super) scale: f64,
+    pub(super) placed: Vec<Rect>,
+}
+
+fn px(point: (f64, f64)) -> (i32, i32) {
+    (point.0.round() as i32, point.1.round() as i32)
+}
+
+impl<'a, DB: DrawingBackend> Painter<'a, DB> {
+    pub(super) fn new(area: &'a DrawingArea<DB, Shift>, scale: f64) -> Self {
+        Painter {
+            area,
+            scale,
+            placed: Vec::new(),
+        }
+    }
+
+    pub(super) fn font(&self, size: f64, colour: RGBColor) -> TextStyle<'static> {
+        font(size, self.scale, colour)
+    }
+
+    pub(super) fn styled_font(
+        &self,
+        size: f64,
+        colour: RGBColor,
+        style: FontStyle,
+    ) -> TextStyle<'static> {
+        TextStyle {
+            font: ("sans-serif", size * self.scale, style).into_font(),
+            color: colour.to_backend_color(),
+            pos: Pos::default(),
+        }
+    }
+
+    pub(super) fn size(&self, text: &str, font: &TextStyle) -> (f64, f64) {
+        match self.area.estimate_text_size(text, font) {
+            Ok((w, h)) => (f64::from(w), f64::from(h)),
+            Err(_) => (
+                text.chars().count() as f64 * font.font.get_size() * 0.6,
+                font.font.get_size(),
+            ),
+        }
+    }
+
+    /// Takes a rectangle for a label unless it overlaps one already taken or comes within a
+    /// word space of one on its line (side by side, two labels would read as one).
+    pub(super) fn claim(&mut self, rect: Rect) -> bool {
+        let space = 6.0 * self.scale;
+        let free = self.placed.iter().all(|p| {
+            rect.2 + space <= p.0 || rect.0 >= p.2 + space || rect.3 <= p.1 || rect.1 >= p.3
+        });
+        if free {
+            self.placed.push(rect);
+        }
+        free
+    }
+
+    /// Writes `text` anchored at `at`; with `avoid`, only where no other label is. Returns
+    /// whether it was written.
+    pub(super) fn text(
+        &mut self,
+        text: &str,
+        at: (f64, f64),
+        font: &TextStyle,
+        h: HPos,
+        v: VPos,
+        avoid: bool,
+    ) -> Result<bool, Error> {
+        let (w, height) = self.size(text, font);
+        let (area_w, _) = self.area.dim_in_pixel();
+        let x0 = match h {
+            HPos::Left => at.0,
+            HPos::Center => at.0 - w / 2.0,
+            HPos::Right => at.0 - w,
+        }
+        .clamp(0.0, (f64::from(area_w) - w).max(0.0));
+        let y0 = match v {
+            VPos::Top => at.1,
+            VPos::Center => at.1 - height / 2.0,
+            VPos::Bottom => at.1 - height,
+        };
+        let pad = 3.0 * self.scale;
+        if avoid && !self.claim((x0 - pad, y0, x0 + w + pad, y0 + height)) {
+            return Ok(false);
+        }
+        let style = font.pos(Pos::new(HPos::Left, VPos::Top));
+        self.area
+            .draw(&Text::new(text.to_string(), px((x0, y0)), style))
+            .map_err(drawing_error)?;
+        Ok(true)
+    }
+
+    pub(super) fn line(
+        &self,
+        points: &[(f64, f64)],
+        colour: RGBColor,
+        width: f64,
+    ) -> Result<(), Error> {
+        let style = colour.stroke_width(stroke(width, self.scale));
+        self.area
+            .draw(&PathElement::new(
+                points.iter().copied().map(px).collect::<Vec<_>>(),
+                style,
+            ))
+            .map_err(drawing_error)
+    }
+
+    pub(super) fn rect(
+        &self,
+        from: (f64, f64),
+        to: (f64, f64),
+        fill: RGBAColor,
+    ) -> Result<(), Error> {
+        self.area
+            .draw(&Rectangle::new([px(from), px(to)], fill.filled()))
+            .map_err(drawing_error)
+    }
+
+    pub(super) fn dot(&self, at: (f64, f64), radius: f64, colour: RGBColor) -> Result<(), Error> {
+        let r = (radius * self.scale).round() as i32;
+        self.area
+            .draw(&Circle::new(px(at), r, colour.filled()))
+            .map_err(drawing_error)
+    }
+}

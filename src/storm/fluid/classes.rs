@@ -1,0 +1,146 @@
+//! The attempt classes: how each class's predecessor's failures come due in it, where its
+//! history of them is, and why the engine refuses a scenario it cannot represent.
+
+use super::kernel::{Kernel, Mass, RejectedKernel, Ring};
+use super::{MAX_BLOCK, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
+use crate::storm::scenario::{micro, Units};
+use crate::storm::Scenario;
+use crate::Error;
+
+/// One attempt class (deliveries whose next attempt is this class's): how its predecessor's
+/// failures come due in it, and where its history of them is.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Class {
+    pub timeout: Kernel,
+    pub rejected: RejectedKernel,
+    pub ring: Ring,
+    /// The running sums over the kernels' runs of equal weights.
+    pub timeout_run: Mass,
+    pub rejected_run: Mass,
+}
+
+/// Why the fluid engine does not take a scenario: what it was given, and why it cannot.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Unrepresentable {
+    pub given: String,
+    pub reason: &'static str,
+}
+
+impl From<Unrepresentable> for Error {
+    fn from(why: Unrepresentable) -> Error {
+        Error::out_of_range(
+            "engine",
+            format!("fluid {}", why.given),
+            format!("discrete here: {}", why.reason),
+        )
+    }
+}
+
+/// Every attempt class with its kernels and its place in the histories, and how many cells the
+/// histories take. Refuses decorrelated jitter, more than [`MAX_CELLS`] cells and more than
+/// [`MAX_CLASS_SECONDS`] of work, before allocating.
+pub(super) fn attempt_classes(
+    scenario: &Scenario,
+    units: &Units,
+) -> Result<(Vec<Class>, usize), Unrepresentable> {
+    let count = within_limits(scenario, units)?;
+    let answers_429 = units.retry_after_us.is_some();
+    // Class 0, first attempts, has no predecessor.
+    let mut classes = vec![
+        Class {
+            timeout: Kernel::point(1),
+            rejected: RejectedKernel::point(1),
+            ring: Ring { start: 0, mask: 1 },
+            timeout_run: Mass::ZERO,
+            rejected_run: Mass::ZERO,
+        };
+        count
+    ];
+    let timeout = units.timeout_us as f64 / 1e6;
+    let mut cells = 0usize;
+    for (k, class) in classes.iter_mut().enumerate().skip(1) {
+        let (lo, hi) = scenario.window(k as u32).ok_or_else(|| Unrepresentable {
+            given: "with decorrelated jitter".into(),
+            reason: "the fluid engine needs gaps that depend only on the attempt number, and decorrelated jitter draws each from the one before",
+        })?;
+        // A window narrower than a microsecond is a point: exactly the discrete engine's due
+        // second, from the same whole microseconds.
+        let point = micro(hi) <= micro(lo);
+        class.timeout = if point {
+            Kernel::point(units.due_after(micro(lo), false) as usize)
+        } else {
+            Kernel::uniform(timeout + lo, timeout + hi)
+        };
+        if let Some(after_us) = units.retry_after_us {
+            class.rejected = rejected_kernel(units, (lo, hi), after_us, point);
+        }
+        // Room for the kernels' reach and a whole block ahead of it.
+        let reach = class.timeout.reach().max(if answers_429 {
+            class.rejected.reach()
+        } else {
+            0
+        });
+        let len = (reach + MAX_BLOCK + 1).next_power_of_two();
+        class.ring = Ring {
+            start: cells,
+            mask: len - 1,
+        };
+        cells = cells.saturating_add(len);
+        if cells > MAX_CELLS {
+            return Err(Unrepresentable {
+                given: format!("for {count} attempts with waits up to {}", crate::format_duration(reach as f64)),
+                reason: "the fluid engine keeps at most 12000000 history cells (attempts × longest wait in seconds)",
+            });
+        }
+    }
+    Ok((classes, cells))
+}
+
+/// The number of attempt classes, unless the destination answers too few requests within its
+/// limits ([`MIN_REQUESTS_WITHIN_LIMITS`]) or the work would exceed [`MAX_CLASS_SECONDS`].
+fn within_limits(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresentable> {
+    let within_us = (units.timeout_us - units.latency_us).min(match units.retry_after_us {
+        Some(_) => units.threshold_us,
+        None => u64::MAX,
+    });
+    let within = within_us as f64 / 1e6 * scenario.capacity_per_s;
+    if within < MIN_REQUESTS_WITHIN_LIMITS {
+        return Err(Unrepresentable {
+            given: format!("for a destination that answers {within:.1} requests within its limits in a second"),
+            reason: "the fluid engine needs capacity × (timeout − latency, or the Retry-After threshold if shorter) of at least 20 requests; below that whole requests decide the outcome",
+        });
+    }
+    let count = scenario.policy.attempts() as usize;
+    let work = f64::from(scenario.horizon_s()) * count as f64;
+    if work > MAX_CLASS_SECONDS {
+        return Err(Unrepresentable {
+            given: format!(
+                "for {work:.3e} class-seconds ({count} attempts × {} simulated)",
+                crate::format_duration(f64::from(scenario.horizon_s()))
+            ),
+            reason:
+                "the fluid engine takes at most 500000000 class-seconds (attempts × seconds simulated)",
+        });
+    }
+    Ok(count)
+}
+
+/// A 429 answers at once and its Retry-After is a floor on the gap: the share of the window
+/// below it waits exactly Retry-After, the rest its drawn gap.
+fn rejected_kernel(
+    units: &Units,
+    (lo, hi): (f64, f64),
+    after_us: u64,
+    point: bool,
+) -> RejectedKernel {
+    let after = after_us as f64 / 1e6;
+    if point || hi <= after {
+        return RejectedKernel::point(units.due_after(micro(lo), true) as usize);
+    }
+    let below = ((after - lo) / (hi - lo)).clamp(0.0, 1.0);
+    RejectedKernel {
+        spread: Kernel::uniform(after.max(lo), hi).scaled(1.0 - below),
+        floor: units.due_after(after_us, true) as usize,
+        floor_weight: below,
+    }
+}

@@ -3,7 +3,7 @@
 //! only what is in flight: a delivered or exhausted delivery leaves no trace but the counts.
 
 use super::budget::ExactBudget;
-use super::destination::Queue;
+use super::destination::{Outcome, Queue};
 use super::report::{Interval, Recorder, StormReport};
 use super::scenario::{micro, Units, MAX_HORIZON_S};
 use super::Scenario;
@@ -147,44 +147,14 @@ impl<'a> Discrete<'a> {
         let new = self.units.arrivals_in(scenario, second);
         self.created += new;
         let firsts_due = self.held_firsts + new;
-        // Everything due: what was held, then what the wheel brings.
-        if let Some(slot) = self.wheel.get_mut(second as usize) {
-            let slot = std::mem::take(slot);
-            self.scheduled -= slot.len() as u64;
-            if self.due.is_empty() {
-                self.due = slot;
-            } else {
-                self.due.extend_from_slice(&slot);
-            }
-        }
-
-        // The sender's bounds: first attempts first, then retries in that order.
+        self.bring_due(second);
         let down = scenario.in_outage(second);
-        let (firsts, retries) = if scenario.bounds.pause && down {
-            self.budget.open(second, 0);
-            (0, 0)
-        } else {
-            let allowed = self.units.allowance(second, scenario.outage_end());
-            let firsts = firsts_due.min(allowed);
-            let room = (allowed - firsts).min(self.budget.open(second, firsts));
-            let retries = (self.due.len() as u64).min(room);
-            self.budget.record(retries);
-            (firsts, retries)
-        };
-        // The retries sent, in a seeded random order; the rest are held.
-        choose(&mut self.due, retries as usize, &mut self.rng);
-        let held = self.due.len() - retries as usize;
-        self.sent.clear();
-        self.sent.extend_from_slice(&self.due[held..]);
-        self.due.truncate(held);
+        let (firsts, retries) = self.allow(second, down, firsts_due);
+        self.pick_sent(retries);
         self.held_firsts = firsts_due - firsts;
 
         let n = firsts + retries;
         let outcome = self.queue.serve(&self.units, down, scenario.abandon, n);
-        // Positions: [0, ok) succeed, [ok, processed_end) time out but are processed,
-        // [processed_end, rejected_from) time out unprocessed, [rejected_from, n) get a 429.
-        let processed_end = outcome.ok + outcome.late;
-        let rejected_from = n - outcome.rejected;
         let mut row = Interval {
             index: second,
             attempts: n as f64,
@@ -195,8 +165,60 @@ impl<'a> Discrete<'a> {
             rejected_429: outcome.rejected as f64,
             ..Interval::default()
         };
-        let ok_firsts = outcome.ok.min(firsts);
         self.delivered += outcome.ok;
+        row.duplicates = self.fail_unanswered(second, firsts, &outcome);
+        self.close_row(second, row)
+    }
+
+    /// Everything due in `second`: what was held, then what the wheel brings.
+    fn bring_due(&mut self, second: u32) {
+        if let Some(slot) = self.wheel.get_mut(second as usize) {
+            let slot = std::mem::take(slot);
+            self.scheduled -= slot.len() as u64;
+            if self.due.is_empty() {
+                self.due = slot;
+            } else {
+                self.due.extend_from_slice(&slot);
+            }
+        }
+    }
+
+    /// The sender's bounds: first attempts first, then retries in that order. Returns how many
+    /// of each are sent.
+    fn allow(&mut self, second: u32, down: bool, firsts_due: u64) -> (u64, u64) {
+        let scenario = self.scenario;
+        if scenario.bounds.pause && down {
+            self.budget.open(second, 0);
+            (0, 0)
+        } else {
+            let allowed = self.units.allowance(second, scenario.outage_end());
+            let firsts = firsts_due.min(allowed);
+            let room = (allowed - firsts).min(self.budget.open(second, firsts));
+            let retries = (self.due.len() as u64).min(room);
+            self.budget.record(retries);
+            (firsts, retries)
+        }
+    }
+
+    /// Moves `retries` of the due retries to `sent`, in a seeded random order; the rest are held.
+    fn pick_sent(&mut self, retries: u64) {
+        choose(&mut self.due, retries as usize, &mut self.rng);
+        let held = self.due.len() - retries as usize;
+        self.sent.clear();
+        self.sent.extend_from_slice(&self.due[held..]);
+        self.due.truncate(held);
+    }
+
+    /// Fails, in `second`, the first attempts (`firsts` of them, at the first positions) and
+    /// the retries sent that `outcome` did not answer in time. Returns the duplicates: retries
+    /// of deliveries already processed that were processed again.
+    fn fail_unanswered(&mut self, second: u32, firsts: u64, outcome: &Outcome<u64>) -> f64 {
+        // Positions: [0, ok) succeed, [ok, processed_end) time out but are processed,
+        // [processed_end, rejected_from) time out unprocessed, [rejected_from, n) get a 429.
+        let n = firsts + self.sent.len() as u64;
+        let processed_end = outcome.ok + outcome.late;
+        let rejected_from = n - outcome.rejected;
+        let ok_firsts = outcome.ok.min(firsts);
         for position in ok_firsts..firsts {
             let first = Waiting {
                 attempts: 1,
@@ -205,12 +227,13 @@ impl<'a> Discrete<'a> {
             };
             self.fail(first, second, position >= rejected_from);
         }
+        let mut duplicates = 0.0;
         let sent = std::mem::take(&mut self.sent);
         for (offset, waiting) in sent.iter().enumerate() {
             let position = firsts + offset as u64;
             let processed_now = position < processed_end;
             if processed_now && waiting.processed {
-                row.duplicates += 1.0;
+                duplicates += 1.0;
             }
             if position < outcome.ok {
                 continue;
@@ -223,7 +246,12 @@ impl<'a> Discrete<'a> {
             self.fail(next, second, position >= rejected_from);
         }
         self.sent = sent;
+        duplicates
+    }
 
+    /// Fills in the end-of-second counts of `row` (checking, in debug builds, that every
+    /// delivery created is delivered, exhausted, in flight or beyond the horizon).
+    fn close_row(&self, second: u32, mut row: Interval) -> Interval {
         let in_flight = self.scheduled + self.due.len() as u64 + self.held_firsts;
         debug_assert_eq!(
             self.created,

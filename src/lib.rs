@@ -21,6 +21,7 @@ pub mod presets;
 mod report;
 pub mod staleness;
 pub mod storm;
+pub mod survival;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -237,13 +237,22 @@ pub(super) struct StormFlags {
     /// The destination skips requests whose sender already timed out.
     #[arg(long)]
     abandon: bool,
-    /// discrete (default: every delivery, seeded), fluid (expected values, fast), auto (fluid
-    /// where it represents the scenario, else discrete) or arithmetic (the article's table).
-    #[arg(long, default_value = "discrete")]
-    engine: String,
+    /// discrete (every delivery, seeded; the default of storm), fluid (expected values, fast;
+    /// the default of survival), auto (fluid where it represents the scenario, else discrete)
+    /// or arithmetic (the article's table; storm only).
+    #[arg(long)]
+    engine: Option<String>,
 }
 
 impl StormFlags {
+    /// The parameters with `engine` when no `--engine` was given.
+    pub(super) fn params_with_engine(&self, engine: &str) -> Result<Params, Error> {
+        Ok(Params {
+            engine: Some(self.engine.clone().unwrap_or_else(|| engine.into())),
+            ..self.params()?
+        })
+    }
+
     /// The scenario's parameters: the article's storm where a flag is not given, under the
     /// fixed policy unless a backoff policy is given.
     pub(super) fn params(&self) -> Result<Params, Error> {
@@ -292,7 +301,7 @@ impl StormFlags {
             retry_after: duration(&self.retry_after),
             retry_after_threshold: duration(&self.retry_after_threshold),
             abandon: self.abandon.then_some(true),
-            engine: Some(self.engine.clone()),
+            engine: Some(self.engine.clone().unwrap_or_else(|| "discrete".into())),
             ..params
         })
     }

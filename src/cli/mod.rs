@@ -11,6 +11,7 @@ mod schedule;
 mod solve_cap;
 mod staleness;
 mod storm;
+mod survival;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -62,6 +63,9 @@ enum Command {
     /// After an outage: how late and how old its events arrive, which are exhausted.
     #[command(after_help = staleness::EXAMPLES)]
     Staleness(Box<staleness::StalenessArgs>),
+    /// Which outages a destination survives at which capacity headroom: the metastable cliff.
+    #[command(after_help = survival::EXAMPLES)]
+    Survival(Box<survival::SurvivalArgs>),
 }
 
 fn run(command: Command) -> Result<String, Error> {
@@ -74,6 +78,7 @@ fn run(command: Command) -> Result<String, Error> {
         Command::Figure(args) => figure::run(&args),
         Command::Herd(args) => herd::run(args),
         Command::Staleness(args) => staleness::run(*args),
+        Command::Survival(args) => survival::run(*args),
     }
 }
 

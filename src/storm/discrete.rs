@@ -40,14 +40,16 @@ struct Waiting {
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
 pub fn simulate_discrete(scenario: &Scenario, keep_seconds: bool) -> Result<StormReport, Error> {
-    simulate_within(scenario, keep_seconds, MAX_DISCRETE_ATTEMPTS)
+    simulate_within(scenario, keep_seconds, MAX_DISCRETE_ATTEMPTS, MAX_HORIZON_S)
 }
 
-/// [`simulate_discrete`] stopping past `limit` simulated attempts (tests use a small one).
+/// [`simulate_discrete`] stopping past `limit` simulated attempts (tests use a small one), and
+/// at the end of second `until_s − 1` (or sooner, when the storm is over).
 pub(super) fn simulate_within(
     scenario: &Scenario,
     keep_seconds: bool,
     limit: f64,
+    until_s: u32,
 ) -> Result<StormReport, Error> {
     let units = *scenario.units();
     let worst = scenario.deliveries() * f64::from(scenario.policy.attempts());
@@ -65,7 +67,7 @@ pub(super) fn simulate_within(
     let mut engine = Discrete::new(scenario, units)?;
     let mut recorder = Recorder::new(scenario, keep_seconds);
     let mut simulated = 0.0;
-    for second in 0..MAX_HORIZON_S {
+    for second in 0..until_s.min(MAX_HORIZON_S) {
         if engine.finished(second) {
             break;
         }

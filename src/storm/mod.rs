@@ -158,14 +158,29 @@ pub fn simulate(
     engine: Engine,
     keep_seconds: bool,
 ) -> Result<StormReport, Error> {
+    simulate_until(scenario, engine, keep_seconds, MAX_HORIZON_S)
+}
+
+/// [`simulate`] stopped at the end of second `until_s − 1`, or sooner when the storm is over:
+/// the report covers the seconds simulated (what is still pending then is `pending`, and a
+/// backlog not cleared by then has no `drained_at_s`). The survival map stops each cell at the
+/// end of its recovery window this way.
+pub fn simulate_until(
+    scenario: &Scenario,
+    engine: Engine,
+    keep_seconds: bool,
+    until_s: u32,
+) -> Result<StormReport, Error> {
+    let discrete =
+        || discrete::simulate_within(scenario, keep_seconds, MAX_DISCRETE_ATTEMPTS, until_s);
     match engine {
-        Engine::Fluid => simulate_fluid(scenario, keep_seconds),
-        Engine::Discrete => simulate_discrete(scenario, keep_seconds),
+        Engine::Fluid => fluid::simulate_fluid_until(scenario, keep_seconds, until_s),
+        Engine::Discrete => discrete(),
         Engine::Auto => {
             let Some(why) = fluid::unrepresentable(scenario, scenario.units()) else {
-                return simulate_fluid(scenario, keep_seconds);
+                return fluid::simulate_fluid_until(scenario, keep_seconds, until_s);
             };
-            let mut report = simulate_discrete(scenario, keep_seconds)?;
+            let mut report = discrete()?;
             report.caption += &format!(
                 " Simulated delivery by delivery (seed {}) because {}.",
                 scenario.seed, why.reason

@@ -454,9 +454,10 @@ fn the_fluid_engines_shortcuts_change_nothing_but_its_speed() {
 fn a_discrete_storm_past_its_attempts_stops_with_an_error_saying_so() {
     // The article's collapsing storm makes about 17 million attempts: past a limit of 100,000
     // it stops, naming the limit and how far the storm got.
-    let error = super::discrete::simulate_within(&Scenario::article_fixed(), false, 1e5)
-        .unwrap_err()
-        .to_string();
+    let error =
+        super::discrete::simulate_within(&Scenario::article_fixed(), false, 1e5, MAX_HORIZON_S)
+            .unwrap_err()
+            .to_string();
     assert!(
         error.starts_with(
             "traffic must be at most 100000 simulated attempts for the discrete engine"
@@ -468,7 +469,13 @@ fn a_discrete_storm_past_its_attempts_stops_with_an_error_saying_so() {
         "{error}"
     );
     // Under the limit it runs as ever.
-    assert!(super::discrete::simulate_within(&Scenario::article_fixed(), false, 1e8).is_ok());
+    assert!(super::discrete::simulate_within(
+        &Scenario::article_fixed(),
+        false,
+        1e8,
+        MAX_HORIZON_S
+    )
+    .is_ok());
 }
 
 #[test]

@@ -70,6 +70,16 @@ pub fn simulate_fluid(scenario: &Scenario, keep_seconds: bool) -> Result<StormRe
     simulate_with(scenario, keep_seconds, Shortcuts::ALL)
 }
 
+/// [`simulate_fluid`] stopped at the end of second `until_s − 1` (or sooner, when the storm is
+/// over): the report of the seconds simulated.
+pub(crate) fn simulate_fluid_until(
+    scenario: &Scenario,
+    keep_seconds: bool,
+    until_s: u32,
+) -> Result<StormReport, Error> {
+    run(scenario, keep_seconds, Shortcuts::ALL, until_s).map(|(report, _)| report)
+}
+
 /// The engine's shortcuts, which must change nothing but its speed (tests turn them off).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Shortcuts {
@@ -94,21 +104,23 @@ pub(crate) fn simulate_with(
     keep_seconds: bool,
     shortcuts: Shortcuts,
 ) -> Result<StormReport, Error> {
-    run(scenario, keep_seconds, shortcuts).map(|(report, _)| report)
+    run(scenario, keep_seconds, shortcuts, MAX_HORIZON_S).map(|(report, _)| report)
 }
 
 /// The class-seconds the engine worked through on `scenario` (see [`Fluid::worked`]): what its
 /// time goes into, counted the same on every machine (tests bound it instead of timing it).
 #[cfg(test)]
 pub(crate) fn class_seconds_worked(scenario: &Scenario) -> Result<f64, Error> {
-    run(scenario, false, Shortcuts::ALL).map(|(_, worked)| worked)
+    run(scenario, false, Shortcuts::ALL, MAX_HORIZON_S).map(|(_, worked)| worked)
 }
 
 fn run(
     scenario: &Scenario,
     keep_seconds: bool,
     shortcuts: Shortcuts,
+    until_s: u32,
 ) -> Result<(StormReport, f64), Error> {
+    let until = until_s.min(MAX_HORIZON_S) as usize;
     let units = *scenario.units();
     let mut engine = Fluid::new(scenario, units, shortcuts)?;
     let mut recorder = Recorder::new(scenario, keep_seconds);
@@ -119,14 +131,13 @@ fn run(
     // after its first failure. While nothing fails (a healthy destination, a drain) blocks are
     // long; while everything fails they are `soonest` long from the start.
     let (mut from, mut failing, mut finished) = (0usize, true, false);
-    while !finished && from < MAX_HORIZON_S as usize {
+    while !finished && from < until {
         let longest = if shortcuts.long_blocks {
             MAX_BLOCK
         } else {
             engine.soonest
         };
-        let span =
-            if failing { engine.soonest } else { longest }.min(MAX_HORIZON_S as usize - from);
+        let span = if failing { engine.soonest } else { longest }.min(until - from);
         let top = (engine.active + 1).min(engine.classes.len());
         engine.read_block(from, span, top);
         let decided = engine.decide(from, span, top, &mut recorder);

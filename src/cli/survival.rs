@@ -1,0 +1,80 @@
+//! `backoff-lab survival`: the survival map, which outages a destination survives at which
+//! capacity headroom, under your policy, the fixed 30 s interval and a retry budget.
+
+use backoff_lab::survival::{survival_map, Axes, SurvivalMap};
+use backoff_lab::{parse_duration, Error};
+use clap::Args;
+
+use super::args::{number, DataFormat, StormFlags};
+
+pub(super) const EXAMPLES: &str = "\
+Examples:
+  backoff-lab survival                                the article's storm, fixed 30 s and backoff
+  backoff-lab survival --policy exponential --base 30s --multiplier 3 --cap 3h --mode full
+  backoff-lab survival --outages 1m..6h --headroom 1.2..8 --steps 12x8 --format json
+
+Each cell is a storm with that outage and a capacity of headroom × arrivals, traffic lasting
+through the outage and one hour after it. recovers: the backlog is delivered within that hour;
+collapsed: goodput in that hour below half the arrival rate; slow: neither.";
+
+/// The flags of `survival`.
+#[derive(Args)]
+pub(super) struct SurvivalArgs {
+    #[command(flatten)]
+    scenario: StormFlags,
+    /// The outage axis, two durations (log-spaced between them).
+    #[arg(long, value_name = "FROM..TO", default_value = "10s..24h")]
+    outages: String,
+    /// The headroom axis (capacity ÷ arrival rate), two ratios (log-spaced between them).
+    #[arg(long, value_name = "FROM..TO", default_value = "1.05..20")]
+    headroom: String,
+    /// Steps on each axis: outages x headroom.
+    #[arg(long, value_name = "NxM", default_value = "24x16")]
+    steps: String,
+    /// Output format: table, csv or json.
+    #[arg(long, value_enum, default_value_t = DataFormat::Table)]
+    format: DataFormat,
+}
+
+/// `from..to` split in two, or the field's range in the message.
+fn ends<'a>(field: &'static str, text: &'a str, valid: &str) -> Result<(&'a str, &'a str), Error> {
+    text.split_once("..")
+        .ok_or_else(|| Error::out_of_range(field, format!("{text:?}"), valid))
+}
+
+fn axes(args: &SurvivalArgs) -> Result<Axes, Error> {
+    const OUTAGES: &str = "two durations such as 10s..24h";
+    const HEADROOM: &str = "two ratios such as 1.05..20";
+    const STEPS: &str = "two counts such as 24x16";
+    let (low, high) = ends("outages", &args.outages, OUTAGES)?;
+    let (least, most) = ends("headroom", &args.headroom, HEADROOM)?;
+    let (outage_steps, headroom_steps) = args
+        .steps
+        .split_once('x')
+        .ok_or_else(|| Error::out_of_range("steps", format!("{:?}", args.steps), STEPS))?;
+    let count = |text: &str| -> Result<usize, Error> {
+        text.trim()
+            .parse::<usize>()
+            .map_err(|_| Error::out_of_range("steps", format!("{:?}", args.steps), STEPS))
+    };
+    Axes::new(
+        (
+            parse_duration("outages", low)?,
+            parse_duration("outages", high)?,
+        ),
+        (
+            number("headroom", least, HEADROOM)?,
+            number("headroom", most, HEADROOM)?,
+        ),
+        (count(outage_steps)?, count(headroom_steps)?),
+    )
+}
+
+pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
+    let params = args.scenario.params_with_engine("fluid")?;
+    let axes = axes(&args)?;
+    let map = survival_map(params.scenario()?.spec(), &axes, params.engine()?)?;
+    Ok(args
+        .format
+        .render(&map, SurvivalMap::to_table, SurvivalMap::to_csv))
+}

@@ -1,0 +1,141 @@
+//! The map's two axes: outage lengths and capacity headroom, each log-spaced between two ends.
+
+use serde::Serialize;
+
+use crate::storm::MAX_HORIZON_S;
+use crate::Error;
+
+use super::RECOVERY_WINDOW_S;
+
+/// The most steps on either axis.
+pub const MAX_STEPS: usize = 64;
+/// The most cells in one series (outages × headroom).
+pub const MAX_CELLS: usize = 1_024;
+/// The smallest and largest headroom (capacity ÷ arrival rate).
+pub const HEADROOM_RANGE: (f64, f64) = (0.1, 1_000.0);
+
+/// The longest outage a map may ask about: the storm's horizon less the recovery window.
+pub fn longest_outage_s() -> f64 {
+    f64::from(MAX_HORIZON_S - RECOVERY_WINDOW_S)
+}
+
+/// Outage lengths (seconds) and headroom values, each in increasing order.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Axes {
+    /// Outage lengths, whole seconds, log-spaced from the first to the last given.
+    pub outages_s: Vec<f64>,
+    /// Capacity ÷ arrival rate, log-spaced from the first to the last given.
+    pub headroom: Vec<f64>,
+}
+
+/// `steps` values from `low` to `high` (both included), evenly spaced on a log axis.
+fn log_spaced(low: f64, high: f64, steps: usize) -> Vec<f64> {
+    (0..steps)
+        .map(|i| low * (high / low).powf(i as f64 / (steps - 1) as f64))
+        .collect()
+}
+
+fn steps_in_range(field: &'static str, steps: usize) -> Result<(), Error> {
+    if (2..=MAX_STEPS).contains(&steps) {
+        Ok(())
+    } else {
+        Err(Error::out_of_range(
+            field,
+            steps,
+            format!("from 2 to {MAX_STEPS} steps"),
+        ))
+    }
+}
+
+impl Axes {
+    /// Checks and spaces the axes: outages from 1 s to [`longest_outage_s`] (the low end below
+    /// the high one), rounded to whole seconds (equal ones merged); headroom within
+    /// [`HEADROOM_RANGE`]; 2 to [`MAX_STEPS`] steps each, at most [`MAX_CELLS`] cells.
+    pub fn new(
+        outages_s: (f64, f64),
+        headroom: (f64, f64),
+        steps: (usize, usize),
+    ) -> Result<Self, Error> {
+        let longest = longest_outage_s();
+        let (low, high) = outages_s;
+        if !(low.is_finite() && high.is_finite() && low >= 1.0 && low < high && high <= longest) {
+            return Err(Error::out_of_range(
+                "outages",
+                format!(
+                    "{}..{}",
+                    crate::format_duration(low.abs()),
+                    crate::format_duration(high.abs())
+                ),
+                format!(
+                    "two durations from 1 s to {}, the first shorter",
+                    crate::format_duration(longest)
+                ),
+            ));
+        }
+        let (least, most) = headroom;
+        let (floor, ceiling) = HEADROOM_RANGE;
+        if !(least.is_finite()
+            && most.is_finite()
+            && least >= floor
+            && least < most
+            && most <= ceiling)
+        {
+            return Err(Error::out_of_range(
+                "headroom",
+                format!("{least}..{most}"),
+                format!("two ratios of capacity to arrivals from {floor} to {ceiling}, the first smaller"),
+            ));
+        }
+        steps_in_range("steps", steps.0)?;
+        steps_in_range("steps", steps.1)?;
+        if steps.0 * steps.1 > MAX_CELLS {
+            return Err(Error::out_of_range(
+                "steps",
+                format!("{}x{}", steps.0, steps.1),
+                format!("at most {MAX_CELLS} cells (outages × headroom)"),
+            ));
+        }
+        let mut outages: Vec<f64> = log_spaced(low, high, steps.0)
+            .into_iter()
+            .map(f64::round)
+            .collect();
+        outages.dedup();
+        Ok(Axes {
+            outages_s: outages,
+            headroom: log_spaced(least, most, steps.1),
+        })
+    }
+
+    /// The cells of one series.
+    pub fn cells(&self) -> usize {
+        self.outages_s.len() * self.headroom.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axes_are_log_spaced_with_both_ends() {
+        let axes = Axes::new((10.0, 86_400.0), (1.05, 20.0), (24, 16)).unwrap();
+        assert_eq!(axes.outages_s.len(), 24);
+        assert_eq!(axes.outages_s[0], 10.0);
+        assert_eq!(axes.outages_s[23], 86_400.0);
+        assert!((axes.headroom[15] - 20.0).abs() < 1e-9);
+        let ratios: Vec<f64> = axes.headroom.windows(2).map(|w| w[1] / w[0]).collect();
+        assert!(ratios.iter().all(|r| (r - ratios[0]).abs() < 1e-9));
+    }
+
+    #[test]
+    fn bad_axes_are_refused_naming_the_flag_and_range() {
+        let refused = |o, h, s| Axes::new(o, h, s).unwrap_err().to_string();
+        assert!(refused((0.0, 60.0), (1.0, 2.0), (4, 4)).starts_with("outages must be"));
+        assert!(refused((60.0, 10.0), (1.0, 2.0), (4, 4)).starts_with("outages must be"));
+        assert!(refused((10.0, 1e9), (1.0, 2.0), (4, 4)).starts_with("outages must be"));
+        assert!(refused((10.0, 60.0), (f64::NAN, 2.0), (4, 4)).starts_with("headroom must be"));
+        assert!(refused((10.0, 60.0), (1.0, 2.0), (1, 4)).starts_with("steps must be"));
+        assert!(refused((10.0, 60.0), (1.0, 2.0), (64, 64)).contains("at most 1024 cells"));
+    }
+}

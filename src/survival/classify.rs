@@ -1,0 +1,113 @@
+//! One cell: the storm of an outage length at a headroom, and what became of the destination.
+
+use serde::Serialize;
+
+use crate::storm::{DrainedBy, Spec, StormReport};
+
+use super::{COLLAPSE_GOODPUT_SHARE, RECOVERY_WINDOW_S};
+
+/// What the destination did after the outage (see the module's rules).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The backlog was delivered within the recovery window.
+    Recovers,
+    /// Neither recovered within the window nor collapsed.
+    Slow,
+    /// Goodput in the recovery window stayed below half the arrival rate.
+    Collapsed,
+}
+
+impl Outcome {
+    /// The name in JSON and CSV.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Recovers => "recovers",
+            Outcome::Slow => "slow",
+            Outcome::Collapsed => "collapsed",
+        }
+    }
+}
+
+/// One cell of a series.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Cell {
+    /// What became of the destination.
+    pub outcome: Outcome,
+    /// Seconds from the outage's end until the backlog was delivered (`drained_at_s` − outage
+    /// end, when it drained by delivery within the recovery window), else `None`.
+    pub recovery_s: Option<f64>,
+    /// Deliveries exhausted by the end of the recovery window, as a share of those created.
+    pub exhausted_share: f64,
+    /// The busiest minute's attempts (up to the window's end) as a multiple of a minute of
+    /// steady arrivals.
+    pub peak_multiple: Option<f64>,
+    /// Attempts answered within the timeout per second in the recovery window, as a share of
+    /// the arrival rate.
+    pub goodput_share: f64,
+}
+
+/// The storm of one cell: `base` with an outage of `outage_s` from its start, a capacity of
+/// `headroom` × its arrival rate, and traffic that lasts through the outage and the recovery
+/// window after it.
+pub fn cell_spec(base: &Spec, outage_s: f64, headroom: f64) -> Spec {
+    let start = base.outage.0;
+    let outage = outage_s as u32;
+    Spec {
+        outage: (start, outage),
+        capacity_per_s: base.arrivals_per_s * headroom,
+        traffic_s: start + outage + RECOVERY_WINDOW_S,
+        batch: None,
+        ..*base
+    }
+}
+
+/// Attempts answered within the timeout per second, over the minutes wholly inside the
+/// recovery window `[end, end + RECOVERY_WINDOW_S)`.
+fn goodput_per_s(report: &StormReport, end: u32) -> f64 {
+    let window = end..end + RECOVERY_WINDOW_S;
+    let (successes, minutes) = report
+        .minutes
+        .iter()
+        .filter(|m| {
+            let from = (m.index - 1) * 60;
+            window.contains(&from) && from + 60 <= window.end
+        })
+        .fold((0.0, 0u32), |(s, n), m| (s + m.successes, n + 1));
+    if minutes == 0 {
+        0.0
+    } else {
+        successes / f64::from(minutes * 60)
+    }
+}
+
+/// The cell's outcome from its storm (`spec` the cell's storm, as [`cell_spec`] made it).
+pub fn classify(spec: &Spec, report: &StormReport) -> Cell {
+    let summary = &report.summary;
+    let end = summary.outage_end_s;
+    let recovery_s = match (summary.drained_at_s, summary.drained_by) {
+        (Some(at), Some(DrainedBy::Delivery)) if at.saturating_sub(end) <= RECOVERY_WINDOW_S => {
+            Some(f64::from(at.saturating_sub(end)))
+        }
+        _ => None,
+    };
+    let goodput_share = goodput_per_s(report, end) / spec.arrivals_per_s;
+    let outcome = match recovery_s {
+        Some(_) => Outcome::Recovers,
+        None if goodput_share < COLLAPSE_GOODPUT_SHARE => Outcome::Collapsed,
+        None => Outcome::Slow,
+    };
+    Cell {
+        outcome,
+        recovery_s,
+        exhausted_share: if summary.arrivals > 0.0 {
+            summary.exhausted / summary.arrivals
+        } else {
+            0.0
+        },
+        peak_multiple: summary.peak_multiple,
+        goodput_share,
+    }
+}

@@ -1,0 +1,180 @@
+//! The survival map: which outages a destination survives, at which capacity headroom, under
+//! each retry policy — where the metastable cliff is.
+//!
+//! # The rules
+//!
+//! A map varies two things of a storm scenario (see [`crate::storm`] for the model): the
+//! outage's length `D` (the outage starts where the scenario's does) and the **headroom**, the
+//! destination's capacity divided by the arrival rate. Every cell is one storm of that
+//! scenario ([`cell_spec`]): capacity = headroom × arrivals, no batch, and steady traffic that
+//! lasts through the outage and the **recovery window** of [`RECOVERY_WINDOW_S`] (1 hour) after
+//! it, so that the destination recovers under its normal load. With the outage ending at `E`:
+//!
+//! - **recovers**: the backlog is delivered (the storm's `drained_by` is `delivery`) by
+//!   `E + 1 h`; the cell's `recovery_s` is `drained_at_s − E`;
+//! - **collapsed**: otherwise, when goodput in the window (attempts answered within the timeout
+//!   per second, over the minutes wholly inside `[E, E + 1 h)`) is below
+//!   [`COLLAPSE_GOODPUT_SHARE`] (half) of the arrival rate: the destination is up but its
+//!   capacity goes to retries that time out;
+//! - **slow**: otherwise (it serves most of its traffic, but its backlog is not delivered
+//!   within the window: the retries' gaps are long, or deliveries exhausted on the way).
+//!
+//! A cell's storm is simulated to the end of its recovery window and no further (nothing after
+//! it changes the outcome), so `recovery_s` is known for the cells that recover, and a cell's
+//! `exhausted_share` and `peak_multiple` are those of the storm up to the window's end. A test
+//! checks that running each storm to its end gives the same outcomes.
+//!
+//! A series' **boundary** at a headroom is the longest outage on the axis before the first
+//! collapsed cell (every shorter outage survived); `None` when the shortest outage collapses.
+//! The series are your policy, the fixed 30 s comparison (no jitter, 2 h of retrying, your
+//! bounds but no budget) and your policy with a 10% retry budget (or, when yours has a budget,
+//! without it).
+
+mod axes;
+mod classify;
+mod render;
+
+use serde::Serialize;
+
+use crate::jitter::Jitter;
+use crate::storm::{simulate_until, Scenario, Spec};
+use crate::{Engine, Error, Policy, Stop};
+
+pub use axes::{longest_outage_s, Axes, HEADROOM_RANGE, MAX_CELLS, MAX_STEPS};
+pub use classify::{cell_spec, classify, Cell, Outcome};
+
+/// How long after the outage the destination has to deliver its backlog to count as
+/// recovered, seconds (traffic goes on through it).
+pub const RECOVERY_WINDOW_S: u32 = 3_600;
+/// Below this share of the arrival rate, goodput in the recovery window means collapse.
+pub const COLLAPSE_GOODPUT_SHARE: f64 = 0.5;
+/// The budget of the comparison series when your policy has none.
+const COMPARED_BUDGET: f64 = 0.10;
+
+/// One policy's cells and boundary.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Series {
+    /// The legend entry.
+    pub label: String,
+    /// One row per headroom (in the axis' order), one cell per outage in each.
+    pub cells: Vec<Vec<Cell>>,
+    /// Per headroom, the longest outage survived (see the module's rules).
+    pub boundary: Vec<Option<f64>>,
+}
+
+/// A whole map: its axes, its series, and the scenario's own cell.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SurvivalMap {
+    /// The outage lengths, seconds.
+    pub outages_s: Vec<f64>,
+    /// Capacity ÷ arrival rate.
+    pub headroom: Vec<f64>,
+    /// The recovery window, seconds.
+    pub recovery_window_s: u32,
+    /// The scenario's own outage and headroom (marked on the chart).
+    pub current: (f64, f64),
+    /// One per policy.
+    pub series: Vec<Series>,
+    /// The map in words.
+    pub caption: String,
+}
+
+/// The policies a map compares: yours, the fixed 30 s interval and yours with (or without) a
+/// budget, each with its label.
+pub fn series_specs(yours: &Spec) -> Result<Vec<(String, Spec)>, Error> {
+    let fixed = Spec {
+        policy: Policy::fixed(30.0, Stop::GiveUpAfter(7_200.0))?,
+        jitter: Jitter::None,
+        bounds: crate::storm::Bounds {
+            budget: None,
+            ..yours.bounds
+        },
+        ..*yours
+    };
+    let other_budget = match yours.bounds.budget {
+        None => (
+            format!("your policy + {:.0}% budget", COMPARED_BUDGET * 100.0),
+            Some(COMPARED_BUDGET),
+        ),
+        Some(_) => ("your policy without its budget".to_string(), None),
+    };
+    Ok(vec![
+        ("your policy".to_string(), *yours),
+        ("fixed 30 s".to_string(), fixed),
+        (
+            other_budget.0,
+            Spec {
+                bounds: crate::storm::Bounds {
+                    budget: other_budget.1,
+                    ..yours.bounds
+                },
+                ..*yours
+            },
+        ),
+    ])
+}
+
+/// One cell: the storm of `spec` with an outage of `outage_s` at `headroom`, simulated to the
+/// end of its recovery window and classified.
+pub fn cell(spec: &Spec, outage_s: f64, headroom: f64, engine: Engine) -> Result<Cell, Error> {
+    let storm = cell_spec(spec, outage_s, headroom);
+    let report = simulate_until(&Scenario::new(storm)?, engine, false, window_end_s(&storm))?;
+    Ok(classify(&storm, &report))
+}
+
+/// The end of a cell's recovery window: its outage's end plus [`RECOVERY_WINDOW_S`].
+pub fn window_end_s(storm: &Spec) -> u32 {
+    storm.outage.0 + storm.outage.1 + RECOVERY_WINDOW_S
+}
+
+/// The longest outage before the first collapsed cell of `row` (outages in `outages_s`).
+pub fn boundary(row: &[Cell], outages_s: &[f64]) -> Option<f64> {
+    let survived = row
+        .iter()
+        .take_while(|c| c.outcome != Outcome::Collapsed)
+        .count();
+    survived.checked_sub(1).map(|i| outages_s[i])
+}
+
+/// The map of `yours` over `axes`, every cell simulated with `engine`.
+pub fn survival_map(yours: &Spec, axes: &Axes, engine: Engine) -> Result<SurvivalMap, Error> {
+    let mut series = Vec::new();
+    for (label, spec) in series_specs(yours)? {
+        let mut cells = Vec::with_capacity(axes.headroom.len());
+        for &headroom in &axes.headroom {
+            let row = axes
+                .outages_s
+                .iter()
+                .map(|&outage| cell(&spec, outage, headroom, engine))
+                .collect::<Result<Vec<_>, _>>()?;
+            cells.push(row);
+        }
+        let boundary = cells
+            .iter()
+            .map(|row| boundary(row, &axes.outages_s))
+            .collect();
+        series.push(Series {
+            label,
+            cells,
+            boundary,
+        });
+    }
+    let current = (
+        f64::from(yours.outage.1),
+        yours.capacity_per_s / yours.arrivals_per_s,
+    );
+    let caption = render::caption(&axes.headroom, current.1, &series, &axes.outages_s);
+    Ok(SurvivalMap {
+        outages_s: axes.outages_s.clone(),
+        headroom: axes.headroom.clone(),
+        recovery_window_s: RECOVERY_WINDOW_S,
+        current,
+        series,
+        caption,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,106 @@
+use super::*;
+use crate::storm::{simulate, Spec};
+
+fn fixed_cell(outage_s: f64, headroom: f64, engine: Engine) -> Cell {
+    cell(&Spec::article_fixed(), outage_s, headroom, engine).unwrap()
+}
+
+/// The article's storm (600/min, 30/s, 5 s timeout, fixed 30 s for 2 h): the cliff lies
+/// between a 100 s outage and a 105 s one, in both engines.
+#[test]
+fn the_fixed_interval_recovers_from_100_s_and_collapses_after_105_s() {
+    for engine in [Engine::Discrete, Engine::Fluid] {
+        let short = fixed_cell(100.0, 3.0, engine);
+        assert_eq!(short.outcome, Outcome::Recovers, "{engine:?}: {short:?}");
+        assert!(short.recovery_s.unwrap() < 600.0, "{short:?}");
+        let long = fixed_cell(105.0, 3.0, engine);
+        assert_eq!(long.outcome, Outcome::Collapsed, "{engine:?}: {long:?}");
+        assert!(long.goodput_share < 0.05, "{long:?}");
+    }
+}
+
+/// Exponential 30 s ×3 capped at 3 h with full jitter after a 10 min outage: 35/s of
+/// capacity (3.5× headroom) recovers, 33/s collapses (discrete engine).
+#[test]
+fn a_ten_minute_outage_needs_about_35_per_second_under_backoff_with_jitter() {
+    let backoff = Spec {
+        policy: Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(86_400.0)).unwrap(),
+        jitter: Jitter::Full,
+        ..Spec::article_fixed()
+    };
+    let at = |capacity: f64| cell(&backoff, 600.0, capacity / 10.0, Engine::Discrete).unwrap();
+    assert_eq!(at(35.0).outcome, Outcome::Recovers, "{:?}", at(35.0));
+    assert_eq!(at(33.0).outcome, Outcome::Collapsed, "{:?}", at(33.0));
+}
+
+/// A map's cells are the storms `backoff-lab storm` runs for the same scenario, classified:
+/// stopping each at the end of its recovery window changes no outcome and no recovery time.
+#[test]
+fn map_cells_agree_with_direct_storm_runs_to_their_end() {
+    let axes = Axes::new((30.0, 7_200.0), (1.5, 8.0), (6, 4)).unwrap();
+    let backoff = Spec {
+        policy: Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(86_400.0)).unwrap(),
+        jitter: Jitter::Full,
+        ..Spec::article_fixed()
+    };
+    let map = survival_map(&backoff, &axes, Engine::Fluid).unwrap();
+    let specs = series_specs(&backoff).unwrap();
+    let mut outcomes = std::collections::BTreeSet::new();
+    for (series, (label, spec)) in map.series.iter().zip(&specs) {
+        assert_eq!(&series.label, label);
+        for (row, &headroom) in series.cells.iter().zip(&map.headroom) {
+            for (got, &outage) in row.iter().zip(&map.outages_s) {
+                let storm = Spec {
+                    outage: (0, outage as u32),
+                    capacity_per_s: 10.0 * headroom,
+                    traffic_s: outage as u32 + 3_600,
+                    ..*spec
+                };
+                let whole = simulate(&Scenario::new(storm).unwrap(), Engine::Fluid, false).unwrap();
+                let direct = classify(&storm, &whole);
+                let at = format!("{label} at {headroom}×, {outage} s");
+                assert_eq!(got.outcome, direct.outcome, "{at}");
+                assert_eq!(got.recovery_s, direct.recovery_s, "{at}");
+                outcomes.insert(got.outcome.name());
+            }
+        }
+    }
+    assert_eq!(outcomes.len(), 3, "every outcome occurs: {outcomes:?}");
+}
+
+#[test]
+fn the_boundary_is_the_last_outage_before_the_first_collapse() {
+    let c = |outcome| Cell {
+        outcome,
+        recovery_s: None,
+        exhausted_share: 0.0,
+        peak_multiple: None,
+        goodput_share: 1.0,
+    };
+    let outages = [10.0, 20.0, 40.0, 80.0];
+    use Outcome::*;
+    assert_eq!(
+        boundary(&[c(Recovers), c(Slow), c(Collapsed), c(Recovers)], &outages),
+        Some(20.0)
+    );
+    assert_eq!(
+        boundary(
+            &[c(Collapsed), c(Recovers), c(Recovers), c(Recovers)],
+            &outages
+        ),
+        None
+    );
+    assert_eq!(boundary(&[c(Recovers); 4], &outages), Some(80.0));
+}
+
+#[test]
+fn more_headroom_never_moves_the_fixed_interval_cliff_shorter() {
+    let axes = Axes::new((30.0, 7_200.0), (1.2, 12.0), (8, 5)).unwrap();
+    let map = survival_map(&Spec::article_fixed(), &axes, Engine::Fluid).unwrap();
+    let fixed = &map.series[1];
+    let reach = |b: Option<f64>| b.unwrap_or(0.0);
+    for pair in fixed.boundary.windows(2) {
+        assert!(reach(pair[1]) >= reach(pair[0]), "{:?}", fixed.boundary);
+    }
+    assert!(map.caption.starts_with("At "), "{}", map.caption);
+}

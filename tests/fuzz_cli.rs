@@ -712,7 +712,7 @@ fn check(args: &[OsString], run: &Run) -> Result<(), TestCaseError> {
 }
 
 /// Arguments within the limits by design that still take seconds (jittered staleness of a long
-/// schedule draws up to the draw limit), skipped so that the suite stays quick. Not findings: a
+/// schedule draws up to the draw limit; a survival map), skipped so that the suite stays quick. Not findings: a
 /// region found slow beyond what the limits allow gets an `#[ignore]`d test below instead.
 fn known_slow(args: &[OsString]) -> Option<&'static str> {
     let args: Vec<String> = args
@@ -730,6 +730,11 @@ fn known_slow(args: &[OsString]) -> Option<&'static str> {
             }
         })
     };
+    // A survival map runs hundreds of storms: seconds by design, within its work limit
+    // (`survival::MAX_MAP_WORK`, tested in src/survival/tests.rs).
+    if args.iter().any(|a| a == "survival") {
+        return Some("a survival map");
+    }
     let staleness = args.iter().any(|a| a == "staleness");
     let unjittered = value("mode").is_some_and(|m| m == "none");
     let many = value("attempts")

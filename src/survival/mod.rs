@@ -138,8 +138,45 @@ pub fn boundary(row: &[Cell], outages_s: &[f64]) -> Option<f64> {
     survived.checked_sub(1).map(|i| outages_s[i])
 }
 
-/// The map of `yours` over `axes`, every cell simulated with `engine`.
+/// The most work a map may ask for, counted before it starts: for the fluid engine, seconds
+/// simulated × attempt classes summed over every cell (at worst; about 7 s natively for the
+/// default 24×16 map of the article's storm: 4.1e9); for the discrete engine, deliveries × attempts summed over every
+/// cell.
+pub const MAX_MAP_WORK: (f64, f64) = (5e9, 2e8);
+
+/// Refuses a map whose worst-case work exceeds [`MAX_MAP_WORK`], before any cell runs.
+fn check_work(specs: &[(String, Spec)], axes: &Axes, engine: Engine) -> Result<(), Error> {
+    let (fluid, discrete) = MAX_MAP_WORK;
+    let mut work = 0.0;
+    for (_, spec) in specs {
+        let attempts = f64::from(spec.policy.attempts());
+        for &outage in &axes.outages_s {
+            let seconds = f64::from(spec.outage.0) + outage + f64::from(RECOVERY_WINDOW_S);
+            let per_cell = match engine {
+                Engine::Discrete => spec.arrivals_per_s * seconds * attempts,
+                _ => seconds * attempts,
+            };
+            work += per_cell * axes.headroom.len() as f64;
+        }
+    }
+    let (limit, unit) = match engine {
+        Engine::Discrete => (discrete, "delivery-attempts for the discrete engine"),
+        _ => (fluid, "class-seconds"),
+    };
+    if work > limit {
+        return Err(Error::out_of_range(
+            "steps",
+            format!("a map of {work:.3e} {unit} at worst"),
+            format!("at most {limit:e} {unit} (refused before it starts): fewer steps, shorter outages, fewer attempts or the fluid engine"),
+        ));
+    }
+    Ok(())
+}
+
+/// The map of `yours` over `axes`, every cell simulated with `engine`; refused up front when
+/// it would exceed [`MAX_MAP_WORK`].
 pub fn survival_map(yours: &Spec, axes: &Axes, engine: Engine) -> Result<SurvivalMap, Error> {
+    check_work(&series_specs(yours)?, axes, engine)?;
     let mut series = Vec::new();
     for (label, spec) in series_specs(yours)? {
         let mut cells = Vec::with_capacity(axes.headroom.len());

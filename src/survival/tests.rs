@@ -104,3 +104,23 @@ fn more_headroom_never_moves_the_fixed_interval_cliff_shorter() {
     }
     assert!(map.caption.starts_with("At "), "{}", map.caption);
 }
+
+#[test]
+fn a_map_beyond_its_work_limit_is_refused_before_it_starts() {
+    let axes = Axes::new((10.0, 86_400.0), (1.05, 20.0), (24, 16)).unwrap();
+    let refused = survival_map(&Spec::article_fixed(), &axes, Engine::Discrete)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.starts_with("steps must be at most 2e8"),
+        "{refused}"
+    );
+    let week = Spec {
+        policy: Policy::fixed(10.0, Stop::GiveUpAfter(86_400.0)).unwrap(),
+        ..Spec::article_fixed()
+    };
+    let refused = survival_map(&week, &axes, Engine::Fluid)
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("class-seconds"), "{refused}");
+}

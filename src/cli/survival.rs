@@ -2,10 +2,10 @@
 //! capacity headroom, under your policy, the fixed 30 s interval and a retry budget.
 
 use backoff_lab::survival::{survival_map, Axes, SurvivalMap};
-use backoff_lab::{parse_duration, Error};
+use backoff_lab::Error;
 use clap::Args;
 
-use super::args::{number, DataFormat, StormFlags};
+use super::args::{DataFormat, StormFlags};
 
 pub(super) const EXAMPLES: &str = "\
 Examples:
@@ -36,43 +36,9 @@ pub(super) struct SurvivalArgs {
     format: DataFormat,
 }
 
-/// `from..to` split in two, or the field's range in the message.
-fn ends<'a>(field: &'static str, text: &'a str, valid: &str) -> Result<(&'a str, &'a str), Error> {
-    text.split_once("..")
-        .ok_or_else(|| Error::out_of_range(field, format!("{text:?}"), valid))
-}
-
-fn axes(args: &SurvivalArgs) -> Result<Axes, Error> {
-    const OUTAGES: &str = "two durations such as 10s..24h";
-    const HEADROOM: &str = "two ratios such as 1.05..20";
-    const STEPS: &str = "two counts such as 24x16";
-    let (low, high) = ends("outages", &args.outages, OUTAGES)?;
-    let (least, most) = ends("headroom", &args.headroom, HEADROOM)?;
-    let (outage_steps, headroom_steps) = args
-        .steps
-        .split_once('x')
-        .ok_or_else(|| Error::out_of_range("steps", format!("{:?}", args.steps), STEPS))?;
-    let count = |text: &str| -> Result<usize, Error> {
-        text.trim()
-            .parse::<usize>()
-            .map_err(|_| Error::out_of_range("steps", format!("{:?}", args.steps), STEPS))
-    };
-    Axes::new(
-        (
-            parse_duration("outages", low)?,
-            parse_duration("outages", high)?,
-        ),
-        (
-            number("headroom", least, HEADROOM)?,
-            number("headroom", most, HEADROOM)?,
-        ),
-        (count(outage_steps)?, count(headroom_steps)?),
-    )
-}
-
 pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
     let params = args.scenario.params_with_engine("fluid")?;
-    let axes = axes(&args)?;
+    let axes = Axes::from_text(&args.outages, &args.headroom, &args.steps)?;
     let map = survival_map(params.scenario()?.spec(), &axes, params.engine()?)?;
     Ok(args
         .format

@@ -111,6 +111,55 @@ impl Axes {
     pub fn cells(&self) -> usize {
         self.outages_s.len() * self.headroom.len()
     }
+
+    /// The axes as the CLI's flags and the page's settings write them: `outages` two
+    /// durations (`10s..24h`), `headroom` two ratios (`1.05..20`), `steps` two counts
+    /// (`24x16`: outages × headroom); then checked as [`Axes::new`] checks them.
+    pub fn from_text(outages: &str, headroom: &str, steps: &str) -> Result<Self, Error> {
+        Axes::new(
+            outage_ends(outages)?,
+            headroom_ends(headroom)?,
+            step_counts(steps)?,
+        )
+    }
+}
+
+const OUTAGES_TEXT: &str = "two durations such as 10s..24h";
+const HEADROOM_TEXT: &str = "two ratios such as 1.05..20";
+const STEPS_TEXT: &str = "two counts such as 24x16";
+
+/// `from..to` split in two, or the field's range in the message.
+fn ends<'a>(field: &'static str, text: &'a str, valid: &str) -> Result<(&'a str, &'a str), Error> {
+    text.split_once("..")
+        .ok_or_else(|| Error::out_of_range(field, format!("{text:?}"), valid))
+}
+
+/// `10s..24h`: the outage axis' ends, seconds (not yet range-checked).
+pub fn outage_ends(text: &str) -> Result<(f64, f64), Error> {
+    let (low, high) = ends("outages", text, OUTAGES_TEXT)?;
+    Ok((
+        crate::parse_duration("outages", low)?,
+        crate::parse_duration("outages", high)?,
+    ))
+}
+
+/// `1.05..20`: the headroom axis' ends (not yet range-checked).
+pub fn headroom_ends(text: &str) -> Result<(f64, f64), Error> {
+    let (least, most) = ends("headroom", text, HEADROOM_TEXT)?;
+    let ratio = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .map_err(|_| Error::out_of_range("headroom", format!("{text:?}"), HEADROOM_TEXT))
+    };
+    Ok((ratio(least)?, ratio(most)?))
+}
+
+/// `24x16`: steps on the outage and headroom axes (not yet range-checked).
+pub fn step_counts(text: &str) -> Result<(usize, usize), Error> {
+    let refused = || Error::out_of_range("steps", format!("{text:?}"), STEPS_TEXT);
+    let (outages, headroom) = text.split_once('x').ok_or_else(refused)?;
+    let count = |t: &str| t.trim().parse::<usize>().map_err(|_| refused());
+    Ok((count(outages)?, count(headroom)?))
 }
 
 #[cfg(test)]
@@ -126,6 +175,21 @@ mod tests {
         assert!((axes.headroom[15] - 20.0).abs() < 1e-9);
         let ratios: Vec<f64> = axes.headroom.windows(2).map(|w| w[1] / w[0]).collect();
         assert!(ratios.iter().all(|r| (r - ratios[0]).abs() < 1e-9));
+    }
+
+    #[test]
+    fn axes_read_from_text_as_from_numbers() {
+        let read = Axes::from_text("10s..24h", "1.05..20", "24x16").unwrap();
+        assert_eq!(
+            read,
+            Axes::new((10.0, 86_400.0), (1.05, 20.0), (24, 16)).unwrap()
+        );
+        let refused = |o, h, s| Axes::from_text(o, h, s).unwrap_err().to_string();
+        assert!(refused("10s", "1..2", "4x4").contains("two durations such as 10s..24h"));
+        assert!(refused("10s..1m", "1..x", "4x4").contains("two ratios such as 1.05..20"));
+        assert!(refused("10s..1m", "1..2", "4*4").contains("two counts such as 24x16"));
+        assert!(refused("10s..1m", "1..2", "-4x4").contains("two counts"));
+        assert!(refused("10s..1m", "1..2", "1x4").starts_with("steps must be"));
     }
 
     #[test]

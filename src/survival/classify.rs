@@ -1,6 +1,6 @@
 //! One cell: the storm of an outage length at a headroom, and what became of the destination.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::storm::{DrainedBy, Spec, StormReport};
 
@@ -8,7 +8,7 @@ use super::{COLLAPSE_GOODPUT_SHARE, RECOVERY_WINDOW_S};
 
 /// What the destination did after the outage (see the module's rules).
 #[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// The backlog was delivered within the recovery window.
@@ -32,7 +32,7 @@ impl Outcome {
 
 /// One cell of a series.
 #[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Cell {
     /// What became of the destination.
     pub outcome: Outcome,

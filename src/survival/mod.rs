@@ -34,7 +34,7 @@ mod axes;
 mod classify;
 mod render;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::jitter::Jitter;
 use crate::storm::{simulate_until, Scenario, Spec};
@@ -59,7 +59,8 @@ pub struct Series {
     pub label: String,
     /// One row per headroom (in the axis' order), one cell per outage in each.
     pub cells: Vec<Vec<Cell>>,
-    /// Per headroom, the longest outage survived (see the module's rules).
+    /// Per headroom, the longest outage survived (see the module's rules); `None` also for a
+    /// row not computed yet.
     pub boundary: Vec<Option<f64>>,
 }
 
@@ -77,6 +78,8 @@ pub struct SurvivalMap {
     pub current: (f64, f64),
     /// One per policy.
     pub series: Vec<Series>,
+    /// Rows (series × headroom) not computed yet, left empty: 0 for a whole map.
+    pub rows_pending: usize,
     /// The map in words.
     pub caption: String,
 }
@@ -173,44 +176,168 @@ fn check_work(specs: &[(String, Spec)], axes: &Axes, engine: Engine) -> Result<(
     Ok(())
 }
 
+/// One row of a map: one series' cells at one headroom, in the outage axis' order. A map is
+/// computed row by row (the page spreads the rows over its workers).
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The series' index (in [`series_specs`]' order).
+    pub series: usize,
+    /// The headroom's index on the axis.
+    pub headroom: usize,
+    /// One cell per outage.
+    pub cells: Vec<Cell>,
+}
+
+/// A map about to be computed: its axes and series, checked (its work included) before any
+/// cell runs.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The axes.
+    pub axes: Axes,
+    /// Each series' label and scenario.
+    pub series: Vec<(String, Spec)>,
+    /// The engine every cell runs on.
+    pub engine: Engine,
+    /// The scenario's own outage and headroom.
+    pub current: (f64, f64),
+}
+
+impl Plan {
+    /// The map of `yours` over `axes` with `engine`; refused up front when it would exceed
+    /// [`MAX_MAP_WORK`].
+    pub fn new(yours: &Spec, axes: Axes, engine: Engine) -> Result<Plan, Error> {
+        let series = series_specs(yours)?;
+        check_work(&series, &axes, engine)?;
+        Ok(Plan {
+            series,
+            engine,
+            current: (
+                f64::from(yours.outage.1),
+                yours.capacity_per_s / yours.arrivals_per_s,
+            ),
+            axes,
+        })
+    }
+
+    /// Every row to compute, as (series, headroom) indices: each series' rows in turn, the
+    /// headroom nearest the scenario's first (what a reader looks at first).
+    pub fn rows(&self) -> Vec<(usize, usize)> {
+        let nearest = render::nearest(&self.axes.headroom, self.current.1);
+        let mut order: Vec<usize> = (0..self.axes.headroom.len()).collect();
+        order.sort_by_key(|&h| h.abs_diff(nearest));
+        (0..self.series.len())
+            .flat_map(|s| order.iter().map(move |&h| (s, h)))
+            .collect()
+    }
+
+    /// Row (`series`, `headroom`), every cell simulated.
+    pub fn row(&self, series: usize, headroom: usize) -> Result<Row, Error> {
+        let (Some((_, spec)), Some(&ratio)) =
+            (self.series.get(series), self.axes.headroom.get(headroom))
+        else {
+            return Err(Error::out_of_range(
+                "row",
+                format!("series {series}, headroom {headroom}"),
+                format!(
+                    "a series below {} and a headroom below {}",
+                    self.series.len(),
+                    self.axes.headroom.len()
+                ),
+            ));
+        };
+        let cells = self
+            .axes
+            .outages_s
+            .iter()
+            .map(|&outage| cell(spec, outage, ratio, self.engine))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Row {
+            series,
+            headroom,
+            cells,
+        })
+    }
+
+    /// The map from the `rows` computed so far (a row given twice counts once; the rows not
+    /// given are left empty, and counted in [`SurvivalMap::rows_pending`]). A row that does
+    /// not fit the plan is refused.
+    pub fn map(&self, rows: &[Row]) -> Result<SurvivalMap, Error> {
+        let outages = self.axes.outages_s.len();
+        let mut grid = vec![vec![Vec::new(); self.axes.headroom.len()]; self.series.len()];
+        for row in rows {
+            let slot = grid
+                .get_mut(row.series)
+                .and_then(|series| series.get_mut(row.headroom))
+                .filter(|_| row.cells.len() == outages);
+            match slot {
+                Some(slot) => slot.clone_from(&row.cells),
+                None => return Err(Error::out_of_range(
+                    "row",
+                    format!(
+                        "series {}, headroom {}, {} cells",
+                        row.series,
+                        row.headroom,
+                        row.cells.len()
+                    ),
+                    format!(
+                        "one of this map's rows ({} series × {} headroom, {outages} cells each)",
+                        self.series.len(),
+                        self.axes.headroom.len()
+                    ),
+                )),
+            }
+        }
+        let rows_pending = grid.iter().flatten().filter(|row| row.is_empty()).count();
+        let series: Vec<Series> = self
+            .series
+            .iter()
+            .zip(grid)
+            .map(|((label, _), cells)| Series {
+                label: label.clone(),
+                boundary: cells
+                    .iter()
+                    .map(|row| boundary(row, &self.axes.outages_s))
+                    .collect(),
+                cells,
+            })
+            .collect();
+        let caption = if rows_pending == 0 {
+            render::caption(
+                &self.axes.headroom,
+                self.current.1,
+                &series,
+                &self.axes.outages_s,
+            )
+        } else {
+            let total = self.series.len() * self.axes.headroom.len();
+            format!(
+                "Computing the survival map: {} of {total} rows done.",
+                total - rows_pending
+            )
+        };
+        Ok(SurvivalMap {
+            outages_s: self.axes.outages_s.clone(),
+            headroom: self.axes.headroom.clone(),
+            recovery_window_s: RECOVERY_WINDOW_S,
+            current: self.current,
+            series,
+            rows_pending,
+            caption,
+        })
+    }
+}
+
 /// The map of `yours` over `axes`, every cell simulated with `engine`; refused up front when
 /// it would exceed [`MAX_MAP_WORK`].
 pub fn survival_map(yours: &Spec, axes: &Axes, engine: Engine) -> Result<SurvivalMap, Error> {
-    check_work(&series_specs(yours)?, axes, engine)?;
-    let mut series = Vec::new();
-    for (label, spec) in series_specs(yours)? {
-        let mut cells = Vec::with_capacity(axes.headroom.len());
-        for &headroom in &axes.headroom {
-            let row = axes
-                .outages_s
-                .iter()
-                .map(|&outage| cell(&spec, outage, headroom, engine))
-                .collect::<Result<Vec<_>, _>>()?;
-            cells.push(row);
-        }
-        let boundary = cells
-            .iter()
-            .map(|row| boundary(row, &axes.outages_s))
-            .collect();
-        series.push(Series {
-            label,
-            cells,
-            boundary,
-        });
-    }
-    let current = (
-        f64::from(yours.outage.1),
-        yours.capacity_per_s / yours.arrivals_per_s,
-    );
-    let caption = render::caption(&axes.headroom, current.1, &series, &axes.outages_s);
-    Ok(SurvivalMap {
-        outages_s: axes.outages_s.clone(),
-        headroom: axes.headroom.clone(),
-        recovery_window_s: RECOVERY_WINDOW_S,
-        current,
-        series,
-        caption,
-    })
+    let plan = Plan::new(yours, axes.clone(), engine)?;
+    let rows = plan
+        .rows()
+        .into_iter()
+        .map(|(series, headroom)| plan.row(series, headroom))
+        .collect::<Result<Vec<_>, _>>()?;
+    plan.map(&rows)
 }
 
 #[cfg(test)]

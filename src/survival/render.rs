@@ -4,7 +4,7 @@ use super::{Outcome, Series, SurvivalMap};
 use crate::format_duration;
 
 /// The index of the headroom nearest `current` on a log axis.
-fn nearest(headroom: &[f64], current: f64) -> usize {
+pub(super) fn nearest(headroom: &[f64], current: f64) -> usize {
     let distance = |h: f64| (h.ln() - current.ln()).abs();
     (0..headroom.len())
         .min_by(|&a, &b| distance(headroom[a]).total_cmp(&distance(headroom[b])))

@@ -124,3 +124,36 @@ fn a_map_beyond_its_work_limit_is_refused_before_it_starts() {
         .to_string();
     assert!(refused.contains("class-seconds"), "{refused}");
 }
+
+/// A map assembled from its rows in any order, some given twice, is the map; rows left out
+/// are empty and counted as pending, and the caption says how far it got.
+#[test]
+fn a_map_is_its_rows_in_any_order_and_a_partial_map_says_so() {
+    let axes = Axes::new((30.0, 1_800.0), (1.5, 6.0), (4, 3)).unwrap();
+    let plan = Plan::new(&Spec::article_fixed(), axes.clone(), Engine::Fluid).unwrap();
+    let jobs = plan.rows();
+    assert_eq!(jobs.len(), 3 * 3);
+    assert_eq!(jobs[0], (0, 1), "the headroom nearest the scenario's 3× comes first");
+    let mut rows: Vec<Row> = jobs.iter().map(|&(s, h)| plan.row(s, h).unwrap()).collect();
+    let whole = survival_map(&Spec::article_fixed(), &axes, Engine::Fluid).unwrap();
+    rows.reverse();
+    rows.push(rows[0].clone());
+    assert_eq!(plan.map(&rows).unwrap(), whole);
+    assert_eq!(whole.rows_pending, 0);
+
+    let partial = plan.map(&rows[..4]).unwrap();
+    assert_eq!(partial.rows_pending, 5);
+    assert_eq!(partial.caption, "Computing the survival map: 4 of 9 rows done.");
+    let filled: usize = partial
+        .series
+        .iter()
+        .flat_map(|s| &s.cells)
+        .filter(|r| !r.is_empty())
+        .count();
+    assert_eq!(filled, 4);
+
+    let mut stray = rows[0].clone();
+    stray.headroom = 3;
+    assert!(plan.map(&[stray]).unwrap_err().to_string().starts_with("row must be"));
+    assert!(plan.row(3, 0).unwrap_err().to_string().starts_with("row must be"));
+}

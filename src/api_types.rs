@@ -100,6 +100,12 @@ fn declarations() -> String {
         StalenessReport::decl(&config),
         StalenessCurve::decl(&config),
         StalenessChart::decl(&config),
+        crate::survival::Outcome::decl(&config),
+        crate::survival::Cell::decl(&config),
+        crate::survival::Row::decl(&config),
+        crate::survival::Series::decl(&config),
+        crate::survival::SurvivalMap::decl(&config),
+        crate::survival::AxesText::decl(&config),
     ];
     let mut text = PREAMBLE.to_string();
     for decl in decls {

@@ -1859,6 +1859,17 @@ fn page_case(
         tally(what, "skipped (jittered staleness of a long schedule)");
         return Ok(());
     }
+    // A whole survival map takes seconds by design (its work limit has its own tests): the
+    // fuzzer draws the generated map's axes with at most 4 × 3 steps.
+    let mut small_map = settings.clone();
+    let settings = match backoff_lab::survival::step_counts(settings.get("steps")) {
+        Ok((outages, headroom)) if view == View::Survival && outages * headroom > 12 => {
+            tally(what, "survival map drawn with 4x3 steps");
+            small_map.set("steps", "4x3");
+            &small_map
+        }
+        _ => settings,
+    };
     let computed = page::compute(view, settings, &mut Memo::default());
     tally(
         &format!("{what}-{}", view.name()),

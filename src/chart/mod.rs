@@ -5,6 +5,7 @@ pub mod distribution;
 pub mod herd;
 pub mod staleness;
 pub mod storm;
+pub mod survival;
 mod theme;
 pub mod timeline;
 

@@ -16,7 +16,8 @@ Examples:
   backoff-lab figure distribution --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42 > distribution.svg
   backoff-lab figure herd --mode full --seed 42 > herd.svg
   backoff-lab figure storm --budget 10% --height 420 > storm.svg
-  backoff-lab figure staleness --preset article --tolerance 6h --outage 4h --compare svix --height 420 > staleness.svg";
+  backoff-lab figure staleness --preset article --tolerance 6h --outage 4h --compare svix --height 420 > staleness.svg
+  backoff-lab figure survival --policy exponential --mode full --steps 24x16 --height 460 > survival.svg";
 
 /// The charts `figure` draws.
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -26,6 +27,7 @@ enum FigureKind {
     Herd,
     Storm,
     Staleness,
+    Survival,
 }
 
 /// The formats `figure` writes (one, for now).
@@ -79,6 +81,15 @@ pub(super) struct FigureArgs {
     /// Staleness: a preset drawn beside the policy (see `backoff-lab presets`).
     #[arg(long, value_name = "NAME")]
     compare: Option<String>,
+    /// Survival map: the outage axis, two durations (log-spaced between them).
+    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.0)]
+    outages: String,
+    /// Survival map: the headroom axis (capacity ÷ arrival rate), two ratios.
+    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.1)]
+    headroom: String,
+    /// Survival map: steps on each axis, outages x headroom.
+    #[arg(long, value_name = "NxM", default_value = backoff_lab::survival::DEFAULT_TEXT.2)]
+    steps: String,
     /// Output format: the same Rust chart function as the page, through plotters' SVG backend.
     #[arg(long, value_enum, default_value_t = FigureFormat::Svg)]
     format: FigureFormat,
@@ -117,6 +128,17 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
                 .transpose()?;
             let chart = backoff_lab::page::staleness_chart_of(&params, compared.as_ref())?;
             chart::to_svg(size, |area| chart::staleness::draw(area, &chart, &options))
+        }
+        FigureKind::Survival => {
+            let params = args.scenario.params_with_engine("fluid")?;
+            let axes =
+                backoff_lab::survival::Axes::from_text(&args.outages, &args.headroom, &args.steps)?;
+            let map = backoff_lab::survival::survival_map(
+                params.scenario()?.spec(),
+                &axes,
+                params.engine()?,
+            )?;
+            chart::to_svg(size, |area| chart::survival::draw(area, &map, &options))
         }
     }
 }

@@ -23,13 +23,13 @@ pub(super) struct SurvivalArgs {
     #[command(flatten)]
     scenario: StormFlags,
     /// The outage axis, two durations (log-spaced between them).
-    #[arg(long, value_name = "FROM..TO", default_value = "10s..24h")]
+    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.0)]
     outages: String,
     /// The headroom axis (capacity ÷ arrival rate), two ratios (log-spaced between them).
-    #[arg(long, value_name = "FROM..TO", default_value = "1.05..20")]
+    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.1)]
     headroom: String,
     /// Steps on each axis: outages x headroom.
-    #[arg(long, value_name = "NxM", default_value = "24x16")]
+    #[arg(long, value_name = "NxM", default_value = backoff_lab::survival::DEFAULT_TEXT.2)]
     steps: String,
     /// Output format: table, csv or json.
     #[arg(long, value_enum, default_value_t = DataFormat::Table)]

@@ -47,6 +47,11 @@ pub enum Computed {
         /// What the chart draws.
         chart: Box<crate::chart::staleness::StalenessChart>,
     },
+    /// The survival map's rows computed so far (see [`crate::survival::Plan::map`]).
+    Survival {
+        /// In any order.
+        rows: Vec<crate::survival::Row>,
+    },
 }
 
 /// A storm series as drawn: its label, summary and caption.
@@ -152,6 +157,9 @@ pub fn compute(view: View, settings: &Settings, memo: &mut Memo) -> Result<Compu
         View::Staleness => Computed::Staleness {
             chart: Box::new(super::staleness_chart(settings)?),
         },
+        View::Survival => Computed::Survival {
+            rows: super::survival_rows(settings)?,
+        },
     };
     Ok(computed)
 }
@@ -193,6 +201,9 @@ pub fn draw<DB: DrawingBackend>(
                 suggestion_findings: chart.report.suggestion_findings(),
                 ..drawn(chart.report.caption())
             })
+        }
+        (View::Survival, Computed::Survival { rows }) => {
+            super::survival::draw_survival(area, settings, rows, options)
         }
         _ => Err(PageError::general(format!(
             "the {} chart was given another chart's results",

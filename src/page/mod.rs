@@ -16,6 +16,7 @@ mod plotted;
 mod resolve;
 mod settings;
 mod staleness;
+mod survival;
 mod table;
 mod views;
 
@@ -25,6 +26,7 @@ pub use plotted::{check_plotted, MAX_PLOTTED};
 pub use resolve::{duration_text, edited, preset_settings, resolve};
 pub use settings::{decode_hash, encode_hash, DecodedState, Settings, MAX_HASH_LEN};
 pub use staleness::{apply_suggestion, chart_of as staleness_chart_of, staleness_chart};
+pub use survival::{survival_plan, survival_rows};
 pub use table::NumberTable;
 pub use views::{
     gap_list, jitter_params, policy_params, staleness_params, storm_series, StormSeries, View,
@@ -127,7 +129,7 @@ pub fn preview(view: View, settings: &Settings) -> Option<Settings> {
         View::Distribution => ("samples", 20_000.0),
         View::Herd => ("deliveries", 100_000.0),
         View::Staleness if settings.get("mode") != "none" => ("samples", STALENESS_PREVIEW_SAMPLES),
-        View::Timeline | View::Storm | View::Staleness => return None,
+        View::Timeline | View::Storm | View::Staleness | View::Survival => return None,
     };
     let full: f64 = settings.get(key).trim().parse().ok()?;
     (full > small).then(|| {

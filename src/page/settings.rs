@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde::{Deserialize, Serialize};
 
+use crate::survival::DEFAULT_TEXT as DEFAULT_AXES;
 use crate::{parse_duration, NumberInput};
 
 /// The longest hash read; anything longer is refused whole.
@@ -27,6 +28,27 @@ enum Kind {
     OneOf(&'static [&'static str]),
     /// A preset's name (see [`crate::presets::presets`]), or empty.
     Preset,
+    /// Checked by its own function (the survival map's axes).
+    Checked(fn(&str) -> Result<(), String>),
+}
+
+/// The survival map's outage axis, `10s..24h` (its range checked where the map is made).
+fn check_outages(value: &str) -> Result<(), String> {
+    crate::survival::outage_ends(value)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+fn check_headroom(value: &str) -> Result<(), String> {
+    crate::survival::headroom_ends(value)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+fn check_steps(value: &str) -> Result<(), String> {
+    crate::survival::step_counts(value)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// Every setting of the page: its key, what it may hold and its default.
@@ -73,14 +95,24 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ("tolerance", Kind::OptionalDuration, "6 h"),
     ("max-lag", Kind::OptionalDuration, "1 h"),
     ("read-outage", Kind::Duration, "4 h"),
+    ("outages", Kind::Checked(check_outages), DEFAULT_AXES.0),
+    ("headroom", Kind::Checked(check_headroom), DEFAULT_AXES.1),
+    ("steps", Kind::Checked(check_steps), DEFAULT_AXES.2),
     (
         "section",
-        Kind::OneOf(&["schedule", "jitter", "storm", "staleness"]),
+        Kind::OneOf(&["schedule", "jitter", "storm", "staleness", "survival"]),
         "schedule",
     ),
     (
         "view",
-        Kind::OneOf(&["timeline", "distribution", "herd", "storm", "staleness"]),
+        Kind::OneOf(&[
+            "timeline",
+            "distribution",
+            "herd",
+            "storm",
+            "staleness",
+            "survival",
+        ]),
         "timeline",
     ),
 ];
@@ -263,6 +295,7 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
         Kind::Bool => Err("true or false".into()),
         Kind::OneOf(options) if options.contains(&value) => Ok(()),
         Kind::OneOf(options) => Err(format!("one of {}", options.join(", "))),
+        Kind::Checked(check) => check(value),
         Kind::Preset if value.is_empty() => Ok(()),
         Kind::Preset => crate::presets::preset(value)
             .map(|_| ())

@@ -216,7 +216,9 @@ fn staleness_table(report: &StalenessReport) -> NumberTable {
 /// drawing), from what its costly step found.
 pub fn computed_table(computed: &Computed) -> NumberTable {
     match computed {
-        Computed::Timeline | Computed::Storm { .. } => NumberTable::default(),
+        Computed::Timeline | Computed::Storm { .. } | Computed::Survival { .. } => {
+            NumberTable::default()
+        }
         Computed::Distribution { report } => distribution_table(report),
         Computed::Herd { spread, spike } => herd_table(spread, spike),
         Computed::Staleness { chart } => staleness_table(&chart.report),

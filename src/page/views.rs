@@ -21,16 +21,19 @@ pub enum View {
     Storm,
     /// How late and how old an outage's events arrive (section "staleness").
     Staleness,
+    /// Which outages the destination survives at which headroom (section "survival").
+    Survival,
 }
 
 impl View {
     /// Every view, in the page's order.
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Timeline,
         View::Distribution,
         View::Herd,
         View::Storm,
         View::Staleness,
+        View::Survival,
     ];
 
     /// The view named `name`.
@@ -42,7 +45,7 @@ impl View {
                 Error::out_of_range(
                     "view",
                     format!("{name:?}"),
-                    "one of timeline, distribution, herd, storm, staleness",
+                    "one of timeline, distribution, herd, storm, staleness, survival",
                 )
             })
     }
@@ -55,6 +58,7 @@ impl View {
             View::Herd => "herd",
             View::Storm => "storm",
             View::Staleness => "staleness",
+            View::Survival => "survival",
         }
     }
 
@@ -65,6 +69,7 @@ impl View {
             View::Distribution | View::Herd => "jitter",
             View::Storm => "storm",
             View::Staleness => "staleness",
+            View::Survival => "survival",
         }
     }
 
@@ -75,6 +80,7 @@ impl View {
             "jitter" => Some(View::Distribution),
             "storm" => Some(View::Storm),
             "staleness" => Some(View::Staleness),
+            "survival" => Some(View::Survival),
             _ => None,
         }
     }
@@ -87,6 +93,7 @@ impl View {
             View::Herd => "a herd of deliveries retrying together",
             View::Storm => "retry storm after an outage",
             View::Staleness => "how late and how old an outage's events arrive",
+            View::Survival => "which outages a destination survives (survival map)",
         }
     }
 }
@@ -167,7 +174,7 @@ pub fn staleness_params(settings: &Settings) -> Params {
 }
 
 /// Your policy in the storm, with the bounds the settings set.
-fn storm_params(settings: &Settings) -> Params {
+pub(super) fn storm_params(settings: &Settings) -> Params {
     let optional = |key: &str| Some(text(settings, key)).filter(|t| !t.is_empty());
     let budget = number(settings.get("budget"));
     Params {

@@ -124,6 +124,35 @@ impl Axes {
     }
 }
 
+/// The axes as text, each as [`Axes::from_text`] reads it; a field left out takes the default
+/// (`10s..24h`, `1.05..20`, `24x16`). The JS API's `survival` takes it.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "SurvivalAxes", optional_fields))]
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AxesText {
+    /// Two durations, `10s..24h`.
+    pub outages: Option<String>,
+    /// Two ratios of capacity to arrivals, `1.05..20`.
+    pub headroom: Option<String>,
+    /// Steps on each axis, outages × headroom, `24x16`.
+    pub steps: Option<String>,
+}
+
+impl AxesText {
+    /// The axes, checked (defaults where a field is left out).
+    pub fn axes(&self) -> Result<Axes, Error> {
+        Axes::from_text(
+            self.outages.as_deref().unwrap_or(DEFAULT_TEXT.0),
+            self.headroom.as_deref().unwrap_or(DEFAULT_TEXT.1),
+            self.steps.as_deref().unwrap_or(DEFAULT_TEXT.2),
+        )
+    }
+}
+
+/// The default axes as text: outages, headroom, steps.
+pub const DEFAULT_TEXT: (&str, &str, &str) = ("10s..24h", "1.05..20", "24x16");
+
 const OUTAGES_TEXT: &str = "two durations such as 10s..24h";
 const HEADROOM_TEXT: &str = "two ratios such as 1.05..20";
 const STEPS_TEXT: &str = "two counts such as 24x16";

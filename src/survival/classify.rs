@@ -8,6 +8,7 @@ use super::{COLLAPSE_GOODPUT_SHARE, RECOVERY_WINDOW_S};
 
 /// What the destination did after the outage (see the module's rules).
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "SurvivalOutcome"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
@@ -32,6 +33,7 @@ impl Outcome {
 
 /// One cell of a series.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "SurvivalCell"))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Cell {
     /// What became of the destination.
@@ -44,9 +46,9 @@ pub struct Cell {
     /// The busiest minute's attempts (up to the window's end) as a multiple of a minute of
     /// steady arrivals.
     pub peak_multiple: Option<f64>,
-    /// Attempts answered within the timeout per second in the recovery window, as a share of
-    /// the arrival rate.
-    pub goodput_share: f64,
+    /// Attempts answered within the timeout per second in the recovery window, divided by the
+    /// arrival rate (above 1 while a backlog drains).
+    pub goodput_vs_arrivals: f64,
 }
 
 /// The storm of one cell: `base` with an outage of `outage_s` from its start, a capacity of
@@ -93,10 +95,10 @@ pub fn classify(spec: &Spec, report: &StormReport) -> Cell {
         }
         _ => None,
     };
-    let goodput_share = goodput_per_s(report, end) / spec.arrivals_per_s;
+    let goodput_vs_arrivals = goodput_per_s(report, end) / spec.arrivals_per_s;
     let outcome = match recovery_s {
         Some(_) => Outcome::Recovers,
-        None if goodput_share < COLLAPSE_GOODPUT_SHARE => Outcome::Collapsed,
+        None if goodput_vs_arrivals < COLLAPSE_GOODPUT_SHARE => Outcome::Collapsed,
         None => Outcome::Slow,
     };
     Cell {
@@ -108,6 +110,6 @@ pub fn classify(spec: &Spec, report: &StormReport) -> Cell {
             0.0
         },
         peak_multiple: summary.peak_multiple,
-        goodput_share,
+        goodput_vs_arrivals,
     }
 }

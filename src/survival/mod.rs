@@ -40,7 +40,10 @@ use crate::jitter::Jitter;
 use crate::storm::{simulate_until, Scenario, Spec};
 use crate::{Engine, Error, Policy, Stop};
 
-pub use axes::{longest_outage_s, Axes, HEADROOM_RANGE, MAX_CELLS, MAX_STEPS};
+pub use axes::{
+    headroom_ends, longest_outage_s, outage_ends, step_counts, Axes, AxesText, DEFAULT_TEXT,
+    HEADROOM_RANGE, MAX_CELLS, MAX_STEPS,
+};
 pub use classify::{cell_spec, classify, Cell, Outcome};
 
 /// How long after the outage the destination has to deliver its backlog to count as
@@ -53,6 +56,7 @@ const COMPARED_BUDGET: f64 = 0.10;
 
 /// One policy's cells and boundary.
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "SurvivalSeries"))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Series {
     /// The legend entry.
@@ -179,6 +183,7 @@ fn check_work(specs: &[(String, Spec)], axes: &Axes, engine: Engine) -> Result<(
 /// One row of a map: one series' cells at one headroom, in the outage axis' order. A map is
 /// computed row by row (the page spreads the rows over its workers).
 #[cfg_attr(test, derive(ts_rs::TS))]
+#[cfg_attr(test, ts(rename = "SurvivalRow"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The series' index (in [`series_specs`]' order).
@@ -272,20 +277,22 @@ impl Plan {
                 .filter(|_| row.cells.len() == outages);
             match slot {
                 Some(slot) => slot.clone_from(&row.cells),
-                None => return Err(Error::out_of_range(
-                    "row",
-                    format!(
-                        "series {}, headroom {}, {} cells",
-                        row.series,
-                        row.headroom,
-                        row.cells.len()
-                    ),
-                    format!(
+                None => {
+                    return Err(Error::out_of_range(
+                        "row",
+                        format!(
+                            "series {}, headroom {}, {} cells",
+                            row.series,
+                            row.headroom,
+                            row.cells.len()
+                        ),
+                        format!(
                         "one of this map's rows ({} series × {} headroom, {outages} cells each)",
                         self.series.len(),
                         self.axes.headroom.len()
                     ),
-                )),
+                    ))
+                }
             }
         }
         let rows_pending = grid.iter().flatten().filter(|row| row.is_empty()).count();
@@ -325,6 +332,15 @@ impl Plan {
             rows_pending,
             caption,
         })
+    }
+}
+
+/// The engine a map runs on when `engine` is asked for: the discrete engine when asked, else
+/// the fluid one (`auto` included: the map does not switch engines from cell to cell).
+pub fn map_engine(engine: Engine) -> Engine {
+    match engine {
+        Engine::Discrete => Engine::Discrete,
+        _ => Engine::Fluid,
     }
 }
 

@@ -84,7 +84,7 @@ impl SurvivalMap {
     /// One line per cell of every series.
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
-            "series,headroom,outage_s,outcome,recovery_s,exhausted_share,peak_multiple,goodput_share\n",
+            "series,headroom,outage_s,outcome,recovery_s,exhausted_share,peak_multiple,goodput_vs_arrivals\n",
         );
         let optional = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
         for series in &self.series {
@@ -97,7 +97,7 @@ impl SurvivalMap {
                         optional(cell.recovery_s),
                         cell.exhausted_share,
                         optional(cell.peak_multiple),
-                        cell.goodput_share,
+                        cell.goodput_vs_arrivals,
                     );
                 }
             }

@@ -15,7 +15,7 @@ fn the_fixed_interval_recovers_from_100_s_and_collapses_after_105_s() {
         assert!(short.recovery_s.unwrap() < 600.0, "{short:?}");
         let long = fixed_cell(105.0, 3.0, engine);
         assert_eq!(long.outcome, Outcome::Collapsed, "{engine:?}: {long:?}");
-        assert!(long.goodput_share < 0.05, "{long:?}");
+        assert!(long.goodput_vs_arrivals < 0.05, "{long:?}");
     }
 }
 
@@ -75,7 +75,7 @@ fn the_boundary_is_the_last_outage_before_the_first_collapse() {
         recovery_s: None,
         exhausted_share: 0.0,
         peak_multiple: None,
-        goodput_share: 1.0,
+        goodput_vs_arrivals: 1.0,
     };
     let outages = [10.0, 20.0, 40.0, 80.0];
     use Outcome::*;
@@ -133,7 +133,11 @@ fn a_map_is_its_rows_in_any_order_and_a_partial_map_says_so() {
     let plan = Plan::new(&Spec::article_fixed(), axes.clone(), Engine::Fluid).unwrap();
     let jobs = plan.rows();
     assert_eq!(jobs.len(), 3 * 3);
-    assert_eq!(jobs[0], (0, 1), "the headroom nearest the scenario's 3× comes first");
+    assert_eq!(
+        jobs[0],
+        (0, 1),
+        "the headroom nearest the scenario's 3× comes first"
+    );
     let mut rows: Vec<Row> = jobs.iter().map(|&(s, h)| plan.row(s, h).unwrap()).collect();
     let whole = survival_map(&Spec::article_fixed(), &axes, Engine::Fluid).unwrap();
     rows.reverse();
@@ -143,7 +147,10 @@ fn a_map_is_its_rows_in_any_order_and_a_partial_map_says_so() {
 
     let partial = plan.map(&rows[..4]).unwrap();
     assert_eq!(partial.rows_pending, 5);
-    assert_eq!(partial.caption, "Computing the survival map: 4 of 9 rows done.");
+    assert_eq!(
+        partial.caption,
+        "Computing the survival map: 4 of 9 rows done."
+    );
     let filled: usize = partial
         .series
         .iter()
@@ -154,6 +161,14 @@ fn a_map_is_its_rows_in_any_order_and_a_partial_map_says_so() {
 
     let mut stray = rows[0].clone();
     stray.headroom = 3;
-    assert!(plan.map(&[stray]).unwrap_err().to_string().starts_with("row must be"));
-    assert!(plan.row(3, 0).unwrap_err().to_string().starts_with("row must be"));
+    assert!(plan
+        .map(&[stray])
+        .unwrap_err()
+        .to_string()
+        .starts_with("row must be"));
+    assert!(plan
+        .row(3, 0)
+        .unwrap_err()
+        .to_string()
+        .starts_with("row must be"));
 }

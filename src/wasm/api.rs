@@ -118,6 +118,32 @@ pub fn storm(
     to_js(&report)
 }
 
+/// The survival map of a storm scenario: which outages it survives at which capacity headroom,
+/// under its policy, the fixed 30 s interval and a retry budget. Same shape as `backoff-lab
+/// survival --format json`. `axes` (optional, each field too): `{ outages: "10s..24h", headroom:
+/// "1.05..20", steps: "24x16" }`. It runs on the fluid engine unless `engine` is `discrete`, and
+/// takes seconds: call it from a worker.
+#[wasm_bindgen(unchecked_return_type = "SurvivalMap")]
+pub fn survival(
+    #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SurvivalAxes | undefined")] axes: JsValue,
+) -> Result<JsValue, JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    let axes: crate::survival::AxesText = if axes.is_undefined() || axes.is_null() {
+        crate::survival::AxesText::default()
+    } else {
+        from_js("axes", axes)?
+    };
+    let map = params
+        .scenario()
+        .and_then(|scenario| {
+            let engine = crate::survival::map_engine(params.engine()?);
+            crate::survival::survival_map(scenario.spec(), &axes.axes()?, engine)
+        })
+        .map_err(|e| js_error(&e))?;
+    to_js(&map)
+}
+
 /// The article's per-minute arithmetic for a scenario's outage: the same `{minutes, summary}`
 /// shape as `storm`, with `null` where it models nothing. Storm fields it does not use are
 /// refused by name.

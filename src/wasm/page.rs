@@ -94,6 +94,43 @@ pub fn compute_view(
     to_js(&computed)
 }
 
+/// The survival map's rows for these settings, as `[series, headroom]` index pairs in the order
+/// worth computing them (the headroom nearest yours first); refused, naming the setting, when
+/// the map is invalid or would be too much work. The page hands them to its workers.
+#[wasm_bindgen(js_name = survivalJobs, unchecked_return_type = "Array<[number, number]>")]
+pub fn survival_jobs(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+) -> Result<JsValue, JsValue> {
+    let plan = page::survival_plan(&settings(values)?)
+        .map_err(|e| page_error(&page::PageError::from(e)))?;
+    to_js(&plan.rows())
+}
+
+/// One row of the survival map (`series`, `headroom`: a pair from [`survival_jobs`]), every
+/// cell simulated. `computeView("survival", ...)` computes them all at once.
+#[wasm_bindgen(js_name = computeSurvivalRow, unchecked_return_type = "SurvivalRow")]
+pub fn compute_survival_row(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] series: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] headroom: JsValue,
+) -> Result<JsValue, JsValue> {
+    let index = |name: &'static str, value: &JsValue| -> Result<usize, JsValue> {
+        match value.as_f64() {
+            Some(n) if n.fract() == 0.0 && (0.0..=1e6).contains(&n) => Ok(n as usize),
+            _ => Err(super::convert::js_error(&crate::Error::out_of_range(
+                name,
+                format!("{value:?}"),
+                "a row index from survivalJobs",
+            ))),
+        }
+    };
+    let (series, headroom) = (index("series", &series)?, index("headroom", &headroom)?);
+    let row = page::survival_plan(&settings(values)?)
+        .and_then(|plan| plan.row(series, headroom))
+        .map_err(|e| page_error(&page::PageError::from(e)))?;
+    to_js(&row)
+}
+
 /// The settings of a quicker first run of a chart, or `null` when its full run is quick enough.
 #[wasm_bindgen(js_name = previewSettings, unchecked_return_type = "Settings | null")]
 pub fn preview_settings(

@@ -814,7 +814,7 @@ give_up_text: string,
  */
 params: Params, };
 
-export type View = "timeline" | "distribution" | "herd" | "storm" | "staleness";
+export type View = "timeline" | "distribution" | "herd" | "storm" | "staleness" | "survival";
 
 export type DecodedState = { 
 /**
@@ -846,7 +846,11 @@ reports: Array<StormReport>, } | { "view": "staleness",
 /**
  * What the chart draws.
  */
-chart: StalenessChart, };
+chart: StalenessChart, } | { "view": "survival", 
+/**
+ * In any order.
+ */
+rows: Array<SurvivalRow>, };
 
 export type NumberTable = { 
 /**
@@ -1124,3 +1128,103 @@ compared: StalenessCurve | null,
  * The outage to read off, and your schedule's answer for it.
  */
 read: OutageAnswer | null, };
+
+export type SurvivalOutcome = "recovers" | "slow" | "collapsed";
+
+export type SurvivalCell = { 
+/**
+ * What became of the destination.
+ */
+outcome: SurvivalOutcome, 
+/**
+ * Seconds from the outage's end until the backlog was delivered (`drained_at_s` − outage
+ * end, when it drained by delivery within the recovery window), else `None`.
+ */
+recovery_s: number | null, 
+/**
+ * Deliveries exhausted by the end of the recovery window, as a share of those created.
+ */
+exhausted_share: number, 
+/**
+ * The busiest minute's attempts (up to the window's end) as a multiple of a minute of
+ * steady arrivals.
+ */
+peak_multiple: number | null, 
+/**
+ * Attempts answered within the timeout per second in the recovery window, divided by the
+ * arrival rate (above 1 while a backlog drains).
+ */
+goodput_vs_arrivals: number, };
+
+export type SurvivalRow = { 
+/**
+ * The series' index (in [`series_specs`]' order).
+ */
+series: number, 
+/**
+ * The headroom's index on the axis.
+ */
+headroom: number, 
+/**
+ * One cell per outage.
+ */
+cells: Array<SurvivalCell>, };
+
+export type SurvivalSeries = { 
+/**
+ * The legend entry.
+ */
+label: string, 
+/**
+ * One row per headroom (in the axis' order), one cell per outage in each.
+ */
+cells: Array<Array<SurvivalCell>>, 
+/**
+ * Per headroom, the longest outage survived (see the module's rules); `None` also for a
+ * row not computed yet.
+ */
+boundary: Array<number | null>, };
+
+export type SurvivalMap = { 
+/**
+ * The outage lengths, seconds.
+ */
+outages_s: Array<number>, 
+/**
+ * Capacity ÷ arrival rate.
+ */
+headroom: Array<number>, 
+/**
+ * The recovery window, seconds.
+ */
+recovery_window_s: number, 
+/**
+ * The scenario's own outage and headroom (marked on the chart).
+ */
+current: [number, number], 
+/**
+ * One per policy.
+ */
+series: Array<SurvivalSeries>, 
+/**
+ * Rows (series × headroom) not computed yet, left empty: 0 for a whole map.
+ */
+rows_pending: number, 
+/**
+ * The map in words.
+ */
+caption: string, };
+
+export type SurvivalAxes = { 
+/**
+ * Two durations, `10s..24h`.
+ */
+outages?: string, 
+/**
+ * Two ratios of capacity to arrivals, `1.05..20`.
+ */
+headroom?: string, 
+/**
+ * Steps on each axis, outages × headroom, `24x16`.
+ */
+steps?: string, };

@@ -1,0 +1,358 @@
+//! The survival map: outage length (log, across) × capacity headroom (log, up), each cell of
+//! your policy shaded by what became of the destination (green, darker the longer it took to
+//! drain; amber when it recovered slowly; vermillion when it collapsed), every series' boundary
+//! as a staircase line, and your scenario marked. Rows not computed yet are left blank, so the
+//! same function draws a map as its rows arrive.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{
+    dashed_line, drawing_error, font, frame, line, prepare, stroke, tick_count, ChartOptions,
+    Legend, Theme, NICE_SECONDS,
+};
+use crate::survival::{Cell, Outcome, SurvivalMap};
+use crate::{format_duration, Error};
+
+type Plot<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<
+        plotters::coord::combinators::LogCoord<f64>,
+        plotters::coord::combinators::LogCoord<f64>,
+    >,
+>;
+
+/// Headroom values a reader knows, for the vertical axis' ticks.
+const NICE_RATIOS: [f64; 14] = [
+    0.1, 0.2, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
+];
+
+/// Each value's cell edges on a log axis: halfway (geometrically) to its neighbours, and as far
+/// beyond the two ends. `values` has at least two entries, increasing.
+fn edges(values: &[f64]) -> Vec<(f64, f64)> {
+    let n = values.len();
+    let mid = |i: usize| (values[i] * values[i + 1]).sqrt();
+    (0..n)
+        .map(|i| {
+            let low = if i == 0 {
+                values[0] * values[0] / mid(0)
+            } else {
+                mid(i - 1)
+            };
+            let high = if i + 1 == n {
+                values[n - 1] * values[n - 1] / mid(n - 2)
+            } else {
+                mid(i)
+            };
+            (low, high)
+        })
+        .collect()
+}
+
+/// The shade of a cell of your policy: how strongly its colour covers the background.
+fn fill(cell: &Cell, window_s: f64, theme: &Theme) -> ShapeStyle {
+    match cell.outcome {
+        Outcome::Recovers => {
+            // Darker the longer the backlog took to drain, on a log scale of minutes.
+            let minutes = cell.recovery_s.unwrap_or(0.0) / 60.0;
+            let share = (1.0 + minutes).ln() / (1.0 + window_s / 60.0).ln();
+            theme
+                .secondary
+                .mix(0.15 + 0.6 * share.clamp(0.0, 1.0))
+                .filled()
+        }
+        Outcome::Slow => theme.accent.mix(0.7).filled(),
+        Outcome::Collapsed => theme.alert.mix(0.8).filled(),
+    }
+}
+
+/// How each series' boundary is drawn: your policy solid and bold, the comparisons dashed.
+fn boundary_style(index: usize, theme: &Theme, s: f64) -> (ShapeStyle, Option<(f64, f64)>) {
+    match index {
+        0 => (theme.text.stroke_width(stroke(2.5, s)), None),
+        1 => (
+            theme.primary.stroke_width(stroke(2.0, s)),
+            Some((7.0 * s, 4.0 * s)),
+        ),
+        _ => (
+            theme.tertiary.stroke_width(stroke(2.0, s)),
+            Some((2.5 * s, 3.5 * s)),
+        ),
+    }
+}
+
+fn legend_entries(map: &SurvivalMap, theme: &Theme, s: f64) -> Vec<(String, ShapeStyle)> {
+    let mut entries = vec![
+        (
+            "recovers (darker: slower to drain)".to_string(),
+            theme.secondary.mix(0.5).filled(),
+        ),
+        (
+            "recovers slowly (not within 1 h)".to_string(),
+            theme.accent.mix(0.7).filled(),
+        ),
+        ("collapsed".to_string(), theme.alert.mix(0.8).filled()),
+    ];
+    for (i, series) in map.series.iter().enumerate() {
+        let (style, _) = boundary_style(i, theme, s);
+        entries.push((format!("{}: cliff", series.label), style.color.filled()));
+    }
+    entries
+}
+
+/// Draws `map` filling `area`: your policy's cells, every series' boundary and your scenario.
+///
+/// # Example
+/// ```
+/// use backoff_lab::chart::{survival, to_svg, ChartOptions};
+/// use backoff_lab::storm::Spec;
+/// use backoff_lab::survival::{survival_map, Axes};
+/// use backoff_lab::Engine;
+/// let axes = Axes::new((30.0, 1_800.0), (1.5, 6.0), (4, 3))?;
+/// let map = survival_map(&Spec::article_fixed(), &axes, Engine::Fluid)?;
+/// let svg = to_svg((900, 460), |area| survival::draw(area, &map, &ChartOptions::default()))?;
+/// assert!(svg.contains("fixed 30 s: cliff"));
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    map: &SurvivalMap,
+    options: &ChartOptions,
+) -> Result<(), Error> {
+    let (options, theme) = prepare(area, options)?;
+    let s = options.scale;
+    if map.outages_s.len() < 2 || map.headroom.len() < 2 {
+        return Err(Error::Drawing(
+            "a survival map needs two steps on each axis at least".into(),
+        ));
+    }
+    let columns = edges(&map.outages_s);
+    let rows = edges(&map.headroom);
+    let x = (columns[0].0, columns[columns.len() - 1].1);
+    let y = (rows[0].0, rows[rows.len() - 1].1);
+    let legend = Legend::new(area, legend_entries(map, &theme, s), &theme, s);
+    let mut plot = frame(area, s, legend.height + 6.0 * s, 34.0 * s, 56.0 * s)
+        .build_cartesian_2d((x.0..x.1).log_scale(), (y.0..y.1).log_scale())
+        .map_err(drawing_error)?;
+    mesh(&mut plot, &theme, s)?;
+    cells(&mut plot, map, (&columns, &rows), &theme)?;
+    axes(&mut plot, area, (x, y), &theme, s)?;
+    for (i, series) in map.series.iter().enumerate() {
+        staircase(
+            &mut plot,
+            series,
+            (&columns, &rows),
+            boundary_style(i, &theme, s),
+        )?;
+    }
+    current(&mut plot, area, map.current, (x, y), &theme, s)?;
+    legend.draw(area)
+}
+
+fn mesh<DB: DrawingBackend>(plot: &mut Plot<'_, DB>, theme: &Theme, s: f64) -> Result<(), Error> {
+    plot.configure_mesh()
+        .disable_mesh()
+        .x_labels(0)
+        .y_labels(0)
+        .x_label_formatter(&|_| String::new())
+        .y_label_formatter(&|_| String::new())
+        // `axes` draws the ticks and labels a log scale needs; plotters would add a stray one.
+        .set_all_tick_mark_size(0)
+        .axis_style(theme.muted.stroke_width(stroke(1.0, s)))
+        .x_desc("outage length")
+        .y_desc("headroom: capacity ÷ arrivals")
+        .axis_desc_style(font(11.0, s, theme.muted))
+        .draw()
+        .map_err(drawing_error)
+}
+
+/// Your policy's cells, shaded; a row not computed yet stays blank.
+fn cells<DB: DrawingBackend>(
+    plot: &mut Plot<'_, DB>,
+    map: &SurvivalMap,
+    (columns, rows): (&[(f64, f64)], &[(f64, f64)]),
+    theme: &Theme,
+) -> Result<(), Error> {
+    let Some(yours) = map.series.first() else {
+        return Ok(());
+    };
+    let window = f64::from(map.recovery_window_s);
+    let rectangles = yours
+        .cells
+        .iter()
+        .zip(rows)
+        .flat_map(|(row, &(low, high))| {
+            row.iter().zip(columns).map(move |(cell, &(left, right))| {
+                Rectangle::new([(left, low), (right, high)], fill(cell, window, theme))
+            })
+        });
+    plot.draw_series(rectangles).map_err(drawing_error)?;
+    Ok(())
+}
+
+/// Ticks at nice values within `low..=high`, at most `max` of them.
+fn ticks(nice: &[f64], (low, high): (f64, f64), max: usize) -> Vec<f64> {
+    let within: Vec<f64> = nice
+        .iter()
+        .copied()
+        .filter(|t| *t >= low && *t <= high)
+        .collect();
+    let step = within.len().div_ceil(max.max(1)).max(1);
+    within.into_iter().step_by(step).collect()
+}
+
+/// Nice outage lengths and headroom ratios along both axes, with light grid lines over the
+/// cells.
+fn axes<DB: DrawingBackend>(
+    plot: &mut Plot<'_, DB>,
+    area: &DrawingArea<DB, Shift>,
+    (x, y): ((f64, f64), (f64, f64)),
+    theme: &Theme,
+    s: f64,
+) -> Result<(), Error> {
+    let grid = theme.background.mix(0.6).stroke_width(stroke(1.0, s));
+    let (width, height) = area.dim_in_pixel();
+    let style = font(11.0, s, theme.muted);
+    for t in ticks(&NICE_SECONDS, x, tick_count(f64::from(width), s, 80.0)) {
+        line(plot, vec![(t, y.0), (t, y.1)], grid)?;
+        let (px, py) = plot.backend_coord(&(t, y.0));
+        area.draw(&Text::new(
+            format_duration(t),
+            (px, py + (6.0 * s) as i32),
+            style.pos(Pos::new(HPos::Center, VPos::Top)),
+        ))
+        .map_err(drawing_error)?;
+    }
+    for r in ticks(&NICE_RATIOS, y, tick_count(f64::from(height), s, 32.0)) {
+        line(plot, vec![(x.0, r), (x.1, r)], grid)?;
+        let (px, py) = plot.backend_coord(&(x.0, r));
+        area.draw(&Text::new(
+            format!("{r}×"),
+            (px - (6.0 * s) as i32, py),
+            style.pos(Pos::new(HPos::Right, VPos::Center)),
+        ))
+        .map_err(drawing_error)?;
+    }
+    Ok(())
+}
+
+/// A series' boundary: in each computed row, a vertical line at the right edge of the longest
+/// outage survived (the left edge of the map when even the shortest collapsed), joined from
+/// row to row.
+fn staircase<DB: DrawingBackend>(
+    plot: &mut Plot<'_, DB>,
+    series: &crate::survival::Series,
+    (columns, rows): (&[(f64, f64)], &[(f64, f64)]),
+    (style, dash): (ShapeStyle, Option<(f64, f64)>),
+) -> Result<(), Error> {
+    let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut previous_computed = false;
+    for (row, &(low, high)) in series.cells.iter().zip(rows) {
+        if row.is_empty() {
+            previous_computed = false;
+            continue;
+        }
+        // The same count as the series' boundary: the outages before the first collapse.
+        let survived = row
+            .iter()
+            .take_while(|c| c.outcome != Outcome::Collapsed)
+            .count();
+        let x = if survived == 0 {
+            columns[0].0
+        } else {
+            columns[survived - 1].1
+        };
+        if !previous_computed {
+            runs.push(Vec::new());
+        }
+        if let Some(run) = runs.last_mut() {
+            run.extend([(x, low), (x, high)]);
+        }
+        previous_computed = true;
+    }
+    for run in runs {
+        match dash {
+            None => line(plot, run, style)?,
+            Some(pattern) => dashed_line(plot, run, pattern, style)?,
+        }
+    }
+    Ok(())
+}
+
+/// Your scenario's outage and headroom: a ringed dot, labelled (clamped to the map's edge, and
+/// said so, when it lies outside).
+fn current<DB: DrawingBackend>(
+    plot: &mut Plot<'_, DB>,
+    area: &DrawingArea<DB, Shift>,
+    (outage, headroom): (f64, f64),
+    (x, y): ((f64, f64), (f64, f64)),
+    theme: &Theme,
+    s: f64,
+) -> Result<(), Error> {
+    let inside = outage >= x.0 && outage <= x.1 && headroom >= y.0 && headroom <= y.1;
+    let at = (outage.clamp(x.0, x.1), headroom.clamp(y.0, y.1));
+    let (px, py) = plot.backend_coord(&at);
+    let radius = (5.0 * s) as i32;
+    area.draw(&Circle::new(
+        (px, py),
+        radius + stroke(2.0, s) as i32,
+        theme.background.filled(),
+    ))
+    .map_err(drawing_error)?;
+    area.draw(&Circle::new(
+        (px, py),
+        radius,
+        theme.text.stroke_width(stroke(2.0, s)),
+    ))
+    .map_err(drawing_error)?;
+    let label = if inside {
+        "your scenario".to_string()
+    } else {
+        "your scenario (off the map)".to_string()
+    };
+    let label_style = font(12.0, s, theme.text);
+    let (label_width, _) = area
+        .estimate_text_size(&label, &label_style)
+        .unwrap_or((120, 12));
+    let (width, _) = area.dim_in_pixel();
+    // On the side with room for it.
+    let right =
+        px + radius + (6.0 * s) as i32 + label_width as i32 <= width as i32 - (24.0 * s) as i32;
+    let (anchor, offset) = if right {
+        (HPos::Left, radius + (6.0 * s) as i32)
+    } else {
+        (HPos::Right, -(radius + (6.0 * s) as i32))
+    };
+    let halo = font(12.0, s, theme.background).pos(Pos::new(anchor, VPos::Center));
+    for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+        area.draw(&Text::new(
+            label.clone(),
+            (px + offset + dx, py + dy),
+            halo.clone(),
+        ))
+        .map_err(drawing_error)?;
+    }
+    area.draw(&Text::new(
+        label,
+        (px + offset, py),
+        label_style.pos(Pos::new(anchor, VPos::Center)),
+    ))
+    .map_err(drawing_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cell_edges_meet_halfway_on_the_log_axis_and_extend_as_far_past_the_ends() {
+        let e = edges(&[10.0, 100.0, 1_000.0]);
+        assert!((e[0].1 - 100f64.sqrt() * 10f64.sqrt()).abs() < 1e-9);
+        assert_eq!(e[0].1, e[1].0);
+        assert_eq!(e[1].1, e[2].0);
+        assert!((e[0].0 - 10.0 / 10f64.sqrt()).abs() < 1e-9);
+        assert!((e[2].1 - 1_000.0 * 10f64.sqrt()).abs() < 1e-9);
+    }
+}

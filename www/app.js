@@ -16,8 +16,12 @@ import init, {
   parseDuration,
   presets,
   settingEdited,
+  computeSurvivalRow,
+  survivalExport,
+  survivalJobs,
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
+import { RowPool } from './row-pool.js';
 import { copyReportMarkdown, exportPng, exportReport, exportSvg } from './exports.js';
 import { fillScheduleTable } from './schedule-table.js';
 import { Progress, chartOptions, copyText, listItems, sizeCanvas } from './ui.js';
@@ -27,7 +31,7 @@ const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up', 'outage', '
 // Settings whose errors show next to their input (the error element is `${name}-error`).
 const FIELDS = [...SLIDERS, 'gaps', 'mode', 'factor', 'seed', 'samples', 'deliveries', 'deadline',
   'arrivals', 'capacity', 'timeout', 'rate-limit', 'retry-after', 'engine', 'tolerance', 'max-lag',
-  'read-outage'];
+  'read-outage', 'outages', 'headroom', 'steps'];
 // Settings and the controls that hold them.
 const TEXT_SETTINGS = {
   base: 'base-text', multiplier: 'multiplier-text', cap: 'cap-text', 'then-every': 'then-every-text',
@@ -35,7 +39,8 @@ const TEXT_SETTINGS = {
   deliveries: 'deliveries-text', deadline: 'deadline-text', arrivals: 'arrivals-text',
   capacity: 'capacity-text', outage: 'outage-text', timeout: 'timeout-text', budget: 'budget-text',
   'rate-limit': 'rate-limit-text', 'retry-after': 'retry-after-text', tolerance: 'tolerance-text',
-  'max-lag': 'max-lag-text', 'read-outage': 'read-outage-text',
+  'max-lag': 'max-lag-text', 'read-outage': 'read-outage-text', outages: 'outages-text',
+  headroom: 'headroom-text', steps: 'steps-text',
 };
 const SELECT_SETTINGS = {
   preset: 'preset', stop: 'stop-mode', compare: 'compare', mode: 'mode', samples: 'samples',
@@ -201,10 +206,12 @@ function showErrors(errors) {
 
 const CAPTIONS = {
   timeline: 'caption', distribution: 'distribution-caption', herd: 'herd-caption', storm: 'storm-caption',
-  staleness: 'staleness-caption',
+  staleness: 'staleness-caption', survival: 'survival-caption',
 };
-// The views whose costly step runs in a worker (the timeline is drawn at once).
-const COMPUTED = ['distribution', 'herd', 'storm', 'staleness'];
+// The views whose costly step runs in a worker (the timeline is drawn at once). The survival map
+// runs once its section has come near the screen (see `survivalWanted`): it keeps every core busy
+// for a while.
+const COMPUTED = ['distribution', 'herd', 'storm', 'staleness', 'survival'];
 
 /** Writes what a drawn view says next to it; `tableDone()` once the timeline's table is full. */
 function showDrawn(view, drawn, tableDone) {
@@ -230,6 +237,15 @@ const computer = new Computer(
     return (view, settings) => computeView(view, settings, (memo ??= new StormMemo()));
   })(),
 );
+// The survival map's rows over as many workers as the machine has cores.
+const rowPool = new RowPool({
+  jobsOf: survivalJobs,
+  rowOf: computeSurvivalRow,
+  makeWorker: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
+  size: navigator.hardwareConcurrency || 2,
+});
+// Whether the survival section has come near the screen: until then its map is not computed.
+let survivalWanted = false;
 const progress = new Progress((view) => render.stop(view));
 // The last result each chart drew, for its SVG export.
 const lastComputed = new Map();
@@ -314,26 +330,7 @@ const render = (() => {
     measuredOnScreen = new Set(config.views.map((v) => v.name).filter(onScreen));
     pending.set('table', { handle: { cancel() {} } });
     for (const view of COMPUTED) {
-      const handle = computer.request(view, state, {
-        onResult: (computed, partial) => {
-          if (mine !== generation) return;
-          try {
-            draw(view, computed);
-          } catch (error) {
-            errors.push(asError(error));
-          }
-          drawnOnScreen.add(view);
-          if (partial) announceVisible();
-          else settle(view);
-        },
-        onError: (error) => {
-          if (mine !== generation) return;
-          errors.push(error);
-          settle(view);
-        },
-      });
-      pending.set(view, { handle });
-      progress.watch(view, mine, () => mine === generation && pending.has(view));
+      if (view !== 'survival' || survivalWanted) request(view, mine);
     }
     // The timeline last: its table may settle at once, and the render ends when all have.
     $('status').textContent = 'computing…';
@@ -347,6 +344,37 @@ const render = (() => {
     // Only the timeline on screen: what the reader sees is drawn already.
     announceVisible();
   }
+
+  /** Asks for `view`'s costly step for render `mine`, and draws what comes back. */
+  function request(view, mine) {
+    let done = '';
+    const handle = (view === 'survival' ? rowPool : computer).request(view, state, {
+      onResult: (computed, partial, counted) => {
+        if (mine !== generation) return;
+        if (counted) done = ` · ${counted.done} of ${counted.total} rows`;
+        try {
+          draw(view, computed);
+        } catch (error) {
+          errors.push(asError(error));
+        }
+        drawnOnScreen.add(view);
+        if (partial) announceVisible();
+        else settle(view);
+      },
+      onError: (error) => {
+        if (mine !== generation) return;
+        errors.push(error);
+        settle(view);
+      },
+    });
+    pending.set(view, { handle });
+    progress.watch(view, () => mine === generation && pending.has(view), () => done);
+  }
+
+  /** The survival section came near the screen: its map joins the current render. */
+  render.survival = () => {
+    if (state && !pending.has('survival')) request('survival', generation);
+  };
 
   /** The reader pressed Stop on `view`'s progress: its computation is dropped, its chart kept. */
   render.stop = (view) => {
@@ -441,7 +469,7 @@ async function main() {
   }
   for (const id of ['factor-text', 'seed-text', 'deliveries-text', 'deadline-text', 'arrivals-text',
     'capacity-text', 'timeout-text', 'rate-limit-text', 'retry-after-text', 'tolerance-text', 'max-lag-text',
-    'read-outage-text']) {
+    'read-outage-text', 'outages-text', 'headroom-text', 'steps-text']) {
     $(id).addEventListener('input', render);
   }
   for (const id of ['log-scale', 'samples', 'pause', 'storm-compare', 'engine', 'compare', 'embed-view']) {
@@ -483,12 +511,18 @@ async function main() {
   const reports = {
     schedule: (format) => pageSchedule(readControls(), format),
     staleness: (format) => pageStaleness(readControls(), format),
+    // The map as drawn: the rows computed for the settings they were computed for.
+    survival: (format) => {
+      const last = lastComputed.get('survival');
+      if (!last) throw new Error('the survival map is not computed yet');
+      return survivalExport(last.settings, last.computed, format);
+    },
   };
-  for (const [name, prefix] of [['schedule', ''], ['staleness', 'staleness-']]) {
+  for (const [name, prefix] of [['schedule', ''], ['staleness', 'staleness-'], ['survival', 'survival-']]) {
     for (const format of ['csv', 'json']) {
       $(`export-${prefix}${format}`).addEventListener('click', (event) => exportReport(name, reports[name], format, event.currentTarget));
     }
-    $(`copy-${prefix}markdown`).addEventListener('click', (event) => copyReportMarkdown(name, reports[name], event.currentTarget));
+    $(`copy-${prefix}markdown`)?.addEventListener('click', (event) => copyReportMarkdown(name, reports[name], event.currentTarget));
   }
   $('controls').addEventListener('submit', (event) => event.preventDefault());
   window.addEventListener('hashchange', () => {
@@ -509,6 +543,12 @@ async function main() {
     if (changed) render();
   });
   for (const view of config.views) resized.observe($(view.name));
+  new IntersectionObserver((entries, observer) => {
+    if (!entries.some((entry) => entry.isIntersecting)) return;
+    observer.disconnect();
+    survivalWanted = true;
+    render.survival();
+  }, { rootMargin: '300px' }).observe($('survival'));
   render();
 }
 

@@ -10,8 +10,12 @@
 //
 // Its chart is computed on the page's main thread, like the embed page's: a worker would need a
 // third file next to the two this element is installed as. The core's work limits bound what an
-// attribute can ask for.
-import init, { StormMemo, computeView, decodeState, drawView, elementState, tableCsv, viewSvg } from './pkg/backoff_lab.js';
+// attribute can ask for; the survival map, which takes seconds, is computed a row per task and
+// drawn as its rows arrive, so that the host page keeps answering.
+import init, {
+  StormMemo, computeSurvivalRow, computeView, decodeState, drawView, elementState, survivalJobs, tableCsv, viewSvg,
+} from './pkg/backoff_lab.js';
+import { RowPool } from './row-pool.js';
 import { chartOptions, download, sizeCanvas } from './ui.js';
 
 const STYLE = `
@@ -108,6 +112,12 @@ export class BackoffLab extends HTMLElement {
     this.frame = 0;
     this.stale = true;
     this.started = false;
+    // The survival map's rows, computed on this thread (no worker: see above).
+    this.rows = new RowPool({ jobsOf: survivalJobs, rowOf: computeSurvivalRow, makeWorker: null });
+    // Whether the computed result is a survival map still filling in (no rendered event yet).
+    this.partial = false;
+    // An error that arrived after the render that asked for it (the survival map's).
+    this.lateFailure = false;
   }
 
   connectedCallback() {
@@ -138,6 +148,7 @@ export class BackoffLab extends HTMLElement {
     this.darkQuery?.removeEventListener('change', this.onScheme);
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
+    this.rows.stop();
   }
 
   start() {
@@ -198,12 +209,20 @@ export class BackoffLab extends HTMLElement {
       this.unused = errors;
       this.computed = null;
       this.failure = null;
-      try {
-        this.computed = computeView(settings.view, settings, memo);
-      } catch (error) {
-        this.failure = asError(error);
+      this.partial = false;
+      if (settings.view === 'survival') {
+        this.computeRows(settings, asError);
+      } else {
+        this.rows.stop();
+        try {
+          this.computed = computeView(settings.view, settings, memo);
+        } catch (error) {
+          this.failure = asError(error);
+        }
       }
     }
+    const announce = recomputed || this.lateFailure;
+    this.lateFailure = false;
     let drawn = null;
     let failure = this.failure;
     if (this.computed !== null) {
@@ -216,7 +235,7 @@ export class BackoffLab extends HTMLElement {
       }
     }
     this.drawn = drawn;
-    this.fail([...this.unused, ...(failure ? [failure] : [])], recomputed);
+    this.fail([...this.unused, ...(failure ? [failure] : [])], announce);
     if (drawn) {
       this.show(drawn);
     } else {
@@ -227,6 +246,34 @@ export class BackoffLab extends HTMLElement {
       this.parts.details.hidden = true;
       this.parts.actions.hidden = true;
     }
+  }
+
+  /** Starts the survival map of `settings`: drawn empty at once, then as its rows arrive. */
+  computeRows(settings, asError) {
+    this.rows.stop();
+    try {
+      // An invalid map is refused at once, like any other chart.
+      survivalJobs(settings);
+    } catch (error) {
+      this.failure = asError(error);
+      return;
+    }
+    this.computed = { view: 'survival', rows: [] };
+    this.partial = true;
+    this.rows.request('survival', settings, {
+      onResult: (computed, partial) => {
+        this.computed = computed;
+        this.partial = partial;
+        this.schedule();
+      },
+      onError: (error) => {
+        this.computed = null;
+        this.partial = false;
+        this.failure = asError(error);
+        this.lateFailure = true;
+        this.schedule();
+      },
+    });
   }
 
   show(drawn) {
@@ -251,6 +298,7 @@ export class BackoffLab extends HTMLElement {
     this.parts.table.replaceChildren(head, body);
     this.parts.details.hidden = drawn.table.rows.length === 0;
     this.parts.actions.hidden = !this.hasAttribute('actions');
+    if (this.partial) return;
     this.dispatchEvent(new CustomEvent('backoff-lab:rendered', {
       bubbles: true,
       composed: true,

@@ -1,13 +1,18 @@
 // The embed page: one chart of the explorer, chosen by `view` in the URL hash, with the same
-// settings as the explorer's link (embed.html#<settings>&view=timeline|distribution|herd|storm).
+// settings as the explorer's link (embed.html#<settings>&view=timeline|distribution|herd|storm|
+// staleness|survival).
 // It fills its frame and redraws when the frame is resized; inside another page it also posts
 // the height it would like to its parent (see postHeight), which embed-host.js, added once to the
 // host page, applies to the iframe. Its one chart is computed on the
 // page itself: a worker would need a file of its own (a saved copy is three files and opens from
 // file://, where module workers cannot start) or a blob: worker, which the strict CSP the page
-// is served with forbids; the core's work limits bound what a link can ask for.
+// is served with forbids; the core's work limits bound what a link can ask for, and the survival
+// map, which takes seconds, is computed a row per task and drawn as its rows arrive.
 // embed.html loads it bundled with the wasm by scripts/build-page.sh (see embed-standalone.js).
-import init, { StormMemo, computeView, decodeState, drawView, pageConfig } from './pkg/backoff_lab.js';
+import init, {
+  StormMemo, computeSurvivalRow, computeView, decodeState, drawView, pageConfig, survivalJobs,
+} from './pkg/backoff_lab.js';
+import { RowPool } from './row-pool.js';
 import { chartOptions, listItems, sizeCanvas } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
@@ -15,6 +20,11 @@ const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 
 let settings = null;
 let computed = null;
+// The survival map's rows, a row per task on this page (it has no worker: see above), drawn as
+// they arrive; `partial` while some are missing.
+const rows = new RowPool({ jobsOf: survivalJobs, rowOf: computeSurvivalRow, makeWorker: null });
+let partial = false;
+let failure = null;
 let memo = null;
 let frame = 0;
 let postedHeight = 0;
@@ -83,6 +93,30 @@ function load() {
   const decoded = decodeState(location.hash);
   settings = decoded.settings;
   computed = null;
+  failure = null;
+  partial = false;
+  rows.stop();
+  if (settings.view === 'survival') {
+    try {
+      survivalJobs(settings);
+      computed = { view: 'survival', rows: [] };
+      partial = true;
+      rows.request('survival', settings, {
+        onResult: (result, more) => {
+          computed = result;
+          partial = more;
+          redraw();
+        },
+        onError: (error) => {
+          failure = error;
+          partial = false;
+          redraw();
+        },
+      });
+    } catch (error) {
+      failure = error;
+    }
+  }
   showNotices(decoded.notices);
   const title = pageConfig().views.find((v) => v.name === settings.view)?.title ?? 'retry timeline';
   document.title = `backoff-lab: ${title}`;
@@ -95,12 +129,13 @@ function draw() {
   const canvas = $('chart');
   const options = chartOptions(darkQuery.matches, sizeCanvas(canvas), settings.log === 'true');
   try {
+    if (failure) throw failure;
     computed ??= computeView(settings.view, settings, (memo ??= new StormMemo()));
     const drawn = drawView('chart', settings.view, settings, computed, options);
     const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
     $('chart-caption').textContent = caption;
     canvas.setAttribute('aria-label', caption);
-    document.body.dataset.ready = 'true';
+    if (!partial) document.body.dataset.ready = 'true';
   } catch (error) {
     $('chart-caption').textContent = `This chart could not be drawn: ${error && error.message ? error.message : error}`;
   }

@@ -84,8 +84,9 @@ export class Progress {
     return box;
   }
 
-  /** Shows `view`'s progress while `busy()` holds, once it has taken 100 ms. */
-  watch(view, _generation, busy) {
+  /** Shows `view`'s progress while `busy()` holds, once it has taken 100 ms; `detail()` adds
+   * to the time taken (the rows done so far). */
+  watch(view, busy, detail = () => '') {
     this.hide(view);
     const started = performance.now();
     const tick = () => {
@@ -95,7 +96,7 @@ export class Progress {
       }
       const box = this.box(view);
       box.querySelector('.progress-text').textContent =
-        `computing… ${((performance.now() - started) / 1000).toFixed(1)} s`;
+        `computing… ${((performance.now() - started) / 1000).toFixed(1)} s${detail()}`;
       box.hidden = false;
       this.timers.set(view, setTimeout(tick, 100));
     };

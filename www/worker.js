@@ -1,20 +1,34 @@
 // The page's worker: the costly step of one chart (sampling, herds, storms) off the main thread.
 // It answers each { id, view, settings } with { id, computed } or { id, error }, and may send
-// { id, computed, partial: true } first when a smaller run gives a picture sooner.
-import init, { StormMemo, computeView, previewSettings } from './pkg/backoff_lab.js';
+// { id, computed, partial: true } first when a smaller run gives a picture sooner. The survival
+// map's pool (row-pool.js) sends { id, row: [series, headroom], settings } instead, answered
+// with { id, row } or { id, error }.
+import init, { StormMemo, computeSurvivalRow, computeView, previewSettings } from './pkg/backoff_lab.js';
 
 const ready = init();
 let memo;
 
+function failed(id, error) {
+  self.postMessage({ id, error: { message: error?.message ?? String(error), setting: error?.setting ?? null } });
+}
+
 self.onmessage = async ({ data }) => {
   await ready;
+  const { id, view, settings, row } = data;
+  if (row) {
+    try {
+      self.postMessage({ id, row: computeSurvivalRow(settings, row[0], row[1]) });
+    } catch (error) {
+      failed(id, error);
+    }
+    return;
+  }
   memo ??= new StormMemo();
-  const { id, view, settings } = data;
   try {
     const preview = previewSettings(view, settings);
     if (preview) self.postMessage({ id, computed: computeView(view, preview, memo), partial: true });
     self.postMessage({ id, computed: computeView(view, settings, memo) });
   } catch (error) {
-    self.postMessage({ id, error: { message: error?.message ?? String(error), setting: error?.setting ?? null } });
+    failed(id, error);
   }
 };

@@ -257,3 +257,37 @@ pub fn page_staleness(
         ))),
     }
 }
+
+/// The survival map drawn from `computed` (its rows so far) as `csv` (one line per cell) or
+/// `json` text (the shape of `backoff-lab survival --format json`).
+#[wasm_bindgen(js_name = survivalExport)]
+pub fn survival_export(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Computed")] computed: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\"")] format: JsValue,
+) -> Result<String, JsValue> {
+    let Computed::Survival { rows } = from_js("computed", computed)? else {
+        return Err(super::convert::js_error(&crate::Error::out_of_range(
+            "computed",
+            "another chart's result",
+            "the survival map's rows",
+        )));
+    };
+    let map = page::survival_plan(&settings(values)?)
+        .and_then(|plan| plan.map(&rows))
+        .map_err(|e| super::convert::js_error(&e))?;
+    match text("format", &format)?.as_str() {
+        "csv" => Ok(map.to_csv()),
+        "json" => js_sys::JSON::stringify_with_replacer_and_space(
+            &to_js(&map)?,
+            &JsValue::NULL,
+            &JsValue::from(2),
+        )
+        .map(String::from),
+        other => Err(super::convert::js_error(&crate::Error::out_of_range(
+            "format",
+            format!("{other:?}"),
+            "csv or json",
+        ))),
+    }
+}

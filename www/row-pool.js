@@ -1,0 +1,152 @@
+// The survival map's rows, computed by a pool of workers (as many as the machine has cores, up
+// to eight) and handed back as they arrive, so that the map draws progressively. A newer request
+// supersedes the running one at once: its busy workers are stopped (their rows are no longer
+// wanted) and the new map starts. Without workers (the embed page, the element, a browser that
+// cannot start one) the rows are computed on the page, one per task, so that the page still
+// answers between rows. The wasm core says which rows there are (`survivalJobs`) and computes
+// each (`computeSurvivalRow`); this file only schedules them.
+
+/** The least time between two partial results handed back, ms: a redraw per batch of rows. */
+const PARTIAL_EVERY_MS = 60;
+
+export class RowPool {
+  /**
+   * `jobsOf(settings)` lists the rows (it throws on invalid settings); `rowOf(settings, series,
+   * headroom)` computes one on this thread; `makeWorker()` returns a Worker running worker.js, or
+   * is null to compute on this thread.
+   */
+  constructor({ jobsOf, rowOf, makeWorker, size }) {
+    this.jobsOf = jobsOf;
+    this.rowOf = rowOf;
+    this.makeWorker = makeWorker;
+    this.size = Math.max(1, Math.min(8, size || 1));
+    this.idle = [];
+    this.current = null;
+    this.nextId = 1;
+  }
+
+  /**
+   * Computes the map of `settings`. `onResult(computed, partial, { done, total })` is called as
+   * rows arrive (partial) and once with every row; `onError({ message, setting })` instead when the map
+   * cannot be computed. Returns a handle whose `cancel()` stops it.
+   */
+  request(view, settings, { onResult, onError }) {
+    this.stop();
+    let jobs;
+    try {
+      jobs = this.jobsOf(settings);
+    } catch (error) {
+      setTimeout(() => onError(asError(error)), 0);
+      return { cancel() {} };
+    }
+    const run = {
+      id: this.nextId++, view, settings, jobs, next: 0, rows: [], busy: new Map(),
+      onResult, onError, lastPartial: 0, partialTimer: 0, done: false,
+    };
+    this.current = run;
+    if (!this.makeWorker || !this.fill(run)) this.inline(run);
+    return { cancel: () => { if (this.current === run) this.stop(); } };
+  }
+
+  /** Stops the running map: its busy workers are terminated, its pending results dropped. */
+  stop() {
+    const run = this.current;
+    if (!run) return;
+    run.done = true;
+    clearTimeout(run.partialTimer);
+    for (const worker of run.busy.keys()) worker.terminate();
+    this.current = null;
+  }
+
+  /** Gives every free worker a row; false when no worker could be started. */
+  fill(run) {
+    while (run.next < run.jobs.length && run.busy.size < this.size) {
+      const worker = this.idle.pop() ?? this.spawn();
+      if (!worker) return run.busy.size > 0;
+      const [series, headroom] = run.jobs[run.next++];
+      run.busy.set(worker, run.id);
+      worker.onmessage = ({ data }) => this.answered(run, worker, data);
+      worker.onerror = (event) => {
+        event.preventDefault();
+        this.answered(run, worker, { error: { message: event.message || 'the worker failed', setting: null } });
+      };
+      worker.postMessage({ id: run.id, row: [series, headroom], settings: run.settings });
+    }
+    return true;
+  }
+
+  spawn() {
+    try {
+      return this.makeWorker();
+    } catch {
+      this.makeWorker = null;
+      return null;
+    }
+  }
+
+  answered(run, worker, data) {
+    run.busy.delete(worker);
+    if (run.done) {
+      worker.terminate();
+      return;
+    }
+    this.idle.push(worker);
+    if (data.error) {
+      this.fail(run, data.error);
+      return;
+    }
+    this.arrived(run, data.row);
+    if (!run.done) this.fill(run);
+  }
+
+  /** A row arrived: hand back every row once all are in, else a partial map now and then. */
+  arrived(run, row) {
+    run.rows.push(row);
+    if (run.rows.length === run.jobs.length) {
+      run.done = true;
+      clearTimeout(run.partialTimer);
+      this.current = null;
+      run.onResult({ view: run.view, rows: run.rows.slice() }, false, counted(run));
+      return;
+    }
+    const wait = run.lastPartial + PARTIAL_EVERY_MS - performance.now();
+    if (run.partialTimer) return;
+    run.partialTimer = setTimeout(() => {
+      run.partialTimer = 0;
+      if (run.done) return;
+      run.lastPartial = performance.now();
+      run.onResult({ view: run.view, rows: run.rows.slice() }, true, counted(run));
+    }, Math.max(0, wait));
+  }
+
+  fail(run, error) {
+    this.stop();
+    run.onError(error);
+  }
+
+  /** The rows one per task on this thread. */
+  inline(run) {
+    const step = () => {
+      if (run.done) return;
+      const [series, headroom] = run.jobs[run.next++];
+      let row;
+      try {
+        row = this.rowOf(run.settings, series, headroom);
+      } catch (error) {
+        this.fail(run, asError(error));
+        return;
+      }
+      this.arrived(run, row);
+      if (!run.done) setTimeout(step, 0);
+    };
+    setTimeout(step, 0);
+  }
+}
+
+function counted(run) {
+  return { done: run.rows.length, total: run.jobs.length };
+}
+
+function asError(error) {
+  return { message: error?.message ?? String(error), setting: error?.setting ?? null };
+}

@@ -40,6 +40,9 @@ const HOSTS = {
     <backoff-lab id="storm" view="storm" outage="2 min" traffic="20 min"></backoff-lab>
     <backoff-lab id="bad" view="timeline" multiplier="NaN"></backoff-lab>`),
   'ten.html': page(Array.from({ length: 10 }, (_, i) => `<backoff-lab view="timeline" attempts="${i + 3}"></backoff-lab>`).join('\n')),
+  'survival.html': page(`
+    <backoff-lab id="survival" view="survival" steps="6x4" outages="1m..2h"></backoff-lab>
+    <backoff-lab id="bad-map" view="survival" steps="1x4"></backoff-lab>`),
   'inline.html': page('<backoff-lab id="timeline" view="timeline"></backoff-lab>', './node_modules/backoff-lab/backoff-lab.inline.js'),
   'host.css': '#column { width: 760px; margin: 0 auto; font-family: sans-serif; } backoff-lab { margin: 24px 0; }',
   'fallback.svg': FALLBACK_SVG,
@@ -209,6 +212,37 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
       assert.equal(file.suggestedFilename(), `backoff-lab-timeline.${extension}`);
     }
   });
+});
+
+test('view="survival" fills in row by row and reports once, when the whole map is drawn', async () => {
+  const { context, tab, problems } = await open(`${strict.url}/survival.html`);
+  try {
+    await tab.evaluate(() => {
+      window.__captions = [];
+      const caption = () => document.getElementById('survival').shadowRoot?.querySelector('.caption');
+      const watch = setInterval(() => {
+        const text = caption()?.textContent;
+        if (text && window.__captions.at(-1) !== text) window.__captions.push(text);
+      }, 5);
+      window.__stopWatch = () => clearInterval(watch);
+    });
+    await until(async () => (await rendered(tab, 'survival')).length > 0, 'the map to render', 60_000);
+    const captions = await tab.evaluate(() => { window.__stopWatch(); return window.__captions; });
+    assert.ok(captions.some((c) => /^Computing the survival map: \d+ of 12 rows done\.$/.test(c)), `drawn as rows arrived: ${JSON.stringify(captions)}`);
+    const seen = await look(tab, 'survival');
+    assert.match(seen.caption, /^At [\d.]+× headroom \(capacity ÷ arrivals\), your policy /);
+    assert.equal(seen.tableRows, 12, 'the longest outage survived, per series and headroom');
+    assert.ok(seen.inked > 200, 'a drawn map');
+    const events = await rendered(tab, 'survival');
+    assert.equal(events.length, 1, 'one rendered event, for the whole map');
+    assert.equal(events[0].detail.view, 'survival');
+    const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error'));
+    assert.deepEqual(errors.map((e) => [e.id, e.detail.field]), [['bad-map', 'steps']]);
+    assert.match((await look(tab, 'bad-map')).error, /steps must be from 2 to 64 steps, got 1/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
 });
 
 test('ten elements on one page fetch and instantiate the wasm once', async () => {

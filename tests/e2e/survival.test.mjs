@@ -1,0 +1,170 @@
+// End-to-end test of the survival map: it is computed once its section comes near the screen,
+// drawn progressively as its rows arrive from the workers, a newer input stops it and starts the
+// new map (the old one's rows are never drawn), the rest of the page answers meanwhile, bad axes
+// are refused next to their field, the exports carry the map, and the embed page and the
+// element draw view=survival.
+//
+//   cd tests/e2e && npm test
+
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+
+import {
+  STATUS_PATTERN,
+  assertNoProblems,
+  assertPainted,
+  canvasStats,
+  closeServer,
+  launchBrowser,
+  openPage,
+  servePage,
+  textOf,
+  until,
+} from './harness.mjs';
+
+let server;
+let baseUrl;
+let browser;
+
+before(async () => {
+  ({ server, url: baseUrl } = await servePage());
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await closeServer(server);
+});
+
+const FINAL = /^At [\d.]+× headroom \(capacity ÷ arrivals\), your policy /;
+const PARTIAL = /^Computing the survival map: (\d+) of (\d+) rows done\.$/;
+
+async function withPage(hash, body, contextOptions = {}) {
+  const opened = await openPage(browser, new URL(hash, baseUrl).href, { viewport: { width: 1200, height: 900 }, ...contextOptions });
+  try {
+    await until(async () => STATUS_PATTERN.test(await textOf(opened.page, '#status')), 'the first clean render');
+    await body(opened.page);
+    assertNoProblems(opened.problems);
+  } finally {
+    await opened.context.close();
+  }
+}
+
+const caption = async (p) => ((await textOf(p, '#survival-caption')) ?? '').trim();
+
+/** Every text the survival caption shows from now on, in order. */
+async function recordCaptions(p) {
+  await p.evaluate(() => {
+    window.__captions = [];
+    const node = document.getElementById('survival-caption');
+    new MutationObserver(() => window.__captions.push(node.textContent)).observe(node, { childList: true, characterData: true, subtree: true });
+  });
+  return () => p.evaluate(() => window.__captions.slice());
+}
+
+async function downloadOf(p, buttonId) {
+  const [download] = await Promise.all([p.waitForEvent('download'), p.click(`#${buttonId}`)]);
+  const file = await download.path();
+  assert.ok(file, `the download from #${buttonId} was not saved`);
+  return { name: download.suggestedFilename(), text: await readFile(file, 'utf8') };
+}
+
+test('the map waits for its section, then draws row by row into the whole map', { timeout: 120_000 }, async () => {
+  await withPage('#steps=12x8', async (p) => {
+    assert.equal(await caption(p), 'The map is computed when you scroll here.', 'nothing computed off screen');
+    const captions = await recordCaptions(p);
+    await p.locator('#survival').scrollIntoViewIfNeeded();
+    await until(async () => FINAL.test(await caption(p)), 'the whole map', 90_000);
+    const seen = await captions();
+    const partial = seen.map((text) => text.match(PARTIAL)).filter(Boolean);
+    assert.ok(partial.length >= 2, `partial maps drawn on the way: ${JSON.stringify(seen)}`);
+    const done = partial.map((m) => Number(m[1]));
+    assert.ok(done.every((n, i) => i === 0 || n > done[i - 1]), `rows only add up: ${done}`);
+    assert.ok(partial.every((m) => m[2] === '24'), 'three series × 8 headroom rows');
+    assertPainted(await canvasStats(p, '#survival'), 'the survival map');
+    assert.match(await caption(p), /fixed 30 s survives outages up to/);
+    assert.match(await caption(p), /your policy \+ 10% budget/);
+    assert.match(await p.locator('#survival').getAttribute('aria-label'), FINAL);
+  });
+});
+
+test('a newer input stops the running map and only the new one is drawn', { timeout: 120_000 }, async () => {
+  await withPage('#steps=24x16', async (p) => {
+    await p.locator('#survival').scrollIntoViewIfNeeded();
+    await until(async () => Number((await caption(p)).match(PARTIAL)?.[1]) >= 4, 'a few rows of the first map', 60_000);
+    const captions = await recordCaptions(p);
+    // Marks, among the captions, the moment of the input (its listener runs after the page's,
+    // which starts the new map).
+    await p.evaluate(() => document.getElementById('capacity-text').addEventListener('input', () => window.__captions.push('<input>')));
+    // The same shape of map (48 rows), other numbers: a stale row would fit it.
+    await p.fill('#capacity-text', '40/s');
+    await until(async () => FINAL.test(await caption(p)), 'the new map', 90_000);
+    const recorded = await captions();
+    assert.ok(recorded.includes('<input>'), JSON.stringify(recorded));
+    const seen = recorded.slice(recorded.indexOf('<input>') + 1);
+    const done = seen.map((text) => text.match(PARTIAL)).filter(Boolean).map((m) => Number(m[1]));
+    assert.ok(done.length >= 2, `the new map drew as it went: ${JSON.stringify(seen)}`);
+    assert.ok(done[0] <= 8, `the new map starts from its first rows, not the old map's: ${done}`);
+    assert.ok(done.every((n, i) => i === 0 || n > done[i - 1]), `no row of the stopped map is drawn after the input: ${done}`);
+    assert.match(await caption(p), /^At 4\.15× headroom/, 'the final map is the new scenario\'s (40/s is 4× the arrivals)');
+    assert.match(p.url(), /capacity=40%2Fs|capacity=40\/s/, 'the link carries the input');
+  });
+});
+
+test('the rest of the page answers while the map computes', { timeout: 120_000 }, async () => {
+  await withPage('#steps=24x16', async (p) => {
+    await p.locator('#survival').scrollIntoViewIfNeeded();
+    await until(async () => PARTIAL.test(await caption(p)), 'the map under way', 60_000);
+    await p.fill('#attempts-text', '9');
+    await until(async () => (await p.$$eval('#schedule-table tbody tr', (rows) => rows.length)) === 9, 'the schedule table to follow the input');
+    const progress = await caption(p);
+    assert.match(progress, PARTIAL, 'the new map is still under way when the table has followed');
+  });
+});
+
+test('bad axes are refused next to their field, and the exports carry the map', { timeout: 120_000 }, async () => {
+  await withPage('#steps=6x4&outages=1m..2h&headroom=1.5..6', async (p) => {
+    await p.locator('#survival').scrollIntoViewIfNeeded();
+    await until(async () => FINAL.test(await caption(p)), 'the map', 60_000);
+    const csv = await downloadOf(p, 'export-survival-csv');
+    assert.equal(csv.name, 'backoff-lab-survival.csv');
+    const lines = csv.text.trimEnd().split('\n');
+    assert.equal(lines[0], 'series,headroom,outage_s,outcome,recovery_s,exhausted_share,peak_multiple,goodput_vs_arrivals');
+    assert.equal(lines.length, 1 + 3 * 6 * 4, 'a line per cell of the three series');
+    assert.ok(lines.slice(1).every((line) => /,(recovers|slow|collapsed),/.test(line)), csv.text);
+    const json = JSON.parse((await downloadOf(p, 'export-survival-json')).text);
+    assert.deepEqual([json.outages_s.length, json.headroom.length, json.rows_pending], [6, 4, 0]);
+    assert.deepEqual(json.series.map((s) => s.label), ['your policy', 'fixed 30 s', 'your policy + 10% budget']);
+    assert.ok(json.series.every((s) => s.cells.length === 4 && s.cells.every((row) => row.length === 6)));
+    const png = await downloadOf(p, 'export-survival-png');
+    assert.equal(png.name, 'backoff-lab-survival.png');
+    const svg = await downloadOf(p, 'export-survival-svg');
+    assert.match(svg.text, /fixed 30 s: cliff/);
+
+    for (const [field, text, message] of [
+      ['steps', '1x4', 'steps must be from 2 to 64 steps, got 1'],
+      ['outages', '2h..1m', 'outages must be two durations from 1 s to'],
+      ['headroom', '1.5', 'headroom must be two ratios such as 1.05..20'],
+    ]) {
+      await p.fill(`#${field}-text`, text);
+      await until(async () => ((await textOf(p, `#${field}-error`)) ?? '').includes(message), `#${field}-error for ${text}`);
+      assert.equal(await p.locator(`#${field}-text`).getAttribute('aria-invalid'), 'true');
+      await p.fill(`#${field}-text`, { steps: '6x4', outages: '1m..2h', headroom: '1.5..6' }[field]);
+      await until(async () => ((await textOf(p, `#${field}-error`)) ?? '') === '', `#${field}-error clears`);
+    }
+  });
+});
+
+test('the embed page draws view=survival as its rows arrive', { timeout: 120_000 }, async () => {
+  const opened = await openPage(browser, new URL('embed.html#view=survival&steps=8x4', baseUrl).href, { viewport: { width: 800, height: 520 } });
+  try {
+    const p = opened.page;
+    await until(() => p.evaluate(() => document.body.dataset.ready === 'true'), 'the embedded map', 90_000);
+    assert.match(((await textOf(p, '#chart-caption')) ?? '').trim(), FINAL);
+    assertPainted(await canvasStats(p, '#chart'), 'the embedded survival map');
+    assertNoProblems(opened.problems);
+  } finally {
+    await opened.context.close();
+  }
+});

@@ -1,9 +1,9 @@
 // Types of the <backoff-lab> element's module (backoff-lab.js and backoff-lab.inline.js).
-import type { NumberTable, ReportRow, StormDrawn } from './backoff_lab.js';
+import type { NumberTable, ReportRow, StormDrawn, View } from './backoff_lab.js';
 
 /** The `detail` of a `backoff-lab:rendered` event. */
 export interface RenderedDetail {
-  view: 'timeline' | 'distribution' | 'herd' | 'storm' | 'staleness';
+  view: View;
   caption: string;
   table: NumberTable;
   storms: StormDrawn[];

@@ -5,6 +5,7 @@ import init, {
   StormMemo,
   arithmeticView,
   chartSvg,
+  computeSurvivalRow,
   computeView,
   decodeState,
   drawDistribution,
@@ -33,6 +34,9 @@ import init, {
   staleness,
   storm,
   stormSvg,
+  survival,
+  survivalExport,
+  survivalJobs,
   tableCsv,
   viewSvg,
 } from '../../www/pkg/backoff_lab.js';
@@ -60,6 +64,8 @@ import type {
   StormParams,
   StormReport,
   StormSeries,
+  SurvivalMap,
+  SurvivalRow,
   View,
 } from '../../www/pkg/backoff_lab.js';
 
@@ -114,6 +120,12 @@ export async function everyExport(): Promise<string[]> {
   const unused: string = element.errors.map((e) => `${e.attribute}: ${e.message}`).join('\n');
   const numbers: NumberTable = page.table;
   const numbersCsv: string = tableCsv(numbers) + element.settings.view + unused;
+  const map: SurvivalMap = survival(scenario, { steps: '6x4', outages: '1m..2h' });
+  const cliff: number | null = map.series[0].boundary[0];
+  const jobs: Array<[number, number]> = survivalJobs(settings);
+  const row: SurvivalRow = computeSurvivalRow(settings, jobs[0][0], jobs[0][1]);
+  const mapCsv: string = survivalExport(settings, { view: 'survival', rows: [row] }, 'csv');
+  const cellOutcome: string = row.cells[0].outcome + map.caption + mapCsv + String(cliff ?? 0);
   memo.free();
   try {
     schedule({ base: 'abc', multiplier: 3, cap: '3h', attempts: 14 });
@@ -122,5 +134,5 @@ export async function everyExport(): Promise<string[]> {
     return [String(field)];
   }
   return [String(last + p95 + mean + (drained ?? 0) + arithmetic.summary.peak_multiple + seconds),
-    text, csv, caption, svg, link, table, staleCsv, numbersCsv, ...advice, ...svgs, String((lag ?? 0) + staleDrawn.give_up_s), String(drawn.length + timeline.attempts + distribution.attempts + herdDrawn.deliveries)];
+    text, csv, caption, svg, link, table, staleCsv, numbersCsv, cellOutcome, ...advice, ...svgs, String((lag ?? 0) + staleDrawn.give_up_s), String(drawn.length + timeline.attempts + distribution.attempts + herdDrawn.deliveries)];
 }

@@ -276,6 +276,39 @@ where
         .map_err(drawing_error)
 }
 
+/// A chart with a log scale on both axes (the staleness chart, the survival map).
+pub(crate) type LogPlot<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<
+        plotters::coord::combinators::LogCoord<f64>,
+        plotters::coord::combinators::LogCoord<f64>,
+    >,
+>;
+
+/// A log-log chart's axis lines and their titles, without ticks: plotters would put a stray
+/// one on a log scale, so each chart writes its own at nice values.
+pub(crate) fn log_axis_lines<DB: DrawingBackend>(
+    plot: &mut LogPlot<'_, DB>,
+    (x_desc, y_desc): (&str, &str),
+    theme: &Theme,
+    scale: f64,
+) -> Result<(), Error> {
+    plot.configure_mesh()
+        .disable_mesh()
+        .x_labels(0)
+        .y_labels(0)
+        .x_label_formatter(&|_| String::new())
+        .y_label_formatter(&|_| String::new())
+        .set_all_tick_mark_size(0)
+        .axis_style(theme.muted.stroke_width(stroke(1.0, scale)))
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .axis_desc_style(font(11.0, scale, theme.muted))
+        .draw()
+        .map_err(drawing_error)
+}
+
 /// A chart whose x axis is time in seconds, on whichever y axis it was built with.
 pub(crate) type TimeChart<'a, DB, Y> =
     ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, Y>>;

@@ -9,8 +9,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    dashed_line, drawing_error, font, frame, line, polygon, prepare, shade, stroke, tick_count,
-    ChartOptions, Legend, Theme, NICE_SECONDS,
+    dashed_line, drawing_error, font, frame, line, log_axis_lines, polygon, prepare, shade, stroke,
+    tick_count, ChartOptions, Legend, LogPlot, Theme, NICE_SECONDS,
 };
 use crate::staleness::{OutageAnswer, StalenessReport};
 use crate::{format_duration, Error};
@@ -81,7 +81,7 @@ pub fn draw<DB: DrawingBackend>(
     let mut plot = frame(area, s, legend.height + 6.0 * s, 34.0 * s, 64.0 * s)
         .build_cartesian_2d((60.0..x_end).log_scale(), (FLOOR_S..y_end).log_scale())
         .map_err(drawing_error)?;
-    mesh(&mut plot, &theme, s)?;
+    log_axis_lines(&mut plot, ("outage length", "time"), &theme, s)?;
     axes(&mut plot, area, (x_end, y_end), &theme, s)?;
 
     // Outages longer than the give-up time exhaust their first event (under jitter, in more
@@ -160,36 +160,9 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme) -> Vec<(String, ShapeSt
     entries
 }
 
-type Plot<'a, DB> = ChartContext<
-    'a,
-    DB,
-    Cartesian2d<
-        plotters::coord::combinators::LogCoord<f64>,
-        plotters::coord::combinators::LogCoord<f64>,
-    >,
->;
-
-/// The axis lines and their titles (no ticks: `axes` draws them).
-fn mesh<DB: DrawingBackend>(plot: &mut Plot<'_, DB>, theme: &Theme, s: f64) -> Result<(), Error> {
-    plot.configure_mesh()
-        .disable_mesh()
-        .x_labels(0)
-        .y_labels(0)
-        .x_label_formatter(&|_| String::new())
-        .y_label_formatter(&|_| String::new())
-        // `axes` draws the ticks and labels a log scale needs; plotters would add a stray one.
-        .set_all_tick_mark_size(0)
-        .axis_style(theme.muted.stroke_width(stroke(1.0, s)))
-        .x_desc("outage length")
-        .y_desc("time")
-        .axis_desc_style(font(11.0, s, theme.muted))
-        .draw()
-        .map_err(drawing_error)
-}
-
 /// Nice durations along both log axes, with a light grid.
 fn axes<DB: DrawingBackend>(
-    plot: &mut Plot<'_, DB>,
+    plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     (x_end, y_end): (f64, f64),
     theme: &Theme,
@@ -232,7 +205,7 @@ fn floored(v: f64) -> f64 {
 
 /// The band of all events, the jitter band, the first event's lag and age, and the compared.
 fn curves<DB: DrawingBackend>(
-    plot: &mut Plot<'_, DB>,
+    plot: &mut LogPlot<'_, DB>,
     chart: &StalenessChart,
     theme: &Theme,
     s: f64,
@@ -259,7 +232,7 @@ fn curves<DB: DrawingBackend>(
 /// Where all of an outage's events arrive (median to latest, where they are delivered), and
 /// under jitter where its first event does (median to 95th percentile).
 fn bands<DB: DrawingBackend>(
-    plot: &mut Plot<'_, DB>,
+    plot: &mut LogPlot<'_, DB>,
     mine: &StalenessCurve,
     theme: &Theme,
 ) -> Result<(), Error> {
@@ -295,7 +268,7 @@ fn bands<DB: DrawingBackend>(
 
 /// The tolerance `t`: a dashed line across to `x_end`, written above at its left.
 fn tolerance<DB: DrawingBackend>(
-    plot: &mut Plot<'_, DB>,
+    plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     (t, x_end): (f64, f64),
     theme: &Theme,
@@ -314,7 +287,7 @@ fn tolerance<DB: DrawingBackend>(
 
 /// The outage to read off: a line across, its first event's lag and age marked and written.
 fn read_off<DB: DrawingBackend>(
-    plot: &mut Plot<'_, DB>,
+    plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     read: &OutageAnswer,
     theme: &Theme,

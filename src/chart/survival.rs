@@ -9,20 +9,11 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
-    dashed_line, drawing_error, font, frame, line, prepare, stroke, tick_count, ChartOptions,
-    Legend, Theme, NICE_SECONDS,
+    dashed_line, drawing_error, font, frame, line, log_axis_lines, prepare, stroke, tick_count,
+    ChartOptions, Legend, LogPlot, Theme, NICE_SECONDS,
 };
 use crate::survival::{Cell, Outcome, SurvivalMap};
 use crate::{format_duration, Error};
-
-type Plot<'a, DB> = ChartContext<
-    'a,
-    DB,
-    Cartesian2d<
-        plotters::coord::combinators::LogCoord<f64>,
-        plotters::coord::combinators::LogCoord<f64>,
-    >,
->;
 
 /// Headroom values a reader knows, for the vertical axis' ticks.
 const NICE_RATIOS: [f64; 14] = [
@@ -136,7 +127,12 @@ pub fn draw<DB: DrawingBackend>(
     let mut plot = frame(area, s, legend.height + 6.0 * s, 34.0 * s, 56.0 * s)
         .build_cartesian_2d((x.0..x.1).log_scale(), (y.0..y.1).log_scale())
         .map_err(drawing_error)?;
-    mesh(&mut plot, &theme, s)?;
+    log_axis_lines(
+        &mut plot,
+        ("outage length", "headroom: capacity ÷ arrivals"),
+        &theme,
+        s,
+    )?;
     cells(&mut plot, map, (&columns, &rows), &theme)?;
     axes(&mut plot, area, (x, y), &theme, s)?;
     for (i, series) in map.series.iter().enumerate() {
@@ -151,26 +147,9 @@ pub fn draw<DB: DrawingBackend>(
     legend.draw(area)
 }
 
-fn mesh<DB: DrawingBackend>(plot: &mut Plot<'_, DB>, theme: &Theme, s: f64) -> Result<(), Error> {
-    plot.configure_mesh()
-        .disable_mesh()
-        .x_labels(0)
-        .y_labels(0)
-        .x_label_formatter(&|_| String::new())
-        .y_label_formatter(&|_| String::new())
-        // `axes` draws the ticks and labels a log scale needs; plotters would add a stray one.
-        .set_all_tick_mark_size(0)
-        .axis_style(theme.muted.stroke_width(stroke(1.0, s)))
-        .x_desc("outage length")
-        .y_desc("headroom: capacity ÷ arrivals")
-        .axis_desc_style(font(11.0, s, theme.muted))
-        .draw()
-        .map_err(drawing_error)
-}
-
 /// Your policy's cells, shaded; a row not computed yet stays blank.
 fn cells<DB: DrawingBackend>(
-    plot: &mut Plot<'_, DB>,
+    plot: &mut LogPlot<'_, DB>,
     map: &SurvivalMap,
     (columns, rows): (&[(f64, f64)], &[(f64, f64)]),
     theme: &Theme,
@@ -206,7 +185,7 @@ fn ticks(nice: &[f64], (low, high): (f64, f64), max: usize) -> Vec<f64> {
 /// Nice outage lengths and headroom ratios along both axes, with light grid lines over the
 /// cells.
 fn axes<DB: DrawingBackend>(
-    plot: &mut Plot<'_, DB>,
+    plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     (x, y): ((f64, f64), (f64, f64)),
     theme: &Theme,
@@ -242,7 +221,7 @@ fn axes<DB: DrawingBackend>(
 /// outage survived (the left edge of the map when even the shortest collapsed), joined from
 /// row to row.
 fn staircase<DB: DrawingBackend>(
-    plot: &mut Plot<'_, DB>,
+    plot: &mut LogPlot<'_, DB>,
     series: &crate::survival::Series,
     (columns, rows): (&[(f64, f64)], &[(f64, f64)]),
     (style, dash): (ShapeStyle, Option<(f64, f64)>),
@@ -284,7 +263,7 @@ fn staircase<DB: DrawingBackend>(
 /// Your scenario's outage and headroom: a ringed dot, labelled (clamped to the map's edge, and
 /// said so, when it lies outside).
 fn current<DB: DrawingBackend>(
-    plot: &mut Plot<'_, DB>,
+    plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     (outage, headroom): (f64, f64),
     (x, y): ((f64, f64), (f64, f64)),

@@ -392,3 +392,24 @@ fn seed_number(text: &str) -> Result<f64, Error> {
 fn factor_number(text: &str) -> Result<f64, Error> {
     number("factor", text, "a number from 0 to 1")
 }
+
+/// The survival map's axes, as `survival` and `figure survival` take them.
+#[derive(Args)]
+pub(super) struct MapAxesFlags {
+    /// The outage axis, two durations (log-spaced between them).
+    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.0)]
+    outages: String,
+    /// The headroom axis (capacity ÷ arrival rate), two ratios (log-spaced between them).
+    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.1)]
+    headroom: String,
+    /// Steps on each axis: outages x headroom.
+    #[arg(long, value_name = "NxM", default_value = backoff_lab::survival::DEFAULT_TEXT.2)]
+    steps: String,
+}
+
+impl MapAxesFlags {
+    /// The axes, checked.
+    pub(super) fn axes(&self) -> Result<backoff_lab::survival::Axes, Error> {
+        backoff_lab::survival::Axes::from_text(&self.outages, &self.headroom, &self.steps)
+    }
+}

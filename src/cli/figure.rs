@@ -8,7 +8,7 @@ use backoff_lab::jitter::Jitter;
 use backoff_lab::{Error, Params};
 use clap::{Args, ValueEnum};
 
-use super::args::{count_number, StormFlags};
+use super::args::{count_number, MapAxesFlags, StormFlags};
 
 pub(super) const EXAMPLES: &str = "\
 Examples:
@@ -81,15 +81,9 @@ pub(super) struct FigureArgs {
     /// Staleness: a preset drawn beside the policy (see `backoff-lab presets`).
     #[arg(long, value_name = "NAME")]
     compare: Option<String>,
-    /// Survival map: the outage axis, two durations (log-spaced between them).
-    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.0)]
-    outages: String,
-    /// Survival map: the headroom axis (capacity ÷ arrival rate), two ratios.
-    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.1)]
-    headroom: String,
-    /// Survival map: steps on each axis, outages x headroom.
-    #[arg(long, value_name = "NxM", default_value = backoff_lab::survival::DEFAULT_TEXT.2)]
-    steps: String,
+    /// Survival map: its axes.
+    #[command(flatten)]
+    axes: MapAxesFlags,
     /// Output format: the same Rust chart function as the page, through plotters' SVG backend.
     #[arg(long, value_enum, default_value_t = FigureFormat::Svg)]
     format: FigureFormat,
@@ -131,8 +125,7 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
         }
         FigureKind::Survival => {
             let params = args.scenario.params_with_engine("fluid")?;
-            let axes =
-                backoff_lab::survival::Axes::from_text(&args.outages, &args.headroom, &args.steps)?;
+            let axes = args.axes.axes()?;
             let map = backoff_lab::survival::survival_map(
                 params.scenario()?.spec(),
                 &axes,

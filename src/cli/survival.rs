@@ -1,11 +1,11 @@
 //! `backoff-lab survival`: the survival map, which outages a destination survives at which
 //! capacity headroom, under your policy, the fixed 30 s interval and a retry budget.
 
-use backoff_lab::survival::{survival_map, Axes, SurvivalMap};
+use backoff_lab::survival::{survival_map, SurvivalMap};
 use backoff_lab::Error;
 use clap::Args;
 
-use super::args::{DataFormat, StormFlags};
+use super::args::{DataFormat, MapAxesFlags, StormFlags};
 
 pub(super) const EXAMPLES: &str = "\
 Examples:
@@ -22,15 +22,8 @@ collapsed: goodput in that hour below half the arrival rate; slow: neither.";
 pub(super) struct SurvivalArgs {
     #[command(flatten)]
     scenario: StormFlags,
-    /// The outage axis, two durations (log-spaced between them).
-    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.0)]
-    outages: String,
-    /// The headroom axis (capacity ÷ arrival rate), two ratios (log-spaced between them).
-    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.1)]
-    headroom: String,
-    /// Steps on each axis: outages x headroom.
-    #[arg(long, value_name = "NxM", default_value = backoff_lab::survival::DEFAULT_TEXT.2)]
-    steps: String,
+    #[command(flatten)]
+    axes: MapAxesFlags,
     /// Output format: table, csv or json.
     #[arg(long, value_enum, default_value_t = DataFormat::Table)]
     format: DataFormat,
@@ -38,7 +31,7 @@ pub(super) struct SurvivalArgs {
 
 pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
     let params = args.scenario.params_with_engine("fluid")?;
-    let axes = Axes::from_text(&args.outages, &args.headroom, &args.steps)?;
+    let axes = args.axes.axes()?;
     let map = survival_map(params.scenario()?.spec(), &axes, params.engine()?)?;
     Ok(args
         .format

@@ -16,7 +16,7 @@ use crate::{format_duration, Error};
 pub fn survival_plan(settings: &Settings) -> Result<Plan, Error> {
     let params = storm_params(settings);
     let spec = *params.scenario()?.spec();
-    let engine = crate::survival::map_engine(params.engine()?);
+    let engine = params.engine()?;
     let axes = Axes::from_text(
         settings.get("outages"),
         settings.get("headroom"),

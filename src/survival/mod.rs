@@ -209,9 +209,10 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The map of `yours` over `axes` with `engine`; refused up front when it would exceed
-    /// [`MAX_MAP_WORK`].
+    /// The map of `yours` over `axes` with `engine` (as [`map_engine`] takes it); refused up
+    /// front when it would exceed [`MAX_MAP_WORK`].
     pub fn new(yours: &Spec, axes: Axes, engine: Engine) -> Result<Plan, Error> {
+        let engine = map_engine(engine);
         let series = series_specs(yours)?;
         check_work(&series, &axes, engine)?;
         Ok(Plan {

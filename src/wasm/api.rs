@@ -137,8 +137,7 @@ pub fn survival(
     let map = params
         .scenario()
         .and_then(|scenario| {
-            let engine = crate::survival::map_engine(params.engine()?);
-            crate::survival::survival_map(scenario.spec(), &axes.axes()?, engine)
+            crate::survival::survival_map(scenario.spec(), &axes.axes()?, params.engine()?)
         })
         .map_err(|e| js_error(&e))?;
     to_js(&map)

@@ -244,12 +244,7 @@ pub fn page_staleness(
     match text("format", &format)?.as_str() {
         "csv" => Ok(report.to_csv()),
         "markdown" => Ok(report.to_markdown()),
-        "json" => js_sys::JSON::stringify_with_replacer_and_space(
-            &to_js(&report)?,
-            &JsValue::NULL,
-            &JsValue::from(2),
-        )
-        .map(String::from),
+        "json" => json_text(&report),
         other => Err(super::convert::js_error(&crate::Error::out_of_range(
             "format",
             format!("{other:?}"),
@@ -278,16 +273,21 @@ pub fn survival_export(
         .map_err(|e| super::convert::js_error(&e))?;
     match text("format", &format)?.as_str() {
         "csv" => Ok(map.to_csv()),
-        "json" => js_sys::JSON::stringify_with_replacer_and_space(
-            &to_js(&map)?,
-            &JsValue::NULL,
-            &JsValue::from(2),
-        )
-        .map(String::from),
+        "json" => json_text(&map),
         other => Err(super::convert::js_error(&crate::Error::out_of_range(
             "format",
             format!("{other:?}"),
             "csv or json",
         ))),
     }
+}
+
+/// `value` as indented JSON text (the exports' JSON files).
+fn json_text<T: serde::Serialize>(value: &T) -> Result<String, JsValue> {
+    js_sys::JSON::stringify_with_replacer_and_space(
+        &to_js(value)?,
+        &JsValue::NULL,
+        &JsValue::from(2),
+    )
+    .map(String::from)
 }

@@ -20,9 +20,12 @@ const NICE_RATIOS: [f64; 14] = [
     0.1, 0.2, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
 ];
 
+/// A cell's extent along one axis: its low and high edge.
+type Span = (f64, f64);
+
 /// Each value's cell edges on a log axis: halfway (geometrically) to its neighbours, and as far
 /// beyond the two ends. `values` has at least two entries, increasing.
-fn edges(values: &[f64]) -> Vec<(f64, f64)> {
+fn edges(values: &[f64]) -> Vec<Span> {
     let n = values.len();
     let mid = |i: usize| (values[i] * values[i + 1]).sqrt();
     (0..n)
@@ -151,7 +154,7 @@ pub fn draw<DB: DrawingBackend>(
 fn cells<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     map: &SurvivalMap,
-    (columns, rows): (&[(f64, f64)], &[(f64, f64)]),
+    (columns, rows): (&[Span], &[Span]),
     theme: &Theme,
 ) -> Result<(), Error> {
     let Some(yours) = map.series.first() else {
@@ -223,7 +226,7 @@ fn axes<DB: DrawingBackend>(
 fn staircase<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     series: &crate::survival::Series,
-    (columns, rows): (&[(f64, f64)], &[(f64, f64)]),
+    (columns, rows): (&[Span], &[Span]),
     (style, dash): (ShapeStyle, Option<(f64, f64)>),
 ) -> Result<(), Error> {
     let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();

@@ -31,6 +31,7 @@
 //! without it).
 
 mod axes;
+mod branching;
 mod classify;
 mod render;
 
@@ -173,21 +174,29 @@ fn check_work(specs: &[(String, Spec)], axes: &Axes, engine: Engine) -> Result<(
     Ok(())
 }
 
+/// The cells of `spec`'s series over `axes`, each computed on its own with [`cell`].
+fn direct_cells(spec: &Spec, axes: &Axes, engine: Engine) -> Result<Vec<Vec<Cell>>, Error> {
+    axes.headroom
+        .iter()
+        .map(|&headroom| {
+            axes.outages_s
+                .iter()
+                .map(|&outage| cell(spec, outage, headroom, engine))
+                .collect()
+        })
+        .collect()
+}
+
 /// The map of `yours` over `axes`, every cell simulated with `engine`; refused up front when
 /// it would exceed [`MAX_MAP_WORK`].
 pub fn survival_map(yours: &Spec, axes: &Axes, engine: Engine) -> Result<SurvivalMap, Error> {
     check_work(&series_specs(yours)?, axes, engine)?;
     let mut series = Vec::new();
     for (label, spec) in series_specs(yours)? {
-        let mut cells = Vec::with_capacity(axes.headroom.len());
-        for &headroom in &axes.headroom {
-            let row = axes
-                .outages_s
-                .iter()
-                .map(|&outage| cell(&spec, outage, headroom, engine))
-                .collect::<Result<Vec<_>, _>>()?;
-            cells.push(row);
-        }
+        let cells = match engine {
+            Engine::Fluid => branching::series_cells(&spec, axes)?,
+            _ => direct_cells(&spec, axes, engine)?,
+        };
         let boundary = cells
             .iter()
             .map(|row| boundary(row, &axes.outages_s))

@@ -81,3 +81,107 @@ pub(super) fn series_cells(spec: &Spec, axes: &Axes) -> Result<Vec<Vec<Cell>>, E
     }
     Ok(rows)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jitter::{seeded_rng, uniform, Factor, Jitter, SeededRng};
+    use crate::storm::Bounds;
+    use crate::survival::{direct_cells, series_specs};
+    use crate::{Engine, Policy, Stop};
+
+    fn pick<T: Copy>(rng: &mut SeededRng, items: &[T]) -> T {
+        items[(uniform(rng, 0.0, items.len() as f64) as usize).min(items.len() - 1)]
+    }
+
+    /// A scenario for a map: every policy kind and jitter mode the fluid engine takes, every
+    /// bound, outages from second 0 (one storm per series) or later (one per headroom), short
+    /// timeouts (blocks of a second or two, so that a branch one second late shows).
+    fn random_spec(rng: &mut SeededRng) -> Spec {
+        let attempts = Stop::Attempts(pick(rng, &[2, 4, 8, 16]));
+        let policy = match pick(rng, &[0, 1, 2]) {
+            0 => Policy::fixed(pick(rng, &[10.0, 30.0]), attempts),
+            1 => Policy::new(
+                pick(rng, &[5.0, 30.0]),
+                2.0,
+                pick(rng, &[300.0, 1_800.0]),
+                attempts,
+            ),
+            _ => Policy::explicit(&[5.0, 60.0, 600.0], Some(1_200.0), Some(attempts)),
+        }
+        .unwrap();
+        let mut bounds = Bounds::default();
+        let arrivals = uniform(rng, 25.0, 60.0);
+        match pick(rng, &[0, 1, 2, 3, 4]) {
+            0 => bounds.budget = Some(0.1),
+            1 => bounds.rate_limit_per_s = Some(arrivals * 2.0),
+            2 => bounds.pause = true,
+            3 => bounds.retry_after_s = Some(60.0),
+            _ => {}
+        }
+        Spec {
+            arrivals_per_s: arrivals,
+            timeout_s: pick(rng, &[1.0, 2.0, 5.0]),
+            outage: (pick(rng, &[0, 0, 130]), 600),
+            policy,
+            jitter: pick(
+                rng,
+                &[
+                    Jitter::None,
+                    Jitter::Full,
+                    Jitter::Equal,
+                    Jitter::Proportional(Factor::GRPC),
+                ],
+            ),
+            bounds,
+            abandon: pick(rng, &[false, true]),
+            ..Spec::article_fixed()
+        }
+    }
+
+    /// The shared storms give every cell exactly (every field, to the last bit) as computing it
+    /// on its own does, and refuse a map with the same error.
+    #[test]
+    fn branched_cells_are_exactly_the_cells_computed_one_by_one() {
+        let axes = Axes::new((20.0, 3_000.0), (1.1, 5.0), (9, 3)).unwrap();
+        let mut rng = seeded_rng(2_024).unwrap();
+        let mut cells = 0;
+        for _ in 0..8 {
+            let yours = random_spec(&mut rng);
+            for (label, spec) in series_specs(&yours).unwrap() {
+                let direct = direct_cells(&spec, &axes, Engine::Fluid);
+                let branched = series_cells(&spec, &axes);
+                match (&direct, &branched) {
+                    (Ok(direct), Ok(branched)) => {
+                        assert_eq!(direct, branched, "{label}: {spec:?}");
+                        cells += direct.len() * direct[0].len();
+                    }
+                    _ => assert_eq!(
+                        direct.clone().err().map(|e| e.to_string()),
+                        branched.clone().err().map(|e| e.to_string()),
+                        "{label}: {spec:?}"
+                    ),
+                }
+            }
+        }
+        assert!(cells >= 300, "only {cells} cells compared");
+    }
+
+    /// A map the fluid engine refuses for some of its cells is refused with the first cell's
+    /// reason, as when the cells are computed one by one.
+    #[test]
+    fn a_map_with_an_unrepresentable_cell_fails_as_the_direct_cells_fail() {
+        let axes = Axes::new((20.0, 3_000.0), (1.1, 5.0), (4, 3)).unwrap();
+        let spec = Spec {
+            timeout_s: 1.0,
+            ..Spec::article_fixed()
+        };
+        let direct = direct_cells(&spec, &axes, Engine::Fluid).unwrap_err();
+        let branched = series_cells(&spec, &axes).unwrap_err();
+        assert_eq!(branched.to_string(), direct.to_string());
+        assert!(
+            branched.to_string().contains("within its limits"),
+            "{branched}"
+        );
+    }
+}

@@ -6,7 +6,8 @@ use backoff_lab::give_up::{distribution, give_up_times};
 use backoff_lab::herd::herd;
 use backoff_lab::jitter::{seeded_rng, Jitter};
 use backoff_lab::storm::{simulate_discrete, simulate_fluid, Scenario, Spec, StormReport};
-use backoff_lab::{Policy, ScheduleReport, Stop};
+use backoff_lab::survival::{cell, series_specs, survival_map, Axes, Cell};
+use backoff_lab::{Engine, Policy, ScheduleReport, Stop};
 use criterion::{criterion_group, criterion_main, Criterion};
 use rand::RngExt;
 use std::hint::black_box;
@@ -258,6 +259,38 @@ fn storms(c: &mut Criterion) {
     }
 }
 
+/// Every cell of the article storm's map over `axes`, each storm simulated on its own: what the
+/// map did before its cells shared storms (the baseline).
+fn cells_one_by_one(axes: &Axes) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for (_, spec) in series_specs(&Spec::article_fixed()).unwrap() {
+        for &headroom in &axes.headroom {
+            for &outage in &axes.outages_s {
+                cells.push(cell(&spec, outage, headroom, Engine::Fluid).unwrap());
+            }
+        }
+    }
+    cells
+}
+
+/// The survival map of the article's storm (its three series): cells computed one by one on an
+/// 8×4 grid against the shared storms on the same grid, and the default 24×16 grid.
+fn survival_maps(c: &mut Criterion) {
+    let small = Axes::new((10.0, 86_400.0), (1.05, 20.0), (8, 4)).unwrap();
+    let default = Axes::new((10.0, 86_400.0), (1.05, 20.0), (24, 16)).unwrap();
+    let map = |axes: &Axes| survival_map(&Spec::article_fixed(), axes, Engine::Fluid).unwrap();
+    let mut group = c.benchmark_group("survival_map");
+    group.sample_size(10);
+    group.bench_function("baseline_cells_one_by_one_8x4", |b| {
+        b.iter(|| black_box(cells_one_by_one(&small)))
+    });
+    group.bench_function("shared_storms_8x4", |b| b.iter(|| black_box(map(&small))));
+    group.bench_function("shared_storms_24x16", |b| {
+        b.iter(|| black_box(map(&default)))
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     storm_events_per_second,
@@ -266,6 +299,7 @@ criterion_group!(
     herds,
     schedule,
     staleness,
-    storms
+    storms,
+    survival_maps
 );
 criterion_main!(benches);

@@ -88,6 +88,9 @@ const FIELDS: &[&str] = &[
     "tolerance",
     "max-lag",
     "outages",
+    // The survival map's axes (`outages` above is shared with staleness).
+    "headroom",
+    "steps",
     // A result handed back to be drawn (`drawView`, `viewSvg`).
     "computed",
 ];

@@ -7,7 +7,7 @@ use std::ops::{Add, Sub};
 use super::scenario::{Units, MICRO};
 
 /// The first attempts and retries sent in each second of the trailing window, and their sums.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Window<T> {
     firsts: Vec<T>,
     retries: Vec<T>,
@@ -51,7 +51,7 @@ impl<T: Copy + Default + Add<Output = T> + Sub<Output = T> + std::iter::Sum> Win
 }
 
 /// The budget in whole attempts (discrete engine).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct ExactBudget {
     window: Option<Window<u64>>,
     ppm: u64,
@@ -90,7 +90,7 @@ impl ExactBudget {
 
 /// The budget on expected values (fluid engine): the same sums and the same rounding down of
 /// the allowance (first attempts are whole here whenever the arrivals are).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct ExpectedBudget {
     window: Option<Window<f64>>,
     share: f64,

@@ -33,7 +33,7 @@ pub(crate) struct Outcome<T> {
 
 /// The destination's queue, in millionths of a request: whole in the discrete engine, rounded
 /// to the nearest millionth each second in the fluid engine.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Queue {
     millionths: u128,
 }

@@ -113,6 +113,7 @@ mod scenario;
 pub use arithmetic::{arithmetic_view, ArithmeticMinute, ArithmeticReport, ArithmeticSummary};
 pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS, MAX_DISCRETE_WORST_CASE};
 pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
+pub(crate) use fluid::{unrepresentable as fluid_unrepresentable, FluidStorm, Shortcuts};
 pub use memo::Memo;
 pub use report::{DrainedBy, Interval, StormReport, Summary};
 pub use scenario::{Bounds, Scenario, Spec, MAX_DELIVERIES, MAX_HORIZON_S};

@@ -187,6 +187,7 @@ impl Interval {
 
 /// Folds per-second rows into minutes and the summary's totals as a simulation goes, keeping
 /// the seconds themselves only when asked.
+#[derive(Clone)]
 pub(crate) struct Recorder {
     minutes: Vec<Interval>,
     seconds: Option<Vec<Interval>>,
@@ -212,6 +213,28 @@ impl Recorder {
             exhausted_at_outage_end: 0.0,
             exhausted_at_drain: 0.0,
             delivered: 0.0,
+        }
+    }
+
+    /// This recorder going on for `scenario`, whose outage ends at or after the seconds recorded:
+    /// what it would hold had it recorded the same seconds for `scenario` (rows and totals are
+    /// the same; only the outage's end is used, to mark the exhausted count at that end and,
+    /// from that end on, when the backlog drained).
+    pub(crate) fn continued_as(&self, scenario: &Scenario) -> Recorder {
+        let outage_end = scenario.outage_end();
+        debug_assert!(self.count <= outage_end, "recorded past the outage's end");
+        // The last second recorded is the outage's last only when the outage ends now.
+        let exhausted_at_outage_end = match self.minutes.last() {
+            Some(minute) if self.count == outage_end => minute.exhausted,
+            _ => 0.0,
+        };
+        Recorder {
+            outage_end,
+            exhausted_at_outage_end,
+            drained_at: None,
+            emptied_at: None,
+            exhausted_at_drain: 0.0,
+            ..self.clone()
         }
     }
 

@@ -131,11 +131,18 @@ impl Spec {
             ));
         }
         let end = u64::from(self.outage.0) + u64::from(self.outage.1);
-        if end > u64::from(MAX_HORIZON_S) || self.traffic_s > MAX_HORIZON_S {
+        if self.traffic_s > MAX_HORIZON_S {
             return Err(Error::out_of_range(
-                "horizon",
-                crate::format_duration(end.max(u64::from(self.traffic_s)) as f64),
-                "at most 7 days: traffic and outage must end within it",
+                "traffic",
+                crate::format_duration(f64::from(self.traffic_s)),
+                "at most 7 days",
+            ));
+        }
+        if end > u64::from(MAX_HORIZON_S) {
+            return Err(Error::out_of_range(
+                "outage",
+                format!("an outage ending at {}", crate::format_duration(end as f64)),
+                "an outage that ends within 7 days (its start plus its length)",
             ));
         }
         if let Some((_, at)) = self.batch {

@@ -35,17 +35,40 @@ fn a_ten_minute_outage_needs_about_35_per_second_under_backoff_with_jitter() {
 
 /// A map's cells are the storms `backoff-lab storm` runs for the same scenario, classified:
 /// stopping each at the end of its recovery window changes no outcome and no recovery time.
+/// The second grid has cells that drain 30 to 60 minutes after their outage, so that a window
+/// cut short would show.
 #[test]
 fn map_cells_agree_with_direct_storm_runs_to_their_end() {
-    let axes = Axes::new((30.0, 7_200.0), (1.5, 8.0), (6, 4)).unwrap();
     let backoff = Spec {
         policy: Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(86_400.0)).unwrap(),
         jitter: Jitter::Full,
         ..Spec::article_fixed()
     };
-    let map = survival_map(&backoff, &axes, Engine::Fluid).unwrap();
-    let specs = series_specs(&backoff).unwrap();
     let mut outcomes = std::collections::BTreeSet::new();
+    let mut late_recoveries = 0;
+    for axes in [
+        Axes::new((30.0, 7_200.0), (1.5, 8.0), (6, 4)).unwrap(),
+        Axes::new((600.0, 900.0), (4.0, 8.0), (2, 2)).unwrap(),
+    ] {
+        late_recoveries += agree_to_their_end(&backoff, &axes, &mut outcomes);
+    }
+    assert_eq!(outcomes.len(), 3, "every outcome occurs: {outcomes:?}");
+    assert!(
+        late_recoveries > 0,
+        "no cell drains 30 to 60 min after its outage"
+    );
+}
+
+/// Checks every cell of the map of `backoff` over `axes` against its storm run to its end;
+/// returns how many recovered 30 to 60 minutes after their outage.
+fn agree_to_their_end(
+    backoff: &Spec,
+    axes: &Axes,
+    outcomes: &mut std::collections::BTreeSet<&'static str>,
+) -> usize {
+    let map = survival_map(backoff, axes, Engine::Fluid).unwrap();
+    let specs = series_specs(backoff).unwrap();
+    let mut late_recoveries = 0;
     for (series, (label, spec)) in map.series.iter().zip(&specs) {
         assert_eq!(&series.label, label);
         for (row, &headroom) in series.cells.iter().zip(&map.headroom) {
@@ -62,10 +85,15 @@ fn map_cells_agree_with_direct_storm_runs_to_their_end() {
                 assert_eq!(got.outcome, direct.outcome, "{at}");
                 assert_eq!(got.recovery_s, direct.recovery_s, "{at}");
                 outcomes.insert(got.outcome.name());
+                late_recoveries += usize::from(
+                    direct
+                        .recovery_s
+                        .is_some_and(|s| (1_800.0..=3_600.0).contains(&s)),
+                );
             }
         }
     }
-    assert_eq!(outcomes.len(), 3, "every outcome occurs: {outcomes:?}");
+    late_recoveries
 }
 
 #[test]

@@ -4,6 +4,7 @@ use super::kernel::{Mass, Ring};
 
 /// What failed into every class, second by second: by timeout, and by 429 when the destination
 /// answers it; and the last second each class's history received something other than zero.
+#[derive(Clone)]
 pub(super) struct Histories {
     pub timed_out: Vec<Mass>,
     pub rejected: Vec<Mass>,

@@ -27,13 +27,14 @@ mod held;
 mod history;
 mod kernel;
 mod moving;
+mod progress;
 mod reading;
 mod state;
 
 use classes::{attempt_classes, Unrepresentable};
-use state::Fluid;
+pub(crate) use progress::FluidStorm;
 
-use super::report::{Recorder, StormReport};
+use super::report::StormReport;
 use super::scenario::{Units, MAX_HORIZON_S};
 use super::Scenario;
 use crate::Error;
@@ -92,7 +93,7 @@ pub(crate) struct Shortcuts {
 }
 
 impl Shortcuts {
-    const ALL: Shortcuts = Shortcuts {
+    pub(crate) const ALL: Shortcuts = Shortcuts {
         long_blocks: true,
         quiet_histories: true,
         drop_dust: true,
@@ -120,37 +121,9 @@ fn run(
     shortcuts: Shortcuts,
     until_s: u32,
 ) -> Result<(StormReport, f64), Error> {
-    let until = until_s.min(MAX_HORIZON_S) as usize;
-    let units = *scenario.units();
-    let mut engine = Fluid::new(scenario, units, shortcuts)?;
-    let mut recorder = Recorder::new(scenario, keep_seconds);
-    // Seconds are simulated in blocks: within a block what comes due depends only on what
-    // failed before it as long as nothing failed within it more than `soonest` seconds ago (the
-    // soonest any failure comes due). So each class reads its history for a whole block at once,
-    // then the destination decides each second on totals, and the block ends `soonest` seconds
-    // after its first failure. While nothing fails (a healthy destination, a drain) blocks are
-    // long; while everything fails they are `soonest` long from the start.
-    let (mut from, mut failing, mut finished) = (0usize, true, false);
-    while !finished && from < until {
-        let longest = if shortcuts.long_blocks {
-            MAX_BLOCK
-        } else {
-            engine.soonest
-        };
-        let span = if failing { engine.soonest } else { longest }.min(until - from);
-        let top = (engine.active + 1).min(engine.classes.len());
-        engine.read_block(from, span, top);
-        let decided = engine.decide(from, span, top, &mut recorder);
-        failing = decided.first_failure.is_some();
-        finished = decided.finished;
-        if decided.end < span && !finished {
-            engine.rewind(from, decided.end, top);
-        }
-        engine.move_failures(from, decided.end, top);
-        from += decided.end;
-    }
-    let report = recorder.finish("fluid", scenario, engine.created);
-    Ok((report, engine.worked))
+    let mut storm = FluidStorm::start(scenario, keep_seconds, shortcuts)?;
+    storm.run_until(until_s);
+    Ok(storm.finish())
 }
 
 /// Why the fluid engine would refuse a valid `scenario`, if it would.

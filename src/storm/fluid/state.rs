@@ -12,6 +12,7 @@ use crate::storm::Scenario;
 use crate::Error;
 
 /// The engine's state between blocks.
+#[derive(Clone)]
 pub(super) struct Fluid<'a> {
     pub scenario: &'a Scenario,
     pub units: Units,
@@ -89,6 +90,15 @@ impl<'a> Fluid<'a> {
             },
             classes,
         })
+    }
+
+    /// This state going on as `scenario` (see [`super::FluidStorm::branch`]).
+    pub fn continued_as(&self, scenario: &'a Scenario) -> Fluid<'a> {
+        Fluid {
+            scenario,
+            units: *scenario.units(),
+            ..self.clone()
+        }
     }
 
     /// Counts classes up to `top` as active once something reached `top`.

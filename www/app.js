@@ -212,6 +212,9 @@ const CAPTIONS = {
 // runs once its section has come near the screen (see `survivalWanted`): it keeps every core busy
 // for a while.
 const COMPUTED = ['distribution', 'herd', 'storm', 'staleness', 'survival'];
+// Views whose computation does not hold up the end of a render (its status and `charts-drawn`
+// events): the survival map shows its own progress, and its errors join the others when they come.
+const BACKGROUND = ['survival'];
 
 /** Writes what a drawn view says next to it; `tableDone()` once the timeline's table is full. */
 function showDrawn(view, drawn, tableDone) {
@@ -286,14 +289,18 @@ const render = (() => {
     pending.delete(view);
     progress.hide(view);
     if (view === 'storm') stormMs = performance.now() - started;
+    if (BACKGROUND.includes(view)) {
+      showErrors(errors);
+      return;
+    }
     announceVisible();
-    if (pending.size === 0) finish();
+    if ([...pending.keys()].every((v) => BACKGROUND.includes(v))) finish();
   }
 
   /** `charts-drawn` "first" once every chart on screen shows this render's inputs (a quicker
    * first run counts), "visible" once they show their final results. */
   function announceVisible() {
-    const waiting = [...pending.keys()].filter((v) => measuredOnScreen.has(v));
+    const waiting = [...pending.keys()].filter((v) => measuredOnScreen.has(v) && !BACKGROUND.includes(v));
     if (!firstAnnounced && waiting.every((v) => drawnOnScreen.has(v))) {
       firstAnnounced = true;
       announce('first');

@@ -143,6 +143,36 @@ async function longestTasks(browser, url, hash) {
   return result;
 }
 
+/** The survival map of `hash`: scrolled to, the time to its whole map and its longest
+ * main-thread task meanwhile (Long Tasks API), and the draws it took. */
+async function survivalMap(browser, url, hash) {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  await page.addInitScript(() => {
+    window.__tasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__tasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${url}${hash}`);
+  await page.waitForFunction(() => /^rendered in/.test(document.getElementById('status')?.textContent ?? ''), null, { timeout: 120_000 });
+  const started = await page.evaluate(() => {
+    window.__draws = 0;
+    const caption = document.getElementById('survival-caption');
+    new MutationObserver(() => { window.__draws += 1; }).observe(caption, { childList: true, characterData: true, subtree: true });
+    document.getElementById('survival').scrollIntoView();
+    return performance.now();
+  });
+  await page.waitForFunction(() => /^At /.test(document.getElementById('survival-caption').textContent), null, { timeout: 300_000 });
+  const result = await page.evaluate((started) => ({
+    ms: performance.now() - started,
+    longest: Math.max(0, ...window.__tasks.filter((t) => t.start >= started).map((t) => t.duration)),
+    draws: window.__draws,
+    workers: navigator.hardwareConcurrency,
+  }), started);
+  await page.close();
+  return result;
+}
+
 const { server, url } = await servePage();
 const browser = await launchBrowser();
 try {
@@ -179,6 +209,14 @@ try {
     console.log(`${r.longest.toFixed(0).padStart(12)}   ${r.afterFirstPaint.toFixed(0).padStart(17)}   ${r.status.slice(0, 40).padEnd(40)}  ${hash || '(default)'}`);
   }
   console.log(`worst main-thread task after the first paint: ${worst.toFixed(0)} ms (target: none over 50 ms)`);
+
+  console.log('\nsurvival map, scrolled into view: time to the whole map (workers) and the longest main-thread task meanwhile');
+  console.log('map                                   whole map (s)   longest task (ms)   draws   workers');
+  for (const [label, hash] of [['default 24x16, backoff + full jitter', ''], ['article fixed 30 s policy', '#preset=&gaps=&base=30s&multiplier=1&cap=30s&stop=give-up&give-up=2h&mode=none'], ['12x8', '#steps=12x8']]) {
+    const r = await survivalMap(browser, url, hash);
+    console.log(`${label.padEnd(36)}  ${(r.ms / 1000).toFixed(2).padStart(13)}   ${r.longest.toFixed(0).padStart(17)}   ${String(r.draws).padStart(5)}   ${String(r.workers).padStart(7)}`);
+  }
+  console.log('targets: the default map within 2 s, no main-thread task over 50 ms while it computes');
 } finally {
   await browser.close();
   await closeServer(server);

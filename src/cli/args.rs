@@ -164,7 +164,7 @@ impl JitterFlags {
 }
 
 /// A storm's scenario: traffic, destination, outage, the retry policy and what protects the
-/// destination (budget, rate limit, pause, Retry-After).
+/// destination (budget, rate limit, pause, Retry-After, retry quota, circuit breaker).
 #[derive(Args)]
 pub(super) struct StormFlags {
     /// Steady first deliveries (default 600/min).
@@ -237,6 +237,25 @@ pub(super) struct StormFlags {
     /// The destination skips requests whose sender already timed out.
     #[arg(long)]
     abandon: bool,
+    /// A token bucket on retries: aws (the AWS SDKs' standard retry mode: 500 tokens, 10 a
+    /// retry) or grpc (gRPC's retry throttling: retries only above half the tokens).
+    #[arg(long, value_name = "NAME")]
+    retry_quota: Option<String>,
+    /// The retry quota's bucket size in tokens (default 500 for aws, 10 for grpc).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    retry_quota_tokens: Option<String>,
+    /// Tokens a success gives back under --retry-quota grpc (default 0.1).
+    #[arg(long, value_name = "R", allow_hyphen_values = true)]
+    retry_quota_ratio: Option<String>,
+    /// A circuit breaker: open after this many consecutive failures.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    breaker_failures: Option<String>,
+    /// How long the breaker stays open before it probes (default 30s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    breaker_cooldown: Option<String>,
+    /// Attempts sent at most while the breaker is half-open (default 1).
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
+    breaker_probes: Option<String>,
     /// discrete (every delivery, seeded; the default of storm), fluid (expected values, fast;
     /// the default of survival), auto (fluid where it represents the scenario, else discrete)
     /// or arithmetic (the article's table; storm only).
@@ -301,6 +320,28 @@ impl StormFlags {
             retry_after: duration(&self.retry_after),
             retry_after_threshold: duration(&self.retry_after_threshold),
             abandon: self.abandon.then_some(true),
+            retry_quota: self.retry_quota.clone(),
+            retry_quota_tokens: flag_number(
+                &self.retry_quota_tokens,
+                "retry-quota-tokens",
+                "a whole number of tokens (10 to 1000000 for aws, 1 to 1000 for grpc)",
+            )?,
+            retry_quota_ratio: flag_number(
+                &self.retry_quota_ratio,
+                "retry-quota-ratio",
+                "a number greater than 0 and at most 1",
+            )?,
+            breaker_failures: flag_number(
+                &self.breaker_failures,
+                "breaker-failures",
+                "a whole number of consecutive failures from 1 to 10000",
+            )?,
+            breaker_cooldown: duration(&self.breaker_cooldown),
+            breaker_probes: flag_number(
+                &self.breaker_probes,
+                "breaker-probes",
+                "a whole number of attempts from 1 to 1000",
+            )?,
             engine: Some(self.engine.clone().unwrap_or_else(|| "discrete".into())),
             ..params
         })
@@ -371,6 +412,17 @@ pub(super) fn number(field: &'static str, text: &str, valid: &str) -> Result<f64
         value: format!("{text:?}"),
         valid: valid.to_string(),
     })
+}
+
+/// An optional flag's number; text that is not one gets the field's range in the message.
+fn flag_number(
+    text: &Option<String>,
+    field: &'static str,
+    valid: &str,
+) -> Result<Option<f64>, Error> {
+    text.as_deref()
+        .map(|text| number(field, text, valid))
+        .transpose()
 }
 
 /// A count of samples or deliveries (`field`): 1 to 10,000,000.

@@ -127,6 +127,25 @@ pub struct Params {
     /// Storm: the destination skips requests whose sender already timed out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abandon: Option<bool>,
+    /// Storm: a token bucket on retries, `aws` (the AWS SDKs' standard retry mode) or `grpc`
+    /// (gRPC's retry throttling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_quota: Option<String>,
+    /// Storm: the retry quota's bucket size, whole tokens (default 500 for `aws`, 10 for `grpc`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_quota_tokens: Option<f64>,
+    /// Storm: tokens a success gives back under the `grpc` quota (default 0.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_quota_ratio: Option<f64>,
+    /// Storm: a circuit breaker opening after this many consecutive failures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaker_failures: Option<f64>,
+    /// Storm: how long the breaker stays open before probing (default 30 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaker_cooldown: Option<DurationInput>,
+    /// Storm: attempts sent at most while half-open (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaker_probes: Option<f64>,
     /// Storm: `discrete` (default), `fluid` or `arithmetic`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
@@ -178,6 +197,12 @@ impl Default for Params {
             retry_after: None,
             retry_after_threshold: None,
             abandon: None,
+            retry_quota: None,
+            retry_quota_tokens: None,
+            retry_quota_ratio: None,
+            breaker_failures: None,
+            breaker_cooldown: None,
+            breaker_probes: None,
             engine: None,
             tolerance: None,
             max_lag: None,

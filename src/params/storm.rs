@@ -1,7 +1,7 @@
 //! The storm scenario from the parameters: the article's storm wherever a field is not given.
 
 use super::{whole_number, DurationInput, Params};
-use crate::storm::{Bounds, Engine, Scenario, Spec};
+use crate::storm::{Bounds, Breaker, Engine, RetryQuota, Scenario, Spec};
 use crate::{Error, Policy, Stop};
 
 impl Params {
@@ -115,7 +115,62 @@ impl Params {
                 "retry-after-threshold",
                 1.0,
             )?,
+            retry_quota: self.retry_quota()?,
+            breaker: self.breaker()?,
         })
+    }
+
+    /// The retry quota, if one is named; its tokens and ratio are refused without it (and the
+    /// ratio with `aws`, which has none).
+    fn retry_quota(&self) -> Result<Option<RetryQuota>, Error> {
+        let Some(name) = &self.retry_quota else {
+            let given = [
+                ("retry-quota-tokens", self.retry_quota_tokens.is_some()),
+                ("retry-quota-ratio", self.retry_quota_ratio.is_some()),
+            ];
+            return match given.iter().find(|(_, given)| *given) {
+                Some((field, _)) => Err(Error::out_of_range(
+                    field,
+                    "given without a retry quota",
+                    "given only with retry-quota aws or grpc",
+                )),
+                None => Ok(None),
+            };
+        };
+        RetryQuota::from_name(name, self.retry_quota_tokens, self.retry_quota_ratio).map(Some)
+    }
+
+    /// The circuit breaker, if `breaker_failures` is given; its cool-down and probes are
+    /// refused without it.
+    fn breaker(&self) -> Result<Option<Breaker>, Error> {
+        let Some(failures) = self.breaker_failures else {
+            let given = [
+                ("breaker-cooldown", self.breaker_cooldown.is_some()),
+                ("breaker-probes", self.breaker_probes.is_some()),
+            ];
+            return match given.iter().find(|(_, given)| *given) {
+                Some((field, _)) => Err(Error::out_of_range(
+                    field,
+                    "given without a circuit breaker",
+                    "given only with breaker-failures",
+                )),
+                None => Ok(None),
+            };
+        };
+        let cooldown = seconds(
+            &self.breaker_cooldown,
+            "breaker-cooldown",
+            f64::from(Breaker::DEFAULT_COOLDOWN_S),
+        )?;
+        let breaker = Breaker {
+            failures: whole_number("breaker-failures", failures, 1, 10_000)? as u32,
+            cooldown_s: whole_seconds_within("breaker-cooldown", cooldown)?,
+            probes: match self.breaker_probes {
+                Some(probes) => whole_number("breaker-probes", probes, 1, 1_000)? as u32,
+                None => Breaker::DEFAULT_PROBES,
+            },
+        };
+        Ok(Some(breaker))
     }
 
     /// The storm engine: `discrete` unless chosen.
@@ -149,6 +204,18 @@ impl Params {
                 self.retry_after.is_some() || self.retry_after_threshold.is_some(),
             ),
             ("abandon", self.abandon == Some(true)),
+            (
+                "retry-quota",
+                self.retry_quota.is_some()
+                    || self.retry_quota_tokens.is_some()
+                    || self.retry_quota_ratio.is_some(),
+            ),
+            (
+                "breaker-failures",
+                self.breaker_failures.is_some()
+                    || self.breaker_cooldown.is_some()
+                    || self.breaker_probes.is_some(),
+            ),
             ("mode", self.mode.as_deref().is_some_and(|m| m != "none")),
             ("seed", self.seed.is_some()),
         ];
@@ -165,11 +232,16 @@ impl Params {
 
 /// The budget's window: a whole number of seconds from 1 s to 1 h.
 fn budget_window(seconds: f64) -> Result<u32, Error> {
+    whole_seconds_within("budget-window", seconds)
+}
+
+/// A whole number of seconds from 1 s to 1 h (the budget's window, the breaker's cool-down).
+fn whole_seconds_within(field: &'static str, seconds: f64) -> Result<u32, Error> {
     if seconds.fract() == 0.0 && (1.0..=3_600.0).contains(&seconds) {
         Ok(seconds as u32)
     } else {
         Err(Error::out_of_range(
-            "budget-window",
+            field,
             crate::format_duration(seconds.abs()),
             "a whole number of seconds from 1 s to 1 h",
         ))

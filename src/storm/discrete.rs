@@ -2,8 +2,10 @@
 //! jittered gaps, waiting on a one-second timing wheel. Counts are exact for the seed. It keeps
 //! only what is in flight: a delivered or exhausted delivery leaves no trace but the counts.
 
+use super::breaker::BreakerState;
 use super::budget::ExactBudget;
 use super::destination::{Outcome, Queue};
+use super::quota::ExactQuota;
 use super::report::{Interval, Recorder, StormReport};
 use super::scenario::{micro, Units, MAX_HORIZON_S};
 use super::Scenario;
@@ -85,7 +87,12 @@ pub(super) fn simulate_within(
         }
         recorder.push(row);
     }
-    Ok(recorder.finish("discrete", scenario, engine.created as f64))
+    Ok(recorder.finish(
+        "discrete",
+        scenario,
+        engine.created as f64,
+        engine.breaker.openings(),
+    ))
 }
 
 /// The engine's state between seconds.
@@ -108,6 +115,8 @@ struct Discrete<'a> {
     exhausted: u64,
     queue: Queue,
     budget: ExactBudget,
+    quota: ExactQuota,
+    breaker: BreakerState,
 }
 
 impl<'a> Discrete<'a> {
@@ -130,6 +139,8 @@ impl<'a> Discrete<'a> {
             exhausted: 0,
             queue: Queue::default(),
             budget: ExactBudget::new(&units),
+            quota: ExactQuota::new(&units),
+            breaker: BreakerState::new(units.breaker),
         })
     }
 
@@ -168,6 +179,10 @@ impl<'a> Discrete<'a> {
             ..Interval::default()
         };
         self.delivered += outcome.ok;
+        self.quota.settle(firsts, retries, &outcome);
+        let failed = outcome.late + outcome.lost + outcome.rejected;
+        self.breaker
+            .settle(second, n as f64, outcome.ok as f64, failed as f64);
         row.duplicates = self.fail_unanswered(second, firsts, &outcome);
         self.close_row(second, row)
     }
@@ -193,9 +208,14 @@ impl<'a> Discrete<'a> {
             self.budget.open(second, 0);
             (0, 0)
         } else {
-            let allowed = self.units.allowance(second, scenario.outage_end());
+            let allowed = self
+                .units
+                .allowance(second, scenario.outage_end())
+                .min(self.breaker.allowance(second));
             let firsts = firsts_due.min(allowed);
-            let room = (allowed - firsts).min(self.budget.open(second, firsts));
+            let room = (allowed - firsts)
+                .min(self.budget.open(second, firsts))
+                .min(self.quota.room());
             let retries = (self.due.len() as u64).min(room);
             self.budget.record(retries);
             (firsts, retries)

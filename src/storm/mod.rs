@@ -101,20 +101,24 @@
 //! - [`arithmetic_view`]: the article's per-minute arithmetic, for the outage's minutes.
 
 mod arithmetic;
+mod breaker;
 mod budget;
 mod caption;
 mod destination;
 mod discrete;
 mod fluid;
 mod memo;
+mod quota;
 mod report;
 mod scenario;
 
 pub use arithmetic::{arithmetic_view, ArithmeticMinute, ArithmeticReport, ArithmeticSummary};
+pub use breaker::Breaker;
 pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS, MAX_DISCRETE_WORST_CASE};
 pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
 pub(crate) use fluid::{unrepresentable as fluid_unrepresentable, FluidStorm, Shortcuts};
 pub use memo::Memo;
+pub use quota::{RetryQuota, AWS_RETRY_COST, AWS_SUCCESS_REFUND};
 pub use report::{DrainedBy, Interval, StormReport, Summary};
 pub use scenario::{Bounds, Scenario, Spec, MAX_DELIVERIES, MAX_HORIZON_S};
 
@@ -198,5 +202,9 @@ pub fn simulate_until(
 
 #[cfg(test)]
 mod agreement;
+#[cfg(test)]
+mod breaker_tests;
+#[cfg(test)]
+mod quota_tests;
 #[cfg(test)]
 mod tests;

@@ -43,7 +43,8 @@ pub struct Interval {
     /// Deliveries exhausted so far.
     #[serde(serialize_with = "count")]
     pub exhausted: f64,
-    /// Deliveries held by a bound (pause, rate limit, budget), at the end.
+    /// Deliveries held by a bound (pause, rate limit, budget, retry quota, circuit breaker), at
+    /// the end.
     #[serde(serialize_with = "count")]
     pub deferred: f64,
 }
@@ -112,6 +113,9 @@ pub struct Summary {
     pub attempts_per_delivered: Option<f64>,
     /// Seconds simulated.
     pub horizon_s: u32,
+    /// How many times the circuit breaker opened (from closed or from half-open); `None`
+    /// without a breaker.
+    pub breaker_openings: Option<u32>,
 }
 
 /// A storm simulation's result: per-minute rows, per-second rows when asked, the summary.
@@ -270,8 +274,15 @@ impl Recorder {
         }
     }
 
-    /// The report: minutes, the kept seconds, the summary and its caption.
-    pub(crate) fn finish(self, engine: &str, scenario: &Scenario, created: f64) -> StormReport {
+    /// The report: minutes, the kept seconds, the summary and its caption; `breaker_openings`
+    /// as the engine counted them.
+    pub(crate) fn finish(
+        self,
+        engine: &str,
+        scenario: &Scenario,
+        created: f64,
+        breaker_openings: Option<u32>,
+    ) -> StormReport {
         let minutes: Vec<Interval> = self.minutes.iter().map(|m| m.tidy()).collect();
         let peak = minutes
             .iter()
@@ -315,6 +326,7 @@ impl Recorder {
             }),
             attempts_per_delivered: (delivered > 0.0).then(|| attempts / delivered),
             horizon_s: self.count,
+            breaker_openings,
         };
         let caption = super::caption::caption(scenario, &summary);
         StormReport {

@@ -1,6 +1,8 @@
 //! A storm scenario (traffic, destination, outage, sender, bounds), its validation and its
 //! exact integer view: the numbers both engines compute with.
 
+use super::breaker::Breaker;
+use super::quota::{QuotaUnits, RetryQuota};
 use crate::jitter::Jitter;
 use crate::{Error, Policy};
 
@@ -38,6 +40,12 @@ pub struct Bounds {
     pub retry_after_s: Option<f64>,
     /// The queue wait above which the destination answers 429 (1 s by default).
     pub retry_after_threshold_s: f64,
+    /// A token bucket every retry draws on (the AWS SDKs' or gRPC's); a retry it does not let
+    /// through is held.
+    pub retry_quota: Option<RetryQuota>,
+    /// A circuit breaker: after so many consecutive failures nothing is sent for a cool-down,
+    /// then a few probes decide whether it closes.
+    pub breaker: Option<Breaker>,
 }
 
 impl Default for Bounds {
@@ -51,6 +59,8 @@ impl Default for Bounds {
             resume_rate_per_s: None,
             retry_after_s: None,
             retry_after_threshold_s: 1.0,
+            retry_quota: None,
+            breaker: None,
         }
     }
 }
@@ -321,7 +331,14 @@ impl Bounds {
             self.retry_after_threshold_s,
             3_600.0,
             "1 h",
-        )
+        )?;
+        if let Some(quota) = &self.retry_quota {
+            quota.validate()?;
+        }
+        if let Some(breaker) = &self.breaker {
+            breaker.validate()?;
+        }
+        Ok(())
     }
 }
 
@@ -374,6 +391,8 @@ pub(crate) struct Units {
     pub budget_window_s: u32,
     pub retry_after_us: Option<u64>,
     pub threshold_us: u64,
+    pub quota: Option<QuotaUnits>,
+    pub breaker: Option<Breaker>,
 }
 
 impl Units {
@@ -391,6 +410,8 @@ impl Units {
             budget_window_s: bounds.budget_window_s,
             retry_after_us: bounds.retry_after_s.map(micro),
             threshold_us: micro(bounds.retry_after_threshold_s),
+            quota: bounds.retry_quota.as_ref().map(RetryQuota::units),
+            breaker: bounds.breaker,
         }
     }
 

@@ -151,6 +151,9 @@ impl Fluid<'_> {
         let n = firsts + retries.all;
         let outcome = self.queue.serve(&self.units, down, scenario.abandon, n);
         self.delivered += outcome.ok;
+        self.quota.settle(firsts, retries.all, &outcome);
+        let failed = outcome.late + outcome.lost + outcome.rejected;
+        self.breaker.settle(second, n, outcome.ok, failed);
         Served {
             attempts: n,
             retries,

@@ -1,4 +1,4 @@
-//! What the bounds (rate limit, budget, pause) hold back: how much of what is due they send
+//! What the bounds (rate limit, budget, pause, retry quota, circuit breaker) hold back: how much of what is due they send
 //! each second, and what each class keeps for the next.
 
 use super::deciding::Fate;
@@ -25,12 +25,18 @@ impl Fluid<'_> {
             return (0.0, 0.0);
         }
         // Whole attempts, as in the discrete engine: the allowance is not random.
-        let allowed = match self.units.allowance(second, scenario.outage_end()) {
+        let allowance = self
+            .units
+            .allowance(second, scenario.outage_end())
+            .min(self.breaker.allowance(second));
+        let allowed = match allowance {
             u64::MAX => f64::INFINITY,
             allowed => allowed as f64,
         };
         let firsts = firsts_due.min(allowed);
-        let room = (allowed - firsts).min(self.budget.open(second, firsts));
+        let room = (allowed - firsts)
+            .min(self.budget.open(second, firsts))
+            .min(self.quota.room());
         let share = if retries_due > 0.0 {
             (room / retries_due).min(1.0)
         } else {

@@ -80,7 +80,12 @@ impl<'a> FluidStorm<'a> {
         let engine = self.engine;
         let report = self
             .recorder
-            .finish("fluid", engine.scenario, engine.created);
+            .finish(
+                "fluid",
+                engine.scenario,
+                engine.created,
+                engine.breaker.openings(),
+            );
         (report, engine.worked)
     }
 

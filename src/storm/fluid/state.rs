@@ -5,8 +5,10 @@ use super::deciding::Fate;
 use super::history::Histories;
 use super::kernel::{self, Mass};
 use super::{Shortcuts, MAX_BLOCK};
+use crate::storm::breaker::BreakerState;
 use crate::storm::budget::ExpectedBudget;
 use crate::storm::destination::Queue;
+use crate::storm::quota::ExpectedQuota;
 use crate::storm::scenario::Units;
 use crate::storm::Scenario;
 use crate::Error;
@@ -43,6 +45,8 @@ pub(super) struct Fluid<'a> {
     pub pending_calendar: f64,
     pub queue: Queue,
     pub budget: ExpectedBudget,
+    pub quota: ExpectedQuota,
+    pub breaker: BreakerState,
     /// Classes up to `active` have held something; only they can have something due.
     pub active: usize,
     /// Class-seconds worked through: the seconds of each history read, plus those of each
@@ -65,7 +69,11 @@ impl<'a> Fluid<'a> {
             units,
             soonest,
             answers_429,
-            bounded: bounds.pause || bounds.rate_limit_per_s.is_some() || bounds.budget.is_some(),
+            bounded: bounds.pause
+                || bounds.rate_limit_per_s.is_some()
+                || bounds.budget.is_some()
+                || bounds.retry_quota.is_some()
+                || bounds.breaker.is_some(),
             histories: Histories::new(count, cells, answers_429, shortcuts.quiet_histories),
             came_due: vec![Mass::ZERO; count * MAX_BLOCK],
             nothing_due: vec![true; count],
@@ -81,6 +89,8 @@ impl<'a> Fluid<'a> {
             pending_calendar: 0.0,
             queue: Queue::default(),
             budget: ExpectedBudget::new(&units),
+            quota: ExpectedQuota::new(&units),
+            breaker: BreakerState::new(units.breaker),
             active: 0,
             worked: 0.0,
             dust: if shortcuts.drop_dust {

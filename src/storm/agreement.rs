@@ -1,5 +1,6 @@
 //! The two simulated engines against each other on scenarios nobody picked: a seeded random
-//! family covering every policy kind, every jitter mode the fluid engine takes, every bound,
+//! family covering every policy kind, every jitter mode the fluid engine takes, every bound
+//! (budget, rate limit, pause, Retry-After, retry quota, circuit breaker),
 //! batches, short and long outages, saturated and unsaturated destinations.
 
 use rand::Rng;
@@ -70,7 +71,7 @@ pub(super) fn random_scenario(rng: &mut SeededRng) -> Spec {
             uniform(rng, 0.0, f64::from(traffic)) as u32,
         )
     });
-    Spec {
+    let mut spec = Spec {
         arrivals_per_s: arrivals,
         traffic_s: traffic,
         batch,
@@ -86,7 +87,30 @@ pub(super) fn random_scenario(rng: &mut SeededRng) -> Spec {
         bounds,
         abandon: chance(rng, 0.25),
         seed: rng.next_u64() >> 11,
+    };
+    // The retry quota and the breaker come from a generator of their own, seeded by the
+    // scenario, so that the family's other draws are what they were before these bounds.
+    let rng = &mut seeded_rng(spec.seed).expect("a seed below 2^53");
+    if chance(rng, 0.2) {
+        spec.bounds.retry_quota = Some(if chance(rng, 0.5) {
+            RetryQuota::Aws {
+                tokens: pick(rng, &[50, 500, 5_000]),
+            }
+        } else {
+            RetryQuota::Grpc {
+                max_tokens: pick(rng, &[10, 100, 1_000]),
+                token_ratio: pick(rng, &[0.1, 0.5, 1.0]),
+            }
+        });
     }
+    if chance(rng, 0.2) {
+        spec.bounds.breaker = Some(Breaker {
+            failures: pick(rng, &[1, 5, 20, 100]),
+            cooldown_s: pick(rng, &[5, 30, 120]),
+            probes: pick(rng, &[1, 5, 20]),
+        });
+    }
+    spec
 }
 
 /// How far the fluid engine may be from the mean of discrete runs: 2% of the larger, or four

@@ -329,7 +329,7 @@ impl StormFlags {
             retry_quota_ratio: flag_number(
                 &self.retry_quota_ratio,
                 "retry-quota-ratio",
-                "a number greater than 0 and at most 1",
+                "a number from 0.000001 to 1",
             )?,
             breaker_failures: flag_number(
                 &self.breaker_failures,

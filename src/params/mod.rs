@@ -4,6 +4,8 @@
 mod input;
 mod staleness;
 mod storm;
+#[cfg(test)]
+mod storm_tests;
 
 use serde::{Deserialize, Serialize};
 

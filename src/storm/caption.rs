@@ -4,8 +4,9 @@ use super::report::{DrainedBy, Summary};
 use super::Scenario;
 use crate::format_duration;
 
-/// The caption: the peak, how the backlog ended, then the totals.
-pub(crate) fn caption(scenario: &Scenario, summary: &Summary) -> String {
+/// The caption: the peak, how the backlog ended, then the totals; `held_at_end` is what the
+/// bounds still held when the simulation stopped.
+pub(crate) fn caption(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
     let outage = format_duration(f64::from(scenario.outage.1));
     let peak = match summary.peak_multiple {
         Some(multiple) => format!("{multiple:.1}× normal traffic"),
@@ -52,6 +53,7 @@ pub(crate) fn caption(scenario: &Scenario, summary: &Summary) -> String {
             );
         }
     }
+    text += &bounds(scenario, summary, held_at_end);
     let exhausted_share = share(summary.exhausted);
     if (5.0..=50.0).contains(&exhausted_share) {
         text += &format!("{exhausted_share:.0}% of deliveries ran out of attempts. ");
@@ -64,5 +66,37 @@ pub(crate) fn caption(scenario: &Scenario, summary: &Summary) -> String {
         Some(per) => format!("; {per:.2} attempts per delivered event."),
         None => "; nothing delivered.".to_string(),
     };
+    text
+}
+
+/// The retry quota and the circuit breaker, when the scenario has them: what they are, how
+/// often the breaker opened, and what a quota still held at the end.
+fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
+    let mut text = String::new();
+    if let Some(quota) = &scenario.bounds.retry_quota {
+        text += &format!("Retries drew on {}. ", quota.describe());
+        // Once the traffic is over only successes refill the bucket: a bucket too low for one
+        // more retry then holds its retries to the end, which the totals alone do not explain.
+        if summary.drained_at_s.is_none() && held_at_end >= 0.5 {
+            text += &format!(
+                "{held_at_end:.0} deliveries were still held when the simulation stopped: once no success refills the bucket, a quota too low for one more retry holds its retries for good. "
+            );
+        }
+    }
+    if let (Some(breaker), Some(openings)) = (&scenario.bounds.breaker, summary.breaker_openings) {
+        let times = match openings {
+            0 => "never opened".to_string(),
+            1 => "opened once".to_string(),
+            n => format!("opened {n} times"),
+        };
+        let described = breaker.describe();
+        let mut described = described.chars();
+        let first = described.next().map(|c| c.to_ascii_uppercase());
+        text += &format!(
+            "{}{} {times}. ",
+            first.unwrap_or_default(),
+            described.as_str()
+        );
+    }
     text
 }

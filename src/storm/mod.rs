@@ -1,5 +1,6 @@
 //! Retry storms: what a retry policy does to a destination's load during and after an outage,
-//! and which aggregate bounds (a retry budget, a rate limit, pausing, `Retry-After`) end it.
+//! and which aggregate bounds (a retry budget, a rate limit, pausing, `Retry-After`, a retry
+//! quota, a circuit breaker) end it.
 //!
 //! # The model
 //!
@@ -28,11 +29,13 @@
 //! 2. *Sender's bounds.* With `pause`, during the outage nothing is sent and everything due is
 //!    held. Otherwise the sender may send an allowance of attempts: unlimited; under a rate limit
 //!    `L`, `floor(L·(s+1)) − floor(L·s)` (with `s` the absolute second); after a pause, from the
-//!    outage's end on, at most the same count of the resume pace too (the smaller of the two).
-//!    First attempts go first; retries get what is left, and at most the budget's room:
-//!    `max(0, floor(share × F + floor × W) − R)`, with `F` the first attempts sent in the
-//!    trailing window of `W` seconds (this one included), `R` the retries sent in it before this
-//!    second, and the floor always taken over the whole window, from second 0 on.
+//!    outage's end on, at most the same count of the resume pace too; under a circuit breaker,
+//!    none while it is open and at most its probes while it is half-open (see **The circuit
+//!    breaker**); the smallest of these. First attempts go first; retries get what is left, at
+//!    most the budget's room: `max(0, floor(share × F + floor × W) − R)`, with `F` the first
+//!    attempts sent in the trailing window of `W` seconds (this one included), `R` the retries
+//!    sent in it before this second, and the floor always taken over the whole window, from
+//!    second 0 on; and at most the retry quota's room (see **The retry quota**).
 //! 3. *Which retries.* Of the `len` retries due, `count` are sent, drawn uniformly at random and
 //!    in a random order. The discrete engine draws them with a partial Fisher–Yates shuffle: for
 //!    `i` from `len − 1` down to `max(1, len − count)`, it swaps element `i` with element
@@ -46,6 +49,52 @@
 //!    draws the gap `g` before the next attempt (see below) and makes the retry due in second
 //!    `s + max(1, floor(w / 1 s))`, where the wait `w` is `timeout + g` after a timeout or loss and
 //!    `max(g, Retry-After)` after a 429 (which answers at once).
+//! 6. *Bounds.* The retry quota's tokens and the circuit breaker's state are updated from the
+//!    second's attempts and outcomes (a second in which nothing was sent changes neither).
+//!
+//! **The retry quota** is a token bucket, full at second 0, that every retry draws on; a retry
+//! it does not let through is held like the budget's (never dropped, no attempt counted, due
+//! again next second). With `T` the tokens as second `s` begins:
+//! - `aws`, the AWS SDKs' standard retry mode, a bucket of `S` tokens (500 by default): the room
+//!   is `floor(T / 10)` retries, every retry costing 10 tokens. After the destination answers,
+//!   `T := min(S, T − 10 × retries sent + 1 × first attempts that succeeded + 10 × retries that
+//!   succeeded)`; first attempts take the second's first positions, so `min(successes, first
+//!   attempts sent)` of the successes are theirs. (The SDKs charge 10 after a timeout and 5
+//!   after a throttling error such as a 429; here every retry costs 10, because the fluid engine
+//!   does not know which kind of failure a due retry follows. Without `Retry-After` every
+//!   failure is a timeout or a loss, and the two agree.)
+//! - `grpc`, gRPC's retry throttling, `maxTokens` `M` (10 by default) and `tokenRatio` `r` (0.1
+//!   by default): retries are sent only while the tokens exceed `M/2`, each retry of the second
+//!   counted as if it had already failed: the room is the number of `k ≥ 0` with `T − k > M/2`,
+//!   `ceil(T − M/2)` when `T > M/2`, else 0. After the destination answers, `T := min(M, max(0,
+//!   T − f + r × k))` with `f` the failed attempts of the second (first attempts and retries;
+//!   timeouts, losses and 429s) and `k` its successes.
+//!
+//! The discrete engine counts tokens in whole millionths (`r` rounded to the nearest millionth
+//! once), exactly. The fluid engine applies the same rules to expected numbers of attempts,
+//! keeping the tokens unrounded (and never below 0), and rounds the room as the discrete engine
+//! does but with a margin of 10⁻⁹ against float noise: `floor(T / 10 + 10⁻⁹)` and
+//! `ceil(T − M/2 − 10⁻⁹)`, each at least 0. A bucket that no first attempt refills (the traffic
+//! is over) can stay too low for any retry: what it holds then stays pending to the end of the
+//! simulation (the 7-day limit).
+//!
+//! **The circuit breaker** (`failures` `N`, `cooldown` `C` whole seconds, `probes` `P`) starts
+//! closed with a count of 0.
+//! - *Closed*: it does not limit the allowance. After each second, the count of consecutive
+//!   failures becomes the second's failures if any attempt of the second succeeded (successes
+//!   take a second's first positions, so every failure of the second came after its last
+//!   success), else the count plus the second's failures (timeouts, losses and 429s are
+//!   failures). If the count is then at least `N`, the breaker opens in this second.
+//! - *Open* in second `o`: nothing is sent in seconds `o + 1` to `o + C` (everything due is held,
+//!   no attempt is counted); from `o + C + 1` it is half-open.
+//! - *Half-open*: at most `P` attempts are sent in a second (first attempts first; the other
+//!   bounds apply too). After it: if nothing was sent it stays half-open; if none of what was
+//!   sent failed it closes, with a count of 0; otherwise it opens again in this second.
+//!
+//! `breaker_openings` in the summary counts every opening, from closed or half-open. The fluid
+//! engine runs the same state machine on expected numbers, in which "any succeeded", "something
+//! was sent" and "any failed" mean at least half an attempt (for whole counts exactly: at least
+//! one), and compares the unrounded count with `N`.
 //!
 //! **The destination** serves a FIFO queue at its capacity `c`. The attempt at position `j`
 //! (0-based) of the second waits `(q + j) / c`, `q` the requests still queued as the second
@@ -75,7 +124,8 @@
 //! `failures` (timeouts and losses; 429s are `rejected_429`); `duplicates`; and, at the second's
 //! end, `backlog` (deliveries neither delivered nor exhausted: held, waiting or queued), `queue`
 //! (requests, as a number), `exhausted` (so far) and `deferred` (held: first attempts and
-//! retries). A minute's row sums the flows of its seconds and keeps the last second's levels.
+//! retries, whichever bound held them). A minute's row sums the flows of its seconds and keeps
+//! the last second's levels.
 //! Counts of the fluid engine are rounded to the nearest thousandth.
 //!
 //! **Summary.** `drained_at_s` is the first second `s` at or after the outage's end at whose end

@@ -65,8 +65,8 @@ impl RetryQuota {
                 if ratio.is_some() {
                     return Err(Error::out_of_range(
                         "retry-quota-ratio",
-                        "given with --retry-quota aws",
-                        "given only with --retry-quota grpc (the AWS SDKs' bucket has no ratio)",
+                        "given with retry-quota aws",
+                        "given only with retry-quota grpc (the AWS SDKs' bucket has no ratio)",
                     ));
                 }
                 RetryQuota::Aws {
@@ -103,7 +103,7 @@ impl RetryQuota {
                     return Err(Error::out_of_range(
                         "retry-quota-ratio",
                         token_ratio,
-                        "a number greater than 0 and at most 1 (tokens a success gives back, to a millionth)",
+                        "a number from 0.000001 to 1 (tokens a success gives back, to a millionth)",
                     ));
                 }
             }

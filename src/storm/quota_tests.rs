@@ -157,6 +157,13 @@ fn a_quota_holds_instead_of_dropping_and_every_delivery_is_counted() {
         );
         assert!(report.seconds[300].deferred > 1_000.0, "{quota:?}: held");
         assert_eq!(s.exhausted, 0.0, "{quota:?}");
+        // The caption names the quota, and nothing was left held at the end.
+        assert!(
+            report.caption.contains("Retries drew on"),
+            "{}",
+            report.caption
+        );
+        assert!(!report.caption.contains("still held"), "{}", report.caption);
     }
 }
 
@@ -227,5 +234,36 @@ fn both_engines_buckets_follow_one_rule() {
         exact.settle(firsts, retries, &outcome(ok, failed));
         let (f, r, o, x) = (firsts as f64, retries as f64, ok as f64, failed as f64);
         expected.settle(f, r, &outcome(o, x));
+    }
+}
+
+#[test]
+fn a_bucket_nothing_refills_holds_its_retries_to_the_end_and_the_caption_says_so() {
+    // The traffic (30 s) ends inside the outage (60 s): every first attempt fails, the gRPC
+    // bucket falls to 0, and with no first attempt left no success ever refills it. The 300
+    // deliveries stay held, pending, to the 7-day limit: kept, never dropped nor exhausted.
+    let spec = Spec {
+        traffic_s: 30,
+        ..small_storm(RetryQuota::Grpc {
+            max_tokens: 10,
+            token_ratio: 0.1,
+        })
+    };
+    let scenario = Scenario::new(spec).unwrap();
+    for report in [
+        simulate_discrete(&scenario, false).unwrap(),
+        simulate_fluid(&scenario, false).unwrap(),
+    ] {
+        let (engine, s) = (&report.engine, &report.summary);
+        assert_eq!((s.delivered, s.exhausted, s.pending), (0.0, 0.0, 300.0));
+        assert_eq!(s.horizon_s, MAX_HORIZON_S, "{engine}");
+        assert_eq!(report.minutes.last().unwrap().deferred, 300.0, "{engine}");
+        assert!(
+            report.caption.contains(
+                "300 deliveries were still held when the simulation stopped: once no success refills the bucket"
+            ),
+            "{engine}: {}",
+            report.caption
+        );
     }
 }

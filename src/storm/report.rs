@@ -328,7 +328,7 @@ impl Recorder {
             horizon_s: self.count,
             breaker_openings,
         };
-        let caption = super::caption::caption(scenario, &summary);
+        let caption = super::caption::caption(scenario, &summary, last.deferred);
         StormReport {
             engine: engine.to_string(),
             minutes,

@@ -173,6 +173,31 @@ retryAfterThreshold?: DurationInput | null,
  */
 abandon?: boolean | null, 
 /**
+ * Storm: a token bucket on retries, `aws` (the AWS SDKs' standard retry mode) or `grpc`
+ * (gRPC's retry throttling).
+ */
+retryQuota?: string | null, 
+/**
+ * Storm: the retry quota's bucket size, whole tokens (default 500 for `aws`, 10 for `grpc`).
+ */
+retryQuotaTokens?: number | null, 
+/**
+ * Storm: tokens a success gives back under the `grpc` quota (default 0.1).
+ */
+retryQuotaRatio?: number | null, 
+/**
+ * Storm: a circuit breaker opening after this many consecutive failures.
+ */
+breakerFailures?: number | null, 
+/**
+ * Storm: how long the breaker stays open before probing (default 30 s).
+ */
+breakerCooldown?: DurationInput | null, 
+/**
+ * Storm: attempts sent at most while half-open (default 1).
+ */
+breakerProbes?: number | null, 
+/**
  * Storm: `discrete` (default), `fluid` or `arithmetic`.
  */
 engine?: string | null, 
@@ -563,7 +588,8 @@ queue: number,
  */
 exhausted: number, 
 /**
- * Deliveries held by a bound (pause, rate limit, budget), at the end.
+ * Deliveries held by a bound (pause, rate limit, budget, retry quota, circuit breaker), at
+ * the end.
  */
 deferred: number, };
 
@@ -642,7 +668,12 @@ attempts_per_delivered: number | null,
 /**
  * Seconds simulated.
  */
-horizon_s: number, };
+horizon_s: number, 
+/**
+ * How many times the circuit breaker opened (from closed or from half-open); `None`
+ * without a breaker.
+ */
+breaker_openings: number | null, };
 
 export type StormReport = { 
 /**

@@ -84,6 +84,23 @@ def gen(rng, idx):
         f["batch-at"] = str(rng.randint(0, 600))
     if rng.random() < 0.35:
         f["abandon"] = True
+    if rng.random() < 0.3:
+        if rng.random() < 0.5:
+            f["retry-quota"] = "aws"
+            if rng.random() < 0.6:
+                f["retry-quota-tokens"] = str(rng.choice([10, 20, 50, 500, rng.randint(10, 2000)]))
+        else:
+            f["retry-quota"] = "grpc"
+            if rng.random() < 0.6:
+                f["retry-quota-tokens"] = str(rng.choice([1, 3, 10, 100, rng.randint(1, 1000)]))
+            if rng.random() < 0.6:
+                f["retry-quota-ratio"] = str(rng.choice([0.1, 0.5, 1, 0.05, rng.randint(1, 1000) / 1000]))
+    if rng.random() < 0.3:
+        f["breaker-failures"] = str(rng.choice([1, 3, 5, 20, 100, rng.randint(1, 500)]))
+        if rng.random() < 0.6:
+            f["breaker-cooldown"] = str(rng.choice([1, 5, 30, 120, rng.randint(1, 600)]))
+        if rng.random() < 0.6:
+            f["breaker-probes"] = str(rng.choice([1, 2, 5, 20, rng.randint(1, 100)]))
     return f
 
 
@@ -130,6 +147,14 @@ def to_scenario(f):
     if "batch" in f:
         sc["batch"] = (int(f["batch"]), int(f["batch-at"]))
     sc["abandon"] = bool(f.get("abandon"))
+    if f.get("retry-quota") == "aws":
+        sc["retry_quota"] = ("aws", int(f.get("retry-quota-tokens", 500)))
+    elif f.get("retry-quota") == "grpc":
+        sc["retry_quota"] = ("grpc", int(f.get("retry-quota-tokens", 10)),
+                             float(f.get("retry-quota-ratio", 0.1)))
+    if "breaker-failures" in f:
+        sc["breaker"] = (int(f["breaker-failures"]), int(f.get("breaker-cooldown", 30)),
+                         int(f.get("breaker-probes", 1)))
     return sc
 
 

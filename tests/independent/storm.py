@@ -1,6 +1,7 @@
 """Independent Python implementation of backoff-lab's discrete storm engine, written from the
 README's "The storm model", the rustdoc of src/storm (module, destination, `choose`) and
-src/jitter.rs / src/policy.rs only."""
+src/jitter.rs / src/policy.rs only. The retry quota and the circuit breaker follow the README's
+"Retry quota", "Circuit breaker" and "Updates" items."""
 import math
 
 M64 = (1 << 64) - 1
@@ -150,6 +151,19 @@ def simulate(sc, opts=None):
     RA = to_us(sc["retry_after"]) if sc.get("retry_after") is not None else None
     RAT = to_us(sc.get("retry_after_threshold", 1.0))
     abandon = sc.get("abandon", False)
+    # Retry quota: tokens in whole millionths, the bucket full at second 0.
+    quota = sc.get("retry_quota")  # ("aws", S) or ("grpc", M, r)
+    if quota is not None and quota[0] == "aws":
+        q_size = quota[1] * MICRO
+        tokens = q_size
+    elif quota is not None:
+        q_max = quota[1] * MICRO
+        q_half = q_max // 2
+        q_ratio = to_millionths(quota[2])
+        tokens = q_max
+    # Circuit breaker: (N, C, P); state "closed" with a count, or "open" since second o.
+    breaker = sc.get("breaker")
+    br_state, br_count, br_opened, br_openings = "closed", 0, None, 0
     rng = Rng(sc["seed"])
     base_us = to_us(pol.base)
     cap_us = to_us(pol.cap)
@@ -219,6 +233,12 @@ def simulate(sc, opts=None):
                 else:
                     pc = (P * (s + 1)) // MICRO - (P * s) // MICRO
                 allowance = pc if allowance is None else min(allowance, pc)
+            if breaker is not None and br_state == "open":
+                if s <= br_opened + breaker[1]:
+                    bc = 0
+                else:
+                    bc = breaker[2]  # half-open: the probes
+                allowance = bc if allowance is None else min(allowance, bc)
         sent_first = first_due if allowance is None else min(first_due, allowance)
         held_first = first_due - sent_first
         room = len(retries_due) if allowance is None else allowance - sent_first
@@ -229,6 +249,11 @@ def simulate(sc, opts=None):
             Wf = min(W, s + 1) if opts.get("budget_floor_partial") else W
             broom = (budget_ppm * F + floor_m * Wf) // MICRO - R
             room = min(room, max(0, broom))
+        if quota is not None and quota[0] == "aws":
+            room = min(room, tokens // (10 * MICRO))
+        elif quota is not None:
+            qroom = (tokens - q_half + MICRO - 1) // MICRO if tokens > q_half else 0
+            room = min(room, qroom)
         count = max(0, min(room, len(retries_due)))
         # choose: partial Fisher-Yates
         items = retries_due
@@ -305,6 +330,28 @@ def simulate(sc, opts=None):
             if exh:
                 exhausted_since_end = True
         tot["duplicates"] += dup
+        # The quota and the breaker take the second's sends and answers.
+        n_sent = sent_first + len(sent_retries)
+        failed = fail + r429
+        if quota is not None and quota[0] == "aws":
+            first_ok = min(succ, sent_first)
+            retry_ok = succ - first_ok
+            tokens = min(q_size, tokens - 10 * MICRO * len(sent_retries) + MICRO * first_ok
+                         + 10 * MICRO * retry_ok)
+        elif quota is not None:
+            tokens = min(q_max, max(0, tokens - MICRO * failed + q_ratio * succ))
+        if breaker is not None:
+            if br_state == "closed":
+                br_count = failed if succ > 0 else br_count + failed
+                if br_count >= breaker[0]:
+                    br_state, br_opened = "open", s
+                    br_openings += 1
+            elif s > br_opened + breaker[1] and n_sent > 0:
+                if failed == 0:
+                    br_state, br_count = "closed", 0
+                else:
+                    br_opened = s
+                    br_openings += 1
         attempts = sent_first + len(sent_retries)
         tot["attempts"] += attempts
         rows.append(dict(second=s, attempts=attempts, first_attempts=sent_first,
@@ -361,5 +408,6 @@ def simulate(sc, opts=None):
                    outage_end_s=o_end, drained_at_s=drained_at, emptied_at_s=emptied_at,
                    drained_by=drained_by,
                    attempts_per_delivered=(tot["attempts"] / tot["delivered"]) if tot["delivered"] else None,
-                   horizon_s=horizon)
+                   horizon_s=horizon,
+                   breaker_openings=br_openings if breaker is not None else None)
     return rows, minutes, summary, rng.draws

@@ -1,0 +1,190 @@
+//! The retry quota's and the circuit breaker's parameters as the page and the JS API give them:
+//! each bad value refused naming its field and range, each default as documented.
+
+use super::{DurationInput, Params};
+use crate::storm::{Breaker, RetryQuota};
+
+fn refusal(params: Params) -> String {
+    match params.scenario() {
+        Ok(scenario) => panic!("accepted: {:?}", scenario.bounds),
+        Err(error) => error.to_string(),
+    }
+}
+
+fn quota(name: &str, tokens: Option<f64>, ratio: Option<f64>) -> Params {
+    Params {
+        retry_quota: Some(name.into()),
+        retry_quota_tokens: tokens,
+        retry_quota_ratio: ratio,
+        ..Params::default()
+    }
+}
+
+fn breaker(failures: f64, cooldown: Option<DurationInput>, probes: Option<f64>) -> Params {
+    Params {
+        breaker_failures: Some(failures),
+        breaker_cooldown: cooldown,
+        breaker_probes: probes,
+        ..Params::default()
+    }
+}
+
+#[test]
+fn bad_retry_quotas_are_refused_naming_the_field_and_its_range() {
+    let cases = [
+        (
+            quota("azure", None, None),
+            "retry-quota must be aws or grpc, got \"azure\"",
+        ),
+        (
+            quota("aws", Some(5.0), None),
+            "retry-quota-tokens must be a whole number of tokens from 10 to 1000000, got 5",
+        ),
+        (
+            quota("aws", Some(500.5), None),
+            "retry-quota-tokens must be a whole number of tokens from 10 to 1000000",
+        ),
+        (
+            quota("grpc", Some(1001.0), None),
+            "retry-quota-tokens must be a whole number of tokens from 1 to 1000, got 1001",
+        ),
+        (
+            quota("grpc", Some(0.0), None),
+            "retry-quota-tokens must be a whole number of tokens from 1 to 1000, got 0",
+        ),
+        (
+            quota("grpc", Some(f64::NAN), None),
+            "retry-quota-tokens must be a whole number of tokens from 1 to 1000",
+        ),
+        (
+            quota("grpc", None, Some(0.0)),
+            "retry-quota-ratio must be a number from 0.000001 to 1",
+        ),
+        (
+            quota("grpc", None, Some(-0.1)),
+            "retry-quota-ratio must be a number from 0.000001 to 1",
+        ),
+        (
+            quota("grpc", None, Some(1.5)),
+            "retry-quota-ratio must be a number from 0.000001 to 1",
+        ),
+        (
+            quota("grpc", None, Some(f64::INFINITY)),
+            "retry-quota-ratio must be a number from 0.000001 to 1",
+        ),
+        (
+            quota("aws", None, Some(0.1)),
+            "retry-quota-ratio must be given only with retry-quota grpc",
+        ),
+        (
+            Params {
+                retry_quota_tokens: Some(100.0),
+                ..Params::default()
+            },
+            "retry-quota-tokens must be given only with retry-quota aws or grpc",
+        ),
+        (
+            Params {
+                retry_quota_ratio: Some(0.5),
+                ..Params::default()
+            },
+            "retry-quota-ratio must be given only with retry-quota aws or grpc",
+        ),
+    ];
+    for (params, expected) in cases {
+        let message = refusal(params);
+        assert!(message.starts_with(expected), "{message}");
+    }
+}
+
+#[test]
+fn bad_breakers_are_refused_naming_the_field_and_its_range() {
+    let seconds = |s: f64| Some(DurationInput::Seconds(s));
+    let cases = [
+        (
+            breaker(0.0, None, None),
+            "breaker-failures must be a whole number from 1 to 10000, got 0",
+        ),
+        (
+            breaker(10_001.0, None, None),
+            "breaker-failures must be a whole number from 1 to 10000",
+        ),
+        (
+            breaker(2.5, None, None),
+            "breaker-failures must be a whole number from 1 to 10000",
+        ),
+        (
+            breaker(f64::NAN, None, None),
+            "breaker-failures must be a whole number from 1 to 10000",
+        ),
+        (
+            breaker(5.0, seconds(0.0), None),
+            "breaker-cooldown must be a whole number of seconds from 1 s to 1 h",
+        ),
+        (
+            breaker(5.0, seconds(1.5), None),
+            "breaker-cooldown must be a whole number of seconds from 1 s to 1 h",
+        ),
+        (
+            breaker(5.0, Some(DurationInput::Text("2h".into())), None),
+            "breaker-cooldown must be a whole number of seconds from 1 s to 1 h, got 2 h",
+        ),
+        (
+            breaker(5.0, Some(DurationInput::Text("soon".into())), None),
+            "breaker-cooldown must be a duration",
+        ),
+        (
+            breaker(5.0, None, Some(0.0)),
+            "breaker-probes must be a whole number from 1 to 1000, got 0",
+        ),
+        (
+            breaker(5.0, None, Some(1_001.0)),
+            "breaker-probes must be a whole number from 1 to 1000",
+        ),
+        (
+            Params {
+                breaker_cooldown: seconds(10.0),
+                ..Params::default()
+            },
+            "breaker-cooldown must be given only with breaker-failures",
+        ),
+        (
+            Params {
+                breaker_probes: Some(3.0),
+                ..Params::default()
+            },
+            "breaker-probes must be given only with breaker-failures",
+        ),
+    ];
+    for (params, expected) in cases {
+        let message = refusal(params);
+        assert!(message.starts_with(expected), "{message}");
+    }
+}
+
+#[test]
+fn the_defaults_are_the_documented_ones() {
+    let bounds = |params: Params| params.scenario().unwrap().bounds;
+    assert_eq!(
+        bounds(quota("aws", None, None)).retry_quota,
+        Some(RetryQuota::Aws { tokens: 500 })
+    );
+    assert_eq!(
+        bounds(quota("grpc", None, None)).retry_quota,
+        Some(RetryQuota::Grpc {
+            max_tokens: 10,
+            token_ratio: 0.1
+        })
+    );
+    assert_eq!(
+        bounds(breaker(5.0, None, None)).breaker,
+        Some(Breaker {
+            failures: 5,
+            cooldown_s: 30,
+            probes: 1
+        })
+    );
+    // Without them, neither bound.
+    let plain = bounds(Params::default());
+    assert_eq!((plain.retry_quota, plain.breaker), (None, None));
+}

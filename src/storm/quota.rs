@@ -268,7 +268,8 @@ impl<T: Tokens> Quota<T> {
                 let cost = retry_cost::<T>();
                 let first_successes = outcome.ok.min(firsts);
                 let retry_successes = outcome.ok - first_successes;
-                let refunds = one * first_successes + cost * retry_successes;
+                let refund = T::of_millionths(u64::from(AWS_SUCCESS_REFUND) * MICRO);
+                let refunds = refund * first_successes + cost * retry_successes;
                 self.tokens = (self.tokens + refunds)
                     .minus(cost * retries)
                     .min(T::of_millionths(size));

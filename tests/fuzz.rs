@@ -77,6 +77,12 @@ const FIELDS: &[&str] = &[
     "retry-after",
     "retry-after-threshold",
     "abandon",
+    "retry-quota",
+    "retry-quota-tokens",
+    "retry-quota-ratio",
+    "breaker-failures",
+    "breaker-cooldown",
+    "breaker-probes",
     "engine",
     // The page and the charts.
     "view",
@@ -875,6 +881,7 @@ const MODES: &[&str] = &[
 ];
 const POLICIES: &[&str] = &["fixed", "exponential", "Fixed", "", "linear"];
 const ENGINES: &[&str] = &["auto", "discrete", "fluid", "arithmetic", "", "exact"];
+const QUOTAS: &[&str] = &["aws", "grpc", "", "AWS", "finagle"];
 
 /// Every field of `Params` as JSON names it, with what it holds.
 const PARAMS: &[(&str, Kind)] = &[
@@ -913,6 +920,12 @@ const PARAMS: &[(&str, Kind)] = &[
     ("retryAfter", Kind::Duration),
     ("retryAfterThreshold", Kind::Duration),
     ("abandon", Kind::Bool),
+    ("retryQuota", Kind::OneOf(QUOTAS)),
+    ("retryQuotaTokens", Kind::Count),
+    ("retryQuotaRatio", Kind::Number),
+    ("breakerFailures", Kind::Count),
+    ("breakerCooldown", Kind::Duration),
+    ("breakerProbes", Kind::Count),
     ("engine", Kind::OneOf(ENGINES)),
     ("tolerance", Kind::Duration),
     ("maxLag", Kind::Duration),
@@ -1032,6 +1045,12 @@ fn plausible(name: &str) -> BoxedStrategy<Value> {
         "budgetFloor" => prop_oneof![text(&["0.5/s", "1/s", "0/s"]), n(0.0..10.0)].boxed(),
         "rateLimit" => prop_oneof![text(&["50/s", "25/s", "600/min"]), n(0.5..200.0)].boxed(),
         "pause" | "abandon" => any::<bool>().prop_map(Value::Bool).boxed(),
+        "retryQuota" => text(&["aws", "grpc"]),
+        "retryQuotaTokens" => whole(10..1_000),
+        "retryQuotaRatio" => n(0.01..1.0),
+        "breakerFailures" => whole(1..100),
+        "breakerCooldown" => prop_oneof![text(&["30s", "5s", "1m"]), whole(1..600)].boxed(),
+        "breakerProbes" => whole(1..10),
         "resumeRate" => prop_oneof![text(&["10/s", "1/s"]), n(0.5..200.0)].boxed(),
         "retryAfter" => prop_oneof![text(&["30s", "1m", "5s"]), n(0.5..600.0)].boxed(),
         "retryAfterThreshold" => prop_oneof![text(&["1s", "500ms"]), n(0.01..10.0)].boxed(),
@@ -1144,7 +1163,7 @@ fn poison() -> impl Strategy<Value = Option<(usize, f64)>> {
     prop::option::weighted(
         0.15,
         (
-            0usize..32,
+            0usize..37,
             prop::sample::select(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0][..]),
         ),
     )
@@ -1185,6 +1204,11 @@ fn poisoned(params: &mut Params, poison: Option<(usize, f64)>) {
         28 => params.resume_rate = Some(N::Number(v)),
         29 => params.retry_after = Some(D::Seconds(v)),
         30 => params.tolerance = Some(D::Seconds(v)),
+        31 => params.retry_quota_tokens = Some(v),
+        32 => params.retry_quota_ratio = Some(v),
+        33 => params.breaker_failures = Some(v),
+        34 => params.breaker_cooldown = Some(D::Seconds(v)),
+        35 => params.breaker_probes = Some(v),
         _ => params.max_lag = Some(D::Seconds(v)),
     }
 }
@@ -1312,6 +1336,12 @@ const STORM_FOCUS: &[&str] = &[
     "retryAfter",
     "retryAfterThreshold",
     "abandon",
+    "retryQuota",
+    "retryQuotaTokens",
+    "retryQuotaRatio",
+    "breakerFailures",
+    "breakerCooldown",
+    "breakerProbes",
     "engine",
     "mode",
 ];

@@ -334,13 +334,13 @@ impl StormFlags {
             breaker_failures: flag_number(
                 &self.breaker_failures,
                 "breaker-failures",
-                "a whole number of consecutive failures from 1 to 10000",
+                "a whole number from 1 to 10000",
             )?,
             breaker_cooldown: duration(&self.breaker_cooldown),
             breaker_probes: flag_number(
                 &self.breaker_probes,
                 "breaker-probes",
-                "a whole number of attempts from 1 to 1000",
+                "a whole number from 1 to 1000",
             )?,
             engine: Some(self.engine.clone().unwrap_or_else(|| "discrete".into())),
             ..params

@@ -43,7 +43,7 @@ impl Breaker {
             return Err(Error::out_of_range(
                 "breaker-failures",
                 self.failures,
-                "a whole number of consecutive failures from 1 to 10000",
+                "a whole number from 1 to 10000",
             ));
         }
         if !(1..=3_600).contains(&self.cooldown_s) {
@@ -57,7 +57,7 @@ impl Breaker {
             return Err(Error::out_of_range(
                 "breaker-probes",
                 self.probes,
-                "a whole number of attempts from 1 to 1000",
+                "a whole number from 1 to 1000",
             ));
         }
         Ok(())

@@ -253,6 +253,8 @@ pub fn simulate_until(
 #[cfg(test)]
 mod agreement;
 #[cfg(test)]
+mod branch_bounds_tests;
+#[cfg(test)]
 mod breaker_tests;
 #[cfg(test)]
 mod quota_tests;

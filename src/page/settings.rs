@@ -22,6 +22,10 @@ enum Kind {
     Durations,
     Number(f64, f64),
     Whole(f64, f64),
+    /// A whole number in the range, or empty (the bound is off, or at its default).
+    OptionalWhole(f64, f64),
+    /// A number in the range, or empty (its default).
+    OptionalNumber(f64, f64),
     Rate,
     OptionalRate,
     Bool,
@@ -86,6 +90,22 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ("rate-limit", Kind::OptionalRate, ""),
     ("retry-after", Kind::OptionalDuration, ""),
     ("pause", Kind::Bool, "false"),
+    // The retry quota and the circuit breaker, as `storm` takes them; empty is off (or, for
+    // their other settings, the documented default).
+    ("retry-quota", Kind::OneOf(&["", "aws", "grpc"]), ""),
+    (
+        "retry-quota-tokens",
+        Kind::OptionalWhole(1.0, 1_000_000.0),
+        "",
+    ),
+    (
+        "retry-quota-ratio",
+        Kind::OptionalNumber(0.000_001, 1.0),
+        "",
+    ),
+    ("breaker-failures", Kind::OptionalWhole(1.0, 10_000.0), ""),
+    ("breaker-cooldown", Kind::OptionalDuration, ""),
+    ("breaker-probes", Kind::OptionalWhole(1.0, 1_000.0), ""),
     ("storm-compare", Kind::Bool, "true"),
     (
         "engine",
@@ -276,6 +296,9 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
             }
             gaps.into_iter().try_for_each(check_duration)
         }
+        Kind::OptionalWhole(..) | Kind::OptionalNumber(..) if value.is_empty() => Ok(()),
+        Kind::OptionalWhole(lo, hi) => valid(Kind::Whole(lo, hi), value),
+        Kind::OptionalNumber(lo, hi) => valid(Kind::Number(lo, hi), value),
         Kind::Number(lo, hi) | Kind::Whole(lo, hi) => {
             let n: f64 = value
                 .trim()
@@ -294,7 +317,15 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
         Kind::Bool if value == "true" || value == "false" => Ok(()),
         Kind::Bool => Err("true or false".into()),
         Kind::OneOf(options) if options.contains(&value) => Ok(()),
-        Kind::OneOf(options) => Err(format!("one of {}", options.join(", "))),
+        Kind::OneOf(options) => {
+            let named: Vec<&str> = options.iter().copied().filter(|o| !o.is_empty()).collect();
+            let or_empty = if named.len() < options.len() {
+                " (or empty)"
+            } else {
+                ""
+            };
+            Err(format!("one of {}{or_empty}", named.join(", ")))
+        }
         Kind::Checked(check) => check(value),
         Kind::Preset if value.is_empty() => Ok(()),
         Kind::Preset => crate::presets::preset(value)
@@ -400,6 +431,12 @@ mod tests {
             ("rate-limit", "25/s"),
             ("gaps", "5s,5m,30m"),
             ("pause", "true"),
+            ("retry-quota", "grpc"),
+            ("retry-quota-tokens", "20"),
+            ("retry-quota-ratio", "0.25"),
+            ("breaker-failures", "5"),
+            ("breaker-cooldown", "1 min"),
+            ("breaker-probes", "2"),
             ("section", "storm"),
         ] {
             settings.set(key, value);
@@ -409,6 +446,30 @@ mod tests {
         assert!(back.notices.is_empty(), "{:?}", back.notices);
         assert_eq!(back.settings, settings);
         assert_eq!(encode_hash(&back.settings), hash);
+    }
+
+    #[test]
+    fn bad_quota_and_breaker_settings_fall_back_to_off_with_notices() {
+        let state = decode_hash(
+            "#retry-quota=azure&retry-quota-ratio=2&breaker-failures=0&breaker-probes=1.5",
+        );
+        for key in [
+            "retry-quota",
+            "retry-quota-ratio",
+            "breaker-failures",
+            "breaker-probes",
+        ] {
+            assert_eq!(value(&state, key), "", "{key}");
+        }
+        assert_eq!(
+            state.notices,
+            [
+                "retry-quota \"azure\" was ignored (one of aws, grpc (or empty)); using \"\"",
+                "retry-quota-ratio \"2\" was ignored (a number from 0.000001 to 1); using \"\"",
+                "breaker-failures \"0\" was ignored (a number from 1 to 10000); using \"\"",
+                "breaker-probes \"1.5\" was ignored (a number from 1 to 1000); using \"\"",
+            ]
+        );
     }
 
     #[test]

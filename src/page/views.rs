@@ -188,6 +188,12 @@ pub(super) fn storm_params(settings: &Settings) -> Params {
         budget: (budget != 0.0).then_some(NumberInput::Number(budget)),
         rate_limit: optional("rate-limit").map(NumberInput::Text),
         retry_after: optional("retry-after").map(DurationInput::Text),
+        retry_quota: optional("retry-quota"),
+        retry_quota_tokens: optional("retry-quota-tokens").map(|n| number(&n)),
+        retry_quota_ratio: optional("retry-quota-ratio").map(|n| number(&n)),
+        breaker_failures: optional("breaker-failures").map(|n| number(&n)),
+        breaker_cooldown: optional("breaker-cooldown").map(DurationInput::Text),
+        breaker_probes: optional("breaker-probes").map(|n| number(&n)),
         samples: None,
         deliveries: None,
         deadline: None,
@@ -205,20 +211,29 @@ pub struct StormSeries {
     pub params: Params,
 }
 
-/// The storm chart's series: your policy alone; or beside the article's fixed 30 s interval
-/// (no jitter, no pause) and your policy with a retry budget (yours, or 10%); and the compared
-/// preset's schedule in the same storm when one is chosen (same traffic, outage and bounds).
+/// The storm chart's series: your policy alone; or, compared, your policy and the article's
+/// fixed 30 s interval (no jitter, no pause) without the limits (budget, rate limit,
+/// Retry-After, retry quota, circuit breaker) beside your policy with all of them and a retry
+/// budget (yours, or 10%); and the compared preset's schedule in the same storm when one is
+/// chosen (same traffic, outage and bounds).
 pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
     let mine = storm_params(settings);
     let series = |label: &str, params: Params| StormSeries {
         label: label.to_string(),
         params,
     };
-    // The scenario without the limits the budget series adds.
+    // The scenario without the limits the budget series adds (your retry quota and breaker
+    // included: like the rate limit, they show in that series).
     let bare = Params {
         budget: None,
         rate_limit: None,
         retry_after: None,
+        retry_quota: None,
+        retry_quota_tokens: None,
+        retry_quota_ratio: None,
+        breaker_failures: None,
+        breaker_cooldown: None,
+        breaker_probes: None,
         ..mine.clone()
     };
     let mut all = if settings.get("storm-compare") == "true" {
@@ -273,4 +288,69 @@ pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
         ));
     }
     all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storm::{Breaker, RetryQuota};
+
+    /// The storm bounds of each series, by label.
+    fn bounds(settings: &Settings) -> Vec<(String, crate::storm::Bounds)> {
+        storm_series(settings)
+            .into_iter()
+            .map(|s| (s.label, s.params.scenario().unwrap().bounds))
+            .collect()
+    }
+
+    #[test]
+    fn a_links_retry_quota_and_breaker_reach_the_storm() {
+        let mut settings = Settings::default();
+        for (key, value) in [
+            ("retry-quota", "grpc"),
+            ("retry-quota-tokens", "20"),
+            ("retry-quota-ratio", "0.25"),
+            ("breaker-failures", "5"),
+            ("breaker-cooldown", "1 min"),
+            ("breaker-probes", "2"),
+        ] {
+            settings.set(key, value);
+        }
+        let quota = Some(RetryQuota::Grpc {
+            max_tokens: 20,
+            token_ratio: 0.25,
+        });
+        let breaker = Some(Breaker {
+            failures: 5,
+            cooldown_s: 60,
+            probes: 2,
+        });
+        // Compared: your policy and the fixed interval bare, the budget series with every
+        // bound you set (as the rate limit and Retry-After are).
+        let series = bounds(&settings);
+        assert_eq!(series.len(), 3);
+        for (label, bounds) in &series[..2] {
+            assert_eq!(
+                (bounds.retry_quota, bounds.breaker),
+                (None, None),
+                "{label}"
+            );
+        }
+        assert_eq!(
+            (series[2].1.retry_quota, series[2].1.breaker),
+            (quota, breaker)
+        );
+        // Alone: your policy with them.
+        settings.set("storm-compare", "false");
+        let series = bounds(&settings);
+        assert_eq!(
+            (series[0].1.retry_quota, series[0].1.breaker),
+            (quota, breaker)
+        );
+        // Unset, neither.
+        let series = bounds(&Settings::default());
+        assert!(series
+            .iter()
+            .all(|(_, b)| b.retry_quota.is_none() && b.breaker.is_none()));
+    }
 }

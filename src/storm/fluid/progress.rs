@@ -78,14 +78,12 @@ impl<'a> FluidStorm<'a> {
     /// The report of the seconds simulated, and the class-seconds worked through.
     pub fn finish(self) -> (StormReport, f64) {
         let engine = self.engine;
-        let report = self
-            .recorder
-            .finish(
-                "fluid",
-                engine.scenario,
-                engine.created,
-                engine.breaker.openings(),
-            );
+        let report = self.recorder.finish(
+            "fluid",
+            engine.scenario,
+            engine.created,
+            engine.breaker.openings(),
+        );
         (report, engine.worked)
     }
 

@@ -97,8 +97,10 @@ const FIELDS: &[&str] = &[
     // The survival map's axes (`outages` above is shared with staleness).
     "headroom",
     "steps",
-    // A result handed back to be drawn (`drawView`, `viewSvg`).
+    // A result handed back to be drawn (`drawView`, `viewSvg`), and one survival-map row of it
+    // (`computed.rows[i]`) that does not fit the map's plan.
     "computed",
+    "row",
 ];
 
 /// Numbers of a result that may legitimately be below zero, by their field name. (None so far:

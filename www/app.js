@@ -31,7 +31,8 @@ const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up', 'outage', '
 // Settings whose errors show next to their input (the error element is `${name}-error`).
 const FIELDS = [...SLIDERS, 'gaps', 'mode', 'factor', 'seed', 'samples', 'deliveries', 'deadline',
   'arrivals', 'capacity', 'timeout', 'rate-limit', 'retry-after', 'engine', 'tolerance', 'max-lag',
-  'read-outage', 'outages', 'headroom', 'steps'];
+  'read-outage', 'outages', 'headroom', 'steps', 'retry-quota', 'retry-quota-tokens', 'retry-quota-ratio',
+  'breaker-failures', 'breaker-cooldown', 'breaker-probes'];
 // Settings and the controls that hold them.
 const TEXT_SETTINGS = {
   base: 'base-text', multiplier: 'multiplier-text', cap: 'cap-text', 'then-every': 'then-every-text',
@@ -40,11 +41,13 @@ const TEXT_SETTINGS = {
   capacity: 'capacity-text', outage: 'outage-text', timeout: 'timeout-text', budget: 'budget-text',
   'rate-limit': 'rate-limit-text', 'retry-after': 'retry-after-text', tolerance: 'tolerance-text',
   'max-lag': 'max-lag-text', 'read-outage': 'read-outage-text', outages: 'outages-text',
-  headroom: 'headroom-text', steps: 'steps-text',
+  headroom: 'headroom-text', steps: 'steps-text', 'retry-quota-tokens': 'retry-quota-tokens-text',
+  'retry-quota-ratio': 'retry-quota-ratio-text', 'breaker-failures': 'breaker-failures-text',
+  'breaker-cooldown': 'breaker-cooldown-text', 'breaker-probes': 'breaker-probes-text',
 };
 const SELECT_SETTINGS = {
   preset: 'preset', stop: 'stop-mode', compare: 'compare', mode: 'mode', samples: 'samples',
-  engine: 'engine', view: 'embed-view',
+  engine: 'engine', view: 'embed-view', 'retry-quota': 'retry-quota',
 };
 const CHECKBOX_SETTINGS = { log: 'log-scale', pause: 'pause', 'storm-compare': 'storm-compare' };
 // Controls whose change may change other settings (a preset chosen or left).
@@ -474,12 +477,12 @@ async function main() {
       render();
     });
   }
-  for (const id of ['factor-text', 'seed-text', 'deliveries-text', 'deadline-text', 'arrivals-text',
-    'capacity-text', 'timeout-text', 'rate-limit-text', 'retry-after-text', 'tolerance-text', 'max-lag-text',
-    'read-outage-text', 'outages-text', 'headroom-text', 'steps-text']) {
-    $(id).addEventListener('input', render);
+  // Every other text field redraws as it is typed in.
+  for (const [setting, id] of Object.entries(TEXT_SETTINGS)) {
+    if (!SLIDERS.includes(setting) && setting !== 'then-every') $(id).addEventListener('input', render);
   }
-  for (const id of ['log-scale', 'samples', 'pause', 'storm-compare', 'engine', 'compare', 'embed-view']) {
+  for (const id of ['log-scale', 'samples', 'pause', 'storm-compare', 'engine', 'compare', 'embed-view',
+    'retry-quota']) {
     $(id).addEventListener('change', render);
   }
   $('preset').addEventListener('change', () => {

@@ -686,6 +686,62 @@ test('pausing the endpoint holds every attempt during the outage and changes the
   });
 });
 
+test('a retry quota and a circuit breaker, set on the page, bound the storm and travel in the link', { timeout: 90_000 }, async () => {
+  await withPage(async ({ page }) => {
+    const before = await stormLines(page);
+    assert.equal(await page.locator('#retry-quota').inputValue(), '', 'no retry quota by default');
+    // Compared, the bounds join the budget in the third series (as the rate limit does), so the
+    // first two keep showing what the policy alone does.
+    const bounded = (params) => stormReport(page, { ...DEFAULT_STORM, budget: 10, ...params });
+
+    // The AWS SDKs' quota: the budget line is what storm() says of that storm.
+    await renderAfter(page, () => page.selectOption('#retry-quota', 'aws'));
+    const aws = await bounded({ retryQuota: 'aws' });
+    const quoted = await stormLines(page);
+    assertStormLabels(quoted);
+    assert.equal(quoted[2], `${STORM_LABELS[2]} ${aws.caption}`, 'the budget line with the aws quota is the storm() caption');
+    assert.match(quoted[2], /AWS SDKs' retry quota/, 'the caption names the quota');
+    assert.notEqual(quoted[2], before[2], 'the aws quota changes the budget line');
+    assert.deepEqual(quoted.slice(0, 2), before.slice(0, 2), 'the quota leaves the unbounded series alone');
+    assert.match(await page.evaluate(() => location.hash), /(^#|&)retry-quota=aws(&|$)/, 'the link names the quota');
+
+    // A breaker on top: five failures in a row open it.
+    await renderAfter(page, () => page.fill('#breaker-failures-text', '5'));
+    const both = await bounded({ retryQuota: 'aws', breakerFailures: 5 });
+    const broken = await stormLines(page);
+    assert.equal(broken[2], `${STORM_LABELS[2]} ${both.caption}`, 'the budget line with the quota and the breaker');
+    assert.notEqual(broken[2], quoted[2], 'the breaker changes the budget line');
+    const link = await page.evaluate(() => location.hash);
+    assert.match(link, /(^#|&)breaker-failures=5(&|$)/, 'the link names the breaker');
+
+    // Unchecking the comparison puts the bounds on your policy itself.
+    await renderAfter(page, () => page.uncheck('#storm-compare'));
+    const single = await stormLines(page);
+    const alone = await stormReport(page, { ...DEFAULT_STORM, retryQuota: 'aws', breakerFailures: 5 });
+    assert.deepEqual(single, [alone.caption], 'without the comparison your policy carries the quota and the breaker');
+    await renderAfter(page, () => page.check('#storm-compare'));
+
+    // Out of range: an inline error naming the field and its range; the last good storm stays.
+    const pixels = await canvasDataUrl(page, '#storm');
+    const changes = await statusChanges(page);
+    await page.fill('#breaker-failures-text', '0');
+    await nextRender(page, changes, FAILED_PATTERN);
+    const error = await fieldError(page, 'breaker-failures');
+    assert.match(error.text, /breaker-failures must be .*1 to 10,?000/, `#breaker-failures-error reads ${JSON.stringify(error.text)}`);
+    assert.ok(error.visible, '#breaker-failures-error is shown');
+    assert.deepEqual(await stormLines(page), broken, 'the storm caption keeps the last good storm');
+    assert.equal(await canvasDataUrl(page, '#storm'), pixels, 'the storm chart keeps the last good picture');
+
+    // The link opened afresh sets the controls and draws the same storm.
+    await page.goto(`${baseUrl}${link}`);
+    await page.reload();
+    await until(async () => STATUS_PATTERN.test(await textOf(page, '#status')), 'the linked page to render');
+    assert.equal(await page.locator('#retry-quota').inputValue(), 'aws', '#retry-quota from the link');
+    assert.equal(await page.locator('#breaker-failures-text').inputValue(), '5', '#breaker-failures-text from the link');
+    assert.deepEqual(await stormLines(page), broken, 'the linked page draws the same storm');
+  });
+});
+
 test('garbage storm inputs show inline errors and keep the rest of the page', { timeout: 60_000 }, async () => {
   await withPage(async ({ page, problems }) => {
     const initial = await stormState(page);

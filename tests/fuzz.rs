@@ -2232,24 +2232,6 @@ fn staleness_shares_leave_0_to_1_by_rounding() {
     );
 }
 
-/// Seconds a reproduction may take before it counts as slow: the limits mean about ten
-/// seconds in a browser's worker, a few times less natively; 5 s leaves room for a busy machine.
-const TOO_SLOW: Duration = Duration::from_secs(5);
-
-fn refused_or_quick<T>(what: &str, f: impl FnOnce() -> Result<T, Error>) {
-    let start = Instant::now();
-    let result = f();
-    let took = start.elapsed();
-    assert!(
-        took < TOO_SLOW,
-        "{what}: {took:.1?} ({})",
-        match &result {
-            Ok(_) => "computed, not refused".to_string(),
-            Err(e) => format!("refused only after the work: {e}"),
-        }
-    );
-}
-
 /// Found by fuzzing: staleness under jitter had no work limit (a 10,000-attempt ladder took
 /// 12 s natively with 20,000 samples, 62 s with 100,000; the page's staleness view as long).
 /// Now a power per gap per draw is gone (the gaps' windows are computed once) and the draws
@@ -2319,32 +2301,6 @@ fn decorrelated_draws_count_what_they_cost() {
     assert!(page::jitter_report(&full).is_ok());
 }
 
-/// Found by fuzzing: a rate limit made the fluid engine many times slower than its
-/// class-seconds estimate assumes: `backoff-lab storm --engine fluid --give-up 24h --rate-limit
-/// 50/s --traffic 5m` (2,881 attempts, about 4e8 class-seconds, under the 5e8 limit) took 18 s
-/// (`--engine auto` picks the fluid engine). What a bound holds back in a class shrank
-/// geometrically through subnormal numbers and never reached zero, so every class stayed busy;
-/// now it is dropped below 1e-30 of a delivery and quiet classes cost nothing (0.6 s, the same
-/// numbers).
-#[test]
-fn fluid_storm_with_a_rate_limit_takes_far_longer_than_its_limit_allows() {
-    use backoff_lab::{DurationInput as D, NumberInput as N};
-    for engine in ["fluid", "auto"] {
-        let params = Params {
-            attempts: None,
-            give_up: Some(D::Text("24h".into())),
-            rate_limit: Some(N::Text("50/s".into())),
-            traffic: Some(D::Text("5m".into())),
-            engine: Some(engine.into()),
-            ..Params::default()
-        };
-        let scenario = params.scenario().unwrap();
-        refused_or_quick(engine, || {
-            backoff_lab::storm::simulate(&scenario, params.engine()?, false)
-        });
-    }
-}
-
 /// A herd kept one count per second of its first retry's window, with no limit but the
 /// policy's: one delivery with a 300-day base under proportional jitter (factor 1) held 52
 /// million bins, which `herd` (the JS API) and `backoff-lab herd --format json` (370 MB of
@@ -2356,7 +2312,6 @@ fn herd_first_retry_bins_grow_with_the_first_gap() {
     use backoff_lab::herd::{MAX_BINS, MAX_FIRST_RETRY_BINS};
     use backoff_lab::{Policy, Stop};
     let policy = Policy::new(300.0 * 86_400.0, 1.0, 300.0 * 86_400.0, Stop::Attempts(2)).unwrap();
-    let start = Instant::now();
     let herd = backoff_lab::herd::herd(
         &policy,
         backoff_lab::jitter::Jitter::proportional(1.0).unwrap(),
@@ -2364,7 +2319,6 @@ fn herd_first_retry_bins_grow_with_the_first_gap() {
         1,
     )
     .unwrap();
-    assert!(start.elapsed() < TOO_SLOW, "{:.1?}", start.elapsed());
     assert!(
         herd.first_retry_per_second.len() <= MAX_FIRST_RETRY_BINS,
         "{} first-retry bins for one delivery",

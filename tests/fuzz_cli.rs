@@ -873,32 +873,6 @@ fn figure_distribution_at_the_smallest_width_draws() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
 }
 
-/// Found by fuzzing: `storm --engine fluid --give-up 24h --rate-limit 50/s --traffic 5m` was
-/// within the fluid engine's limit (about 4e8 of 5e8 class-seconds) but took about 18 s;
-/// `--engine auto` picks it. Now under a second (see `tests/fuzz.rs`).
-#[test]
-fn a_fluid_storm_with_a_rate_limit_is_slow() {
-    for engine in ["fluid", "auto"] {
-        let run = run(&args(&[
-            "storm",
-            "--engine",
-            engine,
-            "--give-up",
-            "24h",
-            "--rate-limit",
-            "50/s",
-            "--traffic",
-            "5m",
-        ]))
-        .unwrap();
-        assert!(
-            run.took < Duration::from_secs(5),
-            "--engine {engine}: {:.1?}",
-            run.took
-        );
-    }
-}
-
 /// Found by fuzzing: `jitter --mode decorrelated` within the draw limit took 20 s for 1e6
 /// samples × 2,000 retries (full jitter: 4 s), `herd` with 1e6 such deliveries 30 s. Now a
 /// decorrelated draw counts what it costs, and these are refused before any work.
@@ -964,7 +938,6 @@ fn herd_of_a_300_day_gap_writes_bounded_bins() {
     ]))
     .unwrap();
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(run.took < Duration::from_secs(5), "{:.1?}", run.took);
     // The whole schedule's 864,002 one-minute bins, pretty-printed: under 10 MB.
     assert!(run.stdout.len() < 10_000_000, "{} bytes", run.stdout.len());
     let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();

@@ -237,8 +237,18 @@ pub struct Plan {
 
 impl Plan {
     /// The map of `yours` over `axes` with `engine` (as [`map_engine`] takes it); refused up
-    /// front when it would exceed [`MAX_MAP_WORK`].
+    /// front when it would exceed [`MAX_MAP_WORK`], and when `yours` has a batch (every cell is
+    /// steady traffic through its outage: a batch would be dropped from every cell, so it is
+    /// refused rather than ignored).
     pub fn new(yours: &Spec, axes: Axes, engine: Engine) -> Result<Plan, Error> {
+        if let Some((count, at_s)) = yours.batch {
+            return Err(Error::out_of_range(
+                "batch",
+                format!("{count} at {at_s} s"),
+                "empty for a survival map (its cells are steady traffic through each outage; \
+                 run `storm` for a batch)",
+            ));
+        }
         let engine = map_engine(engine);
         let series = series_specs(yours)?;
         check_work(&series, &axes, engine)?;

@@ -153,6 +153,28 @@ fn a_map_beyond_its_work_limit_is_refused_before_it_starts() {
     assert!(refused.contains("class-seconds"), "{refused}");
 }
 
+/// A batch would be dropped from every cell (each is steady traffic through its outage), so a
+/// map of a scenario with one is refused, naming the field, on every engine.
+#[test]
+fn a_map_of_a_scenario_with_a_batch_is_refused() {
+    let axes = Axes::new((60.0, 900.0), (1.3, 3.0), (3, 2)).unwrap();
+    let batched = Spec {
+        batch: Some((3_000, 300)),
+        ..Spec::article_fixed()
+    };
+    for engine in [Engine::Fluid, Engine::Discrete, Engine::Auto] {
+        let refused = survival_map(&batched, &axes, engine)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.starts_with("batch must be empty for a survival map"),
+            "{refused}"
+        );
+        assert!(refused.ends_with("got 3000 at 300 s"), "{refused}");
+    }
+    assert!(survival_map(&Spec::article_fixed(), &axes, Engine::Fluid).is_ok());
+}
+
 /// A map assembled from its rows in any order, some given twice, is the map; rows left out
 /// are empty and counted as pending, and the caption says how far it got.
 #[test]

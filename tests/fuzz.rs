@@ -81,6 +81,9 @@ const FIELDS: &[&str] = &[
     "retry-quota-tokens",
     "retry-quota-ratio",
     "breaker-failures",
+    "breaker-share",
+    "breaker-window",
+    "breaker-min-attempts",
     "breaker-cooldown",
     "breaker-probes",
     "engine",
@@ -926,6 +929,9 @@ const PARAMS: &[(&str, Kind)] = &[
     ("retryQuotaTokens", Kind::Count),
     ("retryQuotaRatio", Kind::Number),
     ("breakerFailures", Kind::Count),
+    ("breakerShare", Kind::Percent),
+    ("breakerWindow", Kind::Duration),
+    ("breakerMinAttempts", Kind::Count),
     ("breakerCooldown", Kind::Duration),
     ("breakerProbes", Kind::Count),
     ("engine", Kind::OneOf(ENGINES)),
@@ -1051,6 +1057,11 @@ fn plausible(name: &str) -> BoxedStrategy<Value> {
         "retryQuotaTokens" => whole(10..1_000),
         "retryQuotaRatio" => n(0.01..1.0),
         "breakerFailures" => whole(1..100),
+        "breakerShare" => {
+            prop_oneof![text(&["50%", "10%", "100%", "33.3%"]), whole(1..100)].boxed()
+        }
+        "breakerWindow" => prop_oneof![text(&["30s", "10s", "2m"]), whole(1..600)].boxed(),
+        "breakerMinAttempts" => whole(1..1_000),
         "breakerCooldown" => prop_oneof![text(&["30s", "5s", "1m"]), whole(1..600)].boxed(),
         "breakerProbes" => whole(1..10),
         "resumeRate" => prop_oneof![text(&["10/s", "1/s"]), n(0.5..200.0)].boxed(),
@@ -1165,7 +1176,7 @@ fn poison() -> impl Strategy<Value = Option<(usize, f64)>> {
     prop::option::weighted(
         0.15,
         (
-            0usize..37,
+            0usize..40,
             prop::sample::select(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0][..]),
         ),
     )
@@ -1211,6 +1222,9 @@ fn poisoned(params: &mut Params, poison: Option<(usize, f64)>) {
         33 => params.breaker_failures = Some(v),
         34 => params.breaker_cooldown = Some(D::Seconds(v)),
         35 => params.breaker_probes = Some(v),
+        36 => params.breaker_share = Some(N::Number(v)),
+        37 => params.breaker_window = Some(D::Seconds(v)),
+        38 => params.breaker_min_attempts = Some(v),
         _ => params.max_lag = Some(D::Seconds(v)),
     }
 }
@@ -1342,6 +1356,9 @@ const STORM_FOCUS: &[&str] = &[
     "retryQuotaTokens",
     "retryQuotaRatio",
     "breakerFailures",
+    "breakerShare",
+    "breakerWindow",
+    "breakerMinAttempts",
     "breakerCooldown",
     "breakerProbes",
     "engine",

@@ -62,6 +62,34 @@ fn bad_quota_and_breaker_flags_are_refused_naming_the_flag_and_its_range() {
             "error: --breaker-probes must be given only with breaker-failures",
         ),
         (
+            &["--breaker-share", "0%"],
+            "error: --breaker-share must be a whole percentage from 1% to 100%, got 0%",
+        ),
+        (
+            &["--breaker-share", "12.5"],
+            "error: --breaker-share must be a whole percentage from 1% to 100%, got 12.5%",
+        ),
+        (
+            &["--breaker-share", "most"],
+            "error: --breaker-share must be a percentage from 0 to 100%",
+        ),
+        (
+            &["--breaker-share", "50%", "--breaker-window", "0s"],
+            "error: --breaker-window must be a whole number of seconds from 1 s to 1 h",
+        ),
+        (
+            &["--breaker-share", "50%", "--breaker-min-attempts", "0"],
+            "error: --breaker-min-attempts must be a whole number from 1 to 1000000, got 0",
+        ),
+        (
+            &["--breaker-failures", "5", "--breaker-window", "10s"],
+            "error: --breaker-window must be given only with breaker-share",
+        ),
+        (
+            &["--engine", "arithmetic", "--breaker-share", "50%"],
+            "error: --breaker-share must be left out",
+        ),
+        (
             &["--engine", "arithmetic", "--retry-quota", "aws"],
             "error: --retry-quota must be left out",
         ),
@@ -98,6 +126,23 @@ fn the_caption_and_summary_report_the_bound() {
     assert!(
         caption.contains(&format!(
             "A circuit breaker (opens after 5 consecutive failures, 30 s cool-down, 1 probe) opened {openings} times."
+        )),
+        "{caption}"
+    );
+    let share = storm(&[
+        "--breaker-share",
+        "50%",
+        "--breaker-failures",
+        "20",
+        "--breaker-window",
+        "10s",
+    ]);
+    let caption = share["caption"].as_str().unwrap();
+    let openings = share["summary"]["breaker_openings"].as_u64().unwrap();
+    assert!(openings > 0);
+    assert!(
+        caption.contains(&format!(
+            "A circuit breaker (opens after 20 consecutive failures or when 50% of at least 100 attempts in 10 s fail, 30 s cool-down, 1 probe) opened {openings} times."
         )),
         "{caption}"
     );

@@ -32,7 +32,8 @@ const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up', 'outage', '
 const FIELDS = [...SLIDERS, 'gaps', 'mode', 'factor', 'seed', 'samples', 'deliveries', 'deadline',
   'arrivals', 'capacity', 'timeout', 'rate-limit', 'retry-after', 'engine', 'tolerance', 'max-lag',
   'read-outage', 'outages', 'headroom', 'steps', 'retry-quota', 'retry-quota-tokens', 'retry-quota-ratio',
-  'breaker-failures', 'breaker-cooldown', 'breaker-probes'];
+  'breaker-failures', 'breaker-share', 'breaker-window', 'breaker-min-attempts', 'breaker-cooldown',
+  'breaker-probes'];
 // Settings and the controls that hold them.
 const TEXT_SETTINGS = {
   base: 'base-text', multiplier: 'multiplier-text', cap: 'cap-text', 'then-every': 'then-every-text',
@@ -43,7 +44,9 @@ const TEXT_SETTINGS = {
   'max-lag': 'max-lag-text', 'read-outage': 'read-outage-text', outages: 'outages-text',
   headroom: 'headroom-text', steps: 'steps-text', 'retry-quota-tokens': 'retry-quota-tokens-text',
   'retry-quota-ratio': 'retry-quota-ratio-text', 'breaker-failures': 'breaker-failures-text',
-  'breaker-cooldown': 'breaker-cooldown-text', 'breaker-probes': 'breaker-probes-text',
+  'breaker-share': 'breaker-share-text', 'breaker-window': 'breaker-window-text',
+  'breaker-min-attempts': 'breaker-min-attempts-text', 'breaker-cooldown': 'breaker-cooldown-text',
+  'breaker-probes': 'breaker-probes-text',
 };
 const SELECT_SETTINGS = {
   preset: 'preset', stop: 'stop-mode', compare: 'compare', mode: 'mode', samples: 'samples',

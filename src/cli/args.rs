@@ -250,6 +250,16 @@ pub(super) struct StormFlags {
     /// A circuit breaker: open after this many consecutive failures.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     breaker_failures: Option<String>,
+    /// A circuit breaker: open when this share of the attempts over its window failed (a whole
+    /// percentage, such as 50%).
+    #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
+    breaker_share: Option<String>,
+    /// The window of --breaker-share, whole seconds (default 30s).
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    breaker_window: Option<String>,
+    /// Attempts the window must hold before --breaker-share counts (default 100).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    breaker_min_attempts: Option<String>,
     /// How long the breaker stays open before it probes (default 30s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     breaker_cooldown: Option<String>,
@@ -335,6 +345,13 @@ impl StormFlags {
                 &self.breaker_failures,
                 "breaker-failures",
                 "a whole number from 1 to 10000",
+            )?,
+            breaker_share: number_input(&self.breaker_share),
+            breaker_window: duration(&self.breaker_window),
+            breaker_min_attempts: flag_number(
+                &self.breaker_min_attempts,
+                "breaker-min-attempts",
+                "a whole number from 1 to 1000000",
             )?,
             breaker_cooldown: duration(&self.breaker_cooldown),
             breaker_probes: flag_number(

@@ -32,13 +32,23 @@ enum Kind {
     OneOf(&'static [&'static str]),
     /// A preset's name (see [`crate::presets::presets`]), or empty.
     Preset,
-    /// Checked by its own function (the survival map's axes).
+    /// Checked by its own function (the survival map's axes, the breaker's share).
     Checked(fn(&str) -> Result<(), String>),
 }
 
 /// The survival map's outage axis, `10s..24h` (its range checked where the map is made).
 fn check_outages(value: &str) -> Result<(), String> {
     crate::survival::outage_ends(value)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// The breaker's failure share: empty (off) or a whole percentage.
+fn check_breaker_share(value: &str) -> Result<(), String> {
+    if value.trim().is_empty() {
+        return Ok(());
+    }
+    crate::params::breaker_percent(&crate::NumberInput::Text(value.into()))
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
@@ -104,6 +114,13 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
         "",
     ),
     ("breaker-failures", Kind::OptionalWhole(1.0, 10_000.0), ""),
+    ("breaker-share", Kind::Checked(check_breaker_share), ""),
+    ("breaker-window", Kind::OptionalDuration, ""),
+    (
+        "breaker-min-attempts",
+        Kind::OptionalWhole(1.0, 1_000_000.0),
+        "",
+    ),
     ("breaker-cooldown", Kind::OptionalDuration, ""),
     ("breaker-probes", Kind::OptionalWhole(1.0, 1_000.0), ""),
     ("storm-compare", Kind::Bool, "true"),
@@ -435,6 +452,9 @@ mod tests {
             ("retry-quota-tokens", "20"),
             ("retry-quota-ratio", "0.25"),
             ("breaker-failures", "5"),
+            ("breaker-share", "50%"),
+            ("breaker-window", "10 s"),
+            ("breaker-min-attempts", "40"),
             ("breaker-cooldown", "1 min"),
             ("breaker-probes", "2"),
             ("section", "storm"),
@@ -451,13 +471,16 @@ mod tests {
     #[test]
     fn bad_quota_and_breaker_settings_fall_back_to_off_with_notices() {
         let state = decode_hash(
-            "#retry-quota=azure&retry-quota-ratio=2&breaker-failures=0&breaker-probes=1.5",
+            "#retry-quota=azure&retry-quota-ratio=2&breaker-failures=0&breaker-probes=1.5\
+             &breaker-share=33.3%25&breaker-min-attempts=0",
         );
         for key in [
             "retry-quota",
             "retry-quota-ratio",
             "breaker-failures",
             "breaker-probes",
+            "breaker-share",
+            "breaker-min-attempts",
         ] {
             assert_eq!(value(&state, key), "", "{key}");
         }
@@ -468,6 +491,9 @@ mod tests {
                 "retry-quota-ratio \"2\" was ignored (a number from 0.000001 to 1); using \"\"",
                 "breaker-failures \"0\" was ignored (a number from 1 to 10000); using \"\"",
                 "breaker-probes \"1.5\" was ignored (a number from 1 to 1000); using \"\"",
+                "breaker-share \"33.3%\" was ignored (breaker-share must be a whole percentage \
+                 from 1% to 100%, got 33.3%); using \"\"",
+                "breaker-min-attempts \"0\" was ignored (a number from 1 to 1000000); using \"\"",
             ]
         );
     }

@@ -192,6 +192,9 @@ pub(super) fn storm_params(settings: &Settings) -> Params {
         retry_quota_tokens: optional("retry-quota-tokens").map(|n| number(&n)),
         retry_quota_ratio: optional("retry-quota-ratio").map(|n| number(&n)),
         breaker_failures: optional("breaker-failures").map(|n| number(&n)),
+        breaker_share: optional("breaker-share").map(NumberInput::Text),
+        breaker_window: optional("breaker-window").map(DurationInput::Text),
+        breaker_min_attempts: optional("breaker-min-attempts").map(|n| number(&n)),
         breaker_cooldown: optional("breaker-cooldown").map(DurationInput::Text),
         breaker_probes: optional("breaker-probes").map(|n| number(&n)),
         samples: None,
@@ -232,6 +235,9 @@ pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
         retry_quota_tokens: None,
         retry_quota_ratio: None,
         breaker_failures: None,
+        breaker_share: None,
+        breaker_window: None,
+        breaker_min_attempts: None,
         breaker_cooldown: None,
         breaker_probes: None,
         ..mine.clone()
@@ -321,7 +327,8 @@ mod tests {
             token_ratio: 0.25,
         });
         let breaker = Some(Breaker {
-            failures: 5,
+            failures: Some(5),
+            share: None,
             cooldown_s: 60,
             probes: 2,
         });

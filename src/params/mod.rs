@@ -13,6 +13,7 @@ use crate::jitter::Jitter;
 use crate::{Error, Policy, Stop};
 
 pub use input::{DurationInput, NumberInput};
+pub(crate) use storm::breaker_percent;
 
 /// The article's 20-minute window for "attempts inside the first 20 minutes".
 pub const DEFAULT_WINDOW_S: f64 = 1_200.0;
@@ -142,6 +143,16 @@ pub struct Params {
     /// Storm: a circuit breaker opening after this many consecutive failures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breaker_failures: Option<f64>,
+    /// Storm: a circuit breaker opening when this share of the attempts over its window failed
+    /// (a whole percentage, as `50` or `"50%"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaker_share: Option<NumberInput>,
+    /// Storm: the failure share's window (default 30 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaker_window: Option<DurationInput>,
+    /// Storm: attempts the window must hold before the share counts (default 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaker_min_attempts: Option<f64>,
     /// Storm: how long the breaker stays open before probing (default 30 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breaker_cooldown: Option<DurationInput>,
@@ -203,6 +214,9 @@ impl Default for Params {
             retry_quota_tokens: None,
             retry_quota_ratio: None,
             breaker_failures: None,
+            breaker_share: None,
+            breaker_window: None,
+            breaker_min_attempts: None,
             breaker_cooldown: None,
             breaker_probes: None,
             engine: None,

@@ -1,7 +1,7 @@
 //! The storm scenario from the parameters: the article's storm wherever a field is not given.
 
 use super::{whole_number, DurationInput, Params};
-use crate::storm::{Bounds, Breaker, Engine, RetryQuota, Scenario, Spec};
+use crate::storm::{Bounds, Breaker, Engine, FailureShare, RetryQuota, Scenario, Spec};
 use crate::{Error, Policy, Stop};
 
 impl Params {
@@ -140,37 +140,82 @@ impl Params {
         RetryQuota::from_name(name, self.retry_quota_tokens, self.retry_quota_ratio).map(Some)
     }
 
-    /// The circuit breaker, if `breaker_failures` is given; its cool-down and probes are
-    /// refused without it.
+    /// The circuit breaker, if `breaker_failures` or `breaker_share` is given (or both); its
+    /// cool-down and probes are refused without either, the share's window and minimum without
+    /// the share.
     fn breaker(&self) -> Result<Option<Breaker>, Error> {
-        let Some(failures) = self.breaker_failures else {
-            let given = [
-                ("breaker-cooldown", self.breaker_cooldown.is_some()),
-                ("breaker-probes", self.breaker_probes.is_some()),
-            ];
-            return match given.iter().find(|(_, given)| *given) {
-                Some((field, _)) => Err(Error::out_of_range(
-                    field,
-                    "given without a circuit breaker",
-                    "given only with breaker-failures",
-                )),
-                None => Ok(None),
-            };
+        let refuse_given = |given: &[(&'static str, bool)], valid: &str| match given
+            .iter()
+            .find(|(_, given)| *given)
+        {
+            Some((field, _)) => Err(Error::out_of_range(
+                field,
+                "given without its rule",
+                valid.to_string(),
+            )),
+            None => Ok(()),
         };
+        let share = match &self.breaker_share {
+            Some(share) => Some(self.failure_share(share)?),
+            None => {
+                refuse_given(
+                    &[
+                        ("breaker-window", self.breaker_window.is_some()),
+                        ("breaker-min-attempts", self.breaker_min_attempts.is_some()),
+                    ],
+                    "given only with breaker-share",
+                )?;
+                None
+            }
+        };
+        let failures = self
+            .breaker_failures
+            .map(|n| whole_number("breaker-failures", n, 1, 10_000))
+            .transpose()?
+            .map(|n| n as u32);
+        if failures.is_none() && share.is_none() {
+            refuse_given(
+                &[
+                    ("breaker-cooldown", self.breaker_cooldown.is_some()),
+                    ("breaker-probes", self.breaker_probes.is_some()),
+                ],
+                "given only with breaker-failures or breaker-share",
+            )?;
+            return Ok(None);
+        }
         let cooldown = seconds(
             &self.breaker_cooldown,
             "breaker-cooldown",
             f64::from(Breaker::DEFAULT_COOLDOWN_S),
         )?;
-        let breaker = Breaker {
-            failures: whole_number("breaker-failures", failures, 1, 10_000)? as u32,
+        Ok(Some(Breaker {
+            failures,
+            share,
             cooldown_s: whole_seconds_within("breaker-cooldown", cooldown)?,
             probes: match self.breaker_probes {
                 Some(probes) => whole_number("breaker-probes", probes, 1, 1_000)? as u32,
                 None => Breaker::DEFAULT_PROBES,
             },
-        };
-        Ok(Some(breaker))
+        }))
+    }
+
+    /// The breaker's failure-share rule from `breaker_share` (a whole percentage) and its
+    /// window and minimum.
+    fn failure_share(&self, share: &super::NumberInput) -> Result<FailureShare, Error> {
+        let percent = breaker_percent(share)?;
+        let window = seconds(
+            &self.breaker_window,
+            "breaker-window",
+            f64::from(FailureShare::DEFAULT_WINDOW_S),
+        )?;
+        Ok(FailureShare {
+            percent,
+            window_s: whole_seconds_within("breaker-window", window)?,
+            min_attempts: match self.breaker_min_attempts {
+                Some(n) => whole_number("breaker-min-attempts", n, 1, 1_000_000)? as u32,
+                None => FailureShare::DEFAULT_MIN_ATTEMPTS,
+            },
+        })
     }
 
     /// The storm engine: `discrete` unless chosen.
@@ -216,6 +261,12 @@ impl Params {
                     || self.breaker_cooldown.is_some()
                     || self.breaker_probes.is_some(),
             ),
+            (
+                "breaker-share",
+                self.breaker_share.is_some()
+                    || self.breaker_window.is_some()
+                    || self.breaker_min_attempts.is_some(),
+            ),
             ("mode", self.mode.as_deref().is_some_and(|m| m != "none")),
             ("seed", self.seed.is_some()),
         ];
@@ -233,6 +284,20 @@ impl Params {
 /// The budget's window: a whole number of seconds from 1 s to 1 h.
 fn budget_window(seconds: f64) -> Result<u32, Error> {
     whole_seconds_within("budget-window", seconds)
+}
+
+/// The breaker's failure share as a whole percentage from 1% to 100% (`50`, `"50%"`).
+pub(crate) fn breaker_percent(share: &super::NumberInput) -> Result<u32, Error> {
+    let percent = share.share("breaker-share")? * 100.0;
+    let whole = percent.round();
+    if !(1.0..=100.0).contains(&whole) || (percent - whole).abs() > 1e-9 {
+        return Err(Error::out_of_range(
+            "breaker-share",
+            format!("{percent}%"),
+            "a whole percentage from 1% to 100%",
+        ));
+    }
+    Ok(whole as u32)
 }
 
 /// A whole number of seconds from 1 s to 1 h (the budget's window, the breaker's cool-down).

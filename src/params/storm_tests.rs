@@ -1,8 +1,8 @@
 //! The retry quota's and the circuit breaker's parameters as the page and the JS API give them:
 //! each bad value refused naming its field and range, each default as documented.
 
-use super::{DurationInput, Params};
-use crate::storm::{Breaker, RetryQuota};
+use super::{DurationInput, NumberInput, Params};
+use crate::storm::{Breaker, FailureShare, RetryQuota};
 
 fn refusal(params: Params) -> String {
     match params.scenario() {
@@ -16,6 +16,16 @@ fn quota(name: &str, tokens: Option<f64>, ratio: Option<f64>) -> Params {
         retry_quota: Some(name.into()),
         retry_quota_tokens: tokens,
         retry_quota_ratio: ratio,
+        ..Params::default()
+    }
+}
+
+/// A breaker on a failure share only.
+fn share(percent: &str, window: Option<DurationInput>, min_attempts: Option<f64>) -> Params {
+    Params {
+        breaker_share: Some(NumberInput::Text(percent.into())),
+        breaker_window: window,
+        breaker_min_attempts: min_attempts,
         ..Params::default()
     }
 }
@@ -146,14 +156,65 @@ fn bad_breakers_are_refused_naming_the_field_and_its_range() {
                 breaker_cooldown: seconds(10.0),
                 ..Params::default()
             },
-            "breaker-cooldown must be given only with breaker-failures",
+            "breaker-cooldown must be given only with breaker-failures or breaker-share",
         ),
         (
             Params {
                 breaker_probes: Some(3.0),
                 ..Params::default()
             },
-            "breaker-probes must be given only with breaker-failures",
+            "breaker-probes must be given only with breaker-failures or breaker-share",
+        ),
+        (
+            share("0%", None, None),
+            "breaker-share must be a whole percentage from 1% to 100%, got 0%",
+        ),
+        (
+            share("101", None, None),
+            "breaker-share must be a whole percentage from 1% to 100%, got 101%",
+        ),
+        (
+            share("33.3%", None, None),
+            "breaker-share must be a whole percentage from 1% to 100%, got 33.3%",
+        ),
+        (
+            share("half", None, None),
+            "breaker-share must be a percentage from 0 to 100%",
+        ),
+        (
+            share("NaN", None, None),
+            "breaker-share must be a whole percentage from 1% to 100%, got NaN%",
+        ),
+        (
+            share("50%", seconds(0.0), None),
+            "breaker-window must be a whole number of seconds from 1 s to 1 h",
+        ),
+        (
+            share("50%", seconds(7_200.0), None),
+            "breaker-window must be a whole number of seconds from 1 s to 1 h, got 2 h",
+        ),
+        (
+            share("50%", None, Some(0.0)),
+            "breaker-min-attempts must be a whole number from 1 to 1000000, got 0",
+        ),
+        (
+            share("50%", None, Some(1e7)),
+            "breaker-min-attempts must be a whole number from 1 to 1000000",
+        ),
+        (
+            Params {
+                breaker_window: seconds(10.0),
+                breaker_failures: Some(5.0),
+                ..Params::default()
+            },
+            "breaker-window must be given only with breaker-share",
+        ),
+        (
+            Params {
+                breaker_min_attempts: Some(10.0),
+                ..Params::default()
+            },
+            "breaker-min-attempts must be given only with breaker-share",
         ),
     ];
     for (params, expected) in cases {
@@ -179,10 +240,40 @@ fn the_defaults_are_the_documented_ones() {
     assert_eq!(
         bounds(breaker(5.0, None, None)).breaker,
         Some(Breaker {
-            failures: 5,
+            failures: Some(5),
+            share: None,
             cooldown_s: 30,
             probes: 1
         })
+    );
+    assert_eq!(
+        bounds(share("50%", None, None)).breaker,
+        Some(Breaker {
+            failures: None,
+            share: Some(FailureShare {
+                percent: 50,
+                window_s: 30,
+                min_attempts: 100
+            }),
+            cooldown_s: 30,
+            probes: 1
+        })
+    );
+    // Both rules at once.
+    let both = Params {
+        breaker_failures: Some(5.0),
+        ..share("20", Some(DurationInput::Text("10s".into())), Some(40.0))
+    };
+    assert_eq!(
+        bounds(both).breaker.map(|b| (b.failures, b.share)),
+        Some((
+            Some(5),
+            Some(FailureShare {
+                percent: 20,
+                window_s: 10,
+                min_attempts: 40
+            })
+        ))
     );
     // Without them, neither bound.
     let plain = bounds(Params::default());

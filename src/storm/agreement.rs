@@ -104,10 +104,21 @@ pub(super) fn random_scenario(rng: &mut SeededRng) -> Spec {
         });
     }
     if chance(rng, 0.2) {
+        let failures = pick(rng, &[1, 5, 20, 100]);
+        let cooldown_s = pick(rng, &[5, 30, 120]);
+        let probes = pick(rng, &[1, 5, 20]);
+        // Half the breakers also (or only) open on a failure share over a window.
+        let share = chance(rng, 0.5).then(|| FailureShare {
+            percent: pick(rng, &[10, 50, 100]),
+            window_s: pick(rng, &[10, 30, 120]),
+            min_attempts: pick(rng, &[1, 20, 100, 1_000]),
+        });
+        let failures = (share.is_none() || chance(rng, 0.5)).then_some(failures);
         spec.bounds.breaker = Some(Breaker {
-            failures: pick(rng, &[1, 5, 20, 100]),
-            cooldown_s: pick(rng, &[5, 30, 120]),
-            probes: pick(rng, &[1, 5, 20]),
+            failures,
+            share,
+            cooldown_s,
+            probes,
         });
     }
     spec

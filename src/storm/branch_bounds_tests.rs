@@ -3,6 +3,7 @@
 //! its own storm, simulated from second 0, reports.
 
 use super::*;
+use crate::storm::FailureShare;
 
 /// The article's fixed interval at 10 deliveries a second, its outage from second 0 lasting
 /// `outage_s`, at `capacity` a second, under `bounds`.
@@ -26,9 +27,22 @@ fn bounds() -> Vec<Bounds> {
     });
     let breaker = |failures, cooldown_s, probes| {
         Some(Breaker {
-            failures,
+            failures: Some(failures),
+            share: None,
             cooldown_s,
             probes,
+        })
+    };
+    let share = |percent, window_s, min_attempts| {
+        Some(Breaker {
+            failures: None,
+            share: Some(FailureShare {
+                percent,
+                window_s,
+                min_attempts,
+            }),
+            cooldown_s: 30,
+            probes: 2,
         })
     };
     vec![
@@ -57,6 +71,15 @@ fn bounds() -> Vec<Bounds> {
         Bounds {
             breaker: breaker(5, 30, 1),
             rate_limit_per_s: Some(12.0),
+            ..Bounds::default()
+        },
+        Bounds {
+            breaker: share(50, 30, 100),
+            ..Bounds::default()
+        },
+        Bounds {
+            breaker: share(20, 5, 10),
+            retry_quota: aws(500),
             ..Bounds::default()
         },
     ]

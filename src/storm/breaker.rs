@@ -1,11 +1,18 @@
-//! The circuit breaker: after `failures` consecutive failed attempts the sender stops sending
-//! for a cool-down, then probes with a few attempts before it sends freely again.
+//! The circuit breaker: after `failures` consecutive failed attempts, or when failures make up
+//! a share of the attempts over a window of seconds, the sender stops sending for a cool-down,
+//! then probes with a few attempts before it sends freely again.
 //!
 //! - *Closed*: attempts go as the other bounds allow. After each second the consecutive-failure
 //!   count is the second's failures if any attempt of the second succeeded (successes take the
 //!   first positions of a second, so every failure of the second comes after its last success),
 //!   else the count plus the second's failures; timeouts, losses and 429s are failures. When the
 //!   count reaches `failures` the breaker opens.
+//! - *Failure share* (the rule of Polly's advanced breaker and resilience4j's time-based
+//!   window): after each closed second `s`, the window is the closed seconds `s − W + 1` to `s`
+//!   since the breaker last closed (or since the start). When at least `min_attempts` attempts
+//!   were sent in it and `100 × failures ≥ percent × attempts` over it, the breaker opens. Either
+//!   rule opens it; a breaker has one or both. Seconds while open or half-open never count, so a
+//!   breaker that closes starts with an empty window.
 //! - *Open*: in the `cooldown` seconds after the second it opened in, nothing is sent (first
 //!   attempts and retries are held, never dropped, and no attempt is counted).
 //! - *Half-open*, from the second after that: at most `probes` attempts are sent (first attempts
@@ -21,11 +28,14 @@
 
 use crate::Error;
 
-/// A circuit breaker on the sender.
+/// A circuit breaker on the sender: it opens on `failures` in a row, on a failure `share` over
+/// a window, or on either.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Breaker {
-    /// Consecutive failed attempts that open it (1 to 10,000).
-    pub failures: u32,
+    /// Consecutive failed attempts that open it (1 to 10,000), if that rule is on.
+    pub failures: Option<u32>,
+    /// The share of failed attempts over a window that opens it, if that rule is on.
+    pub share: Option<FailureShare>,
     /// Whole seconds it stays open before probing (1 s to 1 h; 30 s by default).
     pub cooldown_s: u32,
     /// Attempts sent at most in a half-open second (1 to 1000; 1 by default).
@@ -39,12 +49,24 @@ impl Breaker {
     pub const DEFAULT_PROBES: u32 = 1;
 
     pub(crate) fn validate(&self) -> Result<(), Error> {
-        if !(1..=10_000).contains(&self.failures) {
+        if self.failures.is_none() && self.share.is_none() {
             return Err(Error::out_of_range(
                 "breaker-failures",
-                self.failures,
-                "a whole number from 1 to 10000",
+                "none",
+                "given (or breaker-share): a breaker needs a rule that opens it",
             ));
+        }
+        if let Some(failures) = self.failures {
+            if !(1..=10_000).contains(&failures) {
+                return Err(Error::out_of_range(
+                    "breaker-failures",
+                    failures,
+                    "a whole number from 1 to 10000",
+                ));
+            }
+        }
+        if let Some(share) = self.share {
+            share.validate()?;
         }
         if !(1..=3_600).contains(&self.cooldown_s) {
             return Err(Error::out_of_range(
@@ -65,13 +87,109 @@ impl Breaker {
 
     /// The breaker in a few words, for captions.
     pub fn describe(&self) -> String {
+        let consecutive = self
+            .failures
+            .map(|n| format!("after {n} consecutive failures"));
+        let share = self.share.map(|share| {
+            format!(
+                "when {}% of at least {} attempts in {} fail",
+                share.percent,
+                share.min_attempts,
+                crate::format_duration(f64::from(share.window_s))
+            )
+        });
+        let opens = [consecutive, share]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" or ");
         format!(
-            "a circuit breaker (opens after {} consecutive failures, {} cool-down, {} probe{})",
-            self.failures,
+            "a circuit breaker (opens {opens}, {} cool-down, {} probe{})",
             crate::format_duration(f64::from(self.cooldown_s)),
             self.probes,
             if self.probes == 1 { "" } else { "s" }
         )
+    }
+}
+
+/// The breaker's failure-share rule: it opens when at least `percent` % of the attempts sent in
+/// the last `window_s` closed seconds failed, once at least `min_attempts` were sent in them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FailureShare {
+    /// The share of failed attempts that opens the breaker, whole percent (1 to 100).
+    pub percent: u32,
+    /// The window, whole seconds (1 s to 1 h; 30 s by default).
+    pub window_s: u32,
+    /// Attempts the window must hold before the share counts (1 to 1,000,000; 100 by default).
+    pub min_attempts: u32,
+}
+
+impl FailureShare {
+    /// The window when none is given (Polly's sampling duration).
+    pub const DEFAULT_WINDOW_S: u32 = 30;
+    /// The minimum attempts when none is given (Polly's minimum throughput).
+    pub const DEFAULT_MIN_ATTEMPTS: u32 = 100;
+
+    fn validate(&self) -> Result<(), Error> {
+        if !(1..=100).contains(&self.percent) {
+            return Err(Error::out_of_range(
+                "breaker-share",
+                format!("{}%", self.percent),
+                "a whole percentage from 1% to 100%",
+            ));
+        }
+        if !(1..=3_600).contains(&self.window_s) {
+            return Err(Error::out_of_range(
+                "breaker-window",
+                crate::format_duration(f64::from(self.window_s)),
+                "a whole number of seconds from 1 s to 1 h",
+            ));
+        }
+        if !(1..=1_000_000).contains(&self.min_attempts) {
+            return Err(Error::out_of_range(
+                "breaker-min-attempts",
+                self.min_attempts,
+                "a whole number from 1 to 1000000",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The closed seconds the failure-share rule looks at: `(second, sent, failed)` of each closed
+/// second with an attempt, oldest first, and their totals.
+#[derive(Debug, Clone, Default)]
+struct Window {
+    seconds: std::collections::VecDeque<(u32, f64, f64)>,
+    sent: f64,
+    failed: f64,
+}
+
+impl Window {
+    /// `second` added, and the seconds before `second − window_s + 1` dropped.
+    fn push(&mut self, second: u32, sent: f64, failed: f64, window_s: u32) {
+        if sent > 0.0 {
+            self.seconds.push_back((second, sent, failed));
+            self.sent += sent;
+            self.failed += failed;
+        }
+        let first = (second + 1).saturating_sub(window_s);
+        while let Some(&(oldest, sent, failed)) = self.seconds.front() {
+            if oldest >= first {
+                break;
+            }
+            self.seconds.pop_front();
+            self.sent -= sent;
+            self.failed -= failed;
+        }
+        // Whole counts stay exact; expected ones return to exactly zero when the window empties.
+        if self.seconds.is_empty() {
+            (self.sent, self.failed) = (0.0, 0.0);
+        }
+    }
+
+    fn clear(&mut self) {
+        *self = Window::default();
     }
 }
 
@@ -92,6 +210,7 @@ enum Phase {
 pub(crate) struct BreakerState {
     rule: Option<Breaker>,
     phase: Phase,
+    window: Window,
     openings: u32,
 }
 
@@ -100,6 +219,7 @@ impl BreakerState {
         BreakerState {
             rule,
             phase: Phase::Closed { failures: 0.0 },
+            window: Window::default(),
             openings: 0,
         }
     }
@@ -130,8 +250,15 @@ impl BreakerState {
                 } else {
                     count + failures
                 };
-                if count >= f64::from(rule.failures) {
+                let consecutive = rule.failures.is_some_and(|n| count >= f64::from(n));
+                let share = rule.share.is_some_and(|share| {
+                    self.window.push(second, sent, failures, share.window_s);
+                    self.window.sent >= f64::from(share.min_attempts)
+                        && 100.0 * self.window.failed >= f64::from(share.percent) * self.window.sent
+                });
+                if consecutive || share {
                     self.openings += 1;
+                    self.window.clear();
                     open
                 } else {
                     Phase::Closed { failures: count }

@@ -47,7 +47,8 @@ fn small_storm() -> Spec {
 #[test]
 fn a_breaker_opens_holds_for_its_cooldown_then_probes_until_one_succeeds() {
     let breaker = Breaker {
-        failures: 3,
+        failures: Some(3),
+        share: None,
         cooldown_s: 5,
         probes: 1,
     };
@@ -83,7 +84,8 @@ fn a_breaker_opens_holds_for_its_cooldown_then_probes_until_one_succeeds() {
 #[test]
 fn a_half_open_breaker_sends_its_probes_first_attempts_first() {
     let breaker = Breaker {
-        failures: 3,
+        failures: Some(3),
+        share: None,
         cooldown_s: 5,
         probes: 4,
     };
@@ -117,7 +119,8 @@ fn a_success_restarts_the_count_of_consecutive_failures() {
         ..small_storm()
     };
     let breaker = Breaker {
-        failures: 100,
+        failures: Some(100),
+        share: None,
         cooldown_s: 10,
         probes: 1,
     };
@@ -149,7 +152,8 @@ fn without_a_breaker_nothing_is_counted_and_nothing_held() {
 #[test]
 fn the_state_machine_reads_expected_numbers_by_halves() {
     let rule = Breaker {
-        failures: 5,
+        failures: Some(5),
+        share: None,
         cooldown_s: 2,
         probes: 3,
     };
@@ -180,4 +184,90 @@ fn the_state_machine_reads_expected_numbers_by_halves() {
     assert_eq!(breaker.allowance(15), 3);
     assert_eq!(breaker.openings(), Some(3));
     assert_eq!(BreakerState::new(None).openings(), None);
+}
+
+/// A breaker that opens on a failure share only.
+fn share_breaker(percent: u32, window_s: u32, min_attempts: u32, cooldown_s: u32) -> Breaker {
+    Breaker {
+        failures: None,
+        share: Some(FailureShare {
+            percent,
+            window_s,
+            min_attempts,
+        }),
+        cooldown_s,
+        probes: 1,
+    }
+}
+
+#[test]
+fn the_failure_share_counts_the_window_and_opens_at_the_share() {
+    let mut breaker = BreakerState::new(Some(share_breaker(50, 3, 10, 2)));
+    // (second, sent, successes, failures) and the allowance of the next second.
+    let steps: [(u32, f64, f64, f64, u64); 7] = [
+        (0, 6.0, 0.0, 6.0, u64::MAX), // window 0..0: 6 of 6 failed, under 10 attempts
+        (1, 2.0, 2.0, 0.0, u64::MAX), // 0..1: 6 of 8
+        (2, 0.0, 0.0, 0.0, u64::MAX), // 0..2: 6 of 8
+        // 1..3: second 0 has left the window: 0 of 6 (with it: 6 of 12, 50%, would open).
+        (3, 4.0, 4.0, 0.0, u64::MAX),
+        (4, 6.0, 0.0, 6.0, 0), // 2..4: 6 of 10 attempts, 60%: open in 4
+        (5, 0.0, 0.0, 0.0, 0),
+        (6, 0.0, 0.0, 0.0, 1), // half-open from 7
+    ];
+    for (second, sent, successes, failures, next) in steps {
+        breaker.settle(second, sent, successes, failures);
+        assert_eq!(breaker.allowance(second + 1), next, "after second {second}");
+    }
+    // A good probe closes it with an empty window: the 6 failures of second 4 are forgotten.
+    breaker.settle(7, 1.0, 1.0, 0.0);
+    assert_eq!(breaker.allowance(8), u64::MAX, "closed");
+    breaker.settle(8, 9.0, 5.0, 4.0);
+    assert_eq!(
+        breaker.allowance(9),
+        u64::MAX,
+        "9 attempts: under the minimum"
+    );
+    // Exactly at the share: 5 of 10 failed is 50%, and "at least" opens.
+    breaker.settle(9, 1.0, 0.0, 1.0);
+    assert_eq!(breaker.allowance(10), 0, "open at exactly 50%");
+    assert_eq!(breaker.openings(), Some(2));
+
+    // A long window forgets what came before the breaker opened: opened by 10 of 10 in second
+    // 0 and closed by the probe of second 2, 4 of 10 failing in second 3 is 40% (counting second
+    // 0's: 14 of 20, 70%).
+    let mut breaker = BreakerState::new(Some(share_breaker(50, 60, 10, 1)));
+    breaker.settle(0, 10.0, 0.0, 10.0);
+    breaker.settle(1, 0.0, 0.0, 0.0);
+    breaker.settle(2, 1.0, 1.0, 0.0);
+    assert_eq!(breaker.allowance(3), u64::MAX, "closed by the probe");
+    breaker.settle(3, 10.0, 6.0, 4.0);
+    assert_eq!(breaker.allowance(4), u64::MAX, "40% since it closed");
+}
+
+#[test]
+fn a_share_breaker_opens_once_the_window_holds_its_minimum() {
+    // 10 attempts a second, every one failing in the outage (seconds 0-19); 100% over 5 s with
+    // at least 30 attempts: seconds 0 and 1 hold 10 and 20, second 2 reaches 30: open in 2.
+    // Nothing in 3-7, a probe in 8 (fails: open again), 14 (fails), 20 (succeeds: closed).
+    let breaker = share_breaker(100, 5, 30, 5);
+    for report in both_engines(with_breaker(small_storm(), breaker)) {
+        let engine = &report.engine;
+        assert_eq!(attempts(&report, 0..3), [10.0; 3], "{engine}");
+        for probe in [8, 14, 20] {
+            assert_eq!(
+                attempts(&report, probe - 5..probe),
+                [0.0; 5],
+                "{engine} before {probe}"
+            );
+            assert_eq!(report.seconds[probe].attempts, 1.0, "{engine} at {probe}");
+        }
+        assert_eq!(report.seconds[20].successes, 1.0, "{engine}");
+        // Held, not dropped: after second 8, 90 created, 31 sent.
+        assert_eq!(report.seconds[8].deferred, 59.0, "{engine}");
+        assert_eq!(report.summary.breaker_openings, Some(3), "{engine}");
+        assert_eq!(
+            report.summary.delivered, report.summary.arrivals,
+            "{engine}"
+        );
+    }
 }

@@ -78,13 +78,17 @@
 //! is over) can stay too low for any retry: what it holds then stays pending to the end of the
 //! simulation (the 7-day limit).
 //!
-//! **The circuit breaker** (`failures` `N`, `cooldown` `C` whole seconds, `probes` `P`) starts
-//! closed with a count of 0.
+//! **The circuit breaker** (`failures` `N` and/or a failure share `p` % over `W` whole seconds
+//! with at least `M` attempts; `cooldown` `C` whole seconds, `probes` `P`) starts closed with a
+//! count of 0 and an empty window.
 //! - *Closed*: it does not limit the allowance. After each second, the count of consecutive
 //!   failures becomes the second's failures if any attempt of the second succeeded (successes
 //!   take a second's first positions, so every failure of the second came after its last
 //!   success), else the count plus the second's failures (timeouts, losses and 429s are
-//!   failures). If the count is then at least `N`, the breaker opens in this second.
+//!   failures). The window is the closed seconds `s − W + 1` to `s` since the breaker last
+//!   closed (or since the start): its attempts `a` and failures `f`. If the count is at least
+//!   `N`, or `a ≥ M` and `100 f ≥ p a`, the breaker opens in this second (and its window
+//!   empties: seconds while open or half-open never count).
 //! - *Open* in second `o`: nothing is sent in seconds `o + 1` to `o + C` (everything due is held,
 //!   no attempt is counted); from `o + C + 1` it is half-open.
 //! - *Half-open*: at most `P` attempts are sent in a second (first attempts first; the other
@@ -94,7 +98,8 @@
 //! `breaker_openings` in the summary counts every opening, from closed or half-open. The fluid
 //! engine runs the same state machine on expected numbers, in which "any succeeded", "something
 //! was sent" and "any failed" mean at least half an attempt (for whole counts exactly: at least
-//! one), and compares the unrounded count with `N`.
+//! one), and compares the unrounded count with `N` and the unrounded window totals with `M` and
+//! `p`.
 //!
 //! **The destination** serves a FIFO queue at its capacity `c`. The attempt at position `j`
 //! (0-based) of the second waits `(q + j) / c`, `q` the requests still queued as the second
@@ -163,7 +168,7 @@ mod report;
 mod scenario;
 
 pub use arithmetic::{arithmetic_view, ArithmeticMinute, ArithmeticReport, ArithmeticSummary};
-pub use breaker::Breaker;
+pub use breaker::{Breaker, FailureShare};
 pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS, MAX_DISCRETE_WORST_CASE};
 pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
 pub(crate) use fluid::{unrepresentable as fluid_unrepresentable, FluidStorm, Shortcuts};

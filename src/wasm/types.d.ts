@@ -190,6 +190,19 @@ retryQuotaRatio?: number | null,
  */
 breakerFailures?: number | null, 
 /**
+ * Storm: a circuit breaker opening when this share of the attempts over its window failed
+ * (a whole percentage, as `50` or `"50%"`).
+ */
+breakerShare?: NumberInput | null, 
+/**
+ * Storm: the failure share's window (default 30 s).
+ */
+breakerWindow?: DurationInput | null, 
+/**
+ * Storm: attempts the window must hold before the share counts (default 100).
+ */
+breakerMinAttempts?: number | null, 
+/**
  * Storm: how long the breaker stays open before probing (default 30 s).
  */
 breakerCooldown?: DurationInput | null, 

@@ -739,6 +739,18 @@ test('a retry quota and a circuit breaker, set on the page, bound the storm and 
     assert.equal(await page.locator('#retry-quota').inputValue(), 'aws', '#retry-quota from the link');
     assert.equal(await page.locator('#breaker-failures-text').inputValue(), '5', '#breaker-failures-text from the link');
     assert.deepEqual(await stormLines(page), broken, 'the linked page draws the same storm');
+
+    // The breaker's other rule: a failure share over its window, beside the five in a row.
+    await renderAfter(page, () => page.fill('#breaker-share-text', '50%'));
+    const shared = await bounded({ retryQuota: 'aws', breakerFailures: 5, breakerShare: '50%' });
+    const withShare = await stormLines(page);
+    assert.equal(withShare[2], `${STORM_LABELS[2]} ${shared.caption}`, 'the budget line with both breaker rules');
+    assert.match(withShare[2], /opens after 5 consecutive failures or when 50% of at least 100 attempts in 30 s fail/, 'the caption names both rules');
+    const before12 = await statusChanges(page);
+    await page.fill('#breaker-share-text', '12.5');
+    await nextRender(page, before12, FAILED_PATTERN);
+    const shareError = await fieldError(page, 'breaker-share');
+    assert.match(shareError.text, /breaker-share must be a whole percentage from 1% to 100%, got 12.5%/, `#breaker-share-error reads ${JSON.stringify(shareError.text)}`);
   });
 });
 

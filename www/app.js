@@ -190,9 +190,12 @@ function writeHash(s) {
 function showErrors(errors) {
   const byField = new Map();
   const general = [];
-  for (const error of errors) {
-    if (FIELDS.includes(error.setting)) byField.set(error.setting, error.message);
-    else general.push(error.message);
+  // Results arrive in any order: where two charts refuse one field, the first chart's message
+  // (in the page's order) is shown, so that the page says the same thing every time.
+  const order = (error) => (error.view ? 1 + COMPUTED.indexOf(error.view) : 0);
+  for (const error of [...errors].sort((a, b) => order(a) - order(b))) {
+    if (!FIELDS.includes(error.setting)) general.push(error.message);
+    else if (!byField.has(error.setting)) byField.set(error.setting, error.message);
   }
   // Only what changed is written: every write would cost the next layout.
   const setText = (element, text) => {
@@ -275,6 +278,8 @@ const render = (() => {
   let measuredOnScreen = new Set();
   // The views on screen that have drawn something this render (a quicker first run counts).
   let drawnOnScreen = new Set();
+  // The charts off screen whose computations wait for those on screen to show something.
+  let deferred = [];
 
   function announce(scope) {
     document.dispatchEvent(new CustomEvent('charts-drawn', { detail: { scope } }));
@@ -310,6 +315,9 @@ const render = (() => {
     if (!firstAnnounced && waiting.every((v) => drawnOnScreen.has(v))) {
       firstAnnounced = true;
       announce('first');
+      const later = deferred;
+      deferred = [];
+      for (const view of later) request(view, generation);
     }
     if (!visibleAnnounced && waiting.length === 0) {
       visibleAnnounced = true;
@@ -342,8 +350,17 @@ const render = (() => {
     drawnOnScreen = new Set();
     measuredOnScreen = new Set(config.views.map((v) => v.name).filter(onScreen));
     pending.set('table', { handle: { cancel() {} } });
+    // The charts on screen first: those off screen are asked for once these show something, so
+    // that their workers do not take the cores from what the reader is looking at.
+    deferred = [];
     for (const view of COMPUTED) {
-      if (view !== 'survival' || survivalWanted) request(view, mine);
+      if (view === 'survival' && !survivalWanted) continue;
+      if (view === 'survival' || measuredOnScreen.has(view)) {
+        request(view, mine);
+      } else {
+        deferred.push(view);
+        pending.set(view, { handle: { cancel() {} } });
+      }
     }
     // The timeline last: its table may settle at once, and the render ends when all have.
     $('status').textContent = 'computing…';
@@ -368,7 +385,7 @@ const render = (() => {
         try {
           draw(view, computed);
         } catch (error) {
-          errors.push(asError(error));
+          errors.push({ ...asError(error), view });
         }
         drawnOnScreen.add(view);
         if (partial) announceVisible();
@@ -376,7 +393,7 @@ const render = (() => {
       },
       onError: (error) => {
         if (mine !== generation) return;
-        errors.push(error);
+        errors.push({ ...error, view });
         settle(view);
       },
     });

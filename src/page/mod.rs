@@ -121,7 +121,7 @@ pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String
 
 /// The settings of a quicker first run of `view`, when its full run is large enough to be worth
 /// one: 20,000 sampled give-up times instead of more, 100,000 deliveries in a herd instead of
-/// more, 500 sampled schedules for staleness under jitter instead of the page's 20,000 or more
+/// more, 250 sampled schedules for staleness under jitter instead of the page's 20,000 or more
 /// (a curve as the full run draws it, a little rougher, in a fraction of the time). The page
 /// draws it first and the full result when it comes.
 pub fn preview(view: View, settings: &Settings) -> Option<Settings> {
@@ -140,7 +140,7 @@ pub fn preview(view: View, settings: &Settings) -> Option<Settings> {
 }
 
 /// The sampled schedules of the staleness chart's quicker first run.
-const STALENESS_PREVIEW_SAMPLES: f64 = 500.0;
+const STALENESS_PREVIEW_SAMPLES: f64 = 250.0;
 
 /// The stops of the page's duration sliders, in seconds: values a person would pick.
 pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {

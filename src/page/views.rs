@@ -204,6 +204,27 @@ pub(super) fn storm_params(settings: &Settings) -> Params {
     }
 }
 
+/// The bounds besides the budget that the bounded series carries, for its label: " + rate
+/// limit + AWS quota + breaker" (empty without any).
+fn bounds_named(params: &Params) -> String {
+    let quota = match params.retry_quota.as_deref() {
+        Some("aws") => Some("AWS quota"),
+        Some("grpc") => Some("gRPC quota"),
+        _ => None,
+    };
+    let breaker = params.breaker_failures.is_some() || params.breaker_share.is_some();
+    [
+        params.rate_limit.is_some().then_some("rate limit"),
+        params.retry_after.is_some().then_some("Retry-After"),
+        quota,
+        breaker.then_some("breaker"),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|name| format!(" + {name}"))
+    .collect()
+}
+
 /// One storm of the chart: its legend label and its parameters.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -217,7 +238,8 @@ pub struct StormSeries {
 /// The storm chart's series: your policy alone; or, compared, your policy and the article's
 /// fixed 30 s interval (no jitter, no pause) without the limits (budget, rate limit,
 /// Retry-After, retry quota, circuit breaker) beside your policy with all of them and a retry
-/// budget (yours, or 10%); and the compared preset's schedule in the same storm when one is
+/// budget (yours, or 10%), labelled with what it carries ("your policy + 10% budget + AWS
+/// quota"); and the compared preset's schedule in the same storm when one is
 /// chosen (same traffic, outage and bounds).
 pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
     let mine = storm_params(settings);
@@ -264,7 +286,7 @@ pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
             series("your policy", bare.clone()),
             series("fixed 30 s", fixed),
             series(
-                &format!("your policy + {percent}% budget"),
+                &format!("your policy + {percent}% budget{}", bounds_named(&mine)),
                 Params {
                     budget: Some(budget),
                     ..mine.clone()
@@ -346,6 +368,20 @@ mod tests {
         assert_eq!(
             (series[2].1.retry_quota, series[2].1.breaker),
             (quota, breaker)
+        );
+        assert_eq!(
+            series.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(),
+            [
+                "your policy",
+                "fixed 30 s",
+                "your policy + 10% budget + gRPC quota + breaker"
+            ]
+        );
+        settings.set("rate-limit", "25/s");
+        settings.set("retry-after", "1 min");
+        assert_eq!(
+            bounds(&settings)[2].0,
+            "your policy + 10% budget + rate limit + Retry-After + gRPC quota + breaker"
         );
         // Alone: your policy with them.
         settings.set("storm-compare", "false");

@@ -698,8 +698,9 @@ test('a retry quota and a circuit breaker, set on the page, bound the storm and 
     await renderAfter(page, () => page.selectOption('#retry-quota', 'aws'));
     const aws = await bounded({ retryQuota: 'aws' });
     const quoted = await stormLines(page);
-    assertStormLabels(quoted);
-    assert.equal(quoted[2], `${STORM_LABELS[2]} ${aws.caption}`, 'the budget line with the aws quota is the storm() caption');
+    // The bounded series names the bounds it carries.
+    assertStormLabels(quoted, [...STORM_LABELS.slice(0, 2), 'your policy + 10% budget + AWS quota:']);
+    assert.equal(quoted[2], `your policy + 10% budget + AWS quota: ${aws.caption}`, 'the budget line with the aws quota is the storm() caption');
     assert.match(quoted[2], /AWS SDKs' retry quota/, 'the caption names the quota');
     assert.notEqual(quoted[2], before[2], 'the aws quota changes the budget line');
     assert.deepEqual(quoted.slice(0, 2), before.slice(0, 2), 'the quota leaves the unbounded series alone');
@@ -709,7 +710,7 @@ test('a retry quota and a circuit breaker, set on the page, bound the storm and 
     await renderAfter(page, () => page.fill('#breaker-failures-text', '5'));
     const both = await bounded({ retryQuota: 'aws', breakerFailures: 5 });
     const broken = await stormLines(page);
-    assert.equal(broken[2], `${STORM_LABELS[2]} ${both.caption}`, 'the budget line with the quota and the breaker');
+    assert.equal(broken[2], `your policy + 10% budget + AWS quota + breaker: ${both.caption}`, 'the budget line with the quota and the breaker');
     assert.notEqual(broken[2], quoted[2], 'the breaker changes the budget line');
     const link = await page.evaluate(() => location.hash);
     assert.match(link, /(^#|&)breaker-failures=5(&|$)/, 'the link names the breaker');
@@ -744,7 +745,7 @@ test('a retry quota and a circuit breaker, set on the page, bound the storm and 
     await renderAfter(page, () => page.fill('#breaker-share-text', '50%'));
     const shared = await bounded({ retryQuota: 'aws', breakerFailures: 5, breakerShare: '50%' });
     const withShare = await stormLines(page);
-    assert.equal(withShare[2], `${STORM_LABELS[2]} ${shared.caption}`, 'the budget line with both breaker rules');
+    assert.equal(withShare[2], `your policy + 10% budget + AWS quota + breaker: ${shared.caption}`, 'the budget line with both breaker rules');
     assert.match(withShare[2], /opens after 5 consecutive failures or when 50% of at least 100 attempts in 30 s fail/, 'the caption names both rules');
     const before12 = await statusChanges(page);
     await page.fill('#breaker-share-text', '12.5');

@@ -126,7 +126,7 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
         FigureKind::Survival => {
             let params = args.scenario.params_with_engine("fluid")?;
             let axes = args.axes.axes()?;
-            let map = backoff_lab::survival::survival_map(
+            let map = super::survival::map_on_every_core(
                 params.scenario()?.spec(),
                 &axes,
                 params.engine()?,

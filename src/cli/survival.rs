@@ -1,7 +1,10 @@
 //! `backoff-lab survival`: the survival map, which outages a destination survives at which
 //! capacity headroom, under your policy, the fixed 30 s interval and a retry budget.
 
-use backoff_lab::survival::{survival_map, SurvivalMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use backoff_lab::storm::{Engine, Spec};
+use backoff_lab::survival::{Axes, Plan, Row, SurvivalMap};
 use backoff_lab::Error;
 use clap::Args;
 
@@ -32,8 +35,96 @@ pub(super) struct SurvivalArgs {
 pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
     let params = args.scenario.params_with_engine("fluid")?;
     let axes = args.axes.axes()?;
-    let map = survival_map(params.scenario()?.spec(), &axes, params.engine()?)?;
+    let map = map_on_every_core(params.scenario()?.spec(), &axes, params.engine()?)?;
     Ok(args
         .format
         .render(&map, SurvivalMap::to_table, SurvivalMap::to_csv))
+}
+
+/// The survival map of `yours`, its rows computed on as many threads as the machine has cores
+/// (the same map as [`backoff_lab::survival::survival_map`], which computes them one after
+/// another). The work goes in pieces of half a series: each piece shares its storms among its
+/// rows, and the pieces keep both cores of a small machine busy until the end.
+pub(super) fn map_on_every_core(
+    yours: &Spec,
+    axes: &Axes,
+    engine: Engine,
+) -> Result<SurvivalMap, Error> {
+    let plan = Plan::new(yours, axes.clone(), engine)?;
+    let headrooms: Vec<usize> = (0..axes.headroom.len()).collect();
+    let half = headrooms.len().div_ceil(2);
+    let pieces: Vec<(usize, &[usize])> = (0..plan.series.len())
+        .flat_map(|series| headrooms.chunks(half).map(move |chunk| (series, chunk)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let results: Vec<Result<Vec<(usize, Vec<Row>)>, Error>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(pieces.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&(series, chunk)) = pieces.get(index) else {
+                            return Ok(done);
+                        };
+                        done.push((index, plan.rows_of(series, chunk)?));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    let mut rows: Vec<(usize, Vec<Row>)> = Vec::new();
+    for result in results {
+        rows.extend(result?);
+    }
+    // The pieces in their order, whichever thread finished first.
+    rows.sort_by_key(|(index, _)| *index);
+    let rows: Vec<Row> = rows.into_iter().flat_map(|(_, rows)| rows).collect();
+    plan.map(&rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use backoff_lab::survival::survival_map;
+
+    #[test]
+    fn the_map_on_every_core_is_the_map() {
+        for (engine, axes, arrivals_per_s) in [
+            (
+                Engine::Fluid,
+                Axes::new((30.0, 7_200.0), (1.1, 6.0), (5, 5)),
+                10.0,
+            ),
+            (
+                Engine::Discrete,
+                Axes::new((30.0, 300.0), (1.1, 6.0), (3, 3)),
+                2.0,
+            ),
+        ] {
+            let axes = axes.unwrap();
+            let yours = Spec {
+                arrivals_per_s,
+                capacity_per_s: 3.0 * arrivals_per_s,
+                traffic_s: 600,
+                ..Spec::article_fixed()
+            };
+            let parallel = map_on_every_core(&yours, &axes, engine).unwrap();
+            let serial = survival_map(&yours, &axes, engine).unwrap();
+            assert_eq!(
+                serde_json::to_string(&parallel).unwrap(),
+                serde_json::to_string(&serial).unwrap(),
+                "{engine:?}"
+            );
+        }
+    }
 }

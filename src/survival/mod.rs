@@ -293,8 +293,9 @@ impl Plan {
 
     /// Series `series`' rows at the headroom indices `headrooms` (in range): on the fluid
     /// engine, cells branched off shared storms (see the module's rules); otherwise each cell
-    /// on its own.
-    fn rows_of(&self, series: usize, headrooms: &[usize]) -> Result<Vec<Row>, Error> {
+    /// on its own. Any split of the rows gives the same rows (the CLI computes a map's series
+    /// and halves of them on several threads).
+    pub fn rows_of(&self, series: usize, headrooms: &[usize]) -> Result<Vec<Row>, Error> {
         let spec = &self.series[series].1;
         let cells = match self.engine {
             Engine::Fluid => branching::rows(spec, &self.axes, headrooms)?,

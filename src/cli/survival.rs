@@ -58,7 +58,9 @@ pub(super) fn map_on_every_core(
         .collect();
     let next = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let results: Vec<Result<Vec<(usize, Vec<Row>)>, Error>> = std::thread::scope(|scope| {
+    // Each thread's pieces, by their index.
+    type Done = Result<Vec<(usize, Vec<Row>)>, Error>;
+    let results: Vec<Done> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.min(pieces.len()))
             .map(|_| {
                 scope.spawn(|| {

@@ -278,7 +278,8 @@ const render = (() => {
   let measuredOnScreen = new Set();
   // The views on screen that have drawn something this render (a quicker first run counts).
   let drawnOnScreen = new Set();
-  // The charts off screen whose computations wait for those on screen to show something.
+  // What waits for the charts on screen to show something: the requests of those off screen
+  // (and the timeline's drawing when it is off screen too).
   let deferred = [];
 
   function announce(scope) {
@@ -317,7 +318,7 @@ const render = (() => {
       announce('first');
       const later = deferred;
       deferred = [];
-      for (const view of later) request(view, generation);
+      for (const run of later) run();
     }
     if (!visibleAnnounced && waiting.length === 0) {
       visibleAnnounced = true;
@@ -358,19 +359,24 @@ const render = (() => {
       if (view === 'survival' || measuredOnScreen.has(view)) {
         request(view, mine);
       } else {
-        deferred.push(view);
+        deferred.push(() => request(view, mine));
         pending.set(view, { handle: { cancel() {} } });
       }
     }
-    // The timeline last: its table may settle at once, and the render ends when all have.
+    // The timeline last: its table may settle at once, and the render ends when all have. Off
+    // screen, it too waits for the charts in view.
     $('status').textContent = 'computing…';
-    try {
-      draw('timeline', { view: 'timeline' }, () => mine === generation && settle('table'));
-    } catch (error) {
-      errors.push(asError(error));
-      settle('table');
-    }
-    showErrors(errors);
+    const drawTimeline = () => {
+      try {
+        draw('timeline', { view: 'timeline' }, () => mine === generation && settle('table'));
+      } catch (error) {
+        errors.push(asError(error));
+        settle('table');
+      }
+      showErrors(errors);
+    };
+    if (measuredOnScreen.has('timeline') || onScreen('schedule-table')) drawTimeline();
+    else deferred.push(drawTimeline);
     // Only the timeline on screen: what the reader sees is drawn already.
     announceVisible();
   }

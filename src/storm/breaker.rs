@@ -9,8 +9,10 @@
 //!   count reaches `failures` the breaker opens.
 //! - *Failure share* (the rule of Polly's advanced breaker and resilience4j's time-based
 //!   window): after each closed second `s`, the window is the closed seconds `s − W + 1` to `s`
-//!   since the breaker last closed (or since the start). When at least `min_attempts` attempts
-//!   were sent in it and `100 × failures ≥ percent × attempts` over it, the breaker opens. Either
+//!   since the breaker last closed (or since the start). When something was sent in `s`, at
+//!   least `min_attempts` attempts were sent in the window and `100 × failures ≥ percent ×
+//!   attempts` over it, the breaker opens (a second with nothing sent changes nothing, though
+//!   older seconds leave the window). Either
 //!   rule opens it; a breaker has one or both. Seconds while open or half-open never count, so a
 //!   breaker that closes starts with an empty window.
 //! - *Open*: in the `cooldown` seconds after the second it opened in, nothing is sent (first
@@ -251,9 +253,12 @@ impl BreakerState {
                     count + failures
                 };
                 let consecutive = rule.failures.is_some_and(|n| count >= f64::from(n));
+                // Checked only after a second in which something was sent: an empty second
+                // changes nothing, though older seconds leave the window.
                 let share = rule.share.is_some_and(|share| {
                     self.window.push(second, sent, failures, share.window_s);
-                    self.window.sent >= f64::from(share.min_attempts)
+                    sent >= 0.5
+                        && self.window.sent >= f64::from(share.min_attempts)
                         && 100.0 * self.window.failed >= f64::from(share.percent) * self.window.sent
                 });
                 if consecutive || share {

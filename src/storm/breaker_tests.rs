@@ -242,6 +242,23 @@ fn the_failure_share_counts_the_window_and_opens_at_the_share() {
     assert_eq!(breaker.allowance(3), u64::MAX, "closed by the probe");
     breaker.settle(3, 10.0, 6.0, 4.0);
     assert_eq!(breaker.allowance(4), u64::MAX, "40% since it closed");
+
+    // A second with nothing sent changes nothing: a success and a failure, then ten empty
+    // seconds in which the success leaves the 10 s window (1 of 1 failed, over 60%) keep it
+    // closed until something is sent again.
+    let mut breaker = BreakerState::new(Some(share_breaker(60, 10, 1, 5)));
+    breaker.settle(0, 1.0, 1.0, 0.0);
+    breaker.settle(1, 1.0, 0.0, 1.0);
+    for second in 2..=11 {
+        breaker.settle(second, 0.0, 0.0, 0.0);
+        assert_eq!(
+            breaker.allowance(second + 1),
+            u64::MAX,
+            "after empty second {second}"
+        );
+    }
+    breaker.settle(12, 1.0, 0.0, 1.0);
+    assert_eq!(breaker.allowance(13), 0, "1 of 1 failed in seconds 3-12");
 }
 
 #[test]

@@ -87,7 +87,8 @@
 //!   success), else the count plus the second's failures (timeouts, losses and 429s are
 //!   failures). The window is the closed seconds `s − W + 1` to `s` since the breaker last
 //!   closed (or since the start): its attempts `a` and failures `f`. If the count is at least
-//!   `N`, or `a ≥ M` and `100 f ≥ p a`, the breaker opens in this second (and its window
+//!   `N`, or something was sent in this second and `a ≥ M` and `100 f ≥ p a`, the breaker opens
+//!   in this second (and its window
 //!   empties: seconds while open or half-open never count).
 //! - *Open* in second `o`: nothing is sent in seconds `o + 1` to `o + C` (everything due is held,
 //!   no attempt is counted); from `o + C + 1` it is half-open.

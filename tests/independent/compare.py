@@ -25,7 +25,7 @@ def rate_value(text):
     return float(text)
 
 
-def gen(rng, idx):
+def gen(rng, idx, rng2=None):
     f = {}
     arr_choice = rng.random()
     if arr_choice < 0.5:
@@ -101,6 +101,22 @@ def gen(rng, idx):
             f["breaker-cooldown"] = str(rng.choice([1, 5, 30, 120, rng.randint(1, 600)]))
         if rng.random() < 0.6:
             f["breaker-probes"] = str(rng.choice([1, 2, 5, 20, rng.randint(1, 100)]))
+    if rng2 is not None:
+        # The failure-share rule, drawn from a generator of its own so that the draws above (and
+        # the scenarios without a share breaker) stay as they were: beside a run-of-failures
+        # breaker, or alone.
+        share = rng2.random() < (0.4 if "breaker-failures" in f else 0.15)
+        if share:
+            f["breaker-share"] = f"{rng2.choice([1, 5, 10, 25, 50, 75, 90, 100, rng2.randint(1, 100)])}%"
+            if rng2.random() < 0.7:
+                f["breaker-window"] = str(rng2.choice([1, 2, 5, 10, 30, 60, 120, 600, 3600, rng2.randint(1, 3600)]))
+            if rng2.random() < 0.7:
+                f["breaker-min-attempts"] = str(rng2.choice([1, 2, 5, 10, 20, 50, 100, 300, 1000000, rng2.randint(1, 500)]))
+            if "breaker-failures" not in f:
+                if rng2.random() < 0.6:
+                    f["breaker-cooldown"] = str(rng2.choice([1, 5, 30, 120, rng2.randint(1, 600)]))
+                if rng2.random() < 0.6:
+                    f["breaker-probes"] = str(rng2.choice([1, 2, 5, 20, rng2.randint(1, 100)]))
     return f
 
 
@@ -152,9 +168,12 @@ def to_scenario(f):
     elif f.get("retry-quota") == "grpc":
         sc["retry_quota"] = ("grpc", int(f.get("retry-quota-tokens", 10)),
                              float(f.get("retry-quota-ratio", 0.1)))
-    if "breaker-failures" in f:
-        sc["breaker"] = (int(f["breaker-failures"]), int(f.get("breaker-cooldown", 30)),
-                         int(f.get("breaker-probes", 1)))
+    if "breaker-failures" in f or "breaker-share" in f:
+        n = int(f["breaker-failures"]) if "breaker-failures" in f else None
+        sc["breaker"] = (n, int(f.get("breaker-cooldown", 30)), int(f.get("breaker-probes", 1)))
+        if "breaker-share" in f:
+            sc["breaker"] += (int(f["breaker-share"].rstrip("%")), int(f.get("breaker-window", 30)),
+                              int(f.get("breaker-min-attempts", 100)))
     return sc
 
 
@@ -229,16 +248,24 @@ if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     rng = random.Random(seed)
+    rng2 = random.Random(f"breaker-share {seed}")
     ok = refused = 0
+    shares = shares_ok = shares_alone = 0
     for idx in range(n):
-        f = gen(rng, idx)
+        f = gen(rng, idx, rng2)
         status, info = compare(f)
         refused += status == "refused"
+        if "breaker-share" in f:
+            shares += 1
+            shares_ok += status == "ok"
+            shares_alone += "breaker-failures" not in f
         print(idx, status, " ".join(f"--{k}" + ("" if v is True else f" {v}") for k, v in f.items()))
         if status == "ok":
             ok += 1
         else:
             print("   ", info)
-    print("matched", ok, "of", n)
+    print("matched", ok, "of", n, f"({refused} refused by the binary;", shares,
+          f"with a failure-share breaker, {shares_alone} of them without --breaker-failures,",
+          shares_ok, "of those matched)")
     # A scenario the binary refuses is not a mismatch; anything else is.
     sys.exit(0 if ok + refused == n else 1)

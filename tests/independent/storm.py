@@ -1,8 +1,10 @@
 """Independent Python implementation of backoff-lab's discrete storm engine, written from the
 README's "The storm model", the rustdoc of src/storm (module, destination, `choose`) and
 src/jitter.rs / src/policy.rs only. The retry quota and the circuit breaker follow the README's
-"Retry quota", "Circuit breaker" and "Updates" items."""
+"Retry quota", "Circuit breaker" (a run of failures and/or a failure share over a window) and
+"Updates" items."""
 import math
+from collections import deque
 
 M64 = (1 << 64) - 1
 MICRO = 1_000_000
@@ -161,9 +163,16 @@ def simulate(sc, opts=None):
         q_half = q_max // 2
         q_ratio = to_millionths(quota[2])
         tokens = q_max
-    # Circuit breaker: (N, C, P); state "closed" with a count, or "open" since second o.
+    # Circuit breaker: (N, C, P) or (N, C, P, p, W, M), N None for a share-only breaker; state
+    # "closed" with a count and a window, or "open" since second o (half-open after C seconds).
     breaker = sc.get("breaker")
     br_state, br_count, br_opened, br_openings = "closed", 0, None, 0
+    br_n = breaker[0] if breaker is not None else None
+    br_share = breaker[3] if breaker is not None and len(breaker) > 3 else None
+    br_window = breaker[4] if br_share is not None else None
+    br_min = breaker[5] if br_share is not None else None
+    br_win = deque()  # (second, attempts, failed) of closed seconds since it last closed
+    br_a = br_f = 0
     rng = Rng(sc["seed"])
     base_us = to_us(pol.base)
     cap_us = to_us(pol.cap)
@@ -340,12 +349,27 @@ def simulate(sc, opts=None):
                          + 10 * MICRO * retry_ok)
         elif quota is not None:
             tokens = min(q_max, max(0, tokens - MICRO * failed + q_ratio * succ))
-        if breaker is not None:
+        # "Updates": a second in which nothing was sent does not change the breaker, so the share
+        # rule is not checked then either (its window slides on at the next second that sends).
+        if breaker is not None and n_sent > 0:
             if br_state == "closed":
                 br_count = failed if succ > 0 else br_count + failed
-                if br_count >= breaker[0]:
+                trip = br_n is not None and br_count >= br_n
+                if br_share is not None:
+                    br_win.append((s, n_sent, failed))
+                    br_a += n_sent
+                    br_f += failed
+                    while br_win and br_win[0][0] <= s - br_window:
+                        _, a0, f0 = br_win.popleft()
+                        br_a -= a0
+                        br_f -= f0
+                    if br_a >= br_min and 100 * br_f >= br_share * br_a:
+                        trip = True
+                if trip:
                     br_state, br_opened = "open", s
                     br_openings += 1
+                    br_win.clear()
+                    br_a = br_f = 0
             elif s > br_opened + breaker[1] and n_sent > 0:
                 if failed == 0:
                     br_state, br_count = "closed", 0

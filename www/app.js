@@ -351,12 +351,13 @@ const render = (() => {
     drawnOnScreen = new Set();
     measuredOnScreen = new Set(config.views.map((v) => v.name).filter(onScreen));
     pending.set('table', { handle: { cancel() {} } });
-    // The charts on screen first: those off screen are asked for once these show something, so
-    // that their workers do not take the cores from what the reader is looking at.
+    // The charts on screen first: those off screen, and the survival map (whose rows take every
+    // core), are asked for once these show something, so that their workers do not take the
+    // cores from what the reader is looking at.
     deferred = [];
     for (const view of COMPUTED) {
       if (view === 'survival' && !survivalWanted) continue;
-      if (view === 'survival' || measuredOnScreen.has(view)) {
+      if (view !== 'survival' && measuredOnScreen.has(view)) {
         request(view, mine);
       } else {
         deferred.push(() => request(view, mine));

@@ -59,32 +59,13 @@ impl Breaker {
             ));
         }
         if let Some(failures) = self.failures {
-            if !(1..=10_000).contains(&failures) {
-                return Err(Error::out_of_range(
-                    "breaker-failures",
-                    failures,
-                    "a whole number from 1 to 10000",
-                ));
-            }
+            whole("breaker-failures", failures, 10_000)?;
         }
         if let Some(share) = self.share {
             share.validate()?;
         }
-        if !(1..=3_600).contains(&self.cooldown_s) {
-            return Err(Error::out_of_range(
-                "breaker-cooldown",
-                crate::format_duration(f64::from(self.cooldown_s)),
-                "a whole number of seconds from 1 s to 1 h",
-            ));
-        }
-        if !(1..=1_000).contains(&self.probes) {
-            return Err(Error::out_of_range(
-                "breaker-probes",
-                self.probes,
-                "a whole number from 1 to 1000",
-            ));
-        }
-        Ok(())
+        seconds_to_an_hour("breaker-cooldown", self.cooldown_s)?;
+        whole("breaker-probes", self.probes, 1_000)
     }
 
     /// The breaker in a few words, for captions.
@@ -140,21 +121,34 @@ impl FailureShare {
                 "a whole percentage from 1% to 100%",
             ));
         }
-        if !(1..=3_600).contains(&self.window_s) {
-            return Err(Error::out_of_range(
-                "breaker-window",
-                crate::format_duration(f64::from(self.window_s)),
-                "a whole number of seconds from 1 s to 1 h",
-            ));
-        }
-        if !(1..=1_000_000).contains(&self.min_attempts) {
-            return Err(Error::out_of_range(
-                "breaker-min-attempts",
-                self.min_attempts,
-                "a whole number from 1 to 1000000",
-            ));
-        }
+        seconds_to_an_hour("breaker-window", self.window_s)?;
+        whole("breaker-min-attempts", self.min_attempts, 1_000_000)
+    }
+}
+
+/// `value` must be a whole number from 1 to `most`.
+fn whole(field: &'static str, value: u32, most: u32) -> Result<(), Error> {
+    if (1..=most).contains(&value) {
         Ok(())
+    } else {
+        Err(Error::out_of_range(
+            field,
+            value,
+            format!("a whole number from 1 to {most}"),
+        ))
+    }
+}
+
+/// `seconds` must be whole seconds from 1 s to 1 h.
+fn seconds_to_an_hour(field: &'static str, seconds: u32) -> Result<(), Error> {
+    if (1..=3_600).contains(&seconds) {
+        Ok(())
+    } else {
+        Err(Error::out_of_range(
+            field,
+            crate::format_duration(f64::from(seconds)),
+            "a whole number of seconds from 1 s to 1 h",
+        ))
     }
 }
 

@@ -41,11 +41,7 @@ pub(crate) struct Queue {
 impl Queue {
     /// Requests queued, as a number.
     pub fn requests(&self) -> f64 {
-        // From 64 bits when it fits: a 128-bit conversion is a slow library call.
-        match u64::try_from(self.millionths) {
-            Ok(narrow) => narrow as f64 / MICRO as f64,
-            Err(_) => self.millionths as f64 / MICRO as f64,
-        }
+        as_f64(self.millionths) / MICRO as f64
     }
 
     /// How many of `n` attempts, from position 0 on, wait at most `wait_us`: positions `j` with
@@ -114,6 +110,20 @@ impl Queue {
     }
 }
 
+/// `wide` as the nearest `f64`, from 64 bits when it fits: a 128-bit conversion is a slow
+/// library call, kept out of line so that the compiler does not make it on every path.
+fn as_f64(wide: u128) -> f64 {
+    #[cold]
+    #[inline(never)]
+    fn from_128_bits(wide: u128) -> f64 {
+        wide as f64
+    }
+    match u64::try_from(wide) {
+        Ok(narrow) => narrow as f64,
+        Err(_) => from_128_bits(wide),
+    }
+}
+
 /// A count of attempts: whole (`u64`) or expected (`f64`).
 pub(crate) trait Count:
     Copy + PartialOrd + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self>
@@ -145,7 +155,7 @@ impl Count for u64 {
 impl Count for f64 {
     const ZERO: f64 = 0.0;
     fn at_most(self, positions: u128) -> f64 {
-        self.min(positions as f64)
+        self.min(as_f64(positions))
     }
     fn millionths(self) -> u128 {
         // Below 2^64 millionths (1.8e13 requests) in one conversion, as is every real queue.

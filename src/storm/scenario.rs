@@ -418,6 +418,11 @@ impl Units {
     /// Whole units (deliveries, attempts) a rate of `per_s` millionths per second yields in
     /// `second`: the cumulative count `floor(rate × (second + 1))` less `floor(rate × second)`.
     pub fn per_second(per_s: u64, second: u32) -> u64 {
+        // In 64 bits when the product fits (every rate below 2^32 per second), else in 128: a
+        // 128-bit division is a slow library call.
+        if let Some(next) = per_s.checked_mul(u64::from(second) + 1) {
+            return next / MICRO - per_s * u64::from(second) / MICRO;
+        }
         let s = u128::from(second);
         let rate = u128::from(per_s);
         ((rate * (s + 1)) / u128::from(MICRO) - (rate * s) / u128::from(MICRO)) as u64

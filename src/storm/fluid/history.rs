@@ -55,6 +55,8 @@ impl Histories {
 
     /// Writes what failed into `class` in each second from `from` on, by timeout and by 429
     /// (`rejected` is ignored when the destination never answers 429).
+    // Inlined into the engine's block loop (once per class and block): 4% of the 24 h storm.
+    #[inline(always)]
     pub fn record(
         &mut self,
         class: usize,

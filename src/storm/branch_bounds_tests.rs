@@ -92,17 +92,29 @@ fn a_branched_fluid_storm_keeps_the_quota_and_the_breaker_it_reached() {
         let trunk_spec = storm(longest, 20.0, bounds);
         let trunk_scenario = Scenario::new(trunk_spec).unwrap();
         let trunk_until = longest + 3_600;
-        let mut trunk = FluidStorm::start(&trunk_scenario, false, Shortcuts::ALL).unwrap();
         // Shorter outages, in order, each at its own capacity (before the outage ends the
         // capacity is never looked at, so they all share the trunk).
-        for (outage_s, capacity) in [(45, 12.0), (300, 40.0), (601, 15.0), (longest, 25.0)] {
-            let own = Scenario::new(storm(outage_s, capacity, bounds)).unwrap();
+        let owns: Vec<(u32, Scenario)> = [(45, 12.0), (300, 40.0), (601, 15.0), (longest, 25.0)]
+            .into_iter()
+            .map(|(outage_s, capacity)| {
+                (
+                    outage_s,
+                    Scenario::new(storm(outage_s, capacity, bounds)).unwrap(),
+                )
+            })
+            .collect();
+        let mut trunk = FluidStorm::start(&trunk_scenario, false, Shortcuts::ALL).unwrap();
+        // Each branch reuses the buffers of the one before, as the survival map's do.
+        let mut spare = Spare::default();
+        for (outage_s, own) in &owns {
+            let outage_s = *outage_s;
             let until = outage_s + 3_600;
             trunk.run_before(outage_s, trunk_until);
-            let mut branch = trunk.branch(&own);
+            let mut branch = trunk.branch(own, spare);
             branch.run_until(until);
-            let (branched, _) = branch.finish();
-            let direct = simulate_until(&own, Engine::Fluid, false, until).unwrap();
+            let branched;
+            (branched, spare) = branch.finish_sparing();
+            let direct = simulate_until(own, Engine::Fluid, false, until).unwrap();
             assert_eq!(branched, direct, "{bounds:?}, outage {outage_s} s");
         }
     }

@@ -172,7 +172,7 @@ pub use arithmetic::{arithmetic_view, ArithmeticMinute, ArithmeticReport, Arithm
 pub use breaker::{Breaker, FailureShare};
 pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS, MAX_DISCRETE_WORST_CASE};
 pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
-pub(crate) use fluid::{unrepresentable as fluid_unrepresentable, FluidStorm, Shortcuts};
+pub(crate) use fluid::{unrepresentable as fluid_unrepresentable, FluidStorm, Shortcuts, Spare};
 pub use memo::Memo;
 pub use quota::{RetryQuota, AWS_RETRY_COST, AWS_SUCCESS_REFUND};
 pub use report::{DrainedBy, Interval, StormReport, Summary};

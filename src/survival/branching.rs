@@ -2,7 +2,7 @@
 //! is the same storm until its outage ends, so one storm runs through the longest outage and
 //! each cell branches off a copy of it where its own outage ends (see the module's rules).
 
-use crate::storm::{fluid_unrepresentable, FluidStorm, Scenario, Shortcuts, Spec};
+use crate::storm::{fluid_unrepresentable, FluidStorm, Scenario, Shortcuts, Spare, Spec};
 use crate::Error;
 
 use super::{cell_spec, classify, window_end_s, Axes, Cell};
@@ -61,13 +61,15 @@ pub(super) fn rows(spec: &Spec, axes: &Axes, headrooms: &[usize]) -> Result<Vec<
         };
         let trunk_until = window_end_s(&longest.storm);
         let mut trunk = FluidStorm::start(&longest.scenario, false, Shortcuts::ALL)?;
+        let mut spare = Spare::default();
         for branch in group {
             // Stop before the first block that reaches the cell's outage's end: everything
             // simulated so far is the same in the cell's own storm.
             trunk.run_before(branch.outage_end(), trunk_until);
-            let mut own = trunk.branch(&branch.scenario);
+            let mut own = trunk.branch(&branch.scenario, spare);
             own.run_until(window_end_s(&branch.storm));
-            let (report, _) = own.finish();
+            let report;
+            (report, spare) = own.finish_sparing();
             cells[branch.row][branch.outage] = Some(classify(&branch.storm, &report));
         }
     }

@@ -4,12 +4,28 @@ use super::kernel::{Mass, Ring};
 
 /// What failed into every class, second by second: by timeout, and by 429 when the destination
 /// answers it; and the last second each class's history received something other than zero.
-#[derive(Clone)]
+#[derive(Default)]
 pub(super) struct Histories {
     pub timed_out: Vec<Mass>,
     pub rejected: Vec<Mass>,
     written_at: Vec<Option<usize>>,
     skip_quiet: bool,
+}
+
+impl Clone for Histories {
+    fn clone(&self) -> Self {
+        let mut copy = Histories::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Into this copy's buffers, grown only if they must be (see [`super::FluidStorm::branch`]).
+    fn clone_from(&mut self, source: &Self) {
+        self.timed_out.clone_from(&source.timed_out);
+        self.rejected.clone_from(&source.rejected);
+        self.written_at.clone_from(&source.written_at);
+        self.skip_quiet = source.skip_quiet;
+    }
 }
 
 impl Histories {

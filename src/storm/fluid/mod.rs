@@ -32,7 +32,7 @@ mod reading;
 mod state;
 
 use classes::{attempt_classes, Unrepresentable};
-pub(crate) use progress::FluidStorm;
+pub(crate) use progress::{FluidStorm, Spare};
 
 use super::report::StormReport;
 use super::scenario::{Units, MAX_HORIZON_S};

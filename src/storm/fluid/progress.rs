@@ -2,12 +2,18 @@
 //! block that would reach a given second, or branch off a copy that goes on as another
 //! scenario (the survival map's cells share the storm before their outages end this way).
 
+use super::history::Histories;
 use super::state::Fluid;
 use super::{Shortcuts, MAX_BLOCK};
 use crate::storm::report::{Recorder, StormReport};
 use crate::storm::scenario::MAX_HORIZON_S;
 use crate::storm::Scenario;
 use crate::Error;
+
+/// A finished storm's buffers, for a branch to reuse ([`FluidStorm::branch`]); `Spare::default()`
+/// has none.
+#[derive(Default)]
+pub(crate) struct Spare(Histories);
 
 /// A fluid storm stopped between two blocks.
 #[derive(Clone)]
@@ -67,12 +73,23 @@ impl<'a> FluidStorm<'a> {
     /// outage start, and an outage that has not ended for either before the next second to simulate — and
     /// on the destination's capacity unless every second simulated so far was in the outage
     /// (then the capacity was never looked at). The survival map checks this for its cells.
-    pub fn branch(&self, scenario: &'a Scenario) -> Self {
-        FluidStorm {
+    ///
+    /// The copy's histories (megabytes for long waits) go into `spare`'s buffers, a finished
+    /// branch's ([`FluidStorm::finish_sparing`]): a survival map branches a thousand times, and
+    /// fresh memory costs a page fault every 4 KB (a tenth of the map's time).
+    pub fn branch(&mut self, scenario: &'a Scenario, spare: Spare) -> Self {
+        let mut histories = spare.0;
+        histories.clone_from(&self.engine.histories);
+        // The rest is small: cloned with the trunk's histories set aside.
+        let trunk_histories = std::mem::take(&mut self.engine.histories);
+        let mut copy = FluidStorm {
             engine: self.engine.continued_as(scenario),
             recorder: self.recorder.continued_as(scenario),
             ..self.clone()
-        }
+        };
+        self.engine.histories = trunk_histories;
+        copy.engine.histories = histories;
+        copy
     }
 
     /// The report of the seconds simulated, and the class-seconds worked through.
@@ -85,6 +102,12 @@ impl<'a> FluidStorm<'a> {
             engine.breaker.openings(),
         );
         (report, engine.worked)
+    }
+
+    /// [`FluidStorm::finish`]'s report, and the buffers for another branch to reuse.
+    pub fn finish_sparing(mut self) -> (StormReport, Spare) {
+        let spare = Spare(std::mem::take(&mut self.engine.histories));
+        (self.finish().0, spare)
     }
 
     /// The next block's length in a run to `until`.

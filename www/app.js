@@ -16,7 +16,7 @@ import init, {
   parseDuration,
   presets,
   settingEdited,
-  computeSurvivalRow,
+  computeSurvivalRows,
   survivalExport,
   survivalJobs,
 } from './pkg/backoff_lab.js';
@@ -252,7 +252,7 @@ const computer = new Computer(
 // The survival map's rows over as many workers as the machine has cores.
 const rowPool = new RowPool({
   jobsOf: survivalJobs,
-  rowOf: computeSurvivalRow,
+  rowsOf: computeSurvivalRows,
   makeWorker: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
   size: navigator.hardwareConcurrency || 2,
 });

@@ -13,7 +13,7 @@
 // attribute can ask for; the survival map, which takes seconds, is computed a row per task and
 // drawn as its rows arrive, so that the host page keeps answering.
 import init, {
-  StormMemo, computeSurvivalRow, computeView, decodeState, drawView, elementState, survivalJobs, tableCsv, viewSvg,
+  StormMemo, computeSurvivalRows, computeView, decodeState, drawView, elementState, survivalJobs, tableCsv, viewSvg,
 } from './pkg/backoff_lab.js';
 import { RowPool } from './row-pool.js';
 import { chartOptions, download, sizeCanvas } from './ui.js';
@@ -113,7 +113,7 @@ export class BackoffLab extends HTMLElement {
     this.stale = true;
     this.started = false;
     // The survival map's rows, computed on this thread (no worker: see above).
-    this.rows = new RowPool({ jobsOf: survivalJobs, rowOf: computeSurvivalRow, makeWorker: null });
+    this.rows = new RowPool({ jobsOf: survivalJobs, rowsOf: computeSurvivalRows, makeWorker: null });
     // Whether the computed result is a survival map still filling in (no rendered event yet).
     this.partial = false;
     // An error that arrived after the render that asked for it (the survival map's).
@@ -253,7 +253,7 @@ export class BackoffLab extends HTMLElement {
     this.rows.stop();
     try {
       // An invalid map is refused at once, like any other chart.
-      survivalJobs(settings);
+      survivalJobs(settings, 0);
     } catch (error) {
       this.failure = asError(error);
       return;

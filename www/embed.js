@@ -10,7 +10,7 @@
 // map, which takes seconds, is computed a row per task and drawn as its rows arrive.
 // embed.html loads it bundled with the wasm by scripts/build-page.sh (see embed-standalone.js).
 import init, {
-  StormMemo, computeSurvivalRow, computeView, decodeState, drawView, pageConfig, survivalJobs,
+  StormMemo, computeSurvivalRows, computeView, decodeState, drawView, pageConfig, survivalJobs,
 } from './pkg/backoff_lab.js';
 import { RowPool } from './row-pool.js';
 import { chartOptions, listItems, sizeCanvas } from './ui.js';
@@ -22,7 +22,7 @@ let settings = null;
 let computed = null;
 // The survival map's rows, a row per task on this page (it has no worker: see above), drawn as
 // they arrive; `partial` while some are missing.
-const rows = new RowPool({ jobsOf: survivalJobs, rowOf: computeSurvivalRow, makeWorker: null });
+const rows = new RowPool({ jobsOf: survivalJobs, rowsOf: computeSurvivalRows, makeWorker: null });
 let partial = false;
 let failure = null;
 let memo = null;
@@ -98,7 +98,7 @@ function load() {
   rows.stop();
   if (settings.view === 'survival') {
     try {
-      survivalJobs(settings);
+      survivalJobs(settings, 0);
       computed = { view: 'survival', rows: [] };
       partial = true;
       rows.request('survival', settings, {

@@ -3,21 +3,23 @@
 // supersedes the running one at once: its busy workers are stopped (their rows are no longer
 // wanted) and the new map starts. Without workers (the embed page, the element, a browser that
 // cannot start one) the rows are computed on the page, one per task, so that the page still
-// answers between rows. The wasm core says which rows there are (`survivalJobs`) and computes
-// each (`computeSurvivalRow`); this file only schedules them.
+// answers between rows. The wasm core says which rows there are, in pieces for the workers
+// (`survivalJobs`: rows in one piece share their storms), and computes each piece
+// (`computeSurvivalRows`); this file only schedules them.
 
 /** The least time between two partial results handed back, ms: a redraw per batch of rows. */
 const PARTIAL_EVERY_MS = 60;
 
 export class RowPool {
   /**
-   * `jobsOf(settings)` lists the rows (it throws on invalid settings); `rowOf(settings, series,
-   * headroom)` computes one on this thread; `makeWorker()` returns a Worker running worker.js, or
-   * is null to compute on this thread.
+   * `jobsOf(settings, workers)` lists the pieces of rows for that many workers, 0 for this
+   * thread (it throws on invalid settings); `rowsOf(settings, series, headrooms)` computes one
+   * piece on this thread; `makeWorker()` returns a Worker running worker.js, or is null to
+   * compute on this thread.
    */
-  constructor({ jobsOf, rowOf, makeWorker, size }) {
+  constructor({ jobsOf, rowsOf, makeWorker, size }) {
     this.jobsOf = jobsOf;
-    this.rowOf = rowOf;
+    this.rowsOf = rowsOf;
     this.makeWorker = makeWorker;
     this.size = Math.max(1, Math.min(8, size || 1));
     this.idle = [];
@@ -34,17 +36,22 @@ export class RowPool {
     this.stop();
     let jobs;
     try {
-      jobs = this.jobsOf(settings);
+      jobs = this.jobsOf(settings, this.makeWorker ? this.size : 0);
     } catch (error) {
       setTimeout(() => onError(asError(error)), 0);
       return { cancel() {} };
     }
     const run = {
-      id: this.nextId++, view, settings, jobs, next: 0, rows: [], busy: new Map(),
+      id: this.nextId++, view, settings, jobs, next: 0, rows: [], total: rowCount(jobs), busy: new Map(),
       onResult, onError, lastPartial: 0, partialTimer: 0, done: false,
     };
     this.current = run;
-    if (!this.makeWorker || !this.fill(run)) this.inline(run);
+    if (!this.makeWorker || !this.fill(run)) {
+      // No worker could start: the pieces for this thread (the settings were valid just now).
+      run.jobs = this.jobsOf(settings, 0);
+      run.next = 0;
+      this.inline(run);
+    }
     return { cancel: () => { if (this.current === run) this.stop(); } };
   }
 
@@ -63,14 +70,14 @@ export class RowPool {
     while (run.next < run.jobs.length && run.busy.size < this.size) {
       const worker = this.idle.pop() ?? this.spawn();
       if (!worker) return run.busy.size > 0;
-      const [series, headroom] = run.jobs[run.next++];
+      const [series, headrooms] = run.jobs[run.next++];
       run.busy.set(worker, run.id);
       worker.onmessage = ({ data }) => this.answered(run, worker, data);
       worker.onerror = (event) => {
         event.preventDefault();
         this.answered(run, worker, { error: { message: event.message || 'the worker failed', setting: null } });
       };
-      worker.postMessage({ id: run.id, row: [series, headroom], settings: run.settings });
+      worker.postMessage({ id: run.id, rows: [series, headrooms], settings: run.settings });
     }
     return true;
   }
@@ -95,14 +102,14 @@ export class RowPool {
       this.fail(run, data.error);
       return;
     }
-    this.arrived(run, data.row);
+    this.arrived(run, data.rows);
     if (!run.done) this.fill(run);
   }
 
-  /** A row arrived: hand back every row once all are in, else a partial map now and then. */
-  arrived(run, row) {
-    run.rows.push(row);
-    if (run.rows.length === run.jobs.length) {
+  /** A piece's rows arrived: hand back every row once all are in, else a partial map now and then. */
+  arrived(run, rows) {
+    run.rows.push(...rows);
+    if (run.rows.length === run.total) {
       run.done = true;
       clearTimeout(run.partialTimer);
       this.current = null;
@@ -124,19 +131,19 @@ export class RowPool {
     run.onError(error);
   }
 
-  /** The rows one per task on this thread. */
+  /** The pieces (a row each) one per task on this thread. */
   inline(run) {
     const step = () => {
       if (run.done) return;
-      const [series, headroom] = run.jobs[run.next++];
-      let row;
+      const [series, headrooms] = run.jobs[run.next++];
+      let rows;
       try {
-        row = this.rowOf(run.settings, series, headroom);
+        rows = this.rowsOf(run.settings, series, headrooms);
       } catch (error) {
         this.fail(run, asError(error));
         return;
       }
-      this.arrived(run, row);
+      this.arrived(run, rows);
       if (!run.done) setTimeout(step, 0);
     };
     setTimeout(step, 0);
@@ -144,7 +151,11 @@ export class RowPool {
 }
 
 function counted(run) {
-  return { done: run.rows.length, total: run.jobs.length };
+  return { done: run.rows.length, total: run.total };
+}
+
+function rowCount(jobs) {
+  return jobs.reduce((count, [, headrooms]) => count + headrooms.length, 0);
 }
 
 function asError(error) {

@@ -1,9 +1,9 @@
 // The page's worker: the costly step of one chart (sampling, herds, storms) off the main thread.
 // It answers each { id, view, settings } with { id, computed } or { id, error }, and may send
 // { id, computed, partial: true } first when a smaller run gives a picture sooner. The survival
-// map's pool (row-pool.js) sends { id, row: [series, headroom], settings } instead, answered
-// with { id, row } or { id, error }.
-import init, { StormMemo, computeSurvivalRow, computeView, previewSettings } from './pkg/backoff_lab.js';
+// map's pool (row-pool.js) sends { id, rows: [series, headrooms], settings } instead, answered
+// with { id, rows } or { id, error }.
+import init, { StormMemo, computeSurvivalRows, computeView, previewSettings } from './pkg/backoff_lab.js';
 
 const ready = init();
 let memo;
@@ -14,10 +14,10 @@ function failed(id, error) {
 
 self.onmessage = async ({ data }) => {
   await ready;
-  const { id, view, settings, row } = data;
-  if (row) {
+  const { id, view, settings, rows } = data;
+  if (rows) {
     try {
-      self.postMessage({ id, row: computeSurvivalRow(settings, row[0], row[1]) });
+      self.postMessage({ id, rows: computeSurvivalRows(settings, rows[0], rows[1]) });
     } catch (error) {
       failed(id, error);
     }

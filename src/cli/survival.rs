@@ -43,21 +43,16 @@ pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
 
 /// The survival map of `yours`, its rows computed on as many threads as the machine has cores
 /// (the same map as [`backoff_lab::survival::survival_map`], which computes them one after
-/// another). The work goes in pieces of half a series: each piece shares its storms among its
-/// rows, and the pieces keep both cores of a small machine busy until the end.
+/// another), in the plan's pieces for that many threads ([`Plan::pieces`]).
 pub(super) fn map_on_every_core(
     yours: &Spec,
     axes: &Axes,
     engine: Engine,
 ) -> Result<SurvivalMap, Error> {
     let plan = Plan::new(yours, axes.clone(), engine)?;
-    let headrooms: Vec<usize> = (0..axes.headroom.len()).collect();
-    let half = headrooms.len().div_ceil(2);
-    let pieces: Vec<(usize, &[usize])> = (0..plan.series.len())
-        .flat_map(|series| headrooms.chunks(half).map(move |chunk| (series, chunk)))
-        .collect();
-    let next = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pieces = plan.pieces(threads);
+    let next = AtomicUsize::new(0);
     // Each thread's pieces, by their index.
     type Done = Result<Vec<(usize, Vec<Row>)>, Error>;
     let results: Vec<Done> = std::thread::scope(|scope| {
@@ -67,10 +62,10 @@ pub(super) fn map_on_every_core(
                     let mut done = Vec::new();
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&(series, chunk)) = pieces.get(index) else {
+                        let Some((series, headrooms)) = pieces.get(index) else {
                             return Ok(done);
                         };
-                        done.push((index, plan.rows_of(series, chunk)?));
+                        done.push((index, plan.rows_of(*series, headrooms)?));
                     }
                 })
             })

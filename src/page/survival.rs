@@ -28,10 +28,11 @@ pub fn survival_plan(settings: &Settings) -> Result<Plan, Error> {
 /// Every row of the settings' map, computed.
 pub fn survival_rows(settings: &Settings) -> Result<Vec<Row>, Error> {
     let plan = survival_plan(settings)?;
-    plan.rows()
-        .into_iter()
-        .map(|(series, headroom)| plan.row(series, headroom))
-        .collect()
+    let mut rows = Vec::new();
+    for (series, headrooms) in plan.pieces(1) {
+        rows.extend(plan.rows_of(series, &headrooms)?);
+    }
+    Ok(rows)
 }
 
 /// Each series' boundary at each headroom, the largest headroom first.

@@ -274,28 +274,59 @@ impl Plan {
             .collect()
     }
 
-    /// Row (`series`, `headroom`), every cell simulated.
-    pub fn row(&self, series: usize, headroom: usize) -> Result<Row, Error> {
-        if series >= self.series.len() || headroom >= self.axes.headroom.len() {
+    /// Every row in pieces for `workers` threads computing them at once: a piece is one
+    /// series' rows at some headrooms, computed together ([`Plan::rows_of`]: they share one
+    /// storm through the longest outage, so fewer pieces cost less in all). Each series' rows,
+    /// in [`Plan::rows`]' order, go into `workers` pieces of consecutive rows (as even as they
+    /// can be), which keeps every worker busy; with 0 workers (the rows are computed on a thread
+    /// that must answer in between) each row is a piece of its own. The pieces come in the order
+    /// worth computing them: every series' first piece, then every series' second, and so on.
+    pub fn pieces(&self, workers: usize) -> Vec<(usize, Vec<usize>)> {
+        let rows = self.rows();
+        let per_series = self.axes.headroom.len();
+        let count = if workers == 0 {
+            per_series
+        } else {
+            workers.min(per_series)
+        };
+        let mut pieces = Vec::new();
+        for piece in 0..count {
+            // Rows `piece × n / count` up to `(piece + 1) × n / count` of each series.
+            let (from, to) = (piece * per_series / count, (piece + 1) * per_series / count);
+            for series in 0..self.series.len() {
+                let headrooms = rows[series * per_series..][from..to]
+                    .iter()
+                    .map(|&(_, headroom)| headroom)
+                    .collect();
+                pieces.push((series, headrooms));
+            }
+        }
+        pieces
+    }
+
+    /// Series `series`' rows at the headroom indices `headrooms`, every cell simulated: on the
+    /// fluid engine, cells branched off shared storms (see the module's rules); otherwise each
+    /// cell on its own. Any split of the rows gives the same rows. An index out of range is
+    /// refused, naming `row`.
+    pub fn rows_of(&self, series: usize, headrooms: &[usize]) -> Result<Vec<Row>, Error> {
+        let outside = headrooms.iter().find(|&&h| h >= self.axes.headroom.len());
+        if series >= self.series.len()
+            || outside.is_some()
+            || headrooms.len() > self.axes.headroom.len()
+        {
             return Err(Error::out_of_range(
                 "row",
-                format!("series {series}, headroom {headroom}"),
+                match outside {
+                    Some(headroom) => format!("series {series}, headroom {headroom}"),
+                    None => format!("series {series}, {} headrooms", headrooms.len()),
+                },
                 format!(
-                    "a series below {} and a headroom below {}",
+                    "a series below {} and at most {1} headrooms, each below {1}",
                     self.series.len(),
                     self.axes.headroom.len()
                 ),
             ));
         }
-        let mut rows = self.rows_of(series, &[headroom])?;
-        Ok(rows.remove(0))
-    }
-
-    /// Series `series`' rows at the headroom indices `headrooms` (in range): on the fluid
-    /// engine, cells branched off shared storms (see the module's rules); otherwise each cell
-    /// on its own. Any split of the rows gives the same rows (the CLI computes a map's series
-    /// and halves of them on several threads).
-    pub fn rows_of(&self, series: usize, headrooms: &[usize]) -> Result<Vec<Row>, Error> {
         let spec = &self.series[series].1;
         let cells = match self.engine {
             Engine::Fluid => branching::rows(spec, &self.axes, headrooms)?,

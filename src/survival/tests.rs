@@ -188,7 +188,10 @@ fn a_map_is_its_rows_in_any_order_and_a_partial_map_says_so() {
         (0, 1),
         "the headroom nearest the scenario's 3× comes first"
     );
-    let mut rows: Vec<Row> = jobs.iter().map(|&(s, h)| plan.row(s, h).unwrap()).collect();
+    let mut rows: Vec<Row> = jobs
+        .iter()
+        .flat_map(|&(s, h)| plan.rows_of(s, &[h]).unwrap())
+        .collect();
     let whole = survival_map(&Spec::article_fixed(), &axes, Engine::Fluid).unwrap();
     rows.reverse();
     rows.push(rows[0].clone());
@@ -216,9 +219,48 @@ fn a_map_is_its_rows_in_any_order_and_a_partial_map_says_so() {
         .unwrap_err()
         .to_string()
         .starts_with("row must be"));
-    assert!(plan
-        .row(3, 0)
-        .unwrap_err()
-        .to_string()
-        .starts_with("row must be"));
+    for (series, headrooms) in [(3, vec![0]), (0, vec![1, 3]), (3, vec![])] {
+        assert!(plan
+            .rows_of(series, &headrooms)
+            .unwrap_err()
+            .to_string()
+            .starts_with("row must be"));
+    }
+}
+
+/// The pieces for any number of workers hold every row once, each series in as many pieces as
+/// workers (one row a piece without workers), each piece consecutive rows of the plan's order,
+/// every series' first piece first; computed piece by piece they make the map.
+#[test]
+fn pieces_hold_every_row_once_in_the_plans_order() {
+    let axes = Axes::new((30.0, 1_800.0), (1.5, 6.0), (4, 5)).unwrap();
+    let plan = Plan::new(&Spec::article_fixed(), axes.clone(), Engine::Fluid).unwrap();
+    let order = plan.rows();
+    for (workers, per_series) in [(0, 5), (1, 1), (2, 2), (3, 3), (8, 5)] {
+        let pieces = plan.pieces(workers);
+        assert_eq!(pieces.len(), 3 * per_series, "{workers} workers");
+        assert_eq!(
+            pieces.iter().take(3).map(|p| p.0).collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
+        let sizes: Vec<usize> = pieces.iter().map(|p| p.1.len()).collect();
+        assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1);
+        for series in 0..3 {
+            let rows: Vec<(usize, usize)> = pieces
+                .iter()
+                .filter(|p| p.0 == series)
+                .flat_map(|(s, headrooms)| headrooms.iter().map(move |&h| (*s, h)))
+                .collect();
+            assert_eq!(rows, order[series * 5..(series + 1) * 5], "{workers} workers");
+        }
+    }
+    let rows: Vec<Row> = plan
+        .pieces(2)
+        .iter()
+        .flat_map(|(series, headrooms)| plan.rows_of(*series, headrooms).unwrap())
+        .collect();
+    assert_eq!(
+        plan.map(&rows).unwrap(),
+        survival_map(&Spec::article_fixed(), &axes, Engine::Fluid).unwrap()
+    );
 }

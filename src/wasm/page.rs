@@ -94,41 +94,53 @@ pub fn compute_view(
     to_js(&computed)
 }
 
-/// The survival map's rows for these settings, as `[series, headroom]` index pairs in the order
-/// worth computing them (the headroom nearest yours first); refused, naming the setting, when
-/// the map is invalid or would be too much work. The page hands them to its workers.
-#[wasm_bindgen(js_name = survivalJobs, unchecked_return_type = "Array<[number, number]>")]
+/// The survival map's rows for these settings in pieces for `workers` workers computing them at
+/// once (0: none, the rows are computed on the page's own thread, a row a piece), as
+/// `[series, headrooms]` index pairs in the order worth computing them (see `Plan::pieces`);
+/// refused, naming the setting, when the map is invalid or would be too much work.
+#[wasm_bindgen(js_name = survivalJobs, unchecked_return_type = "Array<[number, number[]]>")]
 pub fn survival_jobs(
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] workers: JsValue,
 ) -> Result<JsValue, JsValue> {
+    let workers = whole("workers", &workers, 64, "a count of workers from 0 to 64")?;
     let plan = page::survival_plan(&settings(values)?)
         .map_err(|e| page_error(&page::PageError::from(e)))?;
-    to_js(&plan.rows())
+    to_js(&plan.pieces(workers))
 }
 
-/// One row of the survival map (`series`, `headroom`: a pair from [`survival_jobs`]), every
-/// cell simulated. `computeView("survival", ...)` computes them all at once.
-#[wasm_bindgen(js_name = computeSurvivalRow, unchecked_return_type = "SurvivalRow")]
-pub fn compute_survival_row(
+/// The rows of one piece of the survival map (`series`, `headrooms`: a pair from
+/// [`survival_jobs`]), every cell simulated. `computeView("survival", ...)` computes them all
+/// at once.
+#[wasm_bindgen(js_name = computeSurvivalRows, unchecked_return_type = "SurvivalRow[]")]
+pub fn compute_survival_rows(
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] series: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number")] headroom: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number[]")] headrooms: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let index = |name: &'static str, value: &JsValue| -> Result<usize, JsValue> {
-        match value.as_f64() {
-            Some(n) if n.fract() == 0.0 && (0.0..=1e6).contains(&n) => Ok(n as usize),
-            _ => Err(super::convert::js_error(&crate::Error::out_of_range(
-                name,
-                format!("{value:?}"),
-                "a row index from survivalJobs",
-            ))),
-        }
-    };
-    let (series, headroom) = (index("series", &series)?, index("headroom", &headroom)?);
-    let row = page::survival_plan(&settings(values)?)
-        .and_then(|plan| plan.row(series, headroom))
+    const INDEX: &str = "a row index from survivalJobs";
+    let series = whole("series", &series, 1_000_000, INDEX)?;
+    let headrooms: Vec<f64> = from_js("headrooms", headrooms)?;
+    let headrooms = headrooms
+        .iter()
+        .map(|&h| whole("headrooms", &JsValue::from_f64(h), 1_000_000, INDEX))
+        .collect::<Result<Vec<usize>, JsValue>>()?;
+    let rows = page::survival_plan(&settings(values)?)
+        .and_then(|plan| plan.rows_of(series, &headrooms))
         .map_err(|e| page_error(&page::PageError::from(e)))?;
-    to_js(&row)
+    to_js(&rows)
+}
+
+/// A whole number from 0 to `max`, else an error naming `field` and `valid`.
+fn whole(field: &'static str, value: &JsValue, max: usize, valid: &str) -> Result<usize, JsValue> {
+    match value.as_f64() {
+        Some(n) if n.fract() == 0.0 && (0.0..=max as f64).contains(&n) => Ok(n as usize),
+        _ => Err(super::convert::js_error(&crate::Error::out_of_range(
+            field,
+            format!("{value:?}"),
+            valid,
+        ))),
+    }
 }
 
 /// The settings of a quicker first run of a chart, or `null` when its full run is quick enough.

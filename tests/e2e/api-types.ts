@@ -5,7 +5,7 @@ import init, {
   StormMemo,
   arithmeticView,
   chartSvg,
-  computeSurvivalRow,
+  computeSurvivalRows,
   computeView,
   decodeState,
   drawDistribution,
@@ -122,8 +122,8 @@ export async function everyExport(): Promise<string[]> {
   const numbersCsv: string = tableCsv(numbers) + element.settings.view + unused;
   const map: SurvivalMap = survival(scenario, { steps: '6x4', outages: '1m..2h' });
   const cliff: number | null = map.series[0].boundary[0];
-  const jobs: Array<[number, number]> = survivalJobs(settings);
-  const row: SurvivalRow = computeSurvivalRow(settings, jobs[0][0], jobs[0][1]);
+  const jobs: Array<[number, number[]]> = survivalJobs(settings, 2);
+  const row: SurvivalRow = computeSurvivalRows(settings, jobs[0][0], jobs[0][1])[0];
   const mapCsv: string = survivalExport(settings, { view: 'survival', rows: [row] }, 'csv');
   const cellOutcome: string = row.cells[0].outcome + map.caption + mapCsv + String(cliff ?? 0);
   memo.free();

@@ -15,6 +15,7 @@ import init, {
   pageStaleness,
   parseDuration,
   presets,
+  previewSettings,
   settingEdited,
   computeSurvivalRows,
   survivalExport,
@@ -224,6 +225,10 @@ const COMPUTED = ['distribution', 'herd', 'storm', 'staleness', 'survival'];
 // Views whose computation does not hold up the end of a render (its status and `charts-drawn`
 // events): the survival map shows its own progress, and its errors join the others when they come.
 const BACKGROUND = ['survival'];
+// How long the inputs must rest, after a render has drawn every other chart, before the survival
+// map starts (ms): while a slider moves, its seconds of work would only be stopped again, taking
+// the cores from the charts being redrawn.
+const SURVIVAL_AFTER_MS = 250;
 
 /** Writes what a drawn view says next to it; `tableDone()` once the timeline's table is full. */
 function showDrawn(view, drawn, tableDone) {
@@ -248,6 +253,7 @@ const computer = new Computer(
     let memo;
     return (view, settings) => computeView(view, settings, (memo ??= new StormMemo()));
   })(),
+  previewSettings,
 );
 // The survival map's rows over as many workers as the machine has cores.
 const rowPool = new RowPool({
@@ -281,6 +287,8 @@ const render = (() => {
   // What waits for the charts on screen to show something: the requests of those off screen
   // (and the timeline's drawing when it is off screen too).
   let deferred = [];
+  // Whether this render has asked for the survival map.
+  let survivalStarted = false;
 
   function announce(scope) {
     document.dispatchEvent(new CustomEvent('charts-drawn', { detail: { scope } }));
@@ -327,6 +335,11 @@ const render = (() => {
   }
 
   function finish() {
+    // The survival map, whose rows take every core for seconds, once the inputs have rested.
+    const mine = generation;
+    if (pending.has('survival') && !survivalStarted) {
+      setTimeout(() => mine === generation && !survivalStarted && request('survival', mine), SURVIVAL_AFTER_MS);
+    }
     writeHash(state);
     showErrors(errors);
     const ms = (performance.now() - started).toFixed(1);
@@ -351,16 +364,19 @@ const render = (() => {
     drawnOnScreen = new Set();
     measuredOnScreen = new Set(config.views.map((v) => v.name).filter(onScreen));
     pending.set('table', { handle: { cancel() {} } });
-    // The charts on screen first: those off screen, and the survival map (whose rows take every
-    // core), are asked for once these show something, so that their workers do not take the
-    // cores from what the reader is looking at.
+    // The charts on screen first: those off screen are asked for once these show something, so
+    // that their workers do not take the cores from what the reader is looking at; the survival
+    // map (whose rows take every core for seconds) once the render has finished and the inputs
+    // have rested, unless it is on screen itself.
     deferred = [];
+    survivalStarted = false;
     for (const view of COMPUTED) {
       if (view === 'survival' && !survivalWanted) continue;
       if (view !== 'survival' && measuredOnScreen.has(view)) {
         request(view, mine);
       } else {
-        deferred.push(() => request(view, mine));
+        // The survival map off screen is asked for once the render has finished (see `finish`).
+        if (view !== 'survival' || measuredOnScreen.has(view)) deferred.push(() => request(view, mine));
         pending.set(view, { handle: { cancel() {} } });
       }
     }
@@ -384,6 +400,7 @@ const render = (() => {
 
   /** Asks for `view`'s costly step for render `mine`, and draws what comes back. */
   function request(view, mine) {
+    if (view === 'survival') survivalStarted = true;
     let done = '';
     const handle = (view === 'survival' ? rowPool : computer).request(view, state, {
       onResult: (computed, partial, counted) => {

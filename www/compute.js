@@ -1,7 +1,9 @@
 // The charts' costly steps, run in workers (one per chart, so that a storm does not wait for a
 // histogram). A newer request for a chart supersedes the older one at once: a result that is no
 // longer wanted is never delivered, and a worker still busy with one after a moment is stopped
-// and replaced. Shared by the explorer and the embed page.
+// and replaced. A chart whose worker is busy when a request arrives gets its quicker first run
+// (the wasm core's `previewSettings`, for sampled charts) from a second worker of its own, started
+// then, so that its first picture does not wait for the superseded run to end.
 
 /** How long a superseded computation may finish before its worker is replaced, ms. */
 const REPLACE_AFTER_MS = 150;
@@ -9,21 +11,24 @@ const REPLACE_AFTER_MS = 150;
 export class Computer {
   /**
    * `makeWorker()` returns a new Worker running worker.js; `inline(view, settings)` computes on
-   * the main thread instead when no worker can be made (then the page says so).
+   * the main thread instead when no worker can be made (then the page says so);
+   * `previewOf(view, settings)` gives the settings of a chart's quicker first run, or null.
    */
-  constructor(makeWorker, inline) {
+  constructor(makeWorker, inline, previewOf) {
     this.makeWorker = makeWorker;
     this.inline = inline;
+    this.previewOf = previewOf;
     this.slots = new Map();
     this.nextId = 1;
     this.workersWork = true;
   }
 
-  slot(view) {
-    let slot = this.slots.get(view);
+  /** The slot of `key`: a chart's view, or its quick worker's (`quick`). */
+  slot(key, quick = false) {
+    let slot = this.slots.get(key);
     if (!slot) {
-      slot = { worker: null, running: null, queued: null };
-      this.slots.set(view, slot);
+      slot = { worker: null, running: null, queued: null, quick };
+      this.slots.set(key, slot);
     }
     return slot;
   }
@@ -36,10 +41,11 @@ export class Computer {
       this.workersWork = false;
       return null;
     }
-    worker.onmessage = ({ data }) => this.answered(slot, data);
+    const answered = (data) => (slot.quick ? this.answeredQuick(slot, data) : this.answered(slot, data));
+    worker.onmessage = ({ data }) => answered(data);
     worker.onerror = (event) => {
       event.preventDefault();
-      this.answered(slot, { id: slot.running?.id, error: { message: event.message || 'the worker failed', setting: null } });
+      answered({ id: slot.running?.id, error: { message: event.message || 'the worker failed', setting: null } });
     };
     slot.worker = worker;
     return worker;
@@ -51,15 +57,22 @@ export class Computer {
    * drops the request (and stops its worker if it is running).
    */
   request(view, settings, { onResult, onError }) {
-    const job = { id: this.nextId++, view, settings, onResult, onError, started: 0, cancelled: false };
+    const job = {
+      id: this.nextId++, view, settings, onResult, onError, started: 0, cancelled: false,
+      previewed: false, finished: false,
+    };
     if (!this.workersWork) {
       this.runInline(job);
       return { cancel: () => { job.cancelled = true; } };
     }
     const slot = this.slot(view);
     slot.queued = job;
-    if (slot.running && performance.now() - slot.running.started > REPLACE_AFTER_MS) this.replace(slot);
+    // A busy worker is either still finishing a superseded run or replaced by a fresh one that
+    // must load the wasm first: either way the quick worker draws the first picture sooner.
+    const busy = Boolean(slot.running);
+    if (busy && performance.now() - slot.running.started > REPLACE_AFTER_MS) this.replace(slot);
     if (!slot.running) this.start(slot);
+    if (busy) this.startQuick(job, this.previewOf(view, settings));
     return { cancel: () => this.cancel(slot, job) };
   }
 
@@ -74,7 +87,37 @@ export class Computer {
     }
     job.started = performance.now();
     slot.running = job;
-    worker.postMessage({ id: job.id, view: job.view, settings: job.settings });
+    // The quicker first run only if the quick worker has not drawn one already.
+    worker.postMessage({ id: job.id, view: job.view, settings: job.settings, preview: !job.previewed });
+  }
+
+  /**
+   * The quicker first run of `job` (its settings `preview`, if it has one) on its chart's quick
+   * worker, started the first time; while that worker is busy, only the newest waits.
+   */
+  startQuick(job, preview) {
+    if (!preview) return;
+    const quick = this.slot(`${job.view} quick`, true);
+    quick.queued = { job, preview };
+    if (quick.running) return;
+    const worker = quick.worker ?? this.spawn(quick);
+    if (!worker) return;
+    quick.running = quick.queued.job;
+    quick.queued = null;
+    worker.postMessage({ id: job.id, view: job.view, settings: preview, preview: false });
+  }
+
+  /** The quick worker answered: a first picture, if its request is still the chart's newest. */
+  answeredQuick(quick, data) {
+    const job = quick.running;
+    quick.running = null;
+    if (quick.queued) this.startQuick(quick.queued.job, quick.queued.preview);
+    if (!job || data.id !== job.id || data.error) return;
+    const slot = this.slot(job.view);
+    const newest = slot.queued ?? slot.running;
+    if (job.cancelled || job.finished || newest !== job) return;
+    job.previewed = true;
+    job.onResult(data.computed, true);
   }
 
   /** Stops the slot's worker (its computation is no longer wanted) and starts a fresh one. */
@@ -98,6 +141,7 @@ export class Computer {
     if (!job || data.id !== job.id) return;
     if (!data.partial) {
       slot.running = null;
+      job.finished = true;
       this.start(slot);
     }
     // A newer request is waiting: this answer is no longer wanted.

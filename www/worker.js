@@ -1,6 +1,7 @@
 // The page's worker: the costly step of one chart (sampling, herds, storms) off the main thread.
 // It answers each { id, view, settings } with { id, computed } or { id, error }, and may send
-// { id, computed, partial: true } first when a smaller run gives a picture sooner. The survival
+// { id, computed, partial: true } first when a smaller run gives a picture sooner (unless asked
+// with preview: false). The survival
 // map's pool (row-pool.js) sends { id, rows: [series, headrooms], settings } instead, answered
 // with { id, rows } or { id, error }.
 import init, { StormMemo, computeSurvivalRows, computeView, previewSettings } from './pkg/backoff_lab.js';
@@ -14,7 +15,7 @@ function failed(id, error) {
 
 self.onmessage = async ({ data }) => {
   await ready;
-  const { id, view, settings, rows } = data;
+  const { id, view, settings, rows, preview: wanted = true } = data;
   if (rows) {
     try {
       self.postMessage({ id, rows: computeSurvivalRows(settings, rows[0], rows[1]) });
@@ -25,7 +26,7 @@ self.onmessage = async ({ data }) => {
   }
   memo ??= new StormMemo();
   try {
-    const preview = previewSettings(view, settings);
+    const preview = wanted ? previewSettings(view, settings) : null;
     if (preview) self.postMessage({ id, computed: computeView(view, preview, memo), partial: true });
     self.postMessage({ id, computed: computeView(view, settings, memo) });
   } catch (error) {

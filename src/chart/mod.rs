@@ -389,10 +389,58 @@ where
     X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
     Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
 {
+    let points = thinned(chart, points);
     chart
         .draw_series(std::iter::once(PathElement::new(points, style)))
         .map(|_| ())
         .map_err(drawing_error)
+}
+
+/// `points` (in the chart's coordinates, in order) less those that change nothing a path
+/// through them draws at the chart's pixel resolution: of each run of consecutive points in one
+/// pixel column, only the first, the lowest, the highest and the last stay, in their order. A
+/// storm of a week (10,080 minutes) then costs the canvas what the chart's width does, not a
+/// call per minute.
+fn thinned<DB, X, Y>(
+    chart: &ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: Vec<(f64, f64)>,
+) -> Vec<(f64, f64)>
+where
+    DB: DrawingBackend,
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    // Short paths (most of them: grid lines, markers) are drawn as they are.
+    if points.len() < 64 {
+        return points;
+    }
+    let column = |p: &(f64, f64)| chart.backend_coord(p).0;
+    let mut kept = Vec::new();
+    let mut start = 0;
+    while start < points.len() {
+        let here = column(&points[start]);
+        let (mut low, mut high, mut end) = (start, start, start + 1);
+        while end < points.len() && column(&points[end]) == here {
+            if points[end].1 < points[low].1 {
+                low = end;
+            }
+            if points[end].1 > points[high].1 {
+                high = end;
+            }
+            end += 1;
+        }
+        let mut run = [start, low, high, end - 1];
+        run.sort_unstable();
+        let mut last = None;
+        for i in run {
+            if last != Some(i) {
+                kept.push(points[i]);
+                last = Some(i);
+            }
+        }
+        start = end;
+    }
+    kept
 }
 
 /// A dashed line through `points`, in the chart's coordinates: `dash` pixels drawn, `gap` left.
@@ -407,6 +455,7 @@ where
     X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
     Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
 {
+    let points = thinned(chart, points);
     chart
         .draw_series(std::iter::once(plotters::element::DashedPathElement::new(
             points, dash, gap, style,
@@ -426,6 +475,7 @@ where
     X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
     Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
 {
+    let outline = thinned(chart, outline);
     chart
         .draw_series(std::iter::once(Polygon::new(outline, style)))
         .map(|_| ())
@@ -456,6 +506,42 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A long noisy path thinned to the pixel: no more than four points a column, each column's
+    /// lowest and highest point and the path's ends kept, in order.
+    #[test]
+    fn a_long_path_is_thinned_to_what_its_pixels_show() {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (300, 120)).into_drawing_area();
+            let chart = ChartBuilder::on(&area)
+                .build_cartesian_2d(0.0..10_080.0, 0.0..1.0)
+                .unwrap();
+            // A deterministic zigzag with spikes, one point a minute for a week.
+            let points: Vec<(f64, f64)> = (0..10_080)
+                .map(|m| (m as f64, ((m * 7919) % 1000) as f64 / 1000.0))
+                .collect();
+            let kept = thinned(&chart, points.clone());
+            let columns = |path: &[(f64, f64)]| {
+                let mut by_column = std::collections::BTreeMap::new();
+                for p in path {
+                    let (x, y) = chart.backend_coord(p);
+                    let e = by_column.entry(x).or_insert((y, y));
+                    *e = (e.0.min(y), e.1.max(y));
+                }
+                by_column
+            };
+            assert!(kept.len() <= 4 * 300, "{} points kept", kept.len());
+            assert!(kept.len() < points.len() / 8);
+            assert_eq!(columns(&kept), columns(&points));
+            assert_eq!(kept.first(), points.first());
+            assert_eq!(kept.last(), points.last());
+            let mut rest = points.iter();
+            assert!(kept.iter().all(|k| rest.any(|p| p == k)), "kept in order");
+            // Short paths are drawn as they are.
+            assert_eq!(thinned(&chart, points[..10].to_vec()), points[..10].to_vec());
+        }
+    }
 
     #[test]
     fn a_legend_wraps_to_stay_inside_a_narrow_chart() {

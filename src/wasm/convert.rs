@@ -111,3 +111,54 @@ pub fn svg_size(width: &JsValue, height: &JsValue) -> Result<(u32, u32), JsValue
     }
     Ok((size[0], size[1]))
 }
+
+/// A `Computed` from JS without serde's internally-tagged path (which buffers the whole value
+/// and instantiates every nested Deserialize a second time): the `view` tag picks the variant.
+pub fn computed_from_js(value: JsValue) -> Result<crate::page::Computed, JsValue> {
+    use crate::page::Computed;
+    #[derive(serde::Deserialize)]
+    struct Distribution {
+        report: Box<crate::give_up::JitterReport>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Herd {
+        spread: Box<crate::herd::Herd>,
+        spike: Box<crate::herd::Herd>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Storm {
+        reports: Vec<crate::storm::StormReport>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Staleness {
+        chart: Box<crate::chart::staleness::StalenessChart>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Survival {
+        rows: Vec<crate::survival::Row>,
+    }
+    let view = js_sys::Reflect::get(&value, &"view".into())
+        .ok()
+        .and_then(|v| v.as_string());
+    match view.as_deref() {
+        Some("timeline") => Ok(Computed::Timeline),
+        Some("distribution") => from_js::<Distribution>("computed", value)
+            .map(|d| Computed::Distribution { report: d.report }),
+        Some("herd") => from_js::<Herd>("computed", value).map(|h| Computed::Herd {
+            spread: h.spread,
+            spike: h.spike,
+        }),
+        Some("storm") => {
+            from_js::<Storm>("computed", value).map(|s| Computed::Storm { reports: s.reports })
+        }
+        Some("staleness") => from_js::<Staleness>("computed", value)
+            .map(|s| Computed::Staleness { chart: s.chart }),
+        Some("survival") => {
+            from_js::<Survival>("computed", value).map(|s| Computed::Survival { rows: s.rows })
+        }
+        _ => Err(js_sys::Error::new(
+            "computed: unknown variant, expected one of timeline, distribution, herd, storm, staleness, survival",
+        )
+        .into()),
+    }
+}

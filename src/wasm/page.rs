@@ -163,7 +163,7 @@ pub fn draw_view(
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let (view, values) = (view(&view_name)?, settings(values)?);
-    let computed: Computed = from_js("computed", computed)?;
+    let computed: Computed = super::convert::computed_from_js(computed)?;
     let options = chart_options(options)?;
     let drawn = on_canvas(&canvas_id, |area| {
         page::draw(area, view, &values, &computed, &options)
@@ -182,7 +182,7 @@ pub fn view_svg(
     #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
 ) -> Result<String, JsValue> {
     let (view, values) = (view(&view_name)?, settings(values)?);
-    let computed: Computed = from_js("computed", computed)?;
+    let computed: Computed = super::convert::computed_from_js(computed)?;
     let options = chart_options(options)?;
     svg(svg_size(&width, &height)?, |area| {
         page::draw(area, view, &values, &computed, &options)
@@ -273,7 +273,7 @@ pub fn survival_export(
     #[wasm_bindgen(unchecked_param_type = "Computed")] computed: JsValue,
     #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\"")] format: JsValue,
 ) -> Result<String, JsValue> {
-    let Computed::Survival { rows } = from_js("computed", computed)? else {
+    let Computed::Survival { rows } = super::convert::computed_from_js(computed)? else {
         return Err(super::convert::js_error(&crate::Error::out_of_range(
             "computed",
             "another chart's result",

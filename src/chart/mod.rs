@@ -122,7 +122,7 @@ pub(crate) fn nice_time_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
 /// Text styles and sizes at a device scale, shared by the charts.
 pub(crate) fn font(size: f64, scale: f64, colour: RGBColor) -> TextStyle<'static> {
     TextStyle {
-        font: ("sans-serif", size * scale).into_font(),
+        font: (plotters::style::FontFamily::SansSerif, size * scale).into_font(),
         color: colour.to_backend_color(),
         pos: plotters::style::text_anchor::Pos::default(),
     }

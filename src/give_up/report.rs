@@ -14,6 +14,7 @@ use crate::{format_duration, Error, Policy};
 /// It reads as its summary (`report.expected_give_up_s`).
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "JitterReportWire")]
 pub struct JitterReport {
     /// The jitter mode's name.
     pub mode: String,
@@ -30,6 +31,45 @@ pub struct JitterReport {
     pub deadline_safe: Option<DeadlineSafe>,
     /// The numbers in words.
     pub caption: String,
+}
+
+/// The JSON shape of a [`JitterReport`], its summary's fields inline: read without serde's
+/// `flatten`, which buffers the whole object first.
+#[derive(Deserialize)]
+struct JitterReportWire {
+    mode: String,
+    factor: Option<f64>,
+    attempts: u32,
+    exact: bool,
+    expected_give_up_s: f64,
+    expected_std_error_s: Option<f64>,
+    percentiles: super::Percentiles,
+    unjittered_give_up_s: f64,
+    range_s: (f64, f64),
+    sampled: Sampled,
+    deadline_safe: Option<DeadlineSafe>,
+    caption: String,
+}
+
+impl From<JitterReportWire> for JitterReport {
+    fn from(w: JitterReportWire) -> Self {
+        JitterReport {
+            mode: w.mode,
+            factor: w.factor,
+            attempts: w.attempts,
+            summary: GiveUpSummary {
+                exact: w.exact,
+                expected_give_up_s: w.expected_give_up_s,
+                expected_std_error_s: w.expected_std_error_s,
+                percentiles: w.percentiles,
+                unjittered_give_up_s: w.unjittered_give_up_s,
+                range_s: w.range_s,
+            },
+            sampled: w.sampled,
+            deadline_safe: w.deadline_safe,
+            caption: w.caption,
+        }
+    }
 }
 
 impl Deref for JitterReport {

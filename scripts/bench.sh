@@ -46,7 +46,7 @@ weigh() {
     done
     printf '  %-26s %10d %10d\n' total "$total_raw" "$total_gzip"
 }
-weigh "the explorer (index.html)" www/index.html www/app.js www/compute.js www/ui.js www/exports.js www/schedule-table.js www/worker.js www/style.css \
+weigh "the explorer (index.html)" www/index.html www/app.js www/compute.js www/row-pool.js www/ui.js www/exports.js www/schedule-table.js www/worker.js www/style.css \
     www/pkg/backoff_lab.js www/pkg/backoff_lab_bg.wasm
 weigh "the embed page (embed.html)" www/embed.html www/embed.bundle.js www/style.css
 

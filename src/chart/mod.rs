@@ -539,7 +539,10 @@ mod tests {
             let mut rest = points.iter();
             assert!(kept.iter().all(|k| rest.any(|p| p == k)), "kept in order");
             // Short paths are drawn as they are.
-            assert_eq!(thinned(&chart, points[..10].to_vec()), points[..10].to_vec());
+            assert_eq!(
+                thinned(&chart, points[..10].to_vec()),
+                points[..10].to_vec()
+            );
         }
     }
 

@@ -191,7 +191,9 @@ fn fresh_clause(tolerance_s: f64, fresh_s: f64, sampled: bool) -> String {
 fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
-        Some(first) => std::iter::once(first.to_ascii_uppercase()).chain(chars).collect(),
+        Some(first) => std::iter::once(first.to_ascii_uppercase())
+            .chain(chars)
+            .collect(),
         None => String::new(),
     }
 }

@@ -251,7 +251,11 @@ fn pieces_hold_every_row_once_in_the_plans_order() {
                 .filter(|p| p.0 == series)
                 .flat_map(|(s, headrooms)| headrooms.iter().map(move |&h| (*s, h)))
                 .collect();
-            assert_eq!(rows, order[series * 5..(series + 1) * 5], "{workers} workers");
+            assert_eq!(
+                rows,
+                order[series * 5..(series + 1) * 5],
+                "{workers} workers"
+            );
         }
     }
     let rows: Vec<Row> = plan

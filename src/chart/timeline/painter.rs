@@ -41,7 +41,12 @@ impl<'a, DB: DrawingBackend> Painter<'a, DB> {
         style: FontStyle,
     ) -> TextStyle<'static> {
         TextStyle {
-            font: (plotters::style::FontFamily::SansSerif, size * self.scale, style).into_font(),
+            font: (
+                plotters::style::FontFamily::SansSerif,
+                size * self.scale,
+                style,
+            )
+                .into_font(),
             color: colour.to_backend_color(),
             pos: Pos::default(),
         }

@@ -5,6 +5,7 @@ import init, {
   StormMemo,
   computeView,
   decodeState,
+  drawInstant,
   drawView,
   embedSnippet,
   encodeState,
@@ -294,12 +295,16 @@ const render = (() => {
     document.dispatchEvent(new CustomEvent('charts-drawn', { detail: { scope } }));
   }
 
-  function draw(view, computed, tableDone = () => {}) {
-    const mark = performance.now();
+  /** The chart options of `view`'s canvas, sized to its box. */
+  function optionsOf(view) {
     // Two timelines need the taller canvas: the class is set before the canvas is measured.
     if (view === 'timeline') $('timeline').classList.toggle('compared', state.compare !== '');
-    const options = chartOptions(darkQuery.matches, sizeCanvas($(view)), state.log === 'true');
-    showDrawn(view, drawView(view, view, state, computed, options), tableDone);
+    return chartOptions(darkQuery.matches, sizeCanvas($(view)), state.log === 'true');
+  }
+
+  function draw(view, computed, tableDone = () => {}) {
+    const mark = performance.now();
+    showDrawn(view, drawView(view, view, state, computed, optionsOf(view)), tableDone);
     lastComputed.set(view, { settings: state, computed });
     // For the page benchmark (tests/e2e/page-bench.mjs): what each draw cost the main thread.
     performance.measure(`draw ${view}`, { start: mark });
@@ -373,7 +378,7 @@ const render = (() => {
     for (const view of COMPUTED) {
       if (view === 'survival' && !survivalWanted) continue;
       if (view !== 'survival' && measuredOnScreen.has(view)) {
-        request(view, mine);
+        request(view, mine, drawInstantly(view));
       } else {
         // The survival map off screen is asked for once the render has finished (see `finish`).
         if (view !== 'survival' || measuredOnScreen.has(view)) deferred.push(() => request(view, mine));
@@ -398,8 +403,31 @@ const render = (() => {
     announceVisible();
   }
 
-  /** Asks for `view`'s costly step for render `mine`, and draws what comes back. */
-  function request(view, mine) {
+  /**
+   * Draws `view`'s first run at once, on this thread, when the wasm core says it is cheap enough
+   * (`drawInstant`); whether it did. Its errors are left to the worker's run, which reports them.
+   */
+  function drawInstantly(view) {
+    const mark = performance.now();
+    let drawn = null;
+    try {
+      drawn = drawInstant(view, view, state, optionsOf(view));
+    } catch {
+      return false;
+    }
+    // For the page benchmark, as `draw` does.
+    if (drawn) performance.measure(`instant ${view}`, { start: mark });
+    if (!drawn) return false;
+    showDrawn(view, drawn);
+    drawnOnScreen.add(view);
+    return true;
+  }
+
+  /**
+   * Asks for `view`'s costly step for render `mine`, and draws what comes back (no quicker
+   * first run when one is drawn already: `previewed`).
+   */
+  function request(view, mine, previewed = false) {
     if (view === 'survival') survivalStarted = true;
     let done = '';
     const handle = (view === 'survival' ? rowPool : computer).request(view, state, {
@@ -420,7 +448,7 @@ const render = (() => {
         errors.push({ ...error, view });
         settle(view);
       },
-    });
+    }, { previewed });
     pending.set(view, { handle });
     progress.watch(view, () => mine === generation && pending.has(view), () => done);
   }

@@ -53,13 +53,14 @@ export class Computer {
 
   /**
    * Computes `view` for `settings`. `onResult(computed, partial)` may be called with a partial
-   * result first; `onError(error)` with `{ message, setting }`. Returns a handle whose `cancel()`
-   * drops the request (and stops its worker if it is running).
+   * result first (not when `previewed`: the page drew a first run already); `onError(error)`
+   * with `{ message, setting }`. Returns a handle whose `cancel()` drops the request (and stops
+   * its worker if it is running).
    */
-  request(view, settings, { onResult, onError }) {
+  request(view, settings, { onResult, onError }, { previewed = false } = {}) {
     const job = {
       id: this.nextId++, view, settings, onResult, onError, started: 0, cancelled: false,
-      previewed: false, finished: false,
+      previewed, finished: false,
     };
     if (!this.workersWork) {
       this.runInline(job);
@@ -72,7 +73,7 @@ export class Computer {
     const busy = Boolean(slot.running);
     if (busy && performance.now() - slot.running.started > REPLACE_AFTER_MS) this.replace(slot);
     if (!slot.running) this.start(slot);
-    if (busy) this.startQuick(job, this.previewOf(view, settings));
+    if (busy && !previewed) this.startQuick(job, this.previewOf(view, settings));
     return { cancel: () => this.cancel(slot, job) };
   }
 

@@ -142,6 +142,38 @@ pub fn preview(view: View, settings: &Settings) -> Option<Settings> {
 /// The sampled schedules of the staleness chart's quicker first run.
 const STALENESS_PREVIEW_SAMPLES: f64 = 250.0;
 
+/// The most work a first run drawn on the page itself may cost, in units of
+/// [`crate::limits::MAX_DRAWS`]: under a millisecond in wasm.
+const INSTANT_DRAWS: f64 = 3e5;
+
+/// The fewest sampled schedules worth drawing at once: fewer draw a curve too rough to show.
+const INSTANT_FEWEST: usize = 40;
+
+/// The settings of a first run of `view` cheap enough to compute and draw on the page itself,
+/// within the input's frame (a worker's round trip costs more than the run): the staleness
+/// chart under jitter, with as many sampled schedules as [`INSTANT_DRAWS`] of work allows, at
+/// most the quicker first run's 250. `None` for the other charts, and when fewer than 40 would
+/// fit (a long schedule): then the worker's quicker first run comes first.
+pub fn instant(view: View, settings: &Settings) -> Option<Settings> {
+    let preview = preview(view, settings).filter(|_| view == View::Staleness)?;
+    let question = views::staleness_params(settings)
+        .staleness_question()
+        .ok()?;
+    let outages = crate::staleness::curve_outages(&question).len();
+    let samples = crate::limits::affordable_samples(
+        question.policy().attempts(),
+        question.jitter(),
+        crate::limits::Draws::Staleness { outages },
+        INSTANT_DRAWS / crate::limits::MAX_DRAWS,
+        (0, STALENESS_PREVIEW_SAMPLES as usize),
+    );
+    (samples >= INSTANT_FEWEST).then(|| {
+        let mut instant = preview;
+        instant.set("samples", samples.to_string());
+        instant
+    })
+}
+
 /// The stops of the page's duration sliders, in seconds: values a person would pick.
 pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
     vec![
@@ -174,4 +206,61 @@ pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
             ],
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(pairs: &[(&str, &str)]) -> Settings {
+        let mut settings = Settings::default();
+        for (key, value) in pairs {
+            settings.set(key, *value);
+        }
+        settings
+    }
+
+    /// The staleness chart under jitter gets a first run drawn on the page, of at most the
+    /// preview's 250 schedules and within its work; nothing else does, nor a long schedule.
+    #[test]
+    fn only_a_cheap_jittered_staleness_chart_is_drawn_at_once() {
+        let jittered = with(&[("mode", "full")]);
+        let instant = instant(View::Staleness, &jittered).expect("the default policy, jittered");
+        let samples: usize = instant.get("samples").parse().unwrap();
+        assert!((INSTANT_FEWEST..=250).contains(&samples), "{samples}");
+        let question = views::staleness_params(&instant)
+            .staleness_question()
+            .unwrap();
+        let outages = crate::staleness::curve_outages(&question).len();
+        let cost = crate::limits::delivery_cost(
+            question.policy().attempts(),
+            question.jitter(),
+            crate::limits::Draws::Staleness { outages },
+        );
+        assert!(samples as f64 * cost <= INSTANT_DRAWS, "{samples} × {cost}");
+        assert_eq!(instant.get("mode"), "full", "the rest of the settings kept");
+
+        for view in [
+            View::Timeline,
+            View::Distribution,
+            View::Herd,
+            View::Storm,
+            View::Survival,
+        ] {
+            assert!(instant_is_none(view, &jittered), "{view:?}");
+        }
+        assert!(instant_is_none(View::Staleness, &with(&[("mode", "none")])));
+        assert!(instant_is_none(
+            View::Staleness,
+            &with(&[
+                ("mode", "full"),
+                ("attempts", "10000"),
+                ("stop", "attempts")
+            ])
+        ));
+    }
+
+    fn instant_is_none(view: View, settings: &Settings) -> bool {
+        instant(view, settings).is_none()
+    }
 }

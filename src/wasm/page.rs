@@ -171,6 +171,29 @@ pub fn draw_view(
     to_js(&drawn)
 }
 
+/// Computes and draws into the canvas `canvas_id` the first run of a chart that is cheap
+/// enough to draw on the page at once (the core's `page::instant`: the staleness chart under
+/// jitter), returning what `drawView` returns; `null`, drawing nothing, for the other charts.
+#[wasm_bindgen(js_name = drawInstant, unchecked_return_type = "Drawn | null")]
+pub fn draw_instant(
+    #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let view = view(&view_name)?;
+    let Some(instant) = page::instant(view, &settings(values)?) else {
+        return Ok(JsValue::NULL);
+    };
+    let computed =
+        page::compute(view, &instant, &mut Memo::default()).map_err(|e| page_error(&e))?;
+    let options = chart_options(options)?;
+    let drawn = on_canvas(&canvas_id, |area| {
+        page::draw(area, view, &instant, &computed, &options)
+    })?;
+    to_js(&drawn)
+}
+
 /// A chart as SVG, from the settings and its computed step.
 #[wasm_bindgen(js_name = viewSvg)]
 pub fn view_svg(

@@ -10,6 +10,7 @@ import init, {
   decodeState,
   drawDistribution,
   drawHerd,
+  drawInstant,
   drawStaleness,
   drawStorm,
   drawTimeline,
@@ -106,6 +107,7 @@ export async function everyExport(): Promise<string[]> {
   const preview: Settings | null = previewSettings('distribution', settings);
   const computed: Computed = computeView(view, preview ?? settings, memo);
   const page: Drawn = drawView('timeline', view, settings, computed, options);
+  const instant: Drawn | null = drawInstant('staleness', 'staleness', settings, options);
   const caption: string = page.caption + (page.compared ?? '');
   const svg: string = viewSvg(view, settings, computed, undefined, 900, 320);
   const link: string = encodeState(settings) + embedSnippet(settings, 'storm', 'https://example.com/embed.html');

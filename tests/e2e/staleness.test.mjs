@@ -195,3 +195,24 @@ test('the staleness exports carry the ladder of outages', { timeout: 60_000 }, a
     assert.ok(markdown.includes('| 4 h | attempt 8 | 2 h 02 min | 6 h 02 min |'), markdown);
   }, { permissions: ['clipboard-read', 'clipboard-write'] });
 });
+
+test('in view and jittered, the staleness chart is redrawn within the input event, then from every sampled schedule', { timeout: 60_000 }, async () => {
+  await withPage('#mode=full&samples=20000', async ({ page: p }) => {
+    await p.evaluate(() => document.getElementById('staleness-heading').scrollIntoView());
+    await until(async () => /Sampled from 20000 jittered schedules/.test(await caption(p)), 'the full first render');
+    const before = await statusChanges(p);
+    // The caption as the input event leaves it, before any worker could answer.
+    const atOnce = await p.evaluate(() => {
+      const slider = document.getElementById('multiplier');
+      slider.value = String(Number(slider.value) + 1);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      return document.getElementById('staleness-caption').textContent;
+    });
+    const drawnAtOnce = /Sampled from (\d+) jittered schedules/.exec(atOnce);
+    assert.ok(drawnAtOnce, `redrawn within the input event: ${atOnce}`);
+    assert.ok(Number(drawnAtOnce[1]) >= 40 && Number(drawnAtOnce[1]) <= 250, atOnce);
+    await until(async () => (await statusChanges(p)) > before && STATUS_PATTERN.test(await textOf(p, '#status')), 'the render to end');
+    assert.match(await caption(p), /Sampled from 20000 jittered schedules/, 'the full run replaces the first');
+    assertPainted(await canvasStats(p, '#staleness'), 'the staleness chart');
+  });
+});

@@ -329,9 +329,15 @@ const render = (() => {
     if (!firstAnnounced && waiting.every((v) => drawnOnScreen.has(v))) {
       firstAnnounced = true;
       announce('first');
+      // In a task of their own, so that the browser paints what is on screen first (drawing an
+      // off-screen timeline in this task would hold those pixels back).
       const later = deferred;
       deferred = [];
-      for (const run of later) run();
+      const mine = generation;
+      setTimeout(() => {
+        if (mine !== generation) return;
+        for (const run of later) run();
+      }, 0);
     }
     if (!visibleAnnounced && waiting.length === 0) {
       visibleAnnounced = true;

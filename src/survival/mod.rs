@@ -264,14 +264,30 @@ impl Plan {
     }
 
     /// Every row to compute, as (series, headroom) indices: each series' rows in turn, the
-    /// headroom nearest the scenario's first (what a reader looks at first).
+    /// headroom nearest the scenario's first (what a reader looks at first). A series whose
+    /// scenario is an earlier series' (your policy is the fixed 30 s one) is not computed again:
+    /// [`Plan::map`] gives it the earlier series' rows.
     pub fn rows(&self) -> Vec<(usize, usize)> {
         let nearest = render::nearest(&self.axes.headroom, self.current.1);
         let mut order: Vec<usize> = (0..self.axes.headroom.len()).collect();
         order.sort_by_key(|&h| h.abs_diff(nearest));
-        (0..self.series.len())
+        self.computed_series()
             .flat_map(|s| order.iter().map(move |&h| (s, h)))
             .collect()
+    }
+
+    /// The series computed: those whose scenario no earlier series has.
+    fn computed_series(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.series.len()).filter(|&s| self.first_alike(s) == s)
+    }
+
+    /// The first series with the same scenario as `series` (itself when none comes before).
+    fn first_alike(&self, series: usize) -> usize {
+        let spec = &self.series[series].1;
+        self.series
+            .iter()
+            .position(|(_, other)| other == spec)
+            .unwrap_or(series)
     }
 
     /// Every row in pieces for `workers` threads computing them at once: a piece is one
@@ -293,12 +309,12 @@ impl Plan {
         for piece in 0..count {
             // Rows `piece × n / count` up to `(piece + 1) × n / count` of each series.
             let (from, to) = (piece * per_series / count, (piece + 1) * per_series / count);
-            for series in 0..self.series.len() {
-                let headrooms = rows[series * per_series..][from..to]
+            for series_rows in rows.chunks(per_series) {
+                let headrooms = series_rows[from..to]
                     .iter()
                     .map(|&(_, headroom)| headroom)
                     .collect();
-                pieces.push((series, headrooms));
+                pieces.push((series_rows[0].0, headrooms));
             }
         }
         pieces
@@ -350,13 +366,19 @@ impl Plan {
         let outages = self.axes.outages_s.len();
         let mut grid = vec![vec![Vec::new(); self.axes.headroom.len()]; self.series.len()];
         for row in rows {
-            let slot = grid
-                .get_mut(row.series)
-                .and_then(|series| series.get_mut(row.headroom))
-                .filter(|_| row.cells.len() == outages);
-            match slot {
-                Some(slot) => slot.clone_from(&row.cells),
-                None => {
+            let fits = row.series < self.series.len()
+                && row.headroom < self.axes.headroom.len()
+                && row.cells.len() == outages;
+            match fits {
+                true => {
+                    // The row, and the same row of every later series with this scenario.
+                    let alike = (row.series..self.series.len())
+                        .filter(|&s| s == row.series || self.first_alike(s) == row.series);
+                    for series in alike {
+                        grid[series][row.headroom].clone_from(&row.cells);
+                    }
+                }
+                false => {
                     return Err(Error::out_of_range(
                         "row",
                         format!(
@@ -447,10 +469,9 @@ fn direct_cells(
 pub fn survival_map(yours: &Spec, axes: &Axes, engine: Engine) -> Result<SurvivalMap, Error> {
     let plan = Plan::new(yours, axes.clone(), engine)?;
     // A series' rows together, so that they share their storms.
-    let every_headroom: Vec<usize> = (0..axes.headroom.len()).collect();
     let mut rows = Vec::new();
-    for series in 0..plan.series.len() {
-        rows.extend(plan.rows_of(series, &every_headroom)?);
+    for (series, headrooms) in plan.pieces(1) {
+        rows.extend(plan.rows_of(series, &headrooms)?);
     }
     plan.map(&rows)
 }

@@ -268,3 +268,35 @@ fn pieces_hold_every_row_once_in_the_plans_order() {
         survival_map(&Spec::article_fixed(), &axes, Engine::Fluid).unwrap()
     );
 }
+
+/// When your policy is the fixed 30 s comparison, that series is computed once and shown twice:
+/// its rows are not asked for again, and the map's second series is what computing it gives.
+#[test]
+fn a_series_alike_an_earlier_one_is_computed_once_and_shown_twice() {
+    let yours = Spec {
+        policy: crate::Policy::fixed(30.0, crate::Stop::GiveUpAfter(7_200.0)).unwrap(),
+        jitter: crate::jitter::Jitter::None,
+        ..Spec::article_fixed()
+    };
+    let axes = Axes::new((30.0, 1_800.0), (1.5, 6.0), (4, 3)).unwrap();
+    let plan = Plan::new(&yours, axes.clone(), Engine::Fluid).unwrap();
+    assert_eq!(
+        plan.series[0].1, plan.series[1].1,
+        "your policy is the comparison"
+    );
+    assert!(plan.rows().iter().all(|&(series, _)| series != 1));
+    assert_eq!(plan.rows().len(), 2 * 3);
+    assert!(plan.pieces(2).iter().all(|(series, _)| *series != 1));
+
+    let map = survival_map(&yours, &axes, Engine::Fluid).unwrap();
+    assert_eq!(map.rows_pending, 0);
+    assert_eq!(map.series[1].label, "fixed 30 s");
+    let computed: Vec<Vec<Cell>> = plan
+        .rows_of(1, &[0, 1, 2])
+        .unwrap()
+        .into_iter()
+        .map(|row| row.cells)
+        .collect();
+    assert_eq!(map.series[1].cells, computed);
+    assert_eq!(map.series[1].cells, map.series[0].cells);
+}

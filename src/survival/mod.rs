@@ -369,31 +369,27 @@ impl Plan {
             let fits = row.series < self.series.len()
                 && row.headroom < self.axes.headroom.len()
                 && row.cells.len() == outages;
-            match fits {
-                true => {
-                    // The row, and the same row of every later series with this scenario.
-                    let alike = (row.series..self.series.len())
-                        .filter(|&s| s == row.series || self.first_alike(s) == row.series);
-                    for series in alike {
-                        grid[series][row.headroom].clone_from(&row.cells);
-                    }
-                }
-                false => {
-                    return Err(Error::out_of_range(
-                        "row",
-                        format!(
-                            "series {}, headroom {}, {} cells",
-                            row.series,
-                            row.headroom,
-                            row.cells.len()
-                        ),
-                        format!(
+            if !fits {
+                return Err(Error::out_of_range(
+                    "row",
+                    format!(
+                        "series {}, headroom {}, {} cells",
+                        row.series,
+                        row.headroom,
+                        row.cells.len()
+                    ),
+                    format!(
                         "one of this map's rows ({} series × {} headroom, {outages} cells each)",
                         self.series.len(),
                         self.axes.headroom.len()
                     ),
-                    ))
-                }
+                ));
+            }
+            // The row, and the same row of every later series with this scenario.
+            let alike = (row.series..self.series.len())
+                .filter(|&s| s == row.series || self.first_alike(s) == row.series);
+            for series in alike {
+                grid[series][row.headroom].clone_from(&row.cells);
             }
         }
         let rows_pending = grid.iter().flatten().filter(|row| row.is_empty()).count();

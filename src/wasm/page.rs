@@ -103,7 +103,7 @@ pub fn survival_jobs(
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] workers: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let workers = whole("workers", &workers, 64, "a count of workers from 0 to 64")?;
+    let workers = index("workers", from_js("workers", workers)?, 64)?;
     let plan = page::survival_plan(&settings(values)?)
         .map_err(|e| page_error(&page::PageError::from(e)))?;
     to_js(&plan.pieces(workers))
@@ -118,12 +118,11 @@ pub fn compute_survival_rows(
     #[wasm_bindgen(unchecked_param_type = "number")] series: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number[]")] headrooms: JsValue,
 ) -> Result<JsValue, JsValue> {
-    const INDEX: &str = "a row index from survivalJobs";
-    let series = whole("series", &series, 1_000_000, INDEX)?;
+    let series = index("series", from_js("series", series)?, 1_000_000)?;
     let headrooms: Vec<f64> = from_js("headrooms", headrooms)?;
     let headrooms = headrooms
-        .iter()
-        .map(|&h| whole("headrooms", &JsValue::from_f64(h), 1_000_000, INDEX))
+        .into_iter()
+        .map(|h| index("headrooms", h, 1_000_000))
         .collect::<Result<Vec<usize>, JsValue>>()?;
     let rows = page::survival_plan(&settings(values)?)
         .and_then(|plan| plan.rows_of(series, &headrooms))
@@ -131,16 +130,11 @@ pub fn compute_survival_rows(
     to_js(&rows)
 }
 
-/// A whole number from 0 to `max`, else an error naming `field` and `valid`.
-fn whole(field: &'static str, value: &JsValue, max: usize, valid: &str) -> Result<usize, JsValue> {
-    match value.as_f64() {
-        Some(n) if n.fract() == 0.0 && (0.0..=max as f64).contains(&n) => Ok(n as usize),
-        _ => Err(super::convert::js_error(&crate::Error::out_of_range(
-            field,
-            format!("{value:?}"),
-            valid,
-        ))),
-    }
+/// `n` as an index or a count from 0 to `max` (the core's whole-number rule and message).
+fn index(field: &'static str, n: f64, max: u64) -> Result<usize, JsValue> {
+    crate::whole_number(field, n, 0, max)
+        .map(|n| n as usize)
+        .map_err(|e| super::convert::js_error(&e))
 }
 
 /// The settings of a quicker first run of a chart, or `null` when its full run is quick enough.

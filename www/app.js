@@ -297,9 +297,13 @@ const render = (() => {
 
   /** The chart options of `view`'s canvas, sized to its box. */
   function optionsOf(view) {
-    // Two timelines need the taller canvas: the class is set before the canvas is measured.
-    if (view === 'timeline') $('timeline').classList.toggle('compared', state.compare !== '');
-    return chartOptions(darkQuery.matches, sizeCanvas($(view)), state.log === 'true');
+    const canvas = $(view);
+    // Two timelines need the taller canvas: the class is set before the canvas is measured, and
+    // then the box the observer last saw is out of date.
+    const restyled = view === 'timeline'
+      && canvas.classList.contains('compared') !== canvas.classList.toggle('compared', state.compare !== '');
+    return chartOptions(darkQuery.matches, sizeCanvas(canvas, restyled ? undefined : layout.boxes.get(canvas)),
+      state.log === 'true');
   }
 
   function draw(view, computed, tableDone = () => {}) {
@@ -479,9 +483,22 @@ function asError(error) {
   return { message: error?.message ?? String(error), setting: error?.setting ?? error?.field ?? null };
 }
 
-/** Whether any of the chart is in the viewport (a hidden chart is not). */
+// The layout as the observers last reported it (set up in `main`): reading it from the DOM within
+// an input event would make the browser lay the page out there and then, a millisecond each time
+// on this page, and again after every caption a chart changes.
+const layout = {
+  // Element → whether any of it is in the viewport.
+  visible: new Map(),
+  // Canvas → its CSS box ({ width, height }).
+  boxes: new Map(),
+};
+
+/** Whether any of the element `id` is in the viewport (a hidden one is not). */
 function onScreen(id) {
-  const r = $(id).getBoundingClientRect();
+  const element = $(id);
+  if (layout.visible.has(element)) return layout.visible.get(element);
+  // Before the observer's first report.
+  const r = element.getBoundingClientRect();
   return r.width > 0 && r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
 }
 
@@ -620,17 +637,24 @@ async function main() {
   darkQuery.addEventListener('change', render);
   // A chart whose box changed size is drawn again (not on the observer's first report, which
   // gives the size the first render has just drawn at).
-  const drawnSizes = new Map();
   const resized = new ResizeObserver((entries) => {
     let changed = false;
-    for (const { target, contentRect } of entries) {
-      const size = `${Math.round(contentRect.width)}x${Math.round(contentRect.height)}`;
-      changed ||= drawnSizes.has(target) && drawnSizes.get(target) !== size;
-      drawnSizes.set(target, size);
+    for (const { target, borderBoxSize: [{ inlineSize: width, blockSize: height }] } of entries) {
+      const before = layout.boxes.get(target);
+      changed ||= before !== undefined
+        && (Math.round(before.width) !== Math.round(width) || Math.round(before.height) !== Math.round(height));
+      layout.boxes.set(target, { width, height });
     }
     if (changed) render();
   });
-  for (const view of config.views) resized.observe($(view.name));
+  const seen = new IntersectionObserver((entries) => {
+    for (const { target, isIntersecting } of entries) layout.visible.set(target, isIntersecting);
+  });
+  for (const view of config.views) {
+    resized.observe($(view.name));
+    seen.observe($(view.name));
+  }
+  seen.observe($('schedule-table'));
   new IntersectionObserver((entries, observer) => {
     if (!entries.some((entry) => entry.isIntersecting)) return;
     observer.disconnect();

@@ -2,10 +2,13 @@
 // sizing, lists of text, chart options, downloads and the clipboard, and the progress shown in a
 // chart's place while its computation runs.
 
-/** Device pixels per CSS pixel for a canvas backing store, and the canvas sized to match. */
-export function sizeCanvas(canvas) {
+/**
+ * Device pixels per CSS pixel for a canvas backing store, and the canvas sized to match: to `box`
+ * (its CSS size as a ResizeObserver last reported it) when given, else to its measured box.
+ */
+export function sizeCanvas(canvas, box = canvas.getBoundingClientRect()) {
   const scale = Math.min(4, Math.max(1, window.devicePixelRatio || 1));
-  const { width, height } = canvas.getBoundingClientRect();
+  const { width, height } = box;
   const w = Math.max(1, Math.round(width * scale));
   const h = Math.max(1, Math.round(height * scale));
   if (canvas.width !== w || canvas.height !== h) {

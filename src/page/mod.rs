@@ -21,7 +21,9 @@ mod table;
 mod views;
 
 pub use attributes::{element_state, AttributeError, ElementState};
-pub use compute::{compute, draw, herds, jitter_report, Computed, Drawn, StormDrawn};
+pub use compute::{
+    compute, draw, draw_computed, herds, jitter_report, Computed, Drawn, StormDrawn,
+};
 pub use plotted::{check_plotted, MAX_PLOTTED};
 pub use resolve::{duration_text, edited, preset_settings, resolve};
 pub use settings::{decode_hash, encode_hash, DecodedState, Settings, MAX_HASH_LEN};

@@ -183,7 +183,7 @@ pub fn draw_instant(
         page::compute(view, &instant, &mut Memo::default()).map_err(|e| page_error(&e))?;
     let options = chart_options(options)?;
     let drawn = on_canvas(&canvas_id, |area| {
-        page::draw(area, view, &instant, &computed, &options)
+        page::draw_computed(area, view, &instant, &computed, &options)
     })?;
     to_js(&drawn)
 }

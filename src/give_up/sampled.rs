@@ -110,9 +110,29 @@ pub fn sample(
 
 /// The nearest-rank percentile of a sample: the smallest value with at least `level` of the
 /// values at or below it. Reorders `values` (a partial sort, not a full one).
-pub(super) fn nearest_rank(values: &mut [f64], level: f64) -> f64 {
-    let rank = ((level * values.len() as f64).ceil() as usize).clamp(1, values.len()) - 1;
-    *values.select_nth_unstable_by(rank, f64::total_cmp).1
+pub(crate) fn nearest_rank(values: &mut [f64], level: f64) -> f64 {
+    nearest_ranks(values, [level])[0]
+}
+
+/// [`nearest_rank`] at each of `levels`, which must ascend: each is selected among the values
+/// above the one before (which a partial sort leaves to its right), not among all of them.
+/// Afterwards every value right of the last percentile's position is at least that percentile.
+pub(crate) fn nearest_ranks<const N: usize>(values: &mut [f64], levels: [f64; N]) -> [f64; N] {
+    let mut from = 0;
+    levels.map(|level| {
+        let rank = rank_of(values.len(), level);
+        debug_assert!(rank >= from, "levels ascend");
+        let value = *values[from..]
+            .select_nth_unstable_by(rank - from, f64::total_cmp)
+            .1;
+        from = rank;
+        value
+    })
+}
+
+/// The 0-based position of the nearest-rank percentile `level` among `len` sorted values.
+pub(crate) fn rank_of(len: usize, level: f64) -> usize {
+    ((level * len as f64).ceil() as usize).clamp(1, len) - 1
 }
 
 /// Draws `samples` give-up times of `policy` with `jitter` from `rng`. The caller bounds

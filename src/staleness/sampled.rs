@@ -6,6 +6,7 @@
 //! the schedules are random. Percentiles need single events: each schedule contributes the one
 //! event that arrives at a uniformly drawn time in the outage.
 
+use crate::give_up::{nearest_rank, nearest_ranks, rank_of};
 use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
 
@@ -72,19 +73,24 @@ impl Tally {
             lag_max: None,
             age_max: None,
             firsts: Vec::with_capacity(samples),
-            lags: Vec::new(),
-            ages: Vec::new(),
+            // At most one each per schedule: growing them would copy them again and again.
+            lags: Vec::with_capacity(samples),
+            ages: Vec::with_capacity(samples),
         }
     }
 
-    fn add(&mut self, timeline: &Timeline, fraction: f64, tolerance_s: Option<f64>) {
+    /// Adds one drawn schedule, with the latest of its attempts within the tolerance
+    /// ([`Timeline::last_within`], the same for every outage).
+    fn add(&mut self, timeline: &Timeline, fraction: f64, fresh_reach: Option<f64>) {
         let d = self.outage_s;
-        self.delivered += timeline.delivered_len(d);
-        self.fresh += tolerance_s.map_or(0.0, |t| timeline.fresh_len(d, t));
-        self.lag_integral += timeline.lag_integral(d);
-        self.lag_max = max_of(self.lag_max, timeline.lag_max(d));
-        self.age_max = max_of(self.age_max, timeline.age_max(d));
-        self.firsts.push(match timeline.event(d) {
+        let outcome = timeline.outcome(d);
+        self.delivered += outcome.delivered_len;
+        // `Timeline::fresh_len`.
+        self.fresh += fresh_reach.map_or(0.0, |reach| d.min(reach));
+        self.lag_integral += outcome.lag_integral;
+        self.lag_max = max_of(self.lag_max, outcome.lag_max);
+        self.age_max = max_of(self.age_max, outcome.age_max);
+        self.firsts.push(match outcome.first_event {
             Some((_, age, attempt)) => (age, attempt),
             None => (f64::INFINITY, 0),
         });
@@ -98,10 +104,15 @@ impl Tally {
     fn answer(mut self, tolerance_s: Option<f64>) -> OutageAnswer {
         let d = self.outage_s;
         let mass = d * self.firsts.len() as f64;
+        let [lag_p50_s, lag_p95_s] = if self.lags.is_empty() {
+            [None; 2]
+        } else {
+            nearest_ranks(&mut self.lags, [0.5, 0.95]).map(Some)
+        };
         let all_events = AllEvents {
             lag_mean_s: (self.delivered > 0.0).then(|| self.lag_integral / self.delivered),
-            lag_p50_s: (!self.lags.is_empty()).then(|| nearest_rank(&mut self.lags, 0.5)),
-            lag_p95_s: (!self.lags.is_empty()).then(|| nearest_rank(&mut self.lags, 0.95)),
+            lag_p50_s,
+            lag_p95_s,
             lag_max_s: self.lag_max,
             age_max_s: self.age_max,
             ..AllEvents::shares(mass, self.delivered, tolerance_s.map(|_| self.fresh))
@@ -159,11 +170,10 @@ pub(crate) fn sampled_answers(
     let mut fresh_reach = Vec::with_capacity(samples);
     for_each_draw(policy, jitter, samples, seed, |timeline, fraction| {
         give_ups.push(timeline.give_up_s());
-        if let Some(t) = tolerance_s {
-            fresh_reach.push(timeline.last_within(t));
-        }
+        let reach = tolerance_s.map(|t| timeline.last_within(t));
+        fresh_reach.extend(reach);
         for tally in &mut tallies {
-            tally.add(timeline, fraction, tolerance_s);
+            tally.add(timeline, fraction, reach);
         }
     })?;
     Ok(Answers {
@@ -181,22 +191,18 @@ fn max_of(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     }
 }
 
-fn rank_of(len: usize, level: f64) -> usize {
-    ((level * len as f64).ceil() as usize).clamp(1, len) - 1
-}
-
-/// The nearest-rank percentile, as [`give_up::sample`](crate::give_up::sample) takes it: the
-/// smallest value with at least a share `level` of the values at or below it.
-pub(crate) fn nearest_rank(values: &mut [f64], level: f64) -> f64 {
-    let rank = rank_of(values.len(), level);
-    *values.select_nth_unstable_by(rank, f64::total_cmp).1
-}
-
+/// The median, p95 and largest of `values` (nearest rank, as
+/// [`give_up::sample`](crate::give_up::sample) takes percentiles).
 fn spread_of(values: &mut [f64]) -> Option<Spread> {
-    (!values.is_empty()).then(|| Spread {
-        p50_s: nearest_rank(values, 0.5),
-        p95_s: nearest_rank(values, 0.95),
-        max_s: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    (!values.is_empty()).then(|| {
+        let [p50_s, p95_s] = nearest_ranks(values, [0.5, 0.95]);
+        // The largest is among those right of the p95's position.
+        let above = &values[rank_of(values.len(), 0.95)..];
+        Spread {
+            p50_s,
+            p95_s,
+            max_s: above.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        }
     })
 }
 
@@ -229,5 +235,26 @@ mod tests {
         assert_eq!(nearest_rank(&mut values, 0.5), 3.0);
         assert_eq!(nearest_rank(&mut values, 0.95), 5.0);
         assert_eq!(nearest_rank(&mut values, 0.05), 1.0);
+    }
+
+    proptest::proptest! {
+        /// Percentiles taken one after another on what the partial sort left are those of the
+        /// sorted values, and the spread's largest is the largest.
+        #[test]
+        fn ascending_percentiles_are_the_sorted_values(
+            values in proptest::collection::vec(-1e3f64..1e3, 1..200),
+        ) {
+            let mut sorted = values.clone();
+            sorted.sort_by(f64::total_cmp);
+            let at = |level: f64| sorted[rank_of(sorted.len(), level)];
+            let mut partial = values.clone();
+            let levels = [0.05, 0.5, 0.5, 0.95, 1.0];
+            proptest::prop_assert_eq!(nearest_ranks(&mut partial, levels), levels.map(at));
+            let spread = spread_of(&mut values.clone()).unwrap();
+            proptest::prop_assert_eq!(
+                (spread.p50_s, spread.p95_s, spread.max_s),
+                (at(0.5), at(0.95), sorted[sorted.len() - 1])
+            );
+        }
     }
 }

@@ -3,6 +3,22 @@
 
 use super::mixture::{Mixture, Piece};
 
+/// What an outage makes of one schedule ([`Timeline::outcome`]): each field is what the
+/// method of its name gives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Outcome {
+    /// [`Timeline::delivered_len`].
+    pub delivered_len: f64,
+    /// [`Timeline::lag_integral`].
+    pub lag_integral: f64,
+    /// [`Timeline::lag_max`].
+    pub lag_max: Option<f64>,
+    /// [`Timeline::age_max`].
+    pub age_max: Option<f64>,
+    /// [`Timeline::event`] of the outage's first event (the one with the whole outage to go).
+    pub first_event: Option<(f64, f64, u32)>,
+}
+
 /// The attempt times of one schedule (unjittered or drawn) and their running sums.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Timeline {
@@ -95,14 +111,37 @@ impl Timeline {
     /// `(g² − r²)/2` with `r = t_j − L` the lag of its earliest-delivered event, written as a
     /// product to keep the precision of short lags on long schedules.
     pub(crate) fn lag_integral(&self, outage_s: f64) -> f64 {
-        let Some(j) = self.last_delivering(outage_s) else {
-            return 0.0;
-        };
-        let len = self.delivered_len(outage_s);
+        self.last_delivering(outage_s).map_or(0.0, |j| {
+            self.lag_integral_to(j, self.delivered_len(outage_s))
+        })
+    }
+
+    /// [`Timeline::lag_integral`] with the last delivering attempt `j` and the delivered
+    /// measure `len` known.
+    fn lag_integral_to(&self, j: usize, len: f64) -> f64 {
         let (t, before) = (self.times[j], self.times[j - 1]);
         let gap = t - before;
         let rest = t - len;
         self.half_squares[j - 1] + (len - before) * (gap + rest) / 2.0
+    }
+
+    /// What an outage of `outage_s` makes of this schedule, from one search: what sampling asks
+    /// of every drawn schedule for every outage (the methods one by one search once each).
+    pub(crate) fn outcome(&self, outage_s: f64) -> Outcome {
+        let len = self.delivered_len(outage_s);
+        let last = self.last_delivering(outage_s);
+        Outcome {
+            delivered_len: len,
+            lag_integral: last.map_or(0.0, |j| self.lag_integral_to(j, len)),
+            lag_max: last.map(|j| self.widest[j]),
+            age_max: last.map(|j| self.times[j]),
+            // Up to the give-up time `len` is the outage itself, so the attempt that delivers
+            // the last arrival is the one that reaches the first (`event`'s search); past it
+            // the first event is exhausted.
+            first_event: last
+                .filter(|_| outage_s <= self.give_up_s())
+                .map(|j| (self.times[j] - outage_s, self.times[j], j as u32 + 1)),
+        }
     }
 
     /// The supremum of the lag over delivered events: the longest gap among the delivering
@@ -178,6 +217,31 @@ mod tests {
         assert_eq!(t.lag_max(10.0), Some(10.0));
         assert_eq!(t.age_max(30.0), Some(30.0));
         assert_eq!(t.age_max(30.5), Some(60.0));
+    }
+
+    /// The one-search outcome is what the methods give one by one, on outages between,
+    /// at and beyond the attempt times.
+    #[test]
+    fn outcome_is_each_method() {
+        let timelines = [
+            hand(),
+            Timeline::new([0.0]),
+            Timeline::new([0.0, 0.5, 7.25, 7.5]),
+        ];
+        for t in &timelines {
+            for d in [
+                1e-9, 0.25, 0.5, 5.0, 7.25, 7.3, 10.0, 25.0, 30.0, 45.0, 60.0, 61.0, 1e6,
+            ] {
+                let expected = Outcome {
+                    delivered_len: t.delivered_len(d),
+                    lag_integral: t.lag_integral(d),
+                    lag_max: t.lag_max(d),
+                    age_max: t.age_max(d),
+                    first_event: t.event(d),
+                };
+                assert_eq!(t.outcome(d), expected, "{d} on {:?}", t.times());
+            }
+        }
     }
 
     #[test]

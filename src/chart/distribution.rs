@@ -199,10 +199,7 @@ impl Marker {
     ) -> Result<(), Error> {
         let width = f64::from(area.dim_in_pixel().0);
         let style = font(11.5, s, self.colour);
-        let (w, h) = area
-            .estimate_text_size(&self.label, &style)
-            .map(|(w, h)| (f64::from(w), f64::from(h)))
-            .unwrap_or((self.label.len() as f64 * 7.0 * s, 12.0 * s));
+        let (w, h) = super::text_size(area, &self.label, &style);
         let left = (x - w / 2.0).clamp(2.0 * s, (width - w - 2.0 * s).max(2.0 * s));
         if let Some(row) = rows.place(left - 4.0 * s, left + w + 4.0 * s) {
             let y = 52.0 * s - row as f64 * (h + 4.0 * s);

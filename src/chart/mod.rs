@@ -119,6 +119,44 @@ pub(crate) fn nice_time_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
     (first..=last).map(|k| k as f64 * step).collect()
 }
 
+/// The width and height `text` takes in `style` on `area`, in pixels. Where the backend cannot
+/// measure text (the native SVG backend, without a font stack), an estimate: 0.6 of the font
+/// size a character.
+pub(crate) fn text_size<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
+    area: &DrawingArea<DB, CT>,
+    text: &str,
+    style: &TextStyle,
+) -> (f64, f64) {
+    match area.estimate_text_size(text, style) {
+        Ok((w, h)) => (f64::from(w), f64::from(h)),
+        Err(_) => {
+            let size = style.font.get_size();
+            (text.chars().count() as f64 * size * 0.6, size)
+        }
+    }
+}
+
+/// `text` in lines of at most `width` pixels in `style`, broken between words (a word wider
+/// than `width` gets a line of its own).
+pub(crate) fn wrapped<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
+    area: &DrawingArea<DB, CT>,
+    text: &str,
+    style: &TextStyle,
+    width: f64,
+) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if text_size(area, &format!("{line} {word}"), style).0 <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 /// Text styles and sizes at a device scale, shared by the charts.
 pub(crate) fn font(size: f64, scale: f64, colour: RGBColor) -> TextStyle<'static> {
     TextStyle {
@@ -175,10 +213,8 @@ impl Legend {
         let (mut x, mut y) = (indent, 10.0 * s);
         let mut placed = Vec::with_capacity(entries.len());
         for (text, swatch) in entries {
-            let (w, _) = area
-                .estimate_text_size(&text, &style)
-                .unwrap_or((text.len() as u32 * 7, 12));
-            let entry_width = 14.0 * s + f64::from(w);
+            let (w, _) = text_size(area, &text, &style);
+            let entry_width = 14.0 * s + w;
             if x > indent && x + entry_width > width {
                 x = indent;
                 y += 18.0 * s;

@@ -325,13 +325,104 @@ fn read_off<DB: DrawingBackend>(
         ),
     };
     let (px, py) = plot.backend_coord(&(x, top));
-    let right_half = f64::from(px) > f64::from(area.dim_in_pixel().0) * 0.55;
-    let anchor = if right_half { HPos::Right } else { HPos::Left };
-    let dx = if right_half { -6.0 } else { 6.0 } * s;
-    area.draw(&Text::new(
-        text,
-        (px + dx as i32, py + (4.0 * s) as i32),
-        font(12.0, s, theme.text).pos(Pos::new(anchor, VPos::Top)),
+    let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Top));
+    let (px, gap) = (f64::from(px), 6.0 * s);
+    let area_width = f64::from(area.dim_in_pixel().0);
+    // In as many lines as the chart's width needs (a narrow column), beside the line on the
+    // side with more room, and kept inside the chart near an edge.
+    let lines = super::wrapped(area, &text, &style, area_width - 2.0 * gap);
+    let (width, height) = lines.iter().fold((0.0, 0.0), |(w, _), line| {
+        let (lw, lh) = super::text_size(area, line, &style);
+        (f64::max(w, lw), lh)
+    });
+    let left = if px > area_width * 0.55 {
+        px - gap - width
+    } else {
+        px + gap
+    };
+    let left = left.min(area_width - width - gap).max(gap);
+    let (top, line_height) = (f64::from(py) + 4.0 * s, height + 2.0 * s);
+    // On the page's background, so that the lines and the bands under it do not cross it.
+    let pad = 3.0 * s;
+    let bottom = top + lines.len() as f64 * line_height;
+    area.draw(&Rectangle::new(
+        [
+            ((left - pad) as i32, (top - pad) as i32),
+            ((left + width + pad) as i32, (bottom + pad) as i32),
+        ],
+        theme.background.mix(0.85).filled(),
     ))
-    .map_err(drawing_error)
+    .map_err(drawing_error)?;
+    for (row, line) in lines.into_iter().enumerate() {
+        let y = top + row as f64 * line_height;
+        area.draw(&Text::new(line, (left as i32, y as i32), style.clone()))
+            .map_err(drawing_error)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::to_svg;
+    use crate::page::{staleness_chart, Settings};
+
+    /// The read-off outage's sentence stays inside the chart, whichever side of its line it
+    /// goes on, down to a narrow column (where it once ran off the left edge): in as many
+    /// lines as it needs, every word drawn.
+    #[test]
+    fn the_read_off_sentence_stays_inside_the_chart() {
+        for (outage, width) in [
+            ("4h", 360),
+            ("4h", 900),
+            ("2m", 360),
+            ("47h", 360),
+            ("47h", 900),
+        ] {
+            let mut settings = Settings::default();
+            settings.set("mode", "none");
+            settings.set("read-outage", outage);
+            let chart = staleness_chart(&settings).unwrap();
+            let svg = to_svg((width, 400), |area| {
+                draw(area, &chart, &ChartOptions::default())
+            })
+            .unwrap();
+            let first = svg[..svg.find("outage: ").unwrap()].rfind("<text").unwrap();
+            let mut sentence = Vec::new();
+            for element in svg[first..].split("<text").skip(1) {
+                let line = element
+                    [element.find('>').unwrap() + 1..element.find("</text>").unwrap()]
+                    .trim();
+                let x: f64 = element[" x=\"".len()..]
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                let mut line_width = 0.0;
+                to_svg((width, 400), |area| {
+                    line_width = crate::chart::text_size(area, line, &font(12.0, 1.0, BLACK)).0;
+                    Ok(())
+                })
+                .unwrap();
+                assert!(
+                    x >= 0.0 && x + line_width <= f64::from(width),
+                    "{outage} at {width} px: {x} + {line_width} for {line:?}"
+                );
+                sentence.push(line.to_string());
+                if line.ends_with(" old") || line.ends_with("exhausted") {
+                    break;
+                }
+            }
+            let sentence = sentence.join(" ");
+            assert!(
+                sentence.starts_with("a ") && sentence.contains(" outage: "),
+                "{sentence}"
+            );
+            assert!(
+                sentence.ends_with(" old") || sentence.ends_with("is exhausted"),
+                "{sentence}"
+            );
+        }
+    }
 }

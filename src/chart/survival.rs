@@ -295,9 +295,7 @@ fn current<DB: DrawingBackend>(
         "your scenario (off the map)".to_string()
     };
     let label_style = font(12.0, s, theme.text);
-    let (label_width, _) = area
-        .estimate_text_size(&label, &label_style)
-        .unwrap_or((120, 12));
+    let (label_width, _) = super::text_size(area, &label, &label_style);
     let (width, _) = area.dim_in_pixel();
     // On the side with room for it.
     let right =

@@ -53,13 +53,7 @@ impl<'a, DB: DrawingBackend> Painter<'a, DB> {
     }
 
     pub(super) fn size(&self, text: &str, font: &TextStyle) -> (f64, f64) {
-        match self.area.estimate_text_size(text, font) {
-            Ok((w, h)) => (f64::from(w), f64::from(h)),
-            Err(_) => (
-                text.chars().count() as f64 * font.font.get_size() * 0.6,
-                font.font.get_size(),
-            ),
-        }
+        crate::chart::text_size(self.area, text, font)
     }
 
     /// Takes a rectangle for a label unless it overlaps one already taken or comes within a

@@ -237,6 +237,8 @@ mod tests {
         assert_eq!(nearest_rank(&mut values, 0.05), 1.0);
     }
 
+    // proptest is a native dev-dependency only (the wasm build runs these tests too).
+    #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         /// Percentiles taken one after another on what the partial sort left are those of the
         /// sorted values, and the spread's largest is the largest.

@@ -58,9 +58,18 @@ impl ser::Error for Refused {
     }
 }
 
+/// One step of the walk's path. Written out only for the number refused: a result holds
+/// hundreds of thousands of numbers (a herd's histograms), and formatting every index was most
+/// of the check's time.
+enum Step {
+    Field(&'static str),
+    Key(String),
+    Index(usize),
+}
+
 /// Where the walk is: field names and indices.
 struct Walk {
-    path: Vec<String>,
+    path: Vec<Step>,
 }
 
 impl Walk {
@@ -70,15 +79,23 @@ impl Walk {
         }
         let mut path = String::new();
         for step in &self.path {
-            if !path.is_empty() && !step.starts_with('[') {
+            let name = match step {
+                Step::Field(name) => name,
+                Step::Key(name) => name.as_str(),
+                Step::Index(index) => {
+                    path.push_str(&format!("[{index}]"));
+                    continue;
+                }
+            };
+            if !path.is_empty() {
                 path.push('.');
             }
-            path.push_str(step);
+            path.push_str(name);
         }
         Err(Refused(path, number))
     }
 
-    fn inside<T: Serialize + ?Sized>(&mut self, step: String, value: &T) -> Result<(), Refused> {
+    fn inside<T: Serialize + ?Sized>(&mut self, step: Step, value: &T) -> Result<(), Refused> {
         self.path.push(step);
         let result = value.serialize(&mut *self);
         self.path.pop();
@@ -104,7 +121,7 @@ impl<'a> Elements<'a> {
     }
 
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
-        let step = format!("[{}]", self.index);
+        let step = Step::Index(self.index);
         self.index += 1;
         self.walk.inside(step, value)
     }
@@ -176,7 +193,7 @@ impl<'a> ser::Serializer for &'a mut Walk {
         variant: &'static str,
         value: &T,
     ) -> Result<(), Refused> {
-        self.inside(variant.to_string(), value)
+        self.inside(Step::Field(variant), value)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Elements<'a>, Refused> {
         Ok(Elements::new(self))
@@ -267,7 +284,7 @@ impl ser::SerializeMap for Elements<'_> {
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Refused> {
         match self.key.take() {
-            Some(name) => self.walk.inside(name, value),
+            Some(name) => self.walk.inside(Step::Key(name), value),
             None => self.element(value),
         }
     }
@@ -284,7 +301,7 @@ impl ser::SerializeStruct for Elements<'_> {
         name: &'static str,
         value: &T,
     ) -> Result<(), Refused> {
-        self.walk.inside(name.to_string(), value)
+        self.walk.inside(Step::Field(name), value)
     }
     fn end(self) -> Result<(), Refused> {
         Ok(())
@@ -299,7 +316,7 @@ impl ser::SerializeStructVariant for Elements<'_> {
         name: &'static str,
         value: &T,
     ) -> Result<(), Refused> {
-        self.walk.inside(name.to_string(), value)
+        self.walk.inside(Step::Field(name), value)
     }
     fn end(self) -> Result<(), Refused> {
         Ok(())

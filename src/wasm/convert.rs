@@ -144,10 +144,20 @@ pub fn computed_from_js(value: JsValue) -> Result<crate::page::Computed, JsValue
         Some("timeline") => Ok(Computed::Timeline),
         Some("distribution") => from_js::<Distribution>("computed", value)
             .map(|d| Computed::Distribution { report: d.report }),
-        Some("herd") => from_js::<Herd>("computed", value).map(|h| Computed::Herd {
-            spread: h.spread,
-            spike: h.spike,
-        }),
+        Some("herd") => match (
+            super::bulk::herd(&value, "spread"),
+            super::bulk::herd(&value, "spike"),
+        ) {
+            (Some(spread), Some(spike)) => Ok(Computed::Herd {
+                spread: spread?,
+                spike: spike?,
+            }),
+            // Something in a histogram is not a count: serde's reading names it.
+            _ => from_js::<Herd>("computed", value).map(|h| Computed::Herd {
+                spread: h.spread,
+                spike: h.spike,
+            }),
+        },
         Some("storm") => {
             from_js::<Storm>("computed", value).map(|s| Computed::Storm { reports: s.reports })
         }

@@ -23,8 +23,12 @@ pub struct Percentiles {
 
 impl Percentiles {
     /// The percentiles at [`LEVELS`], each from `at(level)`.
-    pub(super) fn from_fn(mut at: impl FnMut(f64) -> f64) -> Self {
-        let [p1, p5, p50, p95, p99] = LEVELS.map(&mut at);
+    pub(super) fn from_fn(at: impl FnMut(f64) -> f64) -> Self {
+        Self::from_values(LEVELS.map(at))
+    }
+
+    /// The percentiles at [`LEVELS`], in their order.
+    pub(super) fn from_values([p1, p5, p50, p95, p99]: [f64; 5]) -> Self {
         Percentiles {
             p1,
             p5,

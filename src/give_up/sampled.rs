@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::exact::{gap_windows, offset_and_widths};
-use super::Percentiles;
+use super::{Percentiles, LEVELS};
 use crate::jitter::{seeded_rng, Gaps, Jitter};
 use crate::{Error, Policy};
 
@@ -97,7 +97,7 @@ pub fn sample(
             (lo.min(t), hi.max(t))
         });
     let histogram = histogram(&times, lo, hi, bins);
-    let percentiles = Percentiles::from_fn(|level| nearest_rank(&mut times, level));
+    let percentiles = Percentiles::from_values(nearest_ranks(&mut times, LEVELS));
     Ok(Sampled {
         samples,
         seed,
@@ -114,20 +114,31 @@ pub(crate) fn nearest_rank(values: &mut [f64], level: f64) -> f64 {
     nearest_ranks(values, [level])[0]
 }
 
-/// [`nearest_rank`] at each of `levels`, which must ascend: each is selected among the values
-/// above the one before (which a partial sort leaves to its right), not among all of them.
-/// Afterwards every value right of the last percentile's position is at least that percentile.
+/// [`nearest_rank`] at each of `levels`, which must ascend. The middle level is selected
+/// first, among all the values; the levels below it then among the values left of its position
+/// (which a partial sort leaves no larger), those above among the values right of it, and so
+/// on: five percentiles of a sample cost about two and a half passes over it instead of five.
+/// Afterwards every value right of the highest level's position is at least that percentile.
 pub(crate) fn nearest_ranks<const N: usize>(values: &mut [f64], levels: [f64; N]) -> [f64; N] {
-    let mut from = 0;
-    levels.map(|level| {
-        let rank = rank_of(values.len(), level);
-        debug_assert!(rank >= from, "levels ascend");
-        let value = *values[from..]
-            .select_nth_unstable_by(rank - from, f64::total_cmp)
-            .1;
-        from = rank;
-        value
-    })
+    let ranks = levels.map(|level| rank_of(values.len(), level));
+    debug_assert!(ranks.is_sorted(), "levels ascend");
+    let mut found = [0.0; N];
+    select_ranks(values, 0, &ranks, &mut found);
+    found
+}
+
+/// Places each of `ranks` (ascending positions in the sorted whole, of which `values` is the
+/// part from `offset`) and writes its value to `found`.
+fn select_ranks(values: &mut [f64], offset: usize, ranks: &[usize], found: &mut [f64]) {
+    let Some(&middle) = ranks.get(ranks.len() / 2) else {
+        return;
+    };
+    let (left, &mut value, right) = values.select_nth_unstable_by(middle - offset, f64::total_cmp);
+    let below = ranks.partition_point(|&rank| rank < middle);
+    let above = ranks.partition_point(|&rank| rank <= middle);
+    found[below..above].fill(value);
+    select_ranks(left, offset, &ranks[..below], &mut found[..below]);
+    select_ranks(right, middle + 1, &ranks[above..], &mut found[above..]);
 }
 
 /// The 0-based position of the nearest-rank percentile `level` among `len` sorted values.

@@ -130,7 +130,8 @@ pub(crate) fn nearest_ranks<const N: usize>(values: &mut [f64], levels: [f64; N]
 /// Places each of `ranks` (ascending positions in the sorted whole, of which `values` is the
 /// part from `offset`) and writes its value to `found`.
 fn select_ranks(values: &mut [f64], offset: usize, ranks: &[usize], found: &mut [f64]) {
-    let Some(&middle) = ranks.get(ranks.len() / 2) else {
+    // The lower middle: of two levels (a median and a p95), the median first.
+    let Some(&middle) = ranks.get(ranks.len().saturating_sub(1) / 2) else {
         return;
     };
     let (left, &mut value, right) = values.select_nth_unstable_by(middle - offset, f64::total_cmp);

@@ -158,19 +158,20 @@ pub struct OutageAnswer {
 impl OutageAnswer {
     /// The exact answer for an outage of `outage_s` under the attempt times of `timeline`.
     pub(crate) fn exact(timeline: &Timeline, outage_s: f64, tolerance_s: Option<f64>) -> Self {
-        let first_event = match timeline.event(outage_s) {
+        let outcome = timeline.outcome(outage_s);
+        let first_event = match outcome.first_event {
             Some((lag, age, attempt)) => FirstEvent::delivered(attempt, lag, age),
             None => FirstEvent::exhausted(),
         };
-        let delivered = timeline.delivered_len(outage_s);
+        let delivered = outcome.delivered_len;
         let fresh = tolerance_s.map(|t| timeline.fresh_len(outage_s, t));
         let mixture = timeline.lag_mixture(outage_s);
         let all_events = AllEvents {
-            lag_mean_s: (delivered > 0.0).then(|| timeline.lag_integral(outage_s) / delivered),
+            lag_mean_s: (delivered > 0.0).then(|| outcome.lag_integral / delivered),
             lag_p50_s: mixture.as_ref().map(|m| m.quantile(0.5)),
             lag_p95_s: mixture.as_ref().map(|m| m.quantile(0.95)),
-            lag_max_s: timeline.lag_max(outage_s),
-            age_max_s: timeline.age_max(outage_s),
+            lag_max_s: outcome.lag_max,
+            age_max_s: outcome.age_max,
             ..AllEvents::shares(outage_s, delivered, fresh)
         };
         OutageAnswer {

@@ -3,17 +3,19 @@
 
 use super::mixture::{Mixture, Piece};
 
-/// What an outage makes of one schedule ([`Timeline::outcome`]): each field is what the
-/// method of its name gives.
+/// What an outage makes of one schedule ([`Timeline::outcome`]). The tests check each field
+/// against a method of its own name that computes it alone, from the model's definition.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Outcome {
-    /// [`Timeline::delivered_len`].
+    /// `L = min(D, t_n)` ([`Timeline::delivered_len`]).
     pub delivered_len: f64,
-    /// [`Timeline::lag_integral`].
+    /// `∫ lag du` over the delivered arrivals: whole pieces contribute `g²/2`, the last one
+    /// `(g² − r²)/2` with `r = t_j − L` the lag of its earliest-delivered event.
     pub lag_integral: f64,
-    /// [`Timeline::lag_max`].
+    /// The supremum of the lag over delivered events: the longest gap among the delivering
+    /// attempts. `None` when nothing is delivered.
     pub lag_max: Option<f64>,
-    /// [`Timeline::age_max`].
+    /// The oldest delivered event's age: the time of the last delivering attempt.
     pub age_max: Option<f64>,
     /// [`Timeline::event`] of the outage's first event (the one with the whole outage to go).
     pub first_event: Option<(f64, f64, u32)>,
@@ -110,14 +112,16 @@ impl Timeline {
     /// `∫ lag du` over the delivered arrivals: whole pieces contribute `g²/2`, the last one
     /// `(g² − r²)/2` with `r = t_j − L` the lag of its earliest-delivered event, written as a
     /// product to keep the precision of short lags on long schedules.
+    #[cfg(test)]
     pub(crate) fn lag_integral(&self, outage_s: f64) -> f64 {
         self.last_delivering(outage_s).map_or(0.0, |j| {
             self.lag_integral_to(j, self.delivered_len(outage_s))
         })
     }
 
-    /// [`Timeline::lag_integral`] with the last delivering attempt `j` and the delivered
-    /// measure `len` known.
+    /// The lag integral (see [`Outcome::lag_integral`]) with the last delivering attempt `j`
+    /// and the delivered measure `len` known, written as a product to keep the precision of
+    /// short lags on long schedules.
     fn lag_integral_to(&self, j: usize, len: f64) -> f64 {
         let (t, before) = (self.times[j], self.times[j - 1]);
         let gap = t - before;
@@ -125,8 +129,8 @@ impl Timeline {
         self.half_squares[j - 1] + (len - before) * (gap + rest) / 2.0
     }
 
-    /// What an outage of `outage_s` makes of this schedule, from one search: what sampling asks
-    /// of every drawn schedule for every outage (the methods one by one search once each).
+    /// What an outage of `outage_s` makes of this schedule, from one search: what the exact
+    /// answer asks of the schedule, and sampling of every drawn schedule for every outage.
     pub(crate) fn outcome(&self, outage_s: f64) -> Outcome {
         let len = self.delivered_len(outage_s);
         let last = self.last_delivering(outage_s);
@@ -146,11 +150,13 @@ impl Timeline {
 
     /// The supremum of the lag over delivered events: the longest gap among the delivering
     /// attempts. `None` when nothing is delivered.
+    #[cfg(test)]
     pub(crate) fn lag_max(&self, outage_s: f64) -> Option<f64> {
         self.last_delivering(outage_s).map(|j| self.widest[j])
     }
 
     /// The oldest delivered event's age: the time of the last delivering attempt.
+    #[cfg(test)]
     pub(crate) fn age_max(&self, outage_s: f64) -> Option<f64> {
         self.last_delivering(outage_s).map(|j| self.times[j])
     }

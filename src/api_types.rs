@@ -9,8 +9,8 @@ use crate::chart::staleness::{StalenessChart, StalenessCurve};
 use crate::give_up::{DeadlineSafe, GiveUpSummary, Histogram, JitterReport, Percentiles, Sampled};
 use crate::herd::{Herd, Rates};
 use crate::page::{
-    AttributeError, Computed, DecodedState, Drawn, ElementState, NumberTable, PageError,
-    StormDrawn, StormSeries, View,
+    AttributeError, DecodedState, Drawn, ElementState, NumberTable, PageError, StormDrawn,
+    StormSeries, View,
 };
 use crate::presets::PresetInfo;
 use crate::staleness::{
@@ -49,6 +49,10 @@ export interface HerdSummary {
   peak_to_mean: number; bin_s: number; first_retry: Rates; unjittered_first_retry: Rates;
   caption: string;
 }
+/** A chart's computed step, as `drawView`, `viewSvg` and `survivalExport` take it: what
+ * `computeView` returns (its result packed as bytes), or a survival map assembled from the rows
+ * `computeSurvivalRows` returns (the timeline has no result: `{ view: "timeline" }`). */
+export type Computed = Uint8Array | { view: "timeline" } | { view: "survival"; rows: SurvivalRow[] };
 /** What the API's functions throw: an Error, with the input (field) it is about. */
 export interface BackoffError extends Error { field?: string; }
 /** What the page's functions throw: an Error, with the control (setting) it is about. */
@@ -85,7 +89,6 @@ fn declarations() -> String {
         PresetInfo::decl(&config),
         View::decl(&config),
         DecodedState::decl(&config),
-        Computed::decl(&config),
         NumberTable::decl(&config),
         AttributeError::decl(&config),
         ElementState::decl(&config),

@@ -2143,6 +2143,53 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// `drawView` / `viewSvg` with packed bytes from JavaScript that `computeView` did not make:
+    /// a real result with bytes overwritten or cut. Refused with a message naming `computed`,
+    /// or read as some other result and then drawn or refused like any other: never a panic.
+    #[test]
+    fn drawing_garbled_packed_bytes(
+        view in view(),
+        writes in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+        cut in prop::option::of(any::<prop::sample::Index>()),
+    ) {
+        let Some(value) = default_computed(view) else { return Ok(()) };
+        let computed: Computed = serde_json::from_value(value).unwrap();
+        let mut bytes = page::pack(computed).unwrap();
+        for (at, byte) in &writes {
+            let i = at.index(bytes.len());
+            bytes[i] = *byte;
+        }
+        if let Some(cut) = cut {
+            bytes.truncate(cut.index(bytes.len()));
+        }
+        let computed = match page::unpack(&bytes) {
+            Ok(computed) => computed,
+            Err(error) => {
+                let message = error.to_string();
+                prop_assert!(message.starts_with("computed must be what computeView returned"), "{}", message);
+                return Ok(());
+            }
+        };
+        let mut settings = Settings::default();
+        settings.set("storm-compare", "false");
+        let input = (view, &writes, cut);
+        guarded("draw garbled bytes", KNOWN_DRAWING_PANICS, || {
+            let svg = timed("draw garbled bytes", &input, || chart::to_svg((800, 400), |area| {
+                page::draw(area, view, &settings, &computed, &ChartOptions::default())
+                    .map(|_| ())
+                    .map_err(|e| Error::Unreachable(e.message))
+            }));
+            if let Err(error) = &svg {
+                check_error("draw garbled bytes", error)?;
+            }
+            Ok(())
+        })?;
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cases found by fuzzing, kept as explicit reproductions (ignored until fixed in `src/`).
 // ---------------------------------------------------------------------------------------------

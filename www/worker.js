@@ -27,8 +27,13 @@ self.onmessage = async ({ data }) => {
   memo ??= new StormMemo();
   try {
     const preview = wanted ? previewSettings(view, settings) : null;
-    if (preview) self.postMessage({ id, computed: computeView(view, preview, memo), partial: true });
-    self.postMessage({ id, computed: computeView(view, settings, memo) });
+    // Results are packed bytes (a Uint8Array of their own): moved to the page, not copied.
+    if (preview) {
+      const computed = computeView(view, preview, memo);
+      self.postMessage({ id, computed, partial: true }, [computed.buffer]);
+    }
+    const computed = computeView(view, settings, memo);
+    self.postMessage({ id, computed }, [computed.buffer]);
   } catch (error) {
     failed(id, error);
   }

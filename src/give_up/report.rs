@@ -14,7 +14,7 @@ use crate::{format_duration, Error, Policy};
 /// It reads as its summary (`report.expected_give_up_s`).
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(from = "JitterReportWire")]
+#[serde(from = "JitterReportWire", into = "JitterReportWire")]
 pub struct JitterReport {
     /// The jitter mode's name.
     pub mode: String,
@@ -33,9 +33,10 @@ pub struct JitterReport {
     pub caption: String,
 }
 
-/// The JSON shape of a [`JitterReport`], its summary's fields inline: read without serde's
-/// `flatten`, which buffers the whole object first.
-#[derive(Deserialize)]
+/// The JSON shape of a [`JitterReport`], its summary's fields inline: read and written without
+/// serde's `flatten`, which buffers the whole object first when reading, and writes a map of
+/// unknown length (which the page's packed results cannot hold).
+#[derive(Serialize, Deserialize)]
 struct JitterReportWire {
     mode: String,
     factor: Option<f64>,
@@ -49,6 +50,33 @@ struct JitterReportWire {
     sampled: Sampled,
     deadline_safe: Option<DeadlineSafe>,
     caption: String,
+}
+
+impl From<JitterReport> for JitterReportWire {
+    fn from(r: JitterReport) -> Self {
+        let GiveUpSummary {
+            exact,
+            expected_give_up_s,
+            expected_std_error_s,
+            percentiles,
+            unjittered_give_up_s,
+            range_s,
+        } = r.summary;
+        JitterReportWire {
+            mode: r.mode,
+            factor: r.factor,
+            attempts: r.attempts,
+            exact,
+            expected_give_up_s,
+            expected_std_error_s,
+            percentiles,
+            unjittered_give_up_s,
+            range_s,
+            sampled: r.sampled,
+            deadline_safe: r.deadline_safe,
+            caption: r.caption,
+        }
+    }
 }
 
 impl From<JitterReportWire> for JitterReport {

@@ -18,8 +18,9 @@ use crate::{Error, Params, Policy, ScheduleReport, DEFAULT_WINDOW_S};
 const CHART_MINUTES: usize = 1_500;
 
 /// What a view's costly step found: nothing for the timeline (it is cheap, drawn from the
-/// settings), the report for the distribution, both herds, each storm series' report.
-#[cfg_attr(test, derive(ts_rs::TS))]
+/// settings), the report for the distribution, both herds, each storm series' report. It
+/// crosses into JavaScript packed ([`super::pack`]); as an object (this shape) only in the CLI's
+/// and the tests' JSON, and as the survival map the page assembles from its rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "view", rename_all = "lowercase")]
 pub enum Computed {

@@ -12,6 +12,7 @@
 
 mod attributes;
 mod compute;
+mod packed;
 mod plotted;
 mod resolve;
 mod settings;
@@ -24,6 +25,7 @@ pub use attributes::{element_state, AttributeError, ElementState};
 pub use compute::{
     compute, draw, draw_computed, herds, jitter_report, Computed, Drawn, StormDrawn,
 };
+pub use packed::{pack, unpack};
 pub use plotted::{check_plotted, MAX_PLOTTED};
 pub use resolve::{duration_text, edited, preset_settings, resolve};
 pub use settings::{decode_hash, encode_hash, DecodedState, Settings, MAX_HASH_LEN};

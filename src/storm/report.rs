@@ -135,9 +135,11 @@ pub struct StormReport {
     pub caption: String,
 }
 
-/// Writes a count as a whole number when it is one (`1553`, not `1553.0`).
+/// Writes a count as a whole number when it is one (`1553`, not `1553.0`), in formats people
+/// read (JSON, JavaScript objects); always as a number with a fraction in binary ones, which
+/// read it back as one (the page's packed results).
 pub(crate) fn count<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
-    if value.fract() == 0.0 && value.abs() < 9e15 {
+    if serializer.is_human_readable() && value.fract() == 0.0 && value.abs() < 9e15 {
         serializer.serialize_i64(*value as i64)
     } else {
         serializer.serialize_f64(*value)

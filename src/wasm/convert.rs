@@ -112,26 +112,13 @@ pub fn svg_size(width: &JsValue, height: &JsValue) -> Result<(u32, u32), JsValue
     Ok((size[0], size[1]))
 }
 
-/// A `Computed` from JS without serde's internally-tagged path (which buffers the whole value
-/// and instantiates every nested Deserialize a second time): the `view` tag picks the variant.
+/// A `Computed` from JS: the bytes `computeView` packed, or a survival map assembled from its
+/// rows (`{ view: "survival", rows }`: the page's workers compute the rows in pieces) or the
+/// timeline's `{ view: "timeline" }`, which carry no result of their own to pack.
 pub fn computed_from_js(value: JsValue) -> Result<crate::page::Computed, JsValue> {
     use crate::page::Computed;
-    #[derive(serde::Deserialize)]
-    struct Distribution {
-        report: Box<crate::give_up::JitterReport>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Herd {
-        spread: Box<crate::herd::Herd>,
-        spike: Box<crate::herd::Herd>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Storm {
-        reports: Vec<crate::storm::StormReport>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Staleness {
-        chart: Box<crate::chart::staleness::StalenessChart>,
+    if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
+        return crate::page::unpack(&bytes.to_vec()).map_err(|e| js_error(&e));
     }
     #[derive(serde::Deserialize)]
     struct Survival {
@@ -142,32 +129,11 @@ pub fn computed_from_js(value: JsValue) -> Result<crate::page::Computed, JsValue
         .and_then(|v| v.as_string());
     match view.as_deref() {
         Some("timeline") => Ok(Computed::Timeline),
-        Some("distribution") => from_js::<Distribution>("computed", value)
-            .map(|d| Computed::Distribution { report: d.report }),
-        Some("herd") => match (
-            super::bulk::herd(&value, "spread"),
-            super::bulk::herd(&value, "spike"),
-        ) {
-            (Some(spread), Some(spike)) => Ok(Computed::Herd {
-                spread: spread?,
-                spike: spike?,
-            }),
-            // Something in a histogram is not a count: serde's reading names it.
-            _ => from_js::<Herd>("computed", value).map(|h| Computed::Herd {
-                spread: h.spread,
-                spike: h.spike,
-            }),
-        },
-        Some("storm") => {
-            from_js::<Storm>("computed", value).map(|s| Computed::Storm { reports: s.reports })
-        }
-        Some("staleness") => from_js::<Staleness>("computed", value)
-            .map(|s| Computed::Staleness { chart: s.chart }),
         Some("survival") => {
             from_js::<Survival>("computed", value).map(|s| Computed::Survival { rows: s.rows })
         }
         _ => Err(js_sys::Error::new(
-            "computed: unknown variant, expected one of timeline, distribution, herd, storm, staleness, survival",
+            "computed must be what computeView returned (packed bytes), or { view: \"survival\", rows } of the survival map's rows",
         )
         .into()),
     }

@@ -7,7 +7,6 @@
 //! - [`page`]: the explorer page's state, its charts' costly steps and their drawing.
 
 pub mod api;
-mod bulk;
 mod canvas;
 pub mod charts;
 mod convert;

@@ -83,7 +83,10 @@ impl StormMemo {
 }
 
 /// The costly step of a chart (`view`): sampling, herds, storms. The page runs it in a worker.
-#[wasm_bindgen(js_name = computeView, unchecked_return_type = "Computed")]
+/// Returned packed, as bytes for `drawView`, `viewSvg` and `survivalExport` (read back in one
+/// copy, and moved between threads without one); the numbers themselves come from `jitter`,
+/// `herd`, `storm`, `staleness` and `survival`, as plain objects.
+#[wasm_bindgen(js_name = computeView, unchecked_return_type = "Uint8Array")]
 pub fn compute_view(
     #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
@@ -91,7 +94,8 @@ pub fn compute_view(
 ) -> Result<JsValue, JsValue> {
     let computed = page::compute(view(&view_name)?, &settings(values)?, &mut memo.memo)
         .map_err(|e| page_error(&e))?;
-    to_js(&computed)
+    let bytes = page::pack(computed).map_err(|e| super::convert::js_error(&e))?;
+    Ok(js_sys::Uint8Array::from(bytes.as_slice()).into())
 }
 
 /// The survival map's rows for these settings in pieces for `workers` workers computing them at

@@ -24,6 +24,10 @@ export interface HerdSummary {
   peak_to_mean: number; bin_s: number; first_retry: Rates; unjittered_first_retry: Rates;
   caption: string;
 }
+/** A chart's computed step, as `drawView`, `viewSvg` and `survivalExport` take it: what
+ * `computeView` returns (its result packed as bytes), or a survival map assembled from the rows
+ * `computeSurvivalRows` returns (the timeline has no result: `{ view: "timeline" }`). */
+export type Computed = Uint8Array | { view: "timeline" } | { view: "survival"; rows: SurvivalRow[] };
 /** What the API's functions throw: an Error, with the input (field) it is about. */
 export interface BackoffError extends Error { field?: string; }
 /** What the page's functions throw: an Error, with the control (setting) it is about. */
@@ -869,32 +873,6 @@ settings: Settings,
  * One sentence per thing ignored.
  */
 notices: Array<string>, };
-
-export type Computed = { "view": "timeline" } | { "view": "distribution", 
-/**
- * Exact and sampled figures.
- */
-report: JitterReport, } | { "view": "herd", 
-/**
- * With the chosen jitter.
- */
-spread: Herd, 
-/**
- * Without jitter.
- */
-spike: Herd, } | { "view": "storm", 
-/**
- * One report per series.
- */
-reports: Array<StormReport>, } | { "view": "staleness", 
-/**
- * What the chart draws.
- */
-chart: StalenessChart, } | { "view": "survival", 
-/**
- * In any order.
- */
-rows: Array<SurvivalRow>, };
 
 export type NumberTable = { 
 /**

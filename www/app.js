@@ -4,6 +4,7 @@
 import init, {
   StormMemo,
   computeView,
+  computesInline,
   decodeState,
   drawInstant,
   drawView,
@@ -255,6 +256,7 @@ const computer = new Computer(
     return (view, settings) => computeView(view, settings, (memo ??= new StormMemo()));
   })(),
   previewSettings,
+  computesInline,
 );
 // The survival map's rows over as many workers as the machine has cores.
 const rowPool = new RowPool({

@@ -3,7 +3,9 @@
 // longer wanted is never delivered, and a worker still busy with one after a moment is stopped
 // and replaced. A chart whose worker is busy when a request arrives gets its quicker first run
 // (the wasm core's `previewSettings`, for sampled charts) from a second worker of its own, started
-// then, so that its first picture does not wait for the superseded run to end.
+// then, so that its first picture does not wait for the superseded run to end. A step the core
+// says is cheap (`computesInline`: a few milliseconds) runs on the page's own thread instead,
+// before the next paint: a worker's round trip, or its start on a cold load, costs more.
 
 /** How long a superseded computation may finish before its worker is replaced, ms. */
 const REPLACE_AFTER_MS = 150;
@@ -12,12 +14,14 @@ export class Computer {
   /**
    * `makeWorker()` returns a new Worker running worker.js; `inline(view, settings)` computes on
    * the main thread instead when no worker can be made (then the page says so);
-   * `previewOf(view, settings)` gives the settings of a chart's quicker first run, or null.
+   * `previewOf(view, settings)` gives the settings of a chart's quicker first run, or null;
+   * `cheap(view, settings)` whether `inline` is cheap enough to run at once instead.
    */
-  constructor(makeWorker, inline, previewOf) {
+  constructor(makeWorker, inline, previewOf, cheap) {
     this.makeWorker = makeWorker;
     this.inline = inline;
     this.previewOf = previewOf;
+    this.cheap = cheap;
     this.slots = new Map();
     this.nextId = 1;
     this.workersWork = true;
@@ -62,8 +66,9 @@ export class Computer {
       id: this.nextId++, view, settings, onResult, onError, started: 0, cancelled: false,
       previewed, finished: false,
     };
-    if (!this.workersWork) {
-      this.runInline(job);
+    const cheap = this.cheap(view, settings);
+    if (cheap || !this.workersWork) {
+      this.runInline(job, cheap);
       return { cancel: () => { job.cancelled = true; } };
     }
     const slot = this.slot(view);
@@ -151,9 +156,10 @@ export class Computer {
     else job.onResult(data.computed, Boolean(data.partial));
   }
 
-  runInline(job) {
-    // The next task, so that the page can show that it is computing first.
-    setTimeout(() => {
+  /** Runs `job` on this thread: `now`, before the next paint (once the caller has taken its
+   * handle), or in the next task, so that the page can show that it is computing first. */
+  runInline(job, now = false) {
+    (now ? queueMicrotask : (run) => setTimeout(run, 0))(() => {
       if (job.cancelled) return;
       try {
         const computed = this.inline(job.view, job.settings);
@@ -161,6 +167,6 @@ export class Computer {
       } catch (error) {
         if (!job.cancelled) job.onError({ message: error?.message ?? String(error), setting: error?.setting ?? null });
       }
-    }, 0);
+    });
   }
 }

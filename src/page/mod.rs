@@ -178,6 +178,50 @@ pub fn instant(view: View, settings: &Settings) -> Option<Settings> {
     })
 }
 
+/// The most random draws (in [`crate::limits::delivery_cost`] units, about 2 ns each in wasm)
+/// a chart computed on the page's own thread may take: about 2-4 ms with the rest of its work.
+const INLINE_DRAWS: f64 = 1e6;
+
+/// The longest schedule whose exact give-up distribution is cheap enough for the page's own
+/// thread (its convolution grows with the attempts: 12 ms at 200 in wasm).
+const INLINE_ATTEMPTS: u32 = 64;
+
+/// Whether `view`'s costly step is cheap enough to run on the page's own thread: then the page
+/// computes it there, at once, instead of paying a worker's round trip (and, on a cold load, a
+/// worker's start: about 100 ms). The distribution of a schedule of at most 64 attempts without
+/// decorrelated jitter (whose estimate samples on its own), and the herd, when their draws cost
+/// at most [`INLINE_DRAWS`]; invalid settings are left to the worker, which reports them as
+/// always. A deadline's sizing (a few coarse convolutions) stays within 8 ms in wasm for every
+/// deadline up to a year, refusals included.
+///
+/// # Example
+/// ```
+/// use backoff_lab::page::{computes_inline, decode_hash, View};
+/// let default = decode_hash("").settings;
+/// assert!(computes_inline(View::Distribution, &default));
+/// assert!(!computes_inline(View::Storm, &default));
+/// assert!(!computes_inline(View::Distribution, &decode_hash("#samples=1000000").settings));
+/// ```
+pub fn computes_inline(view: View, settings: &Settings) -> bool {
+    use crate::limits::{delivery_cost, Draws};
+    let params = jitter_params(settings);
+    let (Ok(policy), Ok(jitter)) = (params.policy(), params.jitter()) else {
+        return false;
+    };
+    let attempts = policy.attempts();
+    let (count, draws) = match view {
+        View::Distribution => {
+            if matches!(jitter, crate::jitter::Jitter::Decorrelated) || attempts > INLINE_ATTEMPTS {
+                return false;
+            }
+            (params.samples(), Draws::GiveUpTimes)
+        }
+        View::Herd => (params.deliveries(), Draws::Herd),
+        View::Timeline | View::Storm | View::Staleness | View::Survival => return false,
+    };
+    count.is_ok_and(|count| count as f64 * delivery_cost(attempts, jitter, draws) <= INLINE_DRAWS)
+}
+
 /// The stops of the page's duration sliders, in seconds: values a person would pick.
 pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
     vec![

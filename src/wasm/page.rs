@@ -141,6 +141,16 @@ fn index(field: &'static str, n: f64, max: u64) -> Result<usize, JsValue> {
         .map_err(|e| super::convert::js_error(&e))
 }
 
+/// Whether the costly step of `view` is cheap enough to compute on the page's own thread (the
+/// core's `page::computes_inline`): then the page does, without a worker's round trip.
+#[wasm_bindgen(js_name = computesInline)]
+pub fn computes_inline(
+    #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+) -> Result<bool, JsValue> {
+    Ok(page::computes_inline(view(&view_name)?, &settings(values)?))
+}
+
 /// The settings of a quicker first run of a chart, or `null` when its full run is quick enough.
 #[wasm_bindgen(js_name = previewSettings, unchecked_return_type = "Settings | null")]
 pub fn preview_settings(

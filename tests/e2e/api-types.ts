@@ -7,6 +7,7 @@ import init, {
   chartSvg,
   computeSurvivalRows,
   computeView,
+  computesInline,
   decodeState,
   drawDistribution,
   drawHerd,
@@ -106,6 +107,7 @@ export async function everyExport(): Promise<string[]> {
   const memo = new StormMemo();
   const preview: Settings | null = previewSettings('distribution', settings);
   const computed: Computed = computeView(view, preview ?? settings, memo);
+  const cheap: boolean = computesInline(view, settings);
   const page: Drawn = drawView('timeline', view, settings, computed, options);
   const instant: Drawn | null = drawInstant('staleness', 'staleness', settings, options);
   const caption: string = page.caption + (page.compared ?? '');

@@ -104,6 +104,43 @@ for (const [hash, heavy] of HEAVY) {
   });
 }
 
+/** How many workers `hash` had started when its charts in view first showed (`charts-drawn` "first"). */
+async function workersBeforeFirstPicture(hash) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.addInitScript(() => {
+      window.__started = 0;
+      const Native = window.Worker;
+      window.Worker = class extends Native {
+        constructor(...args) {
+          super(...args);
+          window.__started += 1;
+        }
+      };
+      document.addEventListener('charts-drawn', (event) => {
+        if (event.detail.scope === 'first') window.__atFirst ??= window.__started;
+      });
+    });
+    await page.goto(`${baseUrl}${hash}`);
+    await page.waitForFunction(() => window.__atFirst !== undefined, null, { timeout: WAIT_MS });
+    await finalStatus(page);
+    assertNoProblems(problems);
+    return await page.evaluate(() => window.__atFirst);
+  } finally {
+    await context.close();
+  }
+}
+
+test('cheap charts are computed on the page itself; costly ones start a worker', { timeout: 120_000 }, async () => {
+  // The default page shows the timeline and the distribution (20,000 draws of 14 attempts: about
+  // 2 ms): no worker's start (about 100 ms on a cold load) stands between them and the reader.
+  assert.equal(await workersBeforeFirstPicture(''), 0, 'workers started before the default charts showed');
+  // A million draws of a thousand attempts is a worker's job.
+  assert.ok(await workersBeforeFirstPicture('#samples=1000000&attempts=1000') >= 1, 'the costly distribution in a worker');
+});
+
 test('a newer input supersedes a running computation, and the stale result never lands', { timeout: 120_000 }, async () => {
   await open('#samples=1000000&attempts=1000', async (page) => {
     await until(() => progressShown(page, 'distribution'), 'the distribution to show its progress');

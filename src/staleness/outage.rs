@@ -124,8 +124,8 @@ pub struct Spread {
     pub max_s: f64,
 }
 
-/// What only sampling shows: how the first event's lag and age and every event's age vary
-/// between jittered schedules. Not part of the JSON contract.
+/// What only sampling shows: how the first event's lag and age vary between jittered schedules
+/// (the staleness chart's jitter band). Not part of the JSON contract.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SampledSpread {
     /// The share of sampled schedules that deliver the first event.
@@ -134,8 +134,6 @@ pub struct SampledSpread {
     pub first_lag: Option<Spread>,
     /// The first event's age over the schedules that deliver it.
     pub first_age: Option<Spread>,
-    /// The age of one event drawn at a uniform time in the outage per schedule, when delivered.
-    pub age: Option<Spread>,
 }
 
 /// The answer for one outage.

@@ -58,9 +58,8 @@ struct Tally {
     age_max: Option<f64>,
     /// The first event's delivery time (infinite when exhausted) and attempt, per schedule.
     firsts: Vec<(f64, u32)>,
-    /// Lag and age of each schedule's one drawn event, when delivered.
+    /// The lag of each schedule's one drawn event, when delivered.
     lags: Vec<f64>,
-    ages: Vec<f64>,
 }
 
 impl Tally {
@@ -73,9 +72,8 @@ impl Tally {
             lag_max: None,
             age_max: None,
             firsts: Vec::with_capacity(samples),
-            // At most one each per schedule: growing them would copy them again and again.
+            // At most one per schedule: growing it would copy it again and again.
             lags: Vec::with_capacity(samples),
-            ages: Vec::with_capacity(samples),
         }
     }
 
@@ -95,9 +93,8 @@ impl Tally {
             None => (f64::INFINITY, 0),
         });
         // `u = D − a` with `a = D × fraction` in `[0, D)`, so `u` is in `(0, D]`.
-        if let Some((lag, age, _)) = timeline.event(d * (1.0 - fraction)) {
+        if let Some((lag, _, _)) = timeline.event(d * (1.0 - fraction)) {
             self.lags.push(lag);
-            self.ages.push(age);
         }
     }
 
@@ -152,7 +149,6 @@ impl Tally {
                 max_s: s.max_s - self.outage_s,
             }),
             first_age,
-            age: spread_of(&mut self.ages),
         }
     }
 }

@@ -66,7 +66,11 @@ export class Computer {
       id: this.nextId++, view, settings, onResult, onError, started: 0, cancelled: false,
       previewed, finished: false,
     };
-    const cheap = this.cheap(view, settings);
+    // A refusal to say (settings it cannot read) leaves the step to the worker, which reports it.
+    let cheap = false;
+    try {
+      cheap = this.cheap(view, settings);
+    } catch {}
     if (cheap || !this.workersWork) {
       this.runInline(job, cheap);
       return { cancel: () => { job.cancelled = true; } };

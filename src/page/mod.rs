@@ -182,14 +182,15 @@ pub fn instant(view: View, settings: &Settings) -> Option<Settings> {
 /// a chart computed on the page's own thread may take: about 2-4 ms with the rest of its work.
 const INLINE_DRAWS: f64 = 1e6;
 
-/// The longest schedule whose exact give-up distribution is cheap enough for the page's own
-/// thread (its convolution grows with the attempts: 12 ms at 200 in wasm).
+/// The longest schedule cheap enough for the page's own thread: the exact give-up distribution's
+/// convolution grows with the attempts (12 ms at 200 in wasm), and so does a herd's unjittered
+/// schedule and the span its histograms cover (up to 100,000 bins each).
 const INLINE_ATTEMPTS: u32 = 64;
 
 /// Whether `view`'s costly step is cheap enough to run on the page's own thread: then the page
 /// computes it there, at once, instead of paying a worker's round trip (and, on a cold load, a
-/// worker's start: about 100 ms). The distribution of a schedule of at most 64 attempts without
-/// decorrelated jitter (whose estimate samples on its own), and the herd, when their draws cost
+/// worker's start: about 100 ms). The distribution (without decorrelated jitter, whose estimate
+/// samples on its own) and the herd of a schedule of at most 64 attempts, when their draws cost
 /// at most [`INLINE_DRAWS`]; invalid settings are left to the worker, which reports them as
 /// always. A deadline's sizing (a few coarse convolutions) stays within 8 ms in wasm for every
 /// deadline up to a year, refusals included.
@@ -209,13 +210,14 @@ pub fn computes_inline(view: View, settings: &Settings) -> bool {
         return false;
     };
     let attempts = policy.attempts();
+    if attempts > INLINE_ATTEMPTS {
+        return false;
+    }
     let (count, draws) = match view {
-        View::Distribution => {
-            if matches!(jitter, crate::jitter::Jitter::Decorrelated) || attempts > INLINE_ATTEMPTS {
-                return false;
-            }
-            (params.samples(), Draws::GiveUpTimes)
+        View::Distribution if matches!(jitter, crate::jitter::Jitter::Decorrelated) => {
+            return false
         }
+        View::Distribution => (params.samples(), Draws::GiveUpTimes),
         View::Herd => (params.deliveries(), Draws::Herd),
         View::Timeline | View::Storm | View::Staleness | View::Survival => return false,
     };

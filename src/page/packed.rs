@@ -4,9 +4,11 @@
 //! and per number (a staleness chart's curves: a third of its 30-40 ms drawing on the page), and
 //! the browser copies the object between threads. As bytes it is one copy into wasm memory, and
 //! the buffer moves between threads without one. The encoding is postcard's (serde's data model:
-//! f64s as their 8 bytes, so nothing is rounded); it carries no field names and is read only by
-//! this build of the crate ([`unpack`] refuses bytes it cannot read, and the page checks every
-//! number it draws).
+//! f64s as their 8 bytes, so nothing is rounded) after a [`STAMP`] naming the crate's version and
+//! the format's: it carries no field names, so only the same version reads it (a page left open
+//! across an upgrade could otherwise read a newer worker's bytes as other numbers). [`unpack`]
+//! refuses bytes without the stamp, bytes it cannot read and bytes left over, and the page checks
+//! every number it draws.
 
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +31,10 @@ enum Packed {
     Survival(Vec<Row>),
 }
 
+/// What packed bytes start with: the crate's version, and the format's (raised when a type
+/// under [`Computed`] changes shape within a version).
+pub const STAMP: &str = concat!("backoff-lab ", env!("CARGO_PKG_VERSION"), " packed 1\n");
+
 /// `computed` as bytes for [`unpack`].
 pub fn pack(computed: Computed) -> Result<Vec<u8>, Error> {
     let packed = match computed {
@@ -41,19 +47,27 @@ pub fn pack(computed: Computed) -> Result<Vec<u8>, Error> {
     };
     // Fails only for a type written in a shape of unknown length (`flatten`): a test packs
     // every view.
-    postcard::to_allocvec(&packed)
+    postcard::to_extend(&packed, STAMP.as_bytes().to_vec())
         .map_err(|e| Error::Unreachable(format!("the result could not be packed: {e}")))
 }
 
 /// What [`pack`] packed; refused when `bytes` are not a packed result.
 pub fn unpack(bytes: &[u8]) -> Result<Computed, Error> {
-    let packed: Packed = postcard::from_bytes(bytes).map_err(|e| {
+    let refused = |why: String| {
         Error::out_of_range(
             "computed",
-            format!("{} bytes that do not read ({e})", bytes.len()),
-            "what computeView returned (this version's packed result)",
+            format!("{} bytes {why}", bytes.len()),
+            format!("what computeView returned (packed by {})", STAMP.trim_end()),
         )
-    })?;
+    };
+    let body = bytes
+        .strip_prefix(STAMP.as_bytes())
+        .ok_or_else(|| refused("without this version's stamp".into()))?;
+    let (packed, rest): (Packed, _) =
+        postcard::take_from_bytes(body).map_err(|e| refused(format!("that do not read ({e})")))?;
+    if !rest.is_empty() {
+        return Err(refused(format!("with {} left over", rest.len())));
+    }
     Ok(match packed {
         Packed::Timeline => Computed::Timeline,
         Packed::Distribution(report) => Computed::Distribution { report },
@@ -98,7 +112,20 @@ mod tests {
     #[test]
     fn bytes_that_are_not_a_packed_result_are_refused_by_name() {
         let bytes = pack(Computed::Timeline).unwrap();
-        for garbage in [&[][..], &[200, 1, 2][..], &bytes[..0]] {
+        let mut other_version = bytes.clone();
+        other_version[STAMP.find(' ').unwrap() + 1] ^= 1;
+        let mut left_over = bytes.clone();
+        left_over.push(0);
+        let mut unknown_view = bytes.clone();
+        *unknown_view.last_mut().unwrap() = 200;
+        for garbage in [
+            &[][..],
+            &[200, 1, 2][..],
+            &bytes[..STAMP.len() - 1],
+            &other_version,
+            &left_over,
+            &unknown_view,
+        ] {
             let message = unpack(garbage).unwrap_err().to_string();
             assert!(
                 message.starts_with("computed must be what computeView returned"),

@@ -475,7 +475,8 @@ fn staleness_in_wasm_equals_native_and_draws() {
 }
 
 /// A chart's computed step travels packed: `computeView` returns bytes, which draw the same
-/// after the copy a move between threads makes; bytes cut short or garbled, and a result given
+/// after the copy a move between threads makes (and from a typed array that is not this frame's
+/// Uint8Array); bytes cut short or garbled, and a result given
 /// as an object (only the survival map's rows may be), are refused with a message naming
 /// `computed`, never drawn.
 #[wasm_bindgen_test]
@@ -516,6 +517,10 @@ fn a_computed_result_travels_as_bytes_and_garbage_is_refused() {
         svg(Uint8Array::from(bytes.as_slice()).into()).expect("drawn again"),
         drawn
     );
+    // What `instanceof Uint8Array` misses (a Uint8Array from another frame, here another typed
+    // array holding the same bytes) is read as its bytes.
+    let typed = js_sys::Float64Array::new(&Uint8Array::from(bytes.as_slice()));
+    assert_eq!(svg(typed.into()).expect("drawn from a typed array"), drawn);
 
     let mut garbled = bytes.clone();
     garbled[0] = 200;

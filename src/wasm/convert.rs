@@ -120,8 +120,8 @@ pub fn computed_from_js(value: JsValue) -> Result<crate::page::Computed, JsValue
     if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
         return crate::page::unpack(&bytes.to_vec()).map_err(|e| js_error(&e));
     }
-    // A Uint8Array from another frame fails `instanceof`: its bytes, copied (any other typed
-    // array's elements come out as bytes that do not read, and are refused).
+    // A Uint8Array from another frame fails `instanceof`: its elements as bytes (any typed
+    // array's are; unless they are a packed result's bytes, they are refused).
     if js_sys::ArrayBuffer::is_view(&value) {
         let bytes = js_sys::Uint8Array::new(&value).to_vec();
         return crate::page::unpack(&bytes).map_err(|e| js_error(&e));

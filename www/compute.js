@@ -165,12 +165,15 @@ export class Computer {
   runInline(job, now = false) {
     (now ? queueMicrotask : (run) => setTimeout(run, 0))(() => {
       if (job.cancelled) return;
+      let computed;
       try {
-        const computed = this.inline(job.view, job.settings);
-        if (!job.cancelled) job.onResult(computed, false);
+        computed = this.inline(job.view, job.settings);
       } catch (error) {
-        if (!job.cancelled) job.onError({ message: error?.message ?? String(error), setting: error?.setting ?? null });
+        job.onError({ message: error?.message ?? String(error), setting: error?.setting ?? null });
+        return;
       }
+      // Outside the try: a failure while drawing the result is the caller's, not a second answer.
+      job.onResult(computed, false);
     });
   }
 }

@@ -249,8 +249,18 @@ function showDrawn(view, drawn, tableDone) {
   }
 }
 
+// The wasm module, compiled once: each worker gets it with its first message, instead of fetching
+// and compiling the same bytes again.
+let wasmModule = null;
+
+function startWorker() {
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  if (wasmModule) worker.postMessage({ module: wasmModule });
+  return worker;
+}
+
 const computer = new Computer(
-  () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
+  () => startWorker(),
   (() => {
     let memo;
     return (view, settings) => computeView(view, settings, (memo ??= new StormMemo()));
@@ -262,7 +272,7 @@ const computer = new Computer(
 const rowPool = new RowPool({
   jobsOf: survivalJobs,
   rowsOf: computeSurvivalRows,
-  makeWorker: () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }),
+  makeWorker: () => startWorker(),
   size: navigator.hardwareConcurrency || 2,
 });
 // Whether the survival section has come near the screen: until then its map is not computed.
@@ -554,7 +564,12 @@ function fillPresetOptions() {
 }
 
 async function main() {
-  await init();
+  try {
+    wasmModule = await WebAssembly.compileStreaming(fetch(new URL('./pkg/backoff_lab_bg.wasm', import.meta.url)));
+  } catch {
+    // A server that does not say application/wasm: the glue's own loading copes.
+  }
+  await init(wasmModule ? { module_or_path: wasmModule } : undefined);
   config = pageConfig();
   presetList = presets();
   fillPresetOptions();

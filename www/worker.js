@@ -1,4 +1,5 @@
 // The page's worker: the costly step of one chart (sampling, herds, storms) off the main thread.
+// A first message { module } hands it the page's compiled wasm module.
 // It answers each { id, view, settings } with { id, computed } or { id, error }, and may send
 // { id, computed, partial: true } first when a smaller run gives a picture sooner (unless asked
 // with preview: false). The survival
@@ -6,7 +7,8 @@
 // with { id, rows } or { id, error }.
 import init, { StormMemo, computeSurvivalRows, computeView, previewSettings } from './pkg/backoff_lab.js';
 
-const ready = init();
+// The page sends its compiled module first ({ module }); without it the worker loads its own.
+let ready = null;
 let memo;
 
 function failed(id, error) {
@@ -14,6 +16,11 @@ function failed(id, error) {
 }
 
 self.onmessage = async ({ data }) => {
+  if (data.module) {
+    ready ??= init({ module_or_path: data.module });
+    return;
+  }
+  ready ??= init();
   await ready;
   const { id, view, settings, rows, preview: wanted = true } = data;
   if (rows) {

@@ -141,6 +141,28 @@ test('cheap charts are computed on the page itself; costly ones start a worker',
   assert.ok(await workersBeforeFirstPicture('#samples=1000000&attempts=1000') >= 1, 'the costly distribution in a worker');
 });
 
+test('the workers get the page\'s compiled wasm module instead of fetching and compiling it again', { timeout: 120_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    const fetched = [];
+    context.on('request', (request) => {
+      if (request.url().endsWith('.wasm')) fetched.push(request.url());
+    });
+    let workers = 0;
+    page.on('worker', () => { workers += 1; });
+    await page.goto(baseUrl);
+    await finalStatus(page);
+    assert.match(await textOf(page, '#status'), STATUS_PATTERN);
+    assert.ok(workers >= 2, `the storm's and the staleness chart's workers ran (${workers})`);
+    assert.equal(fetched.length, 1, `the wasm fetched once, by the page: ${fetched.join(', ')}`);
+    assertNoProblems(problems);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a newer input supersedes a running computation, and the stale result never lands', { timeout: 120_000 }, async () => {
   await open('#samples=1000000&attempts=1000', async (page) => {
     await until(() => progressShown(page, 'distribution'), 'the distribution to show its progress');

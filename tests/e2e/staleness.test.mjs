@@ -200,6 +200,9 @@ test('in view and jittered, the staleness chart is redrawn within the input even
   await withPage('#mode=full&samples=20000', async ({ page: p }) => {
     await p.evaluate(() => document.getElementById('staleness-heading').scrollIntoView());
     await until(async () => /Sampled from 20000 jittered schedules/.test(await caption(p)), 'the full first render');
+    // The page learns what is on screen from an IntersectionObserver, which reports with the
+    // next frames: an input before them would find the chart still off screen.
+    await p.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const before = await statusChanges(p);
     // The caption as the input event leaves it, before any worker could answer.
     const atOnce = await p.evaluate(() => {

@@ -260,7 +260,7 @@ function startWorker() {
 }
 
 const computer = new Computer(
-  () => startWorker(),
+  startWorker,
   (() => {
     let memo;
     return (view, settings) => computeView(view, settings, (memo ??= new StormMemo()));
@@ -272,7 +272,7 @@ const computer = new Computer(
 const rowPool = new RowPool({
   jobsOf: survivalJobs,
   rowsOf: computeSurvivalRows,
-  makeWorker: () => startWorker(),
+  makeWorker: startWorker,
   size: navigator.hardwareConcurrency || 2,
 });
 // Whether the survival section has come near the screen: until then its map is not computed.

@@ -117,14 +117,13 @@ pub fn svg_size(width: &JsValue, height: &JsValue) -> Result<(u32, u32), JsValue
 /// timeline's `{ view: "timeline" }`, which carry no result of their own to pack.
 pub fn computed_from_js(value: JsValue) -> Result<crate::page::Computed, JsValue> {
     use crate::page::Computed;
-    if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
-        return crate::page::unpack(&bytes.to_vec()).map_err(|e| js_error(&e));
-    }
-    // A Uint8Array from another frame fails `instanceof`: its elements as bytes (any typed
-    // array's are; unless they are a packed result's bytes, they are refused).
     if js_sys::ArrayBuffer::is_view(&value) {
-        let bytes = js_sys::Uint8Array::new(&value).to_vec();
-        return crate::page::unpack(&bytes).map_err(|e| js_error(&e));
+        // A Uint8Array from another frame fails `instanceof`: its elements as bytes (any typed
+        // array's are; unless they are a packed result's bytes, they are refused).
+        let bytes = value
+            .dyn_into::<js_sys::Uint8Array>()
+            .unwrap_or_else(|other| js_sys::Uint8Array::new(&other));
+        return crate::page::unpack(&bytes.to_vec()).map_err(|e| js_error(&e));
     }
     #[derive(serde::Deserialize)]
     struct Survival {

@@ -11,7 +11,7 @@ use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
 
 use super::outage::{AllEvents, FirstEvent, OutageAnswer, SampledSpread, Spread};
-use super::timeline::Timeline;
+use super::timeline::{Timeline, Walk};
 use super::{Answers, SAFE_LEVEL};
 
 /// Draws `samples` schedules of `policy` with `jitter` from `seed` and hands each to `visit`
@@ -79,9 +79,16 @@ impl Tally {
 
     /// Adds one drawn schedule, with the latest of its attempts within the tolerance
     /// ([`Timeline::last_within`], the same for every outage).
-    fn add(&mut self, timeline: &Timeline, fraction: f64, fresh_reach: Option<f64>) {
+    /// `walks`: the searches' positions in this schedule, from the outage before.
+    fn add(
+        &mut self,
+        timeline: &Timeline,
+        fraction: f64,
+        fresh_reach: Option<f64>,
+        walks: &mut [Walk; 2],
+    ) {
         let d = self.outage_s;
-        let outcome = timeline.outcome(d);
+        let outcome = timeline.outcome_walking(d, &mut walks[0]);
         self.delivered += outcome.delivered_len;
         // `Timeline::fresh_len`.
         self.fresh += fresh_reach.map_or(0.0, |reach| d.min(reach));
@@ -93,7 +100,7 @@ impl Tally {
             None => (f64::INFINITY, 0),
         });
         // `u = D − a` with `a = D × fraction` in `[0, D)`, so `u` is in `(0, D]`.
-        if let Some((lag, _, _)) = timeline.event(d * (1.0 - fraction)) {
+        if let Some((lag, _, _)) = timeline.event_walking(d * (1.0 - fraction), &mut walks[1]) {
             self.lags.push(lag);
         }
     }
@@ -168,8 +175,10 @@ pub(crate) fn sampled_answers(
         give_ups.push(timeline.give_up_s());
         let reach = tolerance_s.map(|t| timeline.last_within(t));
         fresh_reach.extend(reach);
+        // The outages come in rising order on a chart and a ladder: each schedule is walked once.
+        let mut walks = [Walk::default(); 2];
         for tally in &mut tallies {
-            tally.add(timeline, fraction, reach);
+            tally.add(timeline, fraction, reach, &mut walks);
         }
     })?;
     Ok(Answers {

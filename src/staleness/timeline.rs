@@ -76,6 +76,7 @@ impl Timeline {
 
     /// The 0-based index of the first attempt at or after `elapsed_s`, if any: the attempt that
     /// delivers an event still `elapsed_s` away from recovery when it arrives.
+    #[cfg(test)]
     pub(crate) fn reach(&self, elapsed_s: f64) -> Option<usize> {
         let i = self.times.partition_point(|&t| t < elapsed_s);
         (i < self.times.len()).then_some(i)
@@ -103,10 +104,20 @@ impl Timeline {
     /// The index of the last attempt that delivers anything in an outage of `outage_s`: the
     /// attempt holding `u = L`. `None` when nothing is delivered.
     fn last_delivering(&self, outage_s: f64) -> Option<usize> {
+        self.last_delivering_by(outage_s, |times, x| times.partition_point(|&t| t < x))
+    }
+
+    /// [`Timeline::last_delivering`] with `first_at_or_after(times, x)` as the search for the
+    /// first attempt at or after `x`.
+    fn last_delivering_by(
+        &self,
+        outage_s: f64,
+        first_at_or_after: impl FnOnce(&[f64], f64) -> usize,
+    ) -> Option<usize> {
         let len = self.delivered_len(outage_s);
         // `len ≤ t_n`, so the search always lands on an attempt; at `len = 0` (one attempt)
         // nothing is delivered.
-        (len > 0.0).then(|| self.times.partition_point(|&t| t < len))
+        (len > 0.0).then(|| first_at_or_after(&self.times, len))
     }
 
     /// `∫ lag du` over the delivered arrivals: whole pieces contribute `g²/2`, the last one
@@ -132,8 +143,18 @@ impl Timeline {
     /// What an outage of `outage_s` makes of this schedule, from one search: what the exact
     /// answer asks of the schedule, and sampling of every drawn schedule for every outage.
     pub(crate) fn outcome(&self, outage_s: f64) -> Outcome {
+        self.outcome_from(outage_s, self.last_delivering(outage_s))
+    }
+
+    /// [`Timeline::outcome`] searching from `walk`'s last position: for outages in rising
+    /// order, one pass over the attempt times answers them all.
+    pub(crate) fn outcome_walking(&self, outage_s: f64, walk: &mut Walk) -> Outcome {
+        let last = self.last_delivering_by(outage_s, |times, x| walk.first_at_or_after(times, x));
+        self.outcome_from(outage_s, last)
+    }
+
+    fn outcome_from(&self, outage_s: f64, last: Option<usize>) -> Outcome {
         let len = self.delivered_len(outage_s);
-        let last = self.last_delivering(outage_s);
         Outcome {
             delivered_len: len,
             lag_integral: last.map_or(0.0, |j| self.lag_integral_to(j, len)),
@@ -180,10 +201,44 @@ impl Timeline {
 
     /// The lag and age of the event with `left_s` to go until recovery at its arrival (`u`),
     /// with its attempt (1-based); `None` when it is exhausted.
+    #[cfg(test)]
     pub(crate) fn event(&self, left_s: f64) -> Option<(f64, f64, u32)> {
-        let k = self.reach(left_s)?;
+        self.event_at(left_s, self.reach(left_s))
+    }
+
+    /// [`Timeline::event`] searching from `walk`'s last position (see
+    /// [`Timeline::outcome_walking`]).
+    pub(crate) fn event_walking(&self, left_s: f64, walk: &mut Walk) -> Option<(f64, f64, u32)> {
+        let k = walk.first_at_or_after(&self.times, left_s);
+        self.event_at(left_s, (k < self.times.len()).then_some(k))
+    }
+
+    fn event_at(&self, left_s: f64, reached: Option<usize>) -> Option<(f64, f64, u32)> {
+        let k = reached?;
         let t = self.times[k];
         Some((t - left_s, t, k as u32 + 1))
+    }
+}
+
+/// A search position in one timeline's attempt times, for searches at rising values: each
+/// goes on from where the last ended (a step per attempt passed), instead of a binary search
+/// per value. A value below the last one searched is found by a binary search.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Walk(usize);
+
+impl Walk {
+    /// The index of the first of `times` (ascending) at or after `x`: `times.partition_point(|&t| t < x)`.
+    fn first_at_or_after(&mut self, times: &[f64], x: f64) -> usize {
+        let mut i = self.0;
+        if i > 0 && times[i - 1] >= x {
+            i = times.partition_point(|&t| t < x);
+        } else {
+            while i < times.len() && times[i] < x {
+                i += 1;
+            }
+        }
+        self.0 = i;
+        i
     }
 }
 
@@ -258,6 +313,39 @@ mod tests {
         assert_eq!(t.lag_max(5.0), None);
         assert_eq!(t.event(5.0), None);
         assert!(t.lag_mixture(5.0).is_none());
+    }
+
+    // proptest is a native dev-dependency only (the wasm build runs these tests too).
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        /// Walking a timeline at values in any order (rising, as sampling asks, or not) gives
+        /// what a search for each gives: the outcome and the event of every outage.
+        #[test]
+        fn walking_is_searching(
+            gaps in proptest::collection::vec(
+                proptest::prop_oneof![proptest::strategy::Just(0.0), 0.0f64..100.0], 0..20),
+            values in proptest::collection::vec(
+                proptest::prop_oneof![0.0f64..2_000.0, proptest::strategy::Strategy::prop_map(0usize..20, |i| i as f64 * 50.0)],
+                1..40),
+            rising in proptest::bool::ANY,
+        ) {
+            use proptest::prop_assert_eq;
+            let mut elapsed = 0.0;
+            let t = Timeline::new(std::iter::once(0.0).chain(gaps.iter().map(|g| {
+                elapsed += g;
+                elapsed
+            })));
+            // The attempt times themselves, too: the searches' edges.
+            let mut values: Vec<f64> = values.into_iter().chain(t.times.iter().copied()).collect();
+            if rising {
+                values.sort_by(f64::total_cmp);
+            }
+            let mut walks = [Walk::default(); 2];
+            for &d in &values {
+                prop_assert_eq!(t.outcome_walking(d, &mut walks[0]), t.outcome(d), "outage {}", d);
+                prop_assert_eq!(t.event_walking(d, &mut walks[1]), t.event(d), "left {}", d);
+            }
+        }
     }
 
     #[test]

@@ -18,4 +18,4 @@ pub use exact::{distribution, GiveUpDistribution, GiveUpSummary, SumOfUniforms};
 pub use percentiles::{Percentiles, LEVELS};
 pub use report::JitterReport;
 pub use sampled::{give_up_times, sample, Histogram, Sampled, HISTOGRAM_BINS, MAX_SAMPLES};
-pub(crate) use sampled::{nearest_rank, nearest_ranks, rank_of};
+pub(crate) use sampled::{nearest_rank, nearest_ranks, rank_of, select_ranks};

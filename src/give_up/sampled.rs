@@ -121,25 +121,48 @@ pub(crate) fn nearest_rank(values: &mut [f64], level: f64) -> f64 {
 /// Afterwards every value right of the highest level's position is at least that percentile.
 pub(crate) fn nearest_ranks<const N: usize>(values: &mut [f64], levels: [f64; N]) -> [f64; N] {
     let ranks = levels.map(|level| rank_of(values.len(), level));
-    debug_assert!(ranks.is_sorted(), "levels ascend");
-    let mut found = [0.0; N];
-    select_ranks(values, 0, &ranks, &mut found);
+    select_ranks(values, ranks, f64::total_cmp)
+}
+
+/// The values at each of `ranks` (ascending positions) in `values` sorted by `order`, placed
+/// there as [`nearest_ranks`] places them: afterwards every value right of the highest rank's
+/// position is at least the one there.
+pub(crate) fn select_ranks<T: Copy + Default, const N: usize>(
+    values: &mut [T],
+    ranks: [usize; N],
+    order: impl Fn(&T, &T) -> std::cmp::Ordering,
+) -> [T; N] {
+    debug_assert!(ranks.is_sorted(), "ranks ascend");
+    let mut found = [T::default(); N];
+    select_within(values, 0, &ranks, &mut found, &order);
     found
 }
 
 /// Places each of `ranks` (ascending positions in the sorted whole, of which `values` is the
 /// part from `offset`) and writes its value to `found`.
-fn select_ranks(values: &mut [f64], offset: usize, ranks: &[usize], found: &mut [f64]) {
+fn select_within<T: Copy>(
+    values: &mut [T],
+    offset: usize,
+    ranks: &[usize],
+    found: &mut [T],
+    order: &impl Fn(&T, &T) -> std::cmp::Ordering,
+) {
     // The lower middle: of two levels (a median and a p95), the median first.
     let Some(&middle) = ranks.get(ranks.len().saturating_sub(1) / 2) else {
         return;
     };
-    let (left, &mut value, right) = values.select_nth_unstable_by(middle - offset, f64::total_cmp);
+    let (left, &mut value, right) = values.select_nth_unstable_by(middle - offset, order);
     let below = ranks.partition_point(|&rank| rank < middle);
     let above = ranks.partition_point(|&rank| rank <= middle);
     found[below..above].fill(value);
-    select_ranks(left, offset, &ranks[..below], &mut found[..below]);
-    select_ranks(right, middle + 1, &ranks[above..], &mut found[above..]);
+    select_within(left, offset, &ranks[..below], &mut found[..below], order);
+    select_within(
+        right,
+        middle + 1,
+        &ranks[above..],
+        &mut found[above..],
+        order,
+    );
 }
 
 /// The 0-based position of the nearest-rank percentile `level` among `len` sorted values.

@@ -6,7 +6,7 @@
 //! the schedules are random. Percentiles need single events: each schedule contributes the one
 //! event that arrives at a uniformly drawn time in the outage.
 
-use crate::give_up::{nearest_rank, nearest_ranks, rank_of};
+use crate::give_up::{nearest_rank, nearest_ranks, rank_of, select_ranks};
 use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
 
@@ -121,12 +121,7 @@ impl Tally {
             age_max_s: self.age_max,
             ..AllEvents::shares(mass, self.delivered, tolerance_s.map(|_| self.fresh))
         };
-        let spread = self.spread();
-        let rank = rank_of(self.firsts.len(), 0.5);
-        let (time, attempt) = *self
-            .firsts
-            .select_nth_unstable_by(rank, |a, b| a.0.total_cmp(&b.0))
-            .1;
+        let ((time, attempt), spread) = self.first_events();
         OutageAnswer {
             outage_s: d,
             first_event: if time.is_finite() {
@@ -139,24 +134,57 @@ impl Tally {
         }
     }
 
-    fn spread(&mut self) -> SampledSpread {
-        let mut ages: Vec<f64> = self
-            .firsts
+    /// The median schedule's first event (its delivery time, infinite when exhausted, and its
+    /// attempt) and the spread of the first events' ages where delivered (nearest rank, as
+    /// [`give_up::sample`](crate::give_up::sample) takes percentiles), from one partial sort of
+    /// `firsts`: the delivered times sort before the exhausted ones, so ranks among the delivered
+    /// are ranks among all.
+    fn first_events(&mut self) -> ((f64, u32), SampledSpread) {
+        let firsts = &mut self.firsts;
+        let delivered = firsts.iter().filter(|f| f.0.is_finite()).count();
+        let median = rank_of(firsts.len(), 0.5);
+        let by_time = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0);
+        let first_delivered_share = delivered as f64 / firsts.len() as f64;
+        if delivered == 0 {
+            let [first] = select_ranks(firsts, [median], by_time);
+            let spread = SampledSpread {
+                first_delivered_share,
+                first_lag: None,
+                first_age: None,
+            };
+            return (first, spread);
+        }
+        let (p50, p95) = (rank_of(delivered, 0.5), rank_of(delivered, 0.95));
+        // Below both the median of all and the p95 of the delivered, which may come either way.
+        let [at_p50, lower, upper] =
+            select_ranks(firsts, [p50, p95.min(median), p95.max(median)], by_time);
+        let (first, at_p95) = if median <= p95 {
+            (lower, upper)
+        } else {
+            (upper, lower)
+        };
+        // The largest delivered is among those right of the p95's position.
+        let max_s = firsts[p95..]
             .iter()
             .map(|f| f.0)
             .filter(|t| t.is_finite())
-            .collect();
-        let first_delivered_share = ages.len() as f64 / self.firsts.len() as f64;
-        let first_age = spread_of(&mut ages);
-        SampledSpread {
+            .fold(f64::NEG_INFINITY, f64::max);
+        let age = Spread {
+            p50_s: at_p50.0,
+            p95_s: at_p95.0,
+            max_s,
+        };
+        let d = self.outage_s;
+        let spread = SampledSpread {
             first_delivered_share,
-            first_lag: first_age.map(|s| Spread {
-                p50_s: s.p50_s - self.outage_s,
-                p95_s: s.p95_s - self.outage_s,
-                max_s: s.max_s - self.outage_s,
+            first_lag: Some(Spread {
+                p50_s: age.p50_s - d,
+                p95_s: age.p95_s - d,
+                max_s: age.max_s - d,
             }),
-            first_age,
-        }
+            first_age: Some(age),
+        };
+        (first, spread)
     }
 }
 
@@ -196,21 +224,6 @@ fn max_of(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     }
 }
 
-/// The median, p95 and largest of `values` (nearest rank, as
-/// [`give_up::sample`](crate::give_up::sample) takes percentiles).
-fn spread_of(values: &mut [f64]) -> Option<Spread> {
-    (!values.is_empty()).then(|| {
-        let [p50_s, p95_s] = nearest_ranks(values, [0.5, 0.95]);
-        // The largest is among those right of the p95's position.
-        let above = &values[rank_of(values.len(), 0.95)..];
-        Spread {
-            p50_s,
-            p95_s,
-            max_s: above.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,7 +259,7 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         /// Percentiles taken one after another on what the partial sort left are those of the
-        /// sorted values, and the spread's largest is the largest.
+        /// sorted values.
         #[test]
         fn ascending_percentiles_are_the_sorted_values(
             values in proptest::collection::vec(-1e3f64..1e3, 1..200),
@@ -257,10 +270,44 @@ mod tests {
             let mut partial = values.clone();
             let levels = [0.05, 0.5, 0.5, 0.95, 1.0];
             proptest::prop_assert_eq!(nearest_ranks(&mut partial, levels), levels.map(at));
-            let spread = spread_of(&mut values.clone()).unwrap();
+        }
+
+        /// The first events' median and spread from one partial sort are those of the sorted
+        /// times: the median among all schedules (exhausted ones infinite), the spread among
+        /// the delivered ones.
+        #[test]
+        fn first_events_are_the_sorted_firsts(
+            times in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(f64::INFINITY),
+                    0.0f64..1e3,
+                    proptest::strategy::Strategy::prop_map(0u32..5, f64::from),
+                ],
+                1..200),
+        ) {
+            let mut tally = Tally::new(1.0, times.len());
+            // The attempt is a function of the time, as in a schedule: ties carry the same one.
+            tally.firsts = times.iter().map(|&t| (t, t.to_bits() as u32 % 7)).collect();
+            let mut sorted = tally.firsts.clone();
+            sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let ages: Vec<f64> = sorted.iter().map(|f| f.0).filter(|t| t.is_finite()).collect();
+            let ((time, attempt), spread) = tally.first_events();
+            let median = sorted[rank_of(sorted.len(), 0.5)];
+            proptest::prop_assert_eq!(time.to_bits(), median.0.to_bits());
+            proptest::prop_assert_eq!(attempt, median.1);
             proptest::prop_assert_eq!(
-                (spread.p50_s, spread.p95_s, spread.max_s),
-                (at(0.5), at(0.95), sorted[sorted.len() - 1])
+                spread.first_delivered_share,
+                ages.len() as f64 / times.len() as f64
+            );
+            let age = spread.first_age.map(|s| (s.p50_s, s.p95_s, s.max_s));
+            let expected = (!ages.is_empty()).then(|| {
+                let at = |level: f64| ages[rank_of(ages.len(), level)];
+                (at(0.5), at(0.95), ages[ages.len() - 1])
+            });
+            proptest::prop_assert_eq!(age, expected);
+            proptest::prop_assert_eq!(
+                spread.first_lag.map(|s| s.max_s),
+                expected.map(|(_, _, max)| max - 1.0)
             );
         }
     }

@@ -185,6 +185,29 @@ impl Policy {
         Ok(policy)
     }
 
+    /// The same schedule with no gap longer than `cap_s`: a formula takes it as its cap (at
+    /// least the base, at most 365 days); an explicit list has each gap and its tail cut to it
+    /// (greater than 0 s, at most 365 days). The stop rule stays.
+    ///
+    /// # Example
+    /// ```
+    /// use backoff_lab::presets::preset;
+    /// let svix = preset("svix")?.policy.capped(3_600.0)?;
+    /// let (gaps, _) = svix.explicit_gaps().unwrap();
+    /// assert_eq!(gaps, [5.0, 300.0, 1_800.0, 3_600.0, 3_600.0, 3_600.0, 3_600.0]);
+    /// # Ok::<(), backoff_lab::Error>(())
+    /// ```
+    pub fn capped(&self, cap_s: f64) -> Result<Self, Error> {
+        match self.explicit_gaps() {
+            None => Policy::new(self.base_s, self.multiplier, cap_s, self.stop),
+            Some((gaps, tail)) => {
+                check_duration("cap", cap_s)?;
+                let cut: Vec<f64> = gaps.iter().map(|&gap| gap.min(cap_s)).collect();
+                Policy::explicit(&cut, tail.map(|gap| gap.min(cap_s)), Some(self.stop))
+            }
+        }
+    }
+
     /// The explicit gaps and tail, for an explicit schedule.
     pub fn explicit_gaps(&self) -> Option<(&[f64], Option<f64>)> {
         self.explicit

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{run, stderr, stdout};
+use common::{refused, run, stderr, stdout};
 use std::process::Output;
 
 fn article(extra: &[&str]) -> Output {
@@ -480,6 +480,39 @@ fn presets_list_and_apply_with_flags_overriding() {
     .unwrap();
     assert_eq!(shorter["cap_s"], 3_600.0);
     assert_eq!(shorter["rows"].as_array().unwrap().len(), 14);
+    // A cap over a preset that lists its gaps cuts them: Svix's 2 h, 5 h, 10 h, 10 h become 1 h
+    // each (5 s + 5 min + 30 min + 4 h = 16,505 s), instead of a formula from its first gap.
+    let cut: serde_json::Value = serde_json::from_str(&stdout(&run(&[
+        "schedule", "--preset", "svix", "--cap", "1h", "--format", "json",
+    ])))
+    .unwrap();
+    let gaps: Vec<f64> = cut["rows"].as_array().unwrap()[1..]
+        .iter()
+        .map(|row| row["gap_s"].as_f64().unwrap())
+        .collect();
+    assert_eq!(
+        gaps,
+        [5.0, 300.0, 1_800.0, 3_600.0, 3_600.0, 3_600.0, 3_600.0]
+    );
+    assert_eq!(cut["give_up_s"], 16_505.0);
+    refused(
+        &["schedule", "--preset", "svix", "--base", "10s"],
+        "error: --base must be left out with --preset svix, a list of gaps with no base or multiplier",
+    );
+    refused(
+        &[
+            "jitter",
+            "--preset",
+            "standard-webhooks",
+            "--multiplier",
+            "2",
+        ],
+        "error: --multiplier must be left out with --preset standard-webhooks",
+    );
+    refused(
+        &["schedule", "--preset", "svix", "--cap", "0"],
+        "error: --cap must be a duration greater than 0 s",
+    );
     let output = run(&["schedule", "--preset", "stripe"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output)

@@ -2,6 +2,7 @@
 //! formats) and their conversion to [`Params`], the same parameters the wasm edge reads.
 
 use backoff_lab::jitter::fresh_seed;
+use backoff_lab::presets::{preset, Preset};
 use backoff_lab::{DurationInput, Error, NumberInput, Params};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -44,13 +45,22 @@ impl PolicyFlags {
     /// The preset's parameters (or the article's policy when `defaults`, or nothing), with every
     /// given flag over them.
     fn params_over(&self, defaults: bool) -> Result<Params, Error> {
-        let mut params = match &self.preset {
-            Some(name) => backoff_lab::presets::preset(name)?.params(),
+        let preset = self.preset.as_deref().map(preset).transpose()?;
+        let mut params = match &preset {
+            Some(preset) => preset.params(),
             None => Params {
                 attempts: None,
                 ..Params::default()
             },
         };
+        // A preset that lists its gaps keeps them: a cap cuts them, and a base or a multiplier
+        // (which it has not) is refused rather than replacing the list with a formula.
+        let listed = preset
+            .as_ref()
+            .filter(|preset| preset.policy.explicit_gaps().is_some() && self.gaps.is_none());
+        if let Some(preset) = listed {
+            return self.over_listed(preset, params);
+        }
         let given = |flag: &Option<String>, field: &'static str| -> Result<Option<String>, Error> {
             match flag {
                 Some(text) => Ok(Some(text.clone())),
@@ -88,6 +98,11 @@ impl PolicyFlags {
                 params.then_every = None;
             }
         }
+        self.stop_over(params)
+    }
+
+    /// `params` with the stop rule given here, if any, over theirs.
+    fn stop_over(&self, mut params: Params) -> Result<Params, Error> {
         if let Some(attempts) = &self.attempts {
             params.attempts = Some(number(
                 "attempts",
@@ -101,6 +116,37 @@ impl PolicyFlags {
             params.attempts = None;
         }
         Ok(params)
+    }
+
+    /// [`PolicyFlags::params_over`] for `preset`, which lists its gaps (`params` are its own).
+    fn over_listed(&self, preset: &Preset, mut params: Params) -> Result<Params, Error> {
+        for (flag, field) in [(&self.base, "base"), (&self.multiplier, "multiplier")] {
+            if let Some(text) = flag {
+                return Err(Error::OutOfRange {
+                    field,
+                    value: text.clone(),
+                    valid: format!(
+                        "left out with --preset {}, a list of gaps with no base or multiplier \
+                         (--cap cuts its gaps, --gaps replaces them; without --preset the \
+                         formula applies)",
+                        preset.name
+                    ),
+                });
+            }
+        }
+        if let Some(cap) = &self.cap {
+            let cap_s = DurationInput::Text(cap.clone()).seconds("cap")?;
+            let capped = preset.policy.capped(cap_s)?;
+            if let Some((gaps, tail)) = capped.explicit_gaps() {
+                params.gaps = Some(gaps.iter().map(|&g| DurationInput::Seconds(g)).collect());
+                params.then_every = tail.map(DurationInput::Seconds);
+            }
+            params.cap = DurationInput::Seconds(capped.cap_s());
+        }
+        if let Some(tail) = &self.then_every {
+            params.then_every = Some(DurationInput::Text(tail.clone()));
+        }
+        self.stop_over(params)
     }
 
     /// The policy's parameters: a flag the policy needs is given or taken from a preset.

@@ -58,6 +58,30 @@ pub fn preset_settings(preset: &Preset) -> Vec<(&'static str, String)> {
     values
 }
 
+/// A link's cap over a preset that lists its gaps cuts them (as the CLI's `--cap` does):
+/// whether it did (not for a formula preset, nor a cap that does not read).
+fn cut_gaps(settings: &mut Settings, preset: &Preset) -> bool {
+    let cap = crate::parse_duration("cap", settings.get("cap"));
+    let Some(capped) = preset
+        .policy
+        .explicit_gaps()
+        .and(cap.ok())
+        .and_then(|cap_s| preset.policy.capped(cap_s).ok())
+    else {
+        return false;
+    };
+    let shown = Preset {
+        policy: capped,
+        ..*preset
+    };
+    for (key, value) in preset_settings(&shown) {
+        if ["gaps", "then-every", "cap"].contains(&key) {
+            settings.set(key, value);
+        }
+    }
+    true
+}
+
 fn matches_schedule(settings: &Settings, preset: &Preset) -> bool {
     let wanted = preset_settings(preset);
     SCHEDULE_KEYS.iter().all(|key| {
@@ -77,7 +101,8 @@ fn apply(settings: &mut Settings, values: &[(&'static str, String)]) {
 /// A decoded hash as the page shows it. A link the page wrote already holds the preset's
 /// schedule and is used as it is; a short link gets the preset's schedule and jitter, then
 /// every setting it names. A link that changes the preset's schedule is the reader's own policy
-/// (a new base, multiplier or cap means the formula rather than the preset's listed gaps). The
+/// (a new base or multiplier means the formula rather than the preset's listed gaps; a cap
+/// alone cuts them, as `--cap` does in the CLI). The
 /// section follows the view (an older link named the section alone).
 pub fn resolve(decoded: DecodedState) -> DecodedState {
     let DecodedState {
@@ -101,7 +126,13 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
                 let formula = ["base", "multiplier", "cap"]
                     .iter()
                     .any(|k| given.contains(k));
-                if formula && !given.contains(&"gaps") {
+                let only_cap = !["base", "multiplier", "gaps"]
+                    .iter()
+                    .any(|k| given.contains(k));
+                if formula
+                    && !given.contains(&"gaps")
+                    && !(only_cap && cut_gaps(&mut settings, &preset))
+                {
                     settings.set("gaps", "");
                     settings.set("then-every", "");
                 }
@@ -187,6 +218,13 @@ mod tests {
         );
         let formula = resolved("#preset=svix&base=10s");
         assert_eq!(formula.get("gaps"), "", "a new base means the formula");
+        let cut = resolved("#preset=svix&cap=1h");
+        assert_eq!(cut.get("preset"), "");
+        assert_eq!(
+            (cut.get("gaps"), cut.get("cap")),
+            ("5 s,5 min,30 min,1 h,1 h,1 h,1 h", "1 h"),
+            "a cap alone cuts the listed gaps"
+        );
     }
 
     #[test]

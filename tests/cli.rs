@@ -509,6 +509,15 @@ fn presets_list_and_apply_with_flags_overriding() {
         ],
         "error: --multiplier must be left out with --preset standard-webhooks",
     );
+    // The storm's fixed policy reads none of the backoff policy's flags.
+    refused(
+        &["storm", "--policy", "fixed", "--base", "30s"],
+        "error: --base must be given only with --policy exponential (the fixed policy retries every --interval), got 30s",
+    );
+    refused(
+        &["survival", "--engine", "arithmetic"],
+        "error: --engine must be auto, discrete or fluid for a survival map",
+    );
     refused(
         &["schedule", "--preset", "svix", "--cap", "0"],
         "error: --cap must be a duration greater than 0 s",

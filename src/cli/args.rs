@@ -149,6 +149,28 @@ impl PolicyFlags {
         self.stop_over(params)
     }
 
+    /// Refuses the backoff policy's flags with a storm's fixed policy, which would ignore them.
+    fn refuse_formula_with_fixed(&self) -> Result<(), Error> {
+        let flags = [
+            ("preset", &self.preset),
+            ("base", &self.base),
+            ("multiplier", &self.multiplier),
+            ("cap", &self.cap),
+            ("gaps", &self.gaps),
+            ("then-every", &self.then_every),
+        ];
+        match flags.iter().find(|(_, flag)| flag.is_some()) {
+            Some((field, Some(text))) => Err(Error::OutOfRange {
+                field,
+                value: text.clone(),
+                valid: "given only with --policy exponential (the fixed policy retries every \
+                        --interval)"
+                    .into(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// The policy's parameters: a flag the policy needs is given or taken from a preset.
     pub(super) fn params(&self) -> Result<Params, Error> {
         self.params_over(false)
@@ -344,6 +366,9 @@ impl StormFlags {
             }
             .into()
         });
+        if policy == "fixed" {
+            backoff.refuse_formula_with_fixed()?;
+        }
         let mut params = backoff.params_over(true)?;
         if let Some(mode) = &self.mode {
             params.mode = Some(mode.clone());

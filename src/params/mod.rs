@@ -78,7 +78,7 @@ pub struct Params {
     /// Storm: a one-off batch of deliveries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<f64>,
-    /// Storm: when the batch arrives (default at 0).
+    /// Storm: when the batch arrives (default at 0; only with `batch`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_at: Option<DurationInput>,
     /// Storm: the destination's healthy capacity (default 30/s).
@@ -99,16 +99,16 @@ pub struct Params {
     /// Storm: `fixed` (default) or `exponential` (the base, multiplier and cap above).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<String>,
-    /// Storm: the fixed policy's interval (default 30 s).
+    /// Storm: the fixed policy's interval (default 30 s; only with the fixed policy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval: Option<DurationInput>,
     /// Storm: the retry budget, a percentage of first attempts (`10%`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<NumberInput>,
-    /// Storm: the budget's trailing window (default 60 s).
+    /// Storm: the budget's trailing window (default 60 s; only with `budget`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_window: Option<DurationInput>,
-    /// Storm: retries per second the budget always allows (default 0.5/s).
+    /// Storm: retries per second the budget always allows (default 0.5/s; only with `budget`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_floor: Option<NumberInput>,
     /// Storm: a per-endpoint rate limit on all attempts (`50/s`).
@@ -118,13 +118,13 @@ pub struct Params {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause: Option<bool>,
     /// Storm: after a pause, attempts per second at most (default: the rate limit, else what
-    /// the destination answers in time in a second from an empty queue).
+    /// the destination answers in time in a second from an empty queue; only with `pause`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resume_rate: Option<NumberInput>,
     /// Storm: the destination answers 429 with this `Retry-After` when overloaded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<DurationInput>,
-    /// Storm: the queue wait above which it does (default 1 s).
+    /// Storm: the queue wait above which it does (default 1 s; only with `retryAfter`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_threshold: Option<DurationInput>,
     /// Storm: the destination skips requests whose sender already timed out.

@@ -17,6 +17,7 @@ impl Params {
     /// # Ok::<(), backoff_lab::Error>(())
     /// ```
     pub fn scenario(&self) -> Result<Scenario, Error> {
+        self.check_orphans()?;
         let article = Spec::article_fixed();
         let batch = match self.batch {
             Some(n) => Some((
@@ -48,6 +49,51 @@ impl Params {
             abandon: self.abandon.unwrap_or(false),
             seed: self.seed()?.unwrap_or(article.seed),
         })
+    }
+
+    /// Refuses a field given without the rule that uses it (which would ignore it silently).
+    fn check_orphans(&self) -> Result<(), Error> {
+        let budget = self.budget.is_none();
+        let orphans = [
+            (
+                "budget-window",
+                self.budget_window.is_some() && budget,
+                "budget",
+            ),
+            (
+                "budget-floor",
+                self.budget_floor.is_some() && budget,
+                "budget",
+            ),
+            (
+                "resume-rate",
+                self.resume_rate.is_some() && self.pause != Some(true),
+                "pause",
+            ),
+            (
+                "retry-after-threshold",
+                self.retry_after_threshold.is_some() && self.retry_after.is_none(),
+                "retry-after",
+            ),
+            (
+                "batch-at",
+                self.batch_at.is_some() && self.batch.is_none(),
+                "batch",
+            ),
+            (
+                "interval",
+                self.interval.is_some() && self.policy.as_deref().is_some_and(|p| p != "fixed"),
+                "policy fixed",
+            ),
+        ];
+        match orphans.iter().find(|(_, orphan, _)| *orphan) {
+            Some((field, _, rule)) => Err(Error::out_of_range(
+                field,
+                format!("given without {rule}"),
+                format!("given only with {rule}"),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The retry policy of the storm: a fixed interval (30 s unless given) retrying for 2 h, or
@@ -269,12 +315,19 @@ impl Params {
             ),
             ("mode", self.mode.as_deref().is_some_and(|m| m != "none")),
             ("seed", self.seed.is_some()),
+            // A fixed interval, retried until the fix: no backoff, nothing exhausted.
+            (
+                "policy",
+                self.policy.as_deref().is_some_and(|p| p != "fixed"),
+            ),
+            ("attempts", self.attempts.is_some()),
+            ("give-up", self.give_up.is_some()),
         ];
         if let Some((field, _)) = unused.iter().find(|(_, given)| *given) {
             return Err(Error::out_of_range(
                 field,
                 "given with the arithmetic engine",
-                "left out: the arithmetic view models only arrivals, the outage's length and the retry interval; the discrete and fluid engines use it",
+                "left out: the arithmetic view models only arrivals, the outage's length and a fixed retry interval, retried until the fix; the discrete and fluid engines use it",
             ));
         }
         self.scenario()

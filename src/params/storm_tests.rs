@@ -1,5 +1,6 @@
-//! The retry quota's and the circuit breaker's parameters as the page and the JS API give them:
-//! each bad value refused naming its field and range, each default as documented.
+//! The storm's parameters as the page and the JS API give them (the retry quota's, the circuit
+//! breaker's, and the fields only another field's rule reads): each bad value refused naming
+//! its field and range, each default as documented.
 
 use super::{DurationInput, NumberInput, Params};
 use crate::storm::{Breaker, FailureShare, RetryQuota};
@@ -278,4 +279,135 @@ fn the_defaults_are_the_documented_ones() {
     // Without them, neither bound.
     let plain = bounds(Params::default());
     assert_eq!((plain.retry_quota, plain.breaker), (None, None));
+}
+
+/// A field that only another field's rule reads is refused without that rule (as the JS API's
+/// `storm` receives them), and accepted with it.
+#[test]
+fn fields_without_their_rule_are_refused_by_name() {
+    let seconds = |s: f64| Some(DurationInput::Seconds(s));
+    let cases = [
+        (
+            Params {
+                budget_window: seconds(10.0),
+                ..Params::default()
+            },
+            Params {
+                budget: Some(NumberInput::Number(10.0)),
+                budget_window: seconds(10.0),
+                ..Params::default()
+            },
+            "budget-window must be given only with budget, got given without budget",
+        ),
+        (
+            Params {
+                budget_floor: Some(NumberInput::Number(1.0)),
+                ..Params::default()
+            },
+            Params {
+                budget: Some(NumberInput::Number(10.0)),
+                budget_floor: Some(NumberInput::Number(1.0)),
+                ..Params::default()
+            },
+            "budget-floor must be given only with budget",
+        ),
+        (
+            Params {
+                resume_rate: Some(NumberInput::Number(5.0)),
+                ..Params::default()
+            },
+            Params {
+                pause: Some(true),
+                resume_rate: Some(NumberInput::Number(5.0)),
+                ..Params::default()
+            },
+            "resume-rate must be given only with pause",
+        ),
+        (
+            Params {
+                retry_after_threshold: seconds(2.0),
+                ..Params::default()
+            },
+            Params {
+                retry_after: seconds(30.0),
+                retry_after_threshold: seconds(2.0),
+                ..Params::default()
+            },
+            "retry-after-threshold must be given only with retry-after",
+        ),
+        (
+            Params {
+                batch_at: seconds(60.0),
+                ..Params::default()
+            },
+            Params {
+                batch: Some(100.0),
+                batch_at: seconds(60.0),
+                ..Params::default()
+            },
+            "batch-at must be given only with batch",
+        ),
+        (
+            Params {
+                policy: Some("exponential".into()),
+                interval: seconds(10.0),
+                ..Params::default()
+            },
+            Params {
+                policy: Some("fixed".into()),
+                interval: seconds(10.0),
+                ..Params::default()
+            },
+            "interval must be given only with policy fixed",
+        ),
+    ];
+    for (orphan, with_rule, expected) in cases {
+        let message = refusal(orphan);
+        assert!(message.starts_with(expected), "{message}");
+        assert!(with_rule.scenario().is_ok(), "{expected}: with its rule");
+    }
+}
+
+/// The arithmetic view is a fixed interval retried until the fix: a backoff policy or a stop
+/// rule given to it is refused, not replaced by the cap as an interval.
+#[test]
+fn the_arithmetic_view_refuses_a_backoff_policy_and_a_stop_rule() {
+    let arithmetic = |params: Params| match params.arithmetic_scenario() {
+        Ok(_) => panic!("accepted"),
+        Err(error) => error.to_string(),
+    };
+    let plain = Params {
+        attempts: None,
+        ..Params::default()
+    };
+    assert!(plain.arithmetic_scenario().is_ok());
+    for (params, field) in [
+        (
+            Params {
+                policy: Some("exponential".into()),
+                ..plain.clone()
+            },
+            "policy",
+        ),
+        (
+            Params {
+                attempts: Some(2.0),
+                ..plain.clone()
+            },
+            "attempts",
+        ),
+        (
+            Params {
+                give_up: Some(DurationInput::Seconds(600.0)),
+                ..plain.clone()
+            },
+            "give-up",
+        ),
+    ] {
+        let message = arithmetic(params);
+        assert!(
+            message.starts_with(&format!("{field} must be left out: the arithmetic view")),
+            "{message}"
+        );
+    }
 }

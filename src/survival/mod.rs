@@ -249,6 +249,13 @@ impl Plan {
                  run `storm` for a batch)",
             ));
         }
+        if engine == Engine::Arithmetic {
+            return Err(Error::out_of_range(
+                "engine",
+                "arithmetic",
+                "auto, discrete or fluid for a survival map (the arithmetic view has no recovery)",
+            ));
+        }
         let engine = map_engine(engine);
         let series = series_specs(yours)?;
         check_work(&series, &axes, engine)?;

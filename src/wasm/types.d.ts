@@ -108,7 +108,7 @@ traffic?: DurationInput | null,
  */
 batch?: number | null, 
 /**
- * Storm: when the batch arrives (default at 0).
+ * Storm: when the batch arrives (default at 0; only with `batch`).
  */
 batchAt?: DurationInput | null, 
 /**
@@ -136,7 +136,7 @@ outageStart?: DurationInput | null,
  */
 policy?: string | null, 
 /**
- * Storm: the fixed policy's interval (default 30 s).
+ * Storm: the fixed policy's interval (default 30 s; only with the fixed policy).
  */
 interval?: DurationInput | null, 
 /**
@@ -144,11 +144,11 @@ interval?: DurationInput | null,
  */
 budget?: NumberInput | null, 
 /**
- * Storm: the budget's trailing window (default 60 s).
+ * Storm: the budget's trailing window (default 60 s; only with `budget`).
  */
 budgetWindow?: DurationInput | null, 
 /**
- * Storm: retries per second the budget always allows (default 0.5/s).
+ * Storm: retries per second the budget always allows (default 0.5/s; only with `budget`).
  */
 budgetFloor?: NumberInput | null, 
 /**
@@ -161,7 +161,7 @@ rateLimit?: NumberInput | null,
 pause?: boolean | null, 
 /**
  * Storm: after a pause, attempts per second at most (default: the rate limit, else what
- * the destination answers in time in a second from an empty queue).
+ * the destination answers in time in a second from an empty queue; only with `pause`).
  */
 resumeRate?: NumberInput | null, 
 /**
@@ -169,7 +169,7 @@ resumeRate?: NumberInput | null,
  */
 retryAfter?: DurationInput | null, 
 /**
- * Storm: the queue wait above which it does (default 1 s).
+ * Storm: the queue wait above which it does (default 1 s; only with `retryAfter`).
  */
 retryAfterThreshold?: DurationInput | null, 
 /**

@@ -15,7 +15,7 @@ run of that cell's own scenario, as the README builds it:
 - series "your policy": your flags; "fixed 30 s": your flags with the policy replaced by
   `--policy fixed --interval 30s` (the README does not say more; see BUILD_FIXED); "your policy
   + 10% budget": your flags plus `--budget 10%`, or "your policy without its budget": your flags
-  without `--budget`, when yours has one;
+  without `--budget` (and `--budget-window`, refused alone), when yours has one;
 and classifies it by the README's rule: **recovers** when `drained_by` is `delivery` within the
 hour after the outage's end (`recovery_s` = `drained_at_s` - outage end), **collapsed** when
 goodput (successes per second over the storm minutes wholly inside that hour) is below half the
@@ -133,8 +133,9 @@ def gen(rng):
     f["seed"] = str(rng.randint(0, 2 ** 32))
     if rng.random() < 0.3:
         f["budget"] = f"{rng.choice([5, 10, 20, 50])}%"
-    if rng.random() < 0.15:
-        f["budget-window"] = str(rng.choice([10, 30, 120]))
+        # The window only with a budget (alone it is refused).
+        if rng.random() < 0.5:
+            f["budget-window"] = str(rng.choice([10, 30, 120]))
     if rng.random() < 0.2:
         f["rate-limit"] = str(round(rate_value(f["arrivals"]) * rng.uniform(1.05, 3), 2))
     if rng.random() < 0.2:
@@ -181,7 +182,8 @@ def series_flags(f):
     fixed = {k: v for k, v in f.items() if k not in BUILD_FIXED["drop"]}
     fixed.update(BUILD_FIXED["add"])
     if "budget" in f:
-        third = ("your policy without its budget", {k: v for k, v in f.items() if k != "budget"})
+        third = ("your policy without its budget",
+                 {k: v for k, v in f.items() if k not in ("budget", "budget-window")})
     else:
         third = ("your policy + 10% budget", dict(f, budget="10%"))
     return [("your policy", dict(f)), ("fixed 30 s", fixed), third]

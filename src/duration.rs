@@ -6,6 +6,7 @@ use crate::Error;
 const MINUTE: f64 = 60.0;
 const HOUR: f64 = 3600.0;
 const DAY: f64 = 86_400.0;
+const YEAR: f64 = 365.0 * DAY;
 
 /// Parses a duration into seconds. A bare number is seconds.
 ///
@@ -38,6 +39,18 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
             "a positive duration",
         ));
     }
+    // humantime reads `M` as months, one letter from `m`: a typo would make minutes months.
+    if compact
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|unit| unit == "M")
+    {
+        return Err(Error::out_of_range(
+            field,
+            text.trim(),
+            "a duration such as 30s, 5m, 4.5min, 3h or 1d (M is a month in that notation: write \
+             month for months, m or min for minutes)",
+        ));
+    }
     let seconds = if compact.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         compact.parse::<f64>().map_err(|_| bad())?
     } else if let Ok(d) = humantime::parse_duration(&compact) {
@@ -59,8 +72,8 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
 }
 
 /// Formats seconds the way the article does: `30 s`, `90 s`, `4.5 min`, `2 h 02 min`,
-/// `24 h 02 min`, `184 days`. Rounds to what a reader needs; see [`format_exact`] for a
-/// lossless form.
+/// `24 h 02 min`, `184 days`; from 100 years on in years of 365 days (`184 years`, then
+/// `1.3e22 years`). Rounds to what a reader needs; see [`format_exact`] for a lossless form.
 ///
 /// # Example
 /// ```
@@ -68,6 +81,7 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
 /// assert_eq!(format_duration(270.0), "4.5 min");
 /// assert_eq!(format_duration(10_920.0), "3 h 02 min");
 /// assert_eq!(format_duration(15_943_230.0), "184 days");
+/// assert_eq!(format_duration(30.0 * 3f64.powi(60)), "4.0e22 years");
 /// ```
 pub fn format_duration(seconds: f64) -> String {
     let s = seconds.max(0.0);
@@ -87,9 +101,34 @@ pub fn format_duration(seconds: f64) -> String {
         }
     } else if s < 10.0 * DAY {
         format!("{} days", trim(s / DAY, 1))
-    } else {
+    } else if s < 100.0 * YEAR {
         // Whole days, rounded down: "184 days" for 184.5, as people say it.
         format!("{} days", (s / DAY).floor() as u64)
+    } else if s < 1e6 * YEAR {
+        format!("{} years", (s / YEAR).floor() as u64)
+    } else {
+        // An uncapped gap deep in a schedule: digits of days would claim a precision (and
+        // past 2^64 days a value) that is not there.
+        format!("{:.1e} years", s / YEAR)
+    }
+}
+
+/// `a` and `b` as [`format_duration`] writes them, or both in plain seconds (`31536086.4 s`)
+/// where that would write two different durations alike: a refusal must not read "at most
+/// 365 days, got 365 days".
+///
+/// # Example
+/// ```
+/// use backoff_lab::format_distinct;
+/// assert_eq!(format_distinct(121.0, 120.0), ("121 s".to_string(), "120 s".to_string()));
+/// assert_eq!(format_distinct(600.0, 60.0), ("10 min".to_string(), "60 s".to_string()));
+/// ```
+pub fn format_distinct(a: f64, b: f64) -> (String, String) {
+    let (a_text, b_text) = (format_duration(a), format_duration(b));
+    if a_text == b_text && a != b {
+        (format!("{a} s"), format!("{b} s"))
+    } else {
+        (a_text, b_text)
     }
 }
 
@@ -186,6 +225,31 @@ mod tests {
         for (seconds, text) in cases {
             assert_eq!(format_duration(seconds), text, "{seconds}");
         }
+    }
+
+    /// Gaps a schedule would reach uncapped: years, never a count of days past what a u64
+    /// holds (which read 18446744073709551615 days).
+    #[test]
+    fn formats_centuries_in_years() {
+        let year = 365.0 * DAY;
+        assert_eq!(format_duration(99.0 * year), "36135 days");
+        assert_eq!(format_duration(184.5 * year), "184 years");
+        assert_eq!(format_duration(2e6 * year), "2.0e6 years");
+        assert_eq!(format_duration(1.27e30), "4.0e22 years");
+        assert_eq!(format_duration(f64::MAX), "5.7e300 years");
+    }
+
+    /// `M` is a month in humantime's notation, one letter from `m`: refused rather than read as
+    /// 30 days (`--cap 5M` made a 152-day cap).
+    #[test]
+    fn a_capital_m_is_refused_not_read_as_months() {
+        for text in ["5M", "1M30s", "2.5M"] {
+            let err = parse_duration("cap", text).unwrap_err().to_string();
+            assert!(err.starts_with("cap must be "), "{text}: {err}");
+            assert!(err.contains("M is a month"), "{text}: {err}");
+        }
+        assert_eq!(parse_duration("cap", "5m").unwrap(), 300.0);
+        assert_eq!(parse_duration("cap", "1month").unwrap(), 2_630_016.0);
     }
 
     #[test]

@@ -43,6 +43,21 @@ impl Error {
     }
 }
 
+impl Error {
+    /// The same refusal of a field given under another name (a preset given as `compare`).
+    pub fn for_field(self, name: &'static str) -> Self {
+        match self {
+            Error::OutOfRange { value, valid, .. } => Error::OutOfRange {
+                field: name,
+                value,
+                valid,
+            },
+            Error::BadDuration { value, .. } => Error::BadDuration { field: name, value },
+            other => other,
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -26,7 +26,7 @@ pub mod survival;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use duration::{format_duration, format_exact, parse_duration};
+pub use duration::{format_distinct, format_duration, format_exact, parse_duration};
 pub use error::Error;
 pub use params::{whole_number, DurationInput, NumberInput, Params, DEFAULT_WINDOW_S};
 pub use policy::{Policy, Row, Schedule, Stop};

@@ -415,13 +415,12 @@ impl Policy {
             below += next;
             lower = next;
         }
+        let (reached, wanted) = crate::format_distinct(below, deadline_s);
         Err(Error::Unreachable(format!(
-            "{attempts} attempts reach at most {} with a {} base and ×{} even uncapped; \
-             a give-up of {} needs more attempts or a larger base or multiplier",
-            crate::format_duration(below),
+            "{attempts} attempts reach at most {reached} with a {} base and ×{} even uncapped; \
+             a give-up of {wanted} needs more attempts or a larger base or multiplier",
             crate::format_duration(self.base_s),
             self.multiplier,
-            crate::format_duration(deadline_s),
         )))
     }
 }
@@ -447,7 +446,7 @@ fn check_span_with(
     } else if seconds.is_finite() && seconds >= 0.0 {
         Err(Error::out_of_range(
             field,
-            crate::format_duration(seconds),
+            crate::format_distinct(seconds, MAX_SPAN_S).0,
             valid(),
         ))
     } else {
@@ -640,6 +639,13 @@ mod tests {
         assert!(
             err.to_string()
                 .starts_with("3 attempts reach at most 2 min"),
+            "{err}"
+        );
+        // Two durations that read alike are written in seconds, not "2 min … a give-up of 2 min".
+        let err = policy.cap_for_deadline(121.0, 3).unwrap_err().to_string();
+        assert!(
+            err.starts_with("3 attempts reach at most 120 s with")
+                && err.contains("a give-up of 121 s needs more"),
             "{err}"
         );
     }

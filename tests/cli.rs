@@ -584,3 +584,45 @@ fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages(
         );
     }
 }
+
+/// Refusals name the flag that was given and never read two different values alike (all from
+/// an outside review).
+#[test]
+fn refusals_name_the_flag_given_and_its_value_as_given() {
+    refused(
+        &["jitter", "--preset", "article", "--deadline", "400d"],
+        "error: --deadline must be a duration greater than 0 s and at most 365 days, got 400 days",
+    );
+    refused(
+        &["figure", "staleness", "--compare", "bogus"],
+        "error: --compare must be one of article, svix",
+    );
+    refused(
+        &["schedule", "--preset", "article", "--give-up", "365.001d"],
+        "error: --give-up must be a duration greater than 0 s and at most 365 days, got 31536086.4 s",
+    );
+    refused(
+        &["schedule", "--preset", "article", "--cap", "5M"],
+        "error: --cap must be a duration such as 30s, 5m, 4.5min, 3h or 1d (M is a month",
+    );
+    refused(
+        &["solve-cap", "--base", "30s", "--multiplier", "3", "--attempts", "3", "--give-up", "121s"],
+        "error: 3 attempts reach at most 120 s with a 30 s base and ×3 even uncapped; a give-up of 121 s",
+    );
+    // An uncapped gap beyond any count of days is written in years.
+    let week = stdout(&run(&[
+        "schedule",
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--cap",
+        "3h",
+        "--give-up",
+        "1w",
+    ]));
+    assert!(
+        week.contains("Uncapped, the gap before attempt 62 alone would be 4.0e22 years."),
+        "{week}"
+    );
+}

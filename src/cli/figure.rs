@@ -118,7 +118,7 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
             let compared = args
                 .compare
                 .as_deref()
-                .map(backoff_lab::presets::preset)
+                .map(|name| backoff_lab::presets::preset(name).map_err(|e| e.for_field("compare")))
                 .transpose()?;
             let chart = backoff_lab::page::staleness_chart_of(&params, compared.as_ref())?;
             chart::to_svg(size, |area| chart::staleness::draw(area, &chart, &options))

@@ -55,7 +55,7 @@ pub fn deadline_safe_attempts(
             "a share between 0 and 1, such as 0.05",
         ));
     }
-    crate::policy::check_duration("give-up", deadline_s)?;
+    crate::policy::check_duration("deadline", deadline_s)?;
     let percentile = Percentile {
         policy,
         jitter,

@@ -24,9 +24,14 @@ pub(crate) fn caption(scenario: &Scenario, summary: &Summary, held_at_end: f64) 
     let share = |n: f64| n / summary.arrivals.max(1.0) * 100.0;
     let after = |at: u32| format_duration(f64::from(at.saturating_sub(summary.outage_end_s)));
     text += &match (summary.drained_at_s, summary.drained_by) {
-        (_, _) if summary.exhausted > 0.5 * summary.arrivals => format!(
-            "The storm outlives the outage and never drains: goodput collapses and {:.0}% of deliveries end exhausted. ",
-            share(summary.exhausted)
+        (Some(at), _) if summary.exhausted > 0.5 * summary.arrivals => format!(
+            "The storm outlives the outage and never drains by delivery: goodput collapses, and the backlog is gone {} after recovery only because {} of deliveries ran out of attempts. ",
+            after(at),
+            whole_percent(share(summary.exhausted))
+        ),
+        (None, _) if summary.exhausted > 0.5 * summary.arrivals => format!(
+            "The storm outlives the outage and never drains: goodput collapses and {} of deliveries end exhausted. ",
+            whole_percent(share(summary.exhausted))
         ),
         (Some(at), Some(DrainedBy::Delivery)) if at <= summary.outage_end_s + 60 => {
             "The backlog drains within a minute of recovery. ".to_string()
@@ -56,7 +61,10 @@ pub(crate) fn caption(scenario: &Scenario, summary: &Summary, held_at_end: f64) 
     text += &bounds(scenario, summary, held_at_end);
     let exhausted_share = share(summary.exhausted);
     if (5.0..=50.0).contains(&exhausted_share) {
-        text += &format!("{exhausted_share:.0}% of deliveries ran out of attempts. ");
+        text += &format!(
+            "{} of deliveries ran out of attempts. ",
+            whole_percent(exhausted_share)
+        );
     }
     text += &format!(
         "{:.0} of {:.0} deliveries delivered, {:.0} exhausted (kept, replayable), {:.0} pending; {:.0} duplicate side effects",
@@ -67,6 +75,20 @@ pub(crate) fn caption(scenario: &Scenario, summary: &Summary, held_at_end: f64) 
         None => "; nothing delivered.".to_string(),
     };
     text
+}
+
+/// A percentage to the whole percent, with as many decimals (up to three) as keep a share that
+/// is not all or nothing from reading `100%` or `0%` (149 of 72,000 delivered is 99.8% exhausted).
+fn whole_percent(percent: f64) -> String {
+    let mut text = String::new();
+    for decimals in 0..=3 {
+        text = format!("{percent:.decimals$}");
+        let shown: f64 = text.parse().unwrap_or(percent);
+        if !((shown == 0.0 && percent > 0.0) || (shown == 100.0 && percent < 100.0)) {
+            break;
+        }
+    }
+    text + "%"
 }
 
 /// The retry quota and the circuit breaker, when the scenario has them: what they are, how
@@ -99,4 +121,25 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
         );
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_percent;
+
+    #[test]
+    fn a_share_reads_all_or_nothing_only_when_it_is() {
+        let cases = [
+            (100.0, "100%"),
+            (99.79, "99.8%"),
+            (99.96, "99.96%"),
+            (42.4, "42%"),
+            (0.3, "0.3%"),
+            (0.0, "0%"),
+            (0.0001, "0.000%"),
+        ];
+        for (percent, text) in cases {
+            assert_eq!(whole_percent(percent), text, "{percent}");
+        }
+    }
 }

@@ -144,14 +144,17 @@ impl Spec {
         if self.traffic_s > MAX_HORIZON_S {
             return Err(Error::out_of_range(
                 "traffic",
-                crate::format_duration(f64::from(self.traffic_s)),
+                crate::format_distinct(f64::from(self.traffic_s), f64::from(MAX_HORIZON_S)).0,
                 "at most 7 days",
             ));
         }
         if end > u64::from(MAX_HORIZON_S) {
             return Err(Error::out_of_range(
                 "outage",
-                format!("an outage ending at {}", crate::format_duration(end as f64)),
+                format!(
+                    "an outage ending at {}",
+                    crate::format_distinct(end as f64, f64::from(MAX_HORIZON_S)).0
+                ),
                 "an outage that ends within 7 days (its start plus its length)",
             ));
         }

@@ -2390,7 +2390,7 @@ fn herd_first_retry_bins_grow_with_the_first_gap() {
     );
     assert!(herd.per_second.len() <= MAX_BINS);
     assert_eq!(herd.first_retry.bin_s, 600.0, "10 min bins for 600 days");
-    let settings = page::resolve(page::decode_hash("#gaps=5M&view=herd")).settings;
+    let settings = page::resolve(page::decode_hash("#gaps=5month&view=herd")).settings;
     let Computed::Herd { spread, spike } =
         page::compute(View::Herd, &settings, &mut Memo::default()).unwrap()
     else {

@@ -30,6 +30,9 @@ BACKOFF_LAB=target/debug/backoff-lab python3 tests/independent/staleness.py 200 
 step "an independent implementation of the survival map's rules against the binary's storms (tests/independent)"
 BACKOFF_LAB=target/debug/backoff-lab python3 tests/independent/survival.py 10 2026 | tail -n 1
 
+step "an independent implementation of schedule, solve-cap, jitter and herd against the binary (tests/independent)"
+BACKOFF_LAB=target/debug/backoff-lab python3 tests/independent/jitter.py 60 2026 | tail -n 1
+
 step "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
 TMPDIR="$browser_tmp" wasm-pack test --headless --chrome
 

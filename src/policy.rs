@@ -514,7 +514,8 @@ impl Schedule {
             .filter_map(|row| row.gap_s)
             .sum();
         if self.give_up_s() > 0.0 {
-            capped / self.give_up_s()
+            // An empty sum is −0.0, which JSON would print as such.
+            capped / self.give_up_s() + 0.0
         } else {
             0.0
         }

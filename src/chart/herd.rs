@@ -170,10 +170,11 @@ fn legend_entries(
             format!("mean {}/s", format_rate(mean)),
         ),
     };
-    let mut entries = vec![(
-        format!("{} jitter: {peak_text}", herd.mode),
-        theme.primary.filled(),
-    )];
+    let label = match herd.mode.as_str() {
+        "none" => "without jitter".to_string(),
+        mode => format!("{mode} jitter"),
+    };
+    let mut entries = vec![(format!("{label}: {peak_text}"), theme.primary.filled())];
     if let Some(sp) = spike {
         entries.push((
             format!(
@@ -241,8 +242,12 @@ mod tests {
         assert!(full.contains("mean 33.3/s"));
         let none = svg(Jitter::None);
         assert!(
-            !none.contains("without jitter"),
+            !none.contains("1000 in one second"),
             "no overlay of the spike on itself"
+        );
+        assert!(
+            none.contains("without jitter: peak 1000/s"),
+            "not \"none jitter\""
         );
         assert!(none.matches("<rect").count() < bars);
     }

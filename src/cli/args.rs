@@ -200,7 +200,8 @@ impl PolicyFlags {
 /// How one delivery's gaps are jittered, and the seed of the draws.
 #[derive(Args)]
 pub(super) struct JitterFlags {
-    /// How each gap is drawn: none, full (default), equal, decorrelated or proportional.
+    /// How each gap is drawn: none, full, equal, decorrelated or proportional (default: a
+    /// preset's own jitter, else full).
     #[arg(long)]
     mode: Option<String>,
     /// The factor of proportional jitter (0 to 1, default 0.2).
@@ -271,7 +272,8 @@ pub(super) struct StormFlags {
     interval: Option<String>,
     #[command(flatten)]
     backoff: PolicyFlags,
-    /// Jitter mode: none (default), full, equal, decorrelated, proportional.
+    /// Jitter mode: none, full, equal, decorrelated, proportional (default: a preset's own,
+    /// else none; `figure distribution` and `figure herd`: full, as `jitter` and `herd`).
     #[arg(long)]
     mode: Option<String>,
     /// The factor of proportional jitter (0 to 1).

@@ -144,6 +144,11 @@ impl FigureArgs {
         if params.attempts.is_none() && params.give_up.is_none() && self.kind != FigureKind::Storm {
             params.attempts = Some(14.0);
         }
+        // The jitter and herd commands' default: a distribution without jitter is one spike.
+        if matches!(self.kind, FigureKind::Distribution | FigureKind::Herd) && params.mode.is_none()
+        {
+            params.mode = Some("full".into());
+        }
         params.samples = Some(count_number("samples", &self.samples)?);
         params.deliveries = Some(count_number("deliveries", &self.deliveries)?);
         if self.kind == FigureKind::Staleness {

@@ -28,11 +28,14 @@ impl Herd {
                 format_rate(first.mean_per_s),
             )
         };
+        let with = match self.mode.as_str() {
+            "none" => "Without jitter".to_string(),
+            mode => format!("With {mode} jitter"),
+        };
         let mut text = format!(
-            "{} deliveries fail in the same second. With {} jitter (seed {}) their first retries peak at {peak} \
+            "{} deliveries fail in the same second. {with} (seed {}) their first retries peak at {peak} \
              against a mean of {mean} per second over the {} window ({:.1}× the mean).",
             self.deliveries,
-            self.mode,
             self.seed,
             format_duration(first.window_s),
             first.peak_to_mean,

@@ -209,8 +209,9 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
     }
     let early = schedule.attempts_within(window_s);
     facts.push(format!(
-        "{early} of {attempts} attempt{} land inside the first {}.",
+        "{early} of {attempts} attempt{} land{} inside the first {}.",
         if attempts == 1 { "" } else { "s" },
+        if early == 1 { "s" } else { "" },
         format_duration(window_s)
     ));
     if schedule.first_capped_attempt().is_some() {

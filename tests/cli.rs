@@ -626,3 +626,28 @@ fn refusals_name_the_flag_given_and_its_value_as_given() {
         "{week}"
     );
 }
+
+/// A run without --seed can be repeated whatever its format: CSV, which has no room for the
+/// seed, names it on stderr; a given seed is not repeated there.
+#[test]
+fn a_fresh_seed_is_named_even_in_csv() {
+    for command in ["jitter", "herd", "staleness"] {
+        let args = [
+            command, "--preset", "article", "--mode", "full", "--format", "csv",
+        ];
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(0), "{command}");
+        let said = stderr(&output);
+        let seed = said
+            .strip_prefix("seed ")
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("{command}: {said:?}"));
+        let again = run(&[&args[..], &["--seed", seed]].concat());
+        assert_eq!(
+            stdout(&again),
+            stdout(&output),
+            "{command} with --seed {seed}"
+        );
+        assert_eq!(stderr(&again), "", "{command}");
+    }
+}

@@ -213,6 +213,15 @@ pub(super) struct JitterFlags {
 }
 
 impl JitterFlags {
+    /// Says on stderr which seed was drawn when none was given and the output (CSV) does not
+    /// carry it: every run can be repeated.
+    pub(super) fn tell_fresh_seed(&self, params: &Params, csv: bool) -> Result<(), Error> {
+        if let (None, true, Some(seed)) = (&self.seed, csv, params.seed()?) {
+            eprintln!("seed {seed} (drawn fresh: --seed {seed} repeats this run)");
+        }
+        Ok(())
+    }
+
     /// The policy's parameters with the jitter given here, if any: the preset's own jitter, or
     /// none (exact) otherwise, and a fresh seed when jittered without one.
     pub(super) fn over(&self, policy: &PolicyFlags) -> Result<Params, Error> {

@@ -32,6 +32,8 @@ pub(super) fn run(args: HerdArgs) -> Result<String, Error> {
         deliveries: Some(count_number("deliveries", &args.deliveries)?),
         ..args.policy.with_jitter(&args.jitter)?
     };
+    args.jitter
+        .tell_fresh_seed(&params, args.format == DataFormat::Csv)?;
     let (policy, mode) = (params.policy()?, params.jitter()?);
     let seed = params.seed()?.unwrap_or_default();
     let herd = herd(&policy, mode, params.deliveries()?, seed)?;

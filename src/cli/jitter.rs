@@ -49,6 +49,8 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
         )?),
         ..args.policy.with_jitter(&args.jitter)?
     };
+    args.jitter
+        .tell_fresh_seed(&params, args.format == DataFormat::Csv)?;
     let report = JitterReport::new(
         &params.policy()?,
         params.jitter()?,

@@ -53,6 +53,8 @@ pub(super) fn run(args: StalenessArgs) -> Result<String, Error> {
             .transpose()?,
         ..args.jitter.over(&args.policy)?
     };
+    args.jitter
+        .tell_fresh_seed(&params, args.format == Format::Csv)?;
     let report = params.staleness_report()?;
     Ok(args.format.render(
         &report,

@@ -183,11 +183,16 @@ impl JitterReport {
         rows.push([
             "expected".into(),
             expected,
-            format!(
-                "{} ± {}",
-                fmt(self.sampled.mean_s),
-                fmt(self.sampled.std_error_s)
-            ),
+            // One draw has no spread to estimate an error from.
+            if self.sampled.samples > 1 {
+                format!(
+                    "{} ± {}",
+                    fmt(self.sampled.mean_s),
+                    fmt(self.sampled.std_error_s)
+                )
+            } else {
+                fmt(self.sampled.mean_s)
+            },
         ]);
         for (name, exact, sampled) in self.percentile_rows() {
             rows.push([name, fmt(exact), fmt(sampled)]);
@@ -265,12 +270,20 @@ fn caption(
             fmt(p.p50),
         )
     };
-    text += &format!(
-        " {} seeded draws (seed {}) average {}.",
-        sampled.samples,
-        sampled.seed,
-        fmt(sampled.mean_s)
-    );
+    text += &if sampled.samples == 1 {
+        format!(
+            " One seeded draw (seed {}) gives up after {}.",
+            sampled.seed,
+            fmt(sampled.mean_s)
+        )
+    } else {
+        format!(
+            " {} seeded draws (seed {}) average {}.",
+            sampled.samples,
+            sampled.seed,
+            fmt(sampled.mean_s)
+        )
+    };
     if let Some(d) = deadline_safe {
         text += &format!(
             " To keep {:.0}% of deliveries trying until {}, the schedule needs {} attempts.",

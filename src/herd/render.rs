@@ -33,9 +33,12 @@ impl Herd {
             mode => format!("With {mode} jitter"),
         };
         let mut text = format!(
-            "{} deliveries fail in the same second. {with} (seed {}) their first retries peak at {peak} \
+            "{} in the same second. {with} (seed {}) their first retries peak at {peak} \
              against a mean of {mean} per second over the {} window ({:.1}× the mean).",
-            self.deliveries,
+            match self.deliveries {
+                1 => "1 delivery fails".to_string(),
+                n => format!("{n} deliveries fail"),
+            },
             self.seed,
             format_duration(first.window_s),
             first.peak_to_mean,

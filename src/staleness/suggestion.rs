@@ -105,7 +105,7 @@ pub fn suggest(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Sugg
         from_formula(policy, tolerance_s, max_lag_s)?
     };
     let mut findings = against(policy, tolerance_s, max_lag_s);
-    findings.push(proposal(policy, &proposed));
+    findings.push(proposal(policy, &proposed, max_lag_s));
     let (gaps_s, then_every_s) = match proposed.explicit_gaps() {
         Some((gaps, tail)) => (Some(gaps.to_vec()), tail),
         None => (None, None),
@@ -233,26 +233,40 @@ fn lag_finding(schedule: &Schedule, max_lag_s: f64) -> String {
     }
 }
 
-/// The proposal in one sentence.
-fn proposal(current: &Policy, proposed: &Policy) -> String {
+/// The proposal in one sentence. A cap that would read like the current one is written to the
+/// millisecond, and one still above the allowed lag `max_lag_s` (a base longer than it) says so.
+fn proposal(current: &Policy, proposed: &Policy, max_lag_s: f64) -> String {
     let schedule = proposed.schedule();
+    let cap = if format_duration(proposed.cap_s()) == format_duration(current.cap_s())
+        && proposed.cap_s() != current.cap_s()
+    {
+        crate::format_exact(proposed.cap_s())
+    } else {
+        format_duration(proposed.cap_s())
+    };
     let shape = match proposed.explicit_gaps() {
-        Some(_) => format!(
-            "the listed gaps, none longer than {}",
-            format_duration(proposed.cap_s())
-        ),
+        Some(_) => format!("the listed gaps, none longer than {cap}"),
         None => format!(
-            "a {} base, a {} multiplier and a {} cap",
+            "a {} base, a {} multiplier and a {cap} cap",
             format_duration(proposed.base_s()),
             format_multiplier(proposed.multiplier()),
-            format_duration(proposed.cap_s())
         ),
     };
+    let count = match (proposed.attempts(), current.attempts()) {
+        (n, now) if n == now => format!("{} as now", plural(n as usize, "attempt")),
+        (n, now) => format!("{} instead of {now}", plural(n as usize, "attempt")),
+    };
+    let still = if proposed.cap_s() > max_lag_s {
+        format!(
+            ", still more than the {} allowed (only a shorter base keeps within it)",
+            format_duration(max_lag_s)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "Derived instead: {shape}, {} instead of {}; the last attempt lands at {} and a long \
-         outage's events arrive at most {} after recovery.",
-        plural(proposed.attempts() as usize, "attempt"),
-        current.attempts(),
+        "Derived instead: {shape}, {count}; the last attempt lands at {} and a long outage's \
+         events arrive at most {} after recovery{still}.",
         format_duration(schedule.give_up_s()),
         format_duration(proposed.cap_s()),
     )
@@ -269,6 +283,27 @@ fn plural(n: usize, word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The proposal's sentence never reads like the schedule it replaces, and says when the
+    /// base alone keeps it above the allowed lag.
+    #[test]
+    fn the_proposal_reads_as_what_changes() {
+        let article = Policy::article();
+        let same_count = suggest(&article, 86_400.0, 10_800.0).unwrap();
+        let sentence = same_count.findings.last().unwrap();
+        assert!(
+            sentence.contains("a 2 h 59 min 42.857 s cap, 14 attempts as now"),
+            "{sentence}"
+        );
+        let too_short = suggest(&article, 1.0, 1.0).unwrap();
+        let sentence = too_short.findings.last().unwrap();
+        assert!(
+            sentence.ends_with(
+                "still more than the 1 s allowed (only a shorter base keeps within it)."
+            ),
+            "{sentence}"
+        );
+    }
 
     const HOUR: f64 = 3_600.0;
 

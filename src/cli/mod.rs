@@ -30,9 +30,24 @@ Examples:
 
 Durations: 30s, 90 s, 4m30s, 4.5min, 3h, 1d, 2h30m (a bare number is seconds).";
 
+/// Every command's first example; `<command> --help` has more.
+const COMMANDS_EXAMPLES: &str = "\
+Examples (each command's --help has more):
+  backoff-lab schedule --base 30s --multiplier 3 --cap 3h --attempts 14
+  backoff-lab solve-cap --base 30s --multiplier 3 --attempts 14 --give-up 24h
+  backoff-lab jitter --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42
+  backoff-lab herd --deliveries 1000 --preset article --mode full --seed 42
+  backoff-lab storm --policy exponential --base 30s --multiplier 3 --cap 3h --budget 10%
+  backoff-lab staleness --preset article --tolerance 6h --max-lag 1h
+  backoff-lab survival --policy exponential --mode full
+  backoff-lab figure timeline --preset svix > svix-timeline.svg
+  backoff-lab presets
+
+Durations: 30s, 90 s, 4m30s, 4.5min, 3h, 1d, 2h30m (a bare number is seconds).";
+
 /// Reason about retry schedules: the gap before retry k is min(cap, base × multiplier^(k-1)).
 #[derive(Parser)]
-#[command(name = "backoff-lab", version, after_help = EXAMPLES)]
+#[command(name = "backoff-lab", version, after_help = COMMANDS_EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -9,7 +9,7 @@ use super::args::Format;
 /// The flags of `presets`.
 #[derive(Args)]
 pub(super) struct PresetsArgs {
-    /// Output format (table, markdown or json).
+    /// Output format (table, markdown, csv or json).
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
 }

@@ -372,20 +372,20 @@ impl StormReport {
     }
 
     /// The summary in words, then minutes as a table: every minute of the first half hour, then
-    /// every fifteenth.
+    /// every fifteenth (a last line says so when any is left out).
     pub fn to_table(&self) -> String {
         let mut out = format!("{}\n\n", self.caption);
-        out += "minute  attempts  first  retries  successes  failures   429s  duplicates  backlog   queue  exhausted\n";
-        for m in self
-            .minutes
-            .iter()
-            .filter(|m| m.index <= 30 || m.index % 15 == 0)
-        {
+        out += "minute  attempts  first  retries  successes  failures   429s  duplicates  backlog   queue  exhausted  deferred\n";
+        let shown = |m: &&Interval| m.index <= 30 || m.index % 15 == 0;
+        for m in self.minutes.iter().filter(shown) {
             out += &format!(
-                "{:>6}  {:>8.0}  {:>5.0}  {:>7.0}  {:>9.0}  {:>8.0}  {:>5.0}  {:>10.0}  {:>7.0}  {:>6.0}  {:>9.0}\n",
+                "{:>6}  {:>8.0}  {:>5.0}  {:>7.0}  {:>9.0}  {:>8.0}  {:>5.0}  {:>10.0}  {:>7.0}  {:>6.0}  {:>9.0}  {:>8.0}\n",
                 m.index, m.attempts, m.first_attempts, m.retries, m.successes, m.failures, m.rejected_429,
-                m.duplicates, m.backlog, m.queue, m.exhausted
+                m.duplicates, m.backlog, m.queue, m.exhausted, m.deferred
             );
+        }
+        if self.minutes.iter().any(|m| !shown(&m)) {
+            out += "(every minute of the first half hour, then every 15th; --format csv or json has them all)\n";
         }
         out
     }

@@ -63,11 +63,11 @@ impl SurvivalMap {
             out += &format!("{}\n", series.label);
             for (i, row) in series.cells.iter().enumerate().rev() {
                 let cells: String = row.iter().map(|c| letter(c.outcome)).collect();
-                let boundary = series.boundary[i].map_or("none".into(), format_duration);
-                out += &format!(
-                    "  {:>8.2}×  {cells}  survives up to {boundary}\n",
-                    self.headroom[i]
-                );
+                let boundary = series.boundary[i]
+                    .map_or("collapses from the shortest outage".into(), |s| {
+                        format!("survives up to {}", format_duration(s))
+                    });
+                out += &format!("  {:>8.2}×  {cells}  {boundary}\n", self.headroom[i]);
             }
             out += &format!(
                 "  outages    {} … {}\n\n",

@@ -32,8 +32,6 @@ pub(super) fn run(args: HerdArgs) -> Result<String, Error> {
         deliveries: Some(count_number("deliveries", &args.deliveries)?),
         ..args.policy.with_jitter(&args.jitter)?
     };
-    args.jitter
-        .tell_fresh_seed(&params, args.format == DataFormat::Csv)?;
     let (policy, mode) = (params.policy()?, params.jitter()?);
     let seed = params.seed()?.unwrap_or_default();
     let herd = herd(&policy, mode, params.deliveries()?, seed)?;
@@ -42,6 +40,9 @@ pub(super) fn run(args: HerdArgs) -> Result<String, Error> {
         DataFormat::Table => herd.unjittered_spike(&policy)?,
         DataFormat::Csv | DataFormat::Json => None,
     };
+    // Once the run has succeeded: an error is one line.
+    args.jitter
+        .tell_fresh_seed(&params, args.format == DataFormat::Csv)?;
     Ok(args
         .format
         .render(&herd, |h| h.to_table(spike.as_ref()), Herd::to_csv))

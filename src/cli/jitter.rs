@@ -49,8 +49,6 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
         )?),
         ..args.policy.with_jitter(&args.jitter)?
     };
-    args.jitter
-        .tell_fresh_seed(&params, args.format == DataFormat::Csv)?;
     let report = JitterReport::new(
         &params.policy()?,
         params.jitter()?,
@@ -59,6 +57,9 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
         HISTOGRAM_BINS,
         params.deadline()?,
     )?;
+    // Once the run has succeeded: an error is one line.
+    args.jitter
+        .tell_fresh_seed(&params, args.format == DataFormat::Csv)?;
     Ok(args
         .format
         .render(&report, JitterReport::to_table, JitterReport::to_csv))

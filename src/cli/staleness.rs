@@ -53,9 +53,10 @@ pub(super) fn run(args: StalenessArgs) -> Result<String, Error> {
             .transpose()?,
         ..args.jitter.over(&args.policy)?
     };
+    let report = params.staleness_report()?;
+    // Once the run has succeeded: an error is one line.
     args.jitter
         .tell_fresh_seed(&params, args.format == Format::Csv)?;
-    let report = params.staleness_report()?;
     Ok(args.format.render(
         &report,
         backoff_lab::staleness::StalenessReport::to_table,

@@ -509,6 +509,29 @@ fn presets_list_and_apply_with_flags_overriding() {
         ],
         "error: --multiplier must be left out with --preset standard-webhooks",
     );
+    // Flags that only another flag's rule reads are refused without it, never ignored.
+    refused(
+        &[
+            "jitter", "--preset", "article", "--mode", "full", "--factor", "0.5",
+        ],
+        "error: --factor must be given only with --mode proportional",
+    );
+    refused(
+        &[
+            "jitter",
+            "--preset",
+            "article",
+            "--mode",
+            "full",
+            "--percentile",
+            "50",
+        ],
+        "error: --percentile must be given only with --deadline",
+    );
+    refused(
+        &["schedule", "--preset", "article", "--then-every", "1h"],
+        "error: --then-every must be given only with --gaps or a preset that lists its gaps",
+    );
     // The storm's fixed policy reads none of the backoff policy's flags.
     refused(
         &["storm", "--policy", "fixed", "--base", "30s"],
@@ -610,17 +633,7 @@ fn refusals_name_the_flag_given_and_its_value_as_given() {
         "error: 3 attempts reach at most 120 s with a 30 s base and ×3 even uncapped; a give-up of 121 s",
     );
     // An uncapped gap beyond any count of days is written in years.
-    let week = stdout(&run(&[
-        "schedule",
-        "--base",
-        "30s",
-        "--multiplier",
-        "3",
-        "--cap",
-        "3h",
-        "--give-up",
-        "1w",
-    ]));
+    let week = stdout(&article(&["--give-up", "1w"]));
     assert!(
         week.contains("Uncapped, the gap before attempt 62 alone would be 4.0e22 years."),
         "{week}"

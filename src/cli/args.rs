@@ -89,6 +89,14 @@ impl PolicyFlags {
             );
         }
         if let Some(tail) = &self.then_every {
+            // A formula reads no tail: only a list of gaps ends in one.
+            if self.gaps.is_none() {
+                return Err(Error::OutOfRange {
+                    field: "then-every",
+                    value: tail.clone(),
+                    valid: "given only with --gaps or a preset that lists its gaps".into(),
+                });
+            }
             params.then_every = Some(DurationInput::Text(tail.clone()));
         }
         if self.base.is_some() || self.multiplier.is_some() || self.cap.is_some() {
@@ -189,9 +197,7 @@ impl PolicyFlags {
         } else if params.mode.is_none() || self.preset.is_none() {
             params.mode = Some("full".into());
         }
-        if let Some(factor) = &jitter.factor {
-            params.factor = Some(factor_number(factor)?);
-        }
+        set_factor(&mut params, &jitter.factor)?;
         params.seed = Some(seed);
         Ok(params)
     }
@@ -229,9 +235,7 @@ impl JitterFlags {
         if let Some(mode) = &self.mode {
             params.mode = Some(mode.clone());
         }
-        if let Some(factor) = &self.factor {
-            params.factor = Some(factor_number(factor)?);
-        }
+        set_factor(&mut params, &self.factor)?;
         params.seed = Some(match &self.seed {
             Some(seed) => seed_number(seed)?,
             None if params.jitter()? != backoff_lab::jitter::Jitter::None => fresh_seed()? as f64,
@@ -384,9 +388,7 @@ impl StormFlags {
         if let Some(mode) = &self.mode {
             params.mode = Some(mode.clone());
         }
-        if let Some(factor) = &self.factor {
-            params.factor = Some(factor_number(factor)?);
-        }
+        set_factor(&mut params, &self.factor)?;
         Ok(Params {
             seed: self.seed.as_deref().map(seed_number).transpose()?,
             arrivals: number_input(&self.arrivals),
@@ -537,6 +539,23 @@ pub(super) fn multiplier_number(text: &str) -> Result<f64, Error> {
 /// A seed: any whole number a JavaScript number holds exactly, as on the page.
 fn seed_number(text: &str) -> Result<f64, Error> {
     number("seed", text, "a whole number from 0 to 9007199254740991")
+}
+
+/// `factor` (0 to 1) as the factor of `params`' proportional jitter; refused with any other mode,
+/// which would ignore it.
+fn set_factor(params: &mut Params, factor: &Option<String>) -> Result<(), Error> {
+    let Some(text) = factor else {
+        return Ok(());
+    };
+    if params.mode.as_deref() != Some("proportional") {
+        return Err(Error::OutOfRange {
+            field: "factor",
+            value: text.clone(),
+            valid: "given only with --mode proportional (the width of its window)".into(),
+        });
+    }
+    params.factor = Some(factor_number(text)?);
+    Ok(())
 }
 
 /// The factor of proportional jitter: 0 to 1.

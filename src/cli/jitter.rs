@@ -25,28 +25,30 @@ pub(super) struct JitterArgs {
     /// Also size the schedule: how many attempts keep the --percentile above this deadline.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     deadline: Option<String>,
-    /// The percentile (in percent) that must reach --deadline.
-    #[arg(
-        long,
-        value_name = "P",
-        default_value = "5",
-        allow_hyphen_values = true
-    )]
-    percentile: String,
+    /// The percentile (in percent, 5 by default) that must reach --deadline.
+    #[arg(long, value_name = "P", allow_hyphen_values = true)]
+    percentile: Option<String>,
     /// Output format: table, csv or json.
     #[arg(long, value_enum, default_value_t = DataFormat::Table)]
     format: DataFormat,
 }
 
 pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
+    if let (Some(percentile), None) = (&args.percentile, &args.deadline) {
+        return Err(Error::OutOfRange {
+            field: "percentile",
+            value: percentile.clone(),
+            valid: "given only with --deadline (the percentile that must reach it)".into(),
+        });
+    }
     let params = Params {
         samples: Some(count_number("samples", &args.samples)?),
         deadline: args.deadline.map(DurationInput::Text),
-        percentile: Some(number(
-            "percentile",
-            &args.percentile,
-            "a percentage between 0 and 100",
-        )?),
+        percentile: args
+            .percentile
+            .as_deref()
+            .map(|p| number("percentile", p, "a percentage between 0 and 100"))
+            .transpose()?,
         ..args.policy.with_jitter(&args.jitter)?
     };
     let report = JitterReport::new(

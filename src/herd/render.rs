@@ -13,10 +13,17 @@ impl Herd {
     /// peak counted in bins wider than a second is said to be the busiest bin's average.
     pub fn caption(&self, spike: Option<&Herd>) -> String {
         let first = &self.first_retry;
+        let (fail, their) = match self.deliveries {
+            1 => ("1 delivery fails".to_string(), "its first retry peaks"),
+            n => (format!("{n} deliveries fail"), "their first retries peak"),
+        };
+        if self.first_retry_per_second.iter().all(|&n| n == 0) {
+            return format!("{fail} in the same second. With a single attempt nothing is retried.");
+        }
         let (peak, mean) = if first.bin_s == 1.0 {
             (
                 format!("{:.0} per second", first.peak_per_s),
-                format!("{:.1}", first.mean_per_s),
+                format_rate(first.mean_per_s),
             )
         } else {
             (
@@ -33,26 +40,26 @@ impl Herd {
             mode => format!("With {mode} jitter"),
         };
         let mut text = format!(
-            "{} in the same second. {with} (seed {}) their first retries peak at {peak} \
+            "{fail} in the same second. {with} (seed {}) {their} at {peak} \
              against a mean of {mean} per second over the {} window ({:.1}× the mean).",
-            match self.deliveries {
-                1 => "1 delivery fails".to_string(),
-                n => format!("{n} deliveries fail"),
-            },
             self.seed,
             format_duration(first.window_s),
             first.peak_to_mean,
         );
         if let Some(spike) = spike.filter(|s| s.mode != self.mode) {
             let (count, multiple) = spike.unjittered_first_second();
-            text += &format!(
-                " Without jitter all {count:.0} arrive within one second, {multiple:.0}× the mean."
-            );
+            let all = match self.deliveries {
+                1 => "it arrives".to_string(),
+                _ => format!("all {count:.0} arrive"),
+            };
+            text += &format!(" Without jitter {all} within one second, {multiple:.0}× the mean.");
         }
         text += &if self.bin_s == 1.0 {
             format!(
-                " Over the whole schedule retries peak at {:.0} per second ({:.0}× the mean of {:.2}).",
-                self.peak_per_s, self.peak_to_mean, self.mean_per_s
+                " Over the whole schedule retries peak at {:.0} per second ({:.0}× the mean of {}).",
+                self.peak_per_s,
+                self.peak_to_mean,
+                format_rate(self.mean_per_s)
             )
         } else {
             format!(
@@ -127,7 +134,7 @@ mod tests {
             "1000 deliveries fail in the same second. With full jitter (seed 42) their first \
              retries peak at 44 per second against a mean of 33.3 per second over the 30 s window \
              (1.3× the mean). Without jitter all 1000 arrive within one second, 30× the mean. \
-             Over the whole schedule retries peak at 55 per second (366× the mean of 0.15)."
+             Over the whole schedule retries peak at 55 per second (366× the mean of 0.150)."
         );
         let csv = spread.to_csv();
         assert!(csv.starts_with("second,first_retries,retries\n0,22,22\n1,38,38\n2,26,28\n"));
@@ -175,6 +182,27 @@ mod tests {
             all += cells[3];
         }
         assert_eq!((first, all), (100, 800));
+    }
+
+    /// One delivery is one, its mean rate keeps its digits, and a single attempt retries nothing.
+    #[test]
+    fn small_herds_read_as_what_they_are() {
+        let one = herd(&Policy::article(), Jitter::Full, 1, 1).unwrap();
+        let caption = one.caption(one.unjittered_spike(&Policy::article()).unwrap().as_ref());
+        assert!(
+            caption.starts_with("1 delivery fails in the same second. With full jitter (seed 1) its first retry peaks at 1 per second against a mean of 0.0333 per second"),
+            "{caption}"
+        );
+        assert!(
+            caption.contains("Without jitter it arrives within one second"),
+            "{caption}"
+        );
+        let once = Policy::article().with_stop(Stop::Attempts(1)).unwrap();
+        let none = herd(&once, Jitter::Full, 1_000, 1).unwrap();
+        assert_eq!(
+            none.caption(None),
+            "1000 deliveries fail in the same second. With a single attempt nothing is retried."
+        );
     }
 
     #[test]

@@ -287,15 +287,8 @@ impl Params {
             return Ok(DEFAULT_WINDOW_S);
         };
         let seconds = window.seconds("window")?;
-        if seconds.is_finite() && seconds > 0.0 && seconds <= crate::policy::MAX_SPAN_S {
-            Ok(seconds)
-        } else {
-            Err(Error::out_of_range(
-                "window",
-                seconds,
-                "a duration greater than 0 s and at most 365 days",
-            ))
-        }
+        crate::policy::check_duration("window", seconds)?;
+        Ok(seconds)
     }
 
     /// The jitter mode (`none` unless chosen).

@@ -437,3 +437,32 @@ fn auto_takes_the_fluid_engine_where_it_applies_and_says_why_when_it_does_not() 
     ]);
     assert_eq!(small["engine"], "discrete");
 }
+
+/// The caption says why the backlog ended: deliveries that ran out during the outage are not
+/// a backlog cleared by exhaustion after it (an outside review found "never drains by
+/// delivery" for a backlog delivered 34 s after recovery).
+#[test]
+fn the_caption_tells_exhaustion_during_the_outage_from_after_it() {
+    let caption = |args: &[&str]| {
+        let json = json(&[&["storm", "--engine", "fluid"], args, &["--format", "json"]].concat());
+        let text = stdout(&run(&[&["storm", "--engine", "fluid"], args].concat()));
+        (json, text.lines().next().unwrap_or_default().to_string())
+    };
+    let (summary, text) = caption(&["--capacity", "1000/s", "--outage", "3.5h"]);
+    assert_eq!(summary["summary"]["drained_by"], "delivery");
+    assert!(
+        text.contains("Most deliveries run out of attempts during the outage (58% end exhausted); what is left at recovery drains within a minute."),
+        "{text}"
+    );
+    let (_, text) = caption(&["--outage", "5h"]);
+    assert!(
+        text.contains("Every delivery runs out of attempts during the outage"),
+        "{text}"
+    );
+    let (summary, text) = caption(&[]);
+    assert_eq!(summary["summary"]["drained_by"], "exhaustion");
+    assert!(
+        text.contains("never drains by delivery: goodput collapses, and the backlog is gone"),
+        "{text}"
+    );
+}

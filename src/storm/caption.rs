@@ -23,17 +23,30 @@ pub(crate) fn caption(scenario: &Scenario, summary: &Summary, held_at_end: f64) 
     );
     let share = |n: f64| n / summary.arrivals.max(1.0) * 100.0;
     let after = |at: u32| format_duration(f64::from(at.saturating_sub(summary.outage_end_s)));
+    let exhausted = whole_percent(share(summary.exhausted));
+    let mostly_exhausted = summary.exhausted > 0.5 * summary.arrivals;
+    let within_a_minute = |at: u32| at <= summary.outage_end_s + 60;
     text += &match (summary.drained_at_s, summary.drained_by) {
-        (Some(at), _) if summary.exhausted > 0.5 * summary.arrivals => format!(
-            "The storm outlives the outage and never drains by delivery: goodput collapses, and the backlog is gone {} after recovery only because {} of deliveries ran out of attempts. ",
+        (Some(at), Some(DrainedBy::Exhaustion)) if mostly_exhausted => format!(
+            "The storm outlives the outage and never drains by delivery: goodput collapses, and the backlog is gone {} after recovery because deliveries ran out of attempts ({exhausted} of them end exhausted). ",
             after(at),
-            whole_percent(share(summary.exhausted))
         ),
-        (None, _) if summary.exhausted > 0.5 * summary.arrivals => format!(
-            "The storm outlives the outage and never drains: goodput collapses and {} of deliveries end exhausted. ",
-            whole_percent(share(summary.exhausted))
+        (None, _) if mostly_exhausted => format!(
+            "The storm outlives the outage and never drains: goodput collapses and {exhausted} of deliveries end exhausted. ",
         ),
-        (Some(at), Some(DrainedBy::Delivery)) if at <= summary.outage_end_s + 60 => {
+        // Run out during the outage, not after it: what was left at recovery was delivered.
+        (Some(_), _) if mostly_exhausted && summary.delivered < 0.5 => {
+            "Every delivery runs out of attempts during the outage: nothing is left to deliver at recovery. ".to_string()
+        }
+        (Some(at), _) if mostly_exhausted => format!(
+            "Most deliveries run out of attempts during the outage ({exhausted} end exhausted); what is left at recovery drains {}. ",
+            if within_a_minute(at) {
+                "within a minute".to_string()
+            } else {
+                format!("{} after it", after(at))
+            }
+        ),
+        (Some(at), Some(DrainedBy::Delivery)) if within_a_minute(at) => {
             "The backlog drains within a minute of recovery. ".to_string()
         }
         (Some(at), Some(DrainedBy::Delivery)) => format!(
@@ -59,12 +72,9 @@ pub(crate) fn caption(scenario: &Scenario, summary: &Summary, held_at_end: f64) 
         }
     }
     text += &bounds(scenario, summary, held_at_end);
-    let exhausted_share = share(summary.exhausted);
-    if (5.0..=50.0).contains(&exhausted_share) {
-        text += &format!(
-            "{} of deliveries ran out of attempts. ",
-            whole_percent(exhausted_share)
-        );
+    // Said above when most are.
+    if (5.0..=50.0).contains(&share(summary.exhausted)) {
+        text += &format!("{exhausted} of deliveries ran out of attempts. ");
     }
     text += &format!(
         "{:.0} of {:.0} deliveries delivered, {:.0} exhausted (kept, replayable), {:.0} pending; {:.0} duplicate side effects",
@@ -80,15 +90,19 @@ pub(crate) fn caption(scenario: &Scenario, summary: &Summary, held_at_end: f64) 
 /// A percentage to the whole percent, with as many decimals (up to three) as keep a share that
 /// is not all or nothing from reading `100%` or `0%` (149 of 72,000 delivered is 99.8% exhausted).
 fn whole_percent(percent: f64) -> String {
-    let mut text = String::new();
     for decimals in 0..=3 {
-        text = format!("{percent:.decimals$}");
+        let text = format!("{percent:.decimals$}");
         let shown: f64 = text.parse().unwrap_or(percent);
         if !((shown == 0.0 && percent > 0.0) || (shown == 100.0 && percent < 100.0)) {
-            break;
+            return text + "%";
         }
     }
-    text + "%"
+    if percent < 50.0 {
+        "under 0.001%"
+    } else {
+        "over 99.999%"
+    }
+    .to_string()
 }
 
 /// The retry quota and the circuit breaker, when the scenario has them: what they are, how
@@ -136,7 +150,8 @@ mod tests {
             (42.4, "42%"),
             (0.3, "0.3%"),
             (0.0, "0%"),
-            (0.0001, "0.000%"),
+            (0.0001, "under 0.001%"),
+            (99.9999, "over 99.999%"),
         ];
         for (percent, text) in cases {
             assert_eq!(whole_percent(percent), text, "{percent}");

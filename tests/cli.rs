@@ -532,6 +532,18 @@ fn presets_list_and_apply_with_flags_overriding() {
         &["schedule", "--preset", "article", "--then-every", "1h"],
         "error: --then-every must be given only with --gaps or a preset that lists its gaps",
     );
+    refused(
+        &[
+            "schedule",
+            "--gaps",
+            "5s,1m",
+            "--cap",
+            "30s",
+            "--attempts",
+            "4",
+        ],
+        "error: --cap must be left out with --gaps (a list of gaps is used as written), got 30s",
+    );
     // The storm's fixed policy reads none of the backoff policy's flags.
     refused(
         &["storm", "--policy", "fixed", "--base", "30s"],

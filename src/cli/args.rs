@@ -61,6 +61,21 @@ impl PolicyFlags {
         if let Some(preset) = listed {
             return self.over_listed(preset, params);
         }
+        // A list of gaps is used as written: the formula's flags would be ignored.
+        if self.gaps.is_some() {
+            let formula = [
+                ("base", &self.base),
+                ("multiplier", &self.multiplier),
+                ("cap", &self.cap),
+            ];
+            if let Some((field, Some(text))) = formula.iter().find(|(_, flag)| flag.is_some()) {
+                return Err(Error::OutOfRange {
+                    field,
+                    value: text.clone(),
+                    valid: "left out with --gaps (a list of gaps is used as written)".into(),
+                });
+            }
+        }
         let given = |flag: &Option<String>, field: &'static str| -> Result<Option<String>, Error> {
             match flag {
                 Some(text) => Ok(Some(text.clone())),
@@ -371,8 +386,16 @@ impl StormFlags {
         let duration = |text: &Option<String>| text.clone().map(DurationInput::Text);
         let number_input = |text: &Option<String>| text.clone().map(NumberInput::Text);
         let backoff = &self.backoff;
-        let backoff_given =
-            backoff.preset.is_some() || backoff.gaps.is_some() || backoff.base.is_some();
+        let backoff_given = [
+            &backoff.preset,
+            &backoff.base,
+            &backoff.multiplier,
+            &backoff.cap,
+            &backoff.gaps,
+            &backoff.then_every,
+        ]
+        .iter()
+        .any(|flag| flag.is_some());
         let policy = self.policy.clone().unwrap_or_else(|| {
             if backoff_given {
                 "exponential"

@@ -172,8 +172,10 @@ impl JitterReport {
             String::new(),
             exact_head.to_string(),
             format!(
-                "sampled ({} draws, seed {})",
-                self.sampled.samples, self.sampled.seed
+                "sampled ({} draw{}, seed {})",
+                self.sampled.samples,
+                if self.sampled.samples == 1 { "" } else { "s" },
+                self.sampled.seed
             ),
         ]];
         let expected = match self.expected_std_error_s {

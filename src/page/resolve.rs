@@ -135,6 +135,9 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
                 {
                     settings.set("gaps", "");
                     settings.set("then-every", "");
+                } else if given.contains(&"then-every") {
+                    // A tail the link gives is its own, as `--then-every` is in the CLI.
+                    settings.set("then-every", linked.get("then-every"));
                 }
             }
         }
@@ -218,6 +221,12 @@ mod tests {
         );
         let formula = resolved("#preset=svix&base=10s");
         assert_eq!(formula.get("gaps"), "", "a new base means the formula");
+        let tail = resolved("#preset=svix&cap=1h&then-every=2h&attempts=11");
+        assert_eq!(
+            (tail.get("gaps"), tail.get("then-every")),
+            ("5 s,5 min,30 min,1 h,1 h,1 h,1 h", "2h"),
+            "the link's own tail stays, as --then-every does"
+        );
         let cut = resolved("#preset=svix&cap=1h");
         assert_eq!(cut.get("preset"), "");
         assert_eq!(

@@ -47,20 +47,23 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
             },
         );
     let mut settings = from_state.settings;
+    let mut given = from_state.given;
     for (name, value) in attributes {
         if name == "state" || !Settings::is_key(name) {
             continue;
         }
-        if let Err(message) = settings.set_checked(name, value) {
-            errors.push(AttributeError {
+        match settings.set_checked(name, value) {
+            Ok(()) => given.extend(super::settings::key(name)),
+            Err(message) => errors.push(AttributeError {
                 attribute: name.clone(),
                 message,
-            });
+            }),
         }
     }
     let resolved = super::resolve(DecodedState {
         settings,
         notices: Vec::new(),
+        given,
     });
     ElementState {
         settings: resolved.settings,
@@ -77,6 +80,18 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    /// A docs author's `preset="svix" cap="3 h"` cuts Svix's gaps to 3 h, although 3 h is the
+    /// page's default cap (a value equal to the default once counted as not given).
+    #[test]
+    fn an_attribute_at_a_default_value_is_still_given() {
+        let state = element_state(&attributes(&[("preset", "svix"), ("cap", "3 h")]));
+        assert!(state.errors.is_empty(), "{:?}", state.errors);
+        assert_eq!(
+            state.settings.get("gaps"),
+            "5 s,5 min,30 min,2 h,3 h,3 h,3 h"
+        );
     }
 
     #[test]

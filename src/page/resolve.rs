@@ -108,13 +108,17 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
     let DecodedState {
         mut settings,
         notices,
+        given: named,
     } = decoded;
     if let Ok(preset) = crate::presets::preset(settings.get("preset")) {
         if !matches_schedule(&settings, &preset) {
             let linked = settings.clone();
+            // Named in the link (at a default value too), or changed from the default.
             let given: Vec<&'static str> = linked
                 .iter()
-                .filter(|(key, _)| *key != "preset" && !linked.is_default(key))
+                .filter(|(key, _)| {
+                    *key != "preset" && (named.contains(key) || !linked.is_default(key))
+                })
                 .map(|(key, _)| key)
                 .collect();
             apply(&mut settings, &preset_settings(&preset));
@@ -150,7 +154,11 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
     }
     let section = View::from_name(settings.get("view")).map_or("schedule", View::section);
     settings.set("section", section);
-    DecodedState { settings, notices }
+    DecodedState {
+        settings,
+        notices,
+        given: named,
+    }
 }
 
 /// The settings after the reader changed `control`: choosing a preset sets its schedule and
@@ -226,6 +234,12 @@ mod tests {
             (tail.get("gaps"), tail.get("then-every")),
             ("5 s,5 min,30 min,1 h,1 h,1 h,1 h", "2h"),
             "the link's own tail stays, as --then-every does"
+        );
+        let default_cap = resolved("#preset=svix&cap=3 h");
+        assert_eq!(
+            default_cap.get("gaps"),
+            "5 s,5 min,30 min,2 h,3 h,3 h,3 h",
+            "a cap the link names is cut to even when it is the page's default"
         );
         let cut = resolved("#preset=svix&cap=1h");
         assert_eq!(cut.get("preset"), "");

@@ -280,6 +280,10 @@ pub struct DecodedState {
     pub settings: Settings,
     /// One sentence per thing ignored.
     pub notices: Vec<String>,
+    /// The settings the link named with a valid value, whatever the value (a link that names a
+    /// default value names it too): a preset's schedule is completed around them.
+    #[serde(skip)]
+    pub given: Vec<&'static str>,
 }
 
 fn valid(kind: Kind, value: &str) -> Result<(), String> {
@@ -376,9 +380,14 @@ pub fn decode_hash(hash: &str) -> DecodedState {
     let hash = hash.strip_prefix('#').unwrap_or(hash);
     let mut settings = Settings::default();
     let mut notices = Vec::new();
+    let mut given = Vec::new();
     if hash.len() > MAX_HASH_LEN {
         notices.push(format!("the link's settings are {} characters long, more than {MAX_HASH_LEN}: all defaults are used", hash.len()));
-        return DecodedState { settings, notices };
+        return DecodedState {
+            settings,
+            notices,
+            given: Vec::new(),
+        };
     }
     for pair in hash.split('&').filter(|p| !p.is_empty()) {
         let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -391,11 +400,16 @@ pub fn decode_hash(hash: &str) -> DecodedState {
             notices.push("a setting in the link is not valid text and was ignored".into());
             continue;
         };
-        if let Err(notice) = settings.set_checked(&key, &value) {
-            notices.push(notice);
+        match settings.set_checked(&key, &value) {
+            Ok(()) => given.extend(self::key(&key)),
+            Err(notice) => notices.push(notice),
         }
     }
-    DecodedState { settings, notices }
+    DecodedState {
+        settings,
+        notices,
+        given,
+    }
 }
 
 /// Characters escaped in a hash value: everything but letters, digits and a few readable marks.

@@ -516,6 +516,19 @@ fn presets_list_and_apply_with_flags_overriding() {
         ],
         "error: --factor must be given only with --mode proportional",
     );
+    // A misspelt mode is the mode's error, not the factor's.
+    refused(
+        &[
+            "jitter",
+            "--preset",
+            "article",
+            "--mode",
+            "Proportional",
+            "--factor",
+            "0.3",
+        ],
+        "error: --mode must be one of none, full, equal, decorrelated, proportional",
+    );
     refused(
         &[
             "jitter",

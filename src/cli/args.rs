@@ -570,6 +570,10 @@ fn set_factor(params: &mut Params, factor: &Option<String>) -> Result<(), Error>
     let Some(text) = factor else {
         return Ok(());
     };
+    // A misspelt mode is the mode's error, not the factor's.
+    if let Some(mode) = &params.mode {
+        backoff_lab::jitter::Jitter::from_name(mode, 0.2)?;
+    }
     if params.mode.as_deref() != Some("proportional") {
         return Err(Error::OutOfRange {
             field: "factor",

@@ -50,7 +50,7 @@ pub(super) fn attempt_classes(
         Class {
             timeout: Kernel::point(1),
             rejected: RejectedKernel::point(1),
-            ring: Ring { start: 0, mask: 1 },
+            ring: Ring::new(0, 2),
             timeout_run: Mass::ZERO,
             rejected_run: Mass::ZERO,
         };
@@ -80,11 +80,8 @@ pub(super) fn attempt_classes(
         } else {
             0
         });
-        let len = (reach + MAX_BLOCK + 1).next_power_of_two();
-        class.ring = Ring {
-            start: cells,
-            mask: len - 1,
-        };
+        let len = reach + MAX_BLOCK + 1;
+        class.ring = Ring::new(cells, len);
         cells = cells.saturating_add(len);
         if cells > MAX_CELLS {
             return Err(Unrepresentable {

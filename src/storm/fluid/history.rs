@@ -41,7 +41,7 @@ impl Histories {
     /// Whether `class`'s history has held only zeros for a whole lap of its ring by `from`: then
     /// it is neither read nor written with zeros.
     pub fn quiet(&self, class: usize, ring: Ring, from: usize) -> bool {
-        self.skip_quiet && self.written_at[class].is_none_or(|second| from > second + ring.mask + 1)
+        self.skip_quiet && self.written_at[class].is_none_or(|second| from > second + ring.len)
     }
 
     /// Clears the cells of the seconds `from..from + span` of a history, which hold a lap-old

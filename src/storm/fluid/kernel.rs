@@ -161,11 +161,12 @@ impl Kernel {
         mut emit: impl FnMut(usize, Mass),
     ) {
         // The block's stretch of the ring `offset` seconds back, when it does not wrap.
+        let at = ring.position(from);
         let stretch = |offset: usize| {
-            let start = ring.cell(from.wrapping_sub(offset));
+            let start = ring.back(at, offset);
             history
-                .get(start..start + span)
-                .filter(|_| (from.wrapping_sub(offset) & ring.mask) + span <= ring.mask + 1)
+                .get(ring.start + start..ring.start + start + span)
+                .filter(|_| start + span <= ring.len)
         };
         if let (Some(firsts), Some(ons), Some(lasts)) =
             (stretch(self.first), stretch(self.on), stretch(self.last))
@@ -179,15 +180,15 @@ impl Kernel {
             }
             return;
         }
-        let at = |second: usize, offset: usize| history[ring.cell(second.wrapping_sub(offset))];
         for j in 0..span {
-            let second = from + j;
-            let at_last = at(second, self.last);
-            *run = *run + at(second, self.on) - at_last;
+            let second = ring.ahead(at, j);
+            let at = |offset: usize| history[ring.start + ring.back(second, offset)];
+            let at_last = at(self.last);
+            *run = *run + at(self.on) - at_last;
             emit(
                 j,
                 *run * self.density
-                    + at(second, self.first) * self.first_weight
+                    + at(self.first) * self.first_weight
                     + at_last * self.last_weight,
             );
         }
@@ -221,17 +222,60 @@ impl RejectedKernel {
     }
 }
 
-/// Where one attempt class's history of failures sits in the engine's buffers: a power-of-two
-/// ring just long enough for its kernels, at `start`, indexed by the second modulo its length.
+/// Where one attempt class's history of failures sits in the engine's buffers: a ring of `len`
+/// cells at `start`, indexed by the second modulo `len`. The ring is just long enough for the
+/// class's kernels and a block ahead of them, so a cell is written again soon after its farthest
+/// read (a power-of-two ring, up to twice as long, made every write a cache miss in long waits).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Ring {
     pub start: usize,
-    pub mask: usize,
+    pub len: usize,
+    /// `2^64 / len` rounded up: the second modulo `len` by multiplications (Lemire, Kaser and
+    /// Kurz, "Faster remainder by direct computation", 2019), exact for seconds and lengths
+    /// below 2^32.
+    magic: u64,
 }
 
 impl Ring {
-    pub fn cell(&self, second: usize) -> usize {
-        self.start + (second & self.mask)
+    /// A ring of `len` cells (2 to 2^32 − 1) at `start`.
+    pub fn new(start: usize, len: usize) -> Ring {
+        debug_assert!((2..=u32::MAX as usize).contains(&len));
+        Ring {
+            start,
+            len,
+            magic: (u64::MAX / len as u64).wrapping_add(1),
+        }
+    }
+
+    /// Where `second` (below 2^32) falls in the ring, from its start.
+    pub fn position(&self, second: usize) -> usize {
+        debug_assert!(second <= u32::MAX as usize);
+        let low = self.magic.wrapping_mul(second as u64);
+        // The high 64 bits of `low × len` (a 32-bit length), in 64-bit arithmetic: wasm has
+        // no wider multiplication.
+        let len = self.len as u64;
+        (((low >> 32) * len + (((low & 0xFFFF_FFFF) * len) >> 32)) >> 32) as usize
+    }
+
+    /// The position `offset` (at most `len`) seconds before position `at`; before the first
+    /// second that is a cell not yet written, which holds zero.
+    pub fn back(&self, at: usize, offset: usize) -> usize {
+        let back = at + self.len - offset;
+        if back >= self.len {
+            back - self.len
+        } else {
+            back
+        }
+    }
+
+    /// The position `seconds` (at most `len`) after position `at`.
+    pub fn ahead(&self, at: usize, seconds: usize) -> usize {
+        let ahead = at + seconds;
+        if ahead >= self.len {
+            ahead - self.len
+        } else {
+            ahead
+        }
     }
 
     /// Writes `values` into the cells of the seconds from `from` on.
@@ -242,15 +286,74 @@ impl Ring {
         values: impl ExactSizeIterator<Item = Mass>,
     ) {
         let span = values.len();
-        if (from & self.mask) + span <= self.mask + 1 {
-            let start = self.cell(from);
+        let at = self.position(from);
+        if at + span <= self.len {
+            let start = self.start + at;
             for (cell, value) in history[start..start + span].iter_mut().zip(values) {
                 *cell = value;
             }
         } else {
             for (j, value) in values.enumerate() {
-                history[self.cell(from + j)] = value;
+                history[self.start + self.ahead(at, j)] = value;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ring;
+
+    /// Lengths at the edges of the multiplication's range, and the engine's own kind.
+    const LENGTHS: [usize; 8] = [
+        2,
+        3,
+        66,
+        10_870,
+        16_384,
+        12_000_000,
+        4_294_967_291,
+        4_294_967_295,
+    ];
+
+    #[test]
+    fn ring_positions_are_seconds_modulo_the_length() {
+        for len in LENGTHS {
+            let ring = Ring::new(7, len);
+            for second in (0..5_000)
+                .chain([
+                    len - 1,
+                    len,
+                    len + 1,
+                    u32::MAX as usize - 1,
+                    u32::MAX as usize,
+                ])
+                .filter(|&second| second <= u32::MAX as usize)
+            {
+                assert_eq!(
+                    ring.position(second),
+                    second % len,
+                    "{second} in a ring of {len}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn stepping_back_and_ahead_wraps_around_the_ring() {
+        let ring = Ring::new(0, 70);
+        assert_eq!(ring.back(5, 6), 69);
+        assert_eq!(ring.back(5, 5), 0);
+        assert_eq!(ring.back(5, 70), 5);
+        assert_eq!(ring.ahead(65, 4), 69);
+        assert_eq!(ring.ahead(65, 5), 0);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        #[test]
+        fn any_second_in_any_ring(len in 2usize..=u32::MAX as usize, second in 0usize..=u32::MAX as usize) {
+            proptest::prop_assert_eq!(Ring::new(0, len).position(second), second % len);
         }
     }
 }

@@ -51,13 +51,15 @@ impl Fluid<'_> {
             if *answers_429 {
                 let kernel = class.rejected;
                 let rejected = &histories.rejected;
+                let at = ring.position(from);
                 kernel.spread.due_over(
                     ring,
                     rejected,
                     (from, span),
                     &mut class.rejected_run,
                     |j, due| {
-                        let at_floor = rejected[ring.cell((from + j).wrapping_sub(kernel.floor))];
+                        let at_floor =
+                            rejected[ring.start + ring.back(ring.ahead(at, j), kernel.floor)];
                         row[j] = row[j] + due + at_floor * kernel.floor_weight;
                     },
                 );

@@ -91,12 +91,20 @@ impl Policy {
                 "a number from 1 to 1000",
             ));
         }
-        check_span_with("cap", cap_s, || format!("a duration of {}", at_most_span()))?;
+        // The cap's lower end is the base: the one range for zero, too large and too small.
+        let cap_range = || {
+            format!(
+                "a duration of at least the base ({}) and {}",
+                crate::format_exact(base_s),
+                at_most_span()
+            )
+        };
+        check_span_with("cap", cap_s, cap_range)?;
         if cap_s < base_s {
             return Err(Error::out_of_range(
                 "cap",
                 crate::format_exact(cap_s),
-                format!("at least the base ({})", crate::format_exact(base_s)),
+                cap_range(),
             ));
         }
         let mut policy = Policy {
@@ -672,7 +680,11 @@ mod tests {
             ),
             (
                 Policy::new(30.0, 3.0, 10.0, Stop::Attempts(3)),
-                "cap must be at least the base (30 s), got 10 s",
+                "cap must be a duration of at least the base (30 s) and at most 365 days, got 10 s",
+            ),
+            (
+                Policy::new(30.0, 3.0, 0.0, Stop::Attempts(3)),
+                "cap must be a duration of at least the base (30 s) and at most 365 days, got 0 s",
             ),
             (
                 Policy::new(1.0, 2.0, 10.0, Stop::Attempts(0)),

@@ -166,7 +166,7 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
         ),
         (
             &["--cap", "10s"],
-            "--cap must be at least the base (30 s), got 10 s",
+            "--cap must be a duration of at least the base (30 s) and at most 365 days, got 10 s",
         ),
         (
             &["--base", "abc"],

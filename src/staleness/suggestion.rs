@@ -160,20 +160,29 @@ fn from_gap_list(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Po
     Policy::explicit(&gaps, Some(tail), Some(Stop::GiveUpAfter(tolerance_s)))
 }
 
+/// How close to `T` a give-up time counts as on it: half a millisecond, the finest step any
+/// duration is written in.
+const ON_TIME_S: f64 = 0.0005;
+
 /// What `policy`, as written, gets wrong against `T` and `R`.
 fn against(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Vec<String> {
     let schedule = policy.schedule();
     let give_up = schedule.give_up_s();
     let (t, r) = (format_duration(tolerance_s), format_duration(max_lag_s));
     let mut findings = Vec::new();
-    if give_up < tolerance_s {
+    // A derived schedule's gaps sum to T only up to rounding (32399.999999999993 s for 9 h):
+    // closer than the finest step any duration is written in counts as on T.
+    let off = give_up - tolerance_s;
+    if off.abs() < ON_TIME_S {
+        findings.push("Gives up exactly when events stop being worth delivering.".to_string());
+    } else if off < 0.0 {
         findings.push(format!(
             "Gives up {} before events stop being worth delivering: the first events of outages \
              between {} and {t} are exhausted while still worth delivering.",
             format_duration(tolerance_s - give_up),
             format_duration(give_up),
         ));
-    } else if give_up > tolerance_s {
+    } else {
         let late = schedule
             .rows()
             .iter()
@@ -188,8 +197,6 @@ fn against(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Vec<String> {
              events.",
             format_duration(give_up - tolerance_s),
         ));
-    } else {
-        findings.push("Gives up exactly when events stop being worth delivering.".to_string());
     }
     findings.push(lag_finding(&schedule, max_lag_s));
     let base = policy.base_s();
@@ -233,17 +240,12 @@ fn lag_finding(schedule: &Schedule, max_lag_s: f64) -> String {
     }
 }
 
-/// The proposal in one sentence. A cap that would read like the current one is written to the
-/// millisecond, and one still above the allowed lag `max_lag_s` (a base longer than it) says so.
+/// The proposal in one sentence. The cap is written to the millisecond (typed back, it gives
+/// the same schedule to within a millisecond per gap), and one still above the allowed lag
+/// `max_lag_s` (a base longer than it) says so.
 fn proposal(current: &Policy, proposed: &Policy, max_lag_s: f64) -> String {
     let schedule = proposed.schedule();
-    let cap = if format_duration(proposed.cap_s()) == format_duration(current.cap_s())
-        && proposed.cap_s() != current.cap_s()
-    {
-        crate::format_exact(proposed.cap_s())
-    } else {
-        format_duration(proposed.cap_s())
-    };
+    let cap = crate::format_exact(proposed.cap_s());
     let shape = match proposed.explicit_gaps() {
         Some(_) => format!("the listed gaps, none longer than {cap}"),
         None => format!(
@@ -264,8 +266,17 @@ fn proposal(current: &Policy, proposed: &Policy, max_lag_s: f64) -> String {
     } else {
         String::new()
     };
+    // Asked again after applying a proposal: the same schedule.
+    let lead = if proposed.schedule().rows() == current.schedule().rows() {
+        format!(
+            "This is the schedule they derive: {shape}, {}",
+            plural(proposed.attempts() as usize, "attempt")
+        )
+    } else {
+        format!("Derived instead: {shape}, {count}")
+    };
     format!(
-        "Derived instead: {shape}, {count}; the last attempt lands at {} and a long outage's \
+        "{lead}; the last attempt lands at {} and a long outage's \
          events arrive at most {} after recovery{still}.",
         format_duration(schedule.give_up_s()),
         format_duration(proposed.cap_s()),
@@ -306,6 +317,50 @@ mod tests {
     }
 
     const HOUR: f64 = 3_600.0;
+
+    /// Applying a proposal whose gaps sum to T only up to rounding (9 h, 45 min: a cap of
+    /// 2615.4545… s, the gaps summing to 32399.999999999993 s) gives up on T, and asking again
+    /// derives the same schedule; the cap is written to the millisecond.
+    #[test]
+    fn an_applied_proposal_ends_on_t() {
+        let unjittered = Policy::article();
+        let first = suggest(&unjittered, 9.0 * HOUR, 0.75 * HOUR).unwrap();
+        assert!(
+            first
+                .findings
+                .last()
+                .unwrap()
+                .contains("a 43 min 35.455 s cap, 17 attempts instead of 14"),
+            "{:?}",
+            first.findings
+        );
+        let applied = first.policy().unwrap();
+        assert_ne!(
+            applied.schedule().give_up_s(),
+            9.0 * HOUR,
+            "the rounding this is about"
+        );
+        let again = suggest(&applied, 9.0 * HOUR, 0.75 * HOUR).unwrap();
+        assert_eq!(
+            again.findings[0],
+            "Gives up exactly when events stop being worth delivering."
+        );
+        assert!(
+            again.findings.last().unwrap().starts_with(
+                "This is the schedule they derive: a 30 s base, a ×3 multiplier and a 43 min \
+                 35.455 s cap, 17 attempts;"
+            ),
+            "{:?}",
+            again.findings
+        );
+        // A millisecond off T is named.
+        let late = Policy::new(30.0, 3.0, first.cap_s + 0.001 / 11.0, Stop::Attempts(17)).unwrap();
+        let findings = suggest(&late, 9.0 * HOUR, 0.75 * HOUR).unwrap().findings;
+        assert!(
+            findings[0].starts_with("Keeps retrying 1 ms after"),
+            "{findings:?}"
+        );
+    }
 
     #[test]
     fn the_formula_lands_on_t_with_a_cap_under_r() {

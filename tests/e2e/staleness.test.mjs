@@ -109,7 +109,7 @@ test('the suggested schedule ends at the tolerance, and Apply makes it the polic
     const before = await findings(p);
     assert.equal(before.length, 3, JSON.stringify(before));
     assert.match(before[0], /the last 7 attempts deliver only stale events/);
-    assert.match(before[2], /Derived instead: a 30 s base, a ×3 multiplier and a 59\.9 min cap, 11 attempts instead of 14/);
+    assert.match(before[2], /Derived instead: a 30 s base, a ×3 multiplier and a 59 min 54 s cap, 11 attempts instead of 14/);
 
     await renderAfter(p, () => p.click('#apply-suggestion'));
     await until(async () => (await tableRows(p)).length === 11, 'the schedule table to show the 11 attempts');
@@ -121,6 +121,8 @@ test('the suggested schedule ends at the tolerance, and Apply makes it the polic
     assert.match(p.url(), /attempts=11/, 'the link carries the applied schedule');
     const after = await findings(p);
     assert.ok(!after.some((f) => /stale events/.test(f)), `the applied schedule sends nothing stale: ${JSON.stringify(after)}`);
+    assert.equal(after[0], 'Gives up exactly when events stop being worth delivering.');
+    assert.match(after.at(-1), /^This is the schedule they derive: a 30 s base, a ×3 multiplier and a 59 min 54 s cap, 11 attempts;/);
     assert.match(await caption(p), /A long outage's events arrive up to 59\.9 min after recovery/);
   });
 });

@@ -23,17 +23,21 @@ impl Fluid<'_> {
         let came_total = &mut came_total[..span];
         came_total.fill(Mass::ZERO);
         let rows = came_due.chunks_exact_mut(MAX_BLOCK).skip(1);
+        let mut histories_read = 0;
         for (k, (class, row)) in classes[1..top].iter_mut().zip(rows).enumerate() {
             let k = k + 1;
             let row = &mut row[..span];
             let ring = class.ring;
-            runs_before[k] = (class.timeout_run, class.rejected_run);
+            // Only a block longer than `soonest` can end early and be rewound.
+            if span > *soonest {
+                runs_before[k] = (class.timeout_run, class.rejected_run);
+            }
             if histories.quiet(k, ring, from) {
                 nothing_due[k] = true;
                 (class.timeout_run, class.rejected_run) = (Mass::ZERO, Mass::ZERO);
                 continue;
             }
-            *worked += span as f64;
+            histories_read += 1;
             if span > *soonest {
                 // The block's own seconds are read past its first `soonest`.
                 histories.clear(ring, from, span);
@@ -72,6 +76,7 @@ impl Fluid<'_> {
             }
             nothing_due[k] = !any;
         }
+        *worked += (histories_read * span) as f64;
     }
 
     /// The block ended early: the running sums go back to where its last second left them.

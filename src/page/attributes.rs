@@ -60,6 +60,12 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
             }),
         }
     }
+    if let Some(message) = super::settings::choose_stop(&mut settings, &given) {
+        errors.push(AttributeError {
+            attribute: "give-up".into(),
+            message,
+        });
+    }
     let resolved = super::resolve(DecodedState {
         settings,
         notices: Vec::new(),
@@ -92,6 +98,18 @@ mod tests {
             state.settings.get("gaps"),
             "5 s,5 min,30 min,2 h,3 h,3 h,3 h"
         );
+    }
+
+    /// README's `element.giveUp = '2 h'` on a timeline gives up at the deadline.
+    #[test]
+    fn a_give_up_attribute_is_the_stop_rule_unless_attempts_is_given_too() {
+        let state = element_state(&attributes(&[("view", "timeline"), ("give-up", "2 h")]));
+        assert!(state.errors.is_empty(), "{:?}", state.errors);
+        assert_eq!(state.settings.get("stop"), "give-up");
+        let both = element_state(&attributes(&[("attempts", "5"), ("give-up", "2 h")]));
+        assert_eq!(both.settings.get("stop"), "attempts");
+        assert_eq!(both.errors.len(), 1);
+        assert_eq!(both.errors[0].attribute, "give-up");
     }
 
     #[test]

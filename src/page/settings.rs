@@ -405,11 +405,29 @@ pub fn decode_hash(hash: &str) -> DecodedState {
             Err(notice) => notices.push(notice),
         }
     }
+    notices.extend(choose_stop(&mut settings, &given));
     DecodedState {
         settings,
         notices,
         given,
     }
+}
+
+/// A give-up deadline named without a stop rule is the stop, as `--give-up` is in the CLI;
+/// named beside an attempt count (which the CLI refuses) it is left out: the notice says so.
+pub(super) fn choose_stop(settings: &mut Settings, named: &[&'static str]) -> Option<String> {
+    if !named.contains(&"give-up") || named.contains(&"stop") {
+        return None;
+    }
+    if named.contains(&"attempts") {
+        settings.set("stop", "attempts");
+        return Some(
+            "give-up was ignored: attempts is given too (add stop=give-up to use the deadline)"
+                .into(),
+        );
+    }
+    settings.set("stop", "give-up");
+    None
 }
 
 /// Characters escaped in a hash value: everything but letters, digits and a few readable marks.
@@ -420,7 +438,9 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'/')
     .remove(b',');
 
-/// Writes settings as a URL hash (without the `#`), in the fixed order, skipping defaults.
+/// Writes settings as a URL hash (without the `#`), in the fixed order, skipping defaults, but
+/// for the stop rule beside a give-up deadline (a deadline alone is the stop, see
+/// [`super::resolve`]).
 ///
 /// # Example
 /// ```
@@ -436,7 +456,8 @@ pub fn encode_hash(settings: &Settings) -> String {
         .zip(&settings.values)
         .filter_map(|((key, _, default), value)| {
             let value = value.trim();
-            (value != *default).then(|| format!("{key}={}", utf8_percent_encode(value, ESCAPED)))
+            let kept = value != *default || (*key == "stop" && !settings.is_default("give-up"));
+            kept.then(|| format!("{key}={}", utf8_percent_encode(value, ESCAPED)))
         })
         .collect::<Vec<_>>()
         .join("&")
@@ -448,6 +469,30 @@ mod tests {
 
     fn value<'a>(state: &'a DecodedState, key: &str) -> &'a str {
         state.settings.get(key)
+    }
+
+    /// `#give-up=2h` gives up at 2 h, as `--give-up 2h` does; a page whose stop rule is the
+    /// attempt count writes it beside a deadline it keeps, so its link reads back the same.
+    #[test]
+    fn a_give_up_deadline_alone_is_the_stop_rule() {
+        let alone = decode_hash("#give-up=2h");
+        assert_eq!((value(&alone, "stop"), alone.notices.len()), ("give-up", 0));
+        let ruled = decode_hash("#stop=attempts&give-up=2h");
+        assert_eq!(
+            (value(&ruled, "stop"), ruled.notices.len()),
+            ("attempts", 0)
+        );
+        let both = decode_hash("#attempts=5&give-up=2h");
+        assert_eq!(value(&both, "stop"), "attempts");
+        assert_eq!(
+            both.notices,
+            ["give-up was ignored: attempts is given too (add stop=give-up to use the deadline)"]
+        );
+        let mut kept = Settings::default();
+        kept.set("give-up", "2 h");
+        let hash = encode_hash(&kept);
+        assert_eq!(hash, "stop=attempts&give-up=2%20h");
+        assert_eq!(decode_hash(&hash).settings, kept);
     }
 
     #[test]

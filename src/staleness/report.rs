@@ -120,6 +120,13 @@ impl StalenessReport {
                 format_duration(lag),
                 format_duration(age),
             ));
+        } else if let ([outage], true) = (
+            self.outages.as_slice(),
+            self.longest_delivered_outage_s > 0.0,
+        ) {
+            // The one outage asked about (the page's to read off) exhausts its first event:
+            // what becomes of its events. (A schedule that never retries says so below.)
+            clauses.push(exhausted_outage_clause(outage, sampled));
         }
         clauses.push(self.exhausted_clause(sampled));
         let mut text = capitalized(&clauses.join("; "));
@@ -166,6 +173,31 @@ impl StalenessReport {
             format_duration(longest)
         )
     }
+}
+
+/// An outage whose first event is exhausted: the share of its events exhausted, and how the
+/// rest arrive (fresh and stale with a tolerance).
+fn exhausted_outage_clause(outage: &OutageAnswer, sampled: bool) -> String {
+    let events = &outage.all_events;
+    let percent = |share: f64| crate::report::whole_percent(share * 100.0);
+    let rest = match (events.fresh_share, events.stale_share) {
+        (Some(fresh), Some(stale)) => {
+            format!(
+                "{} arrive fresh and {} stale",
+                percent(fresh),
+                percent(stale)
+            )
+        }
+        _ => format!("{} are delivered", percent(events.delivered_share)),
+    };
+    format!(
+        "after a {} outage the {}first event is exhausted: {}{} of its events need a replay, \
+         {rest}",
+        format_duration(outage.outage_s),
+        if sampled { "median " } else { "" },
+        if sampled { "on average " } else { "" },
+        percent(events.exhausted_share),
+    )
 }
 
 fn fresh_clause(tolerance_s: f64, fresh_s: f64, sampled: bool) -> String {
@@ -235,6 +267,25 @@ mod tests {
         assert_eq!(
             report.caption(),
             "Every event of any outage is exhausted (the schedule never retries) and needs a replay."
+        );
+    }
+
+    /// One outage asked about whose first event is exhausted is still answered (the page's
+    /// read-off outage of 30 h: the events older than the 24 h 02 min give-up at recovery are
+    /// exhausted, 5 h 58 min of 30 h or 19.9%; those within 6 h of their delivery fresh, 10.1%).
+    #[test]
+    fn caption_of_one_outage_whose_first_event_is_exhausted() {
+        let question = Question::new(&Policy::article(), Jitter::None, 0)
+            .and_then(|q| q.with_tolerance(6.0 * HOUR))
+            .unwrap();
+        let report = StalenessReport::new(&question, &[30.0 * HOUR], None).unwrap();
+        let caption = report.caption();
+        assert!(
+            caption.contains(
+                "after a 30 h outage the first event is exhausted: 20% of its events need a \
+                 replay, 10% arrive fresh and 70% stale;"
+            ),
+            "{caption}"
         );
     }
 

@@ -10,7 +10,8 @@
 //! 2. the cap = the smallest with which those `n` attempts reach `T`
 //!    ([`Policy::cap_for_deadline`]), at most `R`; the last attempt then lands on `T`. When that
 //!    cap would be below the base, the cap is the base and the schedule ends at the first
-//!    attempt at or after `T` (the findings say where the last attempt lands).
+//!    attempt at or after `T` (the findings say where the last attempt lands). A base longer
+//!    than `T` is refused: its first retry would already deliver a stale event.
 //!
 //! The reported give-up time is the proposed schedule's own (its gaps summed in `f64`), so it
 //! may differ from `T` in the last digits (604800.0000000097 for 7 days).
@@ -128,6 +129,15 @@ pub fn suggest(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Sugg
 /// the base, the closest to `R` a policy with that base allows.
 fn from_formula(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Policy, Error> {
     let (base, multiplier) = (policy.base_s(), policy.multiplier());
+    if base > tolerance_s {
+        return Err(Error::Unreachable(format!(
+            "the first retry comes after the {} base, past the {} tolerance, so every retry \
+             would deliver a stale event; a base of at most {} can retry in time",
+            format_duration(base),
+            format_duration(tolerance_s),
+            format_duration(tolerance_s),
+        )));
+    }
     let widest = max_lag_s.max(base);
     let at_widest = Policy::new(base, multiplier, widest, Stop::Attempts(1))?;
     let attempts = at_widest.attempts_for_deadline(tolerance_s)?;
@@ -306,7 +316,7 @@ mod tests {
             sentence.contains("a 2 h 59 min 42.857 s cap, 14 attempts as now"),
             "{sentence}"
         );
-        let too_short = suggest(&article, 1.0, 1.0).unwrap();
+        let too_short = suggest(&article, 60.0, 1.0).unwrap();
         let sentence = too_short.findings.last().unwrap();
         assert!(
             sentence.ends_with(
@@ -392,18 +402,24 @@ mod tests {
     }
 
     #[test]
-    fn a_base_longer_than_r_and_t_is_named() {
+    fn a_base_longer_than_r_is_named_and_one_longer_than_t_refused() {
         let policy = Policy::new(600.0, 2.0, 3_600.0, Stop::Attempts(5)).unwrap();
-        let s = suggest(&policy, 300.0, 60.0).unwrap();
-        assert_eq!((s.cap_s, s.attempts), (600.0, 2));
+        let s = suggest(&policy, 1_200.0, 60.0).unwrap();
+        assert_eq!((s.cap_s, s.attempts), (600.0, 3));
         assert!(s
             .findings
             .iter()
             .any(|f| f.starts_with("The 10 min base alone is longer than the 60 s allowed")));
-        assert!(s
-            .findings
-            .iter()
-            .any(|f| f.starts_with("The 10 min base alone is longer than the 5 min tolerance")));
+        // No retry can come within the tolerance: a "derived" schedule would send only stale
+        // events.
+        assert_eq!(
+            suggest(&policy, 300.0, 60.0).unwrap_err().to_string(),
+            "the first retry comes after the 10 min base, past the 5 min tolerance, so every \
+             retry would deliver a stale event; a base of at most 5 min can retry in time"
+        );
+        // A list's first gap is shortened to land on the tolerance instead.
+        let listed = Policy::explicit(&[600.0], None, Some(Stop::Attempts(3))).unwrap();
+        assert_eq!(suggest(&listed, 300.0, 60.0).unwrap().give_up_s, 300.0);
     }
 
     #[test]

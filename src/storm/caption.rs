@@ -3,6 +3,7 @@
 use super::report::{DrainedBy, Summary};
 use super::Scenario;
 use crate::format_duration;
+use crate::report::whole_percent;
 
 /// The caption: the peak, how the backlog ended, then the totals; `held_at_end` is what the
 /// bounds still held when the simulation stopped.
@@ -87,24 +88,6 @@ pub(crate) fn caption(scenario: &Scenario, summary: &Summary, held_at_end: f64) 
     text
 }
 
-/// A percentage to the whole percent, with as many decimals (up to three) as keep a share that
-/// is not all or nothing from reading `100%` or `0%` (149 of 72,000 delivered is 99.8% exhausted).
-fn whole_percent(percent: f64) -> String {
-    for decimals in 0..=3 {
-        let text = format!("{percent:.decimals$}");
-        let shown: f64 = text.parse().unwrap_or(percent);
-        if !((shown == 0.0 && percent > 0.0) || (shown == 100.0 && percent < 100.0)) {
-            return text + "%";
-        }
-    }
-    if percent < 50.0 {
-        "under 0.001%"
-    } else {
-        "over 99.999%"
-    }
-    .to_string()
-}
-
 /// The retry quota and the circuit breaker, when the scenario has them: what they are, how
 /// often the breaker opened, and what a quota still held at the end.
 fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
@@ -139,7 +122,7 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::whole_percent;
+    use crate::report::whole_percent;
 
     #[test]
     fn a_share_reads_all_or_nothing_only_when_it_is() {

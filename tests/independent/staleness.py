@@ -172,6 +172,8 @@ def outage_answer(t, D, T):
 def suggestion(p, T, R):
     """The derived schedule for tolerance T and allowed lag R: (suggestion dict or None, refused)."""
     if p.gaps is None:
+        if p.base > T:  # "A base longer than T is refused"
+            return None, True
         cap_r = max(p.base, R)  # "A base longer than R leaves the cap at the base"
         q = Policy(p.base, p.mult, cap_r, give_up=T)
         t = q.times()
@@ -380,7 +382,7 @@ def diffs(b, m, scale):
         bs, ms = b["suggestion"], m["suggestion"]
         if (bs is None) != (ms is None) or (b["suggestion_refused"] is None) != (not m["refused"]):
             out.append(f"suggestion: binary {bs and 'a schedule' or b['suggestion_refused']!r}, "
-                       f"model {ms and 'a schedule' or 'refused (more than 10000 attempts)'!r}")
+                       f"model {ms and 'a schedule' or 'refused'!r}")
         elif ms is not None:
             for k, mv in ms.items():
                 cmp(f"suggestion.{k}", bs.get(k, "MISSING"), mv, (k if k != "give_up_s" else k + "@suggestion") in CLOSE)

@@ -204,27 +204,6 @@ pub(super) fn storm_params(settings: &Settings) -> Params {
     }
 }
 
-/// The bounds besides the budget that the bounded series carries, for its label: " + rate
-/// limit + AWS quota + breaker" (empty without any).
-fn bounds_named(params: &Params) -> String {
-    let quota = match params.retry_quota.as_deref() {
-        Some("aws") => Some("AWS quota"),
-        Some("grpc") => Some("gRPC quota"),
-        _ => None,
-    };
-    let breaker = params.breaker_failures.is_some() || params.breaker_share.is_some();
-    [
-        params.rate_limit.is_some().then_some("rate limit"),
-        params.retry_after.is_some().then_some("Retry-After"),
-        quota,
-        breaker.then_some("breaker"),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|name| format!(" + {name}"))
-    .collect()
-}
-
 /// One storm of the chart: its legend label and its parameters.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -235,67 +214,49 @@ pub struct StormSeries {
     pub params: Params,
 }
 
-/// The storm chart's series: your policy alone; or, compared, your policy and the article's
-/// fixed 30 s interval (no jitter, no pause) without the limits (budget, rate limit,
-/// Retry-After, retry quota, circuit breaker) beside your policy with all of them and a retry
-/// budget (yours, or 10%), labelled with what it carries ("your policy + 10% budget + AWS
-/// quota"); and the compared preset's schedule in the same storm when one is
-/// chosen (same traffic, outage and bounds).
+/// The storm chart's series: your policy alone; or, compared, as the survival map compares
+/// (see [`crate::survival::series_specs`]): your policy with every bound you set, the article's
+/// fixed 30 s interval (no jitter, given up after 2 h) with your bounds but no retry budget, and
+/// your policy with a 10% budget added (`your policy + 10% budget`) or, when yours has a
+/// budget, without it (`your policy without its budget`); and the compared preset's schedule
+/// in the same storm when one is chosen (same traffic, outage and bounds).
 pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
     let mine = storm_params(settings);
     let series = |label: &str, params: Params| StormSeries {
         label: label.to_string(),
         params,
     };
-    // The scenario without the limits the budget series adds (your retry quota and breaker
-    // included: like the rate limit, they show in that series).
-    let bare = Params {
-        budget: None,
-        rate_limit: None,
-        retry_after: None,
-        retry_quota: None,
-        retry_quota_tokens: None,
-        retry_quota_ratio: None,
-        breaker_failures: None,
-        breaker_share: None,
-        breaker_window: None,
-        breaker_min_attempts: None,
-        breaker_cooldown: None,
-        breaker_probes: None,
-        ..mine.clone()
-    };
-    let mut all = if settings.get("storm-compare") == "true" {
-        let budget = mine.budget.clone().unwrap_or(NumberInput::Number(10.0));
-        let percent = match &budget {
-            NumberInput::Number(n) => format!("{n}"),
-            NumberInput::Text(t) => t.clone(),
+    let mut all = vec![series("your policy", mine.clone())];
+    if settings.get("storm-compare") == "true" {
+        let unbudgeted = Params {
+            budget: None,
+            ..mine.clone()
         };
-        let fixed = Params {
-            policy: Some("fixed".into()),
-            interval: Some(DurationInput::Text("30s".into())),
-            give_up: Some(DurationInput::Text("2h".into())),
-            attempts: None,
-            gaps: None,
-            then_every: None,
-            mode: Some("none".into()),
-            pause: None,
-            engine: Some("auto".into()),
-            ..bare.clone()
-        };
-        vec![
-            series("your policy", bare.clone()),
-            series("fixed 30 s", fixed),
-            series(
-                &format!("your policy + {percent}% budget{}", bounds_named(&mine)),
+        all.push(series(
+            "fixed 30 s",
+            Params {
+                policy: Some("fixed".into()),
+                interval: Some(DurationInput::Text("30s".into())),
+                give_up: Some(DurationInput::Text("2h".into())),
+                attempts: None,
+                gaps: None,
+                then_every: None,
+                mode: Some("none".into()),
+                engine: Some("auto".into()),
+                ..unbudgeted.clone()
+            },
+        ));
+        all.push(match mine.budget {
+            None => series(
+                &format!("your policy + {COMPARED_BUDGET_PERCENT}% budget"),
                 Params {
-                    budget: Some(budget),
+                    budget: Some(NumberInput::Number(COMPARED_BUDGET_PERCENT)),
                     ..mine.clone()
                 },
             ),
-        ]
-    } else {
-        vec![series("your policy", mine)]
-    };
+            Some(_) => series("your policy without its budget", unbudgeted),
+        });
+    }
     if let Ok(compared) = crate::presets::preset(settings.get("compare")) {
         let own = compared.params();
         all.push(series(
@@ -311,12 +272,15 @@ pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
                 mode: own.mode,
                 factor: own.factor,
                 policy: Some("exponential".into()),
-                ..bare
+                ..mine
             },
         ));
     }
     all
 }
+
+/// The budget the comparison adds to a policy without one, in percent: the survival map's.
+const COMPARED_BUDGET_PERCENT: f64 = crate::survival::COMPARED_BUDGET * 100.0;
 
 #[cfg(test)]
 mod tests {
@@ -354,35 +318,45 @@ mod tests {
             cooldown_s: 60,
             probes: 2,
         });
-        // Compared: your policy and the fixed interval bare, the budget series with every
-        // bound you set (as the rate limit and Retry-After are).
+        // Compared: every series has your bounds; the third adds a 10% budget.
         let series = bounds(&settings);
         assert_eq!(series.len(), 3);
-        for (label, bounds) in &series[..2] {
+        for (label, bounds) in &series {
             assert_eq!(
                 (bounds.retry_quota, bounds.breaker),
-                (None, None),
+                (quota, breaker),
                 "{label}"
             );
         }
+        let labels = |settings: &Settings| {
+            storm_series(settings)
+                .into_iter()
+                .map(|s| (s.label, s.params.budget))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
-            (series[2].1.retry_quota, series[2].1.breaker),
-            (quota, breaker)
-        );
-        assert_eq!(
-            series.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(),
+            labels(&settings),
             [
-                "your policy",
-                "fixed 30 s",
-                "your policy + 10% budget + gRPC quota + breaker"
+                ("your policy".to_string(), None),
+                ("fixed 30 s".to_string(), None),
+                (
+                    "your policy + 10% budget".to_string(),
+                    Some(NumberInput::Number(10.0))
+                )
             ]
         );
-        settings.set("rate-limit", "25/s");
-        settings.set("retry-after", "1 min");
+        // With your own budget, "your policy" is yours, budget included (as in the CLI and the
+        // survival map), and the comparison drops it.
+        settings.set("budget", "20");
         assert_eq!(
-            bounds(&settings)[2].0,
-            "your policy + 10% budget + rate limit + Retry-After + gRPC quota + breaker"
+            labels(&settings),
+            [
+                ("your policy".to_string(), Some(NumberInput::Number(20.0))),
+                ("fixed 30 s".to_string(), None),
+                ("your policy without its budget".to_string(), None)
+            ]
         );
+        settings.set("budget", "0");
         // Alone: your policy with them.
         settings.set("storm-compare", "false");
         let series = bounds(&settings);

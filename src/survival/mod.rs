@@ -61,8 +61,8 @@ pub use classify::{cell_spec, classify, Cell, Outcome};
 pub const RECOVERY_WINDOW_S: u32 = 3_600;
 /// Below this share of the arrival rate, goodput in the recovery window means collapse.
 pub const COLLAPSE_GOODPUT_SHARE: f64 = 0.5;
-/// The budget of the comparison series when your policy has none.
-const COMPARED_BUDGET: f64 = 0.10;
+/// The budget of the comparison series when your policy has none (the storm chart's too).
+pub const COMPARED_BUDGET: f64 = 0.10;
 
 /// One policy's cells and boundary.
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -612,18 +612,26 @@ test('the retry budget, by slider or by text, redraws the storm and names the bu
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     assert.equal(await slider.inputValue(), '5', 'the arrow keys moved #budget to 5');
     assert.equal(await page.locator('#budget-text').inputValue(), '5', '#budget-text follows the slider');
-    await stormSettles(page, (lines) => (lines[2] ?? '').startsWith('your policy + 5% budget:'), 'the budget line to name 5%');
+    // "your policy" is now yours with its 5% budget (as in the CLI and the survival map); the
+    // comparison shows it without, which is what "your policy" was before.
+    const WITHOUT = 'your policy without its budget:';
+    await stormSettles(page, (lines) => (lines[2] ?? '').startsWith(WITHOUT), 'the third line to drop your budget');
     const byKeyboard = await stormState(page);
-    assertStormLabels(byKeyboard.lines, [...STORM_LABELS.slice(0, 2), 'your policy + 5% budget:']);
+    assertStormLabels(byKeyboard.lines, [...STORM_LABELS.slice(0, 2), WITHOUT]);
     assert.notEqual(byKeyboard.pixels, initial.pixels, '#storm pixels with a 5% budget vs the default');
-    assert.notEqual(byKeyboard.lines[2], initial.lines[2], 'the budget line with 5% vs 10%');
-    assert.equal(byKeyboard.lines[0], initial.lines[0], 'the budget leaves "your policy" alone');
+    assert.notEqual(byKeyboard.lines[0], initial.lines[0], 'your policy carries its budget');
+    assert.equal(
+      byKeyboard.lines[2].slice(WITHOUT.length),
+      initial.lines[0].slice(STORM_LABELS[0].length),
+      'without its budget, your policy is the storm of the default settings',
+    );
     assert.equal(byKeyboard.lines[1], initial.lines[1], 'the budget leaves "fixed 30 s" alone');
 
     // Typed: 20 %, then 5 % again, which draws what the slider drew.
     await renderAfter(page, () => page.fill('#budget-text', '20'));
     const twenty = await stormState(page);
-    assertStormLabels(twenty.lines, [...STORM_LABELS.slice(0, 2), 'your policy + 20% budget:']);
+    assertStormLabels(twenty.lines, [...STORM_LABELS.slice(0, 2), WITHOUT]);
+    assert.notEqual(twenty.lines[0], byKeyboard.lines[0], 'your policy with 20% vs 5%');
     assert.notEqual(twenty.pixels, byKeyboard.pixels, '#storm pixels with a 20% vs a 5% budget');
     assert.equal(await slider.inputValue(), '20', 'the #budget slider follows the text');
 
@@ -690,32 +698,34 @@ test('a retry quota and a circuit breaker, set on the page, bound the storm and 
   await withPage(async ({ page }) => {
     const before = await stormLines(page);
     assert.equal(await page.locator('#retry-quota').inputValue(), '', 'no retry quota by default');
-    // Compared, the bounds join the budget in the third series (as the rate limit does), so the
-    // first two keep showing what the policy alone does.
-    const bounded = (params) => stormReport(page, { ...DEFAULT_STORM, budget: 10, ...params });
+    // Compared, every series carries your bounds (as in the survival map); the third adds a
+    // 10% budget.
+    const mine = (params) => stormReport(page, { ...DEFAULT_STORM, ...params });
+    const bounded = (params) => mine({ budget: 10, ...params });
 
     // The AWS SDKs' quota: the budget line is what storm() says of that storm.
     await renderAfter(page, () => page.selectOption('#retry-quota', 'aws'));
     const aws = await bounded({ retryQuota: 'aws' });
     const quoted = await stormLines(page);
-    // The bounded series names the bounds it carries.
-    assertStormLabels(quoted, [...STORM_LABELS.slice(0, 2), 'your policy + 10% budget + AWS quota:']);
-    assert.equal(quoted[2], `your policy + 10% budget + AWS quota: ${aws.caption}`, 'the budget line with the aws quota is the storm() caption');
-    assert.match(quoted[2], /AWS SDKs' retry quota/, 'the caption names the quota');
+    assertStormLabels(quoted);
+    assert.equal(quoted[0], `your policy: ${(await mine({ retryQuota: 'aws' })).caption}`, 'your policy carries the quota');
+    assert.equal(quoted[2], `your policy + 10% budget: ${aws.caption}`, 'the budget line with the aws quota is the storm() caption');
+    assert.match(quoted[0], /AWS SDKs' retry quota/, 'the caption names the quota');
+    assert.notEqual(quoted[0], before[0], 'the aws quota changes your policy');
     assert.notEqual(quoted[2], before[2], 'the aws quota changes the budget line');
-    assert.deepEqual(quoted.slice(0, 2), before.slice(0, 2), 'the quota leaves the unbounded series alone');
     assert.match(await page.evaluate(() => location.hash), /(^#|&)retry-quota=aws(&|$)/, 'the link names the quota');
 
     // A breaker on top: five failures in a row open it.
     await renderAfter(page, () => page.fill('#breaker-failures-text', '5'));
     const both = await bounded({ retryQuota: 'aws', breakerFailures: 5 });
     const broken = await stormLines(page);
-    assert.equal(broken[2], `your policy + 10% budget + AWS quota + breaker: ${both.caption}`, 'the budget line with the quota and the breaker');
+    assert.equal(broken[0], `your policy: ${(await mine({ retryQuota: 'aws', breakerFailures: 5 })).caption}`, 'your policy with the quota and the breaker');
+    assert.equal(broken[2], `your policy + 10% budget: ${both.caption}`, 'the budget line with the quota and the breaker');
     assert.notEqual(broken[2], quoted[2], 'the breaker changes the budget line');
     const link = await page.evaluate(() => location.hash);
     assert.match(link, /(^#|&)breaker-failures=5(&|$)/, 'the link names the breaker');
 
-    // Unchecking the comparison puts the bounds on your policy itself.
+    // Without the comparison, your policy alone: the same line.
     await renderAfter(page, () => page.uncheck('#storm-compare'));
     const single = await stormLines(page);
     const alone = await stormReport(page, { ...DEFAULT_STORM, retryQuota: 'aws', breakerFailures: 5 });
@@ -745,7 +755,7 @@ test('a retry quota and a circuit breaker, set on the page, bound the storm and 
     await renderAfter(page, () => page.fill('#breaker-share-text', '50%'));
     const shared = await bounded({ retryQuota: 'aws', breakerFailures: 5, breakerShare: '50%' });
     const withShare = await stormLines(page);
-    assert.equal(withShare[2], `your policy + 10% budget + AWS quota + breaker: ${shared.caption}`, 'the budget line with both breaker rules');
+    assert.equal(withShare[2], `your policy + 10% budget: ${shared.caption}`, 'the budget line with both breaker rules');
     assert.match(withShare[2], /opens after 5 consecutive failures or when 50% of at least 100 attempts in 30 s fail/, 'the caption names both rules');
     const before12 = await statusChanges(page);
     await page.fill('#breaker-share-text', '12.5');

@@ -58,38 +58,41 @@ pub fn preset_settings(preset: &Preset) -> Vec<(&'static str, String)> {
     values
 }
 
-/// A link's cap over a preset that lists its gaps cuts them (as the CLI's `--cap` does):
-/// whether it did (not for a formula preset, nor a cap that does not read).
+/// `preset` with its listed gaps cut to the settings' cap, as the CLI's `--cap` cuts them; `None`
+/// for a formula preset or a cap that does not read.
+fn capped_preset(settings: &Settings, preset: &Preset) -> Option<Preset> {
+    let cap_s = crate::parse_duration("cap", settings.get("cap")).ok()?;
+    preset.policy.explicit_gaps()?;
+    let policy = preset.policy.capped(cap_s).ok()?;
+    Some(Preset { policy, ..*preset })
+}
+
+/// A cap over a preset that lists its gaps cuts them: the schedule's settings but for its stop
+/// rule become the cut preset's; whether it did.
 fn cut_gaps(settings: &mut Settings, preset: &Preset) -> bool {
-    let cap = crate::parse_duration("cap", settings.get("cap"));
-    let Some(capped) = preset
-        .policy
-        .explicit_gaps()
-        .and(cap.ok())
-        .and_then(|cap_s| preset.policy.capped(cap_s).ok())
-    else {
+    let Some(cut) = capped_preset(settings, preset) else {
         return false;
     };
-    let shown = Preset {
-        policy: capped,
-        ..*preset
-    };
-    for (key, value) in preset_settings(&shown) {
-        if ["gaps", "then-every", "cap"].contains(&key) {
+    for (key, value) in preset_settings(&cut) {
+        if ["base", "multiplier", "gaps", "then-every", "cap"].contains(&key) {
             settings.set(key, value);
         }
     }
     true
 }
 
+/// Whether the settings hold `preset`'s schedule, as listed or with its gaps cut to the cap.
 fn matches_schedule(settings: &Settings, preset: &Preset) -> bool {
-    let wanted = preset_settings(preset);
-    SCHEDULE_KEYS.iter().all(|key| {
-        wanted
-            .iter()
-            .find(|(k, _)| k == key)
-            .is_some_and(|(_, v)| settings.get(key) == v)
-    })
+    let holds = |preset: &Preset| {
+        let wanted = preset_settings(preset);
+        SCHEDULE_KEYS.iter().all(|key| {
+            wanted
+                .iter()
+                .find(|(k, _)| k == key)
+                .is_some_and(|(_, v)| settings.get(key) == v)
+        })
+    };
+    holds(preset) || capped_preset(settings, preset).is_some_and(|cut| holds(&cut))
 }
 
 fn apply(settings: &mut Settings, values: &[(&'static str, String)]) {
@@ -133,10 +136,11 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
                 let only_cap = !["base", "multiplier", "gaps"]
                     .iter()
                     .any(|k| given.contains(k));
-                if formula
-                    && !given.contains(&"gaps")
-                    && !(only_cap && cut_gaps(&mut settings, &preset))
-                {
+                let cut = only_cap && cut_gaps(&mut settings, &preset);
+                if cut && matches_schedule(&settings, &preset) {
+                    // The preset cut to the cap, nothing else changed: still the preset.
+                    settings.set("preset", preset.name);
+                } else if formula && !given.contains(&"gaps") && !cut {
                     settings.set("gaps", "");
                     settings.set("then-every", "");
                 } else if given.contains(&"then-every") {
@@ -172,6 +176,11 @@ pub fn edited(mut settings: Settings, control: &str) -> Settings {
                 apply(&mut settings, &preset_settings(&preset));
             }
         }
+        // The cap cuts a listed preset's own gaps (moved back up, they come back), as a link's
+        // or the CLI's cap does.
+        "cap"
+            if crate::presets::preset(settings.get("preset"))
+                .is_ok_and(|preset| cut_gaps(&mut settings, &preset)) => {}
         "base" | "multiplier" | "cap" | "drop-gaps" => {
             settings.set("preset", "");
             settings.set("gaps", "");
@@ -242,12 +251,40 @@ mod tests {
             "a cap the link names is cut to even when it is the page's default"
         );
         let cut = resolved("#preset=svix&cap=1h");
-        assert_eq!(cut.get("preset"), "");
+        assert_eq!(cut.get("preset"), "svix", "still Svix, cut to the cap");
         assert_eq!(
             (cut.get("gaps"), cut.get("cap")),
             ("5 s,5 min,30 min,1 h,1 h,1 h,1 h", "1 h"),
             "a cap alone cuts the listed gaps"
         );
+        // The page's own link of that state reads back the same.
+        assert_eq!(resolved(&crate::page::encode_hash(&cut)), cut);
+    }
+
+    /// Moving the cap with Svix chosen cuts Svix's gaps, as a link's or the CLI's cap does (it
+    /// turned Svix into a 5 s × 1 formula that gave up after 35 s); moved back up, the gaps
+    /// come back, and the preset stays chosen throughout.
+    #[test]
+    fn the_cap_cuts_a_listed_presets_gaps() {
+        let mut svix = resolved("#preset=svix");
+        svix.set("cap", "3 h");
+        let cut = edited(svix.clone(), "cap");
+        assert_eq!(cut.get("preset"), "svix");
+        assert_eq!(cut.get("gaps"), "5 s,5 min,30 min,2 h,3 h,3 h,3 h");
+        let mut back = cut.clone();
+        back.set("cap", "20 h");
+        let back = edited(back, "cap");
+        assert_eq!(back.get("gaps"), "5 s,5 min,30 min,2 h,5 h,10 h,10 h");
+        assert_eq!(
+            back.get("cap"),
+            "10 h",
+            "a cap past the longest gap reads as it"
+        );
+        // A formula preset goes on as the formula with the new cap.
+        let mut article = resolved("#preset=article");
+        article.set("cap", "1 h");
+        let formula = edited(article, "cap");
+        assert_eq!((formula.get("preset"), formula.get("gaps")), ("", ""));
     }
 
     #[test]

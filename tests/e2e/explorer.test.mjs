@@ -185,9 +185,19 @@ test('each preset loads and shows its documented give-up time', { timeout: 120_0
       assert.ok(presets.some((p) => p.name === name), `a ${name} preset exists`);
     }
 
-    // Svix again, then the base slider: back to your own policy, and the formula.
+    // Svix again, then a 3 h cap: Svix's gaps cut to it (as the CLI's --cap cuts them), still
+    // Svix; a cap past its longest gap brings them back.
     await renderAfter(page, () => page.selectOption('#preset', 'svix'));
     assert.match(await page.locator('#gaps-text').inputValue(), /^5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h$/, '#gaps-text for Svix');
+    await renderAfter(page, () => page.fill('#cap-text', '3 h'));
+    assert.equal(await page.locator('#preset').inputValue(), 'svix', 'a cap keeps Svix');
+    assert.match(await page.locator('#gaps-text').inputValue(), /^5 s, 5 min, 30 min, 2 h, 3 h, 3 h, 3 h$/, 'the cap cuts the gaps');
+    assert.equal(lastElapsed(await tableRows(page)), '11 h 35 min', 'Svix cut to 3 h gives up at 11 h 35 min');
+    await renderAfter(page, () => page.fill('#cap-text', '20 h'));
+    assert.match(await page.locator('#gaps-text').inputValue(), /^5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h$/, 'a longer cap gives the gaps back');
+    assert.equal(lastElapsed(await tableRows(page)), DOCUMENTED.svix.lastElapsed, 'and Svix\'s schedule');
+
+    // Then the base slider: back to your own policy, and the formula.
     await renderAfter(page, async () => {
       await page.focus('#base');
       await page.keyboard.press('ArrowRight');

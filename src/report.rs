@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{format_duration, Schedule};
+use crate::{format_duration, Schedule, Stop};
 
 /// One attempt in a report. Seconds are plain numbers.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -188,8 +188,9 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
     let policy = schedule.policy();
     let attempts = policy.attempts();
     let mut facts = vec![format!(
-        "Gives up {} after the first failure, at attempt {attempts}.",
-        format_duration(schedule.give_up_s())
+        "Gives up {} after the first failure, at attempt {attempts}{}.",
+        format_duration(schedule.give_up_s()),
+        past_deadline(schedule)
     )];
     let explicit = policy.explicit_gaps().is_some();
     match schedule.first_capped_attempt() {
@@ -291,7 +292,32 @@ fn caption(schedule: &Schedule) -> String {
         ),
         None => text += &format!("Attempt {last} falls at {give_up}, where the schedule gives up."),
     }
+    if let Stop::GiveUpAfter(deadline_s) = policy.stop() {
+        if schedule.give_up_s() > deadline_s {
+            text += &format!(
+                " It is the first attempt at or past the {} deadline, and is still made.",
+                format_duration(deadline_s)
+            );
+        }
+    }
     text
+}
+
+/// For a give-up deadline, where it falls: on the last attempt, or between the last two (the
+/// first attempt at or past it is still made, as the CLI's `--give-up` documents).
+fn past_deadline(schedule: &Schedule) -> String {
+    let Stop::GiveUpAfter(deadline_s) = schedule.policy().stop() else {
+        return String::new();
+    };
+    let deadline = format_duration(deadline_s);
+    match schedule.rows() {
+        [.., before, last] if last.elapsed_s > deadline_s => format!(
+            ", the first at or past the {deadline} deadline (attempt {} falls at {})",
+            before.attempt,
+            format_duration(before.elapsed_s)
+        ),
+        _ => format!(", on the {deadline} deadline"),
+    }
 }
 
 /// A percentage to the whole percent, with as many decimals (up to three) as keep a share that
@@ -337,6 +363,34 @@ mod tests {
         assert!(table.contains("The 3 h cap engages at attempt 8; gaps at the cap hold 87%"));
         assert!(table.contains("5 of 14 attempts land inside the first 20 min."));
         assert!(table.contains("Uncapped, the gap before attempt 14 alone would be 184 days."));
+    }
+
+    /// A 2 h deadline is crossed by attempt 7 at 3 h 02 min, which is still made: the facts
+    /// and the caption say so (they read as a schedule 1 h 02 min past what was asked).
+    #[test]
+    fn a_deadline_is_named_where_it_falls() {
+        let policy = Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(7_200.0)).unwrap();
+        let report = ScheduleReport::new(&policy.schedule(), 1_200.0);
+        assert_eq!(
+            report.facts[0],
+            "Gives up 3 h 02 min after the first failure, at attempt 7, the first at or past the \
+             2 h deadline (attempt 6 falls at 1 h 01 min)."
+        );
+        assert!(
+            report.caption.ends_with(
+                "It is the first attempt at or past the 2 h deadline, and is still made."
+            ),
+            "{}",
+            report.caption
+        );
+        // A deadline an attempt lands on exactly.
+        let on = Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(120.0)).unwrap();
+        let report = ScheduleReport::new(&on.schedule(), 1_200.0);
+        assert_eq!(
+            report.facts[0],
+            "Gives up 2 min after the first failure, at attempt 3, on the 2 min deadline."
+        );
+        assert!(report.caption.ends_with("where the schedule gives up."));
     }
 
     #[test]

@@ -28,6 +28,10 @@ pub struct AttributeError {
     pub message: String,
 }
 
+/// The element's colour schemes: `auto` follows the reader's `prefers-color-scheme` (so does an
+/// empty `theme`).
+const THEMES: [&str; 3] = ["auto", "light", "dark"];
+
 /// The settings named by `attributes` (name, value), applied in order after `state` whatever
 /// its position, then completed as a link is (a preset's schedule filled in).
 pub fn element_state(attributes: &[(String, String)]) -> ElementState {
@@ -49,6 +53,15 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
     let mut settings = from_state.settings;
     let mut given = from_state.given;
     for (name, value) in attributes {
+        if name == "theme" && !(value.is_empty() || THEMES.contains(&value.as_str())) {
+            errors.push(AttributeError {
+                attribute: name.clone(),
+                message: format!(
+                    "theme \"{value}\" was ignored (one of {}); using auto",
+                    THEMES.join(", ")
+                ),
+            });
+        }
         if name == "state" || !Settings::is_key(name) {
             continue;
         }
@@ -110,6 +123,26 @@ mod tests {
         assert_eq!(both.settings.get("stop"), "attempts");
         assert_eq!(both.errors.len(), 1);
         assert_eq!(both.errors[0].attribute, "give-up");
+    }
+
+    #[test]
+    fn an_unknown_theme_is_named_and_auto_used() {
+        let state = element_state(&attributes(&[("theme", "blue")]));
+        assert_eq!(
+            state.errors,
+            [AttributeError {
+                attribute: "theme".into(),
+                message: "theme \"blue\" was ignored (one of auto, light, dark); using auto".into(),
+            }]
+        );
+        for fine in ["auto", "light", "dark", ""] {
+            assert!(
+                element_state(&attributes(&[("theme", fine)]))
+                    .errors
+                    .is_empty(),
+                "{fine}"
+            );
+        }
     }
 
     #[test]

@@ -38,7 +38,7 @@ const HOSTS = {
     <backoff-lab id="timeline" view="timeline" actions><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>
     <backoff-lab id="distribution" view="distribution" theme="dark"></backoff-lab>
     <backoff-lab id="storm" view="storm" outage="2 min" traffic="20 min"></backoff-lab>
-    <backoff-lab id="bad" view="timeline" multiplier="NaN"></backoff-lab>`),
+    <backoff-lab id="bad" view="timeline" multiplier="NaN" theme="blue"></backoff-lab>`),
   'ten.html': page(Array.from({ length: 10 }, (_, i) => `<backoff-lab view="timeline" attempts="${i + 3}"></backoff-lab>`).join('\n')),
   'survival.html': page(`
     <backoff-lab id="survival" view="survival" steps="6x4" outages="1m..2h"></backoff-lab>
@@ -176,6 +176,8 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
     assert.match(bad.error, /NaN/);
     const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error'));
     assert.ok(errors.some((e) => e.id === 'bad' && e.detail.field === 'multiplier'), JSON.stringify(errors));
+    assert.match(bad.error, /theme "blue" was ignored \(one of auto, light, dark\)/);
+    assert.ok(errors.some((e) => e.id === 'bad' && e.detail.field === 'theme'), JSON.stringify(errors));
     assert.ok(errors.every((e) => e.id === 'bad'), 'only the bad element reports an error');
   });
 

@@ -327,20 +327,25 @@ fn read_off<DB: DrawingBackend>(
     let (px, py) = plot.backend_coord(&(x, top));
     let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Top));
     let (px, gap) = (f64::from(px), 6.0 * s);
-    let area_width = f64::from(area.dim_in_pixel().0);
-    // In as many lines as the chart's width needs (a narrow column), beside the line on the
-    // side with more room, and kept inside the chart near an edge.
-    let lines = super::wrapped(area, &text, &style, area_width - 2.0 * gap);
+    // The plot's own width, left of which the time axis writes its ticks.
+    let x_range = plot.x_range();
+    let (plot_left, plot_right) = (
+        f64::from(plot.backend_coord(&(x_range.start, top)).0),
+        f64::from(plot.backend_coord(&(x_range.end, top)).0),
+    );
+    // In as many lines as the plot's width needs (a narrow column), beside the line on the
+    // side with more room, and kept inside the plot near an edge.
+    let lines = super::wrapped(area, &text, &style, plot_right - plot_left - 2.0 * gap);
     let (width, height) = lines.iter().fold((0.0, 0.0), |(w, _), line| {
         let (lw, lh) = super::text_size(area, line, &style);
         (f64::max(w, lw), lh)
     });
-    let left = if px > area_width * 0.55 {
+    let left = if px > (plot_left + plot_right) * 0.55 {
         px - gap - width
     } else {
         px + gap
     };
-    let left = left.min(area_width - width - gap).max(gap);
+    let left = left.min(plot_right - width - gap).max(plot_left + gap);
     let (top, line_height) = (f64::from(py) + 4.0 * s, height + 2.0 * s);
     // On the page's background, so that the lines and the bands under it do not cross it.
     let pad = 3.0 * s;
@@ -388,6 +393,15 @@ mod tests {
             })
             .unwrap();
             let first = svg[..svg.find("outage: ").unwrap()].rfind("<text").unwrap();
+            // The time axis's tick labels end (right-aligned) left of the plot, where the
+            // sentence once ran over "12 h" in a narrow column.
+            let axis_labels_end = svg
+                .split("<text x=\"")
+                .skip(1)
+                .filter(|element| element.contains("text-anchor=\"end\""))
+                .filter_map(|element| element.split('"').next()?.parse::<f64>().ok())
+                .fold(0.0, f64::max);
+            assert!(axis_labels_end > 0.0, "the time axis's labels");
             let mut sentence = Vec::new();
             for element in svg[first..].split("<text").skip(1) {
                 let line = element
@@ -406,8 +420,9 @@ mod tests {
                 })
                 .unwrap();
                 assert!(
-                    x >= 0.0 && x + line_width <= f64::from(width),
-                    "{outage} at {width} px: {x} + {line_width} for {line:?}"
+                    x > axis_labels_end && x + line_width <= f64::from(width),
+                    "{outage} at {width} px: {x} + {line_width} for {line:?} (axis labels end \
+                     at {axis_labels_end})"
                 );
                 sentence.push(line.to_string());
                 if line.ends_with(" old") || line.ends_with("exhausted") {

@@ -238,7 +238,7 @@ fn draw_timeline<DB: DrawingBackend>(
         Some(preset) => chart::timeline::draw_compared(
             area,
             (&schedule, "your policy"),
-            (&preset.policy.schedule(), "compared"),
+            (&preset.policy.schedule(), preset.title),
             options,
         )?,
         None => chart::timeline::draw(area, &schedule, options)?,

@@ -1,7 +1,7 @@
 //! The survival map: outage length (log, across) × capacity headroom (log, up), each cell of
 //! your policy shaded by what became of the destination (green, darker the longer it took to
 //! drain; amber when it recovered slowly; vermillion when it collapsed), every series' boundary
-//! as a staircase line, and your scenario marked. Rows not computed yet are left blank, so the
+//! as a staircase line, and your scenario marked with its own outcome. Rows not computed yet are left blank, so the
 //! same function draws a map as its rows arrive.
 
 use plotters::coord::Shift;
@@ -157,7 +157,7 @@ pub fn draw<DB: DrawingBackend>(
             boundary_style(i, &theme, s),
         )?;
     }
-    current(&mut plot, area, map.current, (x, y), &theme, s)?;
+    current(&mut plot, area, map, (x, y), &theme, s)?;
     legend.draw(area)
 }
 
@@ -274,16 +274,31 @@ fn staircase<DB: DrawingBackend>(
     Ok(())
 }
 
+/// What became of your scenario itself, for its mark's label: "recovers in 4.5 min".
+fn outcome_words(cell: &Cell) -> String {
+    match cell.outcome {
+        Outcome::Recovers => format!(
+            "recovers in {}",
+            format_duration(cell.recovery_s.unwrap_or(0.0))
+        ),
+        Outcome::Slow => "recovers slowly".to_string(),
+        Outcome::Collapsed => "collapses".to_string(),
+    }
+}
+
 /// Your scenario's outage and headroom: a ringed dot, labelled (clamped to the map's edge, and
-/// said so, when it lies outside).
+/// said so, when it lies outside). Once its own cell is computed, the dot is filled with that
+/// cell's shade and the label says its outcome: the cell of the grid it sits in is another
+/// outage and headroom, whose outcome may differ (the cliff can pass between them).
 fn current<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
-    (outage, headroom): (f64, f64),
+    map: &SurvivalMap,
     (x, y): ((f64, f64), (f64, f64)),
     theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
+    let (outage, headroom) = map.current;
     let inside = outage >= x.0 && outage <= x.1 && headroom >= y.0 && headroom <= y.1;
     let at = (outage.clamp(x.0, x.1), headroom.clamp(y.0, y.1));
     let (px, py) = plot.backend_coord(&at);
@@ -294,16 +309,21 @@ fn current<DB: DrawingBackend>(
         theme.background.filled(),
     ))
     .map_err(drawing_error)?;
+    if let Some(own) = &map.scenario {
+        let shade = fill(own, f64::from(map.recovery_window_s), theme);
+        area.draw(&Circle::new((px, py), radius, shade))
+            .map_err(drawing_error)?;
+    }
     area.draw(&Circle::new(
         (px, py),
         radius,
         theme.text.stroke_width(stroke(2.0, s)),
     ))
     .map_err(drawing_error)?;
-    let label = if inside {
-        "your scenario".to_string()
-    } else {
-        "your scenario (off the map)".to_string()
+    let place = if inside { "" } else { " (off the map)" };
+    let label = match &map.scenario {
+        Some(own) => format!("your scenario{place}: {}", outcome_words(own)),
+        None => format!("your scenario{place}"),
     };
     let label_style = font(12.0, s, theme.text);
     let (label_width, _) = super::text_size(area, &label, &label_style);

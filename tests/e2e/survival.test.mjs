@@ -39,7 +39,9 @@ after(async () => {
   await closeServer(server);
 });
 
-const FINAL = /^At [\d.]+× headroom \(capacity ÷ arrivals\), your policy /;
+// A whole map's caption: your scenario's own outcome, then the boundaries at the grid's row
+// nearest your headroom, said to be yours or only the nearest.
+const FINAL = /^Your scenario \(an outage of [^)]+ at [\d.]+× headroom\) (recovers|recovers slowly|collapses): .+ At [\d.]+× headroom \(capacity ÷ arrivals\), (your scenario's row of the map|the map's row nearest your [\d.]+×), your policy /;
 const PARTIAL = /^Computing the survival map: (\d+) of (\d+) rows done\.$/;
 
 async function withPage(hash, body, contextOptions = {}) {
@@ -87,6 +89,10 @@ test('the map waits for its section, then draws row by row into the whole map', 
     assertPainted(await canvasStats(p, '#survival'), 'the survival map');
     assert.match(await caption(p), /fixed 30 s survives outages up to/);
     assert.match(await caption(p), /your policy \+ 10% budget/);
+    // The page's scenario (a 10 min outage at 3×) collapses, whatever the cell its mark sits in:
+    // the caption says so, and that its row (2.44×) is only the grid's nearest.
+    assert.match(await caption(p), /^Your scenario \(an outage of 10 min at 3\.00× headroom\) collapses: goodput in the hour after the outage is [\d.]+% of the arrival rate\. /);
+    assert.match(await caption(p), / At 2\.44× headroom \(capacity ÷ arrivals\), the map's row nearest your 3\.00×, your policy /);
     assert.match(await p.locator('#survival').getAttribute('aria-label'), FINAL);
   });
 });
@@ -109,7 +115,7 @@ test('a newer input stops the running map and only the new one is drawn', { time
     assert.ok(done.length >= 2, `the new map drew as it went: ${JSON.stringify(seen)}`);
     assert.ok(done[0] <= 8, `the new map starts from its first rows, not the old map's: ${done}`);
     assert.ok(done.every((n, i) => i === 0 || n > done[i - 1]), `no row of the stopped map is drawn after the input: ${done}`);
-    assert.match(await caption(p), /^At 4\.15× headroom/, 'the final map is the new scenario\'s (40/s is 4× the arrivals)');
+    assert.match(await caption(p), / At 4\.15× headroom \(capacity ÷ arrivals\), the map's row nearest your 4\.00×/, 'the final map is the new scenario\'s (40/s is 4× the arrivals)');
     assert.match(p.url(), /capacity=40%2Fs|capacity=40\/s/, 'the link carries the input');
   });
 });

@@ -280,6 +280,29 @@ let survivalWanted = false;
 const progress = new Progress((view) => render.stop(view));
 // The last result each chart drew, for its SVG export.
 const lastComputed = new Map();
+// What the survival caption says before its map is asked for (index.html's text, read in `main`).
+let survivalWaiting = '';
+
+/**
+ * The survival map's refusal of `settings` (its axes, its work or its scenario), or null: the
+ * wasm core's check, the one its pieces of rows start with, at no cost (no cell runs). A link's
+ * invalid map is reported by the render that loads it, not only once its section is in view.
+ */
+function survivalRefusal(settings) {
+  try {
+    survivalJobs(settings, 0);
+    return null;
+  } catch (error) {
+    return asError(error);
+  }
+}
+
+/** The survival section says why there is no map, in its caption and its canvas' label. */
+function showSurvivalRefusal(error) {
+  const text = `The survival map cannot be computed: ${error.message}`;
+  $('survival-caption').textContent = text;
+  $('survival').setAttribute('aria-label', text);
+}
 
 // A render draws the timeline at once and asks the workers for the rest; each chart is drawn when
 // its result arrives, if it is still the newest. A newer render supersedes an older one. The
@@ -302,6 +325,12 @@ const render = (() => {
   let deferred = [];
   // Whether this render has asked for the survival map.
   let survivalStarted = false;
+  // This render's refusal of the survival map (its settings are invalid), or null.
+  let survivalRefused = null;
+  // Whether the survival section shows a refusal (an earlier render's, until this one replaces it).
+  let survivalShowsRefusal = false;
+  // Whether this render has written its status (an error arriving later writes it again).
+  let finished = false;
 
   function announce(scope) {
     document.dispatchEvent(new CustomEvent('charts-drawn', { detail: { scope } }));
@@ -332,6 +361,9 @@ const render = (() => {
     if (view === 'storm') stormMs = performance.now() - started;
     if (BACKGROUND.includes(view)) {
       showErrors(errors);
+      // A map refused after the render ended (a worker failed, or Stop was pressed): the status
+      // no longer says the render was clean.
+      if (finished) showStatus();
       return;
     }
     announceVisible();
@@ -369,12 +401,18 @@ const render = (() => {
     }
     writeHash(state);
     showErrors(errors);
+    finished = true;
+    showStatus();
+    if (errors.length === 0) document.body.dataset.ready = 'true';
+    announce('all');
+  }
+
+  /** The status line: how long the render took, or that something was not redrawn. */
+  function showStatus() {
     const ms = (performance.now() - started).toFixed(1);
     $('status').textContent = errors.length === 0
       ? `rendered in ${ms} ms (storm ${stormMs.toFixed(1)} ms)`
       : `not everything was redrawn: fix the highlighted input (${ms} ms)`;
-    if (errors.length === 0) document.body.dataset.ready = 'true';
-    announce('all');
   }
 
   function render() {
@@ -397,8 +435,24 @@ const render = (() => {
     // have rested, unless it is on screen itself.
     deferred = [];
     survivalStarted = false;
+    finished = false;
+    // An invalid survival map is refused now, wherever its section is: like any other chart's
+    // invalid input, it is in this render's status and said where the map would be.
+    survivalRefused = survivalRefusal(state);
+    if (survivalRefused) {
+      errors.push({ ...survivalRefused, view: 'survival' });
+      showSurvivalRefusal(survivalRefused);
+      survivalShowsRefusal = true;
+    } else if (survivalShowsRefusal) {
+      // The refusal no longer holds: the section says what it does next.
+      survivalShowsRefusal = false;
+      // In view, the empty map of the new settings until its rows arrive; off screen, the
+      // section waits again.
+      if (survivalWanted) draw('survival', { view: 'survival', rows: [] });
+      else $('survival-caption').textContent = survivalWaiting;
+    }
     for (const view of COMPUTED) {
-      if (view === 'survival' && !survivalWanted) continue;
+      if (view === 'survival' && (survivalRefused || !survivalWanted)) continue;
       if (view !== 'survival' && measuredOnScreen.has(view)) {
         request(view, mine, drawInstantly(view));
       } else {
@@ -468,6 +522,10 @@ const render = (() => {
       onError: (error) => {
         if (mine !== generation) return;
         errors.push({ ...error, view });
+        if (view === 'survival') {
+          showSurvivalRefusal(error);
+          survivalShowsRefusal = true;
+        }
         settle(view);
       },
     }, { previewed });
@@ -477,7 +535,7 @@ const render = (() => {
 
   /** The survival section came near the screen: its map joins the current render. */
   render.survival = () => {
-    if (state && !pending.has('survival')) request('survival', generation);
+    if (state && !survivalRefused && !pending.has('survival')) request('survival', generation);
   };
 
   /** The reader pressed Stop on `view`'s progress: its computation is dropped, its chart kept. */
@@ -574,6 +632,7 @@ async function main() {
   presetList = presets();
   fillPresetOptions();
   for (const [field, stops] of Object.entries(config.sliderStops)) $(field).max = String(stops.length - 1);
+  survivalWaiting = $('survival-caption').textContent;
   loadFromHash();
 
   for (const field of SLIDERS) {

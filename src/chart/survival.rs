@@ -1,7 +1,7 @@
 //! The survival map: outage length (log, across) × capacity headroom (log, up), each cell of
 //! your policy shaded by what became of the destination (green, darker the longer it took to
 //! drain; amber when it recovered slowly; vermillion when it collapsed), every series' boundary
-//! as a staircase line, and your scenario marked. Rows not computed yet are left blank, so the
+//! as a staircase line, and your scenario marked with its own outcome. Rows not computed yet are left blank, so the
 //! same function draws a map as its rows arrive.
 
 use plotters::coord::Shift;
@@ -45,17 +45,28 @@ fn edges(values: &[f64]) -> Vec<Span> {
         .collect()
 }
 
+/// The green of a cell that recovered, `share` (0 to 1) of the way from the quickest drain to
+/// the slowest: how strongly it covers the background. A darker green the slower, on either
+/// page: on a light background more green is darker (0.15 up to 0.75), on a dark one less
+/// green is (0.85 down to 0.30, which still stands out from the background and from a row not
+/// computed yet), so that the legend's "darker: slower to drain" holds in both schemes.
+fn recovered(share: f64, theme: &Theme) -> ShapeStyle {
+    let share = share.clamp(0.0, 1.0);
+    let cover = if theme.is_dark() {
+        0.85 - 0.55 * share
+    } else {
+        0.15 + 0.6 * share
+    };
+    theme.secondary.mix(cover).filled()
+}
+
 /// The shade of a cell of your policy: how strongly its colour covers the background.
 fn fill(cell: &Cell, window_s: f64, theme: &Theme) -> ShapeStyle {
     match cell.outcome {
         Outcome::Recovers => {
-            // Darker the longer the backlog took to drain, on a log scale of minutes.
+            // The longer the backlog took to drain, the darker, on a log scale of minutes.
             let minutes = cell.recovery_s.unwrap_or(0.0) / 60.0;
-            let share = (1.0 + minutes).ln() / (1.0 + window_s / 60.0).ln();
-            theme
-                .secondary
-                .mix(0.15 + 0.6 * share.clamp(0.0, 1.0))
-                .filled()
+            recovered((1.0 + minutes).ln() / (1.0 + window_s / 60.0).ln(), theme)
         }
         Outcome::Slow => theme.accent.mix(0.7).filled(),
         Outcome::Collapsed => theme.alert.mix(0.8).filled(),
@@ -81,7 +92,7 @@ fn legend_entries(map: &SurvivalMap, theme: &Theme, s: f64) -> Vec<(String, Shap
     let mut entries = vec![
         (
             "recovers (darker: slower to drain)".to_string(),
-            theme.secondary.mix(0.5).filled(),
+            recovered(0.5, theme),
         ),
         (
             "recovers slowly (not within 1 h)".to_string(),
@@ -146,7 +157,7 @@ pub fn draw<DB: DrawingBackend>(
             boundary_style(i, &theme, s),
         )?;
     }
-    current(&mut plot, area, map.current, (x, y), &theme, s)?;
+    current(&mut plot, area, map, (x, y), &theme, s)?;
     legend.draw(area)
 }
 
@@ -263,16 +274,31 @@ fn staircase<DB: DrawingBackend>(
     Ok(())
 }
 
+/// What became of your scenario itself, for its mark's label: "recovers in 4.5 min".
+fn outcome_words(cell: &Cell) -> String {
+    match cell.outcome {
+        Outcome::Recovers => format!(
+            "recovers in {}",
+            format_duration(cell.recovery_s.unwrap_or(0.0))
+        ),
+        Outcome::Slow => "recovers slowly".to_string(),
+        Outcome::Collapsed => "collapses".to_string(),
+    }
+}
+
 /// Your scenario's outage and headroom: a ringed dot, labelled (clamped to the map's edge, and
-/// said so, when it lies outside).
+/// said so, when it lies outside). Once its own cell is computed, the dot is filled with that
+/// cell's shade and the label says its outcome: the cell of the grid it sits in is another
+/// outage and headroom, whose outcome may differ (the cliff can pass between them).
 fn current<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
-    (outage, headroom): (f64, f64),
+    map: &SurvivalMap,
     (x, y): ((f64, f64), (f64, f64)),
     theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
+    let (outage, headroom) = map.current;
     let inside = outage >= x.0 && outage <= x.1 && headroom >= y.0 && headroom <= y.1;
     let at = (outage.clamp(x.0, x.1), headroom.clamp(y.0, y.1));
     let (px, py) = plot.backend_coord(&at);
@@ -283,16 +309,21 @@ fn current<DB: DrawingBackend>(
         theme.background.filled(),
     ))
     .map_err(drawing_error)?;
+    if let Some(own) = &map.scenario {
+        let shade = fill(own, f64::from(map.recovery_window_s), theme);
+        area.draw(&Circle::new((px, py), radius, shade))
+            .map_err(drawing_error)?;
+    }
     area.draw(&Circle::new(
         (px, py),
         radius,
         theme.text.stroke_width(stroke(2.0, s)),
     ))
     .map_err(drawing_error)?;
-    let label = if inside {
-        "your scenario".to_string()
-    } else {
-        "your scenario (off the map)".to_string()
+    let place = if inside { "" } else { " (off the map)" };
+    let label = match &map.scenario {
+        Some(own) => format!("your scenario{place}: {}", outcome_words(own)),
+        None => format!("your scenario{place}"),
     };
     let label_style = font(12.0, s, theme.text);
     let (label_width, _) = super::text_size(area, &label, &label_style);
@@ -334,5 +365,46 @@ mod tests {
         assert_eq!(e[1].1, e[2].0);
         assert!((e[0].0 - 10.0 / 10f64.sqrt()).abs() < 1e-9);
         assert!((e[2].1 - 1_000.0 * 10f64.sqrt()).abs() < 1e-9);
+    }
+
+    /// The relative luminance of `style`'s colour as it shows over the page's background.
+    fn luminance(style: ShapeStyle, theme: &Theme) -> f64 {
+        let RGBAColor(r, g, b, a) = style.color;
+        let RGBColor(br, bg, bb) = theme.background;
+        let over = |c: u8, back: u8| a * f64::from(c) + (1.0 - a) * f64::from(back);
+        0.2126 * over(r, br) + 0.7152 * over(g, bg) + 0.0722 * over(b, bb)
+    }
+
+    /// The legend says "recovers (darker: slower to drain)": on a light and on a dark page, a
+    /// cell whose backlog drained later shows a darker green (in the dark scheme it used to be
+    /// brighter), and the legend's swatch lies between the quickest and the slowest.
+    #[test]
+    fn a_slower_drain_is_a_darker_green_in_both_schemes() {
+        for dark in [false, true] {
+            let theme = Theme::new(dark);
+            let shade = |minutes: f64| {
+                let cell = Cell {
+                    outcome: Outcome::Recovers,
+                    recovery_s: Some(minutes * 60.0),
+                    exhausted_share: 0.0,
+                    peak_multiple: None,
+                    goodput_vs_arrivals: 1.0,
+                };
+                luminance(fill(&cell, 3_600.0, &theme), &theme)
+            };
+            let shades: Vec<f64> = [0.0, 1.0, 5.0, 15.0, 30.0, 60.0]
+                .iter()
+                .map(|&m| shade(m))
+                .collect();
+            assert!(
+                shades.windows(2).all(|w| w[1] < w[0]),
+                "dark {dark}: {shades:?}"
+            );
+            let swatch = luminance(recovered(0.5, &theme), &theme);
+            assert!(swatch < shades[0] && swatch > shades[5], "dark {dark}");
+            // The slowest still stands out from the background (a row not computed yet).
+            let background = luminance(theme.background.filled(), &theme);
+            assert!((shades[5] - background).abs() > 20.0, "dark {dark}");
+        }
     }
 }

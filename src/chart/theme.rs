@@ -26,6 +26,16 @@ pub struct Theme {
 }
 
 impl Theme {
+    /// Whether this is a dark page's theme: its background darker than mid-grey (relative
+    /// luminance below one half). Shades that stand for "more" mix less colour into a dark
+    /// background to look darker, and more into a light one.
+    pub fn is_dark(&self) -> bool {
+        let RGBColor(r, g, b) = self.background;
+        let luminance =
+            (0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b)) / 255.0;
+        luminance < 0.5
+    }
+
     /// The theme for a light or a dark page.
     pub fn new(dark: bool) -> Self {
         if dark {
@@ -53,5 +63,16 @@ impl Theme {
                 tertiary: RGBColor(0xcc, 0x79, 0xa7),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dark_theme_is_dark_and_the_light_one_is_not() {
+        assert!(Theme::new(true).is_dark());
+        assert!(!Theme::new(false).is_dark());
     }
 }

@@ -33,7 +33,7 @@ enum Packed {
 
 /// What packed bytes start with: the crate's version, and the format's (raised when a type
 /// under [`Computed`] changes shape within a version).
-pub const STAMP: &str = concat!("backoff-lab ", env!("CARGO_PKG_VERSION"), " packed 1\n");
+pub const STAMP: &str = concat!("backoff-lab ", env!("CARGO_PKG_VERSION"), " packed 2\n");
 
 /// `computed` as bytes for [`unpack`].
 pub fn pack(computed: Computed) -> Result<Vec<u8>, Error> {

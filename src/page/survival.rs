@@ -82,3 +82,54 @@ pub(super) fn draw_survival<DB: DrawingBackend>(
         suggestion_findings: Vec::new(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::survival::{cell, Outcome};
+
+    /// The page's default scenario (exponential 30 s ×3 capped at 3 h, 14 attempts, full
+    /// jitter, a 10 min outage at 3× headroom) on an 8×6 map: its mark falls in a cell of a
+    /// 486 s outage at 3.41× that recovers, while the scenario itself collapses. The map says
+    /// the scenario's own outcome (caption and mark), and that its row is only the nearest.
+    #[test]
+    fn the_scenario_is_told_by_its_own_outcome_not_its_grid_cells() {
+        let mut settings = Settings::default();
+        settings.set("steps", "8x6");
+        let plan = survival_plan(&settings).unwrap();
+        assert_eq!(plan.current, (600.0, 3.0));
+        let map = plan.map(&survival_rows(&settings).unwrap()).unwrap();
+        let yours = &plan.series[0].1;
+        let own = cell(yours, 600.0, 3.0, plan.engine).unwrap();
+        assert_eq!(own.outcome, Outcome::Collapsed, "{own:?}");
+        assert_eq!(map.scenario, Some(own));
+        // The grid cell the mark sits in (nearest outage and headroom) recovers.
+        let row = 2;
+        let column = map.outages_s.iter().position(|&o| o == 486.0).unwrap();
+        assert_eq!(
+            (map.headroom[row] * 100.0).round() / 100.0,
+            3.41,
+            "{:?}",
+            map.headroom
+        );
+        assert_eq!(map.series[0].cells[row][column].outcome, Outcome::Recovers);
+
+        let caption = &map.caption;
+        assert!(
+            caption.starts_with(
+                "Your scenario (an outage of 10 min at 3.00× headroom) collapses: goodput in the \
+                 hour after the outage is "
+            ),
+            "{caption}"
+        );
+        assert!(
+            caption.contains("At 3.41× headroom (capacity ÷ arrivals), the map's row nearest your 3.00×, your policy survives outages up to 8.1 min"),
+            "{caption}"
+        );
+        let svg = crate::chart::to_svg((900, 460), |area| {
+            crate::chart::survival::draw(area, &map, &ChartOptions::default())
+        })
+        .unwrap();
+        assert!(svg.contains("your scenario: collapses"), "the mark's label");
+    }
+}

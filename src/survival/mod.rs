@@ -38,6 +38,19 @@
 //! The series are your policy, the fixed 30 s comparison (no jitter, 2 h of retrying, your
 //! bounds but no budget) and your policy with a 10% retry budget (or, when yours has a budget,
 //! without it).
+//!
+//! **Your scenario's own cell.** Your scenario's outage and headroom rarely fall on the grid,
+//! and the grid's nearest cell can have another outcome (the cliff may lie between them). So a
+//! map also computes the cell of your policy at exactly your scenario's outage and headroom
+//! (the same rules as every cell: traffic through the outage and the recovery window), with
+//! your policy's row nearest your headroom ([`Plan::rows_of`]); [`SurvivalMap::scenario`]. The
+//! caption states its outcome first, then the boundaries at the grid's row nearest your
+//! headroom, saying that the row is the nearest one when its headroom is not yours (equal to a
+//! relative 1e-9 is yours: the axis' last value is computed); the chart's
+//! mark shows that outcome (its colour and its label), not the outcome of the cell it sits in.
+//! It is not computed (`None`, and the caption says why) when your outage ends later than
+//! 7 days less the recovery window (no storm can hold its window). Its work counts toward the
+//! map's limit, and its refusal (by an engine) refuses the map, as any cell's does.
 
 mod axes;
 mod branching;
@@ -90,6 +103,9 @@ pub struct SurvivalMap {
     pub recovery_window_s: u32,
     /// The scenario's own outage and headroom (marked on the chart).
     pub current: (f64, f64),
+    /// Your policy's cell at exactly [`SurvivalMap::current`] (see the module's rules); `None`
+    /// until the row that carries it is computed, and when the outage ends too late for a cell.
+    pub scenario: Option<Cell>,
     /// One per policy.
     pub series: Vec<Series>,
     /// Rows (series × headroom) not computed yet, left empty: 0 for a whole map.
@@ -136,9 +152,14 @@ pub fn series_specs(yours: &Spec) -> Result<Vec<(String, Spec)>, Error> {
 /// One cell: the storm of `spec` with an outage of `outage_s` at `headroom`, simulated to the
 /// end of its recovery window and classified.
 pub fn cell(spec: &Spec, outage_s: f64, headroom: f64, engine: Engine) -> Result<Cell, Error> {
-    let storm = cell_spec(spec, outage_s, headroom);
-    let report = simulate_until(&Scenario::new(storm)?, engine, false, window_end_s(&storm))?;
-    Ok(classify(&storm, &report))
+    run_cell(&cell_spec(spec, outage_s, headroom), engine)
+}
+
+/// A cell's storm (as [`cell_spec`] made it) simulated to the end of its recovery window and
+/// classified.
+fn run_cell(storm: &Spec, engine: Engine) -> Result<Cell, Error> {
+    let report = simulate_until(&Scenario::new(*storm)?, engine, false, window_end_s(storm))?;
+    Ok(classify(storm, &report))
 }
 
 /// The end of a cell's recovery window: its outage's end plus [`RECOVERY_WINDOW_S`].
@@ -168,11 +189,25 @@ pub const MAX_MAP_WORK: (f64, f64) = (5e9, 2e8);
 /// engine.
 const BRANCH_LEAD_S: f64 = 64.0;
 
-/// Refuses a map whose worst-case work exceeds [`MAX_MAP_WORK`], before any cell runs.
-fn check_work(specs: &[(String, Spec)], axes: &Axes, engine: Engine) -> Result<(), Error> {
+/// Refuses a map whose worst-case work exceeds [`MAX_MAP_WORK`], before any cell runs: its
+/// rows' and, when there is one, your scenario's own cell (`own`, its storm).
+fn check_work(
+    specs: &[(String, Spec)],
+    own: Option<&Spec>,
+    axes: &Axes,
+    engine: Engine,
+) -> Result<(), Error> {
     let (fluid, discrete) = MAX_MAP_WORK;
-    let mut work = 0.0;
     let window = f64::from(RECOVERY_WINDOW_S);
+    // The own cell is simulated on its own, to the end of its recovery window.
+    let mut work = own.map_or(0.0, |storm| {
+        let attempts = f64::from(storm.policy.attempts());
+        let seconds = f64::from(window_end_s(storm));
+        match engine {
+            Engine::Discrete => storm.arrivals_per_s * seconds * attempts,
+            _ => seconds * attempts,
+        }
+    });
     for (_, spec) in specs {
         let attempts = f64::from(spec.policy.attempts());
         if engine == Engine::Fluid {
@@ -219,6 +254,10 @@ pub struct Row {
     pub headroom: usize,
     /// One cell per outage.
     pub cells: Vec<Cell>,
+    /// Your scenario's own cell (see the module's rules), carried by your policy's row nearest
+    /// your headroom; `None` in every other row.
+    #[serde(default)]
+    pub scenario: Option<Cell>,
 }
 
 /// A map about to be computed: its axes and series, checked (its work included) before any
@@ -233,6 +272,9 @@ pub struct Plan {
     pub engine: Engine,
     /// The scenario's own outage and headroom.
     pub current: (f64, f64),
+    /// The storm of your scenario's own cell (see the module's rules): your policy at exactly
+    /// your outage and headroom; `None` when your outage ends too late for a recovery window.
+    pub own: Option<Spec>,
 }
 
 impl Plan {
@@ -258,16 +300,31 @@ impl Plan {
         }
         let engine = map_engine(engine);
         let series = series_specs(yours)?;
-        check_work(&series, &axes, engine)?;
+        let current = (
+            f64::from(yours.outage.1),
+            yours.capacity_per_s / yours.arrivals_per_s,
+        );
+        let own = cell_spec(yours, current.0, current.1);
+        // A cell's storm lasts through its recovery window: one that would end past the storm's
+        // horizon cannot be run (the axes keep their outages short enough for it).
+        let own =
+            (u64::from(own.outage.0) + u64::from(own.outage.1) + u64::from(RECOVERY_WINDOW_S)
+                <= u64::from(crate::storm::MAX_HORIZON_S))
+            .then_some(own);
+        check_work(&series, own.as_ref(), &axes, engine)?;
         Ok(Plan {
             series,
             engine,
-            current: (
-                f64::from(yours.outage.1),
-                yours.capacity_per_s / yours.arrivals_per_s,
-            ),
+            current,
+            own,
             axes,
         })
+    }
+
+    /// The headroom index of the row that carries your scenario's own cell: your policy's row
+    /// nearest your headroom (on a log axis).
+    fn own_row(&self) -> usize {
+        render::nearest(&self.axes.headroom, self.current.1)
     }
 
     /// Every row to compute, as (series, headroom) indices: each series' rows in turn, the
@@ -275,7 +332,7 @@ impl Plan {
     /// scenario is an earlier series' (your policy is the fixed 30 s one) is not computed again:
     /// [`Plan::map`] gives it the earlier series' rows.
     pub fn rows(&self) -> Vec<(usize, usize)> {
-        let nearest = render::nearest(&self.axes.headroom, self.current.1);
+        let nearest = self.own_row();
         let mut order: Vec<usize> = (0..self.axes.headroom.len()).collect();
         order.sort_by_key(|&h| h.abs_diff(nearest));
         self.computed_series()
@@ -329,8 +386,9 @@ impl Plan {
 
     /// Series `series`' rows at the headroom indices `headrooms`, every cell simulated: on the
     /// fluid engine, cells branched off shared storms (see the module's rules); otherwise each
-    /// cell on its own. Any split of the rows gives the same rows. An index out of range is
-    /// refused, naming `row`.
+    /// cell on its own. Your policy's row nearest your headroom also carries your scenario's own
+    /// cell, simulated on its own. Any split of the rows gives the same rows. An index out of
+    /// range is refused, naming `row`.
     pub fn rows_of(&self, series: usize, headrooms: &[usize]) -> Result<Vec<Row>, Error> {
         let outside = headrooms.iter().find(|&&h| h >= self.axes.headroom.len());
         if series >= self.series.len()
@@ -355,15 +413,25 @@ impl Plan {
             Engine::Fluid => branching::rows(spec, &self.axes, headrooms)?,
             _ => direct_cells(spec, &self.axes, headrooms, self.engine)?,
         };
-        Ok(headrooms
+        let own_row = (series == 0).then(|| self.own_row());
+        headrooms
             .iter()
             .zip(cells)
-            .map(|(&headroom, cells)| Row {
-                series,
-                headroom,
-                cells,
+            .map(|(&headroom, cells)| {
+                let scenario = match self.own {
+                    Some(storm) if own_row == Some(headroom) => {
+                        Some(run_cell(&storm, self.engine)?)
+                    }
+                    _ => None,
+                };
+                Ok(Row {
+                    series,
+                    headroom,
+                    cells,
+                    scenario,
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// The map from the `rows` computed so far (a row given twice counts once; the rows not
@@ -400,6 +468,11 @@ impl Plan {
             }
         }
         let rows_pending = grid.iter().flatten().filter(|row| row.is_empty()).count();
+        // Carried by one row of your policy (rows of later series never carry it).
+        let scenario = rows
+            .iter()
+            .filter(|row| row.series == 0)
+            .find_map(|row| row.scenario);
         let series: Vec<Series> = self
             .series
             .iter()
@@ -415,10 +488,13 @@ impl Plan {
             .collect();
         let caption = if rows_pending == 0 {
             render::caption(
-                &self.axes.headroom,
-                self.current.1,
+                &self.axes,
+                self.current,
+                render::Own {
+                    cell: scenario.as_ref(),
+                    computable: self.own.is_some(),
+                },
                 &series,
-                &self.axes.outages_s,
             )
         } else {
             let total = self.series.len() * self.axes.headroom.len();
@@ -432,6 +508,7 @@ impl Plan {
             headroom: self.axes.headroom.clone(),
             recovery_window_s: RECOVERY_WINDOW_S,
             current: self.current,
+            scenario,
             series,
             rows_pending,
             caption,

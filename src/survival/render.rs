@@ -1,6 +1,6 @@
 //! The map in words, as a table and as CSV.
 
-use super::{Outcome, Series, SurvivalMap};
+use super::{Axes, Cell, Outcome, Series, SurvivalMap};
 use crate::format_duration;
 
 /// The index of the headroom nearest `current` on a log axis.
@@ -24,26 +24,83 @@ fn survives(boundary: Option<f64>, outages_s: &[f64]) -> String {
     }
 }
 
-/// "At 3.0× headroom your policy survives outages up to 4 min; fixed 30 s …" at the axis'
-/// headroom nearest the scenario's.
-pub(super) fn caption(
-    headroom: &[f64],
-    current: f64,
-    series: &[Series],
-    outages_s: &[f64],
-) -> String {
-    let at = nearest(headroom, current);
+/// Your scenario's own cell as the caption knows it: the cell, when computed, and whether it
+/// can be (see the module's rules).
+pub(super) struct Own<'a> {
+    pub cell: Option<&'a Cell>,
+    pub computable: bool,
+}
+
+/// A share of the arrival rate, as a percentage to a tenth.
+fn percent(share: f64) -> String {
+    format!("{:.1}%", share * 100.0)
+}
+
+/// "Your scenario (an outage of 10 min at 3.00× headroom) collapses: …": the outcome of your
+/// scenario's own cell, which the grid's nearest cell need not share; `None` when the map has
+/// no own cell though one could be computed (rows given without it).
+fn own_sentence((outage, headroom): (f64, f64), own: &Own<'_>) -> Option<String> {
+    let what = format!(
+        "Your scenario (an outage of {} at {headroom:.2}× headroom)",
+        format_duration(outage)
+    );
+    let Some(cell) = own.cell else {
+        return (!own.computable).then(|| {
+            format!(
+                "{what} is not a cell of the map: its outage ends later than 7 days less the \
+                 1 h recovery window."
+            )
+        });
+    };
+    Some(match cell.outcome {
+        Outcome::Recovers => format!(
+            "{what} recovers: its backlog is delivered {} after the outage ends.",
+            format_duration(cell.recovery_s.unwrap_or(0.0))
+        ),
+        Outcome::Slow => format!(
+            "{what} recovers slowly: its backlog is not delivered within 1 h of the outage's \
+             end, though goodput in that hour is {} of the arrival rate.",
+            percent(cell.goodput_vs_arrivals)
+        ),
+        Outcome::Collapsed => format!(
+            "{what} collapses: goodput in the hour after the outage is {} of the arrival rate.",
+            percent(cell.goodput_vs_arrivals)
+        ),
+    })
+}
+
+/// Whether a row's `headroom` is the scenario's `current` one (the axis' last value is
+/// computed, so equal up to a rounding error).
+fn same_headroom(headroom: f64, current: f64) -> bool {
+    (headroom / current - 1.0).abs() < 1e-9
+}
+
+/// The caption of a whole map: your scenario's own outcome, then each series' boundary at the
+/// grid row nearest your headroom ("At 3.41× headroom (capacity ÷ arrivals), the map's row
+/// nearest your 3.00×, your policy survives outages up to 8.1 min; fixed 30 s …"), then the
+/// rules.
+pub(super) fn caption(axes: &Axes, current: (f64, f64), own: Own<'_>, series: &[Series]) -> String {
+    let at = nearest(&axes.headroom, current.1);
     let parts: Vec<String> = series
         .iter()
-        .map(|s| format!("{} {}", s.label, survives(s.boundary[at], outages_s)))
+        .map(|s| format!("{} {}", s.label, survives(s.boundary[at], &axes.outages_s)))
         .collect();
-    format!(
-        "At {:.2}× headroom (capacity ÷ arrivals), {}. A cell recovers when its backlog is \
-         delivered within 1 h of the outage's end, and collapses when goodput in that hour stays \
-         below half the arrival rate.",
-        headroom[at],
+    let row = if same_headroom(axes.headroom[at], current.1) {
+        "your scenario's row of the map".to_string()
+    } else {
+        format!("the map's row nearest your {:.2}×", current.1)
+    };
+    let rows = format!(
+        "At {:.2}× headroom (capacity ÷ arrivals), {row}, {}. A cell recovers when its backlog \
+         is delivered within 1 h of the outage's end, and collapses when goodput in that hour \
+         stays below half the arrival rate.",
+        axes.headroom[at],
         parts.join("; ")
-    )
+    );
+    match own_sentence(current, &own) {
+        Some(sentence) => format!("{sentence} {rows}"),
+        None => rows,
+    }
 }
 
 fn letter(outcome: Outcome) -> char {

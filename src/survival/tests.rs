@@ -130,7 +130,7 @@ fn more_headroom_never_moves_the_fixed_interval_cliff_shorter() {
     for pair in fixed.boundary.windows(2) {
         assert!(reach(pair[1]) >= reach(pair[0]), "{:?}", fixed.boundary);
     }
-    assert!(map.caption.starts_with("At "), "{}", map.caption);
+    assert!(map.caption.starts_with("Your scenario "), "{}", map.caption);
 }
 
 #[test]
@@ -299,4 +299,93 @@ fn a_series_alike_an_earlier_one_is_computed_once_and_shown_twice() {
         .collect();
     assert_eq!(map.series[1].cells, computed);
     assert_eq!(map.series[1].cells, map.series[0].cells);
+}
+
+/// Your scenario's own cell is your policy's cell at exactly its outage and headroom, carried by
+/// your policy's row nearest its headroom alone, whichever way the rows are split; the map and
+/// its caption give its outcome.
+#[test]
+fn the_scenarios_own_cell_rides_with_the_nearest_row_of_your_policy() {
+    let axes = Axes::new((30.0, 1_800.0), (1.5, 6.0), (4, 3)).unwrap();
+    let yours = Spec::article_fixed();
+    let plan = Plan::new(&yours, axes.clone(), Engine::Fluid).unwrap();
+    let own = cell(&yours, 600.0, 3.0, Engine::Fluid).unwrap();
+    for workers in [0, 1, 2] {
+        let rows: Vec<Row> = plan
+            .pieces(workers)
+            .iter()
+            .flat_map(|(series, headrooms)| plan.rows_of(*series, headrooms).unwrap())
+            .collect();
+        let carriers: Vec<(usize, usize)> = rows
+            .iter()
+            .filter(|row| row.scenario.is_some())
+            .map(|row| (row.series, row.headroom))
+            .collect();
+        assert_eq!(carriers, vec![(0, 1)], "{workers} workers");
+        assert_eq!(plan.map(&rows).unwrap().scenario, Some(own));
+    }
+    let map = survival_map(&yours, &axes, Engine::Fluid).unwrap();
+    assert_eq!(map.scenario, Some(own));
+    assert_eq!(own.outcome, Outcome::Collapsed, "{own:?}");
+    assert!(
+        map.caption
+            .starts_with("Your scenario (an outage of 10 min at 3.00× headroom) collapses: "),
+        "{}",
+        map.caption
+    );
+    // The partial map has it as soon as that row is in, and no other row brings it.
+    let first = plan.rows_of(0, &[1]).unwrap();
+    assert_eq!(plan.map(&first).unwrap().scenario, Some(own));
+    assert_eq!(
+        plan.map(&plan.rows_of(0, &[0, 2]).unwrap())
+            .unwrap()
+            .scenario,
+        None
+    );
+    assert_eq!(plan.rows_of(1, &[1]).unwrap()[0].scenario, None);
+}
+
+/// The caption says whether its row is your headroom or only the nearest row of the grid.
+#[test]
+fn the_caption_names_its_row_as_yours_or_as_the_nearest() {
+    let yours = Spec::article_fixed();
+    let on_the_grid = Axes::new((30.0, 1_800.0), (1.5, 6.0), (4, 3)).unwrap();
+    let map = survival_map(&yours, &on_the_grid, Engine::Fluid).unwrap();
+    assert!(
+        map.caption
+            .contains(" At 3.00× headroom (capacity ÷ arrivals), your scenario's row of the map, "),
+        "{}",
+        map.caption
+    );
+    let off_the_grid = Axes::new((30.0, 1_800.0), (1.5, 8.0), (4, 3)).unwrap();
+    let map = survival_map(&yours, &off_the_grid, Engine::Fluid).unwrap();
+    assert!(
+        map.caption.contains(
+            " At 3.46× headroom (capacity ÷ arrivals), the map's row nearest your 3.00×, your policy "
+        ),
+        "{}",
+        map.caption
+    );
+}
+
+/// A scenario whose outage ends too late for a recovery window within the storm's horizon has
+/// no own cell, and the caption says why; the map itself is computed.
+#[test]
+fn a_scenario_too_long_for_a_recovery_window_has_no_own_cell() {
+    let yours = Spec {
+        outage: (0, 7 * 86_400 - 1_800),
+        traffic_s: 7 * 86_400,
+        ..Spec::article_fixed()
+    };
+    let axes = Axes::new((30.0, 120.0), (2.0, 4.0), (2, 2)).unwrap();
+    let map = survival_map(&yours, &axes, Engine::Fluid).unwrap();
+    assert_eq!(map.scenario, None);
+    assert!(
+        map.caption.starts_with("Your scenario (an outage of ")
+            && map.caption.contains(
+                "is not a cell of the map: its outage ends later than 7 days less the 1 h recovery window."
+            ),
+        "{}",
+        map.caption
+    );
 }

@@ -1190,7 +1190,12 @@ headroom: number,
 /**
  * One cell per outage.
  */
-cells: Array<SurvivalCell>, };
+cells: Array<SurvivalCell>, 
+/**
+ * Your scenario's own cell (see the module's rules), carried by your policy's row nearest
+ * your headroom; `None` in every other row.
+ */
+scenario: SurvivalCell | null, };
 
 export type SurvivalSeries = { 
 /**
@@ -1224,6 +1229,11 @@ recovery_window_s: number,
  * The scenario's own outage and headroom (marked on the chart).
  */
 current: [number, number], 
+/**
+ * Your policy's cell at exactly [`SurvivalMap::current`] (see the module's rules); `None`
+ * until the row that carries it is computed, and when the outage ends too late for a cell.
+ */
+scenario: SurvivalCell | null, 
 /**
  * One per policy.
  */

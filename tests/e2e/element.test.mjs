@@ -232,7 +232,7 @@ test('view="survival" fills in row by row and reports once, when the whole map i
     const captions = await tab.evaluate(() => { window.__stopWatch(); return window.__captions; });
     assert.ok(captions.some((c) => /^Computing the survival map: \d+ of 12 rows done\.$/.test(c)), `drawn as rows arrived: ${JSON.stringify(captions)}`);
     const seen = await look(tab, 'survival');
-    assert.match(seen.caption, /^At [\d.]+× headroom \(capacity ÷ arrivals\), your policy /);
+    assert.match(seen.caption, /^Your scenario \(an outage of [^)]+\) (recovers|recovers slowly|collapses): .+ At [\d.]+× headroom \(capacity ÷ arrivals\), (your scenario's row of the map|the map's row nearest your [\d.]+×), your policy /);
     assert.equal(seen.tableRows, 12, 'the longest outage survived, per series and headroom');
     assert.ok(seen.inked > 200, 'a drawn map');
     const events = await rendered(tab, 'survival');

@@ -810,7 +810,19 @@ test('the discrete engine renders the storm too, and the budget exhausts nothing
     assertStormLabels(fluid);
     assert.match(fluid[2], noneExhausted, 'fluid: the budget line');
 
-    await renderAfter(page, () => page.selectOption('#engine', 'discrete'));
+    // The default 24×16 survival map is more than the discrete engine may simulate: the render
+    // says so (status, the steps field, the survival section) wherever that section is, and a
+    // smaller map is computed.
+    let before = await statusChanges(page);
+    await page.selectOption('#engine', 'discrete');
+    await nextRender(page, before, /^not everything was redrawn: fix the highlighted input/);
+    assert.match(await textOf(page, '#steps-error'), /^steps must be at most 2e8 delivery-attempts for the discrete engine/);
+    assert.match(await textOf(page, '#survival-caption'), /^The survival map cannot be computed: steps must be at most 2e8/);
+    before = await statusChanges(page);
+    await page.fill('#outages-text', '10s..10m');
+    await page.fill('#steps-text', '4x2');
+    await nextRender(page, before);
+    await until(async () => STATUS_PATTERN.test(await textOf(page, '#status')), 'a clean render with a 4×2 map');
     const discrete = await stormLines(page);
     assertStormLabels(discrete);
     assert.match(discrete[2], noneExhausted, 'discrete: the budget line');

@@ -2,7 +2,8 @@
 // drawn progressively as its rows arrive from the workers, a newer input stops it and starts the
 // new map (the old one's rows are never drawn), the rest of the page answers meanwhile, bad axes
 // are refused next to their field, the exports carry the map, and the embed page and the
-// element draw view=survival.
+// element draw view=survival; an invalid map in a link is refused in the section itself and in
+// the status line, on the page and on the embed page.
 //
 //   cd tests/e2e && npm test
 
@@ -21,6 +22,7 @@ import {
   servePage,
   textOf,
   until,
+  watchProblems,
 } from './harness.mjs';
 
 let server;
@@ -37,7 +39,9 @@ after(async () => {
   await closeServer(server);
 });
 
-const FINAL = /^At [\d.]+× headroom \(capacity ÷ arrivals\), your policy /;
+// A whole map's caption: your scenario's own outcome, then the boundaries at the grid's row
+// nearest your headroom, said to be yours or only the nearest.
+const FINAL = /^Your scenario \(an outage of [^)]+ at [\d.]+× headroom\) (recovers|recovers slowly|collapses): .+ At [\d.]+× headroom \(capacity ÷ arrivals\), (your scenario's row of the map|the map's row nearest your [\d.]+×), your policy /;
 const PARTIAL = /^Computing the survival map: (\d+) of (\d+) rows done\.$/;
 
 async function withPage(hash, body, contextOptions = {}) {
@@ -85,6 +89,10 @@ test('the map waits for its section, then draws row by row into the whole map', 
     assertPainted(await canvasStats(p, '#survival'), 'the survival map');
     assert.match(await caption(p), /fixed 30 s survives outages up to/);
     assert.match(await caption(p), /your policy \+ 10% budget/);
+    // The page's scenario (a 10 min outage at 3×) collapses, whatever the cell its mark sits in:
+    // the caption says so, and that its row (2.44×) is only the grid's nearest.
+    assert.match(await caption(p), /^Your scenario \(an outage of 10 min at 3\.00× headroom\) collapses: goodput in the hour after the outage is [\d.]+% of the arrival rate\. /);
+    assert.match(await caption(p), / At 2\.44× headroom \(capacity ÷ arrivals\), the map's row nearest your 3\.00×, your policy /);
     assert.match(await p.locator('#survival').getAttribute('aria-label'), FINAL);
   });
 });
@@ -107,7 +115,7 @@ test('a newer input stops the running map and only the new one is drawn', { time
     assert.ok(done.length >= 2, `the new map drew as it went: ${JSON.stringify(seen)}`);
     assert.ok(done[0] <= 8, `the new map starts from its first rows, not the old map's: ${done}`);
     assert.ok(done.every((n, i) => i === 0 || n > done[i - 1]), `no row of the stopped map is drawn after the input: ${done}`);
-    assert.match(await caption(p), /^At 4\.15× headroom/, 'the final map is the new scenario\'s (40/s is 4× the arrivals)');
+    assert.match(await caption(p), / At 4\.15× headroom \(capacity ÷ arrivals\), the map's row nearest your 4\.00×/, 'the final map is the new scenario\'s (40/s is 4× the arrivals)');
     assert.match(p.url(), /capacity=40%2Fs|capacity=40\/s/, 'the link carries the input');
   });
 });
@@ -166,5 +174,74 @@ test('the embed page draws view=survival as its rows arrive', { timeout: 120_000
     assertNoProblems(opened.problems);
   } finally {
     await opened.context.close();
+  }
+});
+
+/** Opens `url` without waiting for a clean render (an invalid link never gives one). */
+async function openInvalid(url, viewport = { width: 1200, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(url, { waitUntil: 'load' });
+  return { context, page, problems };
+}
+
+// Each invalid map setting a link can carry, and the start of its refusal (field and range).
+const INVALID_LINKS = [
+  ['outages=24h..10s', 'outages', 'outages must be two durations from 1 s to'],
+  ['headroom=0..5', 'headroom', 'headroom must be'],
+  ['steps=100x1', 'steps', 'steps must be from 2 to 64 steps'],
+  ['steps=64x64', 'steps', 'steps must be at most'],
+];
+
+test('an invalid map in a link is refused in the survival section and in the status line', { timeout: 120_000 }, async () => {
+  for (const [hash, field, message] of INVALID_LINKS) {
+    const { context, page: p, problems } = await openInvalid(new URL(`#${hash}`, baseUrl).href);
+    try {
+      await until(async () => /^not everything was redrawn/.test(await textOf(p, '#status')), `#${hash}: the status to report the invalid input`, 30_000);
+      assert.ok((await textOf(p, `#${field}-error`)).includes(message), `#${hash}: #${field}-error reads ${JSON.stringify(await textOf(p, `#${field}-error`))}`);
+      // Before and after the section comes into view: it says why there is no map.
+      for (const when of ['off screen', 'in view']) {
+        if (when === 'in view') await p.locator('#survival').scrollIntoViewIfNeeded();
+        await until(async () => (await caption(p)).startsWith('The survival map cannot be computed: '), async () => `#${hash} ${when}: the caption reads ${JSON.stringify(await caption(p))}`);
+        assert.ok((await caption(p)).includes(message), `#${hash} ${when}: ${JSON.stringify(await caption(p))}`);
+        assert.equal(await p.locator('#survival').getAttribute('aria-label'), await caption(p), `#${hash}: the canvas' label`);
+      }
+      // Still refused once the map would have had time to start.
+      await p.waitForTimeout(600);
+      assert.match(await textOf(p, '#status'), /^not everything was redrawn/, `#${hash}: the status stays`);
+      assert.ok((await caption(p)).includes(message), `#${hash}: the caption stays`);
+      assertNoProblems(problems);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('a map fixed after its refusal is computed, and the caption no longer refuses it', { timeout: 120_000 }, async () => {
+  const { context, page: p, problems } = await openInvalid(new URL('#steps=100x1', baseUrl).href);
+  try {
+    await until(async () => (await caption(p)).startsWith('The survival map cannot be computed: '), 'the refusal');
+    await p.fill('#steps-text', '6x4');
+    await until(async () => STATUS_PATTERN.test(await textOf(p, '#status')), 'a clean render');
+    assert.equal(await caption(p), 'The map is computed when you scroll here.', 'off screen, the map waits again');
+    await p.locator('#survival').scrollIntoViewIfNeeded();
+    await until(async () => FINAL.test(await caption(p)), 'the map', 60_000);
+    assertNoProblems(problems);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the embed page says why an invalid map in its link cannot be drawn', { timeout: 120_000 }, async () => {
+  for (const [hash, , message] of INVALID_LINKS) {
+    const { context, page: p, problems } = await openInvalid(new URL(`embed.html#view=survival&${hash}`, baseUrl).href, { width: 800, height: 520 });
+    try {
+      await until(async () => (await textOf(p, '#chart-caption')).includes(message), async () => `embed #${hash}: #chart-caption reads ${JSON.stringify(await textOf(p, '#chart-caption'))}`);
+      assert.match(await textOf(p, '#chart-caption'), /^This chart could not be drawn: /);
+      assertNoProblems(problems);
+    } finally {
+      await context.close();
+    }
   }
 });

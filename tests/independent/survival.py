@@ -341,6 +341,32 @@ def check(f, axes, pool, pinned=None):
             want_boundary.append(m["outages_s"][-1] if k is None else (m["outages_s"][k - 1] if k > 0 else None))
         if got["boundary"] != want_boundary:
             problems.append(f"{label}: boundary: binary {got['boundary']}, docs {want_boundary}")
+    # "your scenario's own cell": your policy's cell at exactly `current` (the map's rules), null
+    # when the outage ends later than 7 days less the recovery window
+    own_o, own_h = want_cur
+    got_own = m.get("scenario", "MISSING")
+    if int(f.get("outage-start", 0)) + int(own_o) + WINDOW > 7 * 86400:
+        if got_own is not None:
+            problems.append(f"scenario: binary {got_own!r}, docs null (the outage ends too late)")
+    else:
+        c = cell_flags(series[0][1], int(own_o), own_h, rate)
+        storm_cmd = "backoff-lab storm --engine fluid " + " ".join(args_of(c)) + " --format json"
+        res, err = run_storm(c)
+        if res is None:
+            problems.append(f"scenario: the cell's storm is refused ({err})\n      {storm_cmd}")
+        elif not isinstance(got_own, dict):
+            problems.append(f"scenario: binary {got_own!r}, docs a cell")
+        else:
+            want, tol = derive_cell(*res, c, rate)
+            for k, v in want.items():
+                b = got_own.get(k, "MISSING")
+                if k in tol:
+                    ok = (v is None and b is None) or (v is not None and b is not None and abs(b - v) <= tol[k])
+                else:
+                    ok = b == v or (k == "outcome" and {b, v} == {"slow", "collapsed"} and want["goodput_vs_arrivals"] is not None
+                                    and abs(want["goodput_vs_arrivals"] - 0.5) <= tol["goodput_vs_arrivals"])
+                if not ok:
+                    problems.append(f"scenario: {k}: binary {b!r}, docs {v!r}\n      {storm_cmd}")
     for (si, hi, oi), outcome in (pinned or {}).items():
         got = m["series"][si]["cells"][hi][oi]["outcome"]
         if got != outcome or derived.get((si, hi, oi)) != outcome:

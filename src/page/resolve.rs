@@ -67,6 +67,20 @@ fn capped_preset(settings: &Settings, preset: &Preset) -> Option<Preset> {
     Some(Preset { policy, ..*preset })
 }
 
+/// Your own policy on the formula: no preset, no listed gaps.
+fn to_formula(settings: &mut Settings) {
+    settings.set("preset", "");
+    settings.set("gaps", "");
+    settings.set("then-every", "");
+}
+
+/// The chosen preset, when it lists its gaps.
+fn listed_preset(settings: &Settings) -> Option<Preset> {
+    crate::presets::preset(settings.get("preset"))
+        .ok()
+        .filter(|preset| preset.policy.explicit_gaps().is_some())
+}
+
 /// A cap over a preset that lists its gaps cuts them: the schedule's settings but for its stop
 /// rule become the cut preset's; whether it did.
 fn cut_gaps(settings: &mut Settings, preset: &Preset) -> bool {
@@ -177,15 +191,14 @@ pub fn edited(mut settings: Settings, control: &str) -> Settings {
             }
         }
         // The cap cuts a listed preset's own gaps (moved back up, they come back), as a link's
-        // or the CLI's cap does.
-        "cap"
-            if crate::presets::preset(settings.get("preset"))
-                .is_ok_and(|preset| cut_gaps(&mut settings, &preset)) => {}
-        "base" | "multiplier" | "cap" | "drop-gaps" => {
-            settings.set("preset", "");
-            settings.set("gaps", "");
-            settings.set("then-every", "");
-        }
+        // or the CLI's cap does; a cap that does not read (being typed) leaves them as they are.
+        "cap" => match listed_preset(&settings) {
+            Some(preset) => {
+                cut_gaps(&mut settings, &preset);
+            }
+            None => to_formula(&mut settings),
+        },
+        "base" | "multiplier" | "drop-gaps" => to_formula(&mut settings),
         "attempts" | "give-up" | "stop" => settings.set("preset", ""),
         "apply-suggestion" => {
             let params = super::views::staleness_params(&settings);
@@ -279,6 +292,14 @@ mod tests {
             back.get("cap"),
             "10 h",
             "a cap past the longest gap reads as it"
+        );
+        // A cap being typed ("3 x") leaves Svix as it was; its field shows the error.
+        let mut typing = cut.clone();
+        typing.set("cap", "3 x");
+        let typing = edited(typing, "cap");
+        assert_eq!(
+            (typing.get("preset"), typing.get("gaps")),
+            ("svix", "5 s,5 min,30 min,2 h,3 h,3 h,3 h")
         );
         // A formula preset goes on as the formula with the new cap.
         let mut article = resolved("#preset=article");

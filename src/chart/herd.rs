@@ -281,7 +281,7 @@ mod tests {
         );
         assert!(svg.contains("peak 0.00333/s over 10 min"));
         assert!(svg.contains("without jitter: 1000 in one second"));
-        assert!(svg.contains("mean 0.0000386/s"));
+        assert!(svg.contains("mean 0.0000193/s"));
         let bars = svg.matches("<rect").count();
         assert!(bars <= 2 * 800, "{bars} bars for 800 pixels");
         // The spike's 5 min bin at its average rate sets the scale: 1000 / 300 s, with

@@ -55,8 +55,10 @@ pub struct Rates {
     /// The most arrivals in any one bin, divided by its width: the busiest second's arrivals
     /// with 1 s bins, the busiest bin's average rate with wider ones.
     pub peak_per_s: f64,
-    /// Arrivals divided by the window they belong to (the unjittered first gap for the first
-    /// retry, the unjittered give-up time for the whole schedule).
+    /// Arrivals divided by the window they belong to: for the first retry the first gap's reach
+    /// (the upper end of its jitter window: the gap itself without jitter, 1.2 × it with
+    /// proportional 0.2, 3 × base, capped, with decorrelated jitter); for the whole schedule the
+    /// unjittered give-up time.
     pub mean_per_s: f64,
     /// `peak_per_s / mean_per_s`: 1 is perfectly even; the unjittered first retry gives the gap
     /// in seconds (all in one second).
@@ -168,7 +170,15 @@ pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Re
         }
     };
     let n = deliveries as f64;
-    let first_retry = rates(&first, if retries > 0 { n } else { 0.0 }, policy.gap(1));
+    // The first retries' window is their reach: from the failure to the latest a first retry can
+    // come (the first gap's window's upper end), so that a herd spread evenly over all of it
+    // reads 1× (decorrelated first gaps reach 3 × base: over the 30 s base gap its peak read
+    // 0.7× its "mean").
+    let first_retry = rates(
+        &first,
+        if retries > 0 { n } else { 0.0 },
+        first_latest - 1.0,
+    );
     let whole = rates(&all, n * f64::from(retries), policy.schedule().give_up_s());
     Ok(Herd {
         deliveries,
@@ -321,7 +331,8 @@ mod tests {
             // Rates stay per second: the busiest bin over its width.
             let busiest = *h.first_retry_per_second.iter().max().unwrap() as f64;
             assert_eq!(h.first_retry.peak_per_s, busiest / 600.0);
-            assert_eq!(h.first_retry.mean_per_s, deliveries as f64 / days);
+            // Over their reach: proportional 1.0 doubles the 300 days.
+            assert_eq!(h.first_retry.mean_per_s, deliveries as f64 / (2.0 * days));
         }
         let widest = Policy::new(
             crate::policy::MAX_SPAN_S,
@@ -407,6 +418,26 @@ mod tests {
         assert_eq!(article.per_second.len(), 86_523);
         assert_eq!(&article.per_second[..5], &[22, 38, 28, 29, 35]);
         assert_eq!((article.bin_s, article.peak_per_s), (1.0, 55.0));
+    }
+
+    /// The first retries' mean is over their reach, from the failure to the latest first retry:
+    /// decorrelated first gaps fall in 30 to 90 s, so over 90 s (over the 30 s base gap their
+    /// peak read 0.7× their "mean"); proportional ±20% ones reach 36 s.
+    #[test]
+    fn the_first_retries_mean_is_over_their_reach() {
+        let decorrelated = herd(&Policy::article(), Jitter::Decorrelated, 1_000, 1).unwrap();
+        assert_eq!(decorrelated.first_retry.window_s, 90.0);
+        assert_eq!(decorrelated.first_retry.mean_per_s, 1_000.0 / 90.0);
+        assert!(decorrelated.first_retry.peak_to_mean > 1.0);
+        assert_eq!(
+            decorrelated.first_retry_per_second[..30]
+                .iter()
+                .sum::<u64>(),
+            0
+        );
+        let proportional = Jitter::proportional(0.2).unwrap();
+        let herd = herd(&Policy::article(), proportional, 1_000, 1).unwrap();
+        assert!((herd.first_retry.window_s - 36.0).abs() < 1e-9);
     }
 
     #[test]

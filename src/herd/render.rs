@@ -41,7 +41,8 @@ impl Herd {
         };
         let mut text = format!(
             "{fail} in the same second. {with} (seed {}) {their} at {peak} \
-             against a mean of {mean} per second over the {} window ({:.1}× the mean).",
+             against a mean of {mean} per second over the {} to the latest first retry ({:.1}× \
+             the mean).",
             self.seed,
             format_duration(first.window_s),
             first.peak_to_mean,
@@ -132,8 +133,8 @@ mod tests {
         assert_eq!(
             spread.caption(spike.as_ref()),
             "1000 deliveries fail in the same second. With full jitter (seed 42) their first \
-             retries peak at 44 per second against a mean of 33.3 per second over the 30 s window \
-             (1.3× the mean). Without jitter all 1000 arrive within one second, 30× the mean. \
+             retries peak at 44 per second against a mean of 33.3 per second over the 30 s to \
+             the latest first retry (1.3× the mean). Without jitter all 1000 arrive within one second, 30× the mean. \
              Over the whole schedule retries peak at 55 per second (366× the mean of 0.150)."
         );
         let csv = spread.to_csv();
@@ -150,7 +151,8 @@ mod tests {
             spread.caption(spike.as_ref()),
             "1000 deliveries fail in the same second. With proportional jitter (seed 1) their \
              first retries peak at 0.00333 per second averaged over the busiest 10 min against a \
-             mean of 0.0000386 per second over the 300 days window (86.4× the mean). Without \
+             mean of 0.0000193 per second over the 600 days to the latest first retry (172.8× \
+             the mean). Without \
              jitter all 1000 arrive within one second, 25920000× the mean. Over the whole \
              schedule retries peak at 0.0167 per second averaged over the busiest 60 s (432× the \
              mean of 0.0000386)."

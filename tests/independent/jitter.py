@@ -66,7 +66,8 @@ RULES = [
     "1 attempt the report is exact; range [(n-1) min(base, cap), sum of t_k = min(cap, 3 t_(k-1)), t_0 = base]",
     "herd: per delivery a U[0,1) failure instant, then one draw per gap even where the window is empty "
     "(mode none), arrival = instant + gaps summed in order; bins hold floor(latest / width) + 2; mean "
-    "windows are at least 1 s (max(1, first gap), max(1, give-up time))",
+    "windows are at least 1 s (max(1, the first gap's reach: its window's upper end, min(cap, 3 base) "
+    "decorrelated), max(1, give-up time))",
     "schedule: gaps of an explicit schedule are never 'capped' (capped_share 0, no first_capped_attempt)",
     "a preset's jitter is its own (article: none) unless --mode is given",
 ]
@@ -662,7 +663,7 @@ def herd_report(pol, mode, factor, seed, deliveries):
     mean = retries / max(1.0, sched["give_up_s"])  # found: windows of at least 1 s
     out.update(peak_per_s=peak, mean_per_s=mean, peak_to_mean=peak / mean if mean else 0.0)
     fpeak = max(first) / w_first
-    window = max(1.0, pol.gap(1))
+    window = max(1.0, latest_first - 1.0)  # the first gap's reach: its window's upper end
     fmean = deliveries / window
     out["first_retry"] = dict(peak_per_s=fpeak, mean_per_s=fmean, peak_to_mean=fpeak / fmean if fmean else 0.0,
                               window_s=window, bin_s=w_first)

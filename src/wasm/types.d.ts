@@ -493,8 +493,10 @@ export type Rates = {
  */
 peak_per_s: number, 
 /**
- * Arrivals divided by the window they belong to (the unjittered first gap for the first
- * retry, the unjittered give-up time for the whole schedule).
+ * Arrivals divided by the window they belong to: for the first retry the first gap's reach
+ * (the upper end of its jitter window: the gap itself without jitter, 1.2 × it with
+ * proportional 0.2, 3 × base, capped, with decorrelated jitter); for the whole schedule the
+ * unjittered give-up time.
  */
 mean_per_s: number, 
 /**

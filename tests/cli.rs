@@ -687,5 +687,11 @@ fn a_fresh_seed_is_named_even_in_csv() {
             "{command} with --seed {seed}"
         );
         assert_eq!(stderr(&again), "", "{command}");
+        // Without jitter nothing is drawn, so no seed is named.
+        let exact = run(&[
+            command, "--preset", "article", "--mode", "none", "--format", "csv",
+        ]);
+        assert_eq!(exact.status.code(), Some(0), "{command}");
+        assert_eq!(stderr(&exact), "", "{command} without jitter");
     }
 }

@@ -234,10 +234,12 @@ pub(super) struct JitterFlags {
 }
 
 impl JitterFlags {
-    /// Says on stderr which seed was drawn when none was given and the output (CSV) does not
-    /// carry it: every run can be repeated.
+    /// Says on stderr which seed was drawn when none was given, the run is jittered (an
+    /// unjittered one draws nothing) and the output (CSV) does not carry it: every run can be
+    /// repeated.
     pub(super) fn tell_fresh_seed(&self, params: &Params, csv: bool) -> Result<(), Error> {
-        if let (None, true, Some(seed)) = (&self.seed, csv, params.seed()?) {
+        let jittered = params.jitter()? != backoff_lab::jitter::Jitter::None;
+        if let (None, true, true, Some(seed)) = (&self.seed, csv, jittered, params.seed()?) {
             eprintln!("seed {seed} (drawn fresh: --seed {seed} repeats this run)");
         }
         Ok(())

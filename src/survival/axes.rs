@@ -62,14 +62,18 @@ impl Axes {
         if !(low.is_finite() && high.is_finite() && low >= 1.0 && low < high && high <= longest) {
             return Err(Error::out_of_range(
                 "outages",
+                // Written to the second: 7 days and 6 days 23 h would both read "7 days".
                 format!(
                     "{}..{}",
-                    crate::format_duration(low.abs()),
-                    crate::format_duration(high.abs())
+                    crate::format_exact(low.abs()),
+                    crate::format_exact(high.abs())
                 ),
                 format!(
-                    "two durations from 1 s to {}, the first shorter",
-                    crate::format_duration(longest)
+                    "two durations from 1 s to {} ({} less the {} recovery window), the first \
+                     shorter",
+                    crate::format_exact(longest),
+                    crate::format_duration(f64::from(MAX_HORIZON_S)),
+                    crate::format_duration(f64::from(RECOVERY_WINDOW_S)),
                 ),
             ));
         }
@@ -227,6 +231,13 @@ mod tests {
         assert!(refused((0.0, 60.0), (1.0, 2.0), (4, 4)).starts_with("outages must be"));
         assert!(refused((60.0, 10.0), (1.0, 2.0), (4, 4)).starts_with("outages must be"));
         assert!(refused((10.0, 1e9), (1.0, 2.0), (4, 4)).starts_with("outages must be"));
+        // Seven days reads "7 days" rounded, as 6 days 23 h does: both are written to the second,
+        // and the range says why it ends an hour short of 7 days.
+        assert_eq!(
+            refused((3_600.0, 7.0 * 86_400.0), (1.0, 2.0), (4, 4)),
+            "outages must be two durations from 1 s to 167 h (7 days less the 1 h recovery \
+             window), the first shorter, got 1 h..168 h"
+        );
         assert!(refused((10.0, 60.0), (f64::NAN, 2.0), (4, 4)).starts_with("headroom must be"));
         assert!(refused((10.0, 60.0), (1.0, 2.0), (1, 4)).starts_with("steps must be"));
         assert!(refused((10.0, 60.0), (1.0, 2.0), (64, 64)).contains("at most 1024 cells"));

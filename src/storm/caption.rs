@@ -6,8 +6,14 @@ use crate::format_duration;
 use crate::report::whole_percent;
 
 /// The caption: the peak, how the backlog ended, then the totals; `held_at_end` is what the
-/// bounds still held when the simulation stopped.
-pub(crate) fn caption(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
+/// bounds still held when the simulation stopped; `goodput_share` the goodput in the hour after
+/// the outage ÷ the arrival rate (`None` when no whole minute of it was simulated).
+pub(crate) fn caption(
+    scenario: &Scenario,
+    summary: &Summary,
+    held_at_end: f64,
+    goodput_share: Option<f64>,
+) -> String {
     let outage = format_duration(f64::from(scenario.outage.1));
     let peak = match summary.peak_multiple {
         Some(multiple) => format!("{multiple:.1}× normal traffic"),
@@ -27,6 +33,24 @@ pub(crate) fn caption(scenario: &Scenario, summary: &Summary, held_at_end: f64) 
     let exhausted = whole_percent(share(summary.exhausted));
     let mostly_exhausted = summary.exhausted > 0.5 * summary.arrivals;
     let within_a_minute = |at: u32| at <= summary.outage_end_s + 60;
+    // The survival map's collapse: no delivery of the backlog within the hour after the outage,
+    // and goodput in that hour under half the arrival rate. Said here unless the sentence below
+    // says it (most deliveries exhausted).
+    let delivered_within_the_hour = summary.drained_by == Some(DrainedBy::Delivery)
+        && summary
+            .drained_at_s
+            .is_some_and(|at| at <= summary.outage_end_s + crate::survival::RECOVERY_WINDOW_S);
+    if let Some(share) = goodput_share.filter(|&share| {
+        share < crate::survival::COLLAPSE_GOODPUT_SHARE
+            && !delivered_within_the_hour
+            && !mostly_exhausted
+    }) {
+        text += &format!(
+            "Goodput collapses: in the hour after recovery the destination answers {} of the \
+             arrival rate in time. ",
+            whole_percent(share * 100.0)
+        );
+    }
     text += &match (summary.drained_at_s, summary.drained_by) {
         (Some(at), Some(DrainedBy::Exhaustion)) if mostly_exhausted => format!(
             "The storm outlives the outage and never drains by delivery: goodput collapses, and the backlog is gone {} after recovery because deliveries ran out of attempts ({exhausted} of them end exhausted). ",
@@ -122,7 +146,43 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::jitter::Jitter;
     use crate::report::whole_percent;
+    use crate::storm::{simulate_fluid, Scenario, Spec};
+    use crate::survival::{cell, Outcome};
+    use crate::{Engine, Policy, Stop};
+
+    /// A 30 min outage at 2× headroom, the article's policy with full jitter: no success for
+    /// hours after recovery. The caption says goodput collapses, as the survival map says of
+    /// the same cell (it spoke only of a backlog gone 14 h later and 35% exhausted); with a
+    /// 10% budget the storm drains, more than an hour later, without collapsing.
+    #[test]
+    fn a_collapse_is_called_one_as_the_survival_map_calls_it() {
+        let spec = Spec {
+            outage: (0, 1_800),
+            capacity_per_s: 20.0,
+            policy: Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(14)).unwrap(),
+            jitter: Jitter::Full,
+            ..Spec::article_fixed()
+        };
+        let report = simulate_fluid(&Scenario::new(spec).unwrap(), false).unwrap();
+        assert!(
+            report.caption.contains("Goodput collapses: in the hour after recovery the destination answers 0.4% of the arrival rate in time."),
+            "{}",
+            report.caption
+        );
+        let map_cell = cell(&spec, 1_800.0, 2.0, Engine::Fluid).unwrap();
+        assert_eq!(map_cell.outcome, Outcome::Collapsed);
+        let budgeted = Spec {
+            bounds: crate::storm::Bounds {
+                budget: Some(0.1),
+                ..spec.bounds
+            },
+            ..spec
+        };
+        let report = simulate_fluid(&Scenario::new(budgeted).unwrap(), false).unwrap();
+        assert!(!report.caption.contains("collapses"), "{}", report.caption);
+    }
 
     #[test]
     fn a_share_reads_all_or_nothing_only_when_it_is() {

@@ -175,7 +175,7 @@ pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHI
 pub(crate) use fluid::{unrepresentable as fluid_unrepresentable, FluidStorm, Shortcuts, Spare};
 pub use memo::Memo;
 pub use quota::{RetryQuota, AWS_RETRY_COST, AWS_SUCCESS_REFUND};
-pub use report::{DrainedBy, Interval, StormReport, Summary};
+pub use report::{goodput_per_s, DrainedBy, Interval, StormReport, Summary};
 pub use scenario::{Bounds, Scenario, Spec, MAX_DELIVERIES, MAX_HORIZON_S};
 
 use crate::Error;

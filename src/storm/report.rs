@@ -330,7 +330,13 @@ impl Recorder {
             horizon_s: self.count,
             breaker_openings,
         };
-        let caption = super::caption::caption(scenario, &summary, last.deferred);
+        // The survival map's test of collapse, on the whole minutes simulated in the hour after
+        // the outage.
+        let end = summary.outage_end_s;
+        let window = crate::survival::RECOVERY_WINDOW_S.min(self.count.saturating_sub(end));
+        let goodput_share = (window >= 60 && scenario.arrivals_per_s > 0.0)
+            .then(|| goodput_per_s(&minutes, end, window) / scenario.arrivals_per_s);
+        let caption = super::caption::caption(scenario, &summary, last.deferred, goodput_share);
         StormReport {
             engine: engine.to_string(),
             minutes,
@@ -418,5 +424,24 @@ impl StormReport {
             );
         }
         out
+    }
+}
+
+/// Attempts answered within the timeout per second, over the minutes wholly inside the window of
+/// `window_s` seconds from second `from` (0 when none is): the goodput by which the survival map
+/// and the storm's caption call a storm collapsed.
+pub fn goodput_per_s(minutes: &[Interval], from: u32, window_s: u32) -> f64 {
+    let window = from..from + window_s;
+    let (successes, count) = minutes
+        .iter()
+        .filter(|m| {
+            let start = (m.index - 1) * 60;
+            window.contains(&start) && start + 60 <= window.end
+        })
+        .fold((0.0, 0u32), |(s, n), m| (s + m.successes, n + 1));
+    if count == 0 {
+        0.0
+    } else {
+        successes / f64::from(count * 60)
     }
 }

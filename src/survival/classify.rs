@@ -66,25 +66,6 @@ pub fn cell_spec(base: &Spec, outage_s: f64, headroom: f64) -> Spec {
     }
 }
 
-/// Attempts answered within the timeout per second, over the minutes wholly inside the
-/// recovery window `[end, end + RECOVERY_WINDOW_S)`.
-fn goodput_per_s(report: &StormReport, end: u32) -> f64 {
-    let window = end..end + RECOVERY_WINDOW_S;
-    let (successes, minutes) = report
-        .minutes
-        .iter()
-        .filter(|m| {
-            let from = (m.index - 1) * 60;
-            window.contains(&from) && from + 60 <= window.end
-        })
-        .fold((0.0, 0u32), |(s, n), m| (s + m.successes, n + 1));
-    if minutes == 0 {
-        0.0
-    } else {
-        successes / f64::from(minutes * 60)
-    }
-}
-
 /// The cell's outcome from its storm (`spec` the cell's storm, as [`cell_spec`] made it).
 pub fn classify(spec: &Spec, report: &StormReport) -> Cell {
     let summary = &report.summary;
@@ -95,7 +76,8 @@ pub fn classify(spec: &Spec, report: &StormReport) -> Cell {
         }
         _ => None,
     };
-    let goodput_vs_arrivals = goodput_per_s(report, end) / spec.arrivals_per_s;
+    let goodput_vs_arrivals =
+        crate::storm::goodput_per_s(&report.minutes, end, RECOVERY_WINDOW_S) / spec.arrivals_per_s;
     let outcome = match recovery_s {
         Some(_) => Outcome::Recovers,
         None if goodput_vs_arrivals < COLLAPSE_GOODPUT_SHARE => Outcome::Collapsed,

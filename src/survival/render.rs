@@ -53,6 +53,14 @@ fn own_sentence((outage, headroom): (f64, f64), own: &Own<'_>) -> Option<String>
         });
     };
     Some(match cell.outcome {
+        // A backlog delivered can be what was left after most of it ran out of attempts during
+        // the outage (exhaustion then does not count against recovering): said, as a share.
+        Outcome::Recovers if cell.exhausted_share > 0.0 => format!(
+            "{what} recovers: what is left of its backlog is delivered {} after the outage ends, \
+             but {} of its deliveries ran out of attempts (kept for a replay).",
+            format_duration(cell.recovery_s.unwrap_or(0.0)),
+            crate::report::whole_percent(cell.exhausted_share * 100.0)
+        ),
         Outcome::Recovers => format!(
             "{what} recovers: its backlog is delivered {} after the outage ends.",
             format_duration(cell.recovery_s.unwrap_or(0.0))

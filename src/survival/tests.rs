@@ -389,3 +389,28 @@ fn a_scenario_too_long_for_a_recovery_window_has_no_own_cell() {
         map.caption
     );
 }
+
+/// A scenario that recovers after most of its outage's deliveries ran out of attempts during
+/// the outage says so (a fixed 30 s interval of 3 attempts: 13% of all deliveries exhausted, the
+/// caption read only "its backlog is delivered 34 s after the outage ends").
+#[test]
+fn a_recovery_after_exhaustion_names_the_exhausted_share() {
+    let yours = Spec {
+        policy: crate::Policy::fixed(30.0, crate::Stop::Attempts(3)).unwrap(),
+        ..Spec::article_fixed()
+    };
+    let axes = Axes::new((10.0, 60.0), (1.05, 20.0), (2, 2)).unwrap();
+    let map = survival_map(&yours, &axes, Engine::Fluid).unwrap();
+    let own = map.scenario.unwrap();
+    assert_eq!(own.outcome, Outcome::Recovers);
+    assert!(own.exhausted_share > 0.1, "{own:?}");
+    assert!(
+        map.caption.starts_with(
+            "Your scenario (an outage of 10 min at 3.00× headroom) recovers: what is left of its \
+             backlog is delivered 34 s after the outage ends, but 13% of its deliveries ran out \
+             of attempts (kept for a replay)."
+        ),
+        "{}",
+        map.caption
+    );
+}

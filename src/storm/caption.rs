@@ -14,17 +14,16 @@ pub(crate) fn caption(
     held_at_end: f64,
     goodput_share: Option<f64>,
 ) -> String {
-    let outage = format_duration(f64::from(scenario.outage.1));
     let peak = match summary.peak_multiple {
-        Some(multiple) => format!("{multiple:.1}× normal traffic"),
+        Some(multiple) => format!("{}× normal traffic", multiple_text(multiple)),
         None => format!(
-            "{:.1}× the destination's capacity",
-            summary.peak_vs_capacity
+            "{}× the destination's capacity",
+            multiple_text(summary.peak_vs_capacity)
         ),
     };
     let mut text = format!(
-        "A {outage} outage at {:.0} deliveries per minute: attempts peak at {:.0} in minute {}, {peak}. ",
-        scenario.arrivals_per_s * 60.0,
+        "{}: attempts peak at {:.0} in minute {}, {peak}. ",
+        scenario_text(scenario),
         summary.peak_attempts_per_min,
         summary.peak_minute,
     );
@@ -112,6 +111,54 @@ pub(crate) fn caption(
     text
 }
 
+/// "A 10 min outage at 600 deliveries per minute", with its batch when it has one ("… and a
+/// batch of 10000 at 20 min"); "without an outage" and "a batch of 10 deliveries" alone when
+/// there is no outage or no steady traffic.
+fn scenario_text(scenario: &Scenario) -> String {
+    let outage = match scenario.outage.1 {
+        0 => "Without an outage".to_string(),
+        seconds => format!("A {} outage", format_duration(f64::from(seconds))),
+    };
+    let batch = scenario.batch.map(|(deliveries, at)| {
+        format!(
+            "a batch of {deliveries} at {}",
+            format_duration(f64::from(at))
+        )
+    });
+    let steady = (scenario.traffic_s > 0).then(|| {
+        format!(
+            "{:.0} deliveries per minute",
+            scenario.arrivals_per_s * 60.0
+        )
+    });
+    match (steady, batch) {
+        (Some(steady), Some(batch)) => format!("{outage} at {steady} and {batch}"),
+        (Some(steady), None) => format!("{outage} at {steady}"),
+        (None, Some(batch)) if scenario.outage.1 == 0 => format!("{outage}, {batch}"),
+        (None, Some(batch)) => format!("{outage} and {batch}"),
+        (None, None) => format!("{outage} and no traffic"),
+    }
+}
+
+/// A multiple as the caption writes it: one decimal from 10 on (205.4), two below (1.15: one
+/// rounded a 15% overload to 1.1), three below 0.1 (0.004, not 0.0).
+fn multiple_text(multiple: f64) -> String {
+    let decimals = match multiple {
+        m if m >= 10.0 => 1,
+        m if m >= 0.1 => 2,
+        _ => 3,
+    };
+    let text = format!("{multiple:.decimals$}");
+    if decimals > 1 && text.contains('.') {
+        let trimmed = text.trim_end_matches('0').trim_end_matches('.');
+        if trimmed == "0" && multiple > 0.0 {
+            return "under 0.001".to_string();
+        }
+        return trimmed.to_string();
+    }
+    text
+}
+
 /// The retry quota and the circuit breaker, when the scenario has them: what they are, how
 /// often the breaker opened, and what a quota still held at the end.
 fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
@@ -182,6 +229,51 @@ mod tests {
         };
         let report = simulate_fluid(&Scenario::new(budgeted).unwrap(), false).unwrap();
         assert!(!report.caption.contains("collapses"), "{}", report.caption);
+    }
+
+    /// A 15% overload reads 1.15×, not 1.1×; a tiny ratio is not 0.0×.
+    #[test]
+    fn multiples_keep_their_meaning() {
+        let cases = [
+            (205.43, "205.4"),
+            (10.0, "10.0"),
+            (690.0 / 600.0, "1.15"),
+            (7.1, "7.1"),
+            (0.25, "0.25"),
+            (25.0 / 6_000.0, "0.004"),
+            (0.0001, "under 0.001"),
+            (0.0, "0"),
+        ];
+        for (multiple, text) in cases {
+            assert_eq!(super::multiple_text(multiple), text, "{multiple}");
+        }
+    }
+
+    /// A storm without steady traffic or without an outage is not said to run at the default
+    /// rate (a batch of 10 alone read "A 0 s outage at 600 deliveries per minute").
+    #[test]
+    fn the_scenario_is_named_as_it_is() {
+        let text = |spec: Spec| super::scenario_text(&Scenario::new(spec).unwrap());
+        let article = Spec::article_fixed();
+        assert_eq!(
+            text(article),
+            "A 10 min outage at 600 deliveries per minute"
+        );
+        let batch_only = Spec {
+            traffic_s: 0,
+            batch: Some((10, 0)),
+            outage: (0, 0),
+            ..article
+        };
+        assert_eq!(text(batch_only), "Without an outage, a batch of 10 at 0 s");
+        let both = Spec {
+            batch: Some((1_000, 300)),
+            ..article
+        };
+        assert_eq!(
+            text(both),
+            "A 10 min outage at 600 deliveries per minute and a batch of 1000 at 5 min"
+        );
     }
 
     #[test]

@@ -131,7 +131,7 @@ impl RetryQuota {
     pub fn describe(&self) -> String {
         match *self {
             RetryQuota::Aws { tokens } => format!(
-                "the AWS SDKs' retry quota ({tokens} tokens, {AWS_RETRY_COST} a retry, {AWS_SUCCESS_REFUND} back for each first-attempt success)"
+                "the AWS SDKs' retry quota ({tokens} tokens, {AWS_RETRY_COST} a retry, {AWS_SUCCESS_REFUND} back for each first-attempt success and the {AWS_RETRY_COST} back for each successful retry)"
             ),
             RetryQuota::Grpc {
                 max_tokens,

@@ -215,7 +215,11 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
         if early == 1 { "s" } else { "" },
         format_duration(window_s)
     ));
-    if schedule.first_capped_attempt().is_some() {
+    // Worth saying only when the cap cut the last gap (a base at the cap changes nothing).
+    let cut = schedule
+        .uncapped_last_gap_s()
+        .is_none_or(|gap| gap > policy.cap_s());
+    if schedule.first_capped_attempt().is_some() && cut {
         facts.push(match schedule.uncapped_last_gap_s() {
             Some(gap) => format!(
                 "Uncapped, the gap before attempt {attempts} alone would be {}.",
@@ -226,18 +230,29 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
             ),
         });
     }
+    // A ramp of fewer than two gaps below the cap (a base at the cap) has no shape to tell.
+    let ramp = schedule
+        .rows()
+        .iter()
+        .skip(1)
+        .filter(|row| !row.capped)
+        .count();
     if attempts > 2 && !explicit {
-        facts.push(if schedule.every_gap_exceeds_previous_total() {
-            "Every gap is longer than all previous gaps combined.".to_string()
-        } else if schedule.ramp_exceeds_previous_total() {
-            "Below the cap, each gap is longer than all previous gaps combined: the ramp is cheap, \
-             the tail is where the time goes."
-                .to_string()
-        } else {
-            "Gaps grow slower than the time already spent: with a multiplier under 2 the ramp \
-             itself takes most of the time."
-                .to_string()
-        });
+        if schedule.every_gap_exceeds_previous_total() {
+            facts.push("Every gap is longer than all previous gaps combined.".to_string());
+        } else if ramp >= 2 && schedule.ramp_exceeds_previous_total() {
+            facts.push(
+                "Below the cap, each gap is longer than all previous gaps combined: the ramp is \
+                 cheap, the tail is where the time goes."
+                    .to_string(),
+            );
+        } else if ramp >= 2 {
+            facts.push(
+                "Gaps grow slower than the time already spent: with a multiplier under 2 the \
+                 ramp itself takes most of the time."
+                    .to_string(),
+            );
+        }
     }
     facts
 }
@@ -363,6 +378,26 @@ mod tests {
         assert!(table.contains("The 3 h cap engages at attempt 8; gaps at the cap hold 87%"));
         assert!(table.contains("5 of 14 attempts land inside the first 20 min."));
         assert!(table.contains("Uncapped, the gap before attempt 14 alone would be 184 days."));
+    }
+
+    /// A base at the cap has no ramp and the cap cuts nothing: neither is described (it read
+    /// "the ramp is cheap, the tail is where the time goes" and "uncapped … would be 30 s").
+    #[test]
+    fn a_schedule_without_a_ramp_tells_no_ramp() {
+        let flat = Policy::new(30.0, 1.0, 30.0, Stop::Attempts(3)).unwrap();
+        let facts = ScheduleReport::new(&flat.schedule(), 1_200.0).facts;
+        assert!(!facts.iter().any(|f| f.contains("ramp")), "{facts:?}");
+        assert!(
+            !facts.iter().any(|f| f.starts_with("Uncapped")),
+            "{facts:?}"
+        );
+        // The article's ramp is told.
+        let facts = ScheduleReport::new(&Policy::article().schedule(), 1_200.0).facts;
+        assert!(
+            facts.iter().any(|f| f.contains("the ramp is cheap")),
+            "{facts:?}"
+        );
+        assert!(facts.iter().any(|f| f.starts_with("Uncapped")), "{facts:?}");
     }
 
     /// A 2 h deadline is crossed by attempt 7 at 3 h 02 min, which is still made: the facts

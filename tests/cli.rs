@@ -398,6 +398,44 @@ fn jitter_and_herd_refuse_bad_input() {
     }
 }
 
+/// A flag a chart does not read is refused, naming the charts that do (`figure storm --compare
+/// svix` drew no comparison, silently).
+#[test]
+fn a_figure_refuses_the_flags_its_chart_does_not_read() {
+    for (args, expected) in [
+        (
+            &["figure", "storm", "--compare", "svix"][..],
+            "error: --compare must be left out of figure storm (only figure staleness reads it), got svix",
+        ),
+        (
+            &["figure", "timeline", "--capacity", "5/s"],
+            "error: --capacity must be left out of figure timeline (only figure storm and survival read \
+             it), got 5/s",
+        ),
+        (
+            &["figure", "timeline", "--mode", "full"],
+            "error: --mode must be left out of figure timeline (only figure distribution, herd, storm, \
+             staleness and survival read it), got full",
+        ),
+        (
+            &["figure", "distribution", "--log-scale"],
+            "error: --log-scale must be left out of figure distribution (only figure timeline reads \
+             it), got --log-scale",
+        ),
+        (
+            &["figure", "herd", "--outage", "1h"],
+            "error: --outage must be left out of figure herd (only figure storm, staleness and survival \
+             read it), got 1h",
+        ),
+        (
+            &["figure", "storm", "--steps", "4x4"],
+            "error: --steps must be left out of figure storm (only figure survival reads it), got 4x4",
+        ),
+    ] {
+        refused(args, expected);
+    }
+}
+
 #[test]
 fn figures_are_svg_from_the_same_chart_functions() {
     for (kind, expected) in [
@@ -406,7 +444,7 @@ fn figures_are_svg_from_the_same_chart_functions() {
         ("herd", "without jitter: 1000 in one second"),
         ("storm", "capacity 1800/min"),
     ] {
-        let output = run(&[
+        let policy = [
             "figure",
             kind,
             "--base",
@@ -415,13 +453,14 @@ fn figures_are_svg_from_the_same_chart_functions() {
             "3",
             "--cap",
             "3h",
-            "--mode",
-            "full",
-            "--seed",
-            "1",
-            "--samples",
-            "20000",
-        ]);
+        ];
+        // Each chart takes only the flags it reads.
+        let own: &[&str] = match kind {
+            "timeline" => &[],
+            "distribution" => &["--mode", "full", "--seed", "1", "--samples", "20000"],
+            _ => &["--mode", "full", "--seed", "1"],
+        };
+        let output = run(&[&policy[..], own].concat());
         assert!(output.status.success(), "{kind}: {}", stderr(&output));
         let svg = stdout(&output);
         assert!(

@@ -374,6 +374,64 @@ pub(super) struct StormFlags {
 }
 
 impl StormFlags {
+    /// The flags given that only a storm reads (traffic, destination, sender and bounds; not
+    /// the policy, the jitter nor the outage), with their values, in the order of `--help`.
+    pub(super) fn storm_only_given(&self) -> Vec<(&'static str, String)> {
+        let flag =
+            |name: &'static str, value: &Option<String>| value.clone().map(|value| (name, value));
+        let switch = |name: &'static str, on: bool| on.then(|| (name, format!("--{name}")));
+        [
+            flag("arrivals", &self.arrivals),
+            flag("traffic", &self.traffic),
+            flag("batch", &self.batch),
+            flag("batch-at", &self.batch_at),
+            flag("capacity", &self.capacity),
+            flag("latency", &self.latency),
+            flag("timeout", &self.timeout),
+            flag("outage-start", &self.outage_start),
+            flag("policy", &self.policy),
+            flag("interval", &self.interval),
+            flag("budget", &self.budget),
+            flag("budget-window", &self.budget_window),
+            flag("rate-limit", &self.rate_limit),
+            switch("pause", self.pause),
+            flag("resume-rate", &self.resume_rate),
+            flag("retry-after", &self.retry_after),
+            flag("retry-after-threshold", &self.retry_after_threshold),
+            switch("abandon", self.abandon),
+            flag("retry-quota", &self.retry_quota),
+            flag("retry-quota-tokens", &self.retry_quota_tokens),
+            flag("retry-quota-ratio", &self.retry_quota_ratio),
+            flag("breaker-failures", &self.breaker_failures),
+            flag("breaker-share", &self.breaker_share),
+            flag("breaker-window", &self.breaker_window),
+            flag("breaker-min-attempts", &self.breaker_min_attempts),
+            flag("breaker-cooldown", &self.breaker_cooldown),
+            flag("breaker-probes", &self.breaker_probes),
+            flag("engine", &self.engine),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
+    /// `--outage`, if given.
+    pub(super) fn outage_given(&self) -> Option<(&'static str, String)> {
+        self.outage.clone().map(|value| ("outage", value))
+    }
+
+    /// The jitter's flags given (`--mode`, `--factor`, `--seed`), with their values.
+    pub(super) fn jitter_given(&self) -> Vec<(&'static str, String)> {
+        [
+            ("mode", &self.mode),
+            ("factor", &self.factor),
+            ("seed", &self.seed),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| value.clone().map(|value| (name, value)))
+        .collect()
+    }
+
     /// The parameters with `engine` when no `--engine` was given.
     pub(super) fn params_with_engine(&self, engine: &str) -> Result<Params, Error> {
         Ok(Params {
@@ -607,6 +665,20 @@ pub(super) struct MapAxesFlags {
 }
 
 impl MapAxesFlags {
+    /// The axes given away from their defaults, with their values.
+    pub(super) fn given(&self) -> Vec<(&'static str, String)> {
+        let defaults = backoff_lab::survival::DEFAULT_TEXT;
+        [
+            ("outages", &self.outages, defaults.0),
+            ("headroom", &self.headroom, defaults.1),
+            ("steps", &self.steps, defaults.2),
+        ]
+        .into_iter()
+        .filter(|(_, value, default)| value.as_str() != *default)
+        .map(|(name, value, _)| (name, value.clone()))
+        .collect()
+    }
+
     /// The axes, checked.
     pub(super) fn axes(&self) -> Result<backoff_lab::survival::Axes, Error> {
         backoff_lab::survival::Axes::from_text(&self.outages, &self.headroom, &self.steps)

@@ -30,6 +30,33 @@ enum FigureKind {
     Survival,
 }
 
+impl FigureKind {
+    fn name(self) -> &'static str {
+        match self {
+            FigureKind::Timeline => "timeline",
+            FigureKind::Distribution => "distribution",
+            FigureKind::Herd => "herd",
+            FigureKind::Storm => "storm",
+            FigureKind::Staleness => "staleness",
+            FigureKind::Survival => "survival",
+        }
+    }
+}
+
+/// "storm", "storm and survival", "herd, storm and survival".
+fn listed(kinds: &[FigureKind]) -> String {
+    let names: Vec<&str> = kinds.iter().map(|kind| kind.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
+}
+
+/// The default count of give-up times sampled for the distribution.
+const SAMPLES: &str = "100000";
+/// The default count of deliveries in the herd.
+const DELIVERIES: &str = "1000";
+
 /// The formats `figure` writes (one, for now).
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
 enum FigureFormat {
@@ -48,7 +75,7 @@ pub(super) struct FigureArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value = "100000",
+        default_value = SAMPLES,
         allow_hyphen_values = true
     )]
     samples: String,
@@ -56,7 +83,7 @@ pub(super) struct FigureArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value = "1000",
+        default_value = DELIVERIES,
         allow_hyphen_values = true
     )]
     deliveries: String,
@@ -102,6 +129,7 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
             });
         }
     }
+    args.refuse_unread()?;
     let params = args.params()?;
     let options = ChartOptions {
         dark: args.dark,
@@ -137,6 +165,68 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
 }
 
 impl FigureArgs {
+    /// Refuses a flag the chart does not read (it would be ignored), naming the charts that do.
+    fn refuse_unread(&self) -> Result<(), Error> {
+        use FigureKind::*;
+        let scenario = &self.scenario;
+        let mut given: Vec<(&'static str, String, &[FigureKind])> = Vec::new();
+        for (name, value) in scenario.storm_only_given() {
+            given.push((name, value, &[Storm, Survival]));
+        }
+        if let Some((name, value)) = scenario.outage_given() {
+            given.push((name, value, &[Storm, Staleness, Survival]));
+        }
+        for (name, value) in scenario.jitter_given() {
+            given.push((
+                name,
+                value,
+                &[Distribution, Herd, Storm, Staleness, Survival],
+            ));
+        }
+        for (name, value) in self.axes.given() {
+            given.push((name, value, &[Survival]));
+        }
+        let own: [(&'static str, Option<String>, &[FigureKind]); 6] = [
+            (
+                "samples",
+                (self.samples != SAMPLES).then(|| self.samples.clone()),
+                &[Distribution],
+            ),
+            (
+                "deliveries",
+                (self.deliveries != DELIVERIES).then(|| self.deliveries.clone()),
+                &[Herd],
+            ),
+            (
+                "log-scale",
+                self.log_scale.then(|| "--log-scale".to_string()),
+                &[Timeline],
+            ),
+            ("tolerance", self.tolerance.clone(), &[Staleness]),
+            ("max-lag", self.max_lag.clone(), &[Staleness]),
+            ("compare", self.compare.clone(), &[Staleness]),
+        ];
+        for (name, value, readers) in own {
+            given.extend(value.map(|value| (name, value, readers)));
+        }
+        match given
+            .into_iter()
+            .find(|(_, _, readers)| !readers.contains(&self.kind))
+        {
+            None => Ok(()),
+            Some((name, value, readers)) => Err(Error::out_of_range(
+                name,
+                value,
+                format!(
+                    "left out of figure {} (only figure {} {} it)",
+                    self.kind.name(),
+                    listed(readers),
+                    if readers.len() == 1 { "reads" } else { "read" }
+                ),
+            )),
+        }
+    }
+
     /// The scenario's parameters with the figures' own: a schedule of 14 attempts unless told
     /// otherwise (the storm's policy has its own default), the samples and the deliveries.
     fn params(&self) -> Result<Params, Error> {

@@ -275,3 +275,26 @@ fn a_schedule_that_cannot_be_derived_is_an_answer_not_an_error() {
     ]));
     assert!(table.contains("No schedule derived: "), "{table}");
 }
+
+/// Without jitter the answers are exact: a count of samples or a seed would be ignored, so each
+/// is refused by name.
+#[test]
+fn draws_without_jitter_are_refused() {
+    for (flag, value) in [("--samples", "5"), ("--seed", "5")] {
+        common::refused(
+            &[
+                "staleness",
+                "--preset",
+                "article",
+                "--mode",
+                "none",
+                flag,
+                value,
+            ],
+            &format!(
+                "error: {flag} must be left out without jitter (the answers are exact: nothing is \
+                 drawn), got 5"
+            ),
+        );
+    }
+}

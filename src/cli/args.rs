@@ -234,6 +234,11 @@ pub(super) struct JitterFlags {
 }
 
 impl JitterFlags {
+    /// `--seed`, if given.
+    pub(super) fn seed_given(&self) -> Option<String> {
+        self.seed.clone()
+    }
+
     /// Says on stderr which seed was drawn when none was given, the run is jittered (an
     /// unjittered one draws nothing) and the output (CSV) does not carry it: every run can be
     /// repeated.

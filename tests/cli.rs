@@ -605,6 +605,16 @@ fn presets_list_and_apply_with_flags_overriding() {
         &["survival", "--engine", "arithmetic"],
         "error: --engine must be auto, discrete or fluid for a survival map",
     );
+    // A map's cells set their own traffic (through the outage and the hour after it).
+    refused(
+        &["survival", "--traffic", "5m"],
+        "error: --traffic must be left out of a survival map (each cell's traffic lasts through \
+         its outage and the hour after it), got 5m",
+    );
+    refused(
+        &["figure", "survival", "--traffic", "5m"],
+        "error: --traffic must be left out of figure survival (only figure storm reads it), got 5m",
+    );
     refused(
         &["schedule", "--preset", "svix", "--cap", "0"],
         "error: --cap must be a duration greater than 0 s",

@@ -171,7 +171,13 @@ impl FigureArgs {
         let scenario = &self.scenario;
         let mut given: Vec<(&'static str, String, &[FigureKind])> = Vec::new();
         for (name, value) in scenario.storm_only_given() {
-            given.push((name, value, &[Storm, Survival]));
+            // A map's cells set their own traffic.
+            let readers: &[FigureKind] = if name == "traffic" {
+                &[Storm]
+            } else {
+                &[Storm, Survival]
+            };
+            given.push((name, value, readers));
         }
         if let Some((name, value)) = scenario.outage_given() {
             given.push((name, value, &[Storm, Staleness, Survival]));

@@ -33,6 +33,7 @@ pub(super) struct SurvivalArgs {
 }
 
 pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
+    args.scenario.refuse_traffic_for_a_map()?;
     let params = args.scenario.params_with_engine("fluid")?;
     let axes = args.axes.axes()?;
     let map = map_on_every_core(params.scenario()?.spec(), &axes, params.engine()?)?;

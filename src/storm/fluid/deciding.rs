@@ -23,7 +23,17 @@ impl Shares {
         if hi <= lo {
             return Shares::default();
         }
-        let part = |a: f64, b: f64| (hi.min(b) - lo.max(a)).max(0.0) / (hi - lo);
+        // One division for the four bands (a division is slow, and this runs every second);
+        // plain comparisons, as nothing here is NaN.
+        let per_position = 1.0 / (hi - lo);
+        let part = |a: f64, b: f64| {
+            let overlap = if hi < b { hi } else { b } - if lo > a { lo } else { a };
+            if overlap > 0.0 {
+                overlap * per_position
+            } else {
+                0.0
+            }
+        };
         let late_end = outcome.ok + outcome.late;
         Shares {
             ok: part(0.0, outcome.ok),
@@ -40,11 +50,15 @@ impl Shares {
     /// What fails of `taken` and moves on: (timed out, answered 429). A late failure is
     /// processed, so its unprocessed part joins the processed lane.
     pub fn failures(&self, taken: Mass) -> (Mass, Mass) {
-        let timed_out = Mass {
+        (self.timed_out(taken), taken * self.rejected)
+    }
+
+    /// What times out of `taken` (all that fails when the destination never answers 429).
+    pub fn timed_out(&self, taken: Mass) -> Mass {
+        Mass {
             all: taken.all * (self.late + self.lost),
             processed: taken.processed * self.lost + taken.all * self.late,
-        };
-        (timed_out, taken * self.rejected)
+        }
     }
 }
 

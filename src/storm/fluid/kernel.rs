@@ -108,9 +108,22 @@ impl Kernel {
         }
         let density = 1.0 / (b - a);
         let has_run = last > first + 1;
+        let first_weight = density * ((first + 1) as f64 - a);
+        if has_run && first >= 1 && first_weight == density {
+            // A whole first second (the window starts on a second) joins the run: one read
+            // fewer for every second of every class (see [`Kernel::due_over`]).
+            return Kernel {
+                first,
+                first_weight: 0.0,
+                last,
+                last_weight: density * (b - last as f64),
+                on: first,
+                density,
+            };
+        }
         Kernel {
             first: first.max(1),
-            first_weight: density * ((first + 1) as f64 - a),
+            first_weight,
             last,
             last_weight: density * (b - last as f64),
             on: if has_run { first + 1 } else { last },
@@ -156,6 +169,25 @@ impl Kernel {
         &self,
         ring: Ring,
         history: &[Mass],
+        block: (usize, usize),
+        run: &mut Mass,
+        emit: impl FnMut(usize, Mass),
+    ) {
+        // A window of whole seconds (a whole timeout and whole gaps, the common case) is only
+        // its run: two reads a second instead of three.
+        if self.first_weight == 0.0 && self.last_weight == 0.0 {
+            self.due_over_with::<true>(ring, history, block, run, emit);
+        } else {
+            self.due_over_with::<false>(ring, history, block, run, emit);
+        }
+    }
+
+    /// [`Kernel::due_over`], with `ONLY_RUN` when both partial seconds weigh nothing.
+    #[inline(always)]
+    fn due_over_with<const ONLY_RUN: bool>(
+        &self,
+        ring: Ring,
+        history: &[Mass],
         (from, span): (usize, usize),
         run: &mut Mass,
         mut emit: impl FnMut(usize, Mass),
@@ -168,7 +200,15 @@ impl Kernel {
                 .get(ring.start + start..ring.start + start + span)
                 .filter(|_| start + span <= ring.len)
         };
-        if let (Some(firsts), Some(ons), Some(lasts)) =
+        if ONLY_RUN {
+            if let (Some(ons), Some(lasts)) = (stretch(self.on), stretch(self.last)) {
+                for (j, (&on, &last)) in ons.iter().zip(lasts).enumerate() {
+                    *run = *run + on - last;
+                    emit(j, *run * self.density);
+                }
+                return;
+            }
+        } else if let (Some(firsts), Some(ons), Some(lasts)) =
             (stretch(self.first), stretch(self.on), stretch(self.last))
         {
             for (j, ((&first, &on), &last)) in firsts.iter().zip(ons).zip(lasts).enumerate() {
@@ -185,11 +225,14 @@ impl Kernel {
             let at = |offset: usize| history[ring.start + ring.back(second, offset)];
             let at_last = at(self.last);
             *run = *run + at(self.on) - at_last;
+            let due = *run * self.density;
             emit(
                 j,
-                *run * self.density
-                    + at(self.first) * self.first_weight
-                    + at_last * self.last_weight,
+                if ONLY_RUN {
+                    due
+                } else {
+                    due + at(self.first) * self.first_weight + at_last * self.last_weight
+                },
             );
         }
     }
@@ -302,7 +345,47 @@ impl Ring {
 
 #[cfg(test)]
 mod tests {
-    use super::Ring;
+    use super::{Kernel, Mass, Ring};
+
+    /// What `kernel` hands out over `seconds` seconds from a history in which `mass` failed in
+    /// second 0 only.
+    fn due_from_one_second(kernel: Kernel, mass: f64, seconds: usize) -> Vec<f64> {
+        let ring = Ring::new(0, kernel.reach() + seconds + 1);
+        let mut history = vec![Mass::ZERO; ring.len];
+        history[0] = Mass {
+            all: mass,
+            processed: 0.0,
+        };
+        let mut run = Mass::ZERO;
+        let mut due = vec![0.0; seconds];
+        kernel.due_over(ring, &history, (0, seconds), &mut run, |j, mass| {
+            due[j] = mass.all
+        });
+        due
+    }
+
+    #[test]
+    fn a_window_of_whole_seconds_spreads_its_mass_evenly_over_them() {
+        // A 5 s timeout and a gap drawn from [0, 30 s): 30 deliveries failing in second 0 come
+        // due one in each of seconds 5 to 34, by the run alone (no partial seconds).
+        let kernel = Kernel::uniform(5.0, 35.0);
+        assert_eq!((kernel.first_weight, kernel.last_weight), (0.0, 0.0));
+        let due = due_from_one_second(kernel, 30.0, 40);
+        for (second, &due) in due.iter().enumerate() {
+            let expected = if (5..35).contains(&second) { 1.0 } else { 0.0 };
+            assert!((due - expected).abs() < 1e-12, "second {second}: {due}");
+        }
+    }
+
+    #[test]
+    fn a_window_starting_within_a_second_weighs_its_partial_seconds() {
+        // Waits from 5.5 s to 7.5 s: half a second's share in seconds 5 and 7, a whole one in 6.
+        let due = due_from_one_second(Kernel::uniform(5.5, 7.5), 4.0, 10);
+        let expected = [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 1.0, 0.0, 0.0];
+        for (second, (&due, expected)) in due.iter().zip(expected).enumerate() {
+            assert!((due - expected).abs() < 1e-12, "second {second}: {due}");
+        }
+    }
 
     /// Lengths at the edges of the multiplication's range, and the engine's own kind.
     const LENGTHS: [usize; 8] = [

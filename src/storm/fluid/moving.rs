@@ -44,8 +44,16 @@ impl Fluid<'_> {
                 continue;
             }
             reached_top |= k + 1 == top && row.iter().any(|taken| taken.all > 0.0);
-            for (j, (fate, &taken)) in fates.iter().zip(row.iter()).enumerate() {
-                (timed_out[j], rejected[j]) = fate.retry.failures(taken);
+            if self.answers_429 {
+                for (j, (fate, &taken)) in fates.iter().zip(row.iter()).enumerate() {
+                    (timed_out[j], rejected[j]) = fate.retry.failures(taken);
+                }
+            } else {
+                // Nothing is answered 429, so nothing is rejected (and `rejected` is not read).
+                let failing = timed_out.iter_mut().zip(fates.iter().zip(row.iter()));
+                for (failed, (fate, &taken)) in failing {
+                    *failed = fate.retry.timed_out(taken);
+                }
             }
             let failed = (&timed_out[..end], &rejected[..end]);
             self.histories.record(k + 1, ring, from, failed);

@@ -43,6 +43,24 @@ impl Fluid<'_> {
                 histories.clear(ring, from, span);
             }
             let timed_out = &histories.timed_out;
+            let mut any = false;
+            if !*answers_429 {
+                // What times out is all that comes due: totalled as it is read.
+                class.timeout.due_over(
+                    ring,
+                    timed_out,
+                    (from, span),
+                    &mut class.timeout_run,
+                    |j, due| {
+                        let due = due.at_least_zero();
+                        row[j] = due;
+                        came_total[j] = came_total[j] + due;
+                        any |= due != Mass::ZERO;
+                    },
+                );
+                nothing_due[k] = !any;
+                continue;
+            }
             class.timeout.due_over(
                 ring,
                 timed_out,
@@ -52,23 +70,20 @@ impl Fluid<'_> {
                     row[j] = due;
                 },
             );
-            if *answers_429 {
-                let kernel = class.rejected;
-                let rejected = &histories.rejected;
-                let at = ring.position(from);
-                kernel.spread.due_over(
-                    ring,
-                    rejected,
-                    (from, span),
-                    &mut class.rejected_run,
-                    |j, due| {
-                        let at_floor =
-                            rejected[ring.start + ring.back(ring.ahead(at, j), kernel.floor)];
-                        row[j] = row[j] + due + at_floor * kernel.floor_weight;
-                    },
-                );
-            }
-            let mut any = false;
+            let kernel = class.rejected;
+            let rejected = &histories.rejected;
+            let at = ring.position(from);
+            kernel.spread.due_over(
+                ring,
+                rejected,
+                (from, span),
+                &mut class.rejected_run,
+                |j, due| {
+                    let at_floor =
+                        rejected[ring.start + ring.back(ring.ahead(at, j), kernel.floor)];
+                    row[j] = row[j] + due + at_floor * kernel.floor_weight;
+                },
+            );
             for (due, total) in row.iter_mut().zip(came_total.iter_mut()) {
                 *due = due.at_least_zero();
                 *total = *total + *due;

@@ -14,6 +14,7 @@ pub mod give_up;
 pub mod herd;
 pub mod jitter;
 pub mod limits;
+mod numbers;
 pub mod page;
 mod params;
 pub mod policy;

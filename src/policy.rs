@@ -324,7 +324,7 @@ impl Policy {
     /// The gap before retry `retry` (1-based): `min(cap, base × multiplier^(retry-1))`, saturating
     /// to the cap however large the power grows.
     pub fn gap(&self, retry: u32) -> f64 {
-        self.uncapped_gap(retry).min(self.cap_s)
+        crate::numbers::smaller(self.uncapped_gap(retry), self.cap_s)
     }
 
     /// The gaps before retries 1, 2, 3, ... without end (an infinite power saturates to the cap).

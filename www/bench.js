@@ -42,7 +42,8 @@ function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-const round = (x, digits = 4) => Number(x.toPrecision(digits));
+// A batch's peak has no multiple of normal traffic (null): it stays null.
+const round = (x, digits = 4) => (x === null ? null : Number(x.toPrecision(digits)));
 
 /** One row of a group: the median and p95 of `timesMs`. */
 function row(name, timesMs) {

@@ -94,7 +94,10 @@ pub fn sample(
     let (lo, hi) = times
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &t| {
-            (lo.min(t), hi.max(t))
+            (
+                crate::numbers::smaller(lo, t),
+                crate::numbers::larger(hi, t),
+            )
         });
     let histogram = histogram(&times, lo, hi, bins);
     let percentiles = Percentiles::from_values(nearest_ranks(&mut times, LEVELS));

@@ -91,7 +91,7 @@ impl Tally {
         let outcome = timeline.outcome_walking(d, &mut walks[0]);
         self.delivered += outcome.delivered_len;
         // `Timeline::fresh_len`.
-        self.fresh += fresh_reach.map_or(0.0, |reach| d.min(reach));
+        self.fresh += fresh_reach.map_or(0.0, |reach| crate::numbers::smaller(d, reach));
         self.lag_integral += outcome.lag_integral;
         self.lag_max = max_of(self.lag_max, outcome.lag_max);
         self.age_max = max_of(self.age_max, outcome.age_max);
@@ -219,7 +219,7 @@ pub(crate) fn sampled_answers(
 
 fn max_of(a: Option<f64>, b: Option<f64>) -> Option<f64> {
     match (a, b) {
-        (Some(a), Some(b)) => Some(a.max(b)),
+        (Some(a), Some(b)) => Some(crate::numbers::larger(a, b)),
         (a, b) => a.or(b),
     }
 }

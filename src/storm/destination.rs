@@ -16,6 +16,7 @@
 //! second of capacity, down to zero.
 
 use super::scenario::{Units, MICRO};
+use crate::numbers::{larger, product_in_64_bits, smaller};
 
 /// What happened to the `n` attempts of one second, by position: the first `ok` succeeded,
 /// the next `late + lost` timed out, the last `rejected` were answered 429 (outage: all lost).
@@ -51,8 +52,8 @@ impl Queue {
         const MICRO_SQUARED: u64 = MICRO * MICRO;
         // In 64 bits when everything fits (the common case, and much faster), else in 128.
         let narrow = u64::try_from(self.millionths).ok().and_then(|queue| {
-            let budget = wait_us.checked_mul(units.capacity)?;
-            let used = queue.checked_mul(MICRO)?;
+            let budget = product_in_64_bits(wait_us, units.capacity)?;
+            let used = product_in_64_bits(queue, MICRO)?;
             Some(budget.checked_sub(used).map(|room| room / MICRO_SQUARED))
         });
         let last = match narrow {
@@ -155,10 +156,10 @@ impl Count for u64 {
 impl Count for f64 {
     const ZERO: f64 = 0.0;
     fn at_most(self, positions: u128) -> f64 {
-        self.min(as_f64(positions))
+        smaller(self, as_f64(positions))
     }
     fn millionths(self) -> u128 {
         // Below 2^64 millionths (1.8e13 requests) in one conversion, as is every real queue.
-        u128::from((self.max(0.0) * MICRO as f64 + 0.5) as u64)
+        u128::from((larger(self, 0.0) * MICRO as f64 + 0.5) as u64)
     }
 }

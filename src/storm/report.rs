@@ -261,7 +261,9 @@ impl Recorder {
         self.delivered += row.successes;
         if row.index >= self.outage_end {
             let created = row.backlog + row.exhausted + self.delivered;
-            if self.drained_at.is_none() && row.backlog < (0.001 * created).max(0.5) {
+            if self.drained_at.is_none()
+                && row.backlog < crate::numbers::larger(0.001 * created, 0.5)
+            {
                 self.drained_at = Some(row.index);
                 self.exhausted_at_drain = row.exhausted;
             }

@@ -423,7 +423,7 @@ impl Units {
     pub fn per_second(per_s: u64, second: u32) -> u64 {
         // In 64 bits when the product fits (every rate below 2^32 per second), else in 128: a
         // 128-bit division is a slow library call.
-        if let Some(next) = per_s.checked_mul(u64::from(second) + 1) {
+        if let Some(next) = crate::numbers::product_in_64_bits(per_s, u64::from(second) + 1) {
             return next / MICRO - per_s * u64::from(second) / MICRO;
         }
         let s = u128::from(second);

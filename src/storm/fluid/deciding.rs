@@ -3,6 +3,7 @@
 
 use super::kernel::Mass;
 use super::state::Fluid;
+use crate::numbers::larger;
 use crate::storm::destination::Outcome;
 use crate::storm::report::{Interval, Recorder};
 
@@ -231,7 +232,7 @@ impl Fluid<'_> {
             failures: outcome.late + outcome.lost,
             rejected_429: outcome.rejected,
             duplicates: retries.processed * (fate.retry.ok + fate.retry.late),
-            backlog: (self.created - self.delivered - self.exhausted).max(0.0),
+            backlog: larger(self.created - self.delivered - self.exhausted, 0.0),
             queue: self.queue.requests(),
             exhausted: self.exhausted,
             deferred: held_now,

@@ -3,6 +3,8 @@
 
 use std::ops::{Add, Mul, Sub};
 
+use crate::numbers::{larger, smaller};
+
 /// The smallest expected number of deliveries a bound holds back in one attempt class: less is
 /// dropped (see [`Mass::without_dust`]).
 pub(super) const DUST: f64 = 1e-30;
@@ -46,9 +48,10 @@ impl Mass {
 
     /// Rounding in running sums can leave -1e-12 where nothing is due.
     pub fn at_least_zero(self) -> Mass {
+        let all = larger(self.all, 0.0);
         Mass {
-            all: self.all.max(0.0),
-            processed: self.processed.max(0.0).min(self.all.max(0.0)),
+            all,
+            processed: smaller(larger(self.processed, 0.0), all),
         }
     }
 }

@@ -10,6 +10,8 @@ mod api_types;
 pub mod chart;
 mod duration;
 mod error;
+#[cfg(any(test, target_arch = "wasm32"))]
+mod field_names;
 pub mod give_up;
 pub mod herd;
 pub mod jitter;

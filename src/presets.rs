@@ -134,9 +134,9 @@ impl Preset {
             other => (other.name(), None),
         };
         let mut params = Params {
-            base: seconds(self.policy.base_s()),
-            multiplier: self.policy.multiplier(),
-            cap: seconds(self.policy.cap_s()),
+            base: Some(seconds(self.policy.base_s())),
+            multiplier: Some(self.policy.multiplier()),
+            cap: Some(seconds(self.policy.cap_s())),
             attempts: Some(f64::from(self.policy.attempts())),
             mode: Some(mode.to_string()),
             factor,

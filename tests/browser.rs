@@ -269,7 +269,7 @@ fn seeded_storm_in_wasm_equals_native_and_draws() {
 
     let canvas = canvas("storm-test");
     let series = format!(
-        r#"[{{"label": "mine", "params": {input}}}, {{"label": "fixed", "params": {{"base": 30, "multiplier": 3, "cap": 10800, "policy": "fixed", "traffic": "20m", "engine": "fluid"}}}}]"#
+        r#"[{{"label": "mine", "params": {input}}}, {{"label": "fixed", "params": {{"policy": "fixed", "traffic": "20m", "engine": "fluid"}}}}]"#
     );
     let drawn = backoff_lab::wasm::charts::draw_storm(
         JsValue::from("storm-test"),
@@ -294,6 +294,98 @@ fn seeded_storm_in_wasm_equals_native_and_draws() {
         js_sys::Reflect::get(&err, &"field".into()).unwrap(),
         JsValue::from("capacity")
     );
+}
+
+/// The JS API's `field` and message of a refused call.
+fn refusal(result: Result<JsValue, JsValue>) -> (String, String) {
+    let err: js_sys::Error = result.expect_err("refused").dyn_into().unwrap();
+    let field = js_sys::Reflect::get(&err, &"field".into()).unwrap();
+    (field.as_string().unwrap_or_default(), err.message().into())
+}
+
+#[wasm_bindgen_test]
+fn the_js_api_takes_the_clis_defaults_and_refuses_what_it_would_ignore() {
+    use backoff_lab::storm::{simulate_fluid, Summary};
+    use backoff_lab::wasm::api::{format_duration, jitter, parse_duration, schedule, storm};
+    let summary = |js: JsValue| -> Summary {
+        let report: backoff_lab::storm::StormReport = serde_wasm_bindgen::from_value(js).unwrap();
+        report.summary
+    };
+    let native = |policy: &str| {
+        let mut params = backoff_lab::Params {
+            policy: Some(policy.into()),
+            engine: Some("fluid".into()),
+            ..Default::default()
+        };
+        params.attempts = None;
+        simulate_fluid(&params.scenario().unwrap(), false)
+            .unwrap()
+            .summary
+    };
+    // Nothing given: the article's storm, the fixed 30 s interval (as `backoff-lab storm`).
+    let fixed = summary(storm(params(r#"{"engine": "fluid"}"#)).unwrap());
+    assert_eq!(fixed, native("fixed"));
+    // A backoff field given: the exponential policy, the rest the article's (as `--base 30s`).
+    let backoff = summary(storm(params(r#"{"base": "30s", "engine": "fluid"}"#)).unwrap());
+    assert_eq!(backoff, native("exponential"));
+    assert!(backoff.delivered > 10.0 * fixed.delivered);
+    // ... and with the fixed policy it is refused, not ignored.
+    let (field, message) = refusal(storm(params(r#"{"policy": "fixed", "cap": "1h"}"#)));
+    assert_eq!(field, "cap");
+    assert!(message.contains("exponential policy"), "{message}");
+
+    // The survival map runs on the fluid engine unless told otherwise (as `backoff-lab
+    // survival`): README's call, which the discrete engine refuses as too much work.
+    let map = backoff_lab::wasm::api::survival(
+        params(r#"{"policy": "fixed", "interval": "30s", "giveUp": "2h"}"#),
+        params(r#"{"outages": "1m..2h", "steps": "6x4"}"#),
+    );
+    assert!(map.is_ok(), "{:?}", map.err());
+
+    // One delivery's jitter: full unless `mode` says otherwise (as `backoff-lab jitter`).
+    let report = jitter(params(r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "seed": 1, "samples": 100}"#)).unwrap();
+    let mode = js_sys::Reflect::get(&report, &"mode".into()).unwrap();
+    assert_eq!(mode, JsValue::from("full"));
+
+    // A misspelt or unknown key is refused by name, never ignored.
+    let (field, message) = refusal(schedule(params(
+        r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 3, "atempts": 5}"#,
+    )));
+    assert_eq!(field, "atempts");
+    assert!(message.contains("did you mean attempts?"), "{message}");
+    let (field, message) = refusal(schedule(params(
+        r#"{"base": "30s", "multiplier": 3, "cap": "3h", "give_up": "24h"}"#,
+    )));
+    assert_eq!(
+        (field.as_str(), message.contains("write giveUp")),
+        ("give_up", true),
+        "{message}"
+    );
+    // A value of the wrong type names its key; a field's error is spelt as the key.
+    let (field, message) = refusal(schedule(params(
+        r#"{"base": "30s", "multiplier": "3", "cap": "3h", "attempts": 3}"#,
+    )));
+    assert_eq!(field, "multiplier", "{message}");
+    let (field, message) = refusal(schedule(params(
+        r#"{"base": "30s", "multiplier": 3, "cap": "3h", "giveUp": "-1h"}"#,
+    )));
+    assert_eq!(field, "giveUp");
+    assert!(message.starts_with("giveUp must be"), "{message}");
+    // A formula needs its base, multiplier and cap; listed gaps do not.
+    let (field, _) = refusal(schedule(params(r#"{"attempts": 3}"#)));
+    assert_eq!(field, "base");
+    assert!(schedule(params(r#"{"gaps": ["5s", "1m"], "attempts": 3}"#)).is_ok());
+
+    // Durations: no text for a negative, infinite or NaN number of seconds.
+    for bad in [-5.0, f64::NAN, f64::INFINITY] {
+        let err: js_sys::Error = format_duration(JsValue::from(bad))
+            .unwrap_err()
+            .dyn_into()
+            .unwrap();
+        assert!(String::from(err.message()).starts_with("seconds must be a finite number"));
+    }
+    let err = parse_duration(JsValue::from("give-up"), JsValue::from("-5s")).map(JsValue::from);
+    assert_eq!(refusal(err).0, "giveUp");
 }
 
 #[wasm_bindgen_test]

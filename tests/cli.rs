@@ -599,7 +599,7 @@ fn presets_list_and_apply_with_flags_overriding() {
     // The storm's fixed policy reads none of the backoff policy's flags.
     refused(
         &["storm", "--policy", "fixed", "--base", "30s"],
-        "error: --base must be given only with --policy exponential (the fixed policy retries every --interval), got 30s",
+        "error: --base must be given only with the exponential policy (the fixed policy retries every interval), got 30s",
     );
     refused(
         &["survival", "--engine", "arithmetic"],

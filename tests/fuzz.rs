@@ -1186,9 +1186,9 @@ fn poisoned(params: &mut Params, poison: Option<(usize, f64)>) {
     use backoff_lab::{DurationInput as D, NumberInput as N};
     let Some((which, v)) = poison else { return };
     match which {
-        0 => params.base = D::Seconds(v),
-        1 => params.multiplier = v,
-        2 => params.cap = D::Seconds(v),
+        0 => params.base = Some(D::Seconds(v)),
+        1 => params.multiplier = Some(v),
+        2 => params.cap = Some(D::Seconds(v)),
         3 => params.attempts = Some(v),
         4 => params.give_up = Some(D::Seconds(v)),
         5 => params.window = Some(D::Seconds(v)),
@@ -2333,9 +2333,9 @@ fn staleness_under_jitter_is_refused_past_the_draw_limit() {
 #[test]
 fn decorrelated_draws_count_what_they_cost() {
     let params = |attempts: f64, samples: f64| Params {
-        base: backoff_lab::DurationInput::Seconds(1.0),
-        multiplier: 1.0,
-        cap: backoff_lab::DurationInput::Seconds(1.0),
+        base: Some(backoff_lab::DurationInput::Seconds(1.0)),
+        multiplier: Some(1.0),
+        cap: Some(backoff_lab::DurationInput::Seconds(1.0)),
         attempts: Some(attempts),
         mode: Some("decorrelated".into()),
         seed: Some(1.0),

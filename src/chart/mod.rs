@@ -20,11 +20,15 @@ use crate::Error;
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ChartOptions {
-    /// Draw for a dark page.
+    /// Draw for a dark page (default false).
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub dark: bool,
-    /// Device pixels per CSS pixel (1 to 4); sizes of text, marks and lines scale with it.
+    /// Device pixels per CSS pixel (1 to 4, default 1); sizes of text, marks and lines scale
+    /// with it.
+    #[cfg_attr(test, ts(as = "Option<f64>", optional))]
     pub scale: f64,
-    /// A logarithmic time axis (`ln(1 + t / base)`), for long tails.
+    /// A logarithmic time axis (`ln(1 + t / base)`), for long tails (default false).
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub log_scale: bool,
 }
 

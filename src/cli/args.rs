@@ -88,13 +88,13 @@ impl PolicyFlags {
             }
         };
         if let Some(base) = given(&self.base, "base")? {
-            params.base = DurationInput::Text(base);
+            params.base = Some(DurationInput::Text(base));
         }
         if let Some(multiplier) = given(&self.multiplier, "multiplier")? {
-            params.multiplier = multiplier_number(&multiplier)?;
+            params.multiplier = Some(multiplier_number(&multiplier)?);
         }
         if let Some(cap) = given(&self.cap, "cap")? {
-            params.cap = DurationInput::Text(cap);
+            params.cap = Some(DurationInput::Text(cap));
         }
         if let Some(gaps) = &self.gaps {
             params.gaps = Some(
@@ -164,7 +164,7 @@ impl PolicyFlags {
                 params.gaps = Some(gaps.iter().map(|&g| DurationInput::Seconds(g)).collect());
                 params.then_every = tail.map(DurationInput::Seconds);
             }
-            params.cap = DurationInput::Seconds(capped.cap_s());
+            params.cap = Some(DurationInput::Seconds(capped.cap_s()));
         }
         if let Some(tail) = &self.then_every {
             params.then_every = Some(DurationInput::Text(tail.clone()));
@@ -172,8 +172,8 @@ impl PolicyFlags {
         self.stop_over(params)
     }
 
-    /// Refuses the backoff policy's flags with a storm's fixed policy, which would ignore them.
-    fn refuse_formula_with_fixed(&self) -> Result<(), Error> {
+    /// The first backoff flag given, with its text (see [`Params::storm_policy_name`]).
+    fn first_backoff_flag(&self) -> Option<(&'static str, String)> {
         let flags = [
             ("preset", &self.preset),
             ("base", &self.base),
@@ -182,16 +182,9 @@ impl PolicyFlags {
             ("gaps", &self.gaps),
             ("then-every", &self.then_every),
         ];
-        match flags.iter().find(|(_, flag)| flag.is_some()) {
-            Some((field, Some(text))) => Err(Error::OutOfRange {
-                field,
-                value: text.clone(),
-                valid: "given only with --policy exponential (the fixed policy retries every \
-                        --interval)"
-                    .into(),
-            }),
-            _ => Ok(()),
-        }
+        flags
+            .into_iter()
+            .find_map(|(field, flag)| flag.clone().map(|text| (field, text)))
     }
 
     /// The policy's parameters: a flag the policy needs is given or taken from a preset.
@@ -465,27 +458,8 @@ impl StormFlags {
         let duration = |text: &Option<String>| text.clone().map(DurationInput::Text);
         let number_input = |text: &Option<String>| text.clone().map(NumberInput::Text);
         let backoff = &self.backoff;
-        let backoff_given = [
-            &backoff.preset,
-            &backoff.base,
-            &backoff.multiplier,
-            &backoff.cap,
-            &backoff.gaps,
-            &backoff.then_every,
-        ]
-        .iter()
-        .any(|flag| flag.is_some());
-        let policy = self.policy.clone().unwrap_or_else(|| {
-            if backoff_given {
-                "exponential"
-            } else {
-                "fixed"
-            }
-            .into()
-        });
-        if policy == "fixed" {
-            backoff.refuse_formula_with_fixed()?;
-        }
+        let policy =
+            Params::storm_policy_name(self.policy.as_deref(), backoff.first_backoff_flag())?;
         let mut params = backoff.params_over(true)?;
         if let Some(mode) = &self.mode {
             params.mode = Some(mode.clone());

@@ -28,9 +28,9 @@ pub(super) fn run(args: SolveCapArgs) -> Result<String, Error> {
     // The cap is the unknown: the largest valid one stands in (the answer reads only the base
     // and the multiplier).
     let params = Params {
-        base: DurationInput::Text(args.base),
-        multiplier: multiplier_number(&args.multiplier)?,
-        cap: backoff_lab::policy::MAX_SPAN_S.into(),
+        base: Some(DurationInput::Text(args.base)),
+        multiplier: Some(multiplier_number(&args.multiplier)?),
+        cap: Some(backoff_lab::policy::MAX_SPAN_S.into()),
         attempts: Some(1.0),
         ..Params::default()
     };

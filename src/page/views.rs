@@ -120,9 +120,9 @@ pub fn gap_list(text: &str) -> Vec<String> {
 /// The policy: the formula, or the listed gaps when there are any; attempts or a give-up time.
 pub fn policy_params(settings: &Settings) -> Params {
     let mut params = Params {
-        base: DurationInput::Text(text(settings, "base")),
-        multiplier: number(settings.get("multiplier")),
-        cap: DurationInput::Text(text(settings, "cap")),
+        base: Some(DurationInput::Text(text(settings, "base"))),
+        multiplier: Some(number(settings.get("multiplier"))),
+        cap: Some(DurationInput::Text(text(settings, "cap"))),
         attempts: None,
         ..Params::default()
     };

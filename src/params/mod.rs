@@ -26,12 +26,17 @@ pub const DEFAULT_WINDOW_S: f64 = 1_200.0;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Params {
-    /// Gap before the first retry.
-    pub base: DurationInput,
-    /// Growth factor between gaps.
-    pub multiplier: f64,
-    /// Longest gap.
-    pub cap: DurationInput,
+    /// Gap before the first retry (required for a formula schedule; a storm takes the
+    /// article's 30 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<DurationInput>,
+    /// Growth factor between gaps, 1 to 1000 (required for a formula schedule; a storm takes
+    /// the article's 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multiplier: Option<f64>,
+    /// Longest gap (required for a formula schedule; a storm takes the article's 3 h).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cap: Option<DurationInput>,
     /// Total attempts, the first delivery included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempts: Option<f64>,
@@ -175,9 +180,9 @@ impl Default for Params {
     fn default() -> Self {
         let article = Policy::article();
         Params {
-            base: article.base_s().into(),
-            multiplier: article.multiplier(),
-            cap: article.cap_s().into(),
+            base: Some(article.base_s().into()),
+            multiplier: Some(article.multiplier()),
+            cap: Some(article.cap_s().into()),
             attempts: Some(f64::from(article.attempts())),
             give_up: None,
             window: None,
@@ -233,9 +238,9 @@ impl Params {
     /// ```
     /// use backoff_lab::{DurationInput, Params};
     /// let params = Params {
-    ///     base: DurationInput::Text("30s".into()),
-    ///     multiplier: 3.0,
-    ///     cap: DurationInput::Text("3h".into()),
+    ///     base: Some(DurationInput::Text("30s".into())),
+    ///     multiplier: Some(3.0),
+    ///     cap: Some(DurationInput::Text("3h".into())),
     ///     attempts: None,
     ///     give_up: Some(DurationInput::Text("24h".into())),
     ///     ..Params::default()
@@ -244,26 +249,7 @@ impl Params {
     /// # Ok::<(), backoff_lab::Error>(())
     /// ```
     pub fn policy(&self) -> Result<Policy, Error> {
-        let base = self.base.seconds("base")?;
-        let cap = self.cap.seconds("cap")?;
-        let stop = match (self.attempts, &self.give_up) {
-            (Some(_), Some(_)) => {
-                return Err(Error::out_of_range(
-                    "attempts",
-                    "both attempts and give-up",
-                    "given alone: choose attempts or give-up, not both",
-                ))
-            }
-            (Some(n), None) => Stop::Attempts(whole_number("attempts", n, 1, 10_000)? as u32),
-            (None, Some(deadline)) => Stop::GiveUpAfter(deadline.seconds("give-up")?),
-            (None, None) => {
-                return Err(Error::out_of_range(
-                    "attempts",
-                    "neither attempts nor give-up",
-                    "given: a count from 1 to 10000, or a give-up deadline",
-                ))
-            }
-        };
+        let stop = self.stop()?;
         match &self.gaps {
             Some(gaps) => {
                 let gaps: Vec<f64> = gaps
@@ -277,7 +263,45 @@ impl Params {
                     .transpose()?;
                 Policy::explicit(&gaps, tail, Some(stop))
             }
-            None => Policy::new(base, self.multiplier, cap, stop),
+            None => {
+                let given = |field: &'static str, valid: &str| {
+                    Error::out_of_range(
+                        field,
+                        "nothing",
+                        format!("given for a formula schedule: {valid} (or list the gaps)"),
+                    )
+                };
+                let base = (self.base.as_ref())
+                    .ok_or_else(|| given("base", "a duration such as 30s"))?
+                    .seconds("base")?;
+                let multiplier = self
+                    .multiplier
+                    .ok_or_else(|| given("multiplier", "a number from 1 to 1000"))?;
+                let cap = (self.cap.as_ref())
+                    .ok_or_else(|| given("cap", "a duration such as 3h"))?
+                    .seconds("cap")?;
+                Policy::new(base, multiplier, cap, stop)
+            }
+        }
+    }
+
+    /// The stop rule: exactly one of `attempts` and `give_up`.
+    pub fn stop(&self) -> Result<Stop, Error> {
+        match (self.attempts, &self.give_up) {
+            (Some(_), Some(_)) => Err(Error::out_of_range(
+                "attempts",
+                "both attempts and give-up",
+                "given alone: choose attempts or give-up, not both",
+            )),
+            (Some(n), None) => Ok(Stop::Attempts(
+                whole_number("attempts", n, 1, 10_000)? as u32
+            )),
+            (None, Some(deadline)) => Ok(Stop::GiveUpAfter(deadline.seconds("give-up")?)),
+            (None, None) => Err(Error::out_of_range(
+                "attempts",
+                "neither attempts nor give-up",
+                "given: a count from 1 to 10000, or a give-up deadline",
+            )),
         }
     }
 

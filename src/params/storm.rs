@@ -96,6 +96,63 @@ impl Params {
         }
     }
 
+    /// These parameters with the storm's policy named: as given, else decided by the backoff
+    /// fields given ([`Params::storm_policy_name`]), for callers that pass fields only when
+    /// they are given (the JS API).
+    pub fn with_storm_policy(self) -> Result<Params, Error> {
+        let policy = Self::storm_policy_name(self.policy.as_deref(), self.first_backoff_field())?;
+        Ok(Params {
+            policy: Some(policy),
+            ..self
+        })
+    }
+
+    /// The first backoff field given (base, multiplier, cap, gaps, then-every), with its value
+    /// as text, for [`Params::storm_policy_name`].
+    pub fn first_backoff_field(&self) -> Option<(&'static str, String)> {
+        let text = |input: &DurationInput| match input {
+            DurationInput::Seconds(seconds) => format!("{seconds} s"),
+            DurationInput::Text(text) => text.clone(),
+        };
+        let gaps = self
+            .gaps
+            .as_ref()
+            .map(|gaps| gaps.iter().map(text).collect::<Vec<_>>().join(","));
+        [
+            ("base", self.base.as_ref().map(text)),
+            ("multiplier", self.multiplier.map(|m| m.to_string())),
+            ("cap", self.cap.as_ref().map(text)),
+            ("gaps", gaps),
+            ("then-every", self.then_every.as_ref().map(text)),
+        ]
+        .into_iter()
+        .find_map(|(field, value)| value.map(|value| (field, value)))
+    }
+
+    /// The storm's policy when `policy` is not given: `exponential` when a backoff field is
+    /// given (`given`: the first of base, multiplier, cap, gaps, then-every, with its value), else
+    /// `fixed`. A backoff field given with the fixed policy is refused: the fixed policy retries
+    /// every `interval` and would ignore it. The CLI and the JS API both decide this way.
+    pub fn storm_policy_name(
+        policy: Option<&str>,
+        given: Option<(&'static str, String)>,
+    ) -> Result<String, Error> {
+        let name = policy.unwrap_or(if given.is_some() {
+            "exponential"
+        } else {
+            "fixed"
+        });
+        match given {
+            Some((field, value)) if name == "fixed" => Err(Error::OutOfRange {
+                field,
+                value,
+                valid: "given only with the exponential policy (the fixed policy retries every interval)"
+                    .into(),
+            }),
+            _ => Ok(name.to_string()),
+        }
+    }
+
     /// The retry policy of the storm: a fixed interval (30 s unless given) retrying for 2 h, or
     /// the backoff policy retrying for 24 h, unless `attempts` or `give_up` says otherwise.
     fn storm_policy(&self) -> Result<Policy, Error> {
@@ -104,18 +161,27 @@ impl Params {
             "fixed" => {
                 let interval = seconds(&self.interval, "interval", 30.0)?;
                 let stop = if stop_given {
-                    self.policy()?.stop()
+                    self.stop()?
                 } else {
                     Stop::GiveUpAfter(7_200.0)
                 };
                 Policy::fixed(interval, stop)
             }
-            "exponential" if stop_given => self.policy(),
-            "exponential" => Params {
-                give_up: Some(DurationInput::Seconds(86_400.0)),
-                ..self.clone()
+            "exponential" => {
+                // What is not given is the article's: 30 s × 3 capped at 3 h, for 24 h.
+                let article = Params::default();
+                Params {
+                    base: self.base.clone().or(article.base),
+                    multiplier: self.multiplier.or(article.multiplier),
+                    cap: self.cap.clone().or(article.cap),
+                    give_up: match stop_given {
+                        true => self.give_up.clone(),
+                        false => Some(DurationInput::Seconds(86_400.0)),
+                    },
+                    ..self.clone()
+                }
+                .policy()
             }
-            .policy(),
             other => Err(Error::out_of_range(
                 "policy",
                 format!("{other:?}"),

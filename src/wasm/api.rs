@@ -4,16 +4,20 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_js, js_error, optional, text, to_js};
+use super::convert::{api_error, from_js, optional, text, to_js};
 use crate::herd::Rates;
 use crate::jitter::fresh_seed;
 use crate::{Error, Params, ScheduleReport};
 
-/// Parameters, with a fresh seed drawn when none is given (the report says which).
-fn params_with_seed(params: JsValue) -> Result<Params, JsValue> {
+/// Parameters of one jittered delivery: full jitter unless `mode` says otherwise and a fresh
+/// seed unless one is given (the report says which), as in the CLI's `jitter` and `herd`.
+pub(super) fn params_with_seed(params: JsValue) -> Result<Params, JsValue> {
     let mut params: Params = from_js("parameters", params)?;
+    if params.mode.is_none() {
+        params.mode = Some("full".into());
+    }
     if params.seed.is_none() {
-        params.seed = Some(fresh_seed().map_err(|e| js_error(&e))? as f64);
+        params.seed = Some(fresh_seed().map_err(|e| api_error(&e))? as f64);
     }
     Ok(params)
 }
@@ -30,7 +34,7 @@ pub fn schedule(
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
     let params: Params = from_js("parameters", params)?;
-    to_js(&schedule_report(&params).map_err(|e| js_error(&e))?.1)
+    to_js(&schedule_report(&params).map_err(|e| api_error(&e))?.1)
 }
 
 /// One jittered delivery: the exact give-up distribution, a seeded sample and, when a deadline
@@ -40,7 +44,7 @@ pub fn jitter(
     #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
     let params = params_with_seed(params)?;
-    to_js(&crate::page::jitter_report(&params).map_err(|e| js_error(&e))?)
+    to_js(&crate::page::jitter_report(&params).map_err(|e| api_error(&e))?)
 }
 
 /// A herd of deliveries that failed in the same second: retries per second. Same shape as
@@ -50,7 +54,7 @@ pub fn herd(
     #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
     let params = params_with_seed(params)?;
-    to_js(&crate::page::herds(&params).map_err(|e| js_error(&e))?.0)
+    to_js(&crate::page::herds(&params).map_err(|e| api_error(&e))?.0)
 }
 
 /// What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption. Each
@@ -101,20 +105,29 @@ pub fn sampled_mean_give_up(
         let times = crate::give_up::give_up_times(&policy, params.jitter()?, samples, &mut rng);
         Ok(times.iter().sum::<f64>() / samples as f64)
     };
-    mean().map_err(|e| js_error(&e))
+    mean().map_err(|e| api_error(&e))
+}
+
+/// A storm's parameters: the policy is `exponential` when a backoff field (base, multiplier,
+/// cap, gaps, thenEvery) is given without `policy`, as the CLI decides from its flags.
+pub(super) fn storm_params(params: JsValue) -> Result<Params, JsValue> {
+    let params: Params = from_js("parameters", params)?;
+    params.with_storm_policy().map_err(|e| api_error(&e))
 }
 
 /// A retry storm: per-minute attempts, successes, backlog and the summary. Same shape as
-/// `backoff-lab storm --format json`.
+/// `backoff-lab storm --format json`. Every field not given takes the article's value; the
+/// policy is the fixed 30 s interval unless a backoff field (`base`, `multiplier`, `cap`,
+/// `gaps`, `thenEvery`) or `policy: "exponential"` is given, as in the CLI.
 #[wasm_bindgen(unchecked_return_type = "StormReport")]
 pub fn storm(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params: Params = from_js("parameters", params)?;
+    let params = storm_params(params)?;
     let report = params
         .scenario()
         .and_then(|scenario| crate::storm::simulate(&scenario, params.engine()?, false))
-        .map_err(|e| js_error(&e))?;
+        .map_err(|e| api_error(&e))?;
     to_js(&report)
 }
 
@@ -126,9 +139,9 @@ pub fn storm(
 #[wasm_bindgen(unchecked_return_type = "SurvivalMap")]
 pub fn survival(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "SurvivalAxes | undefined")] axes: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "SurvivalAxes")] axes: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params: Params = from_js("parameters", params)?;
+    let params = storm_params(params)?;
     let axes: crate::survival::AxesText = if axes.is_undefined() || axes.is_null() {
         crate::survival::AxesText::default()
     } else {
@@ -137,9 +150,14 @@ pub fn survival(
     let map = params
         .scenario()
         .and_then(|scenario| {
-            crate::survival::survival_map(scenario.spec(), &axes.axes()?, params.engine()?)
+            // The fluid engine unless `engine` says otherwise, as in the CLI's `survival`.
+            let engine = match params.engine {
+                Some(_) => params.engine()?,
+                None => crate::Engine::Fluid,
+            };
+            crate::survival::survival_map(scenario.spec(), &axes.axes()?, engine)
         })
-        .map_err(|e| js_error(&e))?;
+        .map_err(|e| api_error(&e))?;
     to_js(&map)
 }
 
@@ -150,11 +168,11 @@ pub fn survival(
 pub fn arithmetic_view(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params: Params = from_js("parameters", params)?;
+    let params = storm_params(params)?;
     let view = params
         .arithmetic_scenario()
         .and_then(|scenario| crate::storm::arithmetic_view(&scenario))
-        .map_err(|e| js_error(&e))?;
+        .map_err(|e| api_error(&e))?;
     to_js(&view)
 }
 
@@ -173,7 +191,7 @@ pub fn export_schedule(
     #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\" | \"markdown\"")] format: JsValue,
 ) -> Result<String, JsValue> {
     let params: Params = from_js("parameters", params)?;
-    let report = schedule_report(&params).map_err(|e| js_error(&e))?.1;
+    let report = schedule_report(&params).map_err(|e| api_error(&e))?.1;
     match text("format", &format)?.as_str() {
         "csv" => Ok(report.to_csv()),
         "markdown" => Ok(report.to_markdown()),
@@ -187,7 +205,7 @@ pub fn export_schedule(
             )
             .map(String::from)
         }
-        other => Err(js_error(&Error::out_of_range(
+        other => Err(api_error(&Error::out_of_range(
             "format",
             format!("{other:?}"),
             "csv, json or markdown",
@@ -200,7 +218,7 @@ pub fn export_schedule(
 pub fn new_seed() -> Result<f64, JsValue> {
     fresh_seed()
         .map(|seed| seed as f64)
-        .map_err(|e| js_error(&e))
+        .map_err(|e| api_error(&e))
 }
 
 /// Formats seconds the way the article does (`30 s`, `4.5 min`, `3 h 02 min`).
@@ -208,28 +226,39 @@ pub fn new_seed() -> Result<f64, JsValue> {
 pub fn format_duration(
     #[wasm_bindgen(unchecked_param_type = "number")] seconds: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(crate::format_duration(super::convert::number(
-        "seconds", &seconds,
-    )?))
+    let seconds = super::convert::number("seconds", &seconds)?;
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(api_error(&Error::out_of_range(
+            "seconds",
+            seconds,
+            "a finite number of seconds, 0 or more",
+        )));
+    }
+    Ok(crate::format_duration(seconds))
 }
 
 /// Parses a duration (`30s`, `4m30s`, `4.5min`, `3h`, `1d`) into seconds; throws on garbage.
-/// `field` names the input in the message (`base`, `cap`, `give-up`, `window`, else
-/// `duration`).
+/// `field` names the input in the message and the error: any parameter's key (`base`,
+/// `giveUp`, `timeout`, ...; `give-up` reads as `giveUp`), else `duration`.
 #[wasm_bindgen(js_name = parseDuration)]
 pub fn parse_duration(
     #[wasm_bindgen(unchecked_param_type = "string")] field: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] duration: JsValue,
 ) -> Result<f64, JsValue> {
-    let field = match optional(field).and_then(|f| f.as_string()).as_deref() {
-        Some("base") => "base",
-        Some("cap") => "cap",
-        Some("give-up" | "giveUp") => "give-up",
-        Some("window") => "window",
-        _ => "duration",
-    };
-    let duration = text(field, &duration)?;
-    crate::parse_duration(field, &duration).map_err(|e| js_error(&e))
+    // A name of letters, digits, `-` and `_` (a key), else `duration`.
+    let name = optional(field)
+        .and_then(|f| f.as_string())
+        .filter(|name| {
+            (1..=40).contains(&name.len())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
+        .map(|name| super::convert::camel_case(&name))
+        .unwrap_or_else(|| "duration".into());
+    let refused = |error: JsValue| super::convert::renamed(error, "duration", &name);
+    let duration = text("duration", &duration).map_err(refused)?;
+    crate::parse_duration("duration", &duration).map_err(|e| refused(api_error(&e)))
 }
 
 /// After an outage: how late and how old its events arrive, which are exhausted; for `outage`
@@ -240,5 +269,5 @@ pub fn staleness(
     #[wasm_bindgen(unchecked_param_type = "StalenessParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
     let params: Params = from_js("parameters", params)?;
-    to_js(&params.staleness_report().map_err(|e| js_error(&e))?)
+    to_js(&params.staleness_report().map_err(|e| api_error(&e))?)
 }

@@ -4,8 +4,8 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::api::{schedule_report, HerdSummary};
-use super::convert::{chart_options, from_js, js_error, optional, svg_size, text, to_js};
+use super::api::{params_with_seed, schedule_report, HerdSummary};
+use super::convert::{api_error, chart_options, from_js, optional, svg_size, text, to_js};
 use super::surface::{on_canvas, svg};
 use crate::chart::{self, ChartOptions};
 use crate::storm::{Scenario, StormReport};
@@ -17,8 +17,8 @@ use crate::{Error, Params};
 pub fn draw_timeline(
     #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ScheduleParams | undefined")] compare: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChartOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ScheduleParams")] compare: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
     let (mine, report) = timeline_inputs(params)?;
@@ -31,7 +31,7 @@ pub fn draw_timeline(
 
 fn timeline_inputs(params: JsValue) -> Result<(crate::Schedule, crate::ScheduleReport), JsValue> {
     let params: Params = from_js("parameters", params)?;
-    schedule_report(&params).map_err(|e| js_error(&e))
+    schedule_report(&params).map_err(|e| api_error(&e))
 }
 
 /// The timeline, or two when a comparison is given: one function for canvas and SVG.
@@ -53,13 +53,13 @@ fn timeline_on<DB: plotters::prelude::DrawingBackend>(
 }
 
 fn jitter_report(params: JsValue) -> Result<crate::give_up::JitterReport, JsValue> {
-    let params: Params = from_js("parameters", params)?;
-    crate::page::jitter_report(&params).map_err(|e| js_error(&e))
+    let params = params_with_seed(params)?;
+    crate::page::jitter_report(&params).map_err(|e| api_error(&e))
 }
 
 fn herds(params: JsValue) -> Result<(crate::herd::Herd, crate::herd::Herd), JsValue> {
-    let params: Params = from_js("parameters", params)?;
-    crate::page::herds(&params).map_err(|e| js_error(&e))
+    let params = params_with_seed(params)?;
+    crate::page::herds(&params).map_err(|e| api_error(&e))
 }
 
 /// Draws the give-up-time distribution into the canvas `canvas_id` and returns its report.
@@ -67,7 +67,7 @@ fn herds(params: JsValue) -> Result<(crate::herd::Herd, crate::herd::Herd), JsVa
 pub fn draw_distribution(
     #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChartOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
     let report = jitter_report(params)?;
@@ -83,7 +83,7 @@ pub fn draw_distribution(
 pub fn draw_herd(
     #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChartOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
     let (spread, spike) = herds(params)?;
@@ -113,20 +113,21 @@ type Run = (String, Scenario, StormReport);
 fn storm_runs(series: JsValue) -> Result<Vec<Run>, JsValue> {
     let inputs: Vec<SeriesInput> = from_js("storm series", series)?;
     if inputs.is_empty() || inputs.len() > 4 {
-        return Err(js_error(&Error::out_of_range(
+        return Err(api_error(&Error::out_of_range(
             "series",
             inputs.len(),
             "1 to 4 scenarios",
         )));
     }
     let run = |input: SeriesInput| -> Result<Run, Error> {
-        let scenario = input.params.scenario()?;
-        let report = crate::storm::simulate(&scenario, input.params.engine()?, false)?;
+        let params = input.params.with_storm_policy()?;
+        let scenario = params.scenario()?;
+        let report = crate::storm::simulate(&scenario, params.engine()?, false)?;
         Ok((input.label, scenario, report))
     };
     inputs
         .into_iter()
-        .map(|input| run(input).map_err(|e| js_error(&e)))
+        .map(|input| run(input).map_err(|e| api_error(&e)))
         .collect()
 }
 
@@ -146,7 +147,7 @@ fn storm_series(runs: &[Run]) -> Vec<chart::storm::Series<'_>> {
 pub fn draw_storm(
     #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "StormSeries[]")] series: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChartOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
     let runs = storm_runs(series)?;
@@ -173,7 +174,7 @@ pub fn chart_svg(
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ScheduleParams | undefined")] compare: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ScheduleParams")] compare: JsValue,
 ) -> Result<String, JsValue> {
     let options = chart_options(options)?;
     let size = svg_size(&width, &height)?;
@@ -197,7 +198,7 @@ pub fn chart_svg(
                 chart::herd::draw(area, &spread, Some(&spike), &options)
             })
         }
-        other => Err(js_error(&Error::out_of_range(
+        other => Err(api_error(&Error::out_of_range(
             "chart",
             format!("{other:?}"),
             "timeline, distribution or herd (the storm: stormSvg)",
@@ -229,19 +230,19 @@ pub fn storm_svg(
 pub fn draw_staleness(
     #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "StalenessParams")] params: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string | undefined")] compare: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ChartOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] compare: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
     let params: Params = from_js("parameters", params)?;
     let compared = optional(compare)
         .map(|name| {
             let name = text("compare", &name)?;
-            crate::presets::preset(&name).map_err(|e| js_error(&e))
+            crate::presets::preset(&name).map_err(|e| api_error(&e))
         })
         .transpose()?;
     let chart =
-        crate::page::staleness_chart_of(&params, compared.as_ref()).map_err(|e| js_error(&e))?;
+        crate::page::staleness_chart_of(&params, compared.as_ref()).map_err(|e| api_error(&e))?;
     on_canvas(&canvas_id, |area| {
         chart::staleness::draw(area, &chart, &options)
     })?;

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::chart::ChartOptions;
 use crate::page::PageError;
@@ -31,20 +32,153 @@ fn error_with(message: &str, property: &str, value: Option<&str>) -> JsValue {
     js.into()
 }
 
-/// A plain JS object (or array) as `T`; anything else names `what` and what was wrong.
+/// A plain JS object (or array) as `T`; anything else names `what` and what was wrong. A key
+/// `T` does not have is refused by name (a misspelt `atempts` would otherwise be ignored:
+/// serde-wasm-bindgen reads only the fields it knows), and a value of the wrong type names its
+/// key (`multiplier: "3"`).
 pub fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value).map_err(|err| {
+    refuse_unknown_keys(what, &value, crate::field_names::of::<T>())?;
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|err| {
+        // serde-wasm-bindgen's errors are JavaScript errors ("Error: invalid type ..."), and a
+        // list given as text fails in `Reflect.get`.
+        let inner = err.to_string();
+        let inner = match inner.strip_prefix("Error: ") {
+            Some(rest) => rest.to_string(),
+            None if inner.contains("Reflect.get called on non-object") => {
+                "invalid type: expected a list (an array)".to_string()
+            }
+            None => inner,
+        };
         // The core's own messages start with the field ("seed must be ..."): keep it.
-        let message = err.to_string();
-        let field = message
-            .split_once(" must be ")
-            .map(|(field, _)| field.to_string());
-        let js = js_sys::Error::new(&format!("{what}: {message}"));
-        if let Some(field) = field {
-            let _ = js_sys::Reflect::set(&js, &"field".into(), &field.into());
-        }
-        js.into()
+        let field = match inner.split_once(" must be ") {
+            Some((field, _)) => Some(field.to_string()),
+            None => key_refused::<T>(&value),
+        };
+        let message = match &field {
+            Some(key) if !inner.starts_with(key.as_str()) => format!("{what}: {key}: {inner}"),
+            _ => format!("{what}: {inner}"),
+        };
+        error_with(&message, "field", field.map(|f| camel_case(&f)).as_deref())
     })
+}
+
+/// The key of the object `value` whose value alone `T` refuses (serde's type errors do not say
+/// which field): each key is tried on its own, where a missing other field is no refusal. (A
+/// wrapper that tracks the path, `serde_path_to_error`, added 10 KB to the gzipped wasm.)
+fn key_refused<T: serde::de::DeserializeOwned>(value: &JsValue) -> Option<String> {
+    let object: &js_sys::Object = value.dyn_ref()?;
+    let keys = js_sys::Object::keys(object);
+    keys.iter().filter_map(|key| key.as_string()).find(|key| {
+        let alone = js_sys::Object::new();
+        let field = JsValue::from(key.as_str());
+        let one = js_sys::Reflect::get(value, &field).unwrap_or(JsValue::UNDEFINED);
+        let _ = js_sys::Reflect::set(&alone, &field, &one);
+        match serde_wasm_bindgen::from_value::<T>(alone.into()) {
+            Err(err) => !err.to_string().contains("missing field"),
+            Ok(_) => false,
+        }
+    })
+}
+
+/// Refuses a key of the object `value` that is not one of `fields` (a struct's; nothing is
+/// refused when there are none), naming the key and the nearest field or, with the camelCase
+/// spelling, the field it means.
+fn refuse_unknown_keys(what: &str, value: &JsValue, fields: &[&str]) -> Result<(), JsValue> {
+    let Some(object) = value
+        .dyn_ref::<js_sys::Object>()
+        .filter(|_| !fields.is_empty())
+    else {
+        return Ok(());
+    };
+    let keys = js_sys::Object::keys(object);
+    for key in keys.iter().filter_map(|key| key.as_string()) {
+        if fields.contains(&key.as_str()) {
+            continue;
+        }
+        let camel = camel_case(&key);
+        let near = fields.iter().find(|field| edits(field, &key) <= 2);
+        let hint = if fields.contains(&camel.as_str()) {
+            format!("write {camel}")
+        } else if let Some(near) = near {
+            format!("did you mean {near}?")
+        } else {
+            format!("the {what} are {}", fields.join(", "))
+        };
+        return Err(error_with(
+            &format!("{key} is not one of the {what}: {hint}"),
+            "field",
+            Some(&key),
+        ));
+    }
+    Ok(())
+}
+
+/// The edit distance between `a` and `b` (insertions, deletions, substitutions): how close a
+/// misspelt key is to a field.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// `give-up` or `give_up` as JavaScript spells the key: `giveUp`.
+pub fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '-' || c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `error` (from [`api_error`] or [`text`]) about `from` as about `to`: its message's opening
+/// word and its `field`.
+pub fn renamed(error: JsValue, from: &str, to: &str) -> JsValue {
+    let message = js_sys::Reflect::get(&error, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_default();
+    let message = match message.strip_prefix(from) {
+        Some(rest) => format!("{to}{rest}"),
+        None => message,
+    };
+    error_with(&message, "field", Some(to))
+}
+
+/// A JS `Error` for the JS API: [`js_error`] with `field` spelt as the key JavaScript passes
+/// (`giveUp`, not the CLI's `give-up`).
+pub fn api_error(error: &Error) -> JsValue {
+    let message = error.to_string();
+    match error {
+        Error::OutOfRange { field, .. } | Error::BadDuration { field, .. } => {
+            let key = camel_case(field);
+            // The message opens with the field: spelt as the key too.
+            let message = match message.strip_prefix(*field) {
+                Some(rest) => format!("{key}{rest}"),
+                None => message,
+            };
+            error_with(&message, "field", Some(&key))
+        }
+        _ => error_with(&message, "field", None),
+    }
 }
 
 /// A value as JS: `None` becomes `null` (not `undefined`), as in the CLI's JSON.

@@ -35,17 +35,19 @@ export interface PageSettingError extends Error { setting?: string; }
 
 export type Params = { 
 /**
- * Gap before the first retry.
+ * Gap before the first retry (required for a formula schedule; a storm takes the
+ * article's 30 s).
  */
-base: DurationInput, 
+base?: DurationInput | null, 
 /**
- * Growth factor between gaps.
+ * Growth factor between gaps, 1 to 1000 (required for a formula schedule; a storm takes
+ * the article's 3).
  */
-multiplier: number, 
+multiplier?: number | null, 
 /**
- * Longest gap.
+ * Longest gap (required for a formula schedule; a storm takes the article's 3 h).
  */
-cap: DurationInput, 
+cap?: DurationInput | null, 
 /**
  * Total attempts, the first delivery included.
  */
@@ -234,17 +236,18 @@ export type NumberInput = number | string;
 
 export type ChartOptions = { 
 /**
- * Draw for a dark page.
+ * Draw for a dark page (default false).
  */
-dark: boolean, 
+dark?: boolean, 
 /**
- * Device pixels per CSS pixel (1 to 4); sizes of text, marks and lines scale with it.
+ * Device pixels per CSS pixel (1 to 4, default 1); sizes of text, marks and lines scale
+ * with it.
  */
-scale: number, 
+scale?: number, 
 /**
- * A logarithmic time axis (`ln(1 + t / base)`), for long tails.
+ * A logarithmic time axis (`ln(1 + t / base)`), for long tails (default false).
  */
-logScale: boolean, };
+logScale?: boolean, };
 
 export type ReportRow = { 
 /**

@@ -140,3 +140,18 @@ export async function everyExport(): Promise<string[]> {
   return [String(last + p95 + mean + (drained ?? 0) + arithmetic.summary.peak_multiple + seconds),
     text, csv, caption, svg, link, table, staleCsv, numbersCsv, cellOutcome, ...advice, ...svgs, String((lag ?? 0) + staleDrawn.give_up_s), String(drawn.length + timeline.attempts + distribution.attempts + herdDrawn.deliveries)];
 }
+
+// README's "JavaScript API" examples as written there (a doc example that no longer type-checks
+// fails the test command).
+export function readmeExamples(): number {
+  const report = schedule({ base: '30s', multiplier: 3, cap: '3h', giveUp: '24h' });
+  const spread = jitter({ base: 30, multiplier: 3, cap: 10800, attempts: 14, seed: 42, samples: 100000 });
+  const day = storm({ base: '30s', traffic: '24h', outage: '2h', engine: 'fluid' });
+  drawTimeline('my-canvas', { base: '30s', multiplier: 3, cap: '3h', attempts: 14 },
+               { scale: devicePixelRatio, logScale: true });
+  const stale = staleness({ base: '30s', multiplier: 3, cap: '3h', attempts: 14, mode: 'none', tolerance: '6h', outage: '4h' });
+  const map = survival({ policy: 'fixed', interval: '30s', giveUp: '2h' }, { outages: '1m..2h', steps: '6x4' });
+  const listed = schedule({ gaps: ['5s', '5min'], attempts: 3 });
+  return report.attempts + spread.expected_give_up_s + day.summary.exhausted + map.outages_s.length
+    + stale.outages.length + listed.attempts + formatDuration(90).length + parseDuration('giveUp', '24h');
+}

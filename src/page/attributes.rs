@@ -194,7 +194,10 @@ mod tests {
         assert_eq!(state.errors.len(), 1);
         assert_eq!(state.errors[0].attribute, "preset");
         let message = &state.errors[0].message;
-        assert!(message.starts_with("preset \"nope\" was ignored (one of "), "{message}");
+        assert!(
+            message.starts_with("preset \"nope\" was ignored (one of "),
+            "{message}"
+        );
         assert!(message.ends_with("); using none"), "{message}");
         assert_eq!(state.settings.get("preset"), "");
     }

@@ -69,6 +69,9 @@ for (const [id, set] of [
   window.__wasBackoffLab = element instanceof BackoffLab;
   column.append(element);
 }`,
+  'limits.html': page(`
+    <backoff-lab id="over" view="storm" arrivals="1000000/s"><img src="./fallback.svg" alt="the storm, static"></backoff-lab>
+    <backoff-lab id="nope" view="timeline" preset="nope"></backoff-lab>`),
   'inline.html': page('<backoff-lab id="timeline" view="timeline"></backoff-lab>', './node_modules/backoff-lab/backoff-lab.inline.js'),
   'host.css': '#column { width: 760px; margin: 0 auto; font-family: sans-serif; } backoff-lab { margin: 24px 0; }',
   'fallback.svg': FALLBACK_SVG,
@@ -316,6 +319,27 @@ test('properties set before the element is defined or its wasm loaded are taken 
     assert.deepEqual(flags, [false, false, '', true]);
     assert.deepEqual(await tab.evaluate(() => [window.__moduleExports, window.__wasBackoffLab]), [['BackoffLab'], true]);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('arrivals over the work limit are named as arrivals with their range; an unknown preset uses none', async () => {
+  const { context, tab } = await open(`${strict.url}/limits.html`);
+  try {
+    await until(async () => (await rendered(tab, 'nope')).length > 0, 'the timeline', 30_000);
+    await until(async () => (await tab.evaluate(() => window.__events.filter((e) => e.id === 'over').length)) > 0, 'the storm to fail', 30_000);
+    const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error').map((e) => [e.id, e.detail.field, e.detail.message]));
+    const over = errors.filter(([id]) => id === 'over');
+    assert.deepEqual(over, [['over', 'arrivals', "arrivals must be a rate that brings at most 10000000 deliveries over the storm's 2 h of traffic (up to about 83333/min), got 1000000/s"]]);
+    const seen = await look(tab, 'over');
+    assert.equal(seen.error, over[0][2], 'shown as it is, naming the attribute');
+    // Each value is valid, together they are over a work limit: no one default to draw instead.
+    assert.deepEqual([seen.chartShown, seen.fallbackShown], [false, true]);
+    const nope = errors.filter(([id]) => id === 'nope');
+    assert.equal(nope.length, 1);
+    assert.match(nope[0][2], /^preset "nope" was ignored \(one of .+\); using none$/);
+    assert.ok((await look(tab, 'nope')).inked > 200, 'drawn with no preset');
   } finally {
     await context.close();
   }

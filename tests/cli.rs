@@ -489,6 +489,64 @@ fn figures_are_svg_from_the_same_chart_functions() {
     );
 }
 
+/// The element draws its timeline on a log axis by default; a `figure timeline` made as its
+/// fallback does too, so that the chart that replaces it looks the same. Every figure carries
+/// its title and the page's caption, for screen readers and `alt` text.
+#[test]
+fn figures_default_to_the_elements_log_axis_and_carry_their_caption() {
+    let figure = |extra: &[&str]| {
+        let output = run(&[&["figure", "timeline", "--preset", "svix"][..], extra].concat());
+        assert!(output.status.success(), "{extra:?}: {}", stderr(&output));
+        stdout(&output)
+    };
+    let default = figure(&[]);
+    assert_eq!(
+        default,
+        figure(&["--log-scale"]),
+        "the default is the log axis"
+    );
+    assert_eq!(default, figure(&["--log-scale=true"]));
+    assert_ne!(
+        default,
+        figure(&["--log-scale=false"]),
+        "a linear axis on request"
+    );
+    let head: Vec<&str> = default.lines().take(3).collect();
+    assert!(head[0].starts_with("<svg "), "{head:?}");
+    assert_eq!(head[1], "<title>backoff-lab: retry timeline</title>");
+    assert!(
+        head[2].starts_with("<desc>A retry timeline of listed gaps: attempts land at 0 s, 5 s,")
+            && head[2].ends_with("where the schedule gives up.</desc>"),
+        "{}",
+        head[2]
+    );
+    for (kind, title) in [
+        ("distribution", "give-up time of one jittered delivery"),
+        ("storm", "retry storm after an outage"),
+        (
+            "survival",
+            "which outages a destination survives (survival map)",
+        ),
+    ] {
+        let extra: &[&str] = if kind == "survival" {
+            &["--steps", "2x2", "--outages", "1m..10m"]
+        } else {
+            &[]
+        };
+        let output = run(&[&["figure", kind][..], extra].concat());
+        assert!(output.status.success(), "{kind}: {}", stderr(&output));
+        let svg = stdout(&output);
+        assert!(
+            svg.contains(&format!("<title>backoff-lab: {title}</title>")),
+            "{kind}"
+        );
+        assert!(
+            svg.contains("<desc>") && !svg.contains("<desc></desc>"),
+            "{kind}"
+        );
+    }
+}
+
 #[test]
 fn presets_list_and_apply_with_flags_overriding() {
     let json: serde_json::Value =

@@ -1,7 +1,10 @@
 // The <backoff-lab> element with the wasm inside, as one file (scripts/build-package.sh bundles it
 // into backoff-lab.inline.js): for hosts that cannot serve .wasm files and for file:// pages.
-// Instantiating wasm from bytes still needs 'wasm-unsafe-eval' under a CSP.
+// Instantiating wasm from bytes still needs 'wasm-unsafe-eval' under a CSP. It exports what
+// backoff-lab.js exports (one .d.ts declares both).
 import wasm from './pkg/backoff_lab_bg.wasm';
-import { define } from './element.js';
+import { BackoffLab, define } from './element.js';
 
 define(wasm);
+
+export { BackoffLab };

@@ -49,20 +49,42 @@ function wasm() {
   return ready;
 }
 
-/** Properties named as the settings (camelCase: `giveUp` for `give-up`) that set the attribute. */
+/** The element's properties: one per setting, named in camelCase (`giveUp` for `give-up`), and
+ * `state`, `theme` and `actions`, each with the attribute it reflects. The settings' names come
+ * from the core, so the accessors exist only once the wasm has loaded. */
+function propertyNames() {
+  return [...Object.keys(decodeState('').settings), 'state', 'theme', 'actions']
+    .map((attribute) => [attribute.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), attribute]);
+}
+
+/** Accessors that read and set the attributes: `null` or `undefined` removes one. `actions` is
+ * a boolean attribute (present or not), so its property is a boolean: `false` removes it. */
 function defineProperties() {
-  const keys = [...Object.keys(decodeState('').settings), 'state', 'theme', 'actions'];
-  for (const key of keys) {
-    const property = key.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+  for (const [property, attribute] of propertyNames()) {
     if (property in BackoffLab.prototype) continue;
+    const flag = attribute === 'actions';
     Object.defineProperty(BackoffLab.prototype, property, {
-      get() { return this.getAttribute(key); },
+      get() { return flag ? this.hasAttribute(attribute) : this.getAttribute(attribute); },
       set(value) {
-        if (value === null || value === undefined) this.removeAttribute(key);
-        else this.setAttribute(key, String(value));
+        if (value === null || value === undefined || (flag && value === false)) this.removeAttribute(attribute);
+        else this.setAttribute(attribute, flag && value === true ? '' : String(value));
       },
       configurable: true,
     });
+  }
+}
+
+/** Properties a host set before the accessors existed (before the wasm loaded, or before the
+ * element was defined, as React, Vue and Lit set them) are own properties of the element that
+ * would shadow the accessors for good: each is taken over by its accessor, which sets the
+ * attribute. */
+function upgradeProperties(element) {
+  for (const [property] of propertyNames()) {
+    if (Object.hasOwn(element, property)) {
+      const value = element[property];
+      delete element[property];
+      element[property] = value;
+    }
   }
 }
 
@@ -118,6 +140,10 @@ export class BackoffLab extends HTMLElement {
     this.partial = false;
     // An error that arrived after the render that asked for it (the survival map's).
     this.lateFailure = false;
+    // Whether the current result was announced by a `backoff-lab:rendered` event: once per
+    // result (at load, after an attribute or property changes), not again when it is only drawn
+    // again (a new width, the first size the ResizeObserver reports, a new colour scheme).
+    this.reported = false;
   }
 
   connectedCallback() {
@@ -153,7 +179,10 @@ export class BackoffLab extends HTMLElement {
 
   start() {
     this.started = true;
-    wasm().then(() => this.schedule(), (error) => this.unavailable(error));
+    wasm().then(() => {
+      upgradeProperties(this);
+      this.schedule();
+    }, (error) => this.unavailable(error));
   }
 
   /** WebAssembly cannot run here: the light-DOM fallback stays, and the console says why. */
@@ -210,6 +239,7 @@ export class BackoffLab extends HTMLElement {
       this.computed = null;
       this.failure = null;
       this.partial = false;
+      this.reported = false;
       if (settings.view === 'survival') {
         this.computeRows(settings, asError);
       } else {
@@ -264,6 +294,7 @@ export class BackoffLab extends HTMLElement {
       onResult: (computed, partial) => {
         this.computed = computed;
         this.partial = partial;
+        this.reported = false;
         this.schedule();
       },
       onError: (error) => {
@@ -298,7 +329,8 @@ export class BackoffLab extends HTMLElement {
     this.parts.table.replaceChildren(head, body);
     this.parts.details.hidden = drawn.table.rows.length === 0;
     this.parts.actions.hidden = !this.hasAttribute('actions');
-    if (this.partial) return;
+    if (this.partial || this.reported) return;
+    this.reported = true;
     this.dispatchEvent(new CustomEvent('backoff-lab:rendered', {
       bubbles: true,
       composed: true,

@@ -12,7 +12,8 @@ use super::args::{count_number, MapAxesFlags, StormFlags};
 
 pub(super) const EXAMPLES: &str = "\
 Examples:
-  backoff-lab figure timeline --base 30s --multiplier 3 --cap 3h --attempts 14 --log-scale > timeline.svg
+  backoff-lab figure timeline --base 30s --multiplier 3 --cap 3h --attempts 14 > timeline.svg
+  backoff-lab figure timeline --preset svix --log-scale=false > svix-linear.svg
   backoff-lab figure distribution --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42 > distribution.svg
   backoff-lab figure herd --mode full --seed 42 > herd.svg
   backoff-lab figure storm --budget 10% --height 420 > storm.svg
@@ -40,6 +41,20 @@ impl FigureKind {
             FigureKind::Staleness => "staleness",
             FigureKind::Survival => "survival",
         }
+    }
+
+    /// The chart's title: the page's own for the view.
+    fn title(self) -> &'static str {
+        use backoff_lab::page::View;
+        match self {
+            FigureKind::Timeline => View::Timeline,
+            FigureKind::Distribution => View::Distribution,
+            FigureKind::Herd => View::Herd,
+            FigureKind::Storm => View::Storm,
+            FigureKind::Staleness => View::Staleness,
+            FigureKind::Survival => View::Survival,
+        }
+        .title()
     }
 }
 
@@ -96,9 +111,18 @@ pub(super) struct FigureArgs {
     /// Colours for a dark page.
     #[arg(long)]
     dark: bool,
-    /// A logarithmic time axis (timeline).
-    #[arg(long)]
-    log_scale: bool,
+    /// A logarithmic time axis (timeline): on unless --log-scale=false, as on the page and in
+    /// the <backoff-lab> element.
+    // One default, the page's `log` setting's, so that a figure used as the element's fallback
+    // looks like the chart that replaces it.
+    #[arg(
+        long,
+        value_name = "BOOL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "true"
+    )]
+    log_scale: Option<bool>,
     /// Staleness: how long an event stays worth delivering.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     tolerance: Option<String>,
@@ -131,13 +155,14 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
     }
     args.refuse_unread()?;
     let params = args.params()?;
+    let page = backoff_lab::page::Settings::default();
     let options = ChartOptions {
         dark: args.dark,
         scale: 1.0,
-        log_scale: args.log_scale,
+        log_scale: args.log_scale.unwrap_or(page.get("log") == "true"),
     };
     let size = (args.width, args.height);
-    match args.kind {
+    let (svg, caption) = match args.kind {
         FigureKind::Timeline => timeline(&params, size, &options),
         FigureKind::Distribution => distribution(&params, size, &options),
         FigureKind::Herd => herd_figure(&params, size, &options),
@@ -149,7 +174,8 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
                 .map(|name| backoff_lab::presets::preset(name).map_err(|e| e.for_field("compare")))
                 .transpose()?;
             let chart = backoff_lab::page::staleness_chart_of(&params, compared.as_ref())?;
-            chart::to_svg(size, |area| chart::staleness::draw(area, &chart, &options))
+            let svg = chart::to_svg(size, |area| chart::staleness::draw(area, &chart, &options))?;
+            Ok((svg, chart.report.caption()))
         }
         FigureKind::Survival => {
             let params = args.scenario.params_with_engine("fluid")?;
@@ -159,8 +185,37 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
                 &axes,
                 params.engine()?,
             )?;
-            chart::to_svg(size, |area| chart::survival::draw(area, &map, &options))
+            let svg = chart::to_svg(size, |area| chart::survival::draw(area, &map, &options))?;
+            Ok((svg, map.caption.clone()))
         }
+    }?;
+    Ok(described(&svg, args.kind.title(), &caption))
+}
+
+/// `svg` with a `<title>` (the chart's title, as the page's embeds name it) and a `<desc>` (the
+/// caption the page shows under the chart) as the first children of its root: what a screen
+/// reader announces for an inline SVG, and the text to copy into an `<img>`'s `alt`.
+fn described(svg: &str, title: &str, caption: &str) -> String {
+    let escape = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let described = format!(
+        "<title>backoff-lab: {}</title>\n<desc>{}</desc>\n",
+        escape(title),
+        escape(caption)
+    );
+    match svg
+        .find("<svg")
+        .and_then(|at| svg[at..].find('>').map(|end| at + end + 1))
+    {
+        Some(end) => format!(
+            "{}\n{described}{}",
+            &svg[..end],
+            svg[end..].trim_start_matches('\n')
+        ),
+        None => svg.to_string(),
     }
 }
 
@@ -205,7 +260,14 @@ impl FigureArgs {
             ),
             (
                 "log-scale",
-                self.log_scale.then(|| "--log-scale".to_string()),
+                self.log_scale.map(|on| {
+                    if on {
+                        "--log-scale"
+                    } else {
+                        "--log-scale=false"
+                    }
+                    .to_string()
+                }),
                 &[Timeline],
             ),
             ("tolerance", self.tolerance.clone(), &[Staleness]),
@@ -259,12 +321,18 @@ impl FigureArgs {
     }
 }
 
-fn timeline(params: &Params, size: Size, options: &ChartOptions) -> Result<String, Error> {
+/// An SVG and its caption.
+type Figure = (String, String);
+
+fn timeline(params: &Params, size: Size, options: &ChartOptions) -> Result<Figure, Error> {
     let schedule = params.policy()?.schedule();
-    chart::to_svg(size, |area| chart::timeline::draw(area, &schedule, options))
+    let caption =
+        backoff_lab::ScheduleReport::new(&schedule, backoff_lab::DEFAULT_WINDOW_S).caption;
+    let svg = chart::to_svg(size, |area| chart::timeline::draw(area, &schedule, options))?;
+    Ok((svg, caption))
 }
 
-fn distribution(params: &Params, size: Size, options: &ChartOptions) -> Result<String, Error> {
+fn distribution(params: &Params, size: Size, options: &ChartOptions) -> Result<Figure, Error> {
     let seed = params.seed()?.unwrap_or_default();
     let report = JitterReport::new(
         &params.policy()?,
@@ -274,22 +342,24 @@ fn distribution(params: &Params, size: Size, options: &ChartOptions) -> Result<S
         HISTOGRAM_BINS,
         None,
     )?;
-    chart::to_svg(size, |area| {
+    let svg = chart::to_svg(size, |area| {
         chart::distribution::draw(area, &report, options)
-    })
+    })?;
+    Ok((svg, report.caption))
 }
 
 /// The herd, spread by its jitter, over the same deliveries' unjittered spike.
-fn herd_figure(params: &Params, size: Size, options: &ChartOptions) -> Result<String, Error> {
+fn herd_figure(params: &Params, size: Size, options: &ChartOptions) -> Result<Figure, Error> {
     let (policy, seed) = (params.policy()?, params.seed()?.unwrap_or_default());
     let spread = herd(&policy, params.jitter()?, params.deliveries()?, seed)?;
     let spike = herd(&policy, Jitter::None, params.deliveries()?, seed)?;
-    chart::to_svg(size, |area| {
+    let svg = chart::to_svg(size, |area| {
         chart::herd::draw(area, &spread, Some(&spike), options)
-    })
+    })?;
+    Ok((svg, spread.caption(Some(&spike))))
 }
 
-fn storm(params: &Params, size: Size, options: &ChartOptions) -> Result<String, Error> {
+fn storm(params: &Params, size: Size, options: &ChartOptions) -> Result<Figure, Error> {
     let scenario = params.scenario()?;
     let engine = params.engine()?;
     let report = backoff_lab::storm::simulate(&scenario, engine, false)?;
@@ -303,5 +373,6 @@ fn storm(params: &Params, size: Size, options: &ChartOptions) -> Result<String, 
         scenario: &scenario,
         report: &report,
     }];
-    chart::to_svg(size, |area| chart::storm::draw(area, &series, options))
+    let svg = chart::to_svg(size, |area| chart::storm::draw(area, &series, options))?;
+    Ok((svg, report.caption.clone()))
 }

@@ -187,6 +187,21 @@ mod tests {
         assert_eq!(state.settings.get("view"), "timeline");
     }
 
+    /// No preset is no value: the notice says "none", not `""`.
+    #[test]
+    fn an_unknown_preset_is_named_and_none_used() {
+        let state = element_state(&attributes(&[("preset", "nope")]));
+        assert_eq!(state.errors.len(), 1);
+        assert_eq!(state.errors[0].attribute, "preset");
+        let message = &state.errors[0].message;
+        assert!(
+            message.starts_with("preset \"nope\" was ignored (one of "),
+            "{message}"
+        );
+        assert!(message.ends_with("); using none"), "{message}");
+        assert_eq!(state.settings.get("preset"), "");
+    }
+
     #[test]
     fn a_preset_attribute_brings_its_schedule() {
         let state = element_state(&attributes(&[("preset", "svix")]));

@@ -117,6 +117,7 @@ pub fn herds(params: &Params) -> Result<(Herd, Herd), Error> {
 
 /// Every storm series' scenario, checked, with its label and engine.
 fn storm_scenarios(settings: &Settings) -> Result<Vec<(String, Scenario, crate::Engine)>, Error> {
+    check_arrivals(settings)?;
     storm_series(settings)
         .into_iter()
         .map(|series| {
@@ -124,6 +125,46 @@ fn storm_scenarios(settings: &Settings) -> Result<Vec<(String, Scenario, crate::
             Ok((series.label, scenario, series.params.engine()?))
         })
         .collect()
+}
+
+/// The page's storms have no traffic setting: their traffic lasts the article's 2 h, so the
+/// scenario's limit on deliveries (arrivals × traffic) is a limit on `arrivals`, which is refused
+/// by that name and with its range here; the scenario itself would name `traffic`, which no
+/// control or attribute is called.
+fn check_arrivals(settings: &Settings) -> Result<(), Error> {
+    let text = settings.get("arrivals");
+    let traffic_s = f64::from(crate::storm::Spec::article_fixed().traffic_s);
+    let per_s = crate::NumberInput::Text(text.to_string()).per_second("arrivals")?;
+    if (per_s * traffic_s).floor() > crate::storm::MAX_DELIVERIES {
+        return Err(Error::out_of_range(
+            "arrivals",
+            text,
+            format!(
+                "a rate that brings at most {} deliveries over the storm's {} of traffic (up to about {:.0}/min)",
+                crate::storm::MAX_DELIVERIES,
+                crate::format_duration(traffic_s),
+                (crate::storm::MAX_DELIVERIES * 60.0 / traffic_s).floor(),
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A storm refused for its traffic (the discrete engine's work limits: deliveries × attempts)
+/// is shown next to `arrivals`, the page's one say in its traffic: the message starts with the
+/// name the page and the element know, then gives the core's limit.
+fn storm_error(error: Error, settings: &Settings) -> PageError {
+    match &error {
+        Error::OutOfRange { field: "traffic", .. } => PageError {
+            setting: Some("arrivals"),
+            message: format!(
+                "arrivals {:?} over the storm's {} of traffic is more work than the core does: {error}",
+                settings.get("arrivals"),
+                crate::format_duration(f64::from(crate::storm::Spec::article_fixed().traffic_s)),
+            ),
+        },
+        _ => error.into(),
+    }
 }
 
 /// The costly step of `view`. `memo` keeps recent storms: a policy slider re-simulates your
@@ -147,13 +188,17 @@ pub fn compute(view: View, settings: &Settings, memo: &mut Memo) -> Result<Compu
         }
         // A chart's worth of minutes: a week of them would only cost the copy to the page.
         View::Storm => Computed::Storm {
-            reports: storm_scenarios(settings)?
-                .iter()
-                .map(|(_, scenario, engine)| {
-                    memo.simulate(scenario, *engine)
-                        .map(|report| report.for_chart(CHART_MINUTES))
+            reports: storm_scenarios(settings)
+                .and_then(|scenarios| {
+                    scenarios
+                        .iter()
+                        .map(|(_, scenario, engine)| {
+                            memo.simulate(scenario, *engine)
+                                .map(|report| report.for_chart(CHART_MINUTES))
+                        })
+                        .collect::<Result<_, _>>()
                 })
-                .collect::<Result<_, _>>()?,
+                .map_err(|error| storm_error(error, settings))?,
         },
         View::Staleness => Computed::Staleness {
             chart: Box::new(super::staleness_chart(settings)?),
@@ -312,4 +357,57 @@ fn draw_storm<DB: DrawingBackend>(
         suggestion: None,
         suggestion_findings: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn storm_with(pairs: &[(&str, &str)]) -> PageError {
+        let mut settings = Settings::default();
+        for (key, value) in pairs {
+            settings.set(key, *value);
+        }
+        match compute(View::Storm, &settings, &mut Memo::default()) {
+            Err(error) => error,
+            Ok(_) => panic!("{pairs:?} was computed"),
+        }
+    }
+
+    /// The storm's traffic lasts 2 h whatever the settings say: too many arrivals are refused
+    /// by that name, with the rate the limit allows, and not as `traffic`, which nothing is called.
+    #[test]
+    fn too_many_arrivals_are_refused_as_arrivals_with_their_range() {
+        let error = storm_with(&[("arrivals", "1000000/s")]);
+        assert_eq!(error.setting, Some("arrivals"));
+        assert_eq!(
+            error.message,
+            "arrivals must be a rate that brings at most 10000000 deliveries over the storm's 2 h of \
+             traffic (up to about 83333/min), got 1000000/s"
+        );
+        let mut settings = Settings::default();
+        settings.set("arrivals", "83333/min");
+        settings.set("storm-compare", "false");
+        settings.set("engine", "fluid");
+        check_arrivals(&settings).expect("the rate the message allows");
+    }
+
+    /// The discrete engine's work limit names arrivals first, then the core's limit.
+    #[test]
+    fn the_discrete_engines_limit_is_shown_next_to_arrivals() {
+        let error = storm_with(&[
+            ("arrivals", "1000/s"),
+            ("attempts", "10000"),
+            ("engine", "discrete"),
+        ]);
+        assert_eq!(error.setting, Some("arrivals"));
+        assert!(
+            error.message.starts_with(
+                "arrivals \"1000/s\" over the storm's 2 h of traffic is more work than the core \
+                 does: traffic must be at most 1000000000 attempts at worst for the discrete engine"
+            ),
+            "{}",
+            error.message
+        );
+    }
 }

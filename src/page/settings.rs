@@ -234,8 +234,14 @@ impl Settings {
                     _ => why,
                 };
                 let why = cut(&why, 200);
+                // An empty default is no value at all (no preset, no breaker): "none", not "".
+                let using = if default.is_empty() {
+                    "none".to_string()
+                } else {
+                    format!("{default:?}")
+                };
                 Err(format!(
-                    "{key} {shown_value:?} was ignored ({why}); using {default:?}"
+                    "{key} {shown_value:?} was ignored ({why}); using {using}"
                 ))
             }
         }
@@ -546,13 +552,13 @@ mod tests {
         assert_eq!(
             state.notices,
             [
-                "retry-quota \"azure\" was ignored (one of aws, grpc (or empty)); using \"\"",
-                "retry-quota-ratio \"2\" was ignored (a number from 0.000001 to 1); using \"\"",
-                "breaker-failures \"0\" was ignored (a number from 1 to 10000); using \"\"",
-                "breaker-probes \"1.5\" was ignored (a number from 1 to 1000); using \"\"",
+                "retry-quota \"azure\" was ignored (one of aws, grpc (or empty)); using none",
+                "retry-quota-ratio \"2\" was ignored (a number from 0.000001 to 1); using none",
+                "breaker-failures \"0\" was ignored (a number from 1 to 10000); using none",
+                "breaker-probes \"1.5\" was ignored (a number from 1 to 1000); using none",
                 "breaker-share \"33.3%\" was ignored (breaker-share must be a whole percentage \
-                 from 1% to 100%, got 33.3%); using \"\"",
-                "breaker-min-attempts \"0\" was ignored (a number from 1 to 1000000); using \"\"",
+                 from 1% to 100%, got 33.3%); using none",
+                "breaker-min-attempts \"0\" was ignored (a number from 1 to 1000000); using none",
             ]
         );
     }

@@ -43,6 +43,35 @@ const HOSTS = {
   'survival.html': page(`
     <backoff-lab id="survival" view="survival" steps="6x4" outages="1m..2h"></backoff-lab>
     <backoff-lab id="bad-map" view="survival" steps="1x4"></backoff-lab>`),
+  // Properties set before the element is defined (a classic script that runs before the module)
+  // and before its wasm has loaded (a module that creates elements once the element is defined),
+  // as frameworks set them; a reference element with the same values as attributes.
+  'early.html': `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>host</title>
+<link rel="stylesheet" href="./host.css">
+<script type="module" src="./early.js"></script>
+</head><body><main id="column">
+<backoff-lab id="reference" give-up="2 h" multiplier="2"></backoff-lab>
+<backoff-lab id="predefined"></backoff-lab>
+<script src="./predefined.js"></script>
+</main></body></html>`,
+  'predefined.js': "const e = document.getElementById('predefined'); e.giveUp = '2 h'; e.multiplier = 2;",
+  'early.js': `import { BackoffLab } from './node_modules/backoff-lab/backoff-lab.js';
+window.__moduleExports = Object.keys(await import('./node_modules/backoff-lab/backoff-lab.js'));
+const column = document.getElementById('column');
+for (const [id, set] of [
+  ['created', (e) => { e.giveUp = '2 h'; e.multiplier = 2; e.actions = true; }],
+  ['hidden-actions', (e) => { e.setAttribute('actions', ''); e.actions = false; }],
+]) {
+  const element = document.createElement('backoff-lab');
+  element.id = id;
+  set(element);
+  window.__wasBackoffLab = element instanceof BackoffLab;
+  column.append(element);
+}`,
+  'limits.html': page(`
+    <backoff-lab id="over" view="storm" arrivals="1000000/s"><img src="./fallback.svg" alt="the storm, static"></backoff-lab>
+    <backoff-lab id="nope" view="timeline" preset="nope"></backoff-lab>`),
   'inline.html': page('<backoff-lab id="timeline" view="timeline"></backoff-lab>', './node_modules/backoff-lab/backoff-lab.inline.js'),
   'host.css': '#column { width: 760px; margin: 0 auto; font-family: sans-serif; } backoff-lab { margin: 24px 0; }',
   'fallback.svg': FALLBACK_SVG,
@@ -156,6 +185,15 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
     assert.ok(storm.detail.storms.length >= 1 && storm.detail.storms[0].summary.delivered > 0, 'the storm summary in the event');
   });
 
+  test('each element reports one render at load, not one per draw', async () => {
+    // The first size the ResizeObserver reports, and the chart's own appearance, draw again.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const counts = await tab.evaluate(() => Object.groupBy(window.__events.filter((e) => e.type === 'backoff-lab:rendered'), (e) => e.id));
+    for (const id of ['timeline', 'distribution', 'storm', 'bad']) {
+      assert.equal(counts[id]?.length, 1, `${id}: ${counts[id]?.length} rendered events`);
+    }
+  });
+
   test('theme="dark" draws on a dark background, the default on a light one', async () => {
     const luminance = ([r, g, b]) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
     assert.ok(luminance((await look(tab, 'distribution')).corner) < 0.3, 'dark');
@@ -194,13 +232,16 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
     await until(async () => (await look(tab, 'timeline')).caption !== after.caption, 'a redraw after the property changed');
   });
 
-  test('a narrower column redraws at the new width', async () => {
+  test('a narrower column redraws at the new width, with no new rendered event', async () => {
     const wide = await look(tab, 'storm');
+    const reported = (await rendered(tab, 'storm')).length;
     await tab.evaluate(() => { document.getElementById('column').style.width = '420px'; });
     await until(async () => (await look(tab, 'storm')).width < wide.width, 'the canvas to follow the column');
     const narrow = await look(tab, 'storm');
     assert.ok(Math.abs(narrow.cssWidth - 420) < 2, `${narrow.cssWidth}`);
     assert.ok(narrow.inked > 200, 'drawn again at the new width');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal((await rendered(tab, 'storm')).length, reported, 'the numbers did not change: no rendered event');
   });
 
   test('the export buttons are keyboard-usable and download the chart', async () => {
@@ -242,6 +283,63 @@ test('view="survival" fills in row by row and reports once, when the whole map i
     assert.deepEqual(errors.map((e) => [e.id, e.detail.field]), [['bad-map', 'steps']]);
     assert.match((await look(tab, 'bad-map')).error, /steps must be from 2 to 64 steps, got 1/);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('properties set before the element is defined or its wasm loaded are taken over', async () => {
+  const { context, tab, problems } = await open(`${strict.url}/early.html`);
+  try {
+    for (const id of ['reference', 'predefined', 'created', 'hidden-actions']) {
+      await until(async () => (await rendered(tab, id)).length > 0, `${id} to render`, 30_000);
+    }
+    const reference = await look(tab, 'reference');
+    assert.match(reference.caption, /2 h/, reference.caption);
+    for (const id of ['predefined', 'created']) {
+      const seen = await look(tab, id);
+      assert.equal(seen.caption, reference.caption, `${id} is drawn with giveUp = '2 h' and multiplier = 2`);
+      assert.equal(seen.label, reference.caption);
+      const [event] = await rendered(tab, id);
+      assert.deepEqual(event.detail.schedule, (await rendered(tab, 'reference'))[0].detail.schedule);
+      const state = await tab.evaluate((id) => {
+        const element = document.getElementById(id);
+        return { own: Object.hasOwn(element, 'giveUp') || Object.hasOwn(element, 'multiplier'), giveUp: element.giveUp, multiplier: element.getAttribute('multiplier') };
+      }, id);
+      assert.deepEqual(state, { own: false, giveUp: '2 h', multiplier: '2' }, `${id}: the accessors took the properties over`);
+    }
+    assert.deepEqual((await look(tab, 'created')).buttons, ['PNG', 'SVG', 'CSV'], 'actions = true shows the buttons');
+    assert.deepEqual((await look(tab, 'hidden-actions')).buttons, [], 'actions = false hides them');
+    const flags = await tab.evaluate(() => {
+      const element = document.getElementById('hidden-actions');
+      const before = [element.hasAttribute('actions'), element.actions];
+      element.actions = true;
+      return [...before, element.getAttribute('actions'), element.actions];
+    });
+    assert.deepEqual(flags, [false, false, '', true]);
+    assert.deepEqual(await tab.evaluate(() => [window.__moduleExports, window.__wasBackoffLab]), [['BackoffLab'], true]);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('arrivals over the work limit are named as arrivals with their range; an unknown preset uses none', async () => {
+  const { context, tab } = await open(`${strict.url}/limits.html`);
+  try {
+    await until(async () => (await rendered(tab, 'nope')).length > 0, 'the timeline', 30_000);
+    await until(async () => (await tab.evaluate(() => window.__events.filter((e) => e.id === 'over').length)) > 0, 'the storm to fail', 30_000);
+    const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error').map((e) => [e.id, e.detail.field, e.detail.message]));
+    const over = errors.filter(([id]) => id === 'over');
+    assert.deepEqual(over, [['over', 'arrivals', "arrivals must be a rate that brings at most 10000000 deliveries over the storm's 2 h of traffic (up to about 83333/min), got 1000000/s"]]);
+    const seen = await look(tab, 'over');
+    assert.equal(seen.error, over[0][2], 'shown as it is, naming the attribute');
+    // Each value is valid, together they are over a work limit: no one default to draw instead.
+    assert.deepEqual([seen.chartShown, seen.fallbackShown], [false, true]);
+    const nope = errors.filter(([id]) => id === 'nope');
+    assert.equal(nope.length, 1);
+    assert.match(nope[0][2], /^preset "nope" was ignored \(one of .+\); using none$/);
+    assert.ok((await look(tab, 'nope')).inked > 200, 'drawn with no preset');
   } finally {
     await context.close();
   }

@@ -114,7 +114,11 @@ fn declarations() -> String {
     for decl in decls {
         text.push('\n');
         text.push_str("export ");
-        text.push_str(&decl);
+        // A closing brace on its own line, no trailing spaces: wasm-bindgen indents the
+        // section by its braces, and a `, };` it did not see close left every later
+        // declaration of the package's `.d.ts` four spaces deeper (150 by the end).
+        let tidy = decl.replace(", };", ",\n};").replace(" \n", "\n");
+        text.push_str(&tidy);
         text.push('\n');
     }
     text

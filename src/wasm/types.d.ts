@@ -33,1235 +33,1274 @@ export interface BackoffError extends Error { field?: string; }
 /** What the page's functions throw: an Error, with the control (setting) it is about. */
 export interface PageSettingError extends Error { setting?: string; }
 
-export type Params = { 
+export type Params = {
 /**
  * Gap before the first retry (required for a formula schedule; a storm takes the
  * article's 30 s).
  */
-base?: DurationInput | null, 
+base?: DurationInput | null,
 /**
  * Growth factor between gaps, 1 to 1000 (required for a formula schedule; a storm takes
  * the article's 3).
  */
-multiplier?: number | null, 
+multiplier?: number | null,
 /**
  * Longest gap (required for a formula schedule; a storm takes the article's 3 h).
  */
-cap?: DurationInput | null, 
+cap?: DurationInput | null,
 /**
  * Total attempts, the first delivery included.
  */
-attempts?: number | null, 
+attempts?: number | null,
 /**
  * Give-up deadline since the first failure.
  */
-giveUp?: DurationInput | null, 
+giveUp?: DurationInput | null,
 /**
  * The early window for `attempts_within_window` (default 20 min).
  */
-window?: DurationInput | null, 
+window?: DurationInput | null,
 /**
  * An explicit schedule: the gaps before retries 1, 2, ... (base, multiplier and cap are
  * then ignored).
  */
-gaps?: Array<DurationInput> | null, 
+gaps?: Array<DurationInput> | null,
 /**
  * An explicit schedule's tail: then one attempt every this long.
  */
-thenEvery?: DurationInput | null, 
+thenEvery?: DurationInput | null,
 /**
  * Jitter mode: `none` (default), `full`, `equal`, `decorrelated`, `proportional`.
  */
-mode?: string | null, 
+mode?: string | null,
 /**
  * The factor of proportional jitter, 0 to 1 (default 0.2).
  */
-factor?: number | null, 
+factor?: number | null,
 /**
  * The seed of every random draw, 0 to 2^53 − 1.
  */
-seed?: number | null, 
+seed?: number | null,
 /**
  * Give-up times to sample (default 1,000,000).
  */
-samples?: number | null, 
+samples?: number | null,
 /**
  * Deliveries in a herd (default 1,000).
  */
-deliveries?: number | null, 
+deliveries?: number | null,
 /**
  * A deadline for deadline-safe sizing: how many attempts keep a percentile above it.
  */
-deadline?: DurationInput | null, 
+deadline?: DurationInput | null,
 /**
  * The percentile (in percent, default 5) that must reach `deadline`.
  */
-percentile?: number | null, 
+percentile?: number | null,
 /**
  * Storm: steady first deliveries (default 600/min).
  */
-arrivals?: NumberInput | null, 
+arrivals?: NumberInput | null,
 /**
  * Storm: how long the steady traffic lasts (default 2 h).
  */
-traffic?: DurationInput | null, 
+traffic?: DurationInput | null,
 /**
  * Storm: a one-off batch of deliveries.
  */
-batch?: number | null, 
+batch?: number | null,
 /**
  * Storm: when the batch arrives (default at 0; only with `batch`).
  */
-batchAt?: DurationInput | null, 
+batchAt?: DurationInput | null,
 /**
  * Storm: the destination's healthy capacity (default 30/s).
  */
-capacity?: NumberInput | null, 
+capacity?: NumberInput | null,
 /**
  * Storm: the destination's healthy latency (default 50 ms).
  */
-latency?: DurationInput | null, 
+latency?: DurationInput | null,
 /**
  * Storm: the sender's timeout (default 5 s).
  */
-timeout?: DurationInput | null, 
+timeout?: DurationInput | null,
 /**
  * Storm: how long the outage lasts (default 10 min).
  */
-outage?: DurationInput | null, 
+outage?: DurationInput | null,
 /**
  * Storm: when the outage starts (default at 0).
  */
-outageStart?: DurationInput | null, 
+outageStart?: DurationInput | null,
 /**
  * Storm: `fixed` (default) or `exponential` (the base, multiplier and cap above).
  */
-policy?: string | null, 
+policy?: string | null,
 /**
  * Storm: the fixed policy's interval (default 30 s; only with the fixed policy).
  */
-interval?: DurationInput | null, 
+interval?: DurationInput | null,
 /**
  * Storm: the retry budget, a percentage of first attempts (`10%`).
  */
-budget?: NumberInput | null, 
+budget?: NumberInput | null,
 /**
  * Storm: the budget's trailing window (default 60 s; only with `budget`).
  */
-budgetWindow?: DurationInput | null, 
+budgetWindow?: DurationInput | null,
 /**
  * Storm: retries per second the budget always allows (default 0.5/s; only with `budget`).
  */
-budgetFloor?: NumberInput | null, 
+budgetFloor?: NumberInput | null,
 /**
  * Storm: a per-endpoint rate limit on all attempts (`50/s`).
  */
-rateLimit?: NumberInput | null, 
+rateLimit?: NumberInput | null,
 /**
  * Storm: hold deliveries while the endpoint is down.
  */
-pause?: boolean | null, 
+pause?: boolean | null,
 /**
  * Storm: after a pause, attempts per second at most (default: the rate limit, else what
  * the destination answers in time in a second from an empty queue; only with `pause`).
  */
-resumeRate?: NumberInput | null, 
+resumeRate?: NumberInput | null,
 /**
  * Storm: the destination answers 429 with this `Retry-After` when overloaded.
  */
-retryAfter?: DurationInput | null, 
+retryAfter?: DurationInput | null,
 /**
  * Storm: the queue wait above which it does (default 1 s; only with `retryAfter`).
  */
-retryAfterThreshold?: DurationInput | null, 
+retryAfterThreshold?: DurationInput | null,
 /**
  * Storm: the destination skips requests whose sender already timed out.
  */
-abandon?: boolean | null, 
+abandon?: boolean | null,
 /**
  * Storm: a token bucket on retries, `aws` (the AWS SDKs' standard retry mode) or `grpc`
  * (gRPC's retry throttling).
  */
-retryQuota?: string | null, 
+retryQuota?: string | null,
 /**
  * Storm: the retry quota's bucket size, whole tokens (default 500 for `aws`, 10 for `grpc`).
  */
-retryQuotaTokens?: number | null, 
+retryQuotaTokens?: number | null,
 /**
  * Storm: tokens a success gives back under the `grpc` quota (default 0.1).
  */
-retryQuotaRatio?: number | null, 
+retryQuotaRatio?: number | null,
 /**
  * Storm: a circuit breaker opening after this many consecutive failures.
  */
-breakerFailures?: number | null, 
+breakerFailures?: number | null,
 /**
  * Storm: a circuit breaker opening when this share of the attempts over its window failed
  * (a whole percentage, as `50` or `"50%"`).
  */
-breakerShare?: NumberInput | null, 
+breakerShare?: NumberInput | null,
 /**
  * Storm: the failure share's window (default 30 s).
  */
-breakerWindow?: DurationInput | null, 
+breakerWindow?: DurationInput | null,
 /**
  * Storm: attempts the window must hold before the share counts (default 100).
  */
-breakerMinAttempts?: number | null, 
+breakerMinAttempts?: number | null,
 /**
  * Storm: how long the breaker stays open before probing (default 30 s).
  */
-breakerCooldown?: DurationInput | null, 
+breakerCooldown?: DurationInput | null,
 /**
  * Storm: attempts sent at most while half-open (default 1).
  */
-breakerProbes?: number | null, 
+breakerProbes?: number | null,
 /**
  * Storm: `discrete` (default), `fluid` or `arithmetic`.
  */
-engine?: string | null, 
+engine?: string | null,
 /**
  * Staleness: how long an event stays worth delivering.
  */
-tolerance?: DurationInput | null, 
+tolerance?: DurationInput | null,
 /**
  * Staleness: how late after recovery a delivery may arrive (with `tolerance`, a suggested
  * schedule).
  */
-maxLag?: DurationInput | null, };
+maxLag?: DurationInput | null,
+};
 
 export type DurationInput = number | string;
 
 export type NumberInput = number | string;
 
-export type ChartOptions = { 
+export type ChartOptions = {
 /**
  * Draw for a dark page (default false).
  */
-dark?: boolean, 
+dark?: boolean,
 /**
  * Device pixels per CSS pixel (1 to 4, default 1); sizes of text, marks and lines scale
  * with it.
  */
-scale?: number, 
+scale?: number,
 /**
  * A logarithmic time axis (`ln(1 + t / base)`), for long tails (default false).
  */
-logScale?: boolean, };
+logScale?: boolean,
+};
 
-export type ReportRow = { 
+export type ReportRow = {
 /**
  * 1 for the first delivery.
  */
-attempt: number, 
+attempt: number,
 /**
  * The wait before this attempt; `null` for attempt 1.
  */
-gap_s: number | null, 
+gap_s: number | null,
 /**
  * Seconds since the first failure.
  */
-elapsed_s: number, 
+elapsed_s: number,
 /**
  * Whether the gap sits at the cap.
  */
-capped: boolean, 
+capped: boolean,
 /**
  * The gap as the article writes it: `none`, `4.5 min`, `3 h (capped)`.
  */
-gap_text: string, 
+gap_text: string,
 /**
  * The elapsed time as the article writes it: `6.5 min`, `24 h 02 min`.
  */
-elapsed_text: string, };
+elapsed_text: string,
+};
 
-export type ScheduleReport = { 
+export type ScheduleReport = {
 /**
  * One row per attempt.
  */
-rows: Array<ReportRow>, 
+rows: Array<ReportRow>,
 /**
  * Attempts in all.
  */
-attempts: number, 
+attempts: number,
 /**
  * The policy's base, seconds.
  */
-base_s: number, 
+base_s: number,
 /**
  * The policy's multiplier.
  */
-multiplier: number, 
+multiplier: number,
 /**
  * The policy's cap, seconds.
  */
-cap_s: number, 
+cap_s: number,
 /**
  * Seconds from the first failure to the last attempt.
  */
-give_up_s: number, 
+give_up_s: number,
 /**
  * The first attempt whose gap sits at the cap, or `null`.
  */
-first_capped_attempt: number | null, 
+first_capped_attempt: number | null,
 /**
  * The early window, seconds (20 min unless chosen).
  */
-window_s: number, 
+window_s: number,
 /**
  * Attempts within the early window, the first delivery included.
  */
-attempts_within_window: number, 
+attempts_within_window: number,
 /**
  * Share (0 to 1) of the give-up time spent in capped gaps.
  */
-capped_share: number, 
+capped_share: number,
 /**
  * The last gap without a cap, or `null` (one attempt, or beyond f64).
  */
-uncapped_last_gap_s: number | null, 
+uncapped_last_gap_s: number | null,
 /**
  * Whether every gap is longer than all previous gaps combined.
  */
-every_gap_exceeds_previous_total: boolean, 
+every_gap_exceeds_previous_total: boolean,
 /**
  * Whether every gap below the cap is longer than all previous gaps combined.
  */
-ramp_exceeds_previous_total: boolean, 
+ramp_exceeds_previous_total: boolean,
 /**
  * The derived facts, one plain sentence each.
  */
-facts: Array<string>, 
+facts: Array<string>,
 /**
  * A paragraph describing the timeline figure; also its text alternative.
  */
-caption: string, };
+caption: string,
+};
 
-export type Percentiles = { 
+export type Percentiles = {
 /**
  * 1st percentile.
  */
-p1: number, 
+p1: number,
 /**
  * 5th percentile.
  */
-p5: number, 
+p5: number,
 /**
  * Median.
  */
-p50: number, 
+p50: number,
 /**
  * 95th percentile.
  */
-p95: number, 
+p95: number,
 /**
  * 99th percentile.
  */
-p99: number, };
+p99: number,
+};
 
-export type GiveUpSummary = { 
+export type GiveUpSummary = {
 /**
  * `true` when computed exactly; `false` for the decorrelated mode, estimated by sampling.
  */
-exact: boolean, 
+exact: boolean,
 /**
  * The expected give-up time, seconds.
  */
-expected_give_up_s: number, 
+expected_give_up_s: number,
 /**
  * The standard error of `expected_give_up_s` when it is an estimate.
  */
-expected_std_error_s: number | null, 
+expected_std_error_s: number | null,
 /**
  * Percentiles of the give-up time (exact unless `exact` is false).
  */
-percentiles: Percentiles, 
+percentiles: Percentiles,
 /**
  * The give-up time without jitter.
  */
-unjittered_give_up_s: number, 
+unjittered_give_up_s: number,
 /**
  * The earliest and latest possible give-up times.
  */
-range_s: [number, number], };
+range_s: [number, number],
+};
 
-export type Histogram = { 
+export type Histogram = {
 /**
  * The left edge of the first bin, seconds.
  */
-start_s: number, 
+start_s: number,
 /**
  * The width of every bin, seconds.
  */
-bin_s: number, 
+bin_s: number,
 /**
  * How many values fell in each bin.
  */
-counts: Array<number>, };
+counts: Array<number>,
+};
 
-export type Sampled = { 
+export type Sampled = {
 /**
  * How many give-up times were drawn.
  */
-samples: number, 
+samples: number,
 /**
  * The seed they were drawn with.
  */
-seed: number, 
+seed: number,
 /**
  * Their mean, seconds.
  */
-mean_s: number, 
+mean_s: number,
 /**
  * The standard error of the mean.
  */
-std_error_s: number, 
+std_error_s: number,
 /**
  * Their percentiles.
  */
-percentiles: Percentiles, 
+percentiles: Percentiles,
 /**
  * A histogram of them, for the chart.
  */
-histogram: Histogram, };
+histogram: Histogram,
+};
 
-export type DeadlineSafe = { 
+export type DeadlineSafe = {
 /**
  * The deadline, seconds.
  */
-deadline_s: number, 
+deadline_s: number,
 /**
  * The percentile as a share (0.05 for p5).
  */
-percentile: number, 
+percentile: number,
 /**
  * The smallest attempt count whose percentile give-up time reaches the deadline.
  */
-attempts: number, };
+attempts: number,
+};
 
-export type JitterReport = { 
+export type JitterReport = {
 /**
  * The jitter mode's name.
  */
-mode: string, 
+mode: string,
 /**
  * The proportional factor, when the mode is proportional.
  */
-factor: number | null, 
+factor: number | null,
 /**
  * Attempts in all.
  */
-attempts: number, 
+attempts: number,
 /**
  * The seeded sample.
  */
-sampled: Sampled, 
+sampled: Sampled,
 /**
  * The deadline-safe attempt count, when a deadline was given.
  */
-deadline_safe: DeadlineSafe | null, 
+deadline_safe: DeadlineSafe | null,
 /**
  * The numbers in words.
  */
-caption: string, 
+caption: string,
 /**
  * `true` when computed exactly; `false` for the decorrelated mode, estimated by sampling.
  */
-exact: boolean, 
+exact: boolean,
 /**
  * The expected give-up time, seconds.
  */
-expected_give_up_s: number, 
+expected_give_up_s: number,
 /**
  * The standard error of `expected_give_up_s` when it is an estimate.
  */
-expected_std_error_s: number | null, 
+expected_std_error_s: number | null,
 /**
  * Percentiles of the give-up time (exact unless `exact` is false).
  */
-percentiles: Percentiles, 
+percentiles: Percentiles,
 /**
  * The give-up time without jitter.
  */
-unjittered_give_up_s: number, 
+unjittered_give_up_s: number,
 /**
  * The earliest and latest possible give-up times.
  */
-range_s: [number, number], };
+range_s: [number, number],
+};
 
-export type Rates = { 
+export type Rates = {
 /**
  * The most arrivals in any one bin, divided by its width: the busiest second's arrivals
  * with 1 s bins, the busiest bin's average rate with wider ones.
  */
-peak_per_s: number, 
+peak_per_s: number,
 /**
  * Arrivals divided by the window they belong to: for the first retry the first gap's reach
  * (the upper end of its jitter window: the gap itself without jitter, 1.2 × it with
  * proportional 0.2, 3 × base, capped, with decorrelated jitter); for the whole schedule the
  * unjittered give-up time.
  */
-mean_per_s: number, 
+mean_per_s: number,
 /**
  * `peak_per_s / mean_per_s`: 1 is perfectly even; the unjittered first retry gives the gap
  * in seconds (all in one second).
  */
-peak_to_mean: number, 
+peak_to_mean: number,
 /**
  * The window, seconds.
  */
-window_s: number, 
+window_s: number,
 /**
  * The width of the bins the peak was counted in, seconds: 1, or a round width (2 s, 5 s,
  * ..., 1 min, ..., 1 h, ..., days) when the arrivals span too long for one-second bins.
  */
-bin_s: number, };
+bin_s: number,
+};
 
-export type Herd = { 
+export type Herd = {
 /**
  * How many deliveries failed together.
  */
-deliveries: number, 
+deliveries: number,
 /**
  * The jitter mode's name.
  */
-mode: string, 
+mode: string,
 /**
  * The seed of the draws.
  */
-seed: number, 
+seed: number,
 /**
  * Width of each bin of `per_second`, seconds: 1 unless the schedule spans 999,999 s or
  * more, then the narrowest round width (2 s, 5 s, ..., 1 min, ..., 1 h, ..., days) that
  * keeps within 1,000,000 bins.
  */
-bin_s: number, 
+bin_s: number,
 /**
  * Retries (every attempt after the first) arriving in each bin of `bin_s` seconds, over
  * the whole schedule: bin `i` starts `i × bin_s` after the failure's second began.
  */
-per_second: Array<number>, 
+per_second: Array<number>,
 /**
  * First retries arriving in each bin of `first_retry.bin_s` seconds: 1 unless they spread
  * over 99,999 s or more, then the narrowest round width that keeps within 100,000 bins.
  */
-first_retry_per_second: Array<number>, 
+first_retry_per_second: Array<number>,
 /**
  * Peak over the whole schedule, per second: the busiest bin of `per_second` divided by
  * `bin_s`.
  */
-peak_per_s: number, 
+peak_per_s: number,
 /**
  * Mean over the whole schedule, per second.
  */
-mean_per_s: number, 
+mean_per_s: number,
 /**
  * `peak_per_s / mean_per_s` over the whole schedule.
  */
-peak_to_mean: number, 
+peak_to_mean: number,
 /**
  * The same rates for the first retry alone.
  */
-first_retry: Rates, };
+first_retry: Rates,
+};
 
-export type Interval = { 
+export type Interval = {
 /**
  * 1-based minute (0-based second in per-second rows).
  */
-minute: number, 
+minute: number,
 /**
  * Attempts made (first attempts plus retries).
  */
-attempts: number, 
+attempts: number,
 /**
  * First attempts.
  */
-first_attempts: number, 
+first_attempts: number,
 /**
  * Retries.
  */
-retries: number, 
+retries: number,
 /**
  * Attempts that succeeded within the timeout (goodput).
  */
-successes: number, 
+successes: number,
 /**
  * Attempts that failed (timeouts, outage).
  */
-failures: number, 
+failures: number,
 /**
  * Attempts answered 429 with `Retry-After`.
  */
-rejected_429: number, 
+rejected_429: number,
 /**
  * Duplicate side effects: processings of a delivery the destination had already processed.
  */
-duplicates: number, 
+duplicates: number,
 /**
  * Deliveries neither delivered nor exhausted, at the end.
  */
-backlog: number, 
+backlog: number,
 /**
  * Requests waiting in the destination's queue, at the end.
  */
-queue: number, 
+queue: number,
 /**
  * Deliveries exhausted so far.
  */
-exhausted: number, 
+exhausted: number,
 /**
  * Deliveries held by a bound (pause, rate limit, budget, retry quota, circuit breaker), at
  * the end.
  */
-deferred: number, };
+deferred: number,
+};
 
 export type DrainedBy = "delivery" | "exhaustion";
 
-export type Summary = { 
+export type Summary = {
 /**
  * Deliveries created.
  */
-arrivals: number, 
+arrivals: number,
 /**
  * Delivered.
  */
-delivered: number, 
+delivered: number,
 /**
  * Exhausted (out of attempts): visible, replayable, never silently dropped.
  */
-exhausted: number, 
+exhausted: number,
 /**
  * Exhausted at or after the outage's end.
  */
-exhausted_after_outage: number, 
+exhausted_after_outage: number,
 /**
  * Neither, when the simulation stopped.
  */
-pending: number, 
+pending: number,
 /**
  * Duplicate side effects.
  */
-duplicates: number, 
+duplicates: number,
 /**
  * Attempts made in all.
  */
-attempts: number, 
+attempts: number,
 /**
  * The most attempts in any minute.
  */
-peak_attempts_per_min: number, 
+peak_attempts_per_min: number,
 /**
  * The minute it happened (1-based).
  */
-peak_minute: number, 
+peak_minute: number,
 /**
  * That peak as a multiple of a minute of steady arrivals; `None` when the steady traffic
  * lasts less than a minute (a batch alone has no normal traffic to compare with).
  */
-peak_multiple: number | null, 
+peak_multiple: number | null,
 /**
  * That peak as a multiple of a minute of the destination's capacity.
  */
-peak_vs_capacity: number, 
+peak_vs_capacity: number,
 /**
  * When the outage ended, seconds.
  */
-outage_end_s: number, 
+outage_end_s: number,
 /**
  * The first second at or after the outage's end at whose end the backlog is cleared: at
  * most 0.1% of the deliveries created so far are pending, and under half a delivery when
  * that is less (a few stragglers may still wait out long gaps); `None` if that does not
  * happen within the horizon.
  */
-drained_at_s: number | null, 
+drained_at_s: number | null,
 /**
  * The first second at or after the outage's end at whose end nothing at all is pending
  * (under half a delivery on expected values): when the last straggler is settled.
  */
-emptied_at_s: number | null, 
+emptied_at_s: number | null,
 /**
  * How the backlog ended by then (`None` when it did not drain).
  */
-drained_by: DrainedBy | null, 
+drained_by: DrainedBy | null,
 /**
  * Attempts per delivered delivery (`None` when nothing was delivered).
  */
-attempts_per_delivered: number | null, 
+attempts_per_delivered: number | null,
 /**
  * Seconds simulated.
  */
-horizon_s: number, 
+horizon_s: number,
 /**
  * How many times the circuit breaker opened (from closed or from half-open); `None`
  * without a breaker.
  */
-breaker_openings: number | null, };
+breaker_openings: number | null,
+};
 
-export type StormReport = { 
+export type StormReport = {
 /**
  * Which engine produced it: `discrete` or `fluid`.
  */
-engine: string, 
+engine: string,
 /**
  * One row per minute; minute 1 is the first.
  */
-minutes: Array<Interval>, 
+minutes: Array<Interval>,
 /**
  * The summary.
  */
-summary: Summary, 
+summary: Summary,
 /**
  * The outcome in words.
  */
-caption: string, };
+caption: string,
+};
 
-export type ArithmeticMinute = { 
+export type ArithmeticMinute = {
 /**
  * 1-based minute.
  */
-minute: number, 
+minute: number,
 /**
  * New deliveries plus the backlog's retries in the minute.
  */
-attempts: number, 
+attempts: number,
 /**
  * New deliveries in the minute (every one makes its first attempt).
  */
-first_attempts: number, 
+first_attempts: number,
 /**
  * Retries in the minute.
  */
-retries: number, 
+retries: number,
 /**
  * Deliveries waiting for a retry as the minute starts.
  */
-backlog_entering: number, 
+backlog_entering: number,
 /**
  * Deliveries waiting as the minute ends (none succeeds while the outage lasts).
  */
-backlog: number, 
+backlog: number,
 /**
  * `attempts` as a multiple of normal traffic (a minute of arrivals).
  */
-multiple: number, 
+multiple: number,
 /**
  * Not modelled: `null`.
  */
-successes: number | null, 
+successes: number | null,
 /**
  * Not modelled: `null`.
  */
-duplicates: number | null, 
+duplicates: number | null,
 /**
  * Not modelled: `null`.
  */
-exhausted: number | null, };
+exhausted: number | null,
+};
 
-export type ArithmeticSummary = { 
+export type ArithmeticSummary = {
 /**
  * Deliveries arriving over the minutes shown.
  */
-arrivals: number, 
+arrivals: number,
 /**
  * The most attempts in any minute (the last one: the minute the fix ships).
  */
-peak_attempts_per_min: number, 
+peak_attempts_per_min: number,
 /**
  * That minute.
  */
-peak_minute: number, 
+peak_minute: number,
 /**
  * The peak as a multiple of normal traffic.
  */
-peak_multiple: number, 
+peak_multiple: number,
 /**
  * When the outage ends, seconds.
  */
-outage_end_s: number, 
+outage_end_s: number,
 /**
  * Not modelled: `null`.
  */
-delivered: number | null, 
+delivered: number | null,
 /**
  * Not modelled: `null`.
  */
-exhausted: number | null, 
+exhausted: number | null,
 /**
  * Not modelled: `null`.
  */
-duplicates: number | null, 
+duplicates: number | null,
 /**
  * Not modelled: `null`.
  */
-drained_at_s: number | null, };
+drained_at_s: number | null,
+};
 
-export type ArithmeticReport = { 
+export type ArithmeticReport = {
 /**
  * Always `arithmetic`.
  */
-engine: string, 
+engine: string,
 /**
  * The outage's minutes and the minute after the fix.
  */
-minutes: Array<ArithmeticMinute>, 
+minutes: Array<ArithmeticMinute>,
 /**
  * The totals.
  */
-summary: ArithmeticSummary, };
+summary: ArithmeticSummary,
+};
 
-export type StormSeries = { 
+export type StormSeries = {
 /**
  * The legend entry.
  */
-label: string, 
+label: string,
 /**
  * The scenario's parameters.
  */
-params: Params, };
+params: Params,
+};
 
-export type StormDrawn = { 
+export type StormDrawn = {
 /**
  * The legend entry.
  */
-label: string, 
+label: string,
 /**
  * Its numbers.
  */
-summary: Summary, 
+summary: Summary,
 /**
  * Its outcome in words.
  */
-caption: string, };
+caption: string,
+};
 
-export type PresetInfo = { 
+export type PresetInfo = {
 /**
  * Its name.
  */
-name: string, 
+name: string,
 /**
  * For people.
  */
-title: string, 
+title: string,
 /**
  * Where it is published.
  */
-source: string, 
+source: string,
 /**
  * What it assumes.
  */
-note: string, 
+note: string,
 /**
  * Attempts in all.
  */
-attempts: number, 
+attempts: number,
 /**
  * The unjittered give-up time, seconds.
  */
-give_up_s: number, 
+give_up_s: number,
 /**
  * The same, exactly, in words: "27 h 35 min 5 s".
  */
-give_up_text: string, 
+give_up_text: string,
 /**
  * Its parameters.
  */
-params: Params, };
+params: Params,
+};
 
 export type View = "timeline" | "distribution" | "herd" | "storm" | "staleness" | "survival";
 
-export type DecodedState = { 
+export type DecodedState = {
 /**
  * Every setting.
  */
-settings: Settings, 
+settings: Settings,
 /**
  * One sentence per thing ignored.
  */
-notices: Array<string>, };
+notices: Array<string>,
+};
 
-export type NumberTable = { 
+export type NumberTable = {
 /**
  * The column headings.
  */
-headers: Array<string>, 
+headers: Array<string>,
 /**
  * One entry per column in each row.
  */
-rows: Array<Array<string>>, };
+rows: Array<Array<string>>,
+};
 
-export type AttributeError = { 
+export type AttributeError = {
 /**
  * The attribute's name (`state` for a part of the share link in it).
  */
-attribute: string, 
+attribute: string,
 /**
  * What was ignored and the valid range, in words.
  */
-message: string, };
+message: string,
+};
 
-export type ElementState = { 
+export type ElementState = {
 /**
  * Every setting (defaults where nothing valid was given).
  */
-settings: Settings, 
+settings: Settings,
 /**
  * One per attribute (or part of `state`) that was not used.
  */
-errors: Array<AttributeError>, };
+errors: Array<AttributeError>,
+};
 
-export type Drawn = { 
+export type Drawn = {
 /**
  * The chart in words (the storm's: one line per series).
  */
-caption: string, 
+caption: string,
 /**
  * The timeline's schedule report (its table and facts).
  */
-schedule: ScheduleReport | null, 
+schedule: ScheduleReport | null,
 /**
  * "Your policy gives up after X; Svix after Y", when a preset is compared.
  */
-compared: string | null, 
+compared: string | null,
 /**
  * Each storm series.
  */
-storms: Array<StormDrawn>, 
+storms: Array<StormDrawn>,
 /**
  * The schedule the staleness tolerance and allowed lag suggest (the page's Apply).
  */
-suggestion: Suggestion | null, 
+suggestion: Suggestion | null,
 /**
  * What the suggestion box lists: the suggestion's findings, or why there is none; empty
  * hides the box.
  */
-suggestion_findings: Array<string>, 
+suggestion_findings: Array<string>,
 /**
  * The chart's numbers as a table (for readers who cannot see the chart).
  */
-table: NumberTable, };
+table: NumberTable,
+};
 
-export type PageError = { 
+export type PageError = {
 /**
  * The control's setting key (`base`, `rate-limit`, ...), if the error is about one.
  */
-setting: string | null, 
+setting: string | null,
 /**
  * The message, naming the field and its valid range.
  */
-message: string, };
+message: string,
+};
 
 export type Outcome = "delivered" | "exhausted";
 
-export type FirstEvent = { 
+export type FirstEvent = {
 /**
  * Delivered or exhausted.
  */
-outcome: Outcome, 
+outcome: Outcome,
 /**
  * The attempt that delivered it (1 is the first delivery); `None` when exhausted.
  */
-attempt: number | null, 
+attempt: number | null,
 /**
  * Seconds from recovery to its delivery; `None` when exhausted.
  */
-lag_s: number | null, 
+lag_s: number | null,
 /**
  * Seconds from its first attempt to its delivery (at least the outage); `None` when
  * exhausted.
  */
-age_s: number | null, };
+age_s: number | null,
+};
 
-export type AllEvents = { 
+export type AllEvents = {
 /**
  * The share (0 to 1) delivered by a retry.
  */
-delivered_share: number, 
+delivered_share: number,
 /**
  * The share exhausted: kept and replayable, but not delivered by any retry.
  */
-exhausted_share: number, 
+exhausted_share: number,
 /**
  * With a tolerance: the share delivered at most that old. `None` without one.
  */
-fresh_share: number | null, 
+fresh_share: number | null,
 /**
  * With a tolerance: the share delivered older than that (worth nothing). `None` without
  * one. Fresh, stale and exhausted add up to 1.
  */
-stale_share: number | null, 
+stale_share: number | null,
 /**
  * The mean seconds from recovery to delivery.
  */
-lag_mean_s: number | null, 
+lag_mean_s: number | null,
 /**
  * The median of those seconds.
  */
-lag_p50_s: number | null, 
+lag_p50_s: number | null,
 /**
  * Their 95th percentile.
  */
-lag_p95_s: number | null, 
+lag_p95_s: number | null,
 /**
  * The longest (a supremum: the last event before a retry waits a whole gap, less an
  * instant).
  */
-lag_max_s: number | null, 
+lag_max_s: number | null,
 /**
  * The age of the oldest delivered event.
  */
-age_max_s: number | null, };
+age_max_s: number | null,
+};
 
-export type OutageAnswer = { 
+export type OutageAnswer = {
 /**
  * The outage's length, seconds.
  */
-outage_s: number, 
+outage_s: number,
 /**
  * Its first event. Under jitter, the median one: of the sampled schedules, the one whose
  * first event is delivered at the median time (an exhausted event counting as never).
  */
-first_event: FirstEvent, 
+first_event: FirstEvent,
 /**
  * All its events.
  */
-all_events: AllEvents, };
+all_events: AllEvents,
+};
 
 export type Method = "exact" | "sampled";
 
-export type Suggestion = { 
+export type Suggestion = {
 /**
  * `T`: how long an event stays worth delivering, seconds.
  */
-tolerance_s: number, 
+tolerance_s: number,
 /**
  * `R`: how late after recovery a delivery may be, seconds.
  */
-max_lag_s: number, 
+max_lag_s: number,
 /**
  * The proposed base (the current one, or the first listed gap cut to `R`), seconds.
  */
-base_s: number, 
+base_s: number,
 /**
  * The proposed multiplier (the current one; 1 for a gap list).
  */
-multiplier: number, 
+multiplier: number,
 /**
  * The proposed cap (the longest gap), seconds: at most `R` unless the base is longer.
  */
-cap_s: number, 
+cap_s: number,
 /**
  * The proposed attempt count, derived.
  */
-attempts: number, 
+attempts: number,
 /**
  * The proposed schedule's give-up time: `T`, unless noted in the findings.
  */
-give_up_s: number, 
+give_up_s: number,
 /**
  * For a gap list: the proposed gaps. `None` for a formula schedule.
  */
-gaps_s: Array<number> | null, 
+gaps_s: Array<number> | null,
 /**
  * For a gap list too long to end exactly on `T`: its steady tail.
  */
-then_every_s: number | null, 
+then_every_s: number | null,
 /**
  * One sentence each: the current schedule against `T` and `R`, then the proposal.
  */
-findings: Array<string>, };
+findings: Array<string>,
+};
 
-export type StalenessReport = { 
+export type StalenessReport = {
 /**
  * The schedule's give-up time as written (`t_n`, unjittered), seconds.
  */
-give_up_s: number, 
+give_up_s: number,
 /**
  * The tolerance, seconds, or `null`.
  */
-tolerance_s: number | null, 
+tolerance_s: number | null,
 /**
  * The longest outage whose first event is still delivered (under jitter, in 95% of
  * schedules).
  */
-longest_delivered_outage_s: number, 
+longest_delivered_outage_s: number,
 /**
  * With a tolerance: the longest outage whose events all arrive fresh (under jitter, in 95%
  * of schedules); `null` without one.
  */
-all_fresh_up_to_s: number | null, 
+all_fresh_up_to_s: number | null,
 /**
  * The largest possible lag after a long outage: the longest gap the schedule can draw.
  */
-max_recovery_lag_s: number, 
+max_recovery_lag_s: number,
 /**
  * `exact` without jitter, `sampled` with it.
  */
-method: Method, 
+method: Method,
 /**
  * The schedules drawn; `null` when exact.
  */
-samples: number | null, 
+samples: number | null,
 /**
  * The seed of the draws; `null` when exact.
  */
-seed: number | null, 
+seed: number | null,
 /**
  * One answer per outage, shortest first as given.
  */
-outages: Array<OutageAnswer>, 
+outages: Array<OutageAnswer>,
 /**
  * A schedule derived from the tolerance and an allowed recovery lag, or `null`.
  */
-suggestion: Suggestion | null, 
+suggestion: Suggestion | null,
 /**
  * With a tolerance and an allowed lag, why no schedule could be derived (it would need
  * more than 10000 attempts), or `null`.
  */
-suggestion_refused: string | null, };
+suggestion_refused: string | null,
+};
 
-export type StalenessCurve = { 
+export type StalenessCurve = {
 /**
  * Its name in the legend.
  */
-label: string, 
+label: string,
 /**
  * Its give-up time, seconds: outages longer exhaust their first event.
  */
-give_up_s: number, 
+give_up_s: number,
 /**
  * The answers along the outage lengths.
  */
-points: Array<OutageAnswer>, 
+points: Array<OutageAnswer>,
 /**
  * Under jitter: for each point, the first event's lag at its median and 95th percentile
  * across the sampled schedules that deliver it (empty when exact; `None` where none does).
  */
-jitter_band: Array<[number, number] | null>, };
+jitter_band: Array<[number, number] | null>,
+};
 
-export type StalenessChart = { 
+export type StalenessChart = {
 /**
  * Your schedule's report (its derived lengths, its caption).
  */
-report: StalenessReport, 
+report: StalenessReport,
 /**
  * Your schedule along the outage lengths.
  */
-mine: StalenessCurve, 
+mine: StalenessCurve,
 /**
  * A compared schedule, when one is chosen.
  */
-compared: StalenessCurve | null, 
+compared: StalenessCurve | null,
 /**
  * The outage to read off, and your schedule's answer for it.
  */
-read: OutageAnswer | null, };
+read: OutageAnswer | null,
+};
 
 export type SurvivalOutcome = "recovers" | "slow" | "collapsed";
 
-export type SurvivalCell = { 
+export type SurvivalCell = {
 /**
  * What became of the destination.
  */
-outcome: SurvivalOutcome, 
+outcome: SurvivalOutcome,
 /**
  * Seconds from the outage's end until the backlog was delivered (`drained_at_s` − outage
  * end, when it drained by delivery within the recovery window), else `None`.
  */
-recovery_s: number | null, 
+recovery_s: number | null,
 /**
  * Deliveries exhausted by the end of the recovery window, as a share of those created.
  */
-exhausted_share: number, 
+exhausted_share: number,
 /**
  * The busiest minute's attempts (up to the window's end) as a multiple of a minute of
  * steady arrivals.
  */
-peak_multiple: number | null, 
+peak_multiple: number | null,
 /**
  * Attempts answered within the timeout per second in the recovery window, divided by the
  * arrival rate (above 1 while a backlog drains).
  */
-goodput_vs_arrivals: number, };
+goodput_vs_arrivals: number,
+};
 
-export type SurvivalRow = { 
+export type SurvivalRow = {
 /**
  * The series' index (in [`series_specs`]' order).
  */
-series: number, 
+series: number,
 /**
  * The headroom's index on the axis.
  */
-headroom: number, 
+headroom: number,
 /**
  * One cell per outage.
  */
-cells: Array<SurvivalCell>, 
+cells: Array<SurvivalCell>,
 /**
  * Your scenario's own cell (see the module's rules), carried by your policy's row nearest
  * your headroom; `None` in every other row.
  */
-scenario: SurvivalCell | null, };
+scenario: SurvivalCell | null,
+};
 
-export type SurvivalSeries = { 
+export type SurvivalSeries = {
 /**
  * The legend entry.
  */
-label: string, 
+label: string,
 /**
  * One row per headroom (in the axis' order), one cell per outage in each.
  */
-cells: Array<Array<SurvivalCell>>, 
+cells: Array<Array<SurvivalCell>>,
 /**
  * Per headroom, the longest outage survived (see the module's rules); `None` also for a
  * row not computed yet.
  */
-boundary: Array<number | null>, };
+boundary: Array<number | null>,
+};
 
-export type SurvivalMap = { 
+export type SurvivalMap = {
 /**
  * The outage lengths, seconds.
  */
-outages_s: Array<number>, 
+outages_s: Array<number>,
 /**
  * Capacity ÷ arrival rate.
  */
-headroom: Array<number>, 
+headroom: Array<number>,
 /**
  * The recovery window, seconds.
  */
-recovery_window_s: number, 
+recovery_window_s: number,
 /**
  * The scenario's own outage and headroom (marked on the chart).
  */
-current: [number, number], 
+current: [number, number],
 /**
  * Your policy's cell at exactly [`SurvivalMap::current`] (see the module's rules); `None`
  * until the row that carries it is computed, and when the outage ends too late for a cell.
  */
-scenario: SurvivalCell | null, 
+scenario: SurvivalCell | null,
 /**
  * One per policy.
  */
-series: Array<SurvivalSeries>, 
+series: Array<SurvivalSeries>,
 /**
  * Rows (series × headroom) not computed yet, left empty: 0 for a whole map.
  */
-rows_pending: number, 
+rows_pending: number,
 /**
  * The map in words.
  */
-caption: string, };
+caption: string,
+};
 
-export type SurvivalAxes = { 
+export type SurvivalAxes = {
 /**
  * Two durations, `10s..24h`.
  */
-outages?: string, 
+outages?: string,
 /**
  * Two ratios of capacity to arrivals, `1.05..20`.
  */
-headroom?: string, 
+headroom?: string,
 /**
  * Steps on each axis, outages × headroom, `24x16`.
  */
-steps?: string, };
+steps?: string,
+};

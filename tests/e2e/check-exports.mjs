@@ -15,6 +15,10 @@ const exported = [...declarations.matchAll(/^\s*export (?:function|class) (\w+)/
   .map((match) => match[1])
   .filter((name) => name !== 'initSync');
 const unused = exported.filter((name) => !new RegExp(`\\b${name}\\b`).test(program));
+// wasm-bindgen indents the declarations by their braces: one it misreads pushes every later
+// declaration deeper (150 spaces by the end of the file once).
+const deepest = Math.max(...declarations.split('\n').map((line) => line.length - line.trimStart().length));
+if (deepest > 24) failures.push(`backoff_lab.d.ts has lines indented ${deepest} spaces: a brace wasm-bindgen misread`);
 if (unused.length > 0) failures.push(`api-types.ts does not use these exports: ${unused.join(', ')}`);
 
 const element = readFileSync(new URL('../../target/package/backoff-lab.d.ts', import.meta.url), 'utf8');

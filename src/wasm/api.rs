@@ -4,7 +4,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{api_error, from_js, optional, text, to_js};
+use super::convert::{api_error, checked_from_js, optional, text, to_js};
 use crate::herd::Rates;
 use crate::jitter::fresh_seed;
 use crate::{Error, Params, ScheduleReport};
@@ -12,7 +12,7 @@ use crate::{Error, Params, ScheduleReport};
 /// Parameters of one jittered delivery: full jitter unless `mode` says otherwise and a fresh
 /// seed unless one is given (the report says which), as in the CLI's `jitter` and `herd`.
 pub(super) fn params_with_seed(params: JsValue) -> Result<Params, JsValue> {
-    let mut params: Params = from_js("parameters", params)?;
+    let mut params: Params = checked_from_js("parameters", params)?;
     if params.mode.is_none() {
         params.mode = Some("full".into());
     }
@@ -33,7 +33,7 @@ pub(super) fn schedule_report(params: &Params) -> Result<(crate::Schedule, Sched
 pub fn schedule(
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params: Params = from_js("parameters", params)?;
+    let params: Params = checked_from_js("parameters", params)?;
     to_js(&schedule_report(&params).map_err(|e| api_error(&e))?.1)
 }
 
@@ -111,7 +111,7 @@ pub fn sampled_mean_give_up(
 /// A storm's parameters: the policy is `exponential` when a backoff field (base, multiplier,
 /// cap, gaps, thenEvery) is given without `policy`, as the CLI decides from its flags.
 pub(super) fn storm_params(params: JsValue) -> Result<Params, JsValue> {
-    let params: Params = from_js("parameters", params)?;
+    let params: Params = checked_from_js("parameters", params)?;
     params.with_storm_policy().map_err(|e| api_error(&e))
 }
 
@@ -145,7 +145,7 @@ pub fn survival(
     let axes: crate::survival::AxesText = if axes.is_undefined() || axes.is_null() {
         crate::survival::AxesText::default()
     } else {
-        from_js("axes", axes)?
+        checked_from_js("axes", axes)?
     };
     let map = params
         .scenario()
@@ -190,7 +190,7 @@ pub fn export_schedule(
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\" | \"markdown\"")] format: JsValue,
 ) -> Result<String, JsValue> {
-    let params: Params = from_js("parameters", params)?;
+    let params: Params = checked_from_js("parameters", params)?;
     let report = schedule_report(&params).map_err(|e| api_error(&e))?.1;
     match text("format", &format)?.as_str() {
         "csv" => Ok(report.to_csv()),
@@ -268,6 +268,6 @@ pub fn parse_duration(
 pub fn staleness(
     #[wasm_bindgen(unchecked_param_type = "StalenessParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params: Params = from_js("parameters", params)?;
+    let params: Params = checked_from_js("parameters", params)?;
     to_js(&params.staleness_report().map_err(|e| api_error(&e))?)
 }

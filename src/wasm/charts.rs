@@ -5,7 +5,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::api::{params_with_seed, schedule_report, HerdSummary};
-use super::convert::{api_error, chart_options, from_js, optional, svg_size, text, to_js};
+use super::convert::{api_error, chart_options, checked_from_js, optional, svg_size, text, to_js};
 use super::surface::{on_canvas, svg};
 use crate::chart::{self, ChartOptions};
 use crate::storm::{Scenario, StormReport};
@@ -30,7 +30,7 @@ pub fn draw_timeline(
 }
 
 fn timeline_inputs(params: JsValue) -> Result<(crate::Schedule, crate::ScheduleReport), JsValue> {
-    let params: Params = from_js("parameters", params)?;
+    let params: Params = checked_from_js("parameters", params)?;
     schedule_report(&params).map_err(|e| api_error(&e))
 }
 
@@ -111,7 +111,7 @@ type Run = (String, Scenario, StormReport);
 
 /// Simulates each series (1 to 4), afresh.
 fn storm_runs(series: JsValue) -> Result<Vec<Run>, JsValue> {
-    let inputs: Vec<SeriesInput> = from_js("storm series", series)?;
+    let inputs: Vec<SeriesInput> = checked_from_js("storm series", series)?;
     if inputs.is_empty() || inputs.len() > 4 {
         return Err(api_error(&Error::out_of_range(
             "series",
@@ -234,7 +234,7 @@ pub fn draw_staleness(
     #[wasm_bindgen(unchecked_optional_param_type = "string")] compare: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
-    let params: Params = from_js("parameters", params)?;
+    let params: Params = checked_from_js("parameters", params)?;
     let compared = optional(compare)
         .map(|name| {
             let name = text("compare", &name)?;

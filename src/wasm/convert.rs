@@ -32,12 +32,21 @@ fn error_with(message: &str, property: &str, value: Option<&str>) -> JsValue {
     js.into()
 }
 
-/// A plain JS object (or array) as `T`; anything else names `what` and what was wrong. A key
-/// `T` does not have is refused by name (a misspelt `atempts` would otherwise be ignored:
-/// serde-wasm-bindgen reads only the fields it knows), and a value of the wrong type names its
-/// key (`multiplier: "3"`).
-pub fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsValue> {
+/// [`from_js`] for the JS API's own inputs (parameters, axes, series): a key the struct `T`
+/// does not have is refused by name, as a misspelt `atempts` would otherwise be ignored
+/// (serde-wasm-bindgen reads only the fields it knows). Not for the page's own values, whose
+/// tags (`view`) are no fields.
+pub fn checked_from_js<T: serde::de::DeserializeOwned>(
+    what: &str,
+    value: JsValue,
+) -> Result<T, JsValue> {
     refuse_unknown_keys(what, &value, crate::field_names::of::<T>())?;
+    from_js(what, value)
+}
+
+/// A plain JS object (or array) as `T`; anything else names `what` and what was wrong. A value
+/// of the wrong type names its key (`multiplier: "3"`).
+pub fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsValue> {
     serde_wasm_bindgen::from_value(value.clone()).map_err(|err| {
         // serde-wasm-bindgen's errors are JavaScript errors ("Error: invalid type ..."), and a
         // list given as text fails in `Reflect.get`.

@@ -51,12 +51,7 @@ impl Fluid<'_> {
                     timed_out,
                     (from, span),
                     &mut class.timeout_run,
-                    |j, due| {
-                        let due = due.at_least_zero();
-                        row[j] = due;
-                        came_total[j] = came_total[j] + due;
-                        any |= due != Mass::ZERO;
-                    },
+                    |j, due| row[j] = counted(due, &mut came_total[j], &mut any),
                 );
                 nothing_due[k] = !any;
                 continue;
@@ -85,9 +80,7 @@ impl Fluid<'_> {
                 },
             );
             for (due, total) in row.iter_mut().zip(came_total.iter_mut()) {
-                *due = due.at_least_zero();
-                *total = *total + *due;
-                any |= *due != Mass::ZERO;
+                *due = counted(*due, total, &mut any);
             }
             nothing_due[k] = !any;
         }
@@ -128,4 +121,14 @@ impl Fluid<'_> {
             }
         }
     }
+}
+
+/// What comes due in a second, no less than zero (rounding in running sums can leave -1e-12),
+/// added to the second's `total`; `any` notes whether it is anything.
+#[inline(always)]
+fn counted(due: Mass, total: &mut Mass, any: &mut bool) -> Mass {
+    let due = due.at_least_zero();
+    *total = *total + due;
+    *any |= due != Mass::ZERO;
+    due
 }

@@ -6,6 +6,8 @@ pub mod herd;
 pub mod staleness;
 pub mod storm;
 pub mod survival;
+#[cfg(test)]
+pub(crate) mod svg_read;
 mod theme;
 pub mod timeline;
 

@@ -305,12 +305,17 @@ impl Panels<'_> {
     }
 }
 
-/// 12600 → "12.6k", 1800 → "1800", 2500000 → "2.5M".
+/// 12600 → "12.6k", 1800 → "1800", 2500000 → "2.5M", 100000 → "100k" (a tick at a round
+/// number reads as one, not "100.0k").
 fn compact(value: f64) -> String {
+    let short = |scaled: f64, unit: &str| {
+        let text = format!("{scaled:.1}");
+        format!("{}{unit}", text.strip_suffix(".0").unwrap_or(&text))
+    };
     if value >= 1e6 {
-        format!("{:.1}M", value / 1e6)
+        short(value / 1e6, "M")
     } else if value >= 1e4 {
-        format!("{:.1}k", value / 1e3)
+        short(value / 1e3, "k")
     } else {
         format!("{value:.0}")
     }
@@ -338,7 +343,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::to_svg;
+    use crate::chart::{svg_read, to_svg};
     use crate::storm::simulate_fluid;
 
     #[test]
@@ -380,5 +385,26 @@ mod tests {
         assert!(compare.contains("with a 10% budget"));
         assert!(compare.matches("<polyline").count() > single.matches("<polyline").count());
         assert_eq!(compact(12_600.0), "12.6k");
+    }
+
+    /// The log axis of a storm that dwarfs the capacity reads "10k", "100k": no "100.0k".
+    #[test]
+    fn tick_labels_are_round_numbers_written_short() {
+        let fixed = Scenario::article_fixed();
+        let report = simulate_fluid(&fixed, false).unwrap();
+        let one = [Series {
+            label: "fixed 30 s".into(),
+            scenario: &fixed,
+            report: &report,
+        }];
+        let svg = to_svg((900, 420), |area| {
+            draw(area, &one, &ChartOptions::default())
+        })
+        .unwrap();
+        let labels: Vec<String> = svg_read::labels(&svg).into_iter().map(|l| l.text).collect();
+        assert!(labels.iter().any(|l| l == "100k"), "{labels:?}");
+        assert!(!labels.iter().any(|l| l.ends_with(".0k") || l.ends_with(".0M")));
+        assert_eq!(compact(2_500_000.0), "2.5M");
+        assert_eq!(compact(1_000_000.0), "1M");
     }
 }

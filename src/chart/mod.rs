@@ -238,14 +238,20 @@ impl Legend {
     ) -> Result<(), Error> {
         let s = self.scale;
         for (text, swatch, x, y) in self.placed {
-            area.draw(&Rectangle::new(
-                [
-                    (x as i32, y as i32),
-                    ((x + 10.0 * s) as i32, (y + 10.0 * s) as i32),
-                ],
-                swatch,
-            ))
-            .map_err(drawing_error)?;
+            let corners = [
+                (x as i32, y as i32),
+                ((x + 10.0 * s) as i32, (y + 10.0 * s) as i32),
+            ];
+            area.draw(&Rectangle::new(corners, swatch))
+                .map_err(drawing_error)?;
+            // A faint fill (a shaded region's) is a faint swatch, on a dark page next to
+            // invisible: its colour at full strength outlines it.
+            let RGBAColor(r, g, b, alpha) = swatch.color;
+            if swatch.filled && alpha < 0.5 {
+                let outline = RGBColor(r, g, b).stroke_width(stroke(1.0, s));
+                area.draw(&Rectangle::new(corners, outline))
+                    .map_err(drawing_error)?;
+            }
             area.draw(&Text::new(
                 text,
                 ((x + 14.0 * s) as i32, (y + 5.0 * s) as i32),

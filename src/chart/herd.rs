@@ -186,7 +186,10 @@ fn legend_entries(
         "none" => "without jitter".to_string(),
         mode => format!("{mode} jitter"),
     };
-    let mut entries = vec![(format!("{label}: {peak_text}"), spread_colour(theme).filled())];
+    let mut entries = vec![(
+        format!("{label}: {peak_text}"),
+        spread_colour(theme).filled(),
+    )];
     if let Some(sp) = spike {
         entries.push((
             format!(
@@ -275,8 +278,10 @@ mod tests {
                 dark,
                 ..ChartOptions::default()
             };
-            let svg = to_svg((800, 300), |area| draw(area, &spread, Some(&spike), &options))
-                .unwrap();
+            let svg = to_svg((800, 300), |area| {
+                draw(area, &spread, Some(&spike), &options)
+            })
+            .unwrap();
             let rects = svg_read::rects(&svg);
             let is_swatch = |r: &&svg_read::Rect| r.rect.2 - r.rect.0 == 10.0 && r.rect.1 < 30.0;
             let swatches: Vec<_> = rects.iter().filter(is_swatch).collect();

@@ -153,7 +153,10 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme) -> Vec<(String, ShapeSt
     if let Some(compared) = &chart.compared {
         entries.push((compared.label.clone(), theme.tertiary.filled()));
     }
-    entries.push(("exhausted: replay needed".to_string(), exhausted_fill(theme)));
+    entries.push((
+        "exhausted: replay needed".to_string(),
+        exhausted_fill(theme),
+    ));
     entries
 }
 
@@ -421,7 +424,9 @@ mod tests {
             let rects = crate::chart::svg_read::rects(&svg);
             // The swatch: left of its words, on their line.
             let beside = |r: &&crate::chart::svg_read::Rect| {
-                r.rect.2 <= label.rect.0 && r.rect.2 > label.rect.0 - 8.0 && r.rect.3 > label.rect.1
+                r.rect.2 <= label.rect.0
+                    && r.rect.2 > label.rect.0 - 8.0
+                    && r.rect.3 > label.rect.1
                     && r.rect.1 < label.rect.3
             };
             let swatch: Vec<_> = rects.iter().filter(beside).collect();
@@ -440,7 +445,10 @@ mod tests {
                 swatch.iter().any(|s| s.stroke == alert),
                 "dark {dark}: outlined in {alert}: {swatch:?}"
             );
-            assert!(contrast(theme.alert, theme.background) >= 3.0, "dark {dark}");
+            assert!(
+                contrast(theme.alert, theme.background) >= 3.0,
+                "dark {dark}"
+            );
         }
     }
 

@@ -403,7 +403,9 @@ mod tests {
         .unwrap();
         let labels: Vec<String> = svg_read::labels(&svg).into_iter().map(|l| l.text).collect();
         assert!(labels.iter().any(|l| l == "100k"), "{labels:?}");
-        assert!(!labels.iter().any(|l| l.ends_with(".0k") || l.ends_with(".0M")));
+        assert!(!labels
+            .iter()
+            .any(|l| l.ends_with(".0k") || l.ends_with(".0M")));
         assert_eq!(compact(2_500_000.0), "2.5M");
         assert_eq!(compact(1_000_000.0), "1M");
     }

@@ -82,8 +82,10 @@ fn time_range(report: &JitterReport) -> (f64, f64) {
     let mut hi = hist_end
         .max(report.unjittered_give_up_s)
         .max(report.percentiles.p99);
-    if hi - lo < 1e-9 * hi.max(1.0) {
-        // Without jitter every give-up time is the same: show a window around it.
+    let spread = report.percentiles.p99 - report.percentiles.p1;
+    if hi - lo < 1e-9 * hi.max(1.0) || spread < 1e-9 * hi.max(1.0) {
+        // Without jitter every give-up time is the same: show a window around it (not around
+        // the histogram's one bin, a minute or so wide, whose ticks all read "24 h 02 min").
         let pad = (hi * 0.05).max(1.0);
         (lo, hi) = (lo - pad, hi + pad);
     }
@@ -244,6 +246,29 @@ mod tests {
         let none = svg(Jitter::None);
         assert!(none.contains("unjittered 24 h 02 min"));
         assert!(none.contains("expected 24 h 02 min"));
+    }
+
+    /// The time axis' labels under the plot, left to right.
+    fn tick_labels(svg: &str) -> Vec<String> {
+        let labels = crate::chart::svg_read::labels(svg);
+        let lowest = labels.iter().map(|l| l.rect.1).fold(0.0, f64::max);
+        labels
+            .into_iter()
+            .filter(|l| l.rect.1 == lowest)
+            .map(|l| l.text)
+            .collect()
+    }
+
+    /// Without jitter (`figure distribution --preset article`, mode none) every tick read
+    /// "24 h 02 min" or "24 h 03 min": the ticks are distinct, around the one give-up time.
+    #[test]
+    fn tick_labels_are_distinct_without_jitter() {
+        for jitter in [Jitter::None, Jitter::Full] {
+            let ticks = tick_labels(&svg(jitter));
+            assert!(ticks.len() >= 3, "{jitter:?}: {ticks:?}");
+            let distinct: std::collections::BTreeSet<&String> = ticks.iter().collect();
+            assert_eq!(distinct.len(), ticks.len(), "{jitter:?}: {ticks:?}");
+        }
     }
 
     #[test]

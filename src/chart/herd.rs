@@ -64,10 +64,10 @@ pub fn draw<DB: DrawingBackend>(
     time_labels(area, &chart, &ticks, &theme, s, false)?;
 
     if let Some(reference) = extent.reference {
-        let bars = extent.bars(reference, width, theme.alert.mix(0.35));
+        let bars = extent.bars(reference, width, spike_colour(&theme));
         chart.draw_series(bars).map_err(drawing_error)?;
     }
-    let bars = extent.bars(extent.main, width, theme.primary.mix(0.85));
+    let bars = extent.bars(extent.main, width, spread_colour(&theme));
     chart.draw_series(bars).map_err(drawing_error)?;
     let mean = herd.first_retry.mean_per_s;
     let mean_line = vec![(0.0, mean), (extent.seconds, mean)];
@@ -148,6 +148,18 @@ impl<'a> Extent<'a> {
     }
 }
 
+/// The jittered herd's bars, and its legend swatch: the same colour, so that the swatch finds
+/// its bars.
+fn spread_colour(theme: &Theme) -> RGBAColor {
+    theme.primary.mix(0.85)
+}
+
+/// The unjittered spike's bar (under the spread's), and its swatch. Strong enough to read as
+/// the swatch's orange: at a third it was a pale peach beside a saturated swatch.
+fn spike_colour(theme: &Theme) -> RGBAColor {
+    theme.alert.mix(0.7)
+}
+
 /// The jitter mode's peak, the spike (when drawn) and the mean rate.
 fn legend_entries(
     herd: &Herd,
@@ -174,14 +186,17 @@ fn legend_entries(
         "none" => "without jitter".to_string(),
         mode => format!("{mode} jitter"),
     };
-    let mut entries = vec![(format!("{label}: {peak_text}"), theme.primary.filled())];
+    let mut entries = vec![(
+        format!("{label}: {peak_text}"),
+        spread_colour(theme).filled(),
+    )];
     if let Some(sp) = spike {
         entries.push((
             format!(
                 "without jitter: {:.0} in one second",
                 sp.unjittered_first_second().0
             ),
-            theme.alert.filled(),
+            spike_colour(theme).filled(),
         ));
     }
     entries.push((mean_text, theme.secondary.filled()));
@@ -217,7 +232,7 @@ fn y_decimals(extent: &Extent<'_>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::to_svg;
+    use crate::chart::{svg_read, to_svg};
     use crate::herd::herd as simulate;
     use crate::jitter::Jitter;
     use crate::Policy;
@@ -250,6 +265,40 @@ mod tests {
             "not \"none jitter\""
         );
         assert!(none.matches("<rect").count() < bars);
+    }
+
+    /// Each legend swatch is the colour, opacity included, of bars drawn in the plot: the
+    /// "without jitter" swatch was saturated orange, its bar a pale peach.
+    #[test]
+    fn every_swatch_matches_its_bars() {
+        for dark in [false, true] {
+            let spread = simulate(&Policy::article(), Jitter::Full, 1_000, 42).unwrap();
+            let spike = simulate(&Policy::article(), Jitter::None, 1_000, 42).unwrap();
+            let options = ChartOptions {
+                dark,
+                ..ChartOptions::default()
+            };
+            let svg = to_svg((800, 300), |area| {
+                draw(area, &spread, Some(&spike), &options)
+            })
+            .unwrap();
+            let rects = svg_read::rects(&svg);
+            let is_swatch = |r: &&svg_read::Rect| r.rect.2 - r.rect.0 == 10.0 && r.rect.1 < 30.0;
+            let swatches: Vec<_> = rects.iter().filter(is_swatch).collect();
+            let bars: Vec<_> = rects.iter().filter(|r| r.rect.1 > 40.0).collect();
+            let theme = Theme::new(dark);
+            for colour in [theme.primary, theme.alert] {
+                let swatch = swatches
+                    .iter()
+                    .find(|s| s.fill == svg_read::hex(colour))
+                    .unwrap_or_else(|| panic!("dark {dark}: no swatch in {colour:?}"));
+                assert!(
+                    bars.iter()
+                        .any(|b| b.fill == swatch.fill && b.opacity == swatch.opacity),
+                    "dark {dark}: no bar like the swatch {swatch:?}"
+                );
+            }
+        }
     }
 
     #[test]

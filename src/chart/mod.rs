@@ -6,6 +6,8 @@ pub mod herd;
 pub mod staleness;
 pub mod storm;
 pub mod survival;
+#[cfg(test)]
+pub(crate) mod svg_read;
 mod theme;
 pub mod timeline;
 
@@ -209,11 +211,43 @@ impl Legend {
         theme: &Theme,
         scale: f64,
     ) -> Self {
-        use plotters::style::text_anchor::{HPos, Pos, VPos};
         let s = scale;
-        let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
-        let width = f64::from(area.dim_in_pixel().0);
-        let indent = (60.0 * s).min(width * 0.1);
+        let (width, height) = area.dim_in_pixel();
+        let (width, height) = (f64::from(width), f64::from(height));
+        let roomy = Self::laid_out(area, entries.clone(), theme, s, (12.0, 18.0, 16.0), width);
+        // In a narrow column the legend wraps onto many rows: past a fifth of the chart's
+        // height (a third and more of a 200 px storm chart was legend), set closer.
+        if roomy.height <= height * 0.2 {
+            return roomy;
+        }
+        // Closer, and without the asides in brackets ("first attempts (your policy)").
+        let short = entries
+            .into_iter()
+            .map(|(text, swatch)| match text.split_once(" (") {
+                Some((head, _)) if text.ends_with(')') => (head.to_string(), swatch),
+                _ => (text, swatch),
+            })
+            .collect();
+        Self::laid_out(area, short, theme, s, (10.5, 13.0, 10.0), width)
+    }
+
+    /// The entries in rows of at most `width` pixels at a font `size`, rows `pitch` apart and
+    /// entries `gap` apart (CSS pixels).
+    fn laid_out<DB: DrawingBackend>(
+        area: &DrawingArea<DB, plotters::coord::Shift>,
+        entries: Vec<(String, ShapeStyle)>,
+        theme: &Theme,
+        s: f64,
+        (size, pitch, gap): (f64, f64, f64),
+        width: f64,
+    ) -> Self {
+        use plotters::style::text_anchor::{HPos, Pos, VPos};
+        let style = font(size, s, theme.text).pos(Pos::new(HPos::Left, VPos::Center));
+        let indent = if gap < 16.0 {
+            4.0 * s
+        } else {
+            (60.0 * s).min(width * 0.1)
+        };
         let (mut x, mut y) = (indent, 10.0 * s);
         let mut placed = Vec::with_capacity(entries.len());
         for (text, swatch) in entries {
@@ -221,15 +255,15 @@ impl Legend {
             let entry_width = 14.0 * s + w;
             if x > indent && x + entry_width > width {
                 x = indent;
-                y += 18.0 * s;
+                y += pitch * s;
             }
             placed.push((text, swatch, x, y));
-            x += entry_width + 16.0 * s;
+            x += entry_width + gap * s;
         }
         Legend {
             placed,
             style,
-            scale,
+            scale: s,
             height: y + 10.0 * s,
         }
     }
@@ -240,14 +274,20 @@ impl Legend {
     ) -> Result<(), Error> {
         let s = self.scale;
         for (text, swatch, x, y) in self.placed {
-            area.draw(&Rectangle::new(
-                [
-                    (x as i32, y as i32),
-                    ((x + 10.0 * s) as i32, (y + 10.0 * s) as i32),
-                ],
-                swatch,
-            ))
-            .map_err(drawing_error)?;
+            let corners = [
+                (x as i32, y as i32),
+                ((x + 10.0 * s) as i32, (y + 10.0 * s) as i32),
+            ];
+            area.draw(&Rectangle::new(corners, swatch))
+                .map_err(drawing_error)?;
+            // A faint fill (a shaded region's) is a faint swatch, on a dark page next to
+            // invisible: its colour at full strength outlines it.
+            let RGBAColor(r, g, b, alpha) = swatch.color;
+            if swatch.filled && alpha < 0.5 {
+                let outline = RGBColor(r, g, b).stroke_width(stroke(1.0, s));
+                area.draw(&Rectangle::new(corners, outline))
+                    .map_err(drawing_error)?;
+            }
             area.draw(&Text::new(
                 text,
                 ((x + 14.0 * s) as i32, (y + 5.0 * s) as i32),
@@ -291,20 +331,26 @@ where
     // so that a short panel never spills its title into its neighbour's.
     let plot = chart.plotting_area();
     let room = plot.dim_in_pixel().1;
-    let y_desc = y_titles
-        .iter()
-        .find(|title| {
-            plot.estimate_text_size(title, &title_style)
-                .is_ok_and(|(width, _)| width <= room)
-        })
-        .or(y_titles.last())
-        .copied()
-        .unwrap_or_default();
+    let fits = |title: &&&str, style: &TextStyle| {
+        plot.estimate_text_size(title, style)
+            .is_ok_and(|(width, _)| width <= room)
+    };
+    // When no wording fits, the shortest in a smaller font; when that does not either, none:
+    // a title longer than its panel ran into the next panel's ("backlogattempts/min").
+    let small_style = font(9.0, scale, theme.muted);
+    let (y_desc, title_style) = match y_titles.iter().find(|t| fits(t, &title_style)) {
+        Some(title) => (*title, title_style),
+        None => match y_titles.last().filter(|t| fits(t, &small_style)) {
+            Some(title) => (*title, small_style),
+            None => ("", title_style),
+        },
+    };
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(0)
-        .y_labels(y_labels)
+        // No more labels than the panel has room for, one per 24 px.
+        .y_labels(y_labels.min(tick_count(f64::from(room), scale, 24.0)))
         .y_label_formatter(y_format)
         .label_style(font(11.0, scale, theme.muted))
         .axis_style(theme.muted.stroke_width(stroke(1.0, scale)))
@@ -583,6 +629,34 @@ mod tests {
                 thinned(&chart, points[..10].to_vec()),
                 points[..10].to_vec()
             );
+        }
+    }
+
+    /// A y title longer than its panel is tall ran into the next panel's title
+    /// ("backlogattempts/min"): it is shrunk, or left out, but never runs past its panel.
+    #[test]
+    fn a_y_title_stays_within_its_panel() {
+        for height in [30u32, 45, 60, 120] {
+            let mut svg = String::new();
+            {
+                let area = SVGBackend::with_string(&mut svg, (300, height)).into_drawing_area();
+                let mut chart = frame(&area, 1.0, 4.0, 4.0, 40.0)
+                    .build_cartesian_2d(0.0..1.0, 0.0..1.0)
+                    .unwrap();
+                let theme = Theme::new(false);
+                let titles = ["attempts per minute", "attempts/min"];
+                draw_mesh(&mut chart, &theme, 1.0, &titles, 2, &|v| format!("{v}")).unwrap();
+                area.present().unwrap();
+            }
+            for label in svg_read::labels(&svg) {
+                if label.text.starts_with("attempts") {
+                    let (_, top, _, bottom) = label.rect;
+                    assert!(
+                        top >= 3.5 && bottom <= f64::from(height) - 3.5,
+                        "{height} px: {label:?}"
+                    );
+                }
+            }
         }
     }
 

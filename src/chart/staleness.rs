@@ -87,7 +87,7 @@ pub fn draw<DB: DrawingBackend>(
     // Outages longer than the give-up time exhaust their first event (under jitter, in more
     // than one schedule in twenty).
     let exhausted_from = chart.report.longest_delivered_outage_s.clamp(60.0, x_end);
-    let fill = theme.alert.mix(0.12).filled();
+    let fill = exhausted_fill(&theme);
     shade(&mut plot, (exhausted_from, x_end), (FLOOR_S, y_end), fill)?;
     curves(&mut plot, chart, &theme, s)?;
     if let Some(t) = chart.report.tolerance_s {
@@ -141,13 +141,13 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme) -> Vec<(String, ShapeSt
         ("its age then".to_string(), theme.secondary.filled()),
         (
             "all events: median to latest".to_string(),
-            theme.primary.mix(0.25).filled(),
+            all_events_fill(theme),
         ),
     ];
     if !chart.mine.jitter_band.is_empty() {
         entries.push((
             "first event under jitter: median to 95th".to_string(),
-            theme.accent.mix(0.3).filled(),
+            jitter_fill(theme),
         ));
     }
     if let Some(compared) = &chart.compared {
@@ -155,9 +155,22 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme) -> Vec<(String, ShapeSt
     }
     entries.push((
         "exhausted: replay needed".to_string(),
-        theme.alert.mix(0.2).filled(),
+        exhausted_fill(theme),
     ));
     entries
+}
+
+/// The shades the legend names, one function each so that a swatch is what it stands for.
+fn all_events_fill(theme: &Theme) -> ShapeStyle {
+    theme.primary.mix(0.18).filled()
+}
+
+fn jitter_fill(theme: &Theme) -> ShapeStyle {
+    theme.accent.mix(0.25).filled()
+}
+
+fn exhausted_fill(theme: &Theme) -> ShapeStyle {
+    theme.alert.mix(0.12).filled()
 }
 
 /// Nice durations along both log axes, with a light grid.
@@ -250,7 +263,7 @@ fn bands<DB: DrawingBackend>(
                 .map(|p| (p.outage_s, floored(p.all_events.lag_p50_s.unwrap_or(0.0)))),
         )
         .collect();
-    polygon(plot, band, theme.primary.mix(0.18).filled())?;
+    polygon(plot, band, all_events_fill(theme))?;
     let banded: Vec<(f64, (f64, f64))> = mine
         .points
         .iter()
@@ -261,7 +274,7 @@ fn bands<DB: DrawingBackend>(
         let top = banded.iter().map(|&(x, b)| (x, floored(b.1)));
         let bottom = banded.iter().rev().map(|&(x, b)| (x, floored(b.0)));
         let outline = top.chain(bottom).collect::<Vec<_>>();
-        polygon(plot, outline, theme.accent.mix(0.25).filled())?;
+        polygon(plot, outline, jitter_fill(theme))?;
     }
     Ok(())
 }
@@ -371,6 +384,73 @@ mod tests {
     use super::*;
     use crate::chart::to_svg;
     use crate::page::{staleness_chart, Settings};
+
+    /// WCAG's contrast ratio between two colours (1 to 21).
+    fn contrast(a: RGBColor, b: RGBColor) -> f64 {
+        let lum = |RGBColor(r, g, b): RGBColor| {
+            let lin = |c: u8| {
+                let c = f64::from(c) / 255.0;
+                if c <= 0.03928 {
+                    c / 12.92
+                } else {
+                    ((c + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+        };
+        let (x, y) = (lum(a), lum(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    /// On a dark page the "exhausted" swatch (a faint orange like the region it names) was
+    /// next to invisible: it is the region's own shade, outlined in a colour that stands out
+    /// from the page (3:1, the contrast asked of graphics).
+    #[test]
+    fn the_exhausted_swatch_is_the_regions_shade_and_visible() {
+        for dark in [false, true] {
+            let mut settings = Settings::default();
+            settings.set("mode", "none");
+            let chart = staleness_chart(&settings).unwrap();
+            let options = ChartOptions {
+                dark,
+                ..ChartOptions::default()
+            };
+            let svg = to_svg((900, 400), |area| draw(area, &chart, &options)).unwrap();
+            let theme = Theme::new(dark);
+            let label = crate::chart::svg_read::labels(&svg)
+                .into_iter()
+                .find(|l| l.text == "exhausted: replay needed")
+                .unwrap();
+            let rects = crate::chart::svg_read::rects(&svg);
+            // The swatch: left of its words, on their line.
+            let beside = |r: &&crate::chart::svg_read::Rect| {
+                r.rect.2 <= label.rect.0
+                    && r.rect.2 > label.rect.0 - 8.0
+                    && r.rect.3 > label.rect.1
+                    && r.rect.1 < label.rect.3
+            };
+            let swatch: Vec<_> = rects.iter().filter(beside).collect();
+            let alert = crate::chart::svg_read::hex(theme.alert);
+            let region = rects
+                .iter()
+                .find(|r| r.fill == alert && r.rect.3 - r.rect.1 > 100.0)
+                .expect("the exhausted region");
+            assert!(
+                swatch
+                    .iter()
+                    .any(|s| s.fill == region.fill && s.opacity == region.opacity),
+                "dark {dark}: {swatch:?} against {region:?}"
+            );
+            assert!(
+                swatch.iter().any(|s| s.stroke == alert),
+                "dark {dark}: outlined in {alert}: {swatch:?}"
+            );
+            assert!(
+                contrast(theme.alert, theme.background) >= 3.0,
+                "dark {dark}"
+            );
+        }
+    }
 
     /// The read-off outage's sentence stays inside the chart, whichever side of its line it
     /// goes on, down to a narrow column (where it once ran off the left edge): in as many

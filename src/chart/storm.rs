@@ -63,7 +63,11 @@ pub fn draw<DB: DrawingBackend>(
     // The panels start below the legend, however many rows it wraps onto.
     let legend = Legend::new(area, panels.legend_entries(), &theme, s);
     let below_legend = (f64::from(area.dim_in_pixel().1) - legend.height).max(0.0);
-    let (upper, lower) = area.split_vertically((legend.height + below_legend * 0.64) as u32);
+    // The backlog panel gets a third of that, and in a squat chart room for two labels
+    // (its axis, 28 px, and two 11 px labels apart), up to half.
+    let lower_height = (below_legend * 0.36).max(66.0 * s).min(below_legend * 0.5);
+    let split = legend.height + below_legend - lower_height;
+    let (upper, lower) = area.split_vertically(split as u32);
     panels.attempts(&upper, legend.height)?;
     panels.backlog(area, &lower)?;
     legend.draw(area)
@@ -305,12 +309,17 @@ impl Panels<'_> {
     }
 }
 
-/// 12600 → "12.6k", 1800 → "1800", 2500000 → "2.5M".
+/// 12600 → "12.6k", 1800 → "1800", 2500000 → "2.5M", 100000 → "100k" (a tick at a round
+/// number reads as one, not "100.0k").
 fn compact(value: f64) -> String {
+    let short = |scaled: f64, unit: &str| {
+        let text = format!("{scaled:.1}");
+        format!("{}{unit}", text.strip_suffix(".0").unwrap_or(&text))
+    };
     if value >= 1e6 {
-        format!("{:.1}M", value / 1e6)
+        short(value / 1e6, "M")
     } else if value >= 1e4 {
-        format!("{:.1}k", value / 1e3)
+        short(value / 1e3, "k")
     } else {
         format!("{value:.0}")
     }
@@ -338,7 +347,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::to_svg;
+    use crate::chart::{svg_read, to_svg};
     use crate::storm::simulate_fluid;
 
     #[test]
@@ -380,5 +389,68 @@ mod tests {
         assert!(compare.contains("with a 10% budget"));
         assert!(compare.matches("<polyline").count() > single.matches("<polyline").count());
         assert_eq!(compact(12_600.0), "12.6k");
+    }
+
+    /// The page's storm (a budget compared with fixed 30 s and with none) in a narrow
+    /// column: the legend took a third of the chart and more, and at 200 px the two panels'
+    /// y titles ran into each other ("backlogattempts/min"). The legend takes at most a
+    /// quarter of the height, no two labels overlap, and every label stays inside.
+    #[test]
+    fn a_narrow_storm_keeps_its_legend_small_and_its_titles_apart() {
+        let mut spec = *Scenario::article_fixed().spec();
+        spec.bounds.budget = Some(0.1);
+        let budget = Scenario::new(spec).unwrap();
+        let fixed = Scenario::article_fixed();
+        spec.bounds.budget = None;
+        let none = Scenario::new(spec).unwrap();
+        let reports = [&budget, &fixed, &none].map(|sc| simulate_fluid(sc, false).unwrap());
+        let series = [
+            ("your policy", &budget, &reports[0]),
+            ("fixed 30 s", &fixed, &reports[1]),
+            ("your policy without its budget", &none, &reports[2]),
+        ]
+        .map(|(label, scenario, report)| Series {
+            label: label.into(),
+            scenario,
+            report,
+        });
+        for size in [(200, 190), (200, 240), (320, 260), (400, 280), (760, 360)] {
+            let svg = to_svg(size, |area| draw(area, &series, &ChartOptions::default())).unwrap();
+            let labels = svg_read::labels(&svg);
+            let outage = labels.iter().find(|l| l.text == "outage").unwrap();
+            let legend_height = outage.rect.3;
+            // (The squat 190 px chart only for its titles: no legend is a quarter of that.)
+            assert!(
+                size.1 < 200 || legend_height <= f64::from(size.1) * 0.25,
+                "{size:?}: the legend ends at {legend_height}"
+            );
+            let pairs = svg_read::overlapping(&labels);
+            assert!(pairs.is_empty(), "{size:?}: {pairs:?}");
+            let out = svg_read::outside(&labels, size, 0.0);
+            assert!(out.is_empty(), "{size:?}: {out:?}");
+        }
+    }
+
+    /// The log axis of a storm that dwarfs the capacity reads "10k", "100k": no "100.0k".
+    #[test]
+    fn tick_labels_are_round_numbers_written_short() {
+        let fixed = Scenario::article_fixed();
+        let report = simulate_fluid(&fixed, false).unwrap();
+        let one = [Series {
+            label: "fixed 30 s".into(),
+            scenario: &fixed,
+            report: &report,
+        }];
+        let svg = to_svg((900, 420), |area| {
+            draw(area, &one, &ChartOptions::default())
+        })
+        .unwrap();
+        let labels: Vec<String> = svg_read::labels(&svg).into_iter().map(|l| l.text).collect();
+        assert!(labels.iter().any(|l| l == "100k"), "{labels:?}");
+        assert!(!labels
+            .iter()
+            .any(|l| l.ends_with(".0k") || l.ends_with(".0M")));
+        assert_eq!(compact(2_500_000.0), "2.5M");
+        assert_eq!(compact(1_000_000.0), "1M");
     }
 }

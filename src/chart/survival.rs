@@ -23,23 +23,17 @@ const NICE_RATIOS: [f64; 14] = [
 /// A cell's extent along one axis: its low and high edge.
 type Span = (f64, f64);
 
-/// Each value's cell edges on a log axis: halfway (geometrically) to its neighbours, and as far
-/// beyond the two ends. `values` has at least two entries, increasing.
+/// Each value's cell edges on a log axis: halfway (geometrically) to its neighbours, and at the
+/// two ends the end values themselves: the axis spans only what was computed (half a cell
+/// beyond, a 6-step map's axis read 5 s to 48 h for outages of 10 s to 24 h). `values` has at
+/// least two entries, increasing.
 fn edges(values: &[f64]) -> Vec<Span> {
     let n = values.len();
     let mid = |i: usize| (values[i] * values[i + 1]).sqrt();
     (0..n)
         .map(|i| {
-            let low = if i == 0 {
-                values[0] * values[0] / mid(0)
-            } else {
-                mid(i - 1)
-            };
-            let high = if i + 1 == n {
-                values[n - 1] * values[n - 1] / mid(n - 2)
-            } else {
-                mid(i)
-            };
+            let low = if i == 0 { values[0] } else { mid(i - 1) };
+            let high = if i + 1 == n { values[n - 1] } else { mid(i) };
             (low, high)
         })
         .collect()
@@ -336,15 +330,26 @@ fn current<DB: DrawingBackend>(
     } else {
         (HPos::Right, -(radius + (6.0 * s) as i32))
     };
-    let halo = font(12.0, s, theme.background).pos(Pos::new(anchor, VPos::Center));
-    for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
-        area.draw(&Text::new(
-            label.clone(),
-            (px + offset + dx, py + dy),
-            halo.clone(),
-        ))
+    // On a plate of the page's background: a one-pixel halo left the dark page's light text
+    // on the collapsed cells' orange, hard to read.
+    let (label_width, label_height) = super::text_size(area, &label, &label_style);
+    let left = match anchor {
+        HPos::Left => f64::from(px + offset),
+        _ => f64::from(px + offset) - label_width,
+    };
+    let pad = 3.0 * s;
+    let plate = [
+        (
+            (left - pad) as i32,
+            (f64::from(py) - label_height / 2.0 - pad) as i32,
+        ),
+        (
+            (left + label_width + pad).ceil() as i32,
+            (f64::from(py) + label_height / 2.0 + pad).ceil() as i32,
+        ),
+    ];
+    area.draw(&Rectangle::new(plate, theme.background.mix(0.88).filled()))
         .map_err(drawing_error)?;
-    }
     area.draw(&Text::new(
         label,
         (px + offset, py),
@@ -358,13 +363,102 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cell_edges_meet_halfway_on_the_log_axis_and_extend_as_far_past_the_ends() {
+    fn cell_edges_meet_halfway_on_the_log_axis_and_stop_at_the_ends() {
         let e = edges(&[10.0, 100.0, 1_000.0]);
         assert!((e[0].1 - 100f64.sqrt() * 10f64.sqrt()).abs() < 1e-9);
         assert_eq!(e[0].1, e[1].0);
         assert_eq!(e[1].1, e[2].0);
-        assert!((e[0].0 - 10.0 / 10f64.sqrt()).abs() < 1e-9);
-        assert!((e[2].1 - 1_000.0 * 10f64.sqrt()).abs() < 1e-9);
+        assert_eq!((e[0].0, e[2].1), (10.0, 1_000.0));
+    }
+
+    fn map(steps: (usize, usize)) -> SurvivalMap {
+        let axes = crate::survival::Axes::new((10.0, 86_400.0), (1.05, 20.0), steps).unwrap();
+        let spec = crate::storm::Spec::article_fixed();
+        crate::survival::survival_map(&spec, &axes, crate::Engine::Fluid).unwrap()
+    }
+
+    /// A 6-step map of outages from 10 s to 24 h had its axis run from 5 s to 48 h: every
+    /// duration under the map is one that was computed.
+    #[test]
+    fn the_outage_axis_covers_only_the_computed_outages() {
+        for steps in [(6, 4), (24, 16)] {
+            let svg = crate::chart::to_svg((900, 460), |area| {
+                draw(area, &map(steps), &Default::default())
+            })
+            .unwrap();
+            let ticks: Vec<f64> = crate::chart::svg_read::labels(&svg)
+                .iter()
+                .filter_map(|l| crate::duration::parse_duration("tick", &l.text).ok())
+                .collect();
+            assert!(ticks.len() >= 3, "{steps:?}: {ticks:?}");
+            assert!(
+                ticks.iter().all(|t| (10.0..=86_400.0).contains(t)),
+                "{steps:?}: {ticks:?}"
+            );
+        }
+    }
+
+    /// WCAG's contrast ratio between two colours (1 to 21), of `a` shown at opacity `alpha`
+    /// over `under`.
+    fn contrast_over(text: RGBColor, (a, alpha): (RGBColor, f64), under: RGBColor) -> f64 {
+        let over = |c: u8, u: u8| (alpha * f64::from(c) + (1.0 - alpha) * f64::from(u)) / 255.0;
+        let lin = |c: f64| {
+            if c <= 0.03928 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let lum = |(r, g, b): (f64, f64, f64)| 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+        let back = lum((over(a.0, under.0), over(a.1, under.1), over(a.2, under.2)));
+        let front = lum((
+            f64::from(text.0) / 255.0,
+            f64::from(text.1) / 255.0,
+            f64::from(text.2) / 255.0,
+        ));
+        (front.max(back) + 0.05) / (front.min(back) + 0.05)
+    }
+
+    /// "your scenario: collapses" sat in light text on the collapsed cells' orange on a dark
+    /// page: it is on a plate of the page's colour, and reads at 4.5:1 over the strongest cell.
+    #[test]
+    fn the_scenario_label_reads_over_any_cell() {
+        for dark in [false, true] {
+            let theme = Theme::new(dark);
+            let options = ChartOptions {
+                dark,
+                ..ChartOptions::default()
+            };
+            let svg = crate::chart::to_svg((700, 460), |area| draw(area, &map((6, 4)), &options))
+                .unwrap();
+            let label = crate::chart::svg_read::labels(&svg)
+                .into_iter()
+                .find(|l| l.text.starts_with("your scenario"))
+                .unwrap();
+            let background = crate::chart::svg_read::hex(theme.background);
+            let (l, t, r, b) = label.rect;
+            let plate = crate::chart::svg_read::rects(&svg)
+                .into_iter()
+                .find(|p| {
+                    p.fill == background
+                        && p.rect.0 <= l
+                        && p.rect.2 >= r
+                        && p.rect.1 <= t
+                        && p.rect.3 >= b
+                        && p.rect.2 - p.rect.0 < 400.0
+                })
+                .unwrap_or_else(|| panic!("dark {dark}: no plate under {label:?}"));
+            // The plate over the collapsed orange (over the page), the strongest cell.
+            let RGBAColor(cr, cg, cb, ca) = theme.alert.mix(0.8);
+            let bg = theme.background;
+            let cell = RGBColor(
+                (ca * f64::from(cr) + (1.0 - ca) * f64::from(bg.0)).round() as u8,
+                (ca * f64::from(cg) + (1.0 - ca) * f64::from(bg.1)).round() as u8,
+                (ca * f64::from(cb) + (1.0 - ca) * f64::from(bg.2)).round() as u8,
+            );
+            let ratio = contrast_over(theme.text, (bg, plate.opacity), cell);
+            assert!(ratio >= 4.5, "dark {dark}: {ratio:.2}");
+        }
     }
 
     /// The relative luminance of `style`'s colour as it shows over the page's background.

@@ -143,6 +143,10 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         };
         let top = 34.0 * s;
         let bottom = height - 30.0 * s;
+        // The attempts' labels (a number over the elapsed time) hang below the line and must
+        // end above the tick labels, however short the chart (two compared halves are).
+        let labels_below = ATTEMPT_LABEL_HEIGHT * s;
+        let line_y = (top + (bottom - top) * 0.64).min(bottom - labels_below);
         Timeline {
             painter: Painter::new(area, s),
             schedule,
@@ -151,7 +155,7 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
             width,
             top,
             bottom,
-            line_y: top + (bottom - top) * 0.64,
+            line_y: line_y.max(top),
         }
     }
 
@@ -183,9 +187,10 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
             let (top, bottom) = (self.top, self.bottom);
             self.painter
                 .line(&[(x, top), (x, bottom)], self.theme.grid, 1.0)?;
+            // Claimed, so that no attempt's label is written over a tick's.
             let at = (x, bottom + self.px(6.0));
             self.painter
-                .text(&label, at, &tick_font, HPos::Center, VPos::Top, false)?;
+                .text(&label, at, &tick_font, HPos::Center, VPos::Top, true)?;
         }
         Ok(())
     }
@@ -222,8 +227,10 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         let fill = self.theme.accent.mix(if dark { 0.16 } else { 0.13 });
         self.painter
             .rect((start, top), (self.give_up_x(), bottom), fill)?;
-        self.painter
-            .line(&[(start, top), (start, bottom)], self.theme.accent, 1.5)?;
+        // The band's edge stops at the time line: below it, it would strike through the label
+        // of the attempt it starts at.
+        let edge = [(start, top), (start, self.line_y)];
+        self.painter.line(&edge, self.theme.accent, 1.5)?;
         let cap = format_duration(self.schedule.policy().cap_s());
         let font = self.painter.font(12.5, self.theme.text);
         let at = (start + self.px(4.0), top + self.px(6.0));
@@ -235,6 +242,9 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
                 break;
             }
         }
+        // No gap's label may sit on the band's edge either.
+        self.painter
+            .claim((start - self.px(1.0), top, start + self.px(1.0), self.line_y));
         Ok(())
     }
 
@@ -273,10 +283,48 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
                 .collect();
             self.painter.line(&arc, colour, 1.5)?;
             if let Some(gap) = pair[1].gap_s {
-                let centre = ((x0 + x1) / 2.0, line_y - rise - self.px(4.0));
-                let label = format_duration(gap);
-                self.painter
-                    .text(&label, centre, &gap_font, HPos::Center, VPos::Bottom, true)?;
+                self.gap_label(&format_duration(gap), (x0, x1), line_y - rise, &gap_font)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A gap's length over its arc from `x0` to `x1` whose top is at `apex`: centred, or else
+    /// pushed to one end of the arc while most of it still lies over the arc (a short arc
+    /// beside the give-up line, on a log axis the schedule's last and longest gap, has no room
+    /// for a centred label).
+    fn gap_label(
+        &mut self,
+        label: &str,
+        (x0, x1): (f64, f64),
+        apex: f64,
+        font: &TextStyle,
+    ) -> Result<(), Error> {
+        let y = apex - self.px(4.0);
+        let (w, _) = self.painter.size(label, font);
+        // Beyond the claimed pad and word space around the label, so that it clears
+        // whatever ends the arc (the give-up line).
+        let clear = self.px(10.0);
+        let placements = [
+            ((x0 + x1) / 2.0, HPos::Center),
+            (x1 - clear, HPos::Right),
+            (x0 + clear, HPos::Left),
+        ];
+        for (i, (x, anchor)) in placements.into_iter().enumerate() {
+            let left = match anchor {
+                HPos::Right => x - w,
+                HPos::Left => x,
+                HPos::Center => x - w / 2.0,
+            };
+            let over_arc = (left + w).min(x1) - left.max(x0);
+            if i > 0 && over_arc < w / 2.0 {
+                continue;
+            }
+            if self
+                .painter
+                .text(label, (x, y), font, anchor, VPos::Bottom, true)?
+            {
+                break;
             }
         }
         Ok(())
@@ -322,33 +370,38 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         Ok(())
     }
 
-    /// "#n" over the elapsed time, below the attempt at `x`, where no other label is; the
-    /// label's right edge when it was placed.
+    /// "#n" over the elapsed time, below the attempt at `x`, where no other label is: in the
+    /// row under the line, or else in a second row under that one when it fits above the tick
+    /// labels (on a log axis the last attempts crowd together); the label's right edge when it
+    /// was placed.
     fn attempt_label(
         &mut self,
         row: &Row,
         x: f64,
         (number_font, elapsed_font): (&TextStyle, &TextStyle),
     ) -> Result<Option<f64>, Error> {
-        let label_y = self.line_y + self.px(11.0);
+        let number = format!("#{}", row.attempt);
         let elapsed = format_duration(row.elapsed_s);
         let (ew, eh) = self.painter.size(&elapsed, elapsed_font);
-        let left = (x - ew / 2.0).max(0.0);
-        let rect = (left, label_y, left + ew, label_y + eh + self.px(16.0));
-        if self.painter.claim(rect) {
-            let number = format!("#{}", row.attempt);
-            self.painter.text(
-                &number,
-                (x, label_y),
-                number_font,
-                HPos::Center,
-                VPos::Top,
-                false,
-            )?;
-            let at = (x, label_y + self.px(15.0));
-            self.painter
-                .text(&elapsed, at, elapsed_font, HPos::Center, VPos::Top, false)?;
-            return Ok(Some(rect.2));
+        let nw = self.painter.size(&number, number_font).0;
+        let w = ew.max(nw);
+        // Where the text is drawn: centred under the dot, kept inside the area.
+        let left = self.painter.inside(x - w / 2.0, w, self.width);
+        let height = eh + self.px(16.0);
+        let first = self.line_y + self.px(11.0);
+        for label_y in [first, first + height + self.px(6.0)] {
+            let rect = (left, label_y, left + w, label_y + height);
+            let above_ticks = rect.3 <= self.bottom + self.px(2.0);
+            if (label_y == first || above_ticks) && self.painter.claim(rect) {
+                let centre = left + w / 2.0;
+                let at = (centre, label_y);
+                self.painter
+                    .text(&number, at, number_font, HPos::Center, VPos::Top, false)?;
+                let at = (centre, label_y + self.px(15.0));
+                self.painter
+                    .text(&elapsed, at, elapsed_font, HPos::Center, VPos::Top, false)?;
+                return Ok(Some(rect.2));
+            }
         }
         Ok(None)
     }
@@ -364,6 +417,10 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         Ok(())
     }
 }
+
+/// How far below the time line an attempt's label reaches (its number over its elapsed
+/// time), CSS pixels; the tick labels start 6 px below the plot.
+const ATTEMPT_LABEL_HEIGHT: f64 = 11.0 + 16.0 + 13.0;
 
 /// Maps seconds to pixels, linearly or on `ln(1 + t / base)`.
 struct TimeAxis {
@@ -418,7 +475,7 @@ impl TimeAxis {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::to_svg;
+    use crate::chart::{svg_read, to_svg};
     use crate::{Policy, Stop};
 
     fn svg(schedule: &Schedule, options: ChartOptions) -> String {
@@ -495,6 +552,102 @@ mod tests {
             }
             assert!(labels(&text).len() < 200);
             assert!(labels(&text).iter().any(|l| l.starts_with("gives up at")));
+        }
+    }
+
+    fn log_scale() -> ChartOptions {
+        ChartOptions {
+            log_scale: true,
+            ..ChartOptions::default()
+        }
+    }
+
+    /// The charts a reader sees: Svix's and the article's schedules, alone and compared, on
+    /// both axes, down to a narrow column and in the short halves of a comparison.
+    fn every_timeline(mut check: impl FnMut(&str, (u32, u32), &str)) {
+        let svix = crate::presets::preset("svix").unwrap().policy.schedule();
+        let article = Policy::article().schedule();
+        for size in [(200, 250), (320, 300), (400, 300), (760, 300), (900, 320)] {
+            for options in [ChartOptions::default(), log_scale()] {
+                for (name, schedule) in [("svix", &svix), ("article", &article)] {
+                    let text = to_svg(size, |area| draw(area, schedule, &options)).unwrap();
+                    check(&format!("{name} {size:?} {options:?}"), size, &text);
+                }
+                // The page's comparison is drawn in the height of one chart.
+                for compared in [size, (size.0, 2 * size.1)] {
+                    let text = to_svg(compared, |area| {
+                        draw_compared(area, (&article, "yours"), (&svix, "Svix"), &options)
+                    })
+                    .unwrap();
+                    check(
+                        &format!("compared {compared:?} {options:?}"),
+                        compared,
+                        &text,
+                    );
+                }
+            }
+        }
+    }
+
+    /// "27 h 35 min" at the right edge of an iframe read as cut off: every label keeps clear
+    /// of the chart's edges.
+    #[test]
+    fn every_label_keeps_clear_of_the_edges() {
+        every_timeline(|name, size, text| {
+            let out = svg_read::outside(&svg_read::labels(text), size, 3.5);
+            assert!(out.is_empty(), "{name}: {out:?}");
+        });
+    }
+
+    /// No two labels share any pixels: the attempts' labels, the gaps', the ticks' (in the
+    /// short halves of a comparison, attempt labels were written over tick labels).
+    #[test]
+    fn no_label_is_written_over_another() {
+        every_timeline(|name, _, text| {
+            let pairs = svg_read::overlapping(&svg_read::labels(text));
+            assert!(pairs.is_empty(), "{name}: {pairs:?}");
+        });
+    }
+
+    /// On the default log axis Svix's last attempts crowd together at the right: attempt 7
+    /// and the last 10 h gap still carry their labels.
+    #[test]
+    fn svix_on_a_log_axis_labels_every_attempt_and_gap() {
+        let svix = crate::presets::preset("svix").unwrap().policy.schedule();
+        for size in [(760, 300), (900, 320)] {
+            let text = to_svg(size, |area| draw(area, &svix, &log_scale())).unwrap();
+            let labels = labels(&text);
+            for n in 1..=8 {
+                assert!(labels.contains(&format!("#{n}")), "{size:?}: #{n} missing");
+            }
+            assert!(labels.iter().any(|l| l == "17 h 35 min"), "{size:?}");
+            let gaps = labels.iter().filter(|l| *l == "10 h").count();
+            assert_eq!(gaps, 2, "{size:?}: both 10 h gaps labelled");
+        }
+    }
+
+    /// The capped band's edge (at attempt 7 of the article's schedule) ends at the time line,
+    /// never striking through "#7" and its time below it.
+    #[test]
+    fn the_cap_band_edge_leaves_the_attempt_label_alone() {
+        let article = Policy::article().schedule();
+        for options in [ChartOptions::default(), log_scale()] {
+            let text = to_svg((900, 320), |area| draw(area, &article, &options)).unwrap();
+            let accent = svg_read::hex(Theme::new(false).accent);
+            let edges: Vec<_> = svg_read::polylines(&text)
+                .into_iter()
+                .filter(|l| {
+                    l.stroke == accent && l.points.len() == 2 && l.points[0].0 == l.points[1].0
+                })
+                .collect();
+            assert_eq!(edges.len(), 1, "{options:?}: the band's edge");
+            let x = edges[0].points[0].0;
+            let lowest = edges[0].points.iter().map(|p| p.1).fold(0.0, f64::max);
+            for label in svg_read::labels(&text) {
+                let (l, t, r, b) = label.rect;
+                let crossed = l <= x && x <= r && t < lowest && b > 0.0;
+                assert!(!crossed, "{options:?}: the edge at {x} crosses {label:?}");
+            }
         }
     }
 

@@ -56,6 +56,15 @@ impl<'a, DB: DrawingBackend> Painter<'a, DB> {
         crate::chart::text_size(self.area, text, font)
     }
 
+    /// The left edge of a label `w` wide wanted at `left`, moved to keep a margin from both
+    /// edges of an area `area_w` wide: a label flush with the edge reads as cut off (and in an
+    /// iframe or a bordered box it is).
+    pub(super) fn inside(&self, left: f64, w: f64, area_w: f64) -> f64 {
+        let margin = 4.0 * self.scale;
+        left.min(area_w - margin - w)
+            .max(margin.min((area_w - w) / 2.0))
+    }
+
     /// Takes a rectangle for a label unless it overlaps one already taken or comes within a
     /// word space of one on its line (side by side, two labels would read as one).
     pub(super) fn claim(&mut self, rect: Rect) -> bool {
@@ -82,12 +91,15 @@ impl<'a, DB: DrawingBackend> Painter<'a, DB> {
     ) -> Result<bool, Error> {
         let (w, height) = self.size(text, font);
         let (area_w, _) = self.area.dim_in_pixel();
-        let x0 = match h {
-            HPos::Left => at.0,
-            HPos::Center => at.0 - w / 2.0,
-            HPos::Right => at.0 - w,
-        }
-        .clamp(0.0, (f64::from(area_w) - w).max(0.0));
+        let x0 = self.inside(
+            match h {
+                HPos::Left => at.0,
+                HPos::Center => at.0 - w / 2.0,
+                HPos::Right => at.0 - w,
+            },
+            w,
+            f64::from(area_w),
+        );
         let y0 = match v {
             VPos::Top => at.1,
             VPos::Center => at.1 - height / 2.0,

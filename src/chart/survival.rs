@@ -320,40 +320,47 @@ fn current<DB: DrawingBackend>(
         None => format!("your scenario{place}"),
     };
     let label_style = font(12.0, s, theme.text);
-    let (label_width, _) = super::text_size(area, &label, &label_style);
-    let (width, _) = area.dim_in_pixel();
-    // On the side with room for it.
-    let right =
-        px + radius + (6.0 * s) as i32 + label_width as i32 <= width as i32 - (24.0 * s) as i32;
-    let (anchor, offset) = if right {
-        (HPos::Left, radius + (6.0 * s) as i32)
+    let (label_width, label_height) = super::text_size(area, &label, &label_style);
+    let (width, height) = area.dim_in_pixel();
+    let (width, height) = (f64::from(width), f64::from(height));
+    // Beside the mark on the side with room for it, else under it (over it at the bottom),
+    // kept inside the chart: a 200 px map ran it off the left edge.
+    let gap = f64::from(radius) + 6.0 * s;
+    let (px_f, py_f) = (f64::from(px), f64::from(py));
+    let edge = 4.0 * s;
+    let (left, middle) = if px_f + gap + label_width <= width - 24.0 * s {
+        (px_f + gap, py_f)
+    } else if px_f - gap - label_width >= edge {
+        (px_f - gap - label_width, py_f)
     } else {
-        (HPos::Right, -(radius + (6.0 * s) as i32))
+        let left = (px_f - label_width / 2.0).clamp(edge, (width - label_width - edge).max(edge));
+        let below = py_f + gap + label_height / 2.0;
+        let middle = if below + label_height / 2.0 <= height - edge {
+            below
+        } else {
+            py_f - gap - label_height / 2.0
+        };
+        (left, middle)
     };
     // On a plate of the page's background: a one-pixel halo left the dark page's light text
     // on the collapsed cells' orange, hard to read.
-    let (label_width, label_height) = super::text_size(area, &label, &label_style);
-    let left = match anchor {
-        HPos::Left => f64::from(px + offset),
-        _ => f64::from(px + offset) - label_width,
-    };
     let pad = 3.0 * s;
     let plate = [
         (
             (left - pad) as i32,
-            (f64::from(py) - label_height / 2.0 - pad) as i32,
+            (middle - label_height / 2.0 - pad) as i32,
         ),
         (
             (left + label_width + pad).ceil() as i32,
-            (f64::from(py) + label_height / 2.0 + pad).ceil() as i32,
+            (middle + label_height / 2.0 + pad).ceil() as i32,
         ),
     ];
     area.draw(&Rectangle::new(plate, theme.background.mix(0.88).filled()))
         .map_err(drawing_error)?;
     area.draw(&Text::new(
         label,
-        (px + offset, py),
-        label_style.pos(Pos::new(anchor, VPos::Center)),
+        (left.round() as i32, middle.round() as i32),
+        label_style.pos(Pos::new(HPos::Left, VPos::Center)),
     ))
     .map_err(drawing_error)
 }
@@ -458,6 +465,27 @@ mod tests {
             );
             let ratio = contrast_over(theme.text, (bg, plate.opacity), cell);
             assert!(ratio >= 4.5, "dark {dark}: {ratio:.2}");
+        }
+    }
+
+    /// In a 200 px column the label ran off the left edge ("scenario: collapses"): it stays
+    /// inside the chart at every width.
+    #[test]
+    fn the_scenario_label_stays_inside_narrow_maps() {
+        for width in [200, 260, 320, 400, 700] {
+            let svg = crate::chart::to_svg((width, 360), |area| {
+                draw(area, &map((6, 4)), &ChartOptions::default())
+            })
+            .unwrap();
+            let labels = crate::chart::svg_read::labels(&svg);
+            let label = labels
+                .iter()
+                .find(|l| l.text.starts_with("your scenario"))
+                .unwrap_or_else(|| panic!("{width} px: no scenario label"));
+            let outside =
+                crate::chart::svg_read::outside(std::slice::from_ref(label), (width, 360), 2.0);
+            // (Text running off the left edge is written at x 0: 2 px to spare tells it.)
+            assert!(outside.is_empty(), "{width} px: {outside:?}");
         }
     }
 

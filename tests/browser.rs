@@ -605,6 +605,10 @@ fn a_computed_result_travels_as_bytes_and_garbage_is_refused() {
         drawn.starts_with("<svg") && drawn.len() > 5_000,
         "a chart: {drawn:.80}"
     );
+    assert!(
+        drawn.contains("<title>backoff-lab: a herd of deliveries retrying together</title>"),
+        "titled: {drawn:.300}"
+    );
     assert_eq!(
         svg(Uint8Array::from(bytes.as_slice()).into()).expect("drawn again"),
         drawn

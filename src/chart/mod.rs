@@ -6,6 +6,34 @@ pub mod herd;
 pub mod staleness;
 pub mod storm;
 pub mod survival;
+
+/// `svg` with a `<title>` (the chart's title, as the page's embeds name it) and a `<desc>` (the
+/// caption the page shows under the chart) as the first children of its root: what a screen
+/// reader announces for an inline SVG, and the text to copy into an `<img>`'s `alt`.
+pub fn described(svg: &str, title: &str, caption: &str) -> String {
+    let escape = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let described = format!(
+        "<title>backoff-lab: {}</title>\n<desc>{}</desc>\n",
+        escape(title),
+        escape(caption)
+    );
+    match svg
+        .find("<svg")
+        .and_then(|at| svg[at..].find('>').map(|end| at + end + 1))
+    {
+        Some(end) => format!(
+            "{}\n{described}{}",
+            &svg[..end],
+            svg[end..].trim_start_matches('\n')
+        ),
+        None => svg.to_string(),
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod svg_read;
 mod theme;

@@ -189,34 +189,7 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
             Ok((svg, map.caption.clone()))
         }
     }?;
-    Ok(described(&svg, args.kind.title(), &caption))
-}
-
-/// `svg` with a `<title>` (the chart's title, as the page's embeds name it) and a `<desc>` (the
-/// caption the page shows under the chart) as the first children of its root: what a screen
-/// reader announces for an inline SVG, and the text to copy into an `<img>`'s `alt`.
-fn described(svg: &str, title: &str, caption: &str) -> String {
-    let escape = |text: &str| {
-        text.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
-    let described = format!(
-        "<title>backoff-lab: {}</title>\n<desc>{}</desc>\n",
-        escape(title),
-        escape(caption)
-    );
-    match svg
-        .find("<svg")
-        .and_then(|at| svg[at..].find('>').map(|end| at + end + 1))
-    {
-        Some(end) => format!(
-            "{}\n{described}{}",
-            &svg[..end],
-            svg[end..].trim_start_matches('\n')
-        ),
-        None => svg.to_string(),
-    }
+    Ok(chart::described(&svg, args.kind.title(), &caption))
 }
 
 impl FigureArgs {

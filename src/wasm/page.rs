@@ -215,9 +215,12 @@ pub fn view_svg(
     let (view, values) = (view(&view_name)?, settings(values)?);
     let computed: Computed = super::convert::computed_from_js(computed)?;
     let options = chart_options(options)?;
-    svg(svg_size(&width, &height)?, |area| {
-        page::draw(area, view, &values, &computed, &options)
-    })
+    let mut caption = String::new();
+    let drawn = svg(svg_size(&width, &height)?, |area| {
+        page::draw(area, view, &values, &computed, &options).map(|drawn| caption = drawn.caption)
+    })?;
+    // Titled and described as `backoff-lab figure` does: what a screen reader announces.
+    Ok(crate::chart::described(&drawn, view.title(), &caption))
 }
 
 /// The schedule of the page's policy as `csv`, `json` or `markdown` text.

@@ -382,6 +382,8 @@ test('PNG and SVG exports of every chart', { timeout: 120_000 }, async () => {
       const text = svg.bytes.toString('utf8');
       assert.ok(/^(<\?xml[^>]*>\s*)?<svg[\s>]/.test(text), `${svg.name} starts with <svg: ${JSON.stringify(text.slice(0, 60))}`);
       assert.ok(text.trimEnd().endsWith('</svg>'), `${svg.name} ends with </svg>`);
+      // Titled and described with the caption, as `backoff-lab figure` writes it.
+      assert.match(text, /<title>backoff-lab: [^<]+<\/title>\s*<desc>[^<]{40,}<\/desc>/, `${svg.name} has a <title> and a <desc>`);
       const parsed = await page.evaluate((source) => {
         const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
         return { root: doc.documentElement.localName, errors: doc.getElementsByTagName('parsererror').length };

@@ -7,19 +7,23 @@ pub mod staleness;
 pub mod storm;
 pub mod survival;
 
+/// `text` as markup may hold it, in an element's text or a double-quoted attribute (SVG's
+/// `<desc>`, the embed snippet's HTML).
+pub(crate) fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// `svg` with a `<title>` (the chart's title, as the page's embeds name it) and a `<desc>` (the
 /// caption the page shows under the chart) as the first children of its root: what a screen
 /// reader announces for an inline SVG, and the text to copy into an `<img>`'s `alt`.
 pub fn described(svg: &str, title: &str, caption: &str) -> String {
-    let escape = |text: &str| {
-        text.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
     let described = format!(
         "<title>backoff-lab: {}</title>\n<desc>{}</desc>\n",
-        escape(title),
-        escape(caption)
+        escaped(title),
+        escaped(caption)
     );
     match svg
         .find("<svg")

@@ -83,14 +83,6 @@ impl From<Error> for PageError {
     }
 }
 
-/// Characters a double-quoted HTML attribute value must not hold as they are.
-fn attribute(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
 /// The `<iframe>` snippet showing `view` with `settings`, for the embed page at `embed_url`
 /// (its address without a hash), followed by the `<script>` of `embed-host.js` beside it, which
 /// sizes the iframe to its content (without it the iframe keeps its height). It is text for the
@@ -117,9 +109,9 @@ pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String
     format!(
         "<iframe src=\"{}\" width=\"100%\" height=\"360\" style=\"border:0\" loading=\"lazy\" title=\"{}\"></iframe>\n\
          <script src=\"{}\" defer></script>",
-        attribute(&src),
-        attribute(&format!("backoff-lab: {}", view.title())),
-        attribute(&format!("{folder}/embed-host.js")),
+        crate::chart::escaped(&src),
+        crate::chart::escaped(&format!("backoff-lab: {}", view.title())),
+        crate::chart::escaped(&format!("{folder}/embed-host.js")),
     )
 }
 

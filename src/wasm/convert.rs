@@ -165,28 +165,27 @@ pub fn renamed(error: JsValue, from: &str, to: &str) -> JsValue {
         .ok()
         .and_then(|m| m.as_string())
         .unwrap_or_default();
-    let message = match message.strip_prefix(from) {
-        Some(rest) => format!("{to}{rest}"),
+    about_key(message, from, to)
+}
+
+/// A JS `Error` whose `message` opens with `field` (the core's messages do): about `key`, the
+/// message opening with it too.
+fn about_key(message: String, field: &str, key: &str) -> JsValue {
+    let message = match message.strip_prefix(field) {
+        Some(rest) => format!("{key}{rest}"),
         None => message,
     };
-    error_with(&message, "field", Some(to))
+    error_with(&message, "field", Some(key))
 }
 
 /// A JS `Error` for the JS API: [`js_error`] with `field` spelt as the key JavaScript passes
 /// (`giveUp`, not the CLI's `give-up`).
 pub fn api_error(error: &Error) -> JsValue {
-    let message = error.to_string();
     match error {
         Error::OutOfRange { field, .. } | Error::BadDuration { field, .. } => {
-            let key = camel_case(field);
-            // The message opens with the field: spelt as the key too.
-            let message = match message.strip_prefix(*field) {
-                Some(rest) => format!("{key}{rest}"),
-                None => message,
-            };
-            error_with(&message, "field", Some(&key))
+            about_key(error.to_string(), field, &camel_case(field))
         }
-        _ => error_with(&message, "field", None),
+        _ => error_with(&error.to_string(), "field", None),
     }
 }
 

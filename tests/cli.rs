@@ -802,3 +802,61 @@ fn a_fresh_seed_is_named_even_in_csv() {
         assert_eq!(stderr(&exact), "", "{command} without jitter");
     }
 }
+
+/// The jitter CSV carries what the table and the JSON say: the unjittered give-up time, and with
+/// `--deadline` the sizing's answer (the JSON's `deadline_safe`), so a spreadsheet gets it too.
+#[test]
+fn the_jitter_csv_carries_the_unjittered_time_and_the_deadline_answer() {
+    let with_deadline = [
+        "--mode",
+        "full",
+        "--seed",
+        "1",
+        "--samples",
+        "1000",
+        "--deadline",
+        "24h",
+    ];
+    let csv = stdout(&run(&policy_args(
+        "jitter",
+        &[&with_deadline[..], &["--format", "csv"]].concat(),
+    )));
+    let row = |name: &str| {
+        csv.lines()
+            .find_map(|line| line.strip_prefix(&format!("{name},")))
+            .unwrap_or_else(|| panic!("no {name} row in {csv}"))
+            .to_string()
+    };
+    // The article's schedule on paper: 24 h 02 min.
+    assert_eq!(row("unjittered"), "86520,");
+    let sized: serde_json::Value = serde_json::from_str(&stdout(&run(&policy_args(
+        "jitter",
+        &[&with_deadline[..], &["--format", "json"]].concat(),
+    ))))
+    .unwrap();
+    assert_eq!(sized["unjittered_give_up_s"], 86520.0);
+    let safe = &sized["deadline_safe"];
+    assert_eq!(row("deadline"), "86400,");
+    assert_eq!(row("deadline_percentile"), "0.05,");
+    assert_eq!(
+        row("deadline_safe_attempts"),
+        format!("{},", safe["attempts"])
+    );
+    // The caption's answer for this schedule: 27 attempts keep 95% trying until 24 h.
+    assert_eq!(safe["attempts"], 27);
+    // Without --deadline there is no sizing row.
+    let plain = stdout(&run(&policy_args(
+        "jitter",
+        &[
+            "--mode",
+            "full",
+            "--seed",
+            "1",
+            "--samples",
+            "1000",
+            "--format",
+            "csv",
+        ],
+    )));
+    assert!(!plain.contains("deadline"), "{plain}");
+}

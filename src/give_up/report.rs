@@ -219,7 +219,11 @@ impl JitterReport {
         out
     }
 
-    /// CSV: one line per percentile with the exact and the sampled value, seconds.
+    /// CSV: the mean and one line per percentile with the exact and the sampled value, then
+    /// the unjittered give-up time, in seconds, as the table has them. With a deadline, three
+    /// more lines under `exact_s` (the sizing is exact), as the JSON's `deadline_safe` has them:
+    /// the deadline in seconds, the percentile as a share (0.05 for p5) and the attempts that
+    /// keep that percentile at or past the deadline (a count).
     pub fn to_csv(&self) -> String {
         let mut out = String::from("statistic,exact_s,sampled_s\n");
         out += &format!(
@@ -228,6 +232,12 @@ impl JitterReport {
         );
         for (name, exact, sampled) in self.percentile_rows() {
             out += &format!("{name},{exact},{sampled}\n");
+        }
+        out += &format!("unjittered,{},\n", self.unjittered_give_up_s);
+        if let Some(safe) = self.deadline_safe {
+            out += &format!("deadline,{},\n", safe.deadline_s);
+            out += &format!("deadline_percentile,{},\n", safe.percentile);
+            out += &format!("deadline_safe_attempts,{},\n", safe.attempts);
         }
         out
     }

@@ -311,6 +311,13 @@ impl Policy {
         self.attempts
     }
 
+    /// Whether every gap is the same formula gap: a multiplier of 1, or a cap equal to the base
+    /// (as [`Policy::fixed`] makes). Its rows are capped by the rule (the gap sits at the cap),
+    /// but no cap "engages": the captions and the timeline call it a fixed interval instead.
+    pub fn is_fixed_interval(&self) -> bool {
+        self.explicit.is_none() && (self.multiplier == 1.0 || self.base_s == self.cap_s)
+    }
+
     /// The gap before retry `retry` (1-based) without the cap: `base × multiplier^(retry-1)`.
     /// Infinite when it exceeds what an `f64` holds.
     pub fn uncapped_gap(&self, retry: u32) -> f64 {

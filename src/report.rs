@@ -81,7 +81,10 @@ impl ScheduleReport {
                 capped: row.capped,
                 gap_text: match row.gap_s {
                     None => "none".to_string(),
-                    Some(gap) if row.capped => format!("{} (capped)", format_duration(gap)),
+                    // A fixed interval's gaps sit at its cap by the rule, yet none is cut.
+                    Some(gap) if row.capped && !policy.is_fixed_interval() => {
+                        format!("{} (capped)", format_duration(gap))
+                    }
                     Some(gap) => format_duration(gap),
                 },
                 elapsed_text: format_duration(row.elapsed_s),
@@ -195,6 +198,11 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
     let explicit = policy.explicit_gaps().is_some();
     match schedule.first_capped_attempt() {
         _ if explicit => {}
+        _ if policy.is_fixed_interval() && attempts > 1 => facts.push(format!(
+            "A fixed interval: every gap is {}.",
+            format_duration(policy.gap(1))
+        )),
+        _ if policy.is_fixed_interval() => {}
         Some(first) => facts.push(format!(
             "The {} cap engages at attempt {first}; gaps at the cap hold {:.0}% of the time to give up, \
              and each further attempt adds exactly one cap.",
@@ -280,6 +288,10 @@ fn caption(schedule: &Schedule) -> String {
             format_duration(every)
         ),
         Some((_, None)) => "A retry timeline of listed gaps: ".to_string(),
+        None if policy.is_fixed_interval() => format!(
+            "A retry timeline at a fixed {} interval: ",
+            format_duration(policy.gap(1))
+        ),
         None => format!(
             "A retry timeline for a {} base, a {} multiplier and a {} cap: ",
             format_duration(policy.base_s()),
@@ -300,12 +312,12 @@ fn caption(schedule: &Schedule) -> String {
     let last = rows.last().map_or(1, |r| r.attempt);
     let give_up = format_duration(schedule.give_up_s());
     match schedule.first_capped_attempt() {
-        Some(first) => text += &format!(
+        Some(first) if !policy.is_fixed_interval() => text += &format!(
             "From attempt {first} the cap engages and every further attempt sits {} after the last, \
              so attempt {last} falls at {give_up}, where the schedule gives up.",
             format_duration(policy.cap_s())
         ),
-        None => text += &format!("Attempt {last} falls at {give_up}, where the schedule gives up."),
+        _ => text += &format!("Attempt {last} falls at {give_up}, where the schedule gives up."),
     }
     if let Stop::GiveUpAfter(deadline_s) = policy.stop() {
         if schedule.give_up_s() > deadline_s {
@@ -398,6 +410,43 @@ mod tests {
             "{facts:?}"
         );
         assert!(facts.iter().any(|f| f.starts_with("Uncapped")), "{facts:?}");
+    }
+
+    /// A fixed interval (AWS SNS's 20 s, or a cap equal to the base) is called one: no cap
+    /// "engages at attempt 2" and no row is marked capped in the text, the timeline shades no
+    /// capped region; the JSON's `capped` keeps the rule (the gap sits at the cap).
+    #[test]
+    fn a_fixed_interval_is_called_one_not_a_cap() {
+        for policy in [
+            Policy::fixed(20.0, Stop::Attempts(4)).unwrap(),
+            Policy::new(20.0, 3.0, 20.0, Stop::Attempts(4)).unwrap(),
+        ] {
+            let report = ScheduleReport::new(&policy.schedule(), 1_200.0);
+            assert!(
+                report
+                    .facts
+                    .contains(&"A fixed interval: every gap is 20 s.".to_string()),
+                "{:?}",
+                report.facts
+            );
+            let words = [report.to_table(), report.caption.clone()].concat();
+            for word in ["cap engages", "(capped)", "cap is never reached"] {
+                assert!(!words.contains(word), "{word}: {words}");
+            }
+            assert!(report.rows[1].capped);
+            assert!(report
+                .caption
+                .starts_with("A retry timeline at a fixed 20 s interval: "));
+            let options = crate::chart::ChartOptions::default();
+            let svg = crate::chart::to_svg((900, 320), |area| {
+                crate::chart::timeline::draw(area, &policy.schedule(), &options)
+            })
+            .unwrap();
+            assert!(
+                !svg.contains("capped"),
+                "the timeline shades a capped region"
+            );
+        }
     }
 
     /// A 2 h deadline is crossed by attempt 7 at 3 h 02 min, which is still made: the facts

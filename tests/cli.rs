@@ -860,3 +860,34 @@ fn the_jitter_csv_carries_the_unjittered_time_and_the_deadline_answer() {
     )));
     assert!(!plain.contains("deadline"), "{plain}");
 }
+
+/// A survival map sets each cell's traffic (through its outage and the hour after it), so a rate
+/// too high for its cells is refused by naming `--arrivals` and the rate the map allows, not a
+/// `--traffic` the map refuses.
+#[test]
+fn a_map_too_large_in_deliveries_names_the_arrival_rate() {
+    for (args, allowed) in [
+        (
+            &["--arrivals", "1e6/s", "--steps", "2x2"][..],
+            "at most 111 per second",
+        ),
+        (
+            &[
+                "--arrivals",
+                "2000/s",
+                "--steps",
+                "2x2",
+                "--outages",
+                "10m..1h",
+            ][..],
+            "at most 1388 per second",
+        ),
+    ] {
+        let output = run(&[&["survival"][..], args].concat());
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let said = stderr(&output);
+        assert!(said.starts_with("error: --arrivals must be "), "{said}");
+        assert!(said.contains(allowed), "{said}");
+        assert!(!said.contains("--traffic"), "{said}");
+    }
+}

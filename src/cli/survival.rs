@@ -36,7 +36,7 @@ pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
     args.scenario.refuse_traffic_for_a_map()?;
     let params = args.scenario.params_with_engine("fluid")?;
     let axes = args.axes.axes()?;
-    let map = map_on_every_core(params.scenario()?.spec(), &axes, params.engine()?)?;
+    let map = map_on_every_core(params.map_scenario()?.spec(), &axes, params.engine()?)?;
     Ok(args
         .format
         .render(&map, SurvivalMap::to_table, SurvivalMap::to_csv))

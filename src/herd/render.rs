@@ -48,10 +48,12 @@ impl Herd {
             first.peak_to_mean,
         );
         if let Some(spike) = spike.filter(|s| s.mode != self.mode) {
-            let (count, multiple) = spike.unjittered_first_second();
+            // The spike simulates at most 100,000 deliveries: its multiple of the mean holds
+            // for any number, and every delivery of this herd arrives within one second.
+            let (_, multiple) = spike.unjittered_first_second();
             let all = match self.deliveries {
                 1 => "it arrives".to_string(),
-                _ => format!("all {count:.0} arrive"),
+                count => format!("all {count} arrive"),
             };
             text += &format!(" Without jitter {all} within one second, {multiple:.0}× the mean.");
         }
@@ -140,6 +142,21 @@ mod tests {
         let csv = spread.to_csv();
         assert!(csv.starts_with("second,first_retries,retries\n0,22,22\n1,38,38\n2,26,28\n"));
         assert_eq!(csv.lines().count(), 1 + 86_523);
+    }
+
+    #[test]
+    fn a_herd_past_the_spikes_100000_deliveries_names_all_of_them() {
+        for deliveries in [100_001, 1_000_000] {
+            let spread = herd(&Policy::article(), Jitter::Full, deliveries, 1).unwrap();
+            let spike = spread.unjittered_spike(&Policy::article()).unwrap();
+            let caption = spread.caption(spike.as_ref());
+            assert!(
+                caption.contains(&format!(
+                    "Without jitter all {deliveries} arrive within one second, 30× the mean."
+                )),
+                "{caption}"
+            );
+        }
     }
 
     #[test]

@@ -51,6 +51,21 @@ impl Params {
         })
     }
 
+    /// The scenario a survival map starts from: [`Params::scenario`], but without a traffic
+    /// duration of its own unless one is given, as the map sets each cell's (through its outage
+    /// and the hour after it); so an arrival rate is checked against the map's cells
+    /// ([`crate::survival::Plan::new`]), not against a duration the map does not use.
+    pub fn map_scenario(&self) -> Result<Scenario, Error> {
+        if self.traffic.is_some() {
+            return self.scenario();
+        }
+        Params {
+            traffic: Some(DurationInput::Seconds(1.0)),
+            ..self.clone()
+        }
+        .scenario()
+    }
+
     /// Refuses a field given without the rule that uses it (which would ignore it silently).
     fn check_orphans(&self) -> Result<(), Error> {
         let budget = self.budget.is_none();

@@ -1,18 +1,19 @@
 //! A storm's outcome in words, from its summary alone.
 
-use super::report::{DrainedBy, Summary};
+use super::report::{DrainedBy, Recovery, Summary};
 use super::Scenario;
 use crate::format_duration;
 use crate::report::whole_percent;
 
 /// The caption: the peak, how the backlog ended, then the totals; `held_at_end` is what the
-/// bounds still held when the simulation stopped; `goodput_share` the goodput in the hour after
-/// the outage ÷ the arrival rate (`None` when no whole minute of it was simulated).
+/// bounds still held when the simulation stopped; `recovery` the hour after the outage (`None`
+/// when no whole minute of it was simulated). Without an outage nothing recovers: the caption
+/// says whether the destination keeps up, from the totals, and times from the start.
 pub(crate) fn caption(
     scenario: &Scenario,
     summary: &Summary,
     held_at_end: f64,
-    goodput_share: Option<f64>,
+    recovery: Option<Recovery>,
 ) -> String {
     let peak = match summary.peak_multiple {
         Some(multiple) => format!("{}× normal traffic", multiple_text(multiple)),
@@ -27,8 +28,18 @@ pub(crate) fn caption(
         summary.peak_attempts_per_min,
         summary.peak_minute,
     );
+    if scenario.traffic_s > 0 && scenario.arrivals_per_s > scenario.capacity_per_s {
+        text += &format!(
+            "The destination answers at most {} requests per second, fewer than the {} \
+             deliveries arriving each second: it falls behind even without an outage. ",
+            rate_text(scenario.capacity_per_s),
+            rate_text(scenario.arrivals_per_s),
+        );
+    }
+    let no_outage = scenario.outage.1 == 0;
     let share = |n: f64| n / summary.arrivals.max(1.0) * 100.0;
     let after = |at: u32| format_duration(f64::from(at.saturating_sub(summary.outage_end_s)));
+    let recovered = if no_outage { "the start" } else { "recovery" };
     let exhausted = whole_percent(share(summary.exhausted));
     let mostly_exhausted = summary.exhausted > 0.5 * summary.arrivals;
     let within_a_minute = |at: u32| at <= summary.outage_end_s + 60;
@@ -39,18 +50,45 @@ pub(crate) fn caption(
         && summary
             .drained_at_s
             .is_some_and(|at| at <= summary.outage_end_s + crate::survival::RECOVERY_WINDOW_S);
-    if let Some(share) = goodput_share.filter(|&share| {
-        share < crate::survival::COLLAPSE_GOODPUT_SHARE
+    if let Some(recovery) = recovery.filter(|recovery| {
+        recovery.goodput_share < crate::survival::COLLAPSE_GOODPUT_SHARE
             && !delivered_within_the_hour
             && !mostly_exhausted
     }) {
-        text += &format!(
-            "Goodput collapses: in the hour after recovery the destination answers {} of the \
-             arrival rate in time. ",
-            whole_percent(share * 100.0)
-        );
+        let hour = if no_outage {
+            "the first hour"
+        } else {
+            "the hour after recovery"
+        };
+        let share = whole_percent(recovery.goodput_share * 100.0);
+        text += &if recovery.destination_failing {
+            format!(
+                "Goodput collapses: in {hour} the destination answers {share} of the arrival \
+                 rate in time. "
+            )
+        } else {
+            format!(
+                "Goodput collapses: in {hour} {share} of the arrival rate is delivered, though \
+                 the destination answers in time what it is sent: the backlog waits on the \
+                 sender ({}). ",
+                sender_limits(scenario)
+            )
+        };
     }
-    text += &match (summary.drained_at_s, summary.drained_by) {
+    text += &if no_outage {
+        match summary.drained_at_s {
+            _ if mostly_exhausted => format!(
+                "The destination never catches up: goodput collapses and {exhausted} of deliveries end exhausted. "
+            ),
+            None => format!(
+                "The backlog has not drained {} after the start. ",
+                after(summary.horizon_s)
+            ),
+            // The first second counts as drained before anything waits: no time to report.
+            Some(_) => String::new(),
+        }
+    } else {
+        match (summary.drained_at_s, summary.drained_by) {
         (Some(at), Some(DrainedBy::Exhaustion)) if mostly_exhausted => format!(
             "The storm outlives the outage and never drains by delivery: goodput collapses, and the backlog is gone {} after recovery because deliveries ran out of attempts ({exhausted} of them end exhausted). ",
             after(at),
@@ -86,11 +124,12 @@ pub(crate) fn caption(
             "The storm outlives the outage: the backlog has not drained {} after recovery. ",
             after(summary.horizon_s)
         ),
+        }
     };
     if let (Some(drained), Some(emptied)) = (summary.drained_at_s, summary.emptied_at_s) {
         if emptied > drained + 60 {
             text += &format!(
-                "The last stragglers settle {} after recovery. ",
+                "The last stragglers settle {} after {recovered}. ",
                 after(emptied)
             );
         }
@@ -137,6 +176,34 @@ fn scenario_text(scenario: &Scenario) -> String {
         (None, Some(batch)) if scenario.outage.1 == 0 => format!("{outage}, {batch}"),
         (None, Some(batch)) => format!("{outage} and {batch}"),
         (None, None) => format!("{outage} and no traffic"),
+    }
+}
+
+/// A rate to three significant digits, without trailing zeros: 3, 17.5, 278.
+fn rate_text(per_s: f64) -> String {
+    let text = crate::herd::format_rate(per_s);
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// What holds a backlog back on the sender's side: its gaps, and each bound the scenario has.
+fn sender_limits(scenario: &Scenario) -> String {
+    let bounds = &scenario.bounds;
+    let named = [
+        (bounds.budget.is_some(), "its retry budget"),
+        (bounds.rate_limit_per_s.is_some(), "its rate limit"),
+        (bounds.pause, "its pause"),
+        (bounds.retry_quota.is_some(), "its retry quota"),
+        (bounds.breaker.is_some(), "its circuit breaker"),
+    ];
+    let mut limits = vec!["its backoff gaps"];
+    limits.extend(named.iter().filter(|(set, _)| *set).map(|(_, name)| *name));
+    match limits.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => limits.join(""),
     }
 }
 
@@ -229,6 +296,68 @@ mod tests {
         };
         let report = simulate_fluid(&Scenario::new(budgeted).unwrap(), false).unwrap();
         assert!(!report.caption.contains("collapses"), "{}", report.caption);
+    }
+
+    /// Without an outage nothing recovers: a destination slower than the arrivals is said to
+    /// fall behind, and nothing is put on an outage or a recovery (it read "Most deliveries run
+    /// out of attempts during the outage … drains within a minute").
+    #[test]
+    fn an_overloaded_destination_without_an_outage_is_said_to_fall_behind() {
+        let spec = Spec {
+            traffic_s: 600,
+            capacity_per_s: 3.0,
+            outage: (0, 0),
+            policy: Policy::fixed(30.0, Stop::Attempts(5)).unwrap(),
+            ..Spec::article_fixed()
+        };
+        let report = crate::storm::simulate_discrete(&Scenario::new(spec).unwrap(), false).unwrap();
+        let caption = &report.caption;
+        assert!(
+            caption.contains("The destination answers at most 3 requests per second, fewer than the 10 deliveries arriving each second: it falls behind even without an outage."),
+            "{caption}"
+        );
+        assert!(
+            caption.contains("The destination never catches up"),
+            "{caption}"
+        );
+        for word in ["during the outage", "recovery", "drains"] {
+            assert!(!caption.contains(word), "{word}: {caption}");
+        }
+        let healthy = Spec {
+            capacity_per_s: 30.0,
+            ..spec
+        };
+        let report = simulate_fluid(&Scenario::new(healthy).unwrap(), false).unwrap();
+        for word in ["outage:", "recovery", "behind", "collapses"] {
+            assert!(!report.caption.contains(word), "{word}: {}", report.caption);
+        }
+    }
+
+    /// A collapse the destination did not cause (it answers in time what it is sent, and the
+    /// backlog waits on the sender's gaps and bounds) is not put on the destination.
+    #[test]
+    fn a_collapse_paced_by_the_sender_is_put_on_the_sender() {
+        let spec = Spec {
+            outage: (0, 7_200),
+            policy: Policy::article(),
+            jitter: Jitter::Full,
+            bounds: crate::storm::Bounds {
+                budget: Some(0.1),
+                ..Default::default()
+            },
+            ..Spec::article_fixed()
+        };
+        let report = simulate_fluid(&Scenario::new(spec).unwrap(), false).unwrap();
+        assert!(
+            report.caption.contains("though the destination answers in time what it is sent: the backlog waits on the sender (its backoff gaps and its retry budget)."),
+            "{}",
+            report.caption
+        );
+        assert!(
+            !report.caption.contains("the destination answers 5%"),
+            "{}",
+            report.caption
+        );
     }
 
     /// A 15% overload reads 1.15×, not 1.1×; a tiny ratio is not 0.0×.

@@ -336,9 +336,11 @@ impl Recorder {
         // the outage.
         let end = summary.outage_end_s;
         let window = crate::survival::RECOVERY_WINDOW_S.min(self.count.saturating_sub(end));
-        let goodput_share = (window >= 60 && scenario.arrivals_per_s > 0.0)
-            .then(|| goodput_per_s(&minutes, end, window) / scenario.arrivals_per_s);
-        let caption = super::caption::caption(scenario, &summary, last.deferred, goodput_share);
+        let recovery = (window >= 60 && scenario.arrivals_per_s > 0.0).then(|| Recovery {
+            goodput_share: goodput_per_s(&minutes, end, window) / scenario.arrivals_per_s,
+            destination_failing: failed_share(&minutes, end, window) > 0.01,
+        });
+        let caption = super::caption::caption(scenario, &summary, last.deferred, recovery);
         StormReport {
             engine: engine.to_string(),
             minutes,
@@ -433,17 +435,47 @@ impl StormReport {
 /// `window_s` seconds from second `from` (0 when none is): the goodput by which the survival map
 /// and the storm's caption call a storm collapsed.
 pub fn goodput_per_s(minutes: &[Interval], from: u32, window_s: u32) -> f64 {
-    let window = from..from + window_s;
-    let (successes, count) = minutes
-        .iter()
-        .filter(|m| {
-            let start = (m.index - 1) * 60;
-            window.contains(&start) && start + 60 <= window.end
-        })
+    let (successes, count) = whole_minutes(minutes, from, window_s)
         .fold((0.0, 0u32), |(s, n), m| (s + m.successes, n + 1));
     if count == 0 {
         0.0
     } else {
         successes / f64::from(count * 60)
     }
+}
+
+/// The share of the attempts in the whole minutes of `from..from + window_s` that the
+/// destination failed (timed out, lost or answered 429); 0 when nothing was attempted.
+fn failed_share(minutes: &[Interval], from: u32, window_s: u32) -> f64 {
+    let (failed, attempts) = whole_minutes(minutes, from, window_s)
+        .fold((0.0, 0.0), |(f, a), m| {
+            (f + m.failures + m.rejected_429, a + m.attempts)
+        });
+    if attempts > 0.0 {
+        failed / attempts
+    } else {
+        0.0
+    }
+}
+
+/// The minutes that lie wholly within `from..from + window_s`.
+fn whole_minutes(
+    minutes: &[Interval],
+    from: u32,
+    window_s: u32,
+) -> impl Iterator<Item = &Interval> {
+    let window = from..from + window_s;
+    minutes.iter().filter(move |m| {
+        let start = (m.index - 1) * 60;
+        window.contains(&start) && start + 60 <= window.end
+    })
+}
+
+/// The hour after the outage, as the caption reads it.
+pub(crate) struct Recovery {
+    /// Goodput ÷ the arrival rate (the survival map's test of collapse).
+    pub goodput_share: f64,
+    /// Whether the destination failed more than 1% of what it was sent: else a low goodput is
+    /// the sender's doing (its gaps and bounds), not the destination's.
+    pub destination_failing: bool,
 }

@@ -191,6 +191,29 @@ const BRANCH_LEAD_S: f64 = 64.0;
 
 /// Refuses a map whose worst-case work exceeds [`MAX_MAP_WORK`], before any cell runs: its
 /// rows' and, when there is one, your scenario's own cell (`own`, its storm).
+/// Refuses an arrival rate at which the map's longest cell (its traffic lasts through the
+/// longest outage and the recovery window) would create more deliveries than a storm may
+/// ([`crate::storm::MAX_DELIVERIES`]): the limit is the rate's, as the map sets the traffic.
+fn check_deliveries(yours: &Spec, axes: &Axes) -> Result<(), Error> {
+    let longest = axes.outages_s.iter().copied().fold(0.0, f64::max);
+    let longest = longest.max(f64::from(yours.outage.1));
+    let lasts = f64::from(cell_spec(yours, longest, 1.0).traffic_s);
+    if (yours.arrivals_per_s * lasts).floor() <= crate::storm::MAX_DELIVERIES {
+        return Ok(());
+    }
+    Err(Error::out_of_range(
+        "arrivals",
+        format!("{}/s", yours.arrivals_per_s),
+        format!(
+            "at most {} per second for this map: its longest cell's traffic lasts {} (the \
+             outage and the hour after it), and a storm creates at most 10000000 deliveries \
+             (or map shorter outages)",
+            (crate::storm::MAX_DELIVERIES / lasts).floor(),
+            crate::format_duration(lasts)
+        ),
+    ))
+}
+
 fn check_work(
     specs: &[(String, Spec)],
     own: Option<&Spec>,
@@ -298,6 +321,7 @@ impl Plan {
                 "auto, discrete or fluid for a survival map (the arithmetic view has no recovery)",
             ));
         }
+        check_deliveries(yours, &axes)?;
         let engine = map_engine(engine);
         let series = series_specs(yours)?;
         let current = (

@@ -148,7 +148,7 @@ pub fn survival(
         checked_from_js("axes", axes)?
     };
     let map = params
-        .scenario()
+        .map_scenario()
         .and_then(|scenario| {
             // The fluid engine unless `engine` says otherwise, as in the CLI's `survival`.
             let engine = match params.engine {

@@ -171,11 +171,17 @@ function showNotices(notices) {
   box.hidden = false;
 }
 
-/** Reads the URL hash into the controls (garbage falls back to defaults, with notices). */
+/**
+ * Reads the URL hash into the controls (garbage falls back to defaults, with notices), and opens
+ * the page at the section the link names (`view` or `section`), below the schedule at the top.
+ */
 function loadFromHash() {
   const { settings, notices } = decodeState(location.hash);
   applyControls(settings);
   showNotices(notices);
+  if (settings.section !== 'schedule') {
+    document.getElementById(`${settings.section}-heading`)?.closest('section')?.scrollIntoView();
+  }
 }
 
 /** Writes the settings to the URL hash without a history entry, and the link field. */
@@ -214,6 +220,17 @@ function showErrors(errors) {
     }
   }
   setText($('form-error'), [...new Set(general)].join(' '));
+  // A chart that was not redrawn keeps its last picture, dimmed so that it reads as out of date;
+  // an error of no chart in particular (the schedule's own) leaves every chart out of date.
+  const stale = new Set(errors.map((error) => error.view ?? 'all'));
+  for (const view of ['timeline', ...COMPUTED]) {
+    const out = stale.has('all') || stale.has(view);
+    const canvas = $(view);
+    if (canvas.classList.contains('stale') !== out) {
+      canvas.classList.toggle('stale', out);
+      canvas.title = out ? 'out of date: fix the highlighted input to redraw it' : '';
+    }
+  }
 }
 
 const CAPTIONS = {
@@ -543,7 +560,7 @@ const render = (() => {
     const entry = pending.get(view);
     if (!entry) return;
     entry.handle.cancel();
-    errors.push({ message: `the ${view} chart was stopped before it was redrawn`, setting: null });
+    errors.push({ message: `the ${view} chart was stopped before it was redrawn`, setting: null, view });
     settle(view);
   };
   return render;

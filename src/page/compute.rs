@@ -342,9 +342,20 @@ fn draw_storm<DB: DrawingBackend>(
         .collect();
     let caption = match storms.as_slice() {
         [one] => one.caption.clone(),
+        // A storm the same as one before it (a pause holds every policy's retries alike) is
+        // named as that one's, not told again: the chart draws it on top of the other.
         many => many
             .iter()
-            .map(|s| format!("{}: {}", s.label, s.caption))
+            .enumerate()
+            .map(
+                |(i, s)| match many[..i].iter().find(|e| e.summary == s.summary) {
+                    Some(earlier) => format!(
+                        "{}: the same storm as {}, so its lines lie on {}'s.",
+                        s.label, earlier.label, earlier.label
+                    ),
+                    None => format!("{}: {}", s.label, s.caption),
+                },
+            )
             .collect::<Vec<_>>()
             .join("\n"),
     };
@@ -390,6 +401,63 @@ mod tests {
         settings.set("storm-compare", "false");
         settings.set("engine", "fluid");
         check_arrivals(&settings).expect("the rate the message allows");
+    }
+
+    /// A pause holds every policy's retries alike: the compared storms are the same as yours,
+    /// and the caption names them as such instead of telling the same storm three times.
+    #[test]
+    fn compared_storms_the_same_as_yours_are_named_so() {
+        let mut settings = Settings::default();
+        settings.set("pause", "true");
+        settings.set("storm-compare", "true");
+        let computed = compute(View::Storm, &settings, &mut Memo::default()).unwrap();
+        let mut caption = None;
+        crate::chart::to_svg((800, 400), |area| {
+            caption = Some(
+                draw(
+                    area,
+                    View::Storm,
+                    &settings,
+                    &computed,
+                    &ChartOptions::default(),
+                )
+                .unwrap()
+                .caption,
+            );
+            Ok(())
+        })
+        .unwrap();
+        let lines: Vec<String> = caption.unwrap().lines().map(str::to_string).collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(
+            lines[0].starts_with("your policy: A 10 min outage"),
+            "{lines:?}"
+        );
+        assert_eq!(
+            lines[1],
+            "fixed 30 s: the same storm as your policy, so its lines lie on your policy's."
+        );
+        assert_eq!(
+            lines[2],
+            "your policy + 10% budget: the same storm as your policy, so its lines lie on your policy's."
+        );
+        // Without the pause the three differ and each is told.
+        settings.set("pause", "false");
+        let computed = compute(View::Storm, &settings, &mut Memo::default()).unwrap();
+        crate::chart::to_svg((800, 400), |area| {
+            let caption = draw(
+                area,
+                View::Storm,
+                &settings,
+                &computed,
+                &ChartOptions::default(),
+            )
+            .unwrap()
+            .caption;
+            assert!(!caption.contains("the same storm"), "{caption}");
+            Ok(())
+        })
+        .unwrap();
     }
 
     /// The discrete engine's work limit names arrivals first, then the core's limit.

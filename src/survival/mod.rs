@@ -251,15 +251,28 @@ fn check_work(
             work += per_cell * axes.headroom.len() as f64;
         }
     }
-    let (limit, unit) = match engine {
-        Engine::Discrete => (discrete, "delivery-attempts for the discrete engine"),
-        _ => (fluid, "class-seconds"),
+    let (limit, unit, ways) = match engine {
+        Engine::Discrete => (
+            discrete,
+            "delivery-attempts for the discrete engine",
+            "fewer steps, shorter outages, fewer attempts or the fluid engine",
+        ),
+        _ => (
+            fluid,
+            "class-seconds",
+            "fewer steps, shorter outages or fewer attempts",
+        ),
     };
     if work > limit {
+        let most = specs.iter().map(|(_, spec)| spec.policy.attempts()).max();
         return Err(Error::out_of_range(
             "steps",
             format!("a map of {work:.3e} {unit} at worst"),
-            format!("at most {limit:e} {unit} (refused before it starts): fewer steps, shorter outages, fewer attempts or the fluid engine"),
+            format!(
+                "at most {limit:e} {unit} (each cell simulates its storm's seconds for each of up \
+                 to {} attempts; refused before it starts): {ways}",
+                most.unwrap_or(0)
+            ),
         ));
     }
     Ok(())

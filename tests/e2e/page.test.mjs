@@ -163,10 +163,15 @@ test('an invalid base shows an inline error and keeps the last good figure', { t
     assert.equal(rows.length, DEFAULT_ROWS, 'the table keeps the last good schedule');
     assert.equal(lastElapsed(rows), DEFAULT_LAST_ELAPSED, 'the table keeps the last good schedule');
     assert.equal(await canvasDataUrl(page, '#timeline'), beforeFigure, 'the figure keeps the last good drawing');
+    // Every chart depends on the schedule: each keeps its picture, dimmed as out of date.
+    const dimmed = () => page.$$eval('canvas.stale', (canvases) => canvases.map((c) => c.id).sort());
+    await until(async () => (await dimmed()).length === 6, 'every chart to be marked out of date');
+    assert.deepEqual(await dimmed(), ['distribution', 'herd', 'staleness', 'storm', 'survival', 'timeline']);
 
     const beforeRenders = await statusChanges(page);
     await page.fill('#base-text', '45s');
     await nextRender(page, beforeRenders);
+    await until(async () => (await dimmed()).length === 0, 'the redrawn charts to be current again');
     await until(async () => {
       const state = await fieldError(page, 'base');
       return (state.text === '' || !state.visible) && state.invalid !== 'true';
@@ -847,5 +852,24 @@ test('auto hands the storm to the discrete engine where expected values do not a
     const small = await stormLines(page);
     for (const line of small) assert.match(line, /because the fluid engine needs capacity × \(timeout − latency/, line);
     assertPainted(await canvasStats(page, '#storm'), '#storm');
+  });
+});
+
+test('a link that names a chart opens the page at its section', { timeout: 60_000 }, async () => {
+  const inView = (page, heading) => page.$eval(`#${heading}`, (element) => {
+    const box = element.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  });
+  await withPage(async ({ page }) => {
+    for (const [link, heading] of [
+      ['#view=storm&outage=30m', 'storm-heading'],
+      ['#section=staleness', 'staleness-heading'],
+    ]) {
+      await page.goto(`${baseUrl}${link}`);
+      await page.reload();
+      await until(async () => STATUS_PATTERN.test(await textOf(page, '#status')), `${link} to render`);
+      assert.ok(await inView(page, heading), `${link} opens at #${heading}`);
+      assert.ok(!(await inView(page, 'schedule-heading')), `${link} is not left at the top`);
+    }
   });
 });

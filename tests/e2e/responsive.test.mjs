@@ -38,12 +38,13 @@ after(async () => {
 // and long decorrelated schedules, whose storm the discrete engine simulates. With a small
 // survival map: the default 24×16 one of a thousand attempts is past the map's work limit, which
 // every render reports (the map is refused up front, wherever its section is); so is 12×8 of
-// 3000 attempts. (2000 decorrelated attempts finished before their progress showed once the
+// 3000 attempts; and at 500,000 deliveries an hour a map of outages up to 24 h has cells of more
+// deliveries than a storm may create, so that link maps outages up to 12 h. (2000 decorrelated attempts finished before their progress showed once the
 // sampling loops stopped calling a library max/min in wasm.)
 const HEAVY = [
   ['#samples=1000000&attempts=1000&steps=12x8', 'distribution'],
   ['#attempts=3000&mode=decorrelated&steps=6x4', 'distribution'],
-  ['#mode=decorrelated&arrivals=500000/h&capacity=420/s', 'storm'],
+  ['#mode=decorrelated&arrivals=500000/h&capacity=420/s&outages=10s..12h', 'storm'],
 ];
 
 /** Opens `hash` without waiting for a clean render (a heavy or refused link may not give one). */

@@ -891,3 +891,51 @@ fn a_map_too_large_in_deliveries_names_the_arrival_rate() {
         assert!(!said.contains("--traffic"), "{said}");
     }
 }
+
+/// The cap cannot go below the base: when even that overshoots the deadline, `solve-cap` says
+/// where the attempts land (14 attempts at a 30 s base land at 6.5 min, not at 100 s).
+#[test]
+fn solve_cap_says_when_even_the_base_overshoots() {
+    let said = stdout(&run(&[
+        "solve-cap",
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--attempts",
+        "14",
+        "--give-up",
+        "100",
+    ]));
+    assert_eq!(
+        said,
+        "Even the smallest cap, the base (30 s), makes 14 attempts reach 6.5 min, past 100 s: \
+         fewer attempts or a shorter base reach it.\n"
+    );
+}
+
+/// A percentile close to 100 keeps its share of deliveries in words: 0.001%, not 0%.
+#[test]
+fn the_deadline_sizing_names_a_tiny_share() {
+    let said = stdout(&run(&[
+        "jitter",
+        "--preset",
+        "article",
+        "--mode",
+        "full",
+        "--deadline",
+        "24h",
+        "--percentile",
+        "99.999",
+        "--samples",
+        "1000",
+        "--seed",
+        "1",
+    ]));
+    assert!(
+        said.contains(
+            "To keep 0.001% of deliveries trying until 24 h, the schedule needs 16 attempts."
+        ),
+        "{said}"
+    );
+}

@@ -298,8 +298,8 @@ fn caption(
     };
     if let Some(d) = deadline_safe {
         text += &format!(
-            " To keep {:.0}% of deliveries trying until {}, the schedule needs {} attempts.",
-            (1.0 - d.percentile) * 100.0,
+            " To keep {} of deliveries trying until {}, the schedule needs {} attempts.",
+            crate::report::whole_percent((1.0 - d.percentile) * 100.0),
             fmt(d.deadline_s),
             d.attempts
         );

@@ -844,6 +844,25 @@ fn the_jitter_csv_carries_the_unjittered_time_and_the_deadline_answer() {
     );
     // The caption's answer for this schedule: 27 attempts keep 95% trying until 24 h.
     assert_eq!(safe["attempts"], 27);
+    // The decorrelated mode's figures are estimates, and its column says so.
+    let decorrelated = stdout(&run(&policy_args(
+        "jitter",
+        &[
+            "--mode",
+            "decorrelated",
+            "--seed",
+            "1",
+            "--samples",
+            "1000",
+            "--format",
+            "csv",
+        ],
+    )));
+    assert!(
+        decorrelated.starts_with("statistic,estimate_s,sampled_s\n"),
+        "{decorrelated}"
+    );
+    assert!(csv.starts_with("statistic,exact_s,sampled_s\n"), "{csv}");
     // Without --deadline there is no sizing row.
     let plain = stdout(&run(&policy_args(
         "jitter",

@@ -221,11 +221,17 @@ impl JitterReport {
 
     /// CSV: the mean and one line per percentile with the exact and the sampled value, then
     /// the unjittered give-up time, in seconds, as the table has them. With a deadline, three
-    /// more lines under `exact_s` (the sizing is exact), as the JSON's `deadline_safe` has them:
+    /// more lines under `exact_s` (or `estimate_s`), as the JSON's `deadline_safe` has them:
     /// the deadline in seconds, the percentile as a share (0.05 for p5) and the attempts that
     /// keep that percentile at or past the deadline (a count).
+    /// The decorrelated mode has no exact figures: its column is `estimate_s` instead, as the
+    /// table calls it and the JSON's `exact` is false.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("statistic,exact_s,sampled_s\n");
+        let mut out = String::from(if self.summary.exact {
+            "statistic,exact_s,sampled_s\n"
+        } else {
+            "statistic,estimate_s,sampled_s\n"
+        });
         out += &format!(
             "expected,{},{}\n",
             self.expected_give_up_s, self.sampled.mean_s

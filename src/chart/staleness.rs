@@ -99,21 +99,21 @@ pub fn draw<DB: DrawingBackend>(
     legend.draw(area)
 }
 
-/// Where the outage axis ends: the longest outage either curve answers (2 h without points).
-pub(crate) fn longest_outage_drawn(
-    mine: &StalenessCurve,
-    compared: Option<&StalenessCurve>,
-) -> f64 {
-    let last = |curve: &StalenessCurve| curve.points.last().map(|p| p.outage_s);
-    last(mine)
-        .unwrap_or(7_200.0)
-        .max(compared.and_then(last).unwrap_or(0.0))
-}
-
 /// Where both axes end: the longest outage drawn; twice the highest age or lag drawn (or the
 /// tolerance), at least ten minutes.
 fn extent(chart: &StalenessChart) -> (f64, f64) {
-    let x_end = longest_outage_drawn(&chart.mine, chart.compared.as_ref());
+    let x_end = chart
+        .mine
+        .points
+        .last()
+        .map_or(7_200.0, |p| p.outage_s)
+        .max(
+            chart
+                .compared
+                .as_ref()
+                .and_then(|c| c.points.last())
+                .map_or(0.0, |p| p.outage_s),
+        );
     let highest = |curve: &StalenessCurve| {
         curve
             .points
@@ -450,29 +450,6 @@ mod tests {
                 "dark {dark}"
             );
         }
-    }
-
-    /// An outage to read off past the outage axis is refused next to its field, with the
-    /// axis' end as the range (it was drawn at the edge, as if it were the edge's outage).
-    #[test]
-    fn an_outage_past_the_axis_is_refused_with_the_axis_end() {
-        let mut settings = Settings::default();
-        settings.set("mode", "none");
-        settings.set("read-outage", "47h");
-        let longest = {
-            let chart = staleness_chart(&settings).unwrap();
-            super::longest_outage_drawn(&chart.mine, chart.compared.as_ref())
-        };
-        // Twice the article schedule's give-up time (24 h 02 min).
-        assert_eq!(longest, 2.0 * 86_520.0);
-        settings.set("read-outage", "100d");
-        let error = staleness_chart(&settings).unwrap_err();
-        assert_eq!(error.setting, Some("read-outage"));
-        assert_eq!(
-            error.message,
-            "outage must be a duration up to 48 h 04 min, the longest outage the chart draws for \
-             these schedules, got 100 days"
-        );
     }
 
     /// The read-off outage's sentence stays inside the chart, whichever side of its line it

@@ -76,23 +76,8 @@ pub fn chart_of(
         }
         None => None,
     };
-    let mine = curve("your policy", &question)?;
-    // An outage past the axis would be drawn at its edge, as if it were the axis' end.
-    let longest = crate::chart::staleness::longest_outage_drawn(&mine, compared.as_ref());
-    if let Some(outage_s) = read.as_ref().map(|answer| answer.outage_s) {
-        if outage_s > longest {
-            return Err(Error::out_of_range(
-                "outage",
-                crate::format_duration(outage_s),
-                format!(
-                    "a duration up to {}, the longest outage the chart draws for these schedules",
-                    crate::format_duration(longest)
-                ),
-            ));
-        }
-    }
     Ok(StalenessChart {
-        mine,
+        mine: curve("your policy", &question)?,
         compared,
         read,
         report,

@@ -113,7 +113,10 @@ fn extent(chart: &StalenessChart) -> (f64, f64) {
                 .as_ref()
                 .and_then(|c| c.points.last())
                 .map_or(0.0, |p| p.outage_s),
-        );
+        )
+        // The outage to read off is on the axis too: past the curves it was drawn at the
+        // edge, as if it were the edge's outage.
+        .max(chart.read.as_ref().map_or(0.0, |read| read.outage_s));
     let highest = |curve: &StalenessCurve| {
         curve
             .points
@@ -452,6 +455,21 @@ mod tests {
         }
     }
 
+    /// An outage to read off past the curves widens the outage axis to it (100 days was drawn
+    /// at the 48 h edge, as if it were 48 h); within them the axis ends where they end.
+    #[test]
+    fn the_outage_axis_reaches_the_outage_to_read_off() {
+        let mut settings = Settings::default();
+        settings.set("mode", "none");
+        settings.set("read-outage", "100d");
+        let chart = staleness_chart(&settings).unwrap();
+        assert_eq!(super::extent(&chart).0, 100.0 * 86_400.0);
+        settings.set("read-outage", "4h");
+        let chart = staleness_chart(&settings).unwrap();
+        // Twice the article schedule's give-up time (24 h 02 min).
+        assert_eq!(super::extent(&chart).0, 2.0 * 86_520.0);
+    }
+
     /// The read-off outage's sentence stays inside the chart, whichever side of its line it
     /// goes on, down to a narrow column (where it once ran off the left edge): in as many
     /// lines as it needs, every word drawn.
@@ -463,6 +481,7 @@ mod tests {
             ("2m", 360),
             ("47h", 360),
             ("47h", 900),
+            ("100d", 900),
         ] {
             let mut settings = Settings::default();
             settings.set("mode", "none");

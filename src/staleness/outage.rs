@@ -78,7 +78,8 @@ pub struct AllEvents {
     /// With a tolerance: the share delivered older than that (worth nothing). `None` without
     /// one. Fresh, stale and exhausted add up to 1.
     pub stale_share: Option<f64>,
-    /// The mean seconds from recovery to delivery.
+    /// The mean seconds from recovery to delivery, over the events delivered (an exhausted
+    /// event has no lag; `None` when none is delivered), as are the percentiles below.
     pub lag_mean_s: Option<f64>,
     /// The median of those seconds.
     pub lag_p50_s: Option<f64>,

@@ -1018,7 +1018,8 @@ fresh_share: number | null,
  */
 stale_share: number | null,
 /**
- * The mean seconds from recovery to delivery.
+ * The mean seconds from recovery to delivery, over the events delivered (an exhausted
+ * event has no lag; `None` when none is delivered), as are the percentiles below.
  */
 lag_mean_s: number | null,
 /**

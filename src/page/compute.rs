@@ -407,27 +407,24 @@ mod tests {
     /// and the caption names them as such instead of telling the same storm three times.
     #[test]
     fn compared_storms_the_same_as_yours_are_named_so() {
+        let caption_of = |settings: &Settings| {
+            let computed = compute(View::Storm, settings, &mut Memo::default()).unwrap();
+            let mut caption = String::new();
+            crate::chart::to_svg((800, 400), |area| {
+                let options = ChartOptions::default();
+                caption = draw(area, View::Storm, settings, &computed, &options)
+                    .unwrap()
+                    .caption;
+                Ok(())
+            })
+            .unwrap();
+            caption
+        };
         let mut settings = Settings::default();
         settings.set("pause", "true");
         settings.set("storm-compare", "true");
-        let computed = compute(View::Storm, &settings, &mut Memo::default()).unwrap();
-        let mut caption = None;
-        crate::chart::to_svg((800, 400), |area| {
-            caption = Some(
-                draw(
-                    area,
-                    View::Storm,
-                    &settings,
-                    &computed,
-                    &ChartOptions::default(),
-                )
-                .unwrap()
-                .caption,
-            );
-            Ok(())
-        })
-        .unwrap();
-        let lines: Vec<String> = caption.unwrap().lines().map(str::to_string).collect();
+        let caption = caption_of(&settings);
+        let lines: Vec<&str> = caption.lines().collect();
         assert_eq!(lines.len(), 3, "{lines:?}");
         assert!(
             lines[0].starts_with("your policy: A 10 min outage"),
@@ -443,21 +440,8 @@ mod tests {
         );
         // Without the pause the three differ and each is told.
         settings.set("pause", "false");
-        let computed = compute(View::Storm, &settings, &mut Memo::default()).unwrap();
-        crate::chart::to_svg((800, 400), |area| {
-            let caption = draw(
-                area,
-                View::Storm,
-                &settings,
-                &computed,
-                &ChartOptions::default(),
-            )
-            .unwrap()
-            .caption;
-            assert!(!caption.contains("the same storm"), "{caption}");
-            Ok(())
-        })
-        .unwrap();
+        let caption = caption_of(&settings);
+        assert!(!caption.contains("the same storm"), "{caption}");
     }
 
     /// The discrete engine's work limit names arrivals first, then the core's limit.

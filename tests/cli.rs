@@ -928,8 +928,8 @@ fn solve_cap_says_when_even_the_base_overshoots() {
     ]));
     assert_eq!(
         said,
-        "Even the smallest cap, the base (30 s), makes 14 attempts reach 6.5 min, past 100 s: \
-         fewer attempts or a shorter base reach it.\n"
+        "A cap of 30 s (30.000 s), the smallest there is (the base), makes 14 attempts reach \
+         6.5 min, past the 100 s asked: fewer attempts or a shorter base reach it.\n"
     );
 }
 
@@ -956,5 +956,24 @@ fn the_deadline_sizing_names_a_tiny_share() {
             "To keep 0.001% of deliveries trying until 24 h, the schedule needs 16 attempts."
         ),
         "{said}"
+    );
+}
+
+/// `survival --help` leaves out the storm flags a map refuses (it sets each cell's traffic, and
+/// has no batch); giving one is still refused by name, not as an unknown flag.
+#[test]
+fn survival_help_leaves_out_the_flags_a_map_refuses() {
+    let help = stdout(&run(&["survival", "--help"]));
+    assert!(help.contains("--arrivals"), "{help}");
+    for flag in ["--traffic", "--batch", "--batch-at"] {
+        assert!(!help.contains(flag), "{flag} in {help}");
+    }
+    assert!(stdout(&run(&["storm", "--help"])).contains("--batch-at"));
+    let refused = run(&["survival", "--traffic", "1h"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).starts_with("error: --traffic must be left out of a survival map"),
+        "{}",
+        stderr(&refused)
     );
 }

@@ -110,8 +110,22 @@ fn flag_message(error: &Error) -> String {
     }
 }
 
+/// The command line: the derived commands, with the storm flags a survival map refuses (it sets
+/// each cell's traffic, and a batch would be dropped from every cell) left out of its `--help`.
+/// They are still read, so that giving one is refused by name rather than as unknown.
+fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command().mut_subcommand("survival", |map| {
+        ["traffic", "batch", "batch_at"]
+            .into_iter()
+            .fold(map, |map, flag| map.mut_arg(flag, |arg| arg.hide(true)))
+    })
+}
+
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) if !err.use_stderr() => {
             let _ = err.print();
@@ -121,7 +135,7 @@ pub fn main() -> ExitCode {
             if err.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
         {
             // No command: say so in the one line of an error, with the commands to choose from.
-            let commands: Vec<String> = <Cli as clap::CommandFactory>::command()
+            let commands: Vec<String> = command()
                 .get_subcommands()
                 .filter(|c| !c.is_hide_set() && c.get_name() != "help")
                 .map(|c| c.get_name().to_string())

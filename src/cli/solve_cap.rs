@@ -51,8 +51,8 @@ pub(super) fn run(args: SolveCapArgs) -> Result<String, Error> {
     .give_up_s();
     if reached > deadline * (1.0 + 1e-12) {
         return Ok(format!(
-            "Even the smallest cap, the base ({}), makes {attempts} attempts reach {}, past {}: \
-             fewer attempts or a shorter base reach it.\n",
+            "A cap of {} ({cap:.3} s), the smallest there is (the base), makes {attempts} \
+             attempts reach {}, past the {} asked: fewer attempts or a shorter base reach it.\n",
             format_exact(cap),
             format_duration(reached),
             format_duration(deadline)

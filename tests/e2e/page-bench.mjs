@@ -181,8 +181,10 @@ try {
   const runs = [
     await run(browser, url, 'default state', null),
     // The article's storm at 1,000,000 deliveries: 500,000 an hour for its 2 h of traffic, and
-    // capacity scaled with it (the article's 3× headroom over arrivals), the storm in view.
-    await run(browser, `${url}#arrivals=500000/h&capacity=420/s`, '1,000,000-delivery storm', 'storm-heading'),
+    // capacity scaled with it (the article's 3× headroom over arrivals), the storm in view. Its
+    // survival map of outages up to 12 h: at this rate a 24 h outage's cell would create more
+    // deliveries than a storm may, and the map would be refused.
+    await run(browser, `${url}#arrivals=500000/h&capacity=420/s&outages=10s..12h`, '1,000,000-delivery storm', 'storm-heading'),
     // The staleness section in view with the default policy (full jitter: 20,000 sampled
     // schedules for its caption, 5,000 for its curves) and the compared preset.
     await run(browser, `${url}#compare=svix`, 'staleness, jittered', 'staleness-heading'),

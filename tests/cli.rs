@@ -376,6 +376,11 @@ fn jitter_and_herd_refuse_bad_input() {
             "--percentile must be a percentage between 0 and 100",
         ),
         (
+            "jitter",
+            &["--deadline", "24h", "--percentile", "10%%%"],
+            "--percentile must be a percentage between 0 and 100, such as 5 or 5%, got \"10%%%\"",
+        ),
+        (
             "herd",
             &["--deliveries", "0"],
             "--deliveries must be a whole number from 1 to 10000000, got 0",
@@ -396,6 +401,37 @@ fn jitter_and_herd_refuse_bad_input() {
             stderr(&output)
         );
     }
+}
+
+/// A percentile is read as a percentage with or without its sign, as budgets are.
+#[test]
+fn a_percentile_may_carry_its_percent_sign() {
+    let sized = |p: &str| {
+        let output = run(&policy_args(
+            "jitter",
+            &[
+                "--mode",
+                "full",
+                "--seed",
+                "1",
+                "--samples",
+                "1000",
+                "--deadline",
+                "20h",
+                "--percentile",
+                p,
+            ],
+        ));
+        assert!(output.status.success(), "{p}: {}", stderr(&output));
+        stdout(&output)
+    };
+    let plain = sized("10");
+    assert!(
+        plain.contains("To keep 90% of deliveries trying until 20 h"),
+        "{plain}"
+    );
+    assert_eq!(sized("10%"), plain);
+    assert_eq!(sized(" 10 % "), plain);
 }
 
 /// A flag a chart does not read is refused, naming the charts that do (`figure storm --compare
@@ -470,23 +506,32 @@ fn figures_are_svg_from_the_same_chart_functions() {
         assert!(svg.contains(r#"width="900""#) && svg.contains(r#"height="320""#));
         assert!(svg.contains(expected), "{kind} lacks {expected:?}");
     }
-    let output = run(&[
-        "figure",
-        "timeline",
-        "--base",
-        "30s",
-        "--multiplier",
-        "3",
-        "--cap",
-        "3h",
-        "--width",
-        "5",
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        stderr(&output),
-        "error: --width must be a number of pixels from 100 to 4000, got 5\n"
-    );
+    // Any text a size flag is given is refused with the range, never clap's parse error.
+    for (flag, value, got) in [
+        ("--width", "5", "5"),
+        ("--width", "NaN", "NaN"),
+        ("--height", "-320", "-320"),
+        ("--height", "320.5", "320.5"),
+        ("--width", "wide", "\"wide\""),
+    ] {
+        let output = run(&[
+            "figure",
+            "timeline",
+            "--base",
+            "30s",
+            "--multiplier",
+            "3",
+            "--cap",
+            "3h",
+            flag,
+            value,
+        ]);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(
+            stderr(&output),
+            format!("error: {flag} must be a whole number of pixels from 100 to 4000, got {got}\n")
+        );
+    }
 }
 
 /// The element draws its timeline on a log axis by default; a `figure timeline` made as its
@@ -763,6 +808,16 @@ fn refusals_name_the_flag_given_and_its_value_as_given() {
     refused(
         &["solve-cap", "--base", "30s", "--multiplier", "3", "--attempts", "3", "--give-up", "121s"],
         "error: 3 attempts reach at most 120 s with a 30 s base and ×3 even uncapped; a give-up of 121 s",
+    );
+    // A storm of no deliveries (a batch of none, a rate too slow for its traffic) is refused,
+    // not reported as "0 of 0 deliveries delivered".
+    refused(
+        &["storm", "--batch", "0"],
+        "error: --batch must be a whole number from 1 to 10000000, got 0",
+    );
+    refused(
+        &["storm", "--arrivals", "0.0001/s", "--traffic", "30m"],
+        "error: --arrivals must be a rate that brings at least one delivery during the traffic (at least 1 per 30 min), got 0.0001/s",
     );
     // An uncapped gap beyond any count of days is written in years.
     let week = stdout(&article(&["--give-up", "1w"]));

@@ -315,7 +315,7 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
         ),
         (
             &["--batch", "20000000"],
-            "error: --batch must be a whole number from 0 to 10000000",
+            "error: --batch must be a whole number from 1 to 10000000",
         ),
         (&["--policy", "linear"], "error: --policy must be fixed or exponential"),
         (

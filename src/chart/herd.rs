@@ -33,6 +33,9 @@ pub fn draw<DB: DrawingBackend>(
     spike: Option<&Herd>,
     options: &ChartOptions,
 ) -> Result<(), Error> {
+    for h in std::iter::once(herd).chain(spike) {
+        check_bin_width(h)?;
+    }
     let (options, theme) = prepare(area, options)?;
     let s = options.scale;
     // The spike is drawn under the spread unless it is the same herd.
@@ -75,6 +78,21 @@ pub fn draw<DB: DrawingBackend>(
     dashed_line(&mut chart, mean_line, (5.0 * s, 4.0 * s), style)?;
 
     legend.draw(area)
+}
+
+/// Refuses a herd whose bins are narrower than the narrowest a herd is counted in (1 s), as a
+/// result handed in from outside may be: rates are counts over the width, and a width near 0
+/// would put bars past any pixel plotters can address.
+fn check_bin_width(herd: &Herd) -> Result<(), Error> {
+    let bin = herd.first_retry.bin_s;
+    if bin >= 1.0 {
+        return Ok(());
+    }
+    Err(Error::out_of_range(
+        "computed",
+        format!("first_retry.bin_s {bin}"),
+        "a herd whose bins are 1 s or wider",
+    ))
 }
 
 /// A herd's first retries per bin of `first_retry.bin_s` seconds (see the herd module docs:
@@ -244,6 +262,28 @@ mod tests {
             draw(area, &spread, Some(&spike), &ChartOptions::default())
         })
         .unwrap()
+    }
+
+    /// A result from outside whose bin width was garbled to almost 0 (a sign bit flipped in
+    /// the bytes of 1 s, as the fuzz test did) made bars plotters overflowed on.
+    #[test]
+    fn a_herd_with_bins_narrower_than_a_second_is_refused_by_name() {
+        let mut spread = simulate(&Policy::article(), Jitter::Full, 1_000, 42).unwrap();
+        let spike = simulate(&Policy::article(), Jitter::None, 1_000, 42).unwrap();
+        for width in [-3.6e-304, 0.0, 0.5, f64::NAN] {
+            spread.first_retry.bin_s = width;
+            let refused = to_svg((800, 300), |area| {
+                draw(area, &spread, Some(&spike), &ChartOptions::default())
+            })
+            .unwrap_err()
+            .to_string();
+            assert!(
+                refused.starts_with(
+                    "computed must be a herd whose bins are 1 s or wider, got first_retry.bin_s"
+                ),
+                "{refused}"
+            );
+        }
     }
 
     #[test]

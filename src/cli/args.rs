@@ -472,7 +472,7 @@ impl StormFlags {
             batch: self
                 .batch
                 .as_deref()
-                .map(|n| number("batch", n, "a whole number from 0 to 10000000"))
+                .map(|n| number("batch", n, "a whole number from 1 to 10000000"))
                 .transpose()?,
             batch_at: duration(&self.batch_at),
             capacity: number_input(&self.capacity),

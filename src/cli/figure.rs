@@ -5,10 +5,10 @@ use backoff_lab::chart::{self, ChartOptions};
 use backoff_lab::give_up::{JitterReport, HISTOGRAM_BINS};
 use backoff_lab::herd::herd;
 use backoff_lab::jitter::Jitter;
-use backoff_lab::{Error, Params};
+use backoff_lab::{whole_number, Error, Params};
 use clap::{Args, ValueEnum};
 
-use super::args::{count_number, MapAxesFlags, StormFlags};
+use super::args::{count_number, number, MapAxesFlags, StormFlags};
 
 pub(super) const EXAMPLES: &str = "\
 Examples:
@@ -103,11 +103,21 @@ pub(super) struct FigureArgs {
     )]
     deliveries: String,
     /// Width in pixels (100 to 4000).
-    #[arg(long, default_value_t = 900)]
-    width: u32,
+    #[arg(
+        long,
+        value_name = "PIXELS",
+        default_value = "900",
+        allow_hyphen_values = true
+    )]
+    width: String,
     /// Height in pixels (100 to 4000).
-    #[arg(long, default_value_t = 320)]
-    height: u32,
+    #[arg(
+        long,
+        value_name = "PIXELS",
+        default_value = "320",
+        allow_hyphen_values = true
+    )]
+    height: String,
     /// Colours for a dark page.
     #[arg(long)]
     dark: bool,
@@ -144,15 +154,17 @@ pub(super) struct FigureArgs {
 type Size = (u32, u32);
 
 pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
-    for (field, value) in [("width", args.width), ("height", args.height)] {
-        if !(100..=4_000).contains(&value) {
-            return Err(Error::OutOfRange {
-                field,
-                value: value.to_string(),
-                valid: "a number of pixels from 100 to 4000".into(),
-            });
-        }
-    }
+    let pixels = |field, text: &str| {
+        let valid = "a whole number of pixels from 100 to 4000";
+        let n = number(field, text, valid)?;
+        whole_number(field, n, 100, 4_000)
+            .map(|n| n as u32)
+            .map_err(|_| Error::out_of_range(field, n, valid))
+    };
+    let size = (
+        pixels("width", &args.width)?,
+        pixels("height", &args.height)?,
+    );
     args.refuse_unread()?;
     let params = args.params()?;
     let page = backoff_lab::page::Settings::default();
@@ -161,7 +173,6 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
         scale: 1.0,
         log_scale: args.log_scale.unwrap_or(page.get("log") == "true"),
     };
-    let size = (args.width, args.height);
     let (svg, caption) = match args.kind {
         FigureKind::Timeline => timeline(&params, size, &options),
         FigureKind::Distribution => distribution(&params, size, &options),

@@ -2,10 +2,10 @@
 //! (with --deadline) the attempts that keep a percentile above the deadline.
 
 use backoff_lab::give_up::{JitterReport, HISTOGRAM_BINS};
-use backoff_lab::{DurationInput, Error, Params};
+use backoff_lab::{parse_percent, DurationInput, Error, Params};
 use clap::Args;
 
-use super::args::{count_number, number, DataFormat, JitterFlags, PolicyFlags};
+use super::args::{count_number, DataFormat, JitterFlags, PolicyFlags};
 
 /// The flags of `jitter`.
 #[derive(Args)]
@@ -25,7 +25,7 @@ pub(super) struct JitterArgs {
     /// Also size the schedule: how many attempts keep the --percentile above this deadline.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     deadline: Option<String>,
-    /// The percentile (in percent, 5 by default) that must reach --deadline.
+    /// The percentile (in percent, with or without %, 5 by default) that must reach --deadline.
     #[arg(long, value_name = "P", allow_hyphen_values = true)]
     percentile: Option<String>,
     /// Output format: table, csv or json.
@@ -47,7 +47,15 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
         percentile: args
             .percentile
             .as_deref()
-            .map(|p| number("percentile", p, "a percentage between 0 and 100"))
+            .map(|p| {
+                parse_percent(p).ok_or_else(|| {
+                    Error::out_of_range(
+                        "percentile",
+                        format!("{p:?}"),
+                        "a percentage between 0 and 100, such as 5 or 5%",
+                    )
+                })
+            })
             .transpose()?,
         ..args.policy.with_jitter(&args.jitter)?
     };

@@ -170,6 +170,10 @@ fn storm_error(error: Error, settings: &Settings) -> PageError {
 /// The costly step of `view`. `memo` keeps recent storms: a policy slider re-simulates your
 /// policy but not the fixed-interval comparison.
 pub fn compute(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed, PageError> {
+    computed(view, settings, memo).map_err(|error| error.quoting(settings))
+}
+
+fn computed(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed, PageError> {
     let computed = match view {
         View::Timeline => Computed::Timeline,
         View::Distribution => Computed::Distribution {
@@ -227,6 +231,16 @@ pub fn draw<DB: DrawingBackend>(
 /// [`draw`] for what [`compute`] has just returned, whose numbers are drawable by construction:
 /// without the check, which walks the whole result (a sixth of a small chart's drawing).
 pub fn draw_computed<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    view: View,
+    settings: &Settings,
+    computed: &Computed,
+    options: &ChartOptions,
+) -> Result<Drawn, PageError> {
+    drawn(area, view, settings, computed, options).map_err(|error| error.quoting(settings))
+}
+
+fn drawn<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     view: View,
     settings: &Settings,
@@ -383,6 +397,42 @@ mod tests {
             Err(error) => error,
             Ok(_) => panic!("{pairs:?} was computed"),
         }
+    }
+
+    /// Words in a number field are quoted in the refusal as typed, not as the NaN the core was
+    /// given, whether the refusal comes from computing (the distribution, the storm) or from
+    /// drawing (the timeline); a typed "NaN" stays NaN.
+    #[test]
+    fn words_in_a_number_field_are_quoted_as_typed() {
+        let mut settings = Settings::default();
+        settings.set("multiplier", " three ");
+        let mut memo = Memo::default();
+        for view in [View::Distribution, View::Storm] {
+            let error = compute(view, &settings, &mut memo).unwrap_err();
+            assert_eq!(error.setting, Some("multiplier"));
+            assert_eq!(
+                error.message,
+                "multiplier must be a number from 1 to 1000, got \"three\""
+            );
+        }
+        let drawn = crate::chart::to_svg((600, 300), |area| {
+            draw(
+                area,
+                View::Timeline,
+                &settings,
+                &Computed::Timeline,
+                &ChartOptions::default(),
+            )
+            .map(|_| ())
+            .map_err(|e| Error::Unreachable(e.message))
+        });
+        assert!(
+            drawn.unwrap_err().to_string().ends_with("got \"three\""),
+            "the timeline"
+        );
+        settings.set("multiplier", "NaN");
+        let error = compute(View::Distribution, &settings, &mut memo).unwrap_err();
+        assert!(error.message.ends_with("got NaN"), "{}", error.message);
     }
 
     /// The storm's traffic lasts 2 h whatever the settings say: too many arrivals are refused

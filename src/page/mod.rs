@@ -59,6 +59,21 @@ impl PageError {
             message,
         }
     }
+
+    /// The message with what its control holds in place of "NaN": a number field holding words
+    /// (`three` for the multiplier) reaches the core as NaN, and "got NaN" would not say what
+    /// was typed.
+    pub fn quoting(mut self, settings: &Settings) -> Self {
+        let Some(key) = self.setting else { return self };
+        let typed = settings.get(key).trim();
+        if typed.parse::<f64>().is_ok() {
+            return self;
+        }
+        if let Some(range) = self.message.strip_suffix(", got NaN") {
+            self.message = format!("{range}, got {typed:?}");
+        }
+        self
+    }
 }
 
 impl From<Error> for PageError {

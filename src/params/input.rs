@@ -130,20 +130,28 @@ impl NumberInput {
     pub fn share(&self, field: &'static str) -> Result<f64, Error> {
         let percent = match self {
             NumberInput::Number(n) => *n,
-            NumberInput::Text(text) => {
-                text.trim()
-                    .trim_end_matches('%')
-                    .trim()
-                    .parse()
-                    .map_err(|_| {
-                        Error::out_of_range(
-                            field,
-                            format!("{text:?}"),
-                            "a percentage from 0 to 100%, such as 10%",
-                        )
-                    })?
-            }
+            NumberInput::Text(text) => parse_percent(text).ok_or_else(|| {
+                Error::out_of_range(
+                    field,
+                    format!("{text:?}"),
+                    "a percentage from 0 to 100%, such as 10%",
+                )
+            })?,
         };
         Ok(percent / 100.0)
     }
+}
+
+/// A number of percent written with or without one `%` (`10`, `10%`, `10 %`); `None` for
+/// anything else (`10%%`, `ten`).
+///
+/// # Example
+/// ```
+/// use backoff_lab::parse_percent;
+/// assert_eq!(parse_percent(" 7.5 %"), Some(7.5));
+/// assert_eq!(parse_percent("10%%"), None);
+/// ```
+pub fn parse_percent(text: &str) -> Option<f64> {
+    let text = text.trim();
+    text.strip_suffix('%').unwrap_or(text).trim().parse().ok()
 }

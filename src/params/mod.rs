@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::jitter::Jitter;
 use crate::{Error, Policy, Stop};
 
-pub use input::{DurationInput, NumberInput};
+pub use input::{parse_percent, DurationInput, NumberInput};
 pub(crate) use storm::breaker_percent;
 
 /// The article's 20-minute window for "attempts inside the first 20 minutes".

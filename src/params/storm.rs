@@ -1,6 +1,6 @@
 //! The storm scenario from the parameters: the article's storm wherever a field is not given.
 
-use super::{whole_number, DurationInput, Params};
+use super::{whole_number, DurationInput, NumberInput, Params};
 use crate::storm::{Bounds, Breaker, Engine, FailureShare, RetryQuota, Scenario, Spec};
 use crate::{Error, Policy, Stop};
 
@@ -17,11 +17,33 @@ impl Params {
     /// # Ok::<(), backoff_lab::Error>(())
     /// ```
     pub fn scenario(&self) -> Result<Scenario, Error> {
+        let scenario = self.scenario_of_any_traffic()?;
+        if scenario.deliveries() < 1.0 {
+            let arrivals = match &self.arrivals {
+                Some(NumberInput::Number(n)) => format!("{n}/s"),
+                Some(NumberInput::Text(text)) => text.clone(),
+                None => format!("{}/s", scenario.arrivals_per_s),
+            };
+            return Err(Error::out_of_range(
+                "arrivals",
+                arrivals,
+                format!(
+                    "a rate that brings at least one delivery during the traffic (at least 1 per {})",
+                    crate::format_duration(f64::from(scenario.traffic_s))
+                ),
+            ));
+        }
+        Ok(scenario)
+    }
+
+    /// [`Params::scenario`] without its check that the traffic brings a delivery: a survival
+    /// map's traffic is its cells' own.
+    fn scenario_of_any_traffic(&self) -> Result<Scenario, Error> {
         self.check_orphans()?;
         let article = Spec::article_fixed();
         let batch = match self.batch {
             Some(n) => Some((
-                whole_number("batch", n, 0, 10_000_000)? as u32,
+                whole_number("batch", n, 1, 10_000_000)? as u32,
                 whole_seconds(&self.batch_at, "batch-at", 0)?,
             )),
             None => None,
@@ -63,7 +85,7 @@ impl Params {
             traffic: Some(DurationInput::Seconds(1.0)),
             ..self.clone()
         }
-        .scenario()
+        .scenario_of_any_traffic()
     }
 
     /// Refuses a field given without the rule that uses it (which would ignore it silently).

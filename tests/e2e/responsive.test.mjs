@@ -39,11 +39,12 @@ after(async () => {
 // survival map: the default 24×16 one of a thousand attempts is past the map's work limit, which
 // every render reports (the map is refused up front, wherever its section is); so is 12×8 of
 // 3000 attempts; and at 500,000 deliveries an hour a map of outages up to 24 h has cells of more
-// deliveries than a storm may create, so that link maps outages up to 12 h. (2000 decorrelated attempts finished before their progress showed once the
-// sampling loops stopped calling a library max/min in wasm.)
+// deliveries than a storm may create, so that link maps outages up to 12 h. The decorrelated link
+// has 6000 attempts (with 3000 its progress showed for under a second, and a CI run under load
+// missed it), so a map of 4×3 cells: 6×4 would be past the map's work limit.
 const HEAVY = [
   ['#samples=1000000&attempts=1000&steps=12x8', 'distribution'],
-  ['#attempts=3000&mode=decorrelated&steps=6x4', 'distribution'],
+  ['#attempts=6000&mode=decorrelated&steps=4x3', 'distribution'],
   ['#mode=decorrelated&arrivals=500000/h&capacity=420/s&outages=10s..12h', 'storm'],
 ];
 
@@ -92,7 +93,7 @@ for (const [hash, heavy] of HEAVY) {
       // The table is drawn at once, on the main thread, before any heavy result.
       await until(async () => (await page.$$('#schedule-table tbody tr')).length > 0, 'the schedule table');
       // The progress over the heavy chart is painted while it computes: the main thread is free.
-      await until(() => progressShown(page, heavy), `#${heavy}'s progress`);
+      await until(() => progressShown(page, heavy), `#${heavy}'s progress`, 60_000);
       assert.equal(await textOf(page, '#status'), 'computing…', 'the heavy charts are still computing');
       const before = await statusChanges(page);
       const checked = await page.locator('#log-scale').isChecked();

@@ -1,12 +1,15 @@
 //! The herd chart: first retries per second after a shared failure, the unjittered spike and the
 //! chosen jitter mode overlaid, with the mean rate as a reference line.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
 use super::{
-    dashed_line, draw_mesh, drawing_error, frame, nice_time_ticks, prepare, stroke, tick_count,
-    time_labels, ChartOptions, Legend, Theme,
+    dashed_line, draw_mesh, drawing_error, font, frame, nice_time_ticks, prepare, stroke,
+    tick_count, time_labels, ChartOptions, Legend, Theme,
 };
 use crate::herd::{format_rate, Herd};
 use crate::{format_duration, Error};
@@ -70,6 +73,9 @@ pub fn draw<DB: DrawingBackend>(
         let bars = extent.bars(reference, width, spike_colour(&theme));
         chart.draw_series(bars).map_err(drawing_error)?;
     }
+    if let Some(cut) = &extent.cut {
+        draw_cut(area, &chart, cut, extent.top, &theme, s)?;
+    }
     let bars = extent.bars(extent.main, width, spread_colour(&theme));
     chart.draw_series(bars).map_err(drawing_error)?;
     let mean = herd.first_retry.mean_per_s;
@@ -103,12 +109,25 @@ fn bins(h: &Herd) -> Bins<'_> {
     (&h.first_retry_per_second, h.first_retry.bin_s)
 }
 
+/// A spike taller than this many times the spread's peak is cut off at the top of the plot:
+/// drawn whole, it would flatten the spread into a line (1000 in one second over a spread
+/// peaking at 44/s), and the spread's shape is what the chart is for.
+const CUT_RATIO: f64 = 4.0;
+
+/// Where the spike's bar is cut off: its busiest bin's span, seconds, and its rate there.
+struct Cut {
+    span_s: (f64, f64),
+    rate_per_s: f64,
+}
+
 /// What the plot spans: the herd's bins and the spike's, how many seconds and how high.
 struct Extent<'a> {
     main: Bins<'a>,
     reference: Option<Bins<'a>>,
     seconds: f64,
+    /// The axis' top: above the tallest bar, or twice the spread's peak when the spike is cut.
     top: f64,
+    cut: Option<Cut>,
     /// The bins' width, when wider than a second: the chart says so, and rates below one get
     /// decimals.
     wide: Option<f64>,
@@ -122,14 +141,32 @@ impl<'a> Extent<'a> {
         let seconds = all()
             .map(|(counts, bin)| counts.len() as f64 * bin)
             .fold(2.0, f64::max);
-        let peak = all()
-            .map(|(counts, bin)| counts.iter().copied().max().unwrap_or(0) as f64 / bin)
-            .fold(0.0, f64::max);
+        let busiest = |(counts, bin): Bins<'_>| {
+            let (i, most) = counts
+                .iter()
+                .copied()
+                .enumerate()
+                .max_by_key(|(_, count)| *count)
+                .unwrap_or((0, 0));
+            ((i as f64 * bin, (i + 1) as f64 * bin), most as f64 / bin)
+        };
+        let main_peak = busiest(main).1;
+        let cut = reference
+            .map(busiest)
+            .filter(|(_, peak)| main_peak > 0.0 && *peak > CUT_RATIO * main_peak)
+            .map(|(span_s, rate_per_s)| Cut { span_s, rate_per_s });
+        let peak = all().map(|bins| busiest(bins).1).fold(0.0, f64::max);
+        let top = match cut {
+            Some(_) => 2.0 * main_peak,
+            None if peak > 0.0 => 1.15 * peak,
+            None => 1.15,
+        };
         Extent {
             main,
             reference,
             seconds,
-            top: if peak > 0.0 { peak } else { 1.0 } * 1.15,
+            top,
+            cut,
             wide: all().map(|(_, bin)| bin).find(|bin| *bin != 1.0),
         }
     }
@@ -157,13 +194,49 @@ impl<'a> Extent<'a> {
                 Some(Rectangle::new(
                     [
                         ((start + inset * per_bar as f64) * bin, 0.0),
-                        ((start + last * per_bar as f64) * bin, busiest as f64 / bin),
+                        (
+                            (start + last * per_bar as f64) * bin,
+                            (busiest as f64 / bin).min(self.top),
+                        ),
                     ],
                     colour.filled(),
                 ))
             })
             .collect()
     }
+}
+
+/// Marks the spike's bar as cut off at the axis' top: a gap across the bar under the top, and
+/// its rate beside it ("1000/s ↑").
+fn draw_cut<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    cut: &Cut,
+    top: f64,
+    theme: &Theme,
+    s: f64,
+) -> Result<(), Error> {
+    let (from, to) = cut.span_s;
+    let (left, y_top) = chart.backend_coord(&(from, top));
+    let (right, y_bottom) = chart.backend_coord(&(to, 0.0));
+    let gap_y = y_top + (f64::from(y_bottom - y_top) * 0.06) as i32;
+    let band = (3.0 * s).max(1.0) as i32;
+    area.draw(&Rectangle::new(
+        [(left, gap_y), (right + 1, gap_y + band)],
+        theme.background.filled(),
+    ))
+    .map_err(drawing_error)?;
+    let rate = format_rate(cut.rate_per_s);
+    let label = match to - from {
+        1.0 => format!("{rate}/s ↑"),
+        bin => format!("{rate}/s over {} ↑", format_duration(bin)),
+    };
+    area.draw(&Text::new(
+        label,
+        (left - (4.0 * s) as i32, y_top + (2.0 * s) as i32),
+        font(11.0, s, theme.alert).pos(Pos::new(HPos::Right, VPos::Top)),
+    ))
+    .map_err(drawing_error)
 }
 
 /// The jittered herd's bars, and its legend swatch: the same colour, so that the swatch finds
@@ -309,6 +382,48 @@ mod tests {
 
     /// Each legend swatch is the colour, opacity included, of bars drawn in the plot: the
     /// "without jitter" swatch was saturated orange, its bar a pale peach.
+    /// The unjittered spike (1000 in one second) is 23 times the full-jitter spread's peak
+    /// (44/s): drawn whole it flattened the spread to a twentieth of the plot. It is cut off at
+    /// the top, labelled with its rate, and the spread's peak fills half the plot; a spike only a
+    /// little above the spread (equal jitter over 10 deliveries) is drawn whole.
+    #[test]
+    fn a_spike_far_above_the_spread_is_cut_off_and_labelled() {
+        let theme = Theme::new(false);
+        let heights = |svg: &str, colour| -> Vec<f64> {
+            svg_read::rects(svg)
+                .iter()
+                .filter(|r| r.rect.2 - r.rect.0 != 10.0 && r.fill == svg_read::hex(colour))
+                .map(|r| r.rect.3 - r.rect.1)
+                .collect()
+        };
+        let full = svg(Jitter::Full);
+        let spike = heights(&full, theme.alert).into_iter().fold(0.0, f64::max);
+        let spread = heights(&full, theme.primary)
+            .into_iter()
+            .fold(0.0, f64::max);
+        assert!(
+            spread > 0.45 * spike && spread < 0.55 * spike,
+            "the spread's peak is {spread} px under a cut spike of {spike} px"
+        );
+        let labels = svg_read::labels(&full);
+        assert!(labels.iter().any(|l| l.text == "1000/s ↑"), "{labels:?}");
+
+        let few = |jitter| simulate(&Policy::article(), jitter, 10, 42).unwrap();
+        let whole = to_svg((800, 300), |area| {
+            draw(
+                area,
+                &few(Jitter::Equal),
+                Some(&few(Jitter::None)),
+                &ChartOptions::default(),
+            )
+        })
+        .unwrap();
+        assert!(
+            !whole.contains('↑'),
+            "a spike of 10 over a spread of 1 to 3 is drawn whole"
+        );
+    }
+
     #[test]
     fn every_swatch_matches_its_bars() {
         for dark in [false, true] {
@@ -325,7 +440,7 @@ mod tests {
             let rects = svg_read::rects(&svg);
             let is_swatch = |r: &&svg_read::Rect| r.rect.2 - r.rect.0 == 10.0 && r.rect.1 < 30.0;
             let swatches: Vec<_> = rects.iter().filter(is_swatch).collect();
-            let bars: Vec<_> = rects.iter().filter(|r| r.rect.1 > 40.0).collect();
+            let bars: Vec<_> = rects.iter().filter(|r| !is_swatch(r)).collect();
             let theme = Theme::new(dark);
             for colour in [theme.primary, theme.alert] {
                 let swatch = swatches
@@ -373,8 +488,10 @@ mod tests {
         assert!(svg.contains("mean 0.0000193/s"));
         let bars = svg.matches("<rect").count();
         assert!(bars <= 2 * 800, "{bars} bars for 800 pixels");
-        // The spike's 5 min bin at its average rate sets the scale: 1000 / 300 s, with
+        // The spike's 5 min bin at its average rate (1000 / 300 s) is a thousand times the
+        // spread's peak: it is cut off and labelled, and the spread's peak sets the scale, with
         // decimals on the axis.
-        assert!(svg.contains("\n3.00\n"), "{svg}");
+        assert!(svg.contains("3.33/s over 5 min ↑"), "{svg}");
+        assert!(svg.contains("\n0.0060\n"), "{svg}");
     }
 }

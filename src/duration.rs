@@ -87,8 +87,16 @@ pub fn format_duration(seconds: f64) -> String {
     let s = seconds.max(0.0);
     if s == 0.0 {
         "0 s".to_string()
+    } else if s < 1e-9 {
+        format!("{s:.1e} s")
+    } else if s < 0.001 {
+        // Under a millisecond (a latency of 0.5 ms): two significant digits, never "0 ms".
+        let ms = s * 1000.0;
+        let decimals = (1.0 - ms.log10().floor()).clamp(1.0, 12.0) as usize;
+        format!("{} ms", trim(ms, decimals))
     } else if s < 1.0 {
-        format!("{} ms", trim(s * 1000.0, 0))
+        let ms = s * 1000.0;
+        format!("{} ms", trim(ms, usize::from(ms < 10.0)))
     } else if s < 2.0 * MINUTE {
         format!("{} s", trim(s, 1))
     } else if s < HOUR {
@@ -220,6 +228,12 @@ mod tests {
             (65_610.0, "18 h 14 min"),
             (15_943_230.0, "184 days"),
             (0.05, "50 ms"),
+            (0.0005, "0.5 ms"),
+            (0.0015, "1.5 ms"),
+            (0.0126, "13 ms"),
+            (0.000_123_4, "0.12 ms"),
+            (1e-7, "0.0001 ms"),
+            (1e-12, "1.0e-12 s"),
             (0.0, "0 s"),
         ];
         for (seconds, text) in cases {

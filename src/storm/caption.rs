@@ -37,6 +37,18 @@ pub(crate) fn caption(
         );
     }
     let no_outage = scenario.outage.1 == 0;
+    // Steady arrivals fill the seconds before `traffic_s`; a batch arrives in its second.
+    let arrivals_end = scenario
+        .traffic_s
+        .max(scenario.batch.map_or(0, |(_, at)| at + 1));
+    if !no_outage && scenario.outage.0 >= arrivals_end {
+        text += &format!(
+            "The outage starts at {}, after the last delivery arrived (by {}): it meets only \
+             deliveries still queued or retrying then. ",
+            format_duration(f64::from(scenario.outage.0)),
+            format_duration(f64::from(arrivals_end)),
+        );
+    }
     let share = |n: f64| n / summary.arrivals.max(1.0) * 100.0;
     let after = |at: u32| format_duration(f64::from(at.saturating_sub(summary.outage_end_s)));
     let recovered = if no_outage { "the start" } else { "recovery" };
@@ -265,6 +277,44 @@ mod tests {
     use crate::storm::{simulate_fluid, Scenario, Spec};
     use crate::survival::{cell, Outcome};
     use crate::{Engine, Policy, Stop};
+
+    /// An outage after the last arrival meets no delivery the caption's opening counts: the
+    /// caption says so, for steady traffic and for a batch; an outage during the traffic, or
+    /// in a batch's second, is not remarked on.
+    #[test]
+    fn an_outage_after_the_last_arrival_is_said_to_be_after_it() {
+        let caption = |outage: (u32, u32), batch: Option<(u32, u32)>| {
+            let spec = Spec {
+                outage,
+                batch,
+                ..Spec::article_fixed()
+            };
+            simulate_fluid(&Scenario::new(spec).unwrap(), false)
+                .unwrap()
+                .caption
+        };
+        let late = caption((3 * 3_600, 600), None);
+        assert!(
+            late.contains("The outage starts at 3 h, after the last delivery arrived (by 2 h): it meets only deliveries still queued or retrying then."),
+            "{late}"
+        );
+        let batch_late = caption((4 * 3_600, 600), Some((100, 3 * 3_600)));
+        assert!(
+            batch_late.contains("after the last delivery arrived (by 3 h)"),
+            "{batch_late}"
+        );
+        for (outage, batch) in [
+            ((0, 600), None),
+            ((7_199, 600), None),
+            ((3 * 3_600, 600), Some((100, 3 * 3_600))),
+        ] {
+            let text = caption(outage, batch);
+            assert!(
+                !text.contains("after the last delivery"),
+                "{outage:?} {batch:?}: {text}"
+            );
+        }
+    }
 
     /// A 30 min outage at 2× headroom, the article's policy with full jitter: no success for
     /// hours after recovery. The caption says goodput collapses, as the survival map says of

@@ -403,6 +403,27 @@ fn jitter_and_herd_refuse_bad_input() {
     }
 }
 
+/// Without jitter nothing is drawn: the table has the exact column alone and the caption no
+/// sampled average or seed (it read "1000000 seeded draws (seed 2213372760) average 24 h 02
+/// min" beside a column of the same figures ± 0 s).
+#[test]
+fn without_jitter_the_table_has_no_sampled_column() {
+    let table = stdout(&run(&["jitter", "--preset", "article"]));
+    assert_eq!(
+        table.lines().next().map(str::trim),
+        Some("exact"),
+        "{table}"
+    );
+    assert!(table.contains("p95         24 h 02 min\n"), "{table}");
+    assert!(!table.contains("seed") && !table.contains("±"), "{table}");
+    assert!(
+        table
+            .trim_end()
+            .ends_with("Without jitter every delivery gives up at exactly 24 h 02 min."),
+        "{table}"
+    );
+}
+
 /// A percentile is read as a percentage with or without its sign, as budgets are.
 #[test]
 fn a_percentile_may_carry_its_percent_sign() {

@@ -164,7 +164,8 @@ impl JitterReport {
         })
     }
 
-    /// A table of exact and sampled figures, then the caption.
+    /// A table of exact and sampled figures, then the caption. Without jitter nothing is
+    /// drawn (every sample is the unjittered time): the table has the exact column alone.
     pub fn to_table(&self) -> String {
         let fmt = format_duration;
         let exact_head = if self.exact { "exact" } else { "estimate" };
@@ -204,6 +205,9 @@ impl JitterReport {
             fmt(self.unjittered_give_up_s),
             String::new(),
         ]);
+        if self.mode == Jitter::None.name() {
+            rows.iter_mut().for_each(|row| row[2].clear());
+        }
         let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
         let (w0, w1) = (width(0), width(1));
         let mut out: String = rows
@@ -288,7 +292,10 @@ fn caption(
             fmt(p.p50),
         )
     };
-    text += &if sampled.samples == 1 {
+    text += &if jitter == Jitter::None {
+        // Nothing is drawn: every sample is the unjittered time.
+        String::new()
+    } else if sampled.samples == 1 {
         format!(
             " One seeded draw (seed {}) gives up after {}.",
             sampled.seed,

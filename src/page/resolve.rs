@@ -74,6 +74,21 @@ fn to_formula(settings: &mut Settings) {
     settings.set("then-every", "");
 }
 
+/// A base moved above the cap takes the cap up with it, and a cap moved under the base takes
+/// the base down: a slider never reaches the state the cap's range refuses ("at least the
+/// base"). Text that does not read as a duration (being typed) is left to the usual refusal.
+fn keep_base_within_cap(settings: &mut Settings, moved: &str) {
+    let read = |key| crate::parse_duration("duration", settings.get(key)).ok();
+    let (Some(base), Some(cap)) = (read("base"), read("cap")) else {
+        return;
+    };
+    if base > cap {
+        let other = if moved == "base" { "cap" } else { "base" };
+        let value = settings.get(moved).to_string();
+        settings.set(other, value);
+    }
+}
+
 /// The chosen preset, when it lists its gaps.
 fn listed_preset(settings: &Settings) -> Option<Preset> {
     crate::presets::preset(settings.get("preset"))
@@ -196,9 +211,16 @@ pub fn edited(mut settings: Settings, control: &str) -> Settings {
             Some(preset) => {
                 cut_gaps(&mut settings, &preset);
             }
-            None => to_formula(&mut settings),
+            None => {
+                to_formula(&mut settings);
+                keep_base_within_cap(&mut settings, "cap");
+            }
         },
-        "base" | "multiplier" | "drop-gaps" => to_formula(&mut settings),
+        "base" => {
+            to_formula(&mut settings);
+            keep_base_within_cap(&mut settings, "base");
+        }
+        "multiplier" | "drop-gaps" => to_formula(&mut settings),
         "attempts" | "give-up" | "stop" => settings.set("preset", ""),
         "apply-suggestion" => {
             let params = super::views::staleness_params(&settings);
@@ -221,6 +243,27 @@ mod tests {
 
     fn resolved(hash: &str) -> Settings {
         resolve(decode_hash(hash)).settings
+    }
+
+    /// The base slider moved past the 3 h cap raises the cap with it, and the cap slider moved
+    /// under the base lowers the base: the schedule stays one the core accepts. A base under
+    /// the cap, or text being typed, changes nothing else.
+    #[test]
+    fn base_and_cap_sliders_never_cross() {
+        let edit = |hash: &str, control: &str| {
+            let settings = edited(resolved(hash), control);
+            let policy = crate::page::views::policy_params(&settings).policy();
+            assert!(policy.is_ok(), "{hash} {control}: {policy:?}");
+            (
+                settings.get("base").to_string(),
+                settings.get("cap").to_string(),
+            )
+        };
+        assert_eq!(edit("#base=10h", "base"), ("10h".into(), "10h".into()));
+        assert_eq!(edit("#cap=10s", "cap"), ("10s".into(), "10s".into()));
+        assert_eq!(edit("#base=1h", "base"), ("1h".into(), "3 h".into()));
+        let typing = edited(resolved("#base=10"), "base");
+        assert_eq!(typing.get("cap"), "3 h");
     }
 
     #[test]

@@ -210,6 +210,27 @@ test('each preset loads and shows its documented give-up time', { timeout: 120_0
   });
 });
 
+test('the base slider past the cap takes the cap with it, and the cap slider under the base takes the base down', { timeout: 60_000 }, async () => {
+  // Without the deadline sizing, which a 1 s cap could not meet (a refusal of its own).
+  await withPage('#deadline=', async ({ page }) => {
+    await renderAfter(page, async () => {
+      await page.focus('#base');
+      await page.keyboard.press('End');
+    });
+    const base = await page.locator('#base-text').inputValue();
+    assert.equal(await page.locator('#cap-text').inputValue(), base, 'the cap follows the base to the slider\'s end');
+    assert.equal(await page.locator('#cap-error').textContent(), '', 'and is not refused');
+    assert.ok((await tableRows(page)).length > 0, 'the schedule is drawn');
+    await renderAfter(page, async () => {
+      await page.focus('#cap');
+      await page.keyboard.press('Home');
+    });
+    const cap = await page.locator('#cap-text').inputValue();
+    assert.equal(await page.locator('#base-text').inputValue(), cap, 'the base follows the cap to the slider\'s start');
+    assert.equal(await page.locator('#cap-error').textContent(), '', 'nothing is refused');
+  });
+});
+
 test('choosing "your own policy" keeps the schedule; a new attempt count keeps the gaps', { timeout: 60_000 }, async () => {
   await withPage('', async ({ page }) => {
     await renderAfter(page, () => page.selectOption('#preset', 'svix'));

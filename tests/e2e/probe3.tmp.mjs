@@ -1,0 +1,11 @@
+import { launchBrowser, servePage, closeServer } from './harness.mjs';
+const { server, url } = await servePage();
+const browser = await launchBrowser();
+const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+const page = await context.newPage();
+await page.goto(`${url}#`);
+await page.waitForFunction(() => /^rendered/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+await page.focus(process.argv[2]); await page.keyboard.press(process.argv[3]);
+await page.waitForTimeout(3000);
+console.log(await page.evaluate(() => [document.getElementById('base-text').value, document.getElementById('cap-text').value, document.getElementById('status').textContent, ...[...document.querySelectorAll('.error')].map((e) => e.id + ': ' + e.textContent).filter((t) => !t.endsWith(': '))]));
+await context.close(); await browser.close(); await closeServer(server);

@@ -109,6 +109,14 @@ struct Panels<'a> {
     line_width: u32,
 }
 
+/// The first series' attempts are filled at this strength under its line.
+const SERIES_FILL: f64 = 0.22;
+
+/// The outage's shade in both panels, and its swatch (outlined by the legend, being faint).
+fn outage_fill(theme: &Theme) -> ShapeStyle {
+    theme.alert.mix(0.10).filled()
+}
+
 /// The middle of minute `minute` (1-based), in seconds.
 fn minute_x(minute: u32) -> f64 {
     f64::from(minute) * 60.0 - 30.0
@@ -132,7 +140,7 @@ impl Panels<'_> {
             1,
             (
                 format!("first attempts ({})", first.label),
-                self.colour(0).mix(0.5).filled(),
+                self.first_attempts_colour().filled(),
             ),
         );
         entries.insert(
@@ -146,8 +154,16 @@ impl Panels<'_> {
             format!("capacity {}/min", compact(self.capacity_per_min)),
             theme.muted.filled(),
         ));
-        entries.push(("outage".to_string(), theme.alert.mix(0.25).filled()));
+        entries.push(("outage".to_string(), outage_fill(theme)));
         entries
+    }
+
+    /// The first attempts' band, opaque: as it shows over the series' own fill (the series'
+    /// colour at a half over its fill at 0.22), so that its swatch is the colour on the chart.
+    fn first_attempts_colour(&self) -> RGBColor {
+        let colour = self.colour(0);
+        let under = Theme::over(self.theme.background, colour, SERIES_FILL);
+        Theme::over(under, colour, 0.5)
     }
 
     /// The upper panel: attempts per minute, on a log axis when the peak dwarfs the capacity.
@@ -200,12 +216,7 @@ impl Panels<'_> {
     {
         let (theme, s) = (self.theme, self.scale);
         draw_mesh(chart, theme, s, y_titles, 6, &|v: &f64| compact(*v))?;
-        shade(
-            chart,
-            self.outage,
-            (floor, top),
-            theme.alert.mix(0.10).filled(),
-        )?;
+        shade(chart, self.outage, (floor, top), outage_fill(theme))?;
         for (i, sr) in self.series.iter().enumerate().rev() {
             let points = self.per_minute(sr, |m| m.attempts, floor);
             if i == 0 {
@@ -235,9 +246,9 @@ impl Panels<'_> {
         Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
     {
         let colour = self.colour(0);
-        fill_under(chart, attempts, floor, colour.mix(0.22).filled())?;
+        fill_under(chart, attempts, floor, colour.mix(SERIES_FILL).filled())?;
         let firsts = self.per_minute(first, |m| m.first_attempts, floor);
-        fill_under(chart, &firsts, floor, colour.mix(0.5).filled())?;
+        fill_under(chart, &firsts, floor, self.first_attempts_colour().filled())?;
         let goodput = self.per_minute(first, |m| m.successes, floor);
         line(
             chart,
@@ -281,8 +292,7 @@ impl Panels<'_> {
         draw_mesh(&mut chart, self.theme, s, &["backlog"], 4, &|v: &f64| {
             compact(*v)
         })?;
-        let fill = self.theme.alert.mix(0.10).filled();
-        shade(&mut chart, self.outage, (0.0, top), fill)?;
+        shade(&mut chart, self.outage, (0.0, top), outage_fill(self.theme))?;
         for (i, sr) in self.series.iter().enumerate().rev() {
             let points: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
                 .chain(
@@ -389,6 +399,59 @@ mod tests {
         assert!(compare.contains("with a 10% budget"));
         assert!(compare.matches("<polyline").count() > single.matches("<polyline").count());
         assert_eq!(compact(12_600.0), "12.6k");
+    }
+
+    /// The first attempts' band lies over the series' own translucent fill: its swatch showed
+    /// the band's colour alone, a paler blue than the chart's, and the outage's swatch was
+    /// 2.5 times as strong as its shade. Each swatch is now the colour its region shows: the
+    /// band is one opaque colour, the swatch the same, and the outage's swatch is its shade.
+    #[test]
+    fn the_first_attempts_and_outage_swatches_are_their_regions_colours() {
+        for dark in [false, true] {
+            let fixed = Scenario::article_fixed();
+            let report = simulate_fluid(&fixed, false).unwrap();
+            let one = [Series {
+                label: "fixed 30 s".into(),
+                scenario: &fixed,
+                report: &report,
+            }];
+            let options = ChartOptions {
+                dark,
+                ..ChartOptions::default()
+            };
+            let svg = to_svg((900, 420), |area| draw(area, &one, &options)).unwrap();
+            let rects = svg_read::rects(&svg);
+            let (swatches, regions): (Vec<_>, Vec<_>) = rects
+                .iter()
+                .filter(|r| r.fill != "none")
+                .partition(|r| r.rect.2 - r.rect.0 == 10.0 && r.rect.1 < 30.0);
+            let labels = svg_read::labels(&svg);
+            let swatch_of = |text: &str| {
+                let label = labels.iter().find(|l| l.text.starts_with(text)).unwrap();
+                swatches
+                    .iter()
+                    .find(|s| {
+                        (s.rect.1 + 5.0 - (label.rect.1 + label.rect.3) / 2.0).abs() < 4.0
+                            && s.rect.2 <= label.rect.0
+                            && s.rect.2 > label.rect.0 - 8.0
+                    })
+                    .unwrap_or_else(|| panic!("no swatch beside {text}"))
+            };
+            let first = swatch_of("first attempts");
+            assert_eq!(first.opacity, 1.0, "dark {dark}");
+            assert!(
+                svg.contains(&format!("<polygon opacity=\"1\" fill=\"{}\"", first.fill)),
+                "dark {dark}: no band in the first attempts' swatch colour {}",
+                first.fill
+            );
+            let outage = swatch_of("outage");
+            assert!(
+                regions.iter().any(|r| r.fill == outage.fill
+                    && r.opacity == outage.opacity
+                    && r.rect.3 - r.rect.1 > 50.0),
+                "dark {dark}: no shade like the outage's swatch {outage:?}"
+            );
+        }
     }
 
     /// The page's storm (a budget compared with fixed 30 s and with none) in a narrow

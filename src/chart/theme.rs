@@ -26,6 +26,18 @@ pub struct Theme {
 }
 
 impl Theme {
+    /// `colour` laid at `alpha` over `under`, as one opaque colour: what a translucent fill
+    /// shows, for a legend swatch that must look like it.
+    pub fn over(under: RGBColor, colour: RGBColor, alpha: f64) -> RGBColor {
+        let channel =
+            |u: u8, c: u8| (f64::from(u) + (f64::from(c) - f64::from(u)) * alpha).round() as u8;
+        RGBColor(
+            channel(under.0, colour.0),
+            channel(under.1, colour.1),
+            channel(under.2, colour.2),
+        )
+    }
+
     /// Whether this is a dark page's theme: its background darker than mid-grey (relative
     /// luminance below one half). Shades that stand for "more" mix less colour into a dark
     /// background to look darker, and more into a light one.

@@ -12,7 +12,7 @@ use super::{
     dashed_line, drawing_error, font, frame, line, log_axis_lines, prepare, stroke, tick_count,
     ChartOptions, Legend, LogPlot, Theme, NICE_SECONDS,
 };
-use crate::survival::{Cell, Outcome, SurvivalMap};
+use crate::survival::{Cell, Outcome, Series, SurvivalMap};
 use crate::{format_duration, Error};
 
 /// Headroom values a reader knows, for the vertical axis' ticks.
@@ -96,9 +96,34 @@ fn legend_entries(map: &SurvivalMap, theme: &Theme, s: f64) -> Vec<(String, Shap
     ];
     for (i, series) in map.series.iter().enumerate() {
         let (style, _) = boundary_style(i, theme, s);
-        entries.push((format!("{}: cliff", series.label), style.color.filled()));
+        let text = format!("{}: {}", series.label, cliff_text(series, &map.outages_s));
+        entries.push((text, style.color.filled()));
     }
     entries
+}
+
+/// What a series' boundary line shows: a cliff, or, when the line runs along the map's edge
+/// where no one would see it, that there is none within the map.
+fn cliff_text(series: &Series, outages_s: &[f64]) -> &'static str {
+    let mut computed = series
+        .cells
+        .iter()
+        .zip(&series.boundary)
+        .filter(|(cells, _)| !cells.is_empty())
+        .map(|(_, boundary)| *boundary)
+        .peekable();
+    if computed.peek().is_none() {
+        return "cliff";
+    }
+    let longest = outages_s.last().copied();
+    let rows: Vec<Option<f64>> = computed.collect();
+    if rows.iter().all(|b| *b == longest) {
+        "no cliff (survives every cell)"
+    } else if rows.iter().all(Option::is_none) {
+        "no cliff (collapses in every cell)"
+    } else {
+        "cliff"
+    }
 }
 
 /// Draws `map` filling `area`: your policy's cells, every series' boundary and your scenario.
@@ -382,6 +407,30 @@ mod tests {
         let axes = crate::survival::Axes::new((10.0, 86_400.0), (1.05, 20.0), steps).unwrap();
         let spec = crate::storm::Spec::article_fixed();
         crate::survival::survival_map(&spec, &axes, crate::Engine::Fluid).unwrap()
+    }
+
+    /// A policy that survives every cell (the page's "+ 10% budget") has its boundary along the
+    /// map's right edge, where no one sees it: its legend said "cliff" all the same. The legend
+    /// says there is none, either way; a boundary inside the map is a cliff.
+    #[test]
+    fn a_boundary_along_the_maps_edge_is_called_no_cliff() {
+        let mut map = map((6, 4));
+        let longest = map.outages_s.last().copied();
+        let legend = |map: &SurvivalMap| {
+            let svg = crate::chart::to_svg((900, 460), |area| draw(area, map, &Default::default()))
+                .unwrap();
+            crate::chart::svg_read::labels(&svg)
+                .into_iter()
+                .map(|l| l.text)
+                .find(|t| t.starts_with(&map.series[0].label))
+                .unwrap()
+        };
+        assert!(legend(&map).ends_with(": cliff"), "{}", legend(&map));
+        let rows = map.series[0].boundary.len();
+        map.series[0].boundary = vec![longest; rows];
+        assert!(legend(&map).ends_with(": no cliff (survives every cell)"));
+        map.series[0].boundary = vec![None; rows];
+        assert!(legend(&map).ends_with(": no cliff (collapses in every cell)"));
     }
 
     /// A 6-step map of outages from 10 s to 24 h had its axis run from 5 s to 48 h: every

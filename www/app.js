@@ -319,6 +319,14 @@ function showSurvivalRefusal(error) {
   const text = `The survival map cannot be computed: ${error.message}`;
   $('survival-caption').textContent = text;
   $('survival').setAttribute('aria-label', text);
+  markSurvivalRefused(true);
+}
+
+/** A refused map shows its message in the map's place: no empty box, no exports of nothing. */
+function markSurvivalRefused(refused) {
+  const figure = $('survival').closest('figure');
+  figure.classList.toggle('refused', refused);
+  for (const button of figure.querySelectorAll('.exports button')) button.disabled = refused;
 }
 
 // A render draws the timeline at once and asks the workers for the rest; each chart is drawn when
@@ -463,6 +471,7 @@ const render = (() => {
     } else if (survivalShowsRefusal) {
       // The refusal no longer holds: the section says what it does next.
       survivalShowsRefusal = false;
+      markSurvivalRefused(false);
       // In view, the empty map of the new settings until its rows arrive; off screen, the
       // section waits again.
       if (survivalWanted) draw('survival', { view: 'survival', rows: [] });

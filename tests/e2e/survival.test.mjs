@@ -202,10 +202,13 @@ test('an invalid map in a link is refused in the survival section and in the sta
       assert.ok((await textOf(p, `#${field}-error`)).includes(message), `#${hash}: #${field}-error reads ${JSON.stringify(await textOf(p, `#${field}-error`))}`);
       // Before and after the section comes into view: it says why there is no map.
       for (const when of ['off screen', 'in view']) {
-        if (when === 'in view') await p.locator('#survival').scrollIntoViewIfNeeded();
+        if (when === 'in view') await p.locator('#survival-heading').scrollIntoViewIfNeeded();
         await until(async () => (await caption(p)).startsWith('The survival map cannot be computed: '), async () => `#${hash} ${when}: the caption reads ${JSON.stringify(await caption(p))}`);
         assert.ok((await caption(p)).includes(message), `#${hash} ${when}: ${JSON.stringify(await caption(p))}`);
         assert.equal(await p.locator('#survival').getAttribute('aria-label'), await caption(p), `#${hash}: the canvas' label`);
+        // The message takes the map's place: no empty box, no exports of a map there is not.
+        assert.ok(await p.locator('#survival').isHidden(), `#${hash} ${when}: the empty map is hidden`);
+        assert.ok(await p.locator('#export-survival-png').isDisabled(), `#${hash} ${when}: the exports are off`);
       }
       // Still refused once the map would have had time to start.
       await p.waitForTimeout(600);
@@ -225,6 +228,7 @@ test('a map fixed after its refusal is computed, and the caption no longer refus
     await p.fill('#steps-text', '6x4');
     await until(async () => STATUS_PATTERN.test(await textOf(p, '#status')), 'a clean render');
     assert.equal(await caption(p), 'The map is computed when you scroll here.', 'off screen, the map waits again');
+    assert.ok(await p.locator('#export-survival-png').isEnabled(), 'the exports are back');
     await p.locator('#survival').scrollIntoViewIfNeeded();
     await until(async () => FINAL.test(await caption(p)), 'the map', 60_000);
     assertNoProblems(problems);

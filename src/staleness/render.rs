@@ -98,8 +98,8 @@ impl StalenessReport {
                 number(first.attempt.map(f64::from)),
                 number(first.lag_s),
                 number(first.age_s),
-                all.delivered_share.to_string(),
-                all.exhausted_share.to_string(),
+                number(Some(all.delivered_share)),
+                number(Some(all.exhausted_share)),
                 number(all.fresh_share),
                 number(all.stale_share),
                 number(all.lag_mean_s),
@@ -156,7 +156,7 @@ fn percent(share: Option<f64>) -> String {
 }
 
 fn number(value: Option<f64>) -> String {
-    value.map(|v| v.to_string()).unwrap_or_default()
+    value.map(crate::report::csv_number).unwrap_or_default()
 }
 
 #[cfg(test)]

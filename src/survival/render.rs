@@ -151,7 +151,8 @@ impl SurvivalMap {
         let mut out = String::from(
             "series,headroom,outage_s,outcome,recovery_s,exhausted_share,peak_multiple,goodput_vs_arrivals\n",
         );
-        let optional = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
+        let number = crate::report::csv_number;
+        let optional = |v: Option<f64>| v.map_or(String::new(), number);
         for series in &self.series {
             for (row, &headroom) in series.cells.iter().zip(&self.headroom) {
                 for (cell, &outage) in row.iter().zip(&self.outages_s) {
@@ -160,9 +161,9 @@ impl SurvivalMap {
                         series.label,
                         cell.outcome.name(),
                         optional(cell.recovery_s),
-                        cell.exhausted_share,
+                        number(cell.exhausted_share),
                         optional(cell.peak_multiple),
-                        cell.goodput_vs_arrivals,
+                        number(cell.goodput_vs_arrivals),
                     );
                 }
             }

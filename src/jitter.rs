@@ -151,6 +151,12 @@ impl Jitter {
         Factor::new(factor).map(Jitter::Proportional)
     }
 
+    /// Whether the mode draws anything: not without jitter, nor with proportional jitter of
+    /// ±0%, whose every gap is its ideal value.
+    pub fn draws(&self) -> bool {
+        !matches!(self, Jitter::None | Jitter::Proportional(Factor(0.0)))
+    }
+
     /// The mode's name.
     pub fn name(&self) -> &'static str {
         match self {

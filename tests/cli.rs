@@ -408,20 +408,26 @@ fn jitter_and_herd_refuse_bad_input() {
 /// min" beside a column of the same figures ± 0 s).
 #[test]
 fn without_jitter_the_table_has_no_sampled_column() {
-    let table = stdout(&run(&["jitter", "--preset", "article"]));
-    assert_eq!(
-        table.lines().next().map(str::trim),
-        Some("exact"),
-        "{table}"
-    );
-    assert!(table.contains("p95         24 h 02 min\n"), "{table}");
-    assert!(!table.contains("seed") && !table.contains("±"), "{table}");
-    assert!(
-        table
-            .trim_end()
-            .ends_with("Without jitter every delivery gives up at exactly 24 h 02 min."),
-        "{table}"
-    );
+    // Proportional jitter of ±0% draws nothing either.
+    let zero = ["--mode", "proportional", "--factor", "0"];
+    for extra in [&[][..], &zero[..]] {
+        let output = run(&[&["jitter", "--preset", "article"][..], extra].concat());
+        let table = stdout(&output);
+        assert_eq!(
+            table.lines().next().map(str::trim),
+            Some("exact"),
+            "{table}"
+        );
+        assert!(table.contains("p95         24 h 02 min\n"), "{table}");
+        assert!(!table.contains("seed") && !table.contains("±"), "{table}");
+        assert!(
+            table
+                .trim_end()
+                .ends_with("Without jitter every delivery gives up at exactly 24 h 02 min."),
+            "{table}"
+        );
+        assert_eq!(stderr(&output), "", "{extra:?}: no fresh seed named");
+    }
 }
 
 /// A percentile is read as a percentage with or without its sign, as budgets are.
@@ -839,6 +845,17 @@ fn refusals_name_the_flag_given_and_its_value_as_given() {
     refused(
         &["storm", "--arrivals", "0.0001/s", "--traffic", "30m"],
         "error: --arrivals must be a rate that brings at least one delivery during the traffic (at least 1 per 30 min), got 0.0001/s",
+    );
+    refused(
+        &["storm", "--traffic", "0"],
+        "error: --traffic must be a duration of at least 1 s, or a batch: a storm needs deliveries, got 0 s without a batch",
+    );
+    // A map's cells have their own traffic: `figure survival` refuses what `survival` does, no
+    // more (it refused a rate too slow for the storm's 2 h, which no cell has).
+    let slow = ["--arrivals", "0.0001/s", "--steps", "3x2"];
+    assert_eq!(
+        stderr(&run(&[&["figure", "survival"][..], &slow].concat())),
+        stderr(&run(&[&["survival"][..], &slow].concat())),
     );
     // An uncapped gap beyond any count of days is written in years.
     let week = stdout(&article(&["--give-up", "1w"]));

@@ -70,14 +70,18 @@ pub fn draw<DB: DrawingBackend>(
     time_labels(area, &chart, &ticks, &theme, s, false)?;
 
     if let Some(reference) = extent.reference {
-        let bars = extent.bars(reference, width, spike_colour(&theme));
-        chart.draw_series(bars).map_err(drawing_error)?;
+        let bars = extent.bars(reference, width);
+        chart
+            .draw_series(extent.rectangles(&bars, spike_colour(&theme)))
+            .map_err(drawing_error)?;
+        if extent.cut {
+            draw_cuts(area, &chart, &bars, extent.top, &theme, s)?;
+        }
     }
-    if let Some(cut) = &extent.cut {
-        draw_cut(area, &chart, cut, extent.top, &theme, s)?;
-    }
-    let bars = extent.bars(extent.main, width, spread_colour(&theme));
-    chart.draw_series(bars).map_err(drawing_error)?;
+    let bars = extent.bars(extent.main, width);
+    chart
+        .draw_series(extent.rectangles(&bars, spread_colour(&theme)))
+        .map_err(drawing_error)?;
     let mean = herd.first_retry.mean_per_s;
     let mean_line = vec![(0.0, mean), (extent.seconds, mean)];
     let style = theme.secondary.stroke_width(stroke(1.5, s));
@@ -91,12 +95,12 @@ pub fn draw<DB: DrawingBackend>(
 /// would put bars past any pixel plotters can address.
 fn check_bin_width(herd: &Herd) -> Result<(), Error> {
     let bin = herd.first_retry.bin_s;
-    if bin >= 1.0 {
+    if bin.is_finite() && bin >= 1.0 {
         return Ok(());
     }
     Err(Error::out_of_range(
         "computed",
-        format!("first_retry.bin_s {bin}"),
+        format!("first_retry.bin_s {bin:e}"),
         "a herd whose bins are 1 s or wider",
     ))
 }
@@ -114,10 +118,12 @@ fn bins(h: &Herd) -> Bins<'_> {
 /// peaking at 44/s), and the spread's shape is what the chart is for.
 const CUT_RATIO: f64 = 4.0;
 
-/// Where the spike's bar is cut off: its busiest bin's span, seconds, and its rate there.
-struct Cut {
+/// A bar to draw: the seconds it spans, the rate it stands for (per second), and the width of
+/// the bins it stands for.
+struct Bar {
     span_s: (f64, f64),
     rate_per_s: f64,
+    bin_s: f64,
 }
 
 /// What the plot spans: the herd's bins and the spike's, how many seconds and how high.
@@ -127,7 +133,8 @@ struct Extent<'a> {
     seconds: f64,
     /// The axis' top: above the tallest bar, or twice the spread's peak when the spike is cut.
     top: f64,
-    cut: Option<Cut>,
+    /// Whether the spike's bars past the top are cut off there (see [`CUT_RATIO`]).
+    cut: bool,
     /// The bins' width, when wider than a second: the chart says so, and rates below one get
     /// decimals.
     wide: Option<f64>,
@@ -141,25 +148,17 @@ impl<'a> Extent<'a> {
         let seconds = all()
             .map(|(counts, bin)| counts.len() as f64 * bin)
             .fold(2.0, f64::max);
-        let busiest = |(counts, bin): Bins<'_>| {
-            let (i, most) = counts
-                .iter()
-                .copied()
-                .enumerate()
-                .max_by_key(|(_, count)| *count)
-                .unwrap_or((0, 0));
-            ((i as f64 * bin, (i + 1) as f64 * bin), most as f64 / bin)
-        };
-        let main_peak = busiest(main).1;
+        let peak_of =
+            |(counts, bin): Bins<'_>| counts.iter().copied().max().unwrap_or(0) as f64 / bin;
+        let main_peak = peak_of(main);
         let cut = reference
-            .map(busiest)
-            .filter(|(_, peak)| main_peak > 0.0 && *peak > CUT_RATIO * main_peak)
-            .map(|(span_s, rate_per_s)| Cut { span_s, rate_per_s });
-        let peak = all().map(|bins| busiest(bins).1).fold(0.0, f64::max);
+            .map(peak_of)
+            .is_some_and(|peak| main_peak > 0.0 && peak > CUT_RATIO * main_peak);
+        let peak = all().map(peak_of).fold(0.0, f64::max);
         let top = match cut {
-            Some(_) => 2.0 * main_peak,
-            None if peak > 0.0 => 1.15 * peak,
-            None => 1.15,
+            true => 2.0 * main_peak,
+            false if peak > 0.0 => 1.15 * peak,
+            false => 1.15,
         };
         Extent {
             main,
@@ -173,12 +172,7 @@ impl<'a> Extent<'a> {
 
     /// A bar per bin while bins are wider than a pixel; past that, a bar per pixel's worth
     /// of bins at the busiest bin in it (a day of seconds would be 86,400 bars).
-    fn bars(
-        &self,
-        (counts, bin): Bins<'_>,
-        width: f64,
-        colour: RGBAColor,
-    ) -> Vec<Rectangle<(f64, f64)>> {
+    fn bars(&self, (counts, bin): Bins<'_>, width: f64) -> Vec<Bar> {
         let per_bar = (self.seconds / width.max(1.0) / bin).ceil().max(1.0) as usize;
         let (inset, last) = if per_bar == 1 {
             (0.08, 0.92)
@@ -191,46 +185,71 @@ impl<'a> Extent<'a> {
             .filter_map(|(i, chunk)| {
                 let busiest = chunk.iter().copied().max().filter(|c| *c > 0)?;
                 let start = (i * per_bar) as f64;
-                Some(Rectangle::new(
-                    [
-                        ((start + inset * per_bar as f64) * bin, 0.0),
-                        (
-                            (start + last * per_bar as f64) * bin,
-                            (busiest as f64 / bin).min(self.top),
-                        ),
-                    ],
+                Some(Bar {
+                    span_s: (
+                        (start + inset * per_bar as f64) * bin,
+                        (start + last * per_bar as f64) * bin,
+                    ),
+                    rate_per_s: busiest as f64 / bin,
+                    bin_s: bin,
+                })
+            })
+            .collect()
+    }
+
+    /// The bars as rectangles, none past the axis' top.
+    fn rectangles(&self, bars: &[Bar], colour: RGBAColor) -> Vec<Rectangle<(f64, f64)>> {
+        bars.iter()
+            .map(|bar| {
+                let (from, to) = bar.span_s;
+                Rectangle::new(
+                    [(from, 0.0), (to, bar.rate_per_s.min(self.top))],
                     colour.filled(),
-                ))
+                )
             })
             .collect()
     }
 }
 
-/// Marks the spike's bar as cut off at the axis' top: a gap across the bar under the top, and
-/// its rate beside it ("1000/s ↑").
-fn draw_cut<DB: DrawingBackend>(
+/// Marks every bar cut off at the axis' top with a gap across it under the top, and the
+/// busiest (the first of equals) with its rate beside it ("1000/s ↑").
+fn draw_cuts<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-    cut: &Cut,
+    bars: &[Bar],
     top: f64,
     theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
-    let (from, to) = cut.span_s;
-    let (left, y_top) = chart.backend_coord(&(from, top));
-    let (right, y_bottom) = chart.backend_coord(&(to, 0.0));
-    let gap_y = y_top + (f64::from(y_bottom - y_top) * 0.06) as i32;
-    let band = (3.0 * s).max(1.0) as i32;
-    area.draw(&Rectangle::new(
-        [(left, gap_y), (right + 1, gap_y + band)],
-        theme.background.filled(),
-    ))
-    .map_err(drawing_error)?;
-    let rate = format_rate(cut.rate_per_s);
-    let label = match to - from {
+    let cut: Vec<&Bar> = bars.iter().filter(|bar| bar.rate_per_s > top).collect();
+    for bar in &cut {
+        let (from, to) = bar.span_s;
+        let (left, y_top) = chart.backend_coord(&(from, top));
+        let (right, y_bottom) = chart.backend_coord(&(to, 0.0));
+        let gap_y = y_top + (f64::from(y_bottom - y_top) * 0.06) as i32;
+        let band = (3.0 * s).max(1.0) as i32;
+        area.draw(&Rectangle::new(
+            [(left, gap_y), (right + 1, gap_y + band)],
+            theme.background.filled(),
+        ))
+        .map_err(drawing_error)?;
+    }
+    let busiest = cut.iter().copied().reduce(|most, bar| {
+        if bar.rate_per_s > most.rate_per_s {
+            bar
+        } else {
+            most
+        }
+    });
+    let Some(busiest) = busiest else {
+        return Ok(());
+    };
+    let rate = format_rate(busiest.rate_per_s);
+    let label = match busiest.bin_s {
         1.0 => format!("{rate}/s ↑"),
         bin => format!("{rate}/s over {} ↑", format_duration(bin)),
     };
+    let (left, y_top) = chart.backend_coord(&(busiest.span_s.0, top));
     area.draw(&Text::new(
         label,
         (left - (4.0 * s) as i32, y_top + (2.0 * s) as i32),
@@ -310,13 +329,14 @@ fn y_titles(wide: Option<f64>) -> Vec<String> {
     }
 }
 
-/// Whole numbers, unless wide bins make the rates small: then enough decimals for the five
-/// labels to differ.
+/// Whole numbers, unless the axis is low (wide bins' small rates, or a small herd's axis of
+/// twice its peak under a cut spike): then enough decimals for the five labels to differ.
 fn y_decimals(extent: &Extent<'_>) -> usize {
     let top = extent.top;
-    match extent.wide {
-        Some(_) if top < 5.0 => (1.0 - (top / 5.0).log10().floor()).clamp(0.0, 12.0) as usize,
-        _ => 0,
+    if top < 5.0 {
+        (1.0 - (top / 5.0).log10().floor()).clamp(0.0, 12.0) as usize
+    } else {
+        0
     }
 }
 
@@ -343,7 +363,7 @@ mod tests {
     fn a_herd_with_bins_narrower_than_a_second_is_refused_by_name() {
         let mut spread = simulate(&Policy::article(), Jitter::Full, 1_000, 42).unwrap();
         let spike = simulate(&Policy::article(), Jitter::None, 1_000, 42).unwrap();
-        for width in [-3.6e-304, 0.0, 0.5, f64::NAN] {
+        for width in [-3.6e-304, 0.0, 0.5, f64::NAN, f64::INFINITY] {
             spread.first_retry.bin_s = width;
             let refused = to_svg((800, 300), |area| {
                 draw(area, &spread, Some(&spike), &ChartOptions::default())
@@ -353,7 +373,7 @@ mod tests {
             assert!(
                 refused.starts_with(
                     "computed must be a herd whose bins are 1 s or wider, got first_retry.bin_s"
-                ),
+                ) && refused.len() < 100,
                 "{refused}"
             );
         }
@@ -421,6 +441,32 @@ mod tests {
         assert!(
             !whole.contains('↑'),
             "a spike of 10 over a spread of 1 to 3 is drawn whole"
+        );
+    }
+
+    /// A spike split over two seconds (a 30.5 s first gap: about 500 in each) has both bars
+    /// cut: each gets its gap, and one label names the busier; the other is no bar of the
+    /// axis' height that reads as real.
+    #[test]
+    fn every_cut_bar_is_marked_and_the_busiest_labelled() {
+        let policy = Policy::new(30.5, 3.0, 10_800.0, crate::Stop::Attempts(14)).unwrap();
+        let spread = simulate(&policy, Jitter::Full, 1_000, 42).unwrap();
+        let spike = simulate(&policy, Jitter::None, 1_000, 42).unwrap();
+        let svg = to_svg((800, 300), |area| {
+            draw(area, &spread, Some(&spike), &ChartOptions::default())
+        })
+        .unwrap();
+        let background = svg_read::hex(Theme::new(false).background);
+        let gaps = svg_read::rects(&svg)
+            .iter()
+            .filter(|r| r.fill == background && r.rect.3 - r.rect.1 < 5.0)
+            .count();
+        assert_eq!(gaps, 2, "a gap across each cut bar");
+        let labels = svg_read::labels(&svg);
+        assert_eq!(
+            labels.iter().filter(|l| l.text.ends_with('↑')).count(),
+            1,
+            "{labels:?}"
         );
     }
 

@@ -217,11 +217,14 @@ impl Panels<'_> {
         let (theme, s) = (self.theme, self.scale);
         draw_mesh(chart, theme, s, y_titles, 6, &|v: &f64| compact(*v))?;
         shade(chart, self.outage, (floor, top), outage_fill(theme))?;
+        // The first series' fills under every series' line: its opaque band of first attempts
+        // would hide a comparison's line below it.
+        if let Some(first) = self.series.first() {
+            let points = self.per_minute(first, |m| m.attempts, floor);
+            self.stack(chart, first, &points, floor)?;
+        }
         for (i, sr) in self.series.iter().enumerate().rev() {
             let points = self.per_minute(sr, |m| m.attempts, floor);
-            if i == 0 {
-                self.stack(chart, sr, &points, floor)?;
-            }
             line(chart, points, self.colour(i).stroke_width(self.line_width))?;
         }
         let capacity = vec![
@@ -398,6 +401,26 @@ mod tests {
         assert!(single.contains("fixed 30 s") && single.contains("capacity 1800"));
         assert!(compare.contains("with a 10% budget"));
         assert!(compare.matches("<polyline").count() > single.matches("<polyline").count());
+        // The first series' opaque band of first attempts lies under the compared series' line.
+        let budget_label = svg_read::labels(&compare)
+            .into_iter()
+            .find(|l| l.text == "with a 10% budget")
+            .unwrap();
+        let swatch = svg_read::rects(&compare)
+            .into_iter()
+            .find(|r| r.rect.2 <= budget_label.rect.0 && r.rect.2 > budget_label.rect.0 - 8.0)
+            .unwrap();
+        let band = compare.find("<polygon opacity=\"1\"").unwrap();
+        let budget_line = compare
+            .find(&format!(
+                "<polyline fill=\"none\" opacity=\"1\" stroke=\"{}\"",
+                swatch.fill
+            ))
+            .unwrap();
+        assert!(
+            band < budget_line,
+            "the band is drawn over the budget's line"
+        );
         assert_eq!(compact(12_600.0), "12.6k");
     }
 

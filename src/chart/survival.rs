@@ -96,31 +96,30 @@ fn legend_entries(map: &SurvivalMap, theme: &Theme, s: f64) -> Vec<(String, Shap
     ];
     for (i, series) in map.series.iter().enumerate() {
         let (style, _) = boundary_style(i, theme, s);
-        let text = format!("{}: {}", series.label, cliff_text(series, &map.outages_s));
+        let text = format!("{}: {}", series.label, cliff_text(series));
         entries.push((text, style.color.filled()));
     }
     entries
 }
 
-/// What a series' boundary line shows: a cliff, or, when the line runs along the map's edge
-/// where no one would see it, that there is none within the map.
-fn cliff_text(series: &Series, outages_s: &[f64]) -> &'static str {
-    let mut computed = series
+/// What a series' boundary line shows: a cliff, or, when no computed cell collapses (the line
+/// runs along the map's right edge) or every one does (its left edge), where no one would see
+/// it, that there is none within the map.
+fn cliff_text(series: &Series) -> &'static str {
+    let mut outcomes = series
         .cells
         .iter()
-        .zip(&series.boundary)
-        .filter(|(cells, _)| !cells.is_empty())
-        .map(|(_, boundary)| *boundary)
+        .flatten()
+        .map(|cell| cell.outcome)
         .peekable();
-    if computed.peek().is_none() {
+    if outcomes.peek().is_none() {
         return "cliff";
     }
-    let longest = outages_s.last().copied();
-    let rows: Vec<Option<f64>> = computed.collect();
-    if rows.iter().all(|b| *b == longest) {
-        "no cliff (survives every cell)"
-    } else if rows.iter().all(Option::is_none) {
-        "no cliff (collapses in every cell)"
+    let outcomes: Vec<Outcome> = outcomes.collect();
+    if outcomes.iter().all(|o| *o != Outcome::Collapsed) {
+        "no cliff (no cell collapses)"
+    } else if outcomes.iter().all(|o| *o == Outcome::Collapsed) {
+        "no cliff (every cell collapses)"
     } else {
         "cliff"
     }
@@ -409,13 +408,12 @@ mod tests {
         crate::survival::survival_map(&spec, &axes, crate::Engine::Fluid).unwrap()
     }
 
-    /// A policy that survives every cell (the page's "+ 10% budget") has its boundary along the
-    /// map's right edge, where no one sees it: its legend said "cliff" all the same. The legend
-    /// says there is none, either way; a boundary inside the map is a cliff.
+    /// A policy under which no cell collapses (the page's "+ 10% budget") has its boundary
+    /// along the map's right edge, where no one sees it: its legend said "cliff" all the same.
+    /// The legend says there is none, either way; anything between is a cliff.
     #[test]
     fn a_boundary_along_the_maps_edge_is_called_no_cliff() {
         let mut map = map((6, 4));
-        let longest = map.outages_s.last().copied();
         let legend = |map: &SurvivalMap| {
             let svg = crate::chart::to_svg((900, 460), |area| draw(area, map, &Default::default()))
                 .unwrap();
@@ -426,11 +424,17 @@ mod tests {
                 .unwrap()
         };
         assert!(legend(&map).ends_with(": cliff"), "{}", legend(&map));
-        let rows = map.series[0].boundary.len();
-        map.series[0].boundary = vec![longest; rows];
-        assert!(legend(&map).ends_with(": no cliff (survives every cell)"));
-        map.series[0].boundary = vec![None; rows];
-        assert!(legend(&map).ends_with(": no cliff (collapses in every cell)"));
+        let mut every = |outcome| {
+            for cell in map.series[0].cells.iter_mut().flatten() {
+                cell.outcome = outcome;
+            }
+            legend(&map)
+        };
+        assert!(every(Outcome::Slow).ends_with(": no cliff (no cell collapses)"));
+        assert!(every(Outcome::Collapsed).ends_with(": no cliff (every cell collapses)"));
+        // The shortest outage collapsing but a longer one recovering is a cliff of its own.
+        map.series[0].cells[0][2].outcome = Outcome::Recovers;
+        assert!(legend(&map).ends_with(": cliff"));
     }
 
     /// A 6-step map of outages from 10 s to 24 h had its axis run from 5 s to 48 h: every

@@ -236,7 +236,7 @@ impl JitterFlags {
     /// unjittered one draws nothing) and the output (CSV) does not carry it: every run can be
     /// repeated.
     pub(super) fn tell_fresh_seed(&self, params: &Params, csv: bool) -> Result<(), Error> {
-        let jittered = params.jitter()? != backoff_lab::jitter::Jitter::None;
+        let jittered = params.jitter()?.draws();
         if let (None, true, true, Some(seed)) = (&self.seed, csv, jittered, params.seed()?) {
             eprintln!("seed {seed} (drawn fresh: --seed {seed} repeats this run)");
         }

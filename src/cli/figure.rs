@@ -192,7 +192,7 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
             let params = args.scenario.params_with_engine("fluid")?;
             let axes = args.axes.axes()?;
             let map = super::survival::map_on_every_core(
-                params.scenario()?.spec(),
+                params.map_scenario()?.spec(),
                 &axes,
                 params.engine()?,
             )?;

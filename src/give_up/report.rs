@@ -164,8 +164,9 @@ impl JitterReport {
         })
     }
 
-    /// A table of exact and sampled figures, then the caption. Without jitter nothing is
-    /// drawn (every sample is the unjittered time): the table has the exact column alone.
+    /// A table of exact and sampled figures, then the caption. Without jitter (or with ±0%
+    /// proportional jitter) nothing is drawn, every sample being the unjittered time: the table
+    /// has the exact column alone.
     pub fn to_table(&self) -> String {
         let fmt = format_duration;
         let exact_head = if self.exact { "exact" } else { "estimate" };
@@ -205,7 +206,9 @@ impl JitterReport {
             fmt(self.unjittered_give_up_s),
             String::new(),
         ]);
-        if self.mode == Jitter::None.name() {
+        let draws = Jitter::from_name(&self.mode, self.factor.unwrap_or(0.0))
+            .map_or(true, |jitter| jitter.draws());
+        if !draws {
             rows.iter_mut().for_each(|row| row[2].clear());
         }
         let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
@@ -273,7 +276,7 @@ fn caption(
     let fmt = format_duration;
     let p = &exact.percentiles;
     let share = exact.expected_give_up_s / exact.unjittered_give_up_s.max(f64::MIN_POSITIVE);
-    let mut text = if jitter == Jitter::None {
+    let mut text = if !jitter.draws() {
         format!(
             "Without jitter every delivery gives up at exactly {}.",
             fmt(exact.unjittered_give_up_s)
@@ -292,7 +295,7 @@ fn caption(
             fmt(p.p50),
         )
     };
-    text += &if jitter == Jitter::None {
+    text += &if !jitter.draws() {
         // Nothing is drawn: every sample is the unjittered time.
         String::new()
     } else if sampled.samples == 1 {

@@ -262,7 +262,7 @@ mod tests {
         assert_eq!(edit("#base=10h", "base"), ("10h".into(), "10h".into()));
         assert_eq!(edit("#cap=10s", "cap"), ("10s".into(), "10s".into()));
         assert_eq!(edit("#base=1h", "base"), ("1h".into(), "3 h".into()));
-        let typing = edited(resolved("#base=10"), "base");
+        let typing = edited(resolved("#base=10x"), "base");
         assert_eq!(typing.get("cap"), "3 h");
     }
 

@@ -15,7 +15,7 @@ use crate::{format_duration, Error};
 /// the fluid engine (the discrete one when the settings choose it), its work checked up front.
 pub fn survival_plan(settings: &Settings) -> Result<Plan, Error> {
     let params = storm_params(settings);
-    let spec = *params.scenario()?.spec();
+    let spec = *params.map_scenario()?.spec();
     let engine = params.engine()?;
     let axes = Axes::from_text(
         settings.get("outages"),

@@ -18,6 +18,13 @@ impl Params {
     /// ```
     pub fn scenario(&self) -> Result<Scenario, Error> {
         let scenario = self.scenario_of_any_traffic()?;
+        if scenario.deliveries() < 1.0 && scenario.traffic_s == 0 {
+            return Err(Error::out_of_range(
+                "traffic",
+                "0 s without a batch",
+                "a duration of at least 1 s, or a batch: a storm needs deliveries",
+            ));
+        }
         if scenario.deliveries() < 1.0 {
             let arrivals = match &self.arrivals {
                 Some(NumberInput::Number(n)) => format!("{n}/s"),

@@ -37,10 +37,15 @@ pub(crate) fn caption(
         );
     }
     let no_outage = scenario.outage.1 == 0;
-    // Steady arrivals fill the seconds before `traffic_s`; a batch arrives in its second.
-    let arrivals_end = scenario
-        .traffic_s
-        .max(scenario.batch.map_or(0, |(_, at)| at + 1));
+    // Steady traffic's n deliveries arrive by second ceil(n / A) (the module's rule: floor(A·(s+1))
+    // by the end of second s); a batch arrives in its second.
+    let steady = (scenario.arrivals_per_s * f64::from(scenario.traffic_s)).floor();
+    let steady_end = if steady >= 1.0 {
+        ((steady / scenario.arrivals_per_s).ceil() as u32).min(scenario.traffic_s)
+    } else {
+        0
+    };
+    let arrivals_end = steady_end.max(scenario.batch.map_or(0, |(_, at)| at + 1));
     if !no_outage && scenario.outage.0 >= arrivals_end {
         text += &format!(
             "The outage starts at {}, after the last delivery arrived (by {}): it meets only \
@@ -302,6 +307,20 @@ mod tests {
         assert!(
             batch_late.contains("after the last delivery arrived (by 3 h)"),
             "{batch_late}"
+        );
+        // Steady traffic too slow to bring anyone: the batch at second 0 is every arrival.
+        let spec = Spec {
+            arrivals_per_s: 0.0001,
+            outage: (3_600, 600),
+            batch: Some((100, 0)),
+            ..Spec::article_fixed()
+        };
+        let only_batch = simulate_fluid(&Scenario::new(spec).unwrap(), false)
+            .unwrap()
+            .caption;
+        assert!(
+            only_batch.contains("after the last delivery arrived (by 1 s)"),
+            "{only_batch}"
         );
         for (outage, batch) in [
             ((0, 600), None),

@@ -108,8 +108,9 @@ pub fn survival_jobs(
     #[wasm_bindgen(unchecked_param_type = "number")] workers: JsValue,
 ) -> Result<JsValue, JsValue> {
     let workers = index("workers", from_js("workers", workers)?, 64)?;
-    let plan = page::survival_plan(&settings(values)?)
-        .map_err(|e| page_error(&page::PageError::from(e)))?;
+    let settings = settings(values)?;
+    let plan = page::survival_plan(&settings)
+        .map_err(|e| page_error(&page::PageError::from(e).quoting(&settings)))?;
     to_js(&plan.pieces(workers))
 }
 
@@ -128,9 +129,10 @@ pub fn compute_survival_rows(
         .into_iter()
         .map(|h| index("headrooms", h, 1_000_000))
         .collect::<Result<Vec<usize>, JsValue>>()?;
-    let rows = page::survival_plan(&settings(values)?)
+    let settings = settings(values)?;
+    let rows = page::survival_plan(&settings)
         .and_then(|plan| plan.rows_of(series, &headrooms))
-        .map_err(|e| page_error(&page::PageError::from(e)))?;
+        .map_err(|e| page_error(&page::PageError::from(e).quoting(&settings)))?;
     to_js(&rows)
 }
 

@@ -227,7 +227,8 @@ test('the base slider past the cap takes the cap with it, and the cap slider und
     });
     const cap = await page.locator('#cap-text').inputValue();
     assert.equal(await page.locator('#base-text').inputValue(), cap, 'the base follows the cap to the slider\'s start');
-    assert.equal(await page.locator('#cap-error').textContent(), '', 'nothing is refused');
+    assert.equal(await page.locator('#cap-error').textContent(), '', 'the cap is not refused');
+    assert.equal(await page.locator('#base-error').textContent(), '', 'nor the base');
   });
 });
 

@@ -470,6 +470,30 @@ mod tests {
         );
     }
 
+    /// Five deliveries: a spread peaking at 1/s under a cut spike of 5/s, an axis to 2. Whole
+    /// numbers labelled it 0, 0, 1, 2, 2; the labels differ.
+    #[test]
+    fn a_low_axis_has_labels_that_differ() {
+        let few = |jitter| simulate(&Policy::article(), jitter, 5, 42).unwrap();
+        let svg = to_svg((800, 300), |area| {
+            draw(
+                area,
+                &few(Jitter::Full),
+                Some(&few(Jitter::None)),
+                &ChartOptions::default(),
+            )
+        })
+        .unwrap();
+        let ticks: Vec<String> = svg_read::labels(&svg)
+            .into_iter()
+            .filter(|l| l.rect.2 < 60.0 && l.text.parse::<f64>().is_ok())
+            .map(|l| l.text)
+            .collect();
+        assert!(ticks.len() >= 3, "{ticks:?}");
+        let distinct: std::collections::HashSet<_> = ticks.iter().collect();
+        assert_eq!(distinct.len(), ticks.len(), "{ticks:?}");
+    }
+
     #[test]
     fn every_swatch_matches_its_bars() {
         for dark in [false, true] {

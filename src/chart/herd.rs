@@ -349,8 +349,14 @@ mod tests {
     use crate::Policy;
 
     fn svg(jitter: Jitter) -> String {
-        let spread = simulate(&Policy::article(), jitter, 1_000, 42).unwrap();
-        let spike = simulate(&Policy::article(), Jitter::None, 1_000, 42).unwrap();
+        herd_svg(&Policy::article(), jitter, 1_000)
+    }
+
+    /// `deliveries` failing together under `policy` with `jitter` (seed 42), over their
+    /// unjittered spike, 800 × 300.
+    fn herd_svg(policy: &Policy, jitter: Jitter, deliveries: usize) -> String {
+        let spread = simulate(policy, jitter, deliveries, 42).unwrap();
+        let spike = simulate(policy, Jitter::None, deliveries, 42).unwrap();
         to_svg((800, 300), |area| {
             draw(area, &spread, Some(&spike), &ChartOptions::default())
         })
@@ -428,16 +434,7 @@ mod tests {
         let labels = svg_read::labels(&full);
         assert!(labels.iter().any(|l| l.text == "1000/s ↑"), "{labels:?}");
 
-        let few = |jitter| simulate(&Policy::article(), jitter, 10, 42).unwrap();
-        let whole = to_svg((800, 300), |area| {
-            draw(
-                area,
-                &few(Jitter::Equal),
-                Some(&few(Jitter::None)),
-                &ChartOptions::default(),
-            )
-        })
-        .unwrap();
+        let whole = herd_svg(&Policy::article(), Jitter::Equal, 10);
         assert!(
             !whole.contains('↑'),
             "a spike of 10 over a spread of 1 to 3 is drawn whole"
@@ -450,12 +447,7 @@ mod tests {
     #[test]
     fn every_cut_bar_is_marked_and_the_busiest_labelled() {
         let policy = Policy::new(30.5, 3.0, 10_800.0, crate::Stop::Attempts(14)).unwrap();
-        let spread = simulate(&policy, Jitter::Full, 1_000, 42).unwrap();
-        let spike = simulate(&policy, Jitter::None, 1_000, 42).unwrap();
-        let svg = to_svg((800, 300), |area| {
-            draw(area, &spread, Some(&spike), &ChartOptions::default())
-        })
-        .unwrap();
+        let svg = herd_svg(&policy, Jitter::Full, 1_000);
         let background = svg_read::hex(Theme::new(false).background);
         let gaps = svg_read::rects(&svg)
             .iter()
@@ -474,16 +466,7 @@ mod tests {
     /// numbers labelled it 0, 0, 1, 2, 2; the labels differ.
     #[test]
     fn a_low_axis_has_labels_that_differ() {
-        let few = |jitter| simulate(&Policy::article(), jitter, 5, 42).unwrap();
-        let svg = to_svg((800, 300), |area| {
-            draw(
-                area,
-                &few(Jitter::Full),
-                Some(&few(Jitter::None)),
-                &ChartOptions::default(),
-            )
-        })
-        .unwrap();
+        let svg = herd_svg(&Policy::article(), Jitter::Full, 5);
         let ticks: Vec<String> = svg_read::labels(&svg)
             .into_iter()
             .filter(|l| l.rect.2 < 60.0 && l.text.parse::<f64>().is_ok())

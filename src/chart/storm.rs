@@ -363,6 +363,18 @@ mod tests {
     use crate::chart::{svg_read, to_svg};
     use crate::storm::simulate_fluid;
 
+    /// The article's fixed-interval storm alone, 900 × 420.
+    fn article_fixed_svg(options: &ChartOptions) -> String {
+        let fixed = Scenario::article_fixed();
+        let report = simulate_fluid(&fixed, false).unwrap();
+        let one = [Series {
+            label: "fixed 30 s".into(),
+            scenario: &fixed,
+            report: &report,
+        }];
+        to_svg((900, 420), |area| draw(area, &one, options)).unwrap()
+    }
+
     #[test]
     fn one_and_several_scenarios_draw() {
         let fixed = Scenario::article_fixed();
@@ -431,18 +443,10 @@ mod tests {
     #[test]
     fn the_first_attempts_and_outage_swatches_are_their_regions_colours() {
         for dark in [false, true] {
-            let fixed = Scenario::article_fixed();
-            let report = simulate_fluid(&fixed, false).unwrap();
-            let one = [Series {
-                label: "fixed 30 s".into(),
-                scenario: &fixed,
-                report: &report,
-            }];
-            let options = ChartOptions {
+            let svg = article_fixed_svg(&ChartOptions {
                 dark,
                 ..ChartOptions::default()
-            };
-            let svg = to_svg((900, 420), |area| draw(area, &one, &options)).unwrap();
+            });
             let rects = svg_read::rects(&svg);
             let (swatches, regions): (Vec<_>, Vec<_>) = rects
                 .iter()
@@ -520,17 +524,7 @@ mod tests {
     /// The log axis of a storm that dwarfs the capacity reads "10k", "100k": no "100.0k".
     #[test]
     fn tick_labels_are_round_numbers_written_short() {
-        let fixed = Scenario::article_fixed();
-        let report = simulate_fluid(&fixed, false).unwrap();
-        let one = [Series {
-            label: "fixed 30 s".into(),
-            scenario: &fixed,
-            report: &report,
-        }];
-        let svg = to_svg((900, 420), |area| {
-            draw(area, &one, &ChartOptions::default())
-        })
-        .unwrap();
+        let svg = article_fixed_svg(&ChartOptions::default());
         let labels: Vec<String> = svg_read::labels(&svg).into_iter().map(|l| l.text).collect();
         assert!(labels.iter().any(|l| l == "100k"), "{labels:?}");
         assert!(!labels

@@ -306,26 +306,49 @@ impl Legend {
     ) -> Result<(), Error> {
         let s = self.scale;
         for (text, swatch, x, y) in self.placed {
-            let corners = [
-                (x as i32, y as i32),
-                ((x + 10.0 * s) as i32, (y + 10.0 * s) as i32),
-            ];
-            area.draw(&Rectangle::new(corners, swatch))
-                .map_err(drawing_error)?;
-            // A faint fill (a shaded region's) is a faint swatch, on a dark page next to
-            // invisible: its colour at full strength outlines it.
-            let RGBAColor(r, g, b, alpha) = swatch.color;
-            if swatch.filled && alpha < 0.5 {
-                let outline = RGBColor(r, g, b).stroke_width(stroke(1.0, s));
-                area.draw(&Rectangle::new(corners, outline))
-                    .map_err(drawing_error)?;
-            }
+            Self::swatch(area, swatch, (x, y), s)?;
             area.draw(&Text::new(
                 text,
                 ((x + 14.0 * s) as i32, (y + 5.0 * s) as i32),
                 self.style.clone(),
             ))
             .map_err(drawing_error)?;
+        }
+        Ok(())
+    }
+
+    /// A fill's swatch is a square of it; a stroke's (a dashed line's) two dashes of it.
+    fn swatch<DB: DrawingBackend>(
+        area: &DrawingArea<DB, plotters::coord::Shift>,
+        swatch: ShapeStyle,
+        (x, y): (f64, f64),
+        s: f64,
+    ) -> Result<(), Error> {
+        if !swatch.filled {
+            let middle = (y + 5.0 * s) as i32;
+            for (from, to) in [(0.0, 4.0), (6.0, 10.0)] {
+                let dash = [
+                    ((x + from * s) as i32, middle),
+                    ((x + to * s) as i32, middle),
+                ];
+                area.draw(&PathElement::new(dash, swatch))
+                    .map_err(drawing_error)?;
+            }
+            return Ok(());
+        }
+        let corners = [
+            (x as i32, y as i32),
+            ((x + 10.0 * s) as i32, (y + 10.0 * s) as i32),
+        ];
+        area.draw(&Rectangle::new(corners, swatch))
+            .map_err(drawing_error)?;
+        // A faint fill (a shaded region's) is a faint swatch, on a dark page next to
+        // invisible: its colour at full strength outlines it.
+        let RGBAColor(r, g, b, alpha) = swatch.color;
+        if alpha < 0.5 {
+            let outline = RGBColor(r, g, b).stroke_width(stroke(1.0, s));
+            area.draw(&Rectangle::new(corners, outline))
+                .map_err(drawing_error)?;
         }
         Ok(())
     }

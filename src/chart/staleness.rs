@@ -29,9 +29,9 @@ pub struct StalenessCurve {
     pub give_up_s: f64,
     /// The answers along the outage lengths.
     pub points: Vec<OutageAnswer>,
-    /// Under jitter: for each point, the first event's lag at its median and 95th percentile
-    /// across the sampled schedules that deliver it (empty when exact; `None` where none does).
-    pub jitter_band: Vec<Option<(f64, f64)>>,
+    /// Under jitter: for each point, the first event's lag at its 95th percentile across the
+    /// sampled schedules (empty when exact; `None` where more than 5% of them exhaust it).
+    pub first_lag_p95_s: Vec<Option<f64>>,
 }
 
 /// What the chart draws: your schedule's report and curve, a compared one, the outage to read.
@@ -76,7 +76,7 @@ pub fn draw<DB: DrawingBackend>(
     let (options, theme) = prepare(area, options)?;
     let s = options.scale;
     let (x_end, y_end) = extent(chart);
-    let legend = Legend::new(area, legend_entries(chart, &theme), &theme, s);
+    let legend = Legend::new(area, legend_entries(chart, &theme, s), &theme, s);
 
     let mut plot = frame(area, s, legend.height + 6.0 * s, 34.0 * s, 64.0 * s)
         .build_cartesian_2d((60.0..x_end).log_scale(), (FLOOR_S..y_end).log_scale())
@@ -133,9 +133,9 @@ fn extent(chart: &StalenessChart) -> (f64, f64) {
     (x_end, y_end)
 }
 
-/// The first event's lag and age, the band of all events, the jitter band (under jitter), the
-/// compared schedule (when one is) and the exhausted outages.
-fn legend_entries(chart: &StalenessChart, theme: &Theme) -> Vec<(String, ShapeStyle)> {
+/// The first event's lag (its median and 95th percentile under jitter) and age, the band of all
+/// events, the compared schedule (when one is) and the exhausted outages.
+fn legend_entries(chart: &StalenessChart, theme: &Theme, s: f64) -> Vec<(String, ShapeStyle)> {
     let mut entries = vec![
         (
             "when the first event arrives after recovery".to_string(),
@@ -147,11 +147,15 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme) -> Vec<(String, ShapeSt
             all_events_fill(theme),
         ),
     ];
-    if !chart.mine.jitter_band.is_empty() {
-        entries.push((
-            "first event under jitter: median to 95th".to_string(),
-            jitter_fill(theme),
-        ));
+    if !chart.mine.first_lag_p95_s.is_empty() {
+        entries[0].0 = "when the first event arrives after recovery (median)".to_string();
+        entries.insert(
+            1,
+            (
+                "its 95th percentile under jitter".to_string(),
+                jitter_line(theme, s),
+            ),
+        );
     }
     if let Some(compared) = &chart.compared {
         entries.push((compared.label.clone(), theme.tertiary.filled()));
@@ -168,8 +172,10 @@ fn all_events_fill(theme: &Theme) -> ShapeStyle {
     theme.primary.mix(0.18).filled()
 }
 
-fn jitter_fill(theme: &Theme) -> ShapeStyle {
-    theme.accent.mix(0.25).filled()
+/// The first event's 95th percentile under jitter: a dashed line of the median's colour (a
+/// band from the median would overlap the band of all events in a colour no swatch shows).
+fn jitter_line(theme: &Theme, s: f64) -> ShapeStyle {
+    theme.primary.stroke_width(stroke(1.5, s))
 }
 
 fn exhausted_fill(theme: &Theme) -> ShapeStyle {
@@ -219,14 +225,15 @@ fn floored(v: f64) -> f64 {
     v.max(FLOOR_S)
 }
 
-/// The band of all events, the jitter band, the first event's lag and age, and the compared.
+/// The band of all events, the first event's 95th percentile under jitter, its lag and age, and
+/// the compared.
 fn curves<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     chart: &StalenessChart,
     theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
-    bands(plot, &chart.mine, theme)?;
+    bands(plot, &chart.mine, theme, s)?;
     let width = stroke(2.0, s);
     let first = |curve: &StalenessCurve, pick: fn(&OutageAnswer) -> Option<f64>| {
         curve
@@ -246,11 +253,13 @@ fn curves<DB: DrawingBackend>(
 }
 
 /// Where all of an outage's events arrive (median to latest, where they are delivered), and
-/// under jitter where its first event does (median to 95th percentile).
+/// under jitter how late its first event arrives at the 95th percentile (a dashed line over
+/// each run of outages that has one).
 fn bands<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     mine: &StalenessCurve,
     theme: &Theme,
+    s: f64,
 ) -> Result<(), Error> {
     let delivered = |p: &&OutageAnswer| p.all_events.lag_max_s.is_some();
     let band: Vec<(f64, f64)> = mine
@@ -267,17 +276,15 @@ fn bands<DB: DrawingBackend>(
         )
         .collect();
     polygon(plot, band, all_events_fill(theme))?;
-    let banded: Vec<(f64, (f64, f64))> = mine
+    let p95: Vec<Option<(f64, f64)>> = mine
         .points
         .iter()
-        .zip(&mine.jitter_band)
-        .filter_map(|(p, band)| band.map(|b| (p.outage_s, b)))
+        .zip(&mine.first_lag_p95_s)
+        .map(|(p, p95)| p95.map(|p95| (p.outage_s, floored(p95))))
         .collect();
-    if !banded.is_empty() {
-        let top = banded.iter().map(|&(x, b)| (x, floored(b.1)));
-        let bottom = banded.iter().rev().map(|&(x, b)| (x, floored(b.0)));
-        let outline = top.chain(bottom).collect::<Vec<_>>();
-        polygon(plot, outline, jitter_fill(theme))?;
+    for run in p95.split(Option::is_none).filter(|run| !run.is_empty()) {
+        let run = run.iter().flatten().copied().collect();
+        dashed_line(plot, run, (6.0 * s, 4.0 * s), jitter_line(theme, s))?;
     }
     Ok(())
 }
@@ -451,6 +458,59 @@ mod tests {
             assert!(
                 contrast(theme.alert, theme.background) >= 3.0,
                 "dark {dark}"
+            );
+        }
+    }
+
+    /// Under jitter the first event's 95th percentile is a dashed line of its median's colour,
+    /// never below the median and above it somewhere; no second band blends with the band of
+    /// all events into a colour no swatch shows. Exact, neither the line nor its legend entry.
+    #[test]
+    fn the_first_events_95th_percentile_is_a_dashed_line_above_its_median() {
+        use crate::chart::svg_read::{hex, labels, polylines};
+        let primary = hex(Theme::new(false).primary);
+        for mode in ["full", "none"] {
+            let mut settings = Settings::default();
+            settings.set("mode", mode);
+            let chart = staleness_chart(&settings).unwrap();
+            let svg = to_svg((900, 400), |area| {
+                draw(area, &chart, &ChartOptions::default())
+            })
+            .unwrap();
+            let named = labels(&svg)
+                .iter()
+                .any(|l| l.text == "its 95th percentile under jitter");
+            assert_eq!(named, mode == "full", "{mode}");
+            assert_eq!(svg.matches("<polygon").count(), 1, "{mode}: one band");
+            let mut lines = polylines(&svg);
+            lines.retain(|l| l.stroke == primary);
+            lines.sort_by_key(|l| std::cmp::Reverse(l.points.len()));
+            let (median, dashes) = lines.split_first().unwrap();
+            if mode == "none" {
+                assert!(dashes.is_empty(), "{dashes:?}");
+                continue;
+            }
+            // The median's y (pixels, downwards) at x, where the line reaches x.
+            let median_at = |x: f64| {
+                median.points.windows(2).find_map(|w| {
+                    let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+                    (x0 <= x && x <= x1 && x1 > x0).then(|| y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+                })
+            };
+            let gaps: Vec<f64> = dashes
+                .iter()
+                .flat_map(|d| d.points.iter())
+                .filter_map(|&(x, y)| median_at(x).map(|m| m - y))
+                .collect();
+            assert!(gaps.len() > 40, "dashes along the median: {}", gaps.len());
+            assert!(
+                gaps.iter().all(|g| *g >= -1.0),
+                "below the median: {gaps:?}"
+            );
+            let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+            assert!(
+                mean > 5.0,
+                "the 95th percentile above the median: {mean} px"
             );
         }
     }

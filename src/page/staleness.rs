@@ -18,23 +18,23 @@ fn compared_samples(question: &Question) -> usize {
 
 fn curve(label: &str, question: &Question) -> Result<StalenessCurve, Error> {
     let points = question.curve()?;
-    // The band stops where more than 5% of schedules exhaust the first event: its 95th
-    // percentile is "never" there, and the lags of the schedules that still deliver it (the
-    // longest ones) would draw a band that falls.
-    let jitter_band = points
+    // The 95th percentile stops where more than 5% of schedules exhaust the first event: it is
+    // "never" there, and the lags of the schedules that still deliver it (the longest ones)
+    // would draw a line that falls.
+    let first_lag_p95_s = points
         .iter()
         .map(|p| {
             p.spread
                 .filter(|s| s.first_delivered_share >= 0.95)
                 .and_then(|s| s.first_lag)
+                .map(|lag| lag.p95_s)
         })
-        .map(|lag| lag.map(|lag| (lag.p50_s.min(lag.p95_s), lag.p95_s)))
         .collect::<Vec<_>>();
-    let sampled = jitter_band.iter().any(Option::is_some);
+    let sampled = first_lag_p95_s.iter().any(Option::is_some);
     Ok(StalenessCurve {
         label: label.to_string(),
         give_up_s: question.give_up_s(),
-        jitter_band: if sampled { jitter_band } else { Vec::new() },
+        first_lag_p95_s: if sampled { first_lag_p95_s } else { Vec::new() },
         points,
     })
 }

@@ -126,7 +126,7 @@ pub struct Spread {
 }
 
 /// What only sampling shows: how the first event's lag and age vary between jittered schedules
-/// (the staleness chart's jitter band). Not part of the JSON contract.
+/// (the staleness chart's 95th percentile line). Not part of the JSON contract.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SampledSpread {
     /// The share of sampled schedules that deliver the first event.

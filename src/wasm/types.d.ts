@@ -1166,10 +1166,10 @@ give_up_s: number,
  */
 points: Array<OutageAnswer>,
 /**
- * Under jitter: for each point, the first event's lag at its median and 95th percentile
- * across the sampled schedules that deliver it (empty when exact; `None` where none does).
+ * Under jitter: for each point, the first event's lag at its 95th percentile across the
+ * sampled schedules (empty when exact; `None` where more than 5% of them exhaust it).
  */
-jitter_band: Array<[number, number] | null>,
+first_lag_p95_s: Array<number | null>,
 };
 
 export type StalenessChart = {

@@ -48,6 +48,9 @@ pub fn seed_from_f64(seed: f64) -> Result<u64, Error> {
     }
 }
 
+/// The seed of reproducible output when none is given: a storm's, a figure's and the page's.
+pub const DEFAULT_SEED: u64 = 42;
+
 /// A fresh seed from the operating system or the browser, for when the user asks for one.
 /// Drawn from 32 bits so that it is short to read and to type.
 pub fn fresh_seed() -> Result<u64, Error> {

@@ -1070,3 +1070,39 @@ fn survival_help_leaves_out_the_flags_a_map_refuses() {
         stderr(&refused)
     );
 }
+
+/// `figure --help` says the seed is 42 unless given, as the page's and the storm's is: a
+/// jittered figure made without `--seed` is the one made with `--seed 42`, and says so (the
+/// distribution, herd and staleness figures drew with seed 0).
+#[test]
+fn a_figure_without_a_seed_draws_with_the_documented_default() {
+    let help = stdout(&run(&["figure", "--help"]));
+    assert!(help.contains("(default 42)"), "{help}");
+    for (kind, extra) in [
+        ("distribution", &["--samples", "2000"][..]),
+        ("herd", &[][..]),
+        ("staleness", &["--preset", "article", "--mode", "full"][..]),
+    ] {
+        let figure = |seed: &[&str]| {
+            let output = run(&[&["figure", kind][..], extra, seed].concat());
+            assert!(output.status.success(), "{kind}: {}", stderr(&output));
+            stdout(&output)
+        };
+        let default = figure(&[]);
+        assert_eq!(default, figure(&["--seed", "42"]), "{kind}");
+        assert_ne!(default, figure(&["--seed", "7"]), "{kind}: the seed draws");
+        assert!(default.contains("seed 42)"), "{kind}: {default}");
+    }
+    for (kind, extra) in [
+        ("timeline", &[][..]),
+        ("storm", &["--policy", "fixed"][..]),
+        ("staleness", &["--mode", "none"][..]),
+    ] {
+        let output = run(&[&["figure", kind][..], extra].concat());
+        assert!(
+            output.status.success(),
+            "{kind} {extra:?}: {}",
+            stderr(&output)
+        );
+    }
+}

@@ -280,7 +280,8 @@ impl FigureArgs {
     }
 
     /// The scenario's parameters with the figures' own: a schedule of 14 attempts unless told
-    /// otherwise (the storm's policy has its own default), the samples and the deliveries.
+    /// otherwise (the storm's policy has its own default), the samples, the deliveries and the
+    /// seed ([`DEFAULT_SEED`](backoff_lab::jitter::DEFAULT_SEED) unless given).
     fn params(&self) -> Result<Params, Error> {
         let mut params = self.scenario.params()?;
         if params.attempts.is_none() && params.give_up.is_none() && self.kind != FigureKind::Storm {
@@ -291,6 +292,10 @@ impl FigureArgs {
         {
             params.mode = Some("full".into());
         }
+        // A figure is for documentation: drawn again, it must be the same figure.
+        params.seed = params
+            .seed
+            .or(Some(backoff_lab::jitter::DEFAULT_SEED as f64));
         params.samples = Some(count_number("samples", &self.samples)?);
         params.deliveries = Some(count_number("deliveries", &self.deliveries)?);
         if self.kind == FigureKind::Staleness {
@@ -317,7 +322,7 @@ fn timeline(params: &Params, size: Size, options: &ChartOptions) -> Result<Figur
 }
 
 fn distribution(params: &Params, size: Size, options: &ChartOptions) -> Result<Figure, Error> {
-    let seed = params.seed()?.unwrap_or_default();
+    let seed = params.seed()?.unwrap_or(backoff_lab::jitter::DEFAULT_SEED);
     let report = JitterReport::new(
         &params.policy()?,
         params.jitter()?,
@@ -334,7 +339,8 @@ fn distribution(params: &Params, size: Size, options: &ChartOptions) -> Result<F
 
 /// The herd, spread by its jitter, over the same deliveries' unjittered spike.
 fn herd_figure(params: &Params, size: Size, options: &ChartOptions) -> Result<Figure, Error> {
-    let (policy, seed) = (params.policy()?, params.seed()?.unwrap_or_default());
+    let seed = params.seed()?.unwrap_or(backoff_lab::jitter::DEFAULT_SEED);
+    let policy = params.policy()?;
     let spread = herd(&policy, params.jitter()?, params.deliveries()?, seed)?;
     let spike = herd(&policy, Jitter::None, params.deliveries()?, seed)?;
     let svg = chart::to_svg(size, |area| {

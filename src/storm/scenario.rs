@@ -113,7 +113,7 @@ impl Spec {
             jitter: Jitter::None,
             bounds: Bounds::default(),
             abandon: false,
-            seed: 42,
+            seed: crate::jitter::DEFAULT_SEED,
         }
     }
 

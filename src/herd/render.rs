@@ -20,10 +20,16 @@ impl Herd {
         if self.first_retry_per_second.iter().all(|&n| n == 0) {
             return format!("{fail} in the same second. With a single attempt nothing is retried.");
         }
-        let (peak, mean) = if first.bin_s == 1.0 {
+        let mean = format_rate(first.mean_per_s);
+        // Unjittered, every first retry arrives within one second of the others: wide bins
+        // would average that second away (see the module docs), so it is counted whole.
+        let (peak, peak_to_mean) = if self.mode == "none" {
+            let (all, multiple) = self.unjittered_first_second();
+            (format!("{all:.0} per second"), multiple)
+        } else if first.bin_s == 1.0 {
             (
                 format!("{:.0} per second", first.peak_per_s),
-                format_rate(first.mean_per_s),
+                first.peak_to_mean,
             )
         } else {
             (
@@ -32,7 +38,7 @@ impl Herd {
                     format_rate(first.peak_per_s),
                     format_duration(first.bin_s)
                 ),
-                format_rate(first.mean_per_s),
+                first.peak_to_mean,
             )
         };
         let with = match self.mode.as_str() {
@@ -41,36 +47,51 @@ impl Herd {
         };
         let mut text = format!(
             "{fail} in the same second. {with} (seed {}) {their} at {peak} \
-             against a mean of {mean} per second over the {} to the latest first retry ({:.1}× \
+             against a mean of {mean} per second over the {} to the latest first retry ({} \
              the mean).",
             self.seed,
             format_duration(first.window_s),
-            first.peak_to_mean,
+            format_multiple(peak_to_mean),
         );
         if let Some(spike) = spike.filter(|s| s.mode != self.mode) {
-            // The spike simulates at most 100,000 deliveries: its multiple of the mean holds
-            // for any number, and every delivery of this herd arrives within one second.
-            let (_, multiple) = spike.unjittered_first_second();
+            // The spike simulates at most 100,000 deliveries: its busiest second's share of
+            // them holds for any number. Its multiple is of the mean said just before (the
+            // jittered herd's: jitter can stretch the span its mean is taken over).
+            let (busiest, _) = spike.unjittered_first_second();
+            let share = busiest / spike.deliveries as f64;
             let all = match self.deliveries {
                 1 => "it arrives".to_string(),
                 count => format!("all {count} arrive"),
             };
-            text += &format!(" Without jitter {all} within one second, {multiple:.0}× the mean.");
+            let multiple = share * self.deliveries as f64 / first.mean_per_s;
+            text += &format!(
+                " Without jitter {all} within one second, {} the mean.",
+                format_multiple(multiple)
+            );
         }
         text += &if self.bin_s == 1.0 {
             format!(
-                " Over the whole schedule retries peak at {:.0} per second ({:.0}× the mean of {}).",
+                " Over the whole schedule retries peak at {:.0} per second ({} the mean of {}).",
                 self.peak_per_s,
-                self.peak_to_mean,
+                format_multiple(self.peak_to_mean),
+                format_rate(self.mean_per_s)
+            )
+        } else if self.mode == "none" {
+            format!(
+                " Over the whole schedule each retry of all {} arrives within one second of \
+                 the others, at least {} per second ({} the mean of {}).",
+                self.deliveries,
+                self.deliveries,
+                format_multiple(self.deliveries as f64 / self.mean_per_s),
                 format_rate(self.mean_per_s)
             )
         } else {
             format!(
                 " Over the whole schedule retries peak at {} per second averaged over the busiest {} \
-                 ({:.0}× the mean of {}).",
+                 ({} the mean of {}).",
                 format_rate(self.peak_per_s),
                 format_duration(self.bin_s),
-                self.peak_to_mean,
+                format_multiple(self.peak_to_mean),
                 format_rate(self.mean_per_s)
             )
         };
@@ -108,6 +129,12 @@ impl Herd {
         }
         out
     }
+}
+
+/// A multiple of a mean: one decimal under ten (`1.3×`, `1.2×`), whole from ten (`366×`).
+fn format_multiple(multiple: f64) -> String {
+    let decimals = usize::from(multiple < 10.0);
+    format!("{multiple:.decimals$}×")
 }
 
 /// A rate counted in wide bins, to three significant digits without an exponent: `0.0000386`.
@@ -168,9 +195,9 @@ mod tests {
             spread.caption(spike.as_ref()),
             "1000 deliveries fail in the same second. With proportional jitter (seed 1) their \
              first retries peak at 0.00333 per second averaged over the busiest 10 min against a \
-             mean of 0.0000193 per second over the 600 days to the latest first retry (172.8× \
+             mean of 0.0000193 per second over the 600 days to the latest first retry (173× \
              the mean). Without \
-             jitter all 1000 arrive within one second, 25920000× the mean. Over the whole \
+             jitter all 1000 arrive within one second, 51840000× the mean. Over the whole \
              schedule retries peak at 0.0167 per second averaged over the busiest 60 s (432× the \
              mean of 0.0000386)."
         );
@@ -179,6 +206,52 @@ mod tests {
         assert!(csv.starts_with("bin_start_s,bin_s,retries\n0,60,0\n60,60,0\n"));
         assert_eq!(csv.lines().count(), 1 + 864_002);
         assert!(csv.ends_with("51840060,60,0\n"));
+    }
+
+    /// The spike's multiple is of the mean the caption has just said: proportional jitter
+    /// stretches the first retries over 36 s, so 1000 in one second is 36× their mean of 27.8
+    /// per second (it read 30×, the multiple of the unjittered span's mean); gRPC's 1.2× kept
+    /// its decimal (it read 1×).
+    #[test]
+    fn the_spike_is_a_multiple_of_the_mean_the_caption_names() {
+        let proportional = Jitter::proportional(0.2).unwrap();
+        let spread = herd(&Policy::article(), proportional, 1_000, 42).unwrap();
+        let spike = spread.unjittered_spike(&Policy::article()).unwrap();
+        let caption = spread.caption(spike.as_ref());
+        assert!(
+            caption.contains("against a mean of 27.8 per second over the 36 s")
+                && caption.contains("all 1000 arrive within one second, 36× the mean."),
+            "{caption}"
+        );
+        let grpc = crate::presets::preset("grpc").unwrap().policy;
+        let spread = herd(&grpc, Jitter::Full, 1_000, 42).unwrap();
+        let spike = spread.unjittered_spike(&grpc).unwrap();
+        let caption = spread.caption(spike.as_ref());
+        let mean = spread.first_retry.mean_per_s;
+        assert!(
+            caption.contains(&format!(
+                "all 1000 arrive within one second, {:.1}× the mean.",
+                1_000.0 / mean
+            )) && 1_000.0 / mean < 10.0,
+            "{caption}"
+        );
+    }
+
+    /// An unjittered herd in wide bins says what the README promises: all its first retries
+    /// within one second, not the busiest bin's average (3.33 per second over 5 min), and
+    /// each retry of the schedule the same.
+    #[test]
+    fn an_unjittered_herd_in_wide_bins_is_counted_in_its_second() {
+        let policy = Policy::new(300.0 * DAY, 1.0, 300.0 * DAY, Stop::Attempts(2)).unwrap();
+        let spike = herd(&policy, Jitter::None, 1_000, 1).unwrap();
+        assert!(spike.first_retry.bin_s > 1.0 && spike.bin_s > 1.0);
+        let caption = spike.caption(None);
+        assert!(
+            caption.contains("Without jitter (seed 1) their first retries peak at 1000 per second")
+                && caption.contains("each retry of all 1000 arrives within one second")
+                && !caption.contains("averaged"),
+            "{caption}"
+        );
     }
 
     #[test]

@@ -311,7 +311,7 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
         ),
         (
             &["--arrivals", "1000/s", "--traffic", "7d"],
-            "error: --traffic must be at most 10000000 deliveries",
+            "error: --arrivals must be a rate that brings at most 10000000 deliveries over the storm's 7 days of traffic (up to about 992/min), got 1000/s",
         ),
         (
             &["--batch", "20000000"],

@@ -139,12 +139,7 @@ fn check_arrivals(settings: &Settings) -> Result<(), Error> {
         return Err(Error::out_of_range(
             "arrivals",
             text,
-            format!(
-                "a rate that brings at most {} deliveries over the storm's {} of traffic (up to about {:.0}/min)",
-                crate::storm::MAX_DELIVERIES,
-                crate::format_duration(traffic_s),
-                (crate::storm::MAX_DELIVERIES * 60.0 / traffic_s).floor(),
-            ),
+            crate::storm::arrivals_range(traffic_s, 0.0),
         ));
     }
     Ok(())

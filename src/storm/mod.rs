@@ -176,7 +176,7 @@ pub(crate) use fluid::{unrepresentable as fluid_unrepresentable, FluidStorm, Sho
 pub use memo::Memo;
 pub use quota::{RetryQuota, AWS_RETRY_COST, AWS_SUCCESS_REFUND};
 pub use report::{goodput_per_s, DrainedBy, Interval, StormReport, Summary};
-pub use scenario::{Bounds, Scenario, Spec, MAX_DELIVERIES, MAX_HORIZON_S};
+pub use scenario::{arrivals_range, Bounds, Scenario, Spec, MAX_DELIVERIES, MAX_HORIZON_S};
 
 use crate::Error;
 

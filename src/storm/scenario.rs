@@ -167,12 +167,21 @@ impl Spec {
                 ));
             }
         }
-        let deliveries = self.deliveries();
-        if deliveries > MAX_DELIVERIES {
+        let batch = self.batch.map_or(0.0, |(n, _)| f64::from(n));
+        if batch > MAX_DELIVERIES {
             return Err(Error::out_of_range(
-                "traffic",
-                format!("{} deliveries", deliveries.round()),
-                "at most 10000000 deliveries in a scenario (arrivals × traffic duration + batch)",
+                "batch",
+                batch,
+                format!("at most {MAX_DELIVERIES} deliveries"),
+            ));
+        }
+        // The steady arrivals are what a user raises (the traffic's length is a 2 h default):
+        // the refusal names the rate and the fastest one allowed beside this traffic and batch.
+        if self.deliveries() > MAX_DELIVERIES {
+            return Err(Error::out_of_range(
+                "arrivals",
+                format!("{}/s", self.arrivals_per_s),
+                arrivals_range(f64::from(self.traffic_s), batch),
             ));
         }
         self.bounds.validate()
@@ -473,4 +482,22 @@ impl Units {
 /// Millionths per second as a rate.
 pub(crate) fn as_rate(millionths: u64) -> f64 {
     millionths as f64 / MICRO as f64
+}
+
+/// The arrival rates a storm of `traffic_s` seconds of traffic and a batch of `batch` may have:
+/// together at most [`MAX_DELIVERIES`] deliveries. The command line and the page refuse a rate
+/// past it in these words.
+pub fn arrivals_range(traffic_s: f64, batch: f64) -> String {
+    let left = MAX_DELIVERIES - batch;
+    let batch_text = if batch > 0.0 {
+        format!(" beside its batch of {batch}")
+    } else {
+        String::new()
+    };
+    format!(
+        "a rate that brings at most {left} deliveries over the storm's {} of traffic{batch_text} \
+         (up to about {:.0}/min)",
+        crate::format_duration(traffic_s),
+        (left * 60.0 / traffic_s).floor(),
+    )
 }

@@ -349,14 +349,22 @@ fn bad_scenarios_are_refused_before_allocating() {
                 traffic_s: 86_400,
                 ..base
             },
-            "traffic must be at most 10000000 deliveries",
+            "arrivals must be a rate that brings at most 10000000 deliveries over the storm's 24 h of traffic (up to about 6944/min), got 1000/s",
+        ),
+        (
+            Spec {
+                arrivals_per_s: 1_000.0,
+                batch: Some((9_000_000, 0)),
+                ..base
+            },
+            "arrivals must be a rate that brings at most 1000000 deliveries over the storm's 2 h of traffic beside its batch of 9000000 (up to about 8333/min), got 1000/s",
         ),
         (
             Spec {
                 batch: Some((10_000_001, 0)),
                 ..base
             },
-            "traffic must be at most 10000000 deliveries",
+            "batch must be at most 10000000 deliveries, got 10000001",
         ),
     ];
     for (scenario, message) in cases {

@@ -189,8 +189,6 @@ pub const MAX_MAP_WORK: (f64, f64) = (5e9, 2e8);
 /// engine.
 const BRANCH_LEAD_S: f64 = 64.0;
 
-/// Refuses a map whose worst-case work exceeds [`MAX_MAP_WORK`], before any cell runs: its
-/// rows' and, when there is one, your scenario's own cell (`own`, its storm).
 /// Refuses an arrival rate at which the map's longest cell (its traffic lasts through the
 /// longest outage and the recovery window) would create more deliveries than a storm may
 /// ([`crate::storm::MAX_DELIVERIES`]): the limit is the rate's, as the map sets the traffic.
@@ -214,6 +212,8 @@ fn check_deliveries(yours: &Spec, axes: &Axes) -> Result<(), Error> {
     ))
 }
 
+/// Refuses a map whose worst-case work exceeds [`MAX_MAP_WORK`], before any cell runs: its
+/// rows' and, when there is one, your scenario's own cell (`own`, its storm).
 fn check_work(
     specs: &[(String, Spec)],
     own: Option<&Spec>,

@@ -264,17 +264,40 @@ impl Policy {
     /// # Ok::<(), backoff_lab::Error>(())
     /// ```
     pub fn fixed(interval_s: f64, stop: Stop) -> Result<Self, Error> {
-        Policy::new(interval_s, 1.0, interval_s, stop).map_err(|err| match err {
-            Error::OutOfRange {
-                field: "base",
-                value,
-                valid,
-            } => Error::OutOfRange {
+        Policy::new(interval_s, 1.0, interval_s, stop).map_err(|err| match (err, stop) {
+            (
+                Error::OutOfRange {
+                    field: "base",
+                    value,
+                    valid,
+                },
+                _,
+            ) => Error::OutOfRange {
                 field: "interval",
                 value,
                 valid,
             },
-            other => other,
+            // An interval too short to retry for the give-up time within the attempts allowed:
+            // the interval is what the fixed policy has to change (it has no base or cap).
+            (
+                Error::OutOfRange {
+                    field: "give-up", ..
+                },
+                Stop::GiveUpAfter(give_up_s),
+            ) => {
+                let shortest = give_up_s / f64::from(MAX_ATTEMPTS - 1);
+                let (shortest_text, interval_text) = crate::format_distinct(shortest, interval_s);
+                Error::out_of_range(
+                    "interval",
+                    interval_text,
+                    format!(
+                        "at least {shortest_text} to retry for {} within {MAX_ATTEMPTS} \
+                         attempts (or stop after a number of attempts, or sooner)",
+                        crate::format_duration(give_up_s)
+                    ),
+                )
+            }
+            (other, _) => other,
         })
     }
 
@@ -382,14 +405,19 @@ impl Policy {
                 return Ok(retry + 1);
             }
         }
-        Err(Error::Unreachable(format!(
-            "give-up of {} needs more than {MAX_ATTEMPTS} attempts with a {} base, ×{} and a {} cap; \
-             raise the base or the cap",
-            crate::format_duration(deadline_s),
-            crate::format_duration(self.base_s),
-            self.multiplier,
-            crate::format_duration(self.cap_s),
-        )))
+        let reach: f64 = self.gaps().take(MAX_ATTEMPTS as usize - 1).sum();
+        let (reach_text, deadline_text) = crate::format_distinct(reach, deadline_s);
+        Err(Error::out_of_range(
+            "give-up",
+            deadline_text,
+            format!(
+                "at most {reach_text}, what {MAX_ATTEMPTS} attempts reach with a {} base, ×{} and \
+                 a {} cap (or a longer base or cap)",
+                crate::format_duration(self.base_s),
+                self.multiplier,
+                crate::format_duration(self.cap_s),
+            ),
+        ))
     }
 
     /// The smallest cap with which `attempts` attempts reach `deadline_s`, keeping base and
@@ -635,7 +663,9 @@ mod tests {
         let policy = Policy::new(0.001, 1.0, 0.001, Stop::Attempts(2)).unwrap();
         let err = policy.attempts_for_deadline(MAX_SPAN_S).unwrap_err();
         assert!(
-            err.to_string().contains("needs more than 10000 attempts"),
+            err.to_string().starts_with(
+                "give-up must be at most 10 s, what 10000 attempts reach with a 1 ms base, ×1 and a 1 ms cap"
+            ),
             "{err}"
         );
     }

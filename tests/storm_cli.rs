@@ -317,6 +317,16 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
             &["--batch", "20000000"],
             "error: --batch must be a whole number from 1 to 10000000",
         ),
+        // A fixed interval too short for its 2 h of retrying names the interval and the
+        // shortest that fits (it spoke of a base and a cap the fixed policy refuses).
+        (
+            &["--interval", "0.5s"],
+            "error: --interval must be at least 720 ms to retry for 2 h within 10000 attempts (or stop after a number of attempts, or sooner), got 500 ms",
+        ),
+        (
+            &["--policy", "exponential", "--base", "1s", "--multiplier", "1", "--cap", "1s"],
+            "error: --give-up must be at most 2 h 47 min, what 10000 attempts reach with a 1 s base, ×1 and a 1 s cap (or a longer base or cap), got 24 h (the storm's default)",
+        ),
         (&["--policy", "linear"], "error: --policy must be fixed or exponential"),
         (
             &["--engine", "quantum"],

@@ -225,6 +225,19 @@ impl Params {
                     ..self.clone()
                 }
                 .policy()
+                .map_err(|error| match error {
+                    // The 24 h was not typed: say where it came from.
+                    Error::OutOfRange {
+                        field: "give-up",
+                        value,
+                        valid,
+                    } if !stop_given => Error::OutOfRange {
+                        field: "give-up",
+                        value: format!("{value} (the storm's default)"),
+                        valid,
+                    },
+                    other => other,
+                })
             }
             other => Err(Error::out_of_range(
                 "policy",

@@ -84,7 +84,12 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
 /// assert_eq!(format_duration(30.0 * 3f64.powi(60)), "4.0e22 years");
 /// ```
 pub fn format_duration(seconds: f64) -> String {
-    let s = seconds.max(0.0);
+    // Rounding noise of a sum (64889.9999998775 for 64890) must not decide which way a value
+    // rounds: from a second on, the value is first taken to the microsecond.
+    let s = match seconds.max(0.0) {
+        s if (1.0..1e12).contains(&s) => (s * 1e6).round() / 1e6,
+        s => s,
+    };
     if s == 0.0 {
         "0 s".to_string()
     } else if s < 1e-9 {
@@ -166,9 +171,16 @@ pub fn format_exact(seconds: f64) -> String {
     parts.join(" ")
 }
 
-/// Formats a number with at most `decimals` decimals and no trailing zeros.
+/// Formats a number with at most `decimals` decimals and no trailing zeros, halves rounded up
+/// (4.25 min is 4.3 min, as a reader rounds it; the formatter would round it to even).
 fn trim(value: f64, decimals: usize) -> String {
-    let text = format!("{value:.decimals$}");
+    let scale = 10f64.powi(decimals as i32);
+    let rounded = if value.abs() < 1e15 / scale {
+        (value * scale).round() / scale
+    } else {
+        value
+    };
+    let text = format!("{rounded:.decimals$}");
     if text.contains('.') {
         text.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
@@ -239,6 +251,20 @@ mod tests {
         for (seconds, text) in cases {
             assert_eq!(format_duration(seconds), text, "{seconds}");
         }
+    }
+
+    /// A value rounds as a reader rounds it, whatever noise its sum carries: halves up (255 s
+    /// is 4.3 min, not 4.2; 765 s 12.8 min) and the same minute for 64890 s and the
+    /// 64889.9999998775 s a percentile of a sum comes out as (one read 18 h 02 min, the other
+    /// 18 h 01 min).
+    #[test]
+    fn halves_round_up_and_noise_does_not_decide() {
+        assert_eq!(format_duration(255.0), "4.3 min");
+        assert_eq!(format_duration(765.0), "12.8 min");
+        assert_eq!(format_duration(64_890.0), "18 h 02 min");
+        assert_eq!(format_duration(64_889.999_999_877_5), "18 h 02 min");
+        assert_eq!(format_duration(1.25), "1.3 s");
+        assert_eq!(format_duration(0.0125), "13 ms");
     }
 
     /// Gaps a schedule would reach uncapped: years, never a count of days past what a u64

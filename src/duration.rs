@@ -171,6 +171,16 @@ pub fn format_exact(seconds: f64) -> String {
     parts.join(" ")
 }
 
+/// `text` (a written duration or number) after the article a reader says before it: "an 8 h
+/// outage", "an 11 min", "an 18 s", "an 80 s", but "a 1 h", "a 110 s". Eight, eleven and
+/// eighteen (and their thousands) are the numbers said with a vowel first.
+pub(crate) fn with_article(text: &str) -> String {
+    let digits = text.chars().take_while(char::is_ascii_digit).count();
+    let vowel = text.starts_with('8')
+        || ((text.starts_with("11") || text.starts_with("18")) && digits % 3 == 2);
+    format!("{} {text}", if vowel { "an" } else { "a" })
+}
+
 /// Formats a number with at most `decimals` decimals and no trailing zeros, halves rounded up
 /// (4.25 min is 4.3 min, as a reader rounds it; the formatter would round it to even).
 fn trim(value: f64, decimals: usize) -> String {
@@ -265,6 +275,25 @@ mod tests {
         assert_eq!(format_duration(64_889.999_999_877_5), "18 h 02 min");
         assert_eq!(format_duration(1.25), "1.3 s");
         assert_eq!(format_duration(0.0125), "13 ms");
+    }
+
+    #[test]
+    fn eight_eleven_and_eighteen_take_an() {
+        for (text, said) in [
+            ("8 h", "an 8 h"),
+            ("11 min", "an 11 min"),
+            ("18 s", "an 18 s"),
+            ("85 s", "an 85 s"),
+            ("800 ms", "an 800 ms"),
+            ("11000 s", "an 11000 s"),
+            ("1 h", "a 1 h"),
+            ("110 s", "a 110 s"),
+            ("180 days", "a 180 days"),
+            ("30 s", "a 30 s"),
+            ("×3", "a ×3"),
+        ] {
+            assert_eq!(with_article(text), said);
+        }
     }
 
     /// Gaps a schedule would reach uncapped: years, never a count of days past what a u64

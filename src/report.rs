@@ -293,10 +293,10 @@ fn caption(schedule: &Schedule) -> String {
             format_duration(policy.gap(1))
         ),
         None => format!(
-            "A retry timeline for a {} base, a {} multiplier and a {} cap: ",
-            format_duration(policy.base_s()),
+            "A retry timeline for {} base, a {} multiplier and {} cap: ",
+            crate::duration::with_article(&format_duration(policy.base_s())),
             format_multiplier(policy.multiplier()),
-            format_duration(policy.cap_s())
+            crate::duration::with_article(&format_duration(policy.cap_s()))
         ),
     };
     let more = if ramp.len() < rows.iter().take_while(|r| !r.capped).count() {
@@ -304,7 +304,9 @@ fn caption(schedule: &Schedule) -> String {
     } else {
         ""
     };
-    if ramp.len() > 1 {
+    if ramp.len() == 2 && more.is_empty() {
+        text += &format!("attempts land at {times}, separated by a gap of {gaps}. ");
+    } else if ramp.len() > 1 {
         text += &format!("attempts land at {times}{more}, separated by gaps of {gaps}{more}. ");
     } else {
         text += "the first delivery is at 0 s. ";
@@ -525,6 +527,22 @@ mod tests {
              4.5 min, 13.5 min, 40.5 min and 2 h 02 min. From attempt 8 the cap engages and every \
              further attempt sits 3 h after the last, so attempt 14 falls at 24 h 02 min, where the \
              schedule gives up."
+        );
+    }
+
+    /// "an 8 s base" and "an 11 h cap", as they are said; one gap is "a gap".
+    #[test]
+    fn caption_says_an_before_eight_and_eleven_and_a_gap_alone() {
+        let caption = |policy: Policy| ScheduleReport::new(&policy.schedule(), 1_200.0).caption;
+        let text = caption(Policy::new(8.0, 3.0, 11.0 * 3_600.0, Stop::Attempts(3)).unwrap());
+        assert!(
+            text.starts_with("A retry timeline for an 8 s base, a ×3 multiplier and an 11 h cap:"),
+            "{text}"
+        );
+        let text = caption(Policy::new(30.0, 3.0, 3_600.0, Stop::Attempts(2)).unwrap());
+        assert!(
+            text.contains("attempts land at 0 s and 30 s, separated by a gap of 30 s."),
+            "{text}"
         );
     }
 

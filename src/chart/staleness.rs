@@ -336,15 +336,15 @@ fn read_off<DB: DrawingBackend>(
                 .map_err(drawing_error)?;
             }
             format!(
-                "a {} outage: the first event arrives {} after recovery, {} old",
-                format_duration(x),
+                "{} outage: the first event arrives {} after recovery, {} old",
+                crate::duration::with_article(&format_duration(x)),
                 format_duration(lag),
                 format_duration(age)
             )
         }
         _ => format!(
-            "a {} outage: its first event is exhausted",
-            format_duration(x)
+            "{} outage: its first event is exhausted",
+            crate::duration::with_article(&format_duration(x))
         ),
     };
     let (px, py) = plot.backend_coord(&(x, top));

@@ -183,7 +183,10 @@ fn staleness_table(report: &StalenessReport) -> NumberTable {
     ];
     for outage in &report.outages {
         let (first, all) = (&outage.first_event, &outage.all_events);
-        let after = format!("after a {} outage", format_duration(outage.outage_s));
+        let after = format!(
+            "after {} outage",
+            crate::duration::with_article(&format_duration(outage.outage_s))
+        );
         rows.push((
             format!("{after}: the first event's attempt"),
             first

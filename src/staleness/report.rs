@@ -114,8 +114,8 @@ impl StalenessReport {
                 worst.first_event.age_s.unwrap_or(0.0),
             );
             clauses.push(format!(
-                "after a {} outage the {}first event arrives {} after recovery, {} old",
-                format_duration(worst.outage_s),
+                "after {} outage the {}first event arrives {} after recovery, {} old",
+                crate::duration::with_article(&format_duration(worst.outage_s)),
                 if sampled { "median " } else { "" },
                 format_duration(lag),
                 format_duration(age),
@@ -191,9 +191,9 @@ fn exhausted_outage_clause(outage: &OutageAnswer, sampled: bool) -> String {
         _ => format!("{} are delivered", percent(events.delivered_share)),
     };
     format!(
-        "after a {} outage the {}first event is exhausted: {}{} of its events need a replay, \
+        "after {} outage the {}first event is exhausted: {}{} of its events need a replay, \
          {rest}",
-        format_duration(outage.outage_s),
+        crate::duration::with_article(&format_duration(outage.outage_s)),
         if sampled { "median " } else { "" },
         if sampled { "on average " } else { "" },
         percent(events.exhausted_share),

@@ -259,9 +259,10 @@ fn proposal(current: &Policy, proposed: &Policy, max_lag_s: f64) -> String {
     let shape = match proposed.explicit_gaps() {
         Some(_) => format!("the listed gaps, none longer than {cap}"),
         None => format!(
-            "a {} base, a {} multiplier and a {cap} cap",
-            format_duration(proposed.base_s()),
+            "{} base, a {} multiplier and {} cap",
+            crate::duration::with_article(&format_duration(proposed.base_s())),
             format_multiplier(proposed.multiplier()),
+            crate::duration::with_article(&cap),
         ),
     };
     let count = match (proposed.attempts(), current.attempts()) {

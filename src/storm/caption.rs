@@ -175,13 +175,40 @@ pub(crate) fn caption(
     text
 }
 
+/// Steady arrivals in the unit that writes them as a number a reader says: "600 deliveries per
+/// minute", "2.5 deliveries per minute", "1 delivery per hour" (a rate under one a minute read
+/// "0 deliveries per minute").
+fn arrival_rate(per_s: f64) -> String {
+    let (count, unit) = [(60.0, "minute"), (3_600.0, "hour"), (86_400.0, "day")]
+        .into_iter()
+        .map(|(seconds, unit)| (per_s * seconds, unit))
+        .find(|(count, _)| *count >= 0.999_999)
+        .unwrap_or((per_s * 86_400.0, "day"));
+    let written = if count >= 10.0 {
+        format!("{count:.0}")
+    } else {
+        let text = format!("{count:.1}");
+        text.trim_end_matches(".0").to_string()
+    };
+    let noun = if written == "1" {
+        "delivery"
+    } else {
+        "deliveries"
+    };
+    format!("{written} {noun} per {unit}")
+}
+
 /// "A 10 min outage at 600 deliveries per minute", with its batch when it has one ("… and a
 /// batch of 10000 at 20 min"); "without an outage" and "a batch of 10 deliveries" alone when
 /// there is no outage or no steady traffic.
 fn scenario_text(scenario: &Scenario) -> String {
     let outage = match scenario.outage.1 {
         0 => "Without an outage".to_string(),
-        seconds => format!("A {} outage", format_duration(f64::from(seconds))),
+        seconds => {
+            let outage = crate::duration::with_article(&format_duration(f64::from(seconds)));
+            // Capitalised: it opens the caption.
+            format!("A{} outage", &outage[1..])
+        }
     };
     let batch = scenario.batch.map(|(deliveries, at)| {
         format!(
@@ -189,12 +216,7 @@ fn scenario_text(scenario: &Scenario) -> String {
             format_duration(f64::from(at))
         )
     });
-    let steady = (scenario.traffic_s > 0).then(|| {
-        format!(
-            "{:.0} deliveries per minute",
-            scenario.arrivals_per_s * 60.0
-        )
-    });
+    let steady = (scenario.traffic_s > 0).then(|| arrival_rate(scenario.arrivals_per_s));
     match (steady, batch) {
         (Some(steady), Some(batch)) => format!("{outage} at {steady} and {batch}"),
         (Some(steady), None) => format!("{outage} at {steady}"),
@@ -400,6 +422,23 @@ mod tests {
         let (per, number) = written(budgeted);
         assert!(per < 10.0, "{per}");
         assert_eq!(number, format!("{per:.2}"));
+    }
+
+    /// A rate is written in the unit that makes it a number a reader says, singular for one:
+    /// a delivery an hour read "0 deliveries per minute".
+    #[test]
+    fn arrival_rates_are_written_in_a_unit_that_says_them() {
+        for (per_s, text) in [
+            (10.0, "600 deliveries per minute"),
+            (2.5 / 60.0, "2.5 deliveries per minute"),
+            (1.0 / 60.0, "1 delivery per minute"),
+            (59.0 / 3_600.0, "59 deliveries per hour"),
+            (1.0 / 3_600.0, "1 delivery per hour"),
+            (10.0 / 86_400.0, "10 deliveries per day"),
+            (0.5 / 86_400.0, "0.5 deliveries per day"),
+        ] {
+            assert_eq!(super::arrival_rate(per_s), text, "{per_s}");
+        }
     }
 
     /// Without an outage nothing recovers: a destination slower than the arrivals is said to

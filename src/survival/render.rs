@@ -14,8 +14,8 @@ pub(super) fn nearest(headroom: &[f64], current: f64) -> usize {
 fn survives(boundary: Option<f64>, outages_s: &[f64]) -> String {
     match boundary {
         None => format!(
-            "collapses even after a {} outage",
-            format_duration(outages_s[0])
+            "collapses even after {} outage",
+            crate::duration::with_article(&format_duration(outages_s[0]))
         ),
         Some(b) if Some(&b) == outages_s.last() => {
             format!("survives every outage up to {}", format_duration(b))

@@ -335,8 +335,8 @@ impl Policy {
     }
 
     /// Whether every gap is the same formula gap: a multiplier of 1, or a cap equal to the base
-    /// (as [`Policy::fixed`] makes). Its rows are capped by the rule (the gap sits at the cap),
-    /// but no cap "engages": the captions and the timeline call it a fixed interval instead.
+    /// (as [`Policy::fixed`] makes). No cap "engages" and no row is capped: the captions and the
+    /// timeline call it a fixed interval instead.
     pub fn is_fixed_interval(&self) -> bool {
         self.explicit.is_none() && (self.multiplier == 1.0 || self.base_s == self.cap_s)
     }
@@ -372,13 +372,15 @@ impl Policy {
             elapsed_s,
             capped: false,
         });
+        // A fixed interval's cap is its interval: no gap of it is "capped" (nothing engages).
+        let cappable = self.explicit.is_none() && !self.is_fixed_interval();
         for (retry, gap) in (1..self.attempts).zip(self.gaps()) {
             elapsed_s += gap;
             rows.push(Row {
                 attempt: retry + 1,
                 gap_s: Some(gap),
                 elapsed_s,
-                capped: self.explicit.is_none() && self.uncapped_gap(retry) >= self.cap_s,
+                capped: cappable && self.uncapped_gap(retry) >= self.cap_s,
             });
         }
         Schedule {
@@ -506,7 +508,9 @@ pub struct Row {
     pub gap_s: Option<f64>,
     /// Seconds since the first failure.
     pub elapsed_s: f64,
-    /// Whether the gap sits at the cap (the uncapped gap would be at least as long).
+    /// Whether the gap sits at the cap (the uncapped gap would be at least as long). Never for
+    /// listed gaps, nor for a fixed interval (a multiplier of 1, or a cap equal to the base),
+    /// whose cap is the interval itself.
     pub capped: bool,
 }
 

@@ -81,8 +81,7 @@ impl ScheduleReport {
                 capped: row.capped,
                 gap_text: match row.gap_s {
                     None => "none".to_string(),
-                    // A fixed interval's gaps sit at its cap by the rule, yet none is cut.
-                    Some(gap) if row.capped && !policy.is_fixed_interval() => {
+                    Some(gap) if row.capped => {
                         format!("{} (capped)", format_duration(gap))
                     }
                     Some(gap) => format_duration(gap),
@@ -245,7 +244,8 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
         .skip(1)
         .filter(|row| !row.capped)
         .count();
-    if attempts > 2 && !explicit {
+    // A fixed interval has no ramp and no shape to tell beyond its fact above.
+    if attempts > 2 && !explicit && !policy.is_fixed_interval() {
         if schedule.every_gap_exceeds_previous_total() {
             facts.push("Every gap is longer than all previous gaps combined.".to_string());
         } else if ramp >= 2 && schedule.ramp_exceeds_previous_total() {
@@ -440,7 +440,8 @@ mod tests {
 
     /// A fixed interval (AWS SNS's 20 s, or a cap equal to the base) is called one: no cap
     /// "engages at attempt 2" and no row is marked capped in the text, the timeline shades no
-    /// capped region; the JSON's `capped` keeps the rule (the gap sits at the cap).
+    /// capped region; the CSV and the JSON agree: no gap of it is capped (the CSV said `true`
+    /// for every gap the table did not mark).
     #[test]
     fn a_fixed_interval_is_called_one_not_a_cap() {
         for policy in [
@@ -459,7 +460,13 @@ mod tests {
             for word in ["cap engages", "(capped)", "cap is never reached"] {
                 assert!(!words.contains(word), "{word}: {words}");
             }
-            assert!(report.rows[1].capped);
+            assert!(report.rows.iter().all(|row| !row.capped));
+            assert_eq!(report.first_capped_attempt, None);
+            assert!(report
+                .to_csv()
+                .lines()
+                .skip(1)
+                .all(|l| l.ends_with(",false")));
             assert!(report
                 .caption
                 .starts_with("A retry timeline at a fixed 20 s interval: "));

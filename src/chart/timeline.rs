@@ -91,9 +91,8 @@ fn draw_labelled<DB: DrawingBackend>(
     }
     timeline.grid()?;
     timeline.give_up_label()?;
-    // A fixed interval sits at its cap from the first gap: no cap engages, nothing to shade.
-    let first_capped = schedule.first_capped_attempt();
-    if let Some(first) = first_capped.filter(|_| !schedule.policy().is_fixed_interval()) {
+    // A fixed interval has no capped gap (see `Row::capped`): nothing to shade.
+    if let Some(first) = schedule.first_capped_attempt() {
         timeline.capped_region(first, options.dark)?;
     }
     timeline.time_line()?;

@@ -69,6 +69,7 @@ RULES = [
     "windows are at least 1 s (max(1, the first gap's reach: its window's upper end, min(cap, 3 base) "
     "decorrelated), max(1, give-up time))",
     "schedule: gaps of an explicit schedule are never 'capped' (capped_share 0, no first_capped_attempt)",
+    "schedule: nor are a fixed interval's (multiplier 1 or cap = base), which the README states",
     "a preset's jitter is its own (article: none) unless --mode is given",
 ]
 
@@ -196,7 +197,9 @@ def schedule_report(pol, window):
         g = pol.gap(k)
         t += g
         # found: an explicit schedule's gaps are never "capped", though its cap is its longest gap
-        capped = pol.gaps is None and pol.uncapped(k) >= pol.cap
+        # a fixed interval (multiplier 1, or cap = base) has no capped gap: its cap is its interval
+        fixed = pol.mult == 1 or pol.base == pol.cap
+        capped = pol.gaps is None and not fixed and pol.uncapped(k) >= pol.cap
         rows.append(dict(attempt=k + 1, gap_s=g, elapsed_s=t, capped=capped))
         gaps.append(g)
     give_up = t

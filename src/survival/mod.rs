@@ -50,7 +50,11 @@
 //! mark shows that outcome (its colour and its label), not the outcome of the cell it sits in.
 //! It is not computed (`None`, and the caption says why) when your outage ends later than
 //! 7 days less the recovery window (no storm can hold its window). Its work counts toward the
-//! map's limit, and its refusal (by an engine) refuses the map, as any cell's does.
+//! map's limit, and its refusal (by an engine) refuses the map, as any cell's does. On a fluid
+//! map it runs on the `auto` engine: your scenario may be a destination too slow for the fluid
+//! engine (fewer than 20 requests within its limits in a second, where whole requests decide),
+//! which the grid's headrooms are not, and is then simulated delivery by delivery within the
+//! discrete engine's own limits (a map refused for your cell alone had no way out).
 
 mod axes;
 mod branching;
@@ -457,7 +461,11 @@ impl Plan {
             .map(|(&headroom, cells)| {
                 let scenario = match self.own {
                     Some(storm) if own_row == Some(headroom) => {
-                        Some(run_cell(&storm, self.engine)?)
+                        let engine = match self.engine {
+                            Engine::Fluid => Engine::Auto,
+                            other => other,
+                        };
+                        Some(run_cell(&storm, engine)?)
                     }
                     _ => None,
                 };

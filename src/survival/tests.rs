@@ -414,3 +414,22 @@ fn a_recovery_after_exhaustion_names_the_exhausted_share() {
         map.caption
     );
 }
+
+/// A scenario whose destination is too slow for the fluid engine (3/s × 4.95 s answers 14.9
+/// requests within its limits, under 20) was refused by a fluid map, and the discrete engine's
+/// advice then refused the map for its size: no map at all. The grid's cells are fluid; your
+/// own cell runs delivery by delivery, as the `auto` engine does it.
+#[test]
+fn a_scenario_too_slow_for_the_fluid_engine_still_gets_its_map() {
+    let slow = Spec {
+        capacity_per_s: 3.0,
+        ..Spec::article_fixed()
+    };
+    let axes = Axes::new((60.0, 900.0), (1.3, 3.0), (3, 2)).unwrap();
+    let refused = simulate(&crate::storm::Scenario::new(slow).unwrap(), Engine::Fluid, false);
+    assert!(refused.is_err(), "the fluid engine refuses this destination");
+    let map = survival_map(&slow, &axes, Engine::Fluid).unwrap();
+    let own = cell_spec(&slow, 600.0, 0.3);
+    let discrete = run_cell(&own, Engine::Discrete).unwrap();
+    assert_eq!(map.scenario, Some(discrete));
+}

@@ -70,11 +70,17 @@ pub fn deadline_safe_attempts(
     let mut hi = 2u32;
     while percentile.coarse(hi)? < deadline_s {
         if hi == max {
-            return Err(Error::Unreachable(format!(
-                "even {max} attempts do not reach {} at the {}th percentile; raise the cap",
-                crate::format_duration(deadline_s),
-                level * 100.0
-            )));
+            let reach = percentile.coarse(max)?;
+            let (reach_text, deadline_text) = crate::format_distinct(reach, deadline_s);
+            return Err(Error::out_of_range(
+                "deadline",
+                deadline_text,
+                format!(
+                    "at most {reach_text}, what even {max} attempts reach at the {}th \
+                     percentile (or a longer cap)",
+                    level * 100.0
+                ),
+            ));
         }
         hi = (hi * 2).min(max);
     }
@@ -212,6 +218,21 @@ fn standard_normal_quantile(p: f64) -> f64 {
 mod tests {
     use super::super::distribution;
     use super::*;
+
+    /// A deadline no count of attempts reaches is refused naming the deadline, with the
+    /// longest one that fits (it said "even 10000 attempts do not reach", naming no flag).
+    #[test]
+    fn an_unreachable_deadline_names_the_deadline_and_the_longest_that_fits() {
+        let policy = Policy::new(0.001, 1.0, 0.001, crate::Stop::Attempts(2)).unwrap();
+        let refused = deadline_safe_attempts(&policy, Jitter::Full, 365.0 * 86_400.0, 0.05)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.starts_with("deadline must be at most 5 s, what even 10000 attempts reach at the 5th percentile")
+                && refused.ends_with("got 365 days"),
+            "{refused}"
+        );
+    }
 
     #[test]
     fn deadline_safe_sizing_reaches_the_deadline_at_the_percentile() {

@@ -426,8 +426,15 @@ fn a_scenario_too_slow_for_the_fluid_engine_still_gets_its_map() {
         ..Spec::article_fixed()
     };
     let axes = Axes::new((60.0, 900.0), (1.3, 3.0), (3, 2)).unwrap();
-    let refused = simulate(&crate::storm::Scenario::new(slow).unwrap(), Engine::Fluid, false);
-    assert!(refused.is_err(), "the fluid engine refuses this destination");
+    let refused = simulate(
+        &crate::storm::Scenario::new(slow).unwrap(),
+        Engine::Fluid,
+        false,
+    );
+    assert!(
+        refused.is_err(),
+        "the fluid engine refuses this destination"
+    );
     let map = survival_map(&slow, &axes, Engine::Fluid).unwrap();
     let own = cell_spec(&slow, 600.0, 0.3);
     let discrete = run_cell(&own, Engine::Discrete).unwrap();

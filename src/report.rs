@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{format_duration, Schedule, Stop};
+use crate::{format_duration, Error, Policy, Schedule, Stop};
 
 /// One attempt in a report. Seconds are plain numbers.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -345,6 +345,103 @@ fn past_deadline(schedule: &Schedule) -> String {
         ),
         _ => format!(", on the {deadline} deadline"),
     }
+}
+
+/// `solve-cap`'s answer in one sentence: the smallest cap (never below the base) with which
+/// `attempts` attempts of `policy`'s base and multiplier reach `deadline_s` (its own cap is not
+/// read). The cap reads as [`crate::duration::format_cap`] writes it, then in seconds to 12
+/// significant digits. When even a cap at the base lands past the deadline, the sentence says
+/// where, and names only what reaches the deadline instead: the fewer attempts that do (counts
+/// this answers with a cap), and a shorter base (deadline ÷ retries, with a cap at it, does).
+///
+/// # Example
+/// ```
+/// use backoff_lab::{cap_answer, Policy};
+/// assert_eq!(
+///     cap_answer(&Policy::article(), 86_400.0, 14)?,
+///     "A cap of 2 h 59 min 42.857 s (10782.8571429 s) makes 14 attempts reach 24 h.\n"
+/// );
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<String, Error> {
+    let cap_text = |cap: f64| {
+        format!(
+            "{} ({} s)",
+            crate::duration::format_cap(cap),
+            csv_number(cap)
+        )
+    };
+    let (cap, reached) = match solved_cap(policy, deadline_s, attempts)? {
+        SolvedCap::Reaches(cap) => {
+            return Ok(format!(
+                "A cap of {} makes {attempts} attempts reach {}.\n",
+                cap_text(cap),
+                format_duration(deadline_s)
+            ))
+        }
+        SolvedCap::Overshoots { cap, reached } => (cap, reached),
+    };
+    let instead = match counts_that_reach(policy, deadline_s, attempts) {
+        None => "a shorter base reaches it".to_string(),
+        Some((fewest, most)) => {
+            let counts = match most - fewest {
+                0 => format!("{fewest}"),
+                1 => format!("{fewest} or {most}"),
+                _ => format!("{fewest} to {most}"),
+            };
+            format!("{counts} attempts reach it, as does a shorter base")
+        }
+    };
+    Ok(format!(
+        "A cap of {}, the smallest there is (the base), makes {attempts} attempts reach {}, past \
+         the {} asked: {instead}.\n",
+        cap_text(cap),
+        format_duration(reached),
+        format_duration(deadline_s)
+    ))
+}
+
+/// The cap `solve-cap` finds, and whether the deadline is then met.
+enum SolvedCap {
+    /// `attempts` attempts land on the deadline.
+    Reaches(f64),
+    /// The cap is the base and the attempts still land past the deadline, at `reached`.
+    Overshoots { cap: f64, reached: f64 },
+}
+
+fn solved_cap(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<SolvedCap, Error> {
+    let cap = policy.cap_for_deadline(deadline_s, attempts)?;
+    let reached = Policy::new(
+        policy.base_s(),
+        policy.multiplier(),
+        cap,
+        Stop::Attempts(attempts),
+    )?
+    .schedule()
+    .give_up_s();
+    // The solved cap lands on the deadline up to float noise; past that, only a cap below the
+    // base, which there is not, would do.
+    Ok(if reached > deadline_s * (1.0 + 1e-12) {
+        SolvedCap::Overshoots { cap, reached }
+    } else {
+        SolvedCap::Reaches(cap)
+    })
+}
+
+/// The counts from 2 to `attempts − 1` that land on the deadline with some cap, as the fewest
+/// and the most of them. They form one run: fewer attempts reach less even uncapped (below the
+/// run: unreachable), more attempts reach more even at the base (above it: past the deadline).
+fn counts_that_reach(policy: &Policy, deadline_s: f64, attempts: u32) -> Option<(u32, u32)> {
+    let fewer: Vec<u32> = (2..attempts).collect();
+    let first_reaching =
+        fewer.partition_point(|&n| policy.cap_for_deadline(deadline_s, n).is_err());
+    let first_past = fewer.partition_point(|&n| {
+        !matches!(
+            solved_cap(policy, deadline_s, n),
+            Ok(SolvedCap::Overshoots { .. })
+        )
+    });
+    (first_reaching < first_past).then(|| (fewer[first_reaching], fewer[first_past - 1]))
 }
 
 /// A number for CSV: at most 12 significant digits, so that the noise of sums and

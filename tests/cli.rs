@@ -85,7 +85,7 @@ fn solve_cap_answers_and_refuses() {
     assert!(output.status.success());
     assert_eq!(
         stdout(&output),
-        "A cap of 2 h 59 min 42.857 s (10782.857 s) makes 14 attempts reach 24 h.\n"
+        "A cap of 2 h 59 min 42.857 s (10782.8571429 s) makes 14 attempts reach 24 h.\n"
     );
     let output = run(&[
         "solve-cap",
@@ -1004,25 +1004,85 @@ fn a_map_too_large_in_deliveries_names_the_arrival_rate() {
     }
 }
 
-/// The cap cannot go below the base: when even that overshoots the deadline, `solve-cap` says
-/// where the attempts land (14 attempts at a 30 s base land at 6.5 min, not at 100 s).
-#[test]
-fn solve_cap_says_when_even_the_base_overshoots() {
-    let said = stdout(&run(&[
+fn solve_cap(base: &str, multiplier: &str, attempts: &str, give_up: &str) -> String {
+    let output = run(&[
         "solve-cap",
         "--base",
-        "30s",
+        base,
         "--multiplier",
-        "3",
+        multiplier,
         "--attempts",
-        "14",
+        attempts,
         "--give-up",
-        "100",
-    ]));
+        give_up,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    stdout(&output)
+}
+
+/// The cap cannot go below the base: when even that overshoots the deadline, `solve-cap` says
+/// where the attempts land (14 attempts at a 30 s base land at 6.5 min, not at 100 s), and
+/// names the counts that do reach it: 3 attempts (30 s + 90 s uncapped) to 4 (3 × 30 s at the
+/// base), not "fewer attempts" in general.
+#[test]
+fn solve_cap_says_when_even_the_base_overshoots() {
     assert_eq!(
-        said,
-        "A cap of 30 s (30.000 s), the smallest there is (the base), makes 14 attempts reach \
-         6.5 min, past the 100 s asked: fewer attempts or a shorter base reach it.\n"
+        solve_cap("30s", "3", "14", "100"),
+        "A cap of 30 s (30 s), the smallest there is (the base), makes 14 attempts reach \
+         6.5 min, past the 100 s asked: 3 or 4 attempts reach it, as does a shorter base.\n"
+    );
+}
+
+/// Two attempts cannot become fewer (one attempt gives up at 0 s, and `solve-cap` takes 2 to
+/// 10000): only a shorter base reaches a deadline the base overshoots. It said "fewer attempts
+/// or a shorter base reach it".
+#[test]
+fn solve_cap_suggests_only_what_reaches_the_deadline() {
+    let said = solve_cap("30s", "3", "2", "10s");
+    assert!(
+        said.ends_with("past the 10 s asked: a shorter base reaches it.\n"),
+        "{said}"
+    );
+    // 2 attempts: 30 s uncapped, short of 100 s; 4 attempts: 3 × 30 s at the base; 5 overshoot.
+    let said = solve_cap("30s", "1", "14", "90s");
+    assert!(
+        said.ends_with("past the 90 s asked: 4 attempts reach it, as does a shorter base.\n"),
+        "{said}"
+    );
+    // Each count named is one the command answers with a cap that lands on the deadline.
+    for attempts in ["3", "4"] {
+        let said = solve_cap("30s", "3", attempts, "100");
+        assert!(
+            said.contains(&format!("makes {attempts} attempts reach 100 s.")),
+            "{said}"
+        );
+    }
+}
+
+/// Caps below a second were rounded to whole milliseconds: 1.5 µs read `0 s (0.000 s)`, 1.5 ms
+/// `0.002 s` and 1.4 ms `0.001 s`. A cap of a year read `8760 h` beside a deadline of
+/// `365 days`.
+#[test]
+fn solve_cap_writes_the_cap_right_at_every_scale() {
+    assert_eq!(
+        solve_cap("1us", "2", "3", "2.5us"),
+        "A cap of 0.0015 ms (0.0000015 s) makes 3 attempts reach 0.0025 ms.\n"
+    );
+    assert_eq!(
+        solve_cap("1ms", "2", "3", "2.5ms"),
+        "A cap of 1.5 ms (0.0015 s) makes 3 attempts reach 2.5 ms.\n"
+    );
+    assert_eq!(
+        solve_cap("1ms", "2", "3", "2.4ms"),
+        "A cap of 1.4 ms (0.0014 s) makes 3 attempts reach 2.4 ms.\n"
+    );
+    assert_eq!(
+        solve_cap("365d", "1", "2", "365d"),
+        "A cap of 365 days (31536000 s) makes 2 attempts reach 365 days.\n"
+    );
+    assert_eq!(
+        solve_cap("1h", "3", "10", "200d"),
+        "A cap of 77 days 5 h 30 min (6672600 s) makes 10 attempts reach 200 days.\n"
     );
 }
 

@@ -619,6 +619,29 @@ fn figures_default_to_the_elements_log_axis_and_carry_their_caption() {
     }
 }
 
+/// `presets --format json` wrote one camelCase key (`params.thenEvery`) among snake_case ones
+/// and the attempts of `params` as `14.0` beside a top-level `14`; its CSV wrote gRPC's give-up
+/// time with float noise (`112.86579456000007`).
+#[test]
+fn presets_json_keys_are_snake_case_and_the_csv_is_rounded() {
+    let text = stdout(&run(&["presets", "--format", "json"]));
+    assert!(!text.contains("thenEvery"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let azure = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "azure-event-grid")
+        .unwrap();
+    assert_eq!(azure["params"]["then_every"], 43_200.0);
+    for preset in json.as_array().unwrap() {
+        assert_eq!(preset["params"]["attempts"], preset["attempts"], "{preset}");
+        assert!(preset["params"]["attempts"].is_u64(), "{preset}");
+    }
+    let csv = stdout(&run(&["presets", "--format", "csv"]));
+    assert!(csv.contains("\ngrpc,10,112.86579456,https://"), "{csv}");
+}
+
 #[test]
 fn presets_list_and_apply_with_flags_overriding() {
     let json: serde_json::Value =

@@ -455,6 +455,22 @@ pub(crate) fn csv_number(value: f64) -> String {
     rounded.to_string()
 }
 
+/// A percentage as a person gave it (`49.5%` for 100 less a 50.5th percentile, `0.001%` for
+/// 100 less 99.999), not rounded to a whole percent: to ten decimals, which a percentage typed
+/// with twelve significant digits has at most, and which drop the float noise of taking it from
+/// 100 (`0.000999999999995`). One that would then read `0%` or `100%` while it is not is written
+/// as [`whole_percent`] writes it (`over 99.999%`).
+pub(crate) fn percent_as_given(percent: f64) -> String {
+    let text = format!("{percent:.10}");
+    let text = text.trim_end_matches('0').trim_end_matches('.').to_string();
+    let shown: f64 = text.parse().unwrap_or(percent);
+    if (shown == 0.0 && percent > 0.0) || (shown == 100.0 && percent < 100.0) {
+        whole_percent(percent)
+    } else {
+        text + "%"
+    }
+}
+
 /// A percentage to the whole percent, with as many decimals (up to three) as keep a share that
 /// is not all or nothing from reading `100%` or `0%` (149 of 72,000 delivered is 99.8% exhausted).
 pub(crate) fn whole_percent(percent: f64) -> String {
@@ -493,6 +509,15 @@ mod tests {
         assert_eq!(csv_number(86_520.0), "86520");
         assert_eq!(csv_number(1e-7), "0.0000001");
         assert_eq!(csv_number(f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn a_percent_as_given_keeps_its_decimals() {
+        assert_eq!(percent_as_given(100.0 - 50.5), "49.5%");
+        assert_eq!(percent_as_given((1.0 - 0.505) * 100.0), "49.5%");
+        assert_eq!(percent_as_given(95.0), "95%");
+        assert_eq!(percent_as_given((1.0 - 0.999_99) * 100.0), "0.001%");
+        assert_eq!(percent_as_given(100.0 - 1e-13), "over 99.999%");
     }
 
     #[test]

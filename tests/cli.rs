@@ -1135,6 +1135,31 @@ fn the_deadline_sizing_names_a_tiny_share() {
     );
 }
 
+/// A fractional percentile keeps its decimals in the sentence: a 50.5th percentile keeps
+/// 49.5% of deliveries trying (it read "50%").
+#[test]
+fn the_deadline_sizing_writes_the_share_as_given() {
+    let said = stdout(&run(&[
+        "jitter",
+        "--preset",
+        "article",
+        "--mode",
+        "full",
+        "--seed",
+        "1",
+        "--samples",
+        "1000",
+        "--deadline",
+        "24h",
+        "--percentile",
+        "50.5%",
+    ]));
+    assert!(
+        said.contains("To keep 49.5% of deliveries trying until 24 h"),
+        "{said}"
+    );
+}
+
 /// `survival --help` leaves out the storm flags a map refuses (it sets each cell's traffic, and
 /// has no batch); giving one is still refused by name, not as an unknown flag.
 #[test]

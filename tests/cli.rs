@@ -792,6 +792,47 @@ fn presets_list_and_apply_with_flags_overriding() {
     assert_eq!(explicit["give_up_s"], 70.0 + 3.0 * 3_600.0);
 }
 
+/// `jitter` refused its own default: `--attempts 10000` without `--samples` said "--samples must
+/// be at most 200020 …, got 1000000". Untyped, the count is the most the limit allows, and the
+/// output says how many were drawn (the table's head, the caption and the JSON; the CSV, which
+/// does not carry it, on stderr). A typed count past the limit is still refused (below).
+#[test]
+fn jitter_draws_what_the_limit_allows_when_samples_are_not_given() {
+    let policy = [
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--cap",
+        "3h",
+        "--attempts",
+        "10000",
+    ];
+    let mut args = vec!["jitter", "--seed", "1"];
+    args.extend_from_slice(&policy);
+    let output = run(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = stdout(&output);
+    assert!(table.contains("sampled (200020 draws, seed 1)"), "{table}");
+    assert!(
+        table.contains("200020 seeded draws (seed 1) average"),
+        "{table}"
+    );
+    // Unjittered, nothing is drawn, but the count is the same (the cheap run of the formats).
+    args.extend_from_slice(&["--mode", "none", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&run(&args))).unwrap();
+    assert_eq!(json["sampled"]["samples"], 200_020);
+    *args.last_mut().unwrap() = "csv";
+    let output = run(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .starts_with("200020 samples (the most the work limit allows for 10000 attempts"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages() {
     // The same texts as the JS API's and the page's (tests/browser.rs, the e2e tests).

@@ -1201,6 +1201,26 @@ fn the_deadline_sizing_writes_the_share_as_given() {
     );
 }
 
+/// The map's 1024-cell limit was documented nowhere: `survival --steps 33x32` said only "at most
+/// 1024 cells", and `--help` gave no range. Both now state both rules.
+#[test]
+fn survival_steps_state_both_limits_in_help_and_refusals() {
+    let both = "from 2 to 64 steps on each axis and at most 1024 cells in all (outages × \
+                headroom, such as 32x32 or 64x16)";
+    for steps in ["33x32", "65x2", "1x4"] {
+        refused(
+            &["survival", "--steps", steps],
+            &format!("error: --steps must be {both}, got {steps}"),
+        );
+    }
+    let help = stdout(&run(&["survival", "--help"]));
+    let help: String = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("2 to 64 on each and at most 1024 cells in all"),
+        "{help}"
+    );
+}
+
 /// `survival --help` leaves out the storm flags a map refuses (it sets each cell's traffic, and
 /// has no batch); giving one is still refused by name, not as an unknown flag.
 #[test]

@@ -1302,7 +1302,8 @@ outages?: string,
  */
 headroom?: string,
 /**
- * Steps on each axis, outages × headroom, `24x16`.
+ * Steps on each axis, outages × headroom, `24x16`: 2 to 64 on each axis, at most 1024 cells
+ * in all.
  */
 steps?: string,
 };

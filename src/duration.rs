@@ -181,6 +181,33 @@ pub(crate) fn with_article(text: &str) -> String {
     format!("{} {text}", if vowel { "an" } else { "a" })
 }
 
+/// Formats a cap that must read right at every scale (`solve-cap`'s answer): under a second in
+/// milliseconds to the microsecond (`1.5 ms`; shorter ones as [`format_duration`] writes them,
+/// never `0 s`), then to the millisecond as [`format_exact`] writes it (`2 h 59 min 42.857 s`),
+/// and from 100 h on, where [`format_duration`] writes days, in whole days and the exact rest
+/// (`365 days`, `200 days 6 h`), so that the cap reads in the unit the deadline beside it does.
+pub(crate) fn format_cap(seconds: f64) -> String {
+    let s = seconds.max(0.0);
+    if s < 0.001 {
+        format_duration(s)
+    } else if s < 1.0 {
+        format!("{} ms", trim(s * 1000.0, 3))
+    } else if s < 100.0 * HOUR {
+        format_exact(s)
+    } else {
+        // Rounded to the millisecond before the split: a rest of 23 h 59 min 59.9996 s must
+        // carry into the days, not read "24 h".
+        let millis = (s * 1000.0).round() as u64;
+        let day_millis = DAY as u64 * 1000;
+        let (days, rest) = (millis / day_millis, millis % day_millis);
+        if rest == 0 {
+            format!("{days} days")
+        } else {
+            format!("{days} days {}", format_exact(rest as f64 / 1000.0))
+        }
+    }
+}
+
 /// Formats a number with at most `decimals` decimals and no trailing zeros, halves rounded up
 /// (4.25 min is 4.3 min, as a reader rounds it; the formatter would round it to even).
 fn trim(value: f64, decimals: usize) -> String {
@@ -319,6 +346,28 @@ mod tests {
         }
         assert_eq!(parse_duration("cap", "5m").unwrap(), 300.0);
         assert_eq!(parse_duration("cap", "1month").unwrap(), 2_630_016.0);
+    }
+
+    /// `solve-cap` wrote a 1.5 µs cap as `0 s` and a 1.4 ms one as `0.001 s` (whole
+    /// milliseconds), and a 365-day cap as `8760 h` beside a deadline of `365 days`.
+    #[test]
+    fn a_cap_reads_right_at_every_scale() {
+        let cases = [
+            (1.5e-6, "0.0015 ms"),
+            (0.0014, "1.4 ms"),
+            (0.0015, "1.5 ms"),
+            (0.0126, "12.6 ms"),
+            (0.999_5, "999.5 ms"),
+            (1.5, "1.5 s"),
+            (10_782.857_142_857_143, "2 h 59 min 42.857 s"),
+            (99.0 * HOUR, "99 h"),
+            (365.0 * DAY, "365 days"),
+            (200.0 * DAY + 6.0 * HOUR, "200 days 6 h"),
+            (5.0 * DAY - 0.000_4, "5 days"),
+        ];
+        for (seconds, text) in cases {
+            assert_eq!(format_cap(seconds), text, "{seconds}");
+        }
     }
 
     #[test]

@@ -35,5 +35,5 @@ pub use params::{
     parse_percent, whole_number, DurationInput, NumberInput, Params, DEFAULT_WINDOW_S,
 };
 pub use policy::{Policy, Row, Schedule, Stop};
-pub use report::{format_multiplier, ReportRow, ScheduleReport};
+pub use report::{cap_answer, format_multiplier, ReportRow, ScheduleReport};
 pub use storm::Engine;

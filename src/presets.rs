@@ -189,10 +189,77 @@ impl From<&Preset> for PresetInfo {
 }
 
 /// Every preset as the CLI lists it, the article's first: one list, in each output format. Its
-/// JSON is the list itself.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(transparent)]
+/// JSON is the list itself, each preset as [`PresetInfo`] but for its parameters: snake_case
+/// keys like the rest of the CLI's JSON, and whole attempts.
+#[derive(Debug, Clone, PartialEq)]
 pub struct PresetList(pub Vec<PresetInfo>);
+
+impl Serialize for PresetList {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(ListedPreset::from))
+    }
+}
+
+/// A preset in the CLI's JSON.
+#[derive(Serialize)]
+struct ListedPreset<'a> {
+    name: &'a str,
+    title: &'a str,
+    source: &'a str,
+    note: &'a str,
+    attempts: u32,
+    give_up_s: f64,
+    give_up_text: &'a str,
+    params: ListedParams,
+}
+
+impl<'a> From<&'a PresetInfo> for ListedPreset<'a> {
+    fn from(info: &'a PresetInfo) -> Self {
+        let params = &info.params;
+        ListedPreset {
+            name: &info.name,
+            title: &info.title,
+            source: &info.source,
+            note: &info.note,
+            attempts: info.attempts,
+            give_up_s: info.give_up_s,
+            give_up_text: &info.give_up_text,
+            params: ListedParams {
+                base: params.base.clone(),
+                multiplier: params.multiplier,
+                cap: params.cap.clone(),
+                attempts: info.attempts,
+                gaps: params.gaps.clone(),
+                then_every: params.then_every.clone(),
+                mode: params.mode.clone(),
+                factor: params.factor,
+            },
+        }
+    }
+}
+
+/// A preset's parameters in the CLI's JSON: snake_case like every other key there
+/// (`then_every`), and whole attempts (`14`, as the preset's own `attempts`). The JS API's
+/// `presets()` keeps [`PresetInfo::params`] in the form its functions read (`thenEvery`), so
+/// that a preset's parameters can be handed back to any of them.
+#[derive(Serialize)]
+struct ListedParams {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base: Option<DurationInput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multiplier: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cap: Option<DurationInput>,
+    attempts: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gaps: Option<Vec<DurationInput>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    then_every: Option<DurationInput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mode: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    factor: Option<f64>,
+}
 
 impl PresetList {
     /// Every preset.
@@ -227,11 +294,18 @@ impl PresetList {
         out
     }
 
-    /// CSV: one line a preset with its give-up time in seconds.
+    /// CSV: one line a preset with its give-up time in seconds, to 12 significant digits as in
+    /// the other CSVs (gRPC's read `112.86579456000007`).
     pub fn to_csv(&self) -> String {
         let mut out = String::from("name,attempts,give_up_s,source\n");
         for p in &self.0 {
-            out += &format!("{},{},{},{}\n", p.name, p.attempts, p.give_up_s, p.source);
+            out += &format!(
+                "{},{},{},{}\n",
+                p.name,
+                p.attempts,
+                crate::report::csv_number(p.give_up_s),
+                p.source
+            );
         }
         out
     }

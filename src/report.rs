@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{format_duration, Schedule, Stop};
+use crate::{format_duration, Error, Policy, Schedule, Stop};
 
 /// One attempt in a report. Seconds are plain numbers.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -349,6 +349,103 @@ fn past_deadline(schedule: &Schedule) -> String {
     }
 }
 
+/// `solve-cap`'s answer in one sentence: the smallest cap (never below the base) with which
+/// `attempts` attempts of `policy`'s base and multiplier reach `deadline_s` (its own cap is not
+/// read). The cap reads as [`crate::duration::format_cap`] writes it, then in seconds to 12
+/// significant digits. When even a cap at the base lands past the deadline, the sentence says
+/// where, and names only what reaches the deadline instead: the fewer attempts that do (counts
+/// this answers with a cap), and a shorter base (deadline ÷ retries, with a cap at it, does).
+///
+/// # Example
+/// ```
+/// use backoff_lab::{cap_answer, Policy};
+/// assert_eq!(
+///     cap_answer(&Policy::article(), 86_400.0, 14)?,
+///     "A cap of 2 h 59 min 42.857 s (10782.8571429 s) makes 14 attempts reach 24 h.\n"
+/// );
+/// # Ok::<(), backoff_lab::Error>(())
+/// ```
+pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<String, Error> {
+    let cap_text = |cap: f64| {
+        format!(
+            "{} ({} s)",
+            crate::duration::format_cap(cap),
+            csv_number(cap)
+        )
+    };
+    let (cap, reached) = match solved_cap(policy, deadline_s, attempts)? {
+        SolvedCap::Reaches(cap) => {
+            return Ok(format!(
+                "A cap of {} makes {attempts} attempts reach {}.\n",
+                cap_text(cap),
+                format_duration(deadline_s)
+            ))
+        }
+        SolvedCap::Overshoots { cap, reached } => (cap, reached),
+    };
+    let instead = match counts_that_reach(policy, deadline_s, attempts) {
+        None => "a shorter base reaches it".to_string(),
+        Some((fewest, most)) => {
+            let counts = match most - fewest {
+                0 => format!("{fewest}"),
+                1 => format!("{fewest} or {most}"),
+                _ => format!("{fewest} to {most}"),
+            };
+            format!("{counts} attempts reach it, as does a shorter base")
+        }
+    };
+    Ok(format!(
+        "A cap of {}, the smallest there is (the base), makes {attempts} attempts reach {}, past \
+         the {} asked: {instead}.\n",
+        cap_text(cap),
+        format_duration(reached),
+        format_duration(deadline_s)
+    ))
+}
+
+/// The cap `solve-cap` finds, and whether the deadline is then met.
+enum SolvedCap {
+    /// `attempts` attempts land on the deadline.
+    Reaches(f64),
+    /// The cap is the base and the attempts still land past the deadline, at `reached`.
+    Overshoots { cap: f64, reached: f64 },
+}
+
+fn solved_cap(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<SolvedCap, Error> {
+    let cap = policy.cap_for_deadline(deadline_s, attempts)?;
+    let reached = Policy::new(
+        policy.base_s(),
+        policy.multiplier(),
+        cap,
+        Stop::Attempts(attempts),
+    )?
+    .schedule()
+    .give_up_s();
+    // The solved cap lands on the deadline up to float noise; past that, only a cap below the
+    // base, which there is not, would do.
+    Ok(if reached > deadline_s * (1.0 + 1e-12) {
+        SolvedCap::Overshoots { cap, reached }
+    } else {
+        SolvedCap::Reaches(cap)
+    })
+}
+
+/// The counts from 2 to `attempts − 1` that land on the deadline with some cap, as the fewest
+/// and the most of them. They form one run: fewer attempts reach less even uncapped (below the
+/// run: unreachable), more attempts reach more even at the base (above it: past the deadline).
+fn counts_that_reach(policy: &Policy, deadline_s: f64, attempts: u32) -> Option<(u32, u32)> {
+    let fewer: Vec<u32> = (2..attempts).collect();
+    let first_reaching =
+        fewer.partition_point(|&n| policy.cap_for_deadline(deadline_s, n).is_err());
+    let first_past = fewer.partition_point(|&n| {
+        !matches!(
+            solved_cap(policy, deadline_s, n),
+            Ok(SolvedCap::Overshoots { .. })
+        )
+    });
+    (first_reaching < first_past).then(|| (fewer[first_reaching], fewer[first_past - 1]))
+}
+
 /// A number for CSV: at most 12 significant digits, so that the noise of sums and
 /// interpolations (`254.99999999999997`) reads as the value it stands for (`255`), far finer
 /// than any figure the tool computes; whole numbers without a decimal point.
@@ -358,6 +455,22 @@ pub(crate) fn csv_number(value: f64) -> String {
     }
     let rounded: f64 = format!("{value:.11e}").parse().unwrap_or(value);
     rounded.to_string()
+}
+
+/// A percentage as a person gave it (`49.5%` for 100 less a 50.5th percentile, `0.001%` for
+/// 100 less 99.999), not rounded to a whole percent: to ten decimals, which a percentage typed
+/// with twelve significant digits has at most, and which drop the float noise of taking it from
+/// 100 (`0.000999999999995`). One that would then read `0%` or `100%` while it is not is written
+/// as [`whole_percent`] writes it (`over 99.999%`).
+pub(crate) fn percent_as_given(percent: f64) -> String {
+    let text = format!("{percent:.10}");
+    let text = text.trim_end_matches('0').trim_end_matches('.').to_string();
+    let shown: f64 = text.parse().unwrap_or(percent);
+    if (shown == 0.0 && percent > 0.0) || (shown == 100.0 && percent < 100.0) {
+        whole_percent(percent)
+    } else {
+        text + "%"
+    }
 }
 
 /// A percentage to the whole percent, with as many decimals (up to three) as keep a share that
@@ -398,6 +511,15 @@ mod tests {
         assert_eq!(csv_number(86_520.0), "86520");
         assert_eq!(csv_number(1e-7), "0.0000001");
         assert_eq!(csv_number(f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn a_percent_as_given_keeps_its_decimals() {
+        assert_eq!(percent_as_given(100.0 - 50.5), "49.5%");
+        assert_eq!(percent_as_given((1.0 - 0.505) * 100.0), "49.5%");
+        assert_eq!(percent_as_given(95.0), "95%");
+        assert_eq!(percent_as_given((1.0 - 0.999_99) * 100.0), "0.001%");
+        assert_eq!(percent_as_given(100.0 - 1e-13), "over 99.999%");
     }
 
     #[test]

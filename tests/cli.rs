@@ -85,7 +85,7 @@ fn solve_cap_answers_and_refuses() {
     assert!(output.status.success());
     assert_eq!(
         stdout(&output),
-        "A cap of 2 h 59 min 42.857 s (10782.857 s) makes 14 attempts reach 24 h.\n"
+        "A cap of 2 h 59 min 42.857 s (10782.8571429 s) makes 14 attempts reach 24 h.\n"
     );
     let output = run(&[
         "solve-cap",
@@ -619,6 +619,29 @@ fn figures_default_to_the_elements_log_axis_and_carry_their_caption() {
     }
 }
 
+/// `presets --format json` wrote one camelCase key (`params.thenEvery`) among snake_case ones
+/// and the attempts of `params` as `14.0` beside a top-level `14`; its CSV wrote gRPC's give-up
+/// time with float noise (`112.86579456000007`).
+#[test]
+fn presets_json_keys_are_snake_case_and_the_csv_is_rounded() {
+    let text = stdout(&run(&["presets", "--format", "json"]));
+    assert!(!text.contains("thenEvery"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let azure = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "azure-event-grid")
+        .unwrap();
+    assert_eq!(azure["params"]["then_every"], 43_200.0);
+    for preset in json.as_array().unwrap() {
+        assert_eq!(preset["params"]["attempts"], preset["attempts"], "{preset}");
+        assert!(preset["params"]["attempts"].is_u64(), "{preset}");
+    }
+    let csv = stdout(&run(&["presets", "--format", "csv"]));
+    assert!(csv.contains("\ngrpc,10,112.86579456,https://"), "{csv}");
+}
+
 #[test]
 fn presets_list_and_apply_with_flags_overriding() {
     let json: serde_json::Value =
@@ -767,6 +790,47 @@ fn presets_list_and_apply_with_flags_overriding() {
     ])))
     .unwrap();
     assert_eq!(explicit["give_up_s"], 70.0 + 3.0 * 3_600.0);
+}
+
+/// `jitter` refused its own default: `--attempts 10000` without `--samples` said "--samples must
+/// be at most 200020 …, got 1000000". Untyped, the count is the most the limit allows, and the
+/// output says how many were drawn (the table's head, the caption and the JSON; the CSV, which
+/// does not carry it, on stderr). A typed count past the limit is still refused (below).
+#[test]
+fn jitter_draws_what_the_limit_allows_when_samples_are_not_given() {
+    let policy = [
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--cap",
+        "3h",
+        "--attempts",
+        "10000",
+    ];
+    let mut args = vec!["jitter", "--seed", "1"];
+    args.extend_from_slice(&policy);
+    let output = run(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = stdout(&output);
+    assert!(table.contains("sampled (200020 draws, seed 1)"), "{table}");
+    assert!(
+        table.contains("200020 seeded draws (seed 1) average"),
+        "{table}"
+    );
+    // Unjittered, nothing is drawn, but the count is the same (the cheap run of the formats).
+    args.extend_from_slice(&["--mode", "none", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&run(&args))).unwrap();
+    assert_eq!(json["sampled"]["samples"], 200_020);
+    *args.last_mut().unwrap() = "csv";
+    let output = run(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .starts_with("200020 samples (the most the work limit allows for 10000 attempts"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -1004,25 +1068,85 @@ fn a_map_too_large_in_deliveries_names_the_arrival_rate() {
     }
 }
 
-/// The cap cannot go below the base: when even that overshoots the deadline, `solve-cap` says
-/// where the attempts land (14 attempts at a 30 s base land at 6.5 min, not at 100 s).
-#[test]
-fn solve_cap_says_when_even_the_base_overshoots() {
-    let said = stdout(&run(&[
+fn solve_cap(base: &str, multiplier: &str, attempts: &str, give_up: &str) -> String {
+    let output = run(&[
         "solve-cap",
         "--base",
-        "30s",
+        base,
         "--multiplier",
-        "3",
+        multiplier,
         "--attempts",
-        "14",
+        attempts,
         "--give-up",
-        "100",
-    ]));
+        give_up,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    stdout(&output)
+}
+
+/// The cap cannot go below the base: when even that overshoots the deadline, `solve-cap` says
+/// where the attempts land (14 attempts at a 30 s base land at 6.5 min, not at 100 s), and
+/// names the counts that do reach it: 3 attempts (30 s + 90 s uncapped) to 4 (3 × 30 s at the
+/// base), not "fewer attempts" in general.
+#[test]
+fn solve_cap_says_when_even_the_base_overshoots() {
     assert_eq!(
-        said,
-        "A cap of 30 s (30.000 s), the smallest there is (the base), makes 14 attempts reach \
-         6.5 min, past the 100 s asked: fewer attempts or a shorter base reach it.\n"
+        solve_cap("30s", "3", "14", "100"),
+        "A cap of 30 s (30 s), the smallest there is (the base), makes 14 attempts reach \
+         6.5 min, past the 100 s asked: 3 or 4 attempts reach it, as does a shorter base.\n"
+    );
+}
+
+/// Two attempts cannot become fewer (one attempt gives up at 0 s, and `solve-cap` takes 2 to
+/// 10000): only a shorter base reaches a deadline the base overshoots. It said "fewer attempts
+/// or a shorter base reach it".
+#[test]
+fn solve_cap_suggests_only_what_reaches_the_deadline() {
+    let said = solve_cap("30s", "3", "2", "10s");
+    assert!(
+        said.ends_with("past the 10 s asked: a shorter base reaches it.\n"),
+        "{said}"
+    );
+    // 2 attempts: 30 s uncapped, short of 100 s; 4 attempts: 3 × 30 s at the base; 5 overshoot.
+    let said = solve_cap("30s", "1", "14", "90s");
+    assert!(
+        said.ends_with("past the 90 s asked: 4 attempts reach it, as does a shorter base.\n"),
+        "{said}"
+    );
+    // Each count named is one the command answers with a cap that lands on the deadline.
+    for attempts in ["3", "4"] {
+        let said = solve_cap("30s", "3", attempts, "100");
+        assert!(
+            said.contains(&format!("makes {attempts} attempts reach 100 s.")),
+            "{said}"
+        );
+    }
+}
+
+/// Caps below a second were rounded to whole milliseconds: 1.5 µs read `0 s (0.000 s)`, 1.5 ms
+/// `0.002 s` and 1.4 ms `0.001 s`. A cap of a year read `8760 h` beside a deadline of
+/// `365 days`.
+#[test]
+fn solve_cap_writes_the_cap_right_at_every_scale() {
+    assert_eq!(
+        solve_cap("1us", "2", "3", "2.5us"),
+        "A cap of 0.0015 ms (0.0000015 s) makes 3 attempts reach 0.0025 ms.\n"
+    );
+    assert_eq!(
+        solve_cap("1ms", "2", "3", "2.5ms"),
+        "A cap of 1.5 ms (0.0015 s) makes 3 attempts reach 2.5 ms.\n"
+    );
+    assert_eq!(
+        solve_cap("1ms", "2", "3", "2.4ms"),
+        "A cap of 1.4 ms (0.0014 s) makes 3 attempts reach 2.4 ms.\n"
+    );
+    assert_eq!(
+        solve_cap("365d", "1", "2", "365d"),
+        "A cap of 365 days (31536000 s) makes 2 attempts reach 365 days.\n"
+    );
+    assert_eq!(
+        solve_cap("1h", "3", "10", "200d"),
+        "A cap of 77 days 5 h 30 min (6672600 s) makes 10 attempts reach 200 days.\n"
     );
 }
 
@@ -1049,6 +1173,51 @@ fn the_deadline_sizing_names_a_tiny_share() {
             "To keep 0.001% of deliveries trying until 24 h, the schedule needs 16 attempts."
         ),
         "{said}"
+    );
+}
+
+/// A fractional percentile keeps its decimals in the sentence: a 50.5th percentile keeps
+/// 49.5% of deliveries trying (it read "50%").
+#[test]
+fn the_deadline_sizing_writes_the_share_as_given() {
+    let said = stdout(&run(&[
+        "jitter",
+        "--preset",
+        "article",
+        "--mode",
+        "full",
+        "--seed",
+        "1",
+        "--samples",
+        "1000",
+        "--deadline",
+        "24h",
+        "--percentile",
+        "50.5%",
+    ]));
+    assert!(
+        said.contains("To keep 49.5% of deliveries trying until 24 h"),
+        "{said}"
+    );
+}
+
+/// The map's 1024-cell limit was documented nowhere: `survival --steps 33x32` said only "at most
+/// 1024 cells", and `--help` gave no range. Both now state both rules.
+#[test]
+fn survival_steps_state_both_limits_in_help_and_refusals() {
+    let both = "from 2 to 64 steps on each axis and at most 1024 cells in all (outages × \
+                headroom, such as 32x32 or 64x16)";
+    for steps in ["33x32", "65x2", "1x4"] {
+        refused(
+            &["survival", "--steps", steps],
+            &format!("error: --steps must be {both}, got {steps}"),
+        );
+    }
+    let help = stdout(&run(&["survival", "--help"]));
+    let help: String = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("2 to 64 on each and at most 1024 cells in all"),
+        "{help}"
     );
 }
 

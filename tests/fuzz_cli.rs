@@ -894,7 +894,7 @@ fn decorrelated_jitter_and_herd_past_their_cost_are_refused() {
     ];
     for (extra, expected) in [
         (
-            &["jitter"][..],
+            &["jitter", "--samples", "1000000"][..],
             "error: --samples must be at most 200000 for a schedule of 2001 attempts",
         ),
         (

@@ -652,7 +652,8 @@ pub(super) struct MapAxesFlags {
     /// The headroom axis (capacity ÷ arrival rate), two ratios (log-spaced between them).
     #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.1)]
     headroom: String,
-    /// Steps on each axis: outages x headroom.
+    /// Steps on each axis: outages x headroom, 2 to 64 on each and at most 1024 cells in all
+    /// (32x32, 64x16).
     #[arg(long, value_name = "NxM", default_value = backoff_lab::survival::DEFAULT_TEXT.2)]
     steps: String,
 }

@@ -68,7 +68,7 @@ fn listed(kinds: &[FigureKind]) -> String {
 }
 
 /// The default count of give-up times sampled for the distribution.
-const SAMPLES: &str = "100000";
+const SAMPLES: usize = 100_000;
 /// The default count of deliveries in the herd.
 const DELIVERIES: &str = "1000";
 
@@ -86,14 +86,10 @@ pub(super) struct FigureArgs {
     kind: FigureKind,
     #[command(flatten)]
     scenario: StormFlags,
-    /// Give-up times sampled for the distribution.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value = SAMPLES,
-        allow_hyphen_values = true
-    )]
-    samples: String,
+    /// Give-up times sampled for the distribution (by default 100000, or as many as the work
+    /// limit allows when that is fewer).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    samples: Option<String>,
     /// Deliveries in the herd.
     #[arg(
         long,
@@ -232,11 +228,7 @@ impl FigureArgs {
             given.push((name, value, &[Survival]));
         }
         let own: [(&'static str, Option<String>, &[FigureKind]); 6] = [
-            (
-                "samples",
-                (self.samples != SAMPLES).then(|| self.samples.clone()),
-                &[Distribution],
-            ),
+            ("samples", self.samples.clone(), &[Distribution]),
             (
                 "deliveries",
                 (self.deliveries != DELIVERIES).then(|| self.deliveries.clone()),
@@ -296,7 +288,11 @@ impl FigureArgs {
         params.seed = params
             .seed
             .or(Some(backoff_lab::jitter::DEFAULT_SEED as f64));
-        params.samples = Some(count_number("samples", &self.samples)?);
+        params.samples = self
+            .samples
+            .as_deref()
+            .map(|samples| count_number("samples", samples))
+            .transpose()?;
         params.deliveries = Some(count_number("deliveries", &self.deliveries)?);
         if self.kind == FigureKind::Staleness {
             let duration =
@@ -323,10 +319,11 @@ fn timeline(params: &Params, size: Size, options: &ChartOptions) -> Result<Figur
 
 fn distribution(params: &Params, size: Size, options: &ChartOptions) -> Result<Figure, Error> {
     let seed = params.seed()?.unwrap_or(backoff_lab::jitter::DEFAULT_SEED);
+    let (policy, jitter) = (params.policy()?, params.jitter()?);
     let report = JitterReport::new(
-        &params.policy()?,
-        params.jitter()?,
-        params.samples()?,
+        &policy,
+        jitter,
+        params.samples_for(&policy, jitter, SAMPLES)?,
         seed,
         HISTOGRAM_BINS,
         None,

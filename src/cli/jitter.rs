@@ -1,7 +1,7 @@
 //! `backoff-lab jitter`: one delivery under jitter, its give-up time exact and sampled, and
 //! (with --deadline) the attempts that keep a percentile above the deadline.
 
-use backoff_lab::give_up::{JitterReport, HISTOGRAM_BINS};
+use backoff_lab::give_up::{JitterReport, DEFAULT_SAMPLES, HISTOGRAM_BINS};
 use backoff_lab::{parse_percent, DurationInput, Error, Params};
 use clap::Args;
 
@@ -14,14 +14,10 @@ pub(super) struct JitterArgs {
     policy: PolicyFlags,
     #[command(flatten)]
     jitter: JitterFlags,
-    /// Give-up times to sample (1 to 10000000).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value = "1000000",
-        allow_hyphen_values = true
-    )]
-    samples: String,
+    /// Give-up times to sample (1 to 10000000; by default 1000000, or as many as the work limit
+    /// allows when that is fewer: 200020 for 10000 attempts).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    samples: Option<String>,
     /// Also size the schedule: how many attempts keep the --percentile above this deadline.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     deadline: Option<String>,
@@ -42,7 +38,11 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
         });
     }
     let params = Params {
-        samples: Some(count_number("samples", &args.samples)?),
+        samples: args
+            .samples
+            .as_deref()
+            .map(|samples| count_number("samples", samples))
+            .transpose()?,
         deadline: args.deadline.map(DurationInput::Text),
         percentile: args
             .percentile
@@ -59,17 +59,26 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
             .transpose()?,
         ..args.policy.with_jitter(&args.jitter)?
     };
+    let (policy, jitter) = (params.policy()?, params.jitter()?);
     let report = JitterReport::new(
-        &params.policy()?,
-        params.jitter()?,
-        params.samples()?,
+        &policy,
+        jitter,
+        params.samples_for(&policy, jitter, DEFAULT_SAMPLES)?,
         params.seed()?.unwrap_or_default(),
         HISTOGRAM_BINS,
         params.deadline()?,
     )?;
     // Once the run has succeeded: an error is one line.
-    args.jitter
-        .tell_fresh_seed(&params, args.format == DataFormat::Csv)?;
+    let csv = args.format == DataFormat::Csv;
+    args.jitter.tell_fresh_seed(&params, csv)?;
+    // The table and the JSON carry the count drawn; the CSV does not, so a default the work
+    // limit lowered is told on stderr, as a fresh seed is.
+    if csv && args.samples.is_none() && report.sampled.samples < DEFAULT_SAMPLES {
+        eprintln!(
+            "{} samples (the most the work limit allows for {} attempts; --samples sets the count)",
+            report.sampled.samples, report.attempts
+        );
+    }
     Ok(args
         .format
         .render(&report, JitterReport::to_table, JitterReport::to_csv))

@@ -1,8 +1,6 @@
 //! `backoff-lab solve-cap`: the smallest cap with which N attempts reach a give-up deadline.
 
-use backoff_lab::{
-    format_duration, format_exact, whole_number, DurationInput, Error, Params, Policy, Stop,
-};
+use backoff_lab::{cap_answer, whole_number, DurationInput, Error, Params};
 use clap::Args;
 
 use super::args::{multiplier_number, number};
@@ -37,30 +35,5 @@ pub(super) fn run(args: SolveCapArgs) -> Result<String, Error> {
         ..Params::default()
     };
     let deadline = DurationInput::Text(args.give_up).seconds("give-up")?;
-    let policy = params.policy()?;
-    let cap = policy.cap_for_deadline(deadline, attempts)?;
-    // The cap cannot go below the base: with it at the base the schedule may still reach past
-    // the deadline, which the answer then says rather than claiming the deadline is met.
-    let reached = Policy::new(
-        policy.base_s(),
-        policy.multiplier(),
-        cap,
-        Stop::Attempts(attempts),
-    )?
-    .schedule()
-    .give_up_s();
-    if reached > deadline * (1.0 + 1e-12) {
-        return Ok(format!(
-            "A cap of {} ({cap:.3} s), the smallest there is (the base), makes {attempts} \
-             attempts reach {}, past the {} asked: fewer attempts or a shorter base reach it.\n",
-            format_exact(cap),
-            format_duration(reached),
-            format_duration(deadline)
-        ));
-    }
-    Ok(format!(
-        "A cap of {} ({cap:.3} s) makes {attempts} attempts reach {}.\n",
-        format_exact(cap),
-        format_duration(deadline)
-    ))
+    cap_answer(&params.policy()?, deadline, attempts)
 }

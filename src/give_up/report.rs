@@ -315,7 +315,8 @@ fn caption(
     if let Some(d) = deadline_safe {
         text += &format!(
             " To keep {} of deliveries trying until {}, the schedule needs {} attempts.",
-            crate::report::whole_percent((1.0 - d.percentile) * 100.0),
+            // As given: a 50.5th percentile keeps 49.5% of deliveries, not "50%".
+            crate::report::percent_as_given((1.0 - d.percentile) * 100.0),
             fmt(d.deadline_s),
             d.attempts
         );

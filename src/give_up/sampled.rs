@@ -10,6 +10,10 @@ use crate::{Error, Policy};
 /// The most samples one question may draw.
 pub const MAX_SAMPLES: usize = 10_000_000;
 
+/// The give-up times `jitter` and the JS API's `jitter` sample when not told how many, as long
+/// as the work limit allows that many (see [`crate::Params::samples_for`]).
+pub const DEFAULT_SAMPLES: usize = 1_000_000;
+
 /// Histogram bins of the sampled give-up times in reports and charts.
 pub const HISTOGRAM_BINS: usize = 60;
 

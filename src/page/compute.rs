@@ -95,10 +95,11 @@ fn policy(params: &Params) -> Result<Policy, Error> {
 /// The distribution's report for `params` (seed, samples and deadline as given).
 pub fn jitter_report(params: &Params) -> Result<JitterReport, Error> {
     let seed = params.seed()?.unwrap_or_default();
+    let (policy, jitter) = (policy(params)?, params.jitter()?);
     JitterReport::new(
-        &policy(params)?,
-        params.jitter()?,
-        params.samples()?,
+        &policy,
+        jitter,
+        params.samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)?,
         seed,
         HISTOGRAM_BINS,
         params.deadline()?,

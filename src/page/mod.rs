@@ -224,7 +224,10 @@ pub fn computes_inline(view: View, settings: &Settings) -> bool {
         View::Distribution if matches!(jitter, crate::jitter::Jitter::Decorrelated) => {
             return false
         }
-        View::Distribution => (params.samples(), Draws::GiveUpTimes),
+        View::Distribution => (
+            params.samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES),
+            Draws::GiveUpTimes,
+        ),
         View::Herd => (params.deliveries(), Draws::Herd),
         View::Timeline | View::Storm | View::Staleness | View::Survival => return false,
     };

@@ -62,7 +62,8 @@ pub struct Params {
     /// The seed of every random draw, 0 to 2^53 − 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<f64>,
-    /// Give-up times to sample (default 1,000,000).
+    /// Give-up times to sample (default 1,000,000, or as many as the work limit allows for the
+    /// schedule when fewer: 200,020 of 10,000 attempts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub samples: Option<f64>,
     /// Deliveries in a herd (default 1,000).
@@ -328,10 +329,28 @@ impl Params {
         self.seed.map(crate::jitter::seed_from_f64).transpose()
     }
 
-    /// Give-up times to sample: 1 to 10,000,000, 1,000,000 unless chosen.
-    pub fn samples(&self) -> Result<usize, Error> {
+    /// Give-up times to sample of `policy` drawn with `jitter`: as given, 1 to 10,000,000 (a
+    /// count past the work limit is then refused, before any draw); when not given, `default`
+    /// or the most the limit allows, whichever is fewer. A default the user never typed must
+    /// not be refused: 1,000,000 give-up times of 10,000 attempts are five times the limit, so
+    /// `jitter` draws 200,020 and its table, caption and JSON say so.
+    pub fn samples_for(
+        &self,
+        policy: &Policy,
+        jitter: Jitter,
+        default: usize,
+    ) -> Result<usize, Error> {
+        let Some(samples) = self.samples else {
+            return Ok(crate::limits::affordable_samples(
+                policy.attempts(),
+                jitter,
+                crate::limits::Draws::GiveUpTimes,
+                1.0,
+                (1, default),
+            ));
+        };
         let max = crate::give_up::MAX_SAMPLES as u64;
-        Ok(whole_number("samples", self.samples.unwrap_or(1e6), 1, max)? as usize)
+        Ok(whole_number("samples", samples, 1, max)? as usize)
     }
 
     /// Deliveries in a herd: 1 to 10,000,000, 1,000 unless chosen.
@@ -375,6 +394,35 @@ pub fn whole_number(field: &'static str, n: f64, min: u64, max: u64) -> Result<u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The default count was refused as if typed (`jitter --attempts 10000` said "--samples must
+    /// be at most 200020 …, got 1000000"): it is now the most the limit allows, when fewer; a
+    /// count that is given stays as given, for the report to refuse.
+    #[test]
+    fn the_default_samples_fit_the_work_limit_and_given_ones_are_kept() {
+        let params = |attempts: f64, samples: Option<f64>| Params {
+            base: Some(DurationInput::Seconds(30.0)),
+            multiplier: Some(3.0),
+            cap: Some(DurationInput::Seconds(10_800.0)),
+            attempts: Some(attempts),
+            samples,
+            ..Params::default()
+        };
+        let default = crate::give_up::DEFAULT_SAMPLES;
+        let samples = |params: Params, jitter: Jitter| {
+            params.samples_for(&params.policy().unwrap(), jitter, default)
+        };
+        assert_eq!(samples(params(14.0, None), Jitter::Full), Ok(1_000_000));
+        assert_eq!(samples(params(10_000.0, None), Jitter::Full), Ok(200_020));
+        assert_eq!(
+            samples(params(10_000.0, None), Jitter::Decorrelated),
+            Ok(40_004)
+        );
+        assert_eq!(
+            samples(params(10_000.0, Some(1e6)), Jitter::Full),
+            Ok(1_000_000)
+        );
+    }
 
     #[test]
     fn numbers_and_text_are_read_in_one_pass_and_anything_else_is_named() {

@@ -36,16 +36,23 @@ fn log_spaced(low: f64, high: f64, steps: usize) -> Vec<f64> {
         .collect()
 }
 
-fn steps_in_range(field: &'static str, steps: usize) -> Result<(), Error> {
-    if (2..=MAX_STEPS).contains(&steps) {
-        Ok(())
-    } else {
-        Err(Error::out_of_range(
-            field,
-            steps,
-            format!("from 2 to {MAX_STEPS} steps"),
-        ))
+/// Refuses steps outside 2 to [`MAX_STEPS`] on an axis or past [`MAX_CELLS`] in all, with both
+/// rules in the message whichever is broken: one alone read as the whole rule (`33x32` was
+/// refused for its cells by a map whose documentation gave only the steps' range).
+fn check_steps((outages, headroom): (usize, usize)) -> Result<(), Error> {
+    let on_each_axis = |steps: usize| (2..=MAX_STEPS).contains(&steps);
+    // Each axis first: the product of two unchecked counts could overflow.
+    if on_each_axis(outages) && on_each_axis(headroom) && outages * headroom <= MAX_CELLS {
+        return Ok(());
     }
+    Err(Error::out_of_range(
+        "steps",
+        format!("{outages}x{headroom}"),
+        format!(
+            "from 2 to {MAX_STEPS} steps on each axis and at most {MAX_CELLS} cells in all \
+             (outages × headroom, such as 32x32 or 64x16)"
+        ),
+    ))
 }
 
 impl Axes {
@@ -91,15 +98,7 @@ impl Axes {
                 format!("two ratios of capacity to arrivals from {floor} to {ceiling}, the first smaller"),
             ));
         }
-        steps_in_range("steps", steps.0)?;
-        steps_in_range("steps", steps.1)?;
-        if steps.0 * steps.1 > MAX_CELLS {
-            return Err(Error::out_of_range(
-                "steps",
-                format!("{}x{}", steps.0, steps.1),
-                format!("at most {MAX_CELLS} cells (outages × headroom)"),
-            ));
-        }
+        check_steps(steps)?;
         let mut outages: Vec<f64> = log_spaced(low, high, steps.0)
             .into_iter()
             .map(f64::round)
@@ -139,7 +138,8 @@ pub struct AxesText {
     pub outages: Option<String>,
     /// Two ratios of capacity to arrivals, `1.05..20`.
     pub headroom: Option<String>,
-    /// Steps on each axis, outages × headroom, `24x16`.
+    /// Steps on each axis, outages × headroom, `24x16`: 2 to 64 on each axis, at most 1024 cells
+    /// in all.
     pub steps: Option<String>,
 }
 
@@ -239,7 +239,26 @@ mod tests {
              window), the first shorter, got 1 h..168 h"
         );
         assert!(refused((10.0, 60.0), (f64::NAN, 2.0), (4, 4)).starts_with("headroom must be"));
-        assert!(refused((10.0, 60.0), (1.0, 2.0), (1, 4)).starts_with("steps must be"));
-        assert!(refused((10.0, 60.0), (1.0, 2.0), (64, 64)).contains("at most 1024 cells"));
+        // Either rule broken, the message states both.
+        let both = "steps must be from 2 to 64 steps on each axis and at most 1024 cells in all \
+                    (outages × headroom, such as 32x32 or 64x16), got";
+        assert_eq!(
+            refused((10.0, 60.0), (1.0, 2.0), (1, 4)),
+            format!("{both} 1x4")
+        );
+        assert_eq!(
+            refused((10.0, 60.0), (1.0, 2.0), (65, 4)),
+            format!("{both} 65x4")
+        );
+        assert_eq!(
+            refused((10.0, 60.0), (1.0, 2.0), (33, 32)),
+            format!("{both} 33x32")
+        );
+        assert_eq!(
+            refused((10.0, 60.0), (1.0, 2.0), (usize::MAX, usize::MAX)),
+            format!("{both} {}x{}", usize::MAX, usize::MAX)
+        );
+        assert!(Axes::new((10.0, 60.0), (1.0, 2.0), (32, 32)).is_ok());
+        assert!(Axes::new((10.0, 60.0), (1.0, 2.0), (64, 16)).is_ok());
     }
 }

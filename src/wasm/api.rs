@@ -99,10 +99,10 @@ pub fn sampled_mean_give_up(
 ) -> Result<f64, JsValue> {
     let params = params_with_seed(params)?;
     let mean = || -> Result<f64, Error> {
-        let policy = params.policy()?;
-        let samples = params.samples()?;
+        let (policy, jitter) = (params.policy()?, params.jitter()?);
+        let samples = params.samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)?;
         let mut rng = crate::jitter::seeded_rng(params.seed()?.unwrap_or_default())?;
-        let times = crate::give_up::give_up_times(&policy, params.jitter()?, samples, &mut rng);
+        let times = crate::give_up::give_up_times(&policy, jitter, samples, &mut rng);
         Ok(times.iter().sum::<f64>() / samples as f64)
     };
     mean().map_err(|e| api_error(&e))

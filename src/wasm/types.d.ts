@@ -82,7 +82,8 @@ factor?: number | null,
  */
 seed?: number | null,
 /**
- * Give-up times to sample (default 1,000,000).
+ * Give-up times to sample (default 1,000,000, or as many as the work limit allows for the
+ * schedule when fewer: 200,020 of 10,000 attempts).
  */
 samples?: number | null,
 /**
@@ -1301,7 +1302,8 @@ outages?: string,
  */
 headroom?: string,
 /**
- * Steps on each axis, outages × headroom, `24x16`.
+ * Steps on each axis, outages × headroom, `24x16`: 2 to 64 on each axis, at most 1024 cells
+ * in all.
  */
 steps?: string,
 };

@@ -281,7 +281,7 @@ test('view="survival" fills in row by row and reports once, when the whole map i
     assert.equal(events[0].detail.view, 'survival');
     const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error'));
     assert.deepEqual(errors.map((e) => [e.id, e.detail.field]), [['bad-map', 'steps']]);
-    assert.match((await look(tab, 'bad-map')).error, /steps must be from 2 to 64 steps, got 1/);
+    assert.match((await look(tab, 'bad-map')).error, /steps must be from 2 to 64 steps on each axis and at most 1024 cells in all \(outages × headroom, such as 32x32 or 64x16\), got 1x/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -151,7 +151,7 @@ test('bad axes are refused next to their field, and the exports carry the map', 
     assert.match(svg.text, /fixed 30 s: cliff/);
 
     for (const [field, text, message] of [
-      ['steps', '1x4', 'steps must be from 2 to 64 steps, got 1'],
+      ['steps', '1x4', 'steps must be from 2 to 64 steps on each axis and at most 1024 cells in all (outages × headroom, such as 32x32 or 64x16), got 1x4'],
       ['outages', '2h..1m', 'outages must be two durations from 1 s to'],
       ['headroom', '1.5', 'headroom must be two ratios such as 1.05..20'],
     ]) {
@@ -191,7 +191,7 @@ const INVALID_LINKS = [
   ['outages=24h..10s', 'outages', 'outages must be two durations from 1 s to'],
   ['headroom=0..5', 'headroom', 'headroom must be'],
   ['steps=100x1', 'steps', 'steps must be from 2 to 64 steps'],
-  ['steps=64x64', 'steps', 'steps must be at most'],
+  ['steps=64x64', 'steps', 'steps must be from 2 to 64 steps on each axis and at most 1024 cells'],
 ];
 
 test('an invalid map in a link is refused in the survival section and in the status line', { timeout: 120_000 }, async () => {

@@ -1020,6 +1020,16 @@ fn the_jitter_csv_carries_the_unjittered_time_and_the_deadline_answer() {
         "{decorrelated}"
     );
     assert!(csv.starts_with("statistic,exact_s,sampled_s\n"), "{csv}");
+    // Twelve significant digits at most, as every CSV of fractional numbers (a sampled mean
+    // read 43224.81501526713).
+    for cell in csv.lines().skip(1).flat_map(|line| line.split(',').skip(1)) {
+        let significant = cell
+            .trim_start_matches(['0', '.'])
+            .chars()
+            .filter(char::is_ascii_digit)
+            .count();
+        assert!(significant <= 12, "{cell} in {csv}");
+    }
     // Without --deadline there is no sizing row.
     let plain = stdout(&run(&policy_args(
         "jitter",

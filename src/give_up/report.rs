@@ -239,17 +239,21 @@ impl JitterReport {
         } else {
             "statistic,estimate_s,sampled_s\n"
         });
+        // Twelve significant digits, as every CSV of fractional numbers: a sampled mean of
+        // 43224.81501526713 s is 43224.8150153 (the JSON keeps every bit).
+        let number = crate::report::csv_number;
         out += &format!(
             "expected,{},{}\n",
-            self.expected_give_up_s, self.sampled.mean_s
+            number(self.expected_give_up_s),
+            number(self.sampled.mean_s)
         );
         for (name, exact, sampled) in self.percentile_rows() {
-            out += &format!("{name},{exact},{sampled}\n");
+            out += &format!("{name},{},{}\n", number(exact), number(sampled));
         }
-        out += &format!("unjittered,{},\n", self.unjittered_give_up_s);
+        out += &format!("unjittered,{},\n", number(self.unjittered_give_up_s));
         if let Some(safe) = self.deadline_safe {
-            out += &format!("deadline,{},\n", safe.deadline_s);
-            out += &format!("deadline_percentile,{},\n", safe.percentile);
+            out += &format!("deadline,{},\n", number(safe.deadline_s));
+            out += &format!("deadline_percentile,{},\n", number(safe.percentile));
             out += &format!("deadline_safe_attempts,{},\n", safe.attempts);
         }
         out

@@ -737,6 +737,11 @@ fn presets_list_and_apply_with_flags_overriding() {
         &["schedule", "--preset", "article", "--then-every", "1h"],
         "error: --then-every must be given only with --gaps or a preset that lists its gaps",
     );
+    // Alone, it is refused for itself, not for the formula's missing --base.
+    refused(
+        &["schedule", "--then-every", "1h", "--attempts", "3"],
+        "error: --then-every must be given only with --gaps or a preset that lists its gaps",
+    );
     refused(
         &[
             "schedule",

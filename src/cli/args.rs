@@ -76,6 +76,15 @@ impl PolicyFlags {
                 });
             }
         }
+        // A formula reads no tail: only a list of gaps ends in one. Said before the formula's
+        // missing flags, which `--then-every 1h` alone would otherwise be refused for.
+        if let (Some(tail), None) = (&self.then_every, &self.gaps) {
+            return Err(Error::OutOfRange {
+                field: "then-every",
+                value: tail.clone(),
+                valid: "given only with --gaps or a preset that lists its gaps".into(),
+            });
+        }
         let given = |flag: &Option<String>, field: &'static str| -> Result<Option<String>, Error> {
             match flag {
                 Some(text) => Ok(Some(text.clone())),
@@ -104,14 +113,6 @@ impl PolicyFlags {
             );
         }
         if let Some(tail) = &self.then_every {
-            // A formula reads no tail: only a list of gaps ends in one.
-            if self.gaps.is_none() {
-                return Err(Error::OutOfRange {
-                    field: "then-every",
-                    value: tail.clone(),
-                    valid: "given only with --gaps or a preset that lists its gaps".into(),
-                });
-            }
             params.then_every = Some(DurationInput::Text(tail.clone()));
         }
         if self.base.is_some() || self.multiplier.is_some() || self.cap.is_some() {

@@ -127,13 +127,14 @@ impl Params {
             (
                 "interval",
                 self.interval.is_some() && self.policy.as_deref().is_some_and(|p| p != "fixed"),
-                "policy fixed",
+                "the fixed policy (a base, multiplier, cap or list of gaps makes the policy \
+                 exponential)",
             ),
         ];
         match orphans.iter().find(|(_, orphan, _)| *orphan) {
             Some((field, _, rule)) => Err(Error::out_of_range(
                 field,
-                format!("given without {rule}"),
+                "given without it",
                 format!("given only with {rule}"),
             )),
             None => Ok(()),

@@ -297,7 +297,7 @@ fn fields_without_their_rule_are_refused_by_name() {
                 budget_window: seconds(10.0),
                 ..Params::default()
             },
-            "budget-window must be given only with budget, got given without budget",
+            "budget-window must be given only with budget, got given without it",
         ),
         (
             Params {

@@ -51,6 +51,23 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
              month for months, m or min for minutes)",
         ));
     }
+    // humantime sums every part: "1h 1h" is 2 h. A unit written twice is a typo, not a sum.
+    let mut units: Vec<u64> = compact
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|unit| !unit.is_empty())
+        .filter_map(|unit| humantime::parse_duration(&format!("1{unit}")).ok())
+        .map(|one| one.as_nanos() as u64)
+        .collect();
+    let written = units.len();
+    units.sort_unstable();
+    units.dedup();
+    if units.len() < written {
+        return Err(Error::out_of_range(
+            field,
+            format!("{:?}", text.trim()),
+            "a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d",
+        ));
+    }
     let seconds = if compact.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         compact.parse::<f64>().map_err(|_| bad())?
     } else if let Ok(d) = humantime::parse_duration(&compact) {
@@ -247,6 +264,21 @@ mod tests {
         ] {
             assert_eq!(parse_duration("base", text), Ok(seconds), "{text}");
         }
+    }
+
+    /// A unit given twice is refused rather than summed ("1h 1h" was 2 h, "30s30s" 60 s);
+    /// "1m 30s" and "4m30s" keep working.
+    #[test]
+    fn a_unit_written_twice_is_refused() {
+        for text in ["1h 1h", "30s30s", "1d1d", "1m 1min"] {
+            let refused = parse_duration("base", text).unwrap_err().to_string();
+            assert!(
+                refused.starts_with("base must be a duration with each unit once"),
+                "{text}: {refused}"
+            );
+        }
+        assert_eq!(parse_duration("base", "1m 30s"), Ok(90.0));
+        assert_eq!(parse_duration("base", "1h30m15s"), Ok(5_415.0));
     }
 
     #[test]

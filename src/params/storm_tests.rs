@@ -358,7 +358,7 @@ fn fields_without_their_rule_are_refused_by_name() {
                 interval: seconds(10.0),
                 ..Params::default()
             },
-            "interval must be given only with policy fixed",
+            "interval must be given only with the fixed policy (a base, multiplier, cap or list of gaps makes the policy exponential), got given without it",
         ),
     ];
     for (orphan, with_rule, expected) in cases {

@@ -250,12 +250,13 @@ fn lag_finding(schedule: &Schedule, max_lag_s: f64) -> String {
     }
 }
 
-/// The proposal in one sentence. The cap is written to the millisecond (typed back, it gives
-/// the same schedule to within a millisecond per gap), and one still above the allowed lag
-/// `max_lag_s` (a base longer than it) says so.
+/// The proposal in one sentence. The cap is written as `solve-cap` writes one (to the
+/// millisecond, under a second to the microsecond: typed back, it gives the same schedule to
+/// within that per gap), and one still above the allowed lag `max_lag_s` (a base longer than
+/// it) says so.
 fn proposal(current: &Policy, proposed: &Policy, max_lag_s: f64) -> String {
     let schedule = proposed.schedule();
-    let cap = crate::format_exact(proposed.cap_s());
+    let cap = crate::duration::format_cap(proposed.cap_s());
     let shape = match proposed.explicit_gaps() {
         Some(_) => format!("the listed gaps, none longer than {cap}"),
         None => format!(
@@ -332,6 +333,18 @@ mod tests {
     /// Applying a proposal whose gaps sum to T only up to rounding (9 h, 45 min: a cap of
     /// 2615.4545… s, the gaps summing to 32399.999999999993 s) gives up on T, and asking again
     /// derives the same schedule; the cap is written to the millisecond.
+    /// A cap under a second is written to the microsecond, as `solve-cap` writes one (to the
+    /// millisecond it read "0.55 s" for 549.931 ms).
+    #[test]
+    fn a_cap_under_a_second_keeps_its_digits() {
+        let fast = Policy::new(0.1, 2.0, HOUR, crate::Stop::Attempts(12)).unwrap();
+        let s = suggest(&fast, HOUR, 0.55).unwrap();
+        assert!(s.cap_s < 0.55, "{}", s.cap_s);
+        let sentence = s.findings.last().unwrap();
+        let written = format!("a {:.3} ms cap", s.cap_s * 1000.0);
+        assert!(sentence.contains(&written), "{written}: {sentence}");
+    }
+
     #[test]
     fn an_applied_proposal_ends_on_t() {
         let unjittered = Policy::article();

@@ -36,7 +36,7 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
         return Err(Error::out_of_range(
             field,
             text.trim(),
-            "a positive duration",
+            "a duration such as 30s, never negative",
         ));
     }
     // humantime reads `M` as months, one letter from `m`: a typo would make minutes months.
@@ -143,22 +143,34 @@ pub fn format_duration(seconds: f64) -> String {
     }
 }
 
-/// `a` and `b` as [`format_duration`] writes them, or both in plain seconds (`31536086.4 s`)
-/// where that would write two different durations alike: a refusal must not read "at most
-/// 365 days, got 365 days".
+/// `a` and `b` as [`format_duration`] writes them, or to the millisecond (in days and the rest
+/// past 100 h) where that would write two different durations alike, or in plain seconds
+/// where even that would: a refusal must not read "at most 365 days, got 365 days".
 ///
 /// # Example
 /// ```
 /// use backoff_lab::format_distinct;
-/// assert_eq!(format_distinct(121.0, 120.0), ("121 s".to_string(), "120 s".to_string()));
+/// assert_eq!(format_distinct(121.0, 120.0), ("2 min 1 s".to_string(), "2 min".to_string()));
 /// assert_eq!(format_distinct(600.0, 60.0), ("10 min".to_string(), "60 s".to_string()));
+/// let year = 365.25 * 86_400.0;
+/// assert_eq!(
+///     format_distinct(year, 365.0 * 86_400.0),
+///     ("365 days 6 h".to_string(), "365 days".to_string())
+/// );
+/// assert_eq!(format_distinct(86.0004, 86.0), ("86.0004 s".to_string(), "86 s".to_string()));
 /// ```
 pub fn format_distinct(a: f64, b: f64) -> (String, String) {
     let (a_text, b_text) = (format_duration(a), format_duration(b));
-    if a_text == b_text && a != b {
-        (format!("{a} s"), format!("{b} s"))
+    if a_text != b_text || a == b {
+        return (a_text, b_text);
+    }
+    // To the millisecond, in days past 100 h ("365 days" and "365 days 6 h" for a year of
+    // 365.25 days), else in plain seconds.
+    let (a_exact, b_exact) = (format_cap(a), format_cap(b));
+    if a_exact != b_exact {
+        (a_exact, b_exact)
     } else {
-        (a_text, b_text)
+        (format!("{a} s"), format!("{b} s"))
     }
 }
 
@@ -288,7 +300,10 @@ mod tests {
             assert!(err.starts_with("cap must be a duration"), "{text}: {err}");
         }
         let err = parse_duration("base", "-5s").unwrap_err().to_string();
-        assert_eq!(err, "base must be a positive duration, got -5s");
+        assert_eq!(
+            err,
+            "base must be a duration such as 30s, never negative, got -5s"
+        );
     }
 
     #[test]

@@ -423,7 +423,8 @@ impl Policy {
     }
 
     /// The smallest cap with which `attempts` attempts reach `deadline_s`, keeping base and
-    /// multiplier; an [`Error::Unreachable`] when even no cap at all falls short.
+    /// multiplier; refused naming `give-up` (with the longest these attempts reach) when even
+    /// no cap at all falls short.
     ///
     /// The give-up time is a continuous, non-decreasing, piecewise-linear function of the cap,
     /// so the answer is exact: find the piece where it crosses the deadline and solve it.
@@ -461,12 +462,16 @@ impl Policy {
             lower = next;
         }
         let (reached, wanted) = crate::format_distinct(below, deadline_s);
-        Err(Error::Unreachable(format!(
-            "{attempts} attempts reach at most {reached} with a {} base and ×{} even uncapped; \
-             a give-up of {wanted} needs more attempts or a larger base or multiplier",
-            crate::format_duration(self.base_s),
-            self.multiplier,
-        )))
+        Err(Error::out_of_range(
+            "give-up",
+            wanted,
+            format!(
+                "at most {reached}, what {attempts} attempts reach with a {} base and ×{} even \
+                 uncapped (or more attempts or a larger base or multiplier)",
+                crate::format_duration(self.base_s),
+                self.multiplier,
+            ),
+        ))
     }
 }
 
@@ -688,14 +693,14 @@ mod tests {
         let err = policy.cap_for_deadline(365.0 * 86_400.0, 3).unwrap_err();
         assert!(
             err.to_string()
-                .starts_with("3 attempts reach at most 2 min"),
+                .starts_with("give-up must be at most 2 min, what 3 attempts reach"),
             "{err}"
         );
-        // Two durations that read alike are written in seconds, not "2 min … a give-up of 2 min".
+        // Two durations that read alike are written exactly, not "2 min … a give-up of 2 min".
         let err = policy.cap_for_deadline(121.0, 3).unwrap_err().to_string();
         assert!(
-            err.starts_with("3 attempts reach at most 120 s with")
-                && err.contains("a give-up of 121 s needs more"),
+            err.starts_with("give-up must be at most 2 min, what 3 attempts reach with")
+                && err.ends_with("got 2 min 1 s"),
             "{err}"
         );
     }

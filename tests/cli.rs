@@ -100,7 +100,7 @@ fn solve_cap_answers_and_refuses() {
     ]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        stderr(&output).contains("3 attempts reach at most 60 s"),
+        stderr(&output).contains("--give-up must be at most 60 s, what 3 attempts reach"),
         "{}",
         stderr(&output)
     );
@@ -127,7 +127,7 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
         ),
         (
             &["--give-up", "-5s"],
-            "--give-up must be a positive duration, got -5s",
+            "--give-up must be a duration such as 30s, never negative, got -5s",
         ),
         (
             &["--give-up", "soon"],
@@ -153,7 +153,7 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
     let flags: &[(&[&str], &str)] = &[
         (
             &["--base", "-5s"],
-            "--base must be a positive duration, got -5s",
+            "--base must be a duration such as 30s, never negative, got -5s",
         ),
         (&["--base", "NaN"], "--base must be a duration such as"),
         (
@@ -895,7 +895,7 @@ fn refusals_name_the_flag_given_and_its_value_as_given() {
     );
     refused(
         &["schedule", "--preset", "article", "--give-up", "365.001d"],
-        "error: --give-up must be a duration greater than 0 s and at most 365 days, got 31536086.4 s",
+        "error: --give-up must be a duration greater than 0 s and at most 365 days, got 365 days 1 min 26.4 s",
     );
     refused(
         &["schedule", "--preset", "article", "--cap", "5M"],
@@ -903,7 +903,7 @@ fn refusals_name_the_flag_given_and_its_value_as_given() {
     );
     refused(
         &["solve-cap", "--base", "30s", "--multiplier", "3", "--attempts", "3", "--give-up", "121s"],
-        "error: 3 attempts reach at most 120 s with a 30 s base and ×3 even uncapped; a give-up of 121 s",
+        "error: --give-up must be at most 2 min, what 3 attempts reach with a 30 s base and ×3 even uncapped (or more attempts or a larger base or multiplier), got 2 min 1 s",
     );
     // A storm of no deliveries (a batch of none, a rate too slow for its traffic) is refused,
     // not reported as "0 of 0 deliveries delivered".

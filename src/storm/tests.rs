@@ -341,7 +341,7 @@ fn bad_scenarios_are_refused_before_allocating() {
                 outage: (86_400, 6 * 86_400 + 1),
                 ..base
             },
-            "outage must be an outage that ends within 7 days (its start plus its length), got an outage ending at 604801 s",
+            "outage must be an outage that ends within 7 days (its start plus its length), got an outage ending at 7 days 1 s",
         ),
         (
             Spec {

@@ -713,8 +713,11 @@ def gen(rng):
         if "gaps" not in p and rng.random() < 0.3:
             p["cap"] = float(max(p["base"], rng.choice([5, 60, 3600, rng.randint(1, 100000)])))
             f["cap"] = fmt_dur(rng, p["cap"])
-        pol = Policy(base=p.get("base"), multiplier=p.get("multiplier"), cap=p.get("cap"), gaps=p.get("gaps"),
-                     then_every=p.get("then_every"), attempts=p["attempts"], give_up=p.get("give_up"))
+        try:
+            pol = Policy(base=p.get("base"), multiplier=p.get("multiplier"), cap=p.get("cap"), gaps=p.get("gaps"),
+                         then_every=p.get("then_every"), attempts=p["attempts"], give_up=p.get("give_up"))
+        except ValueError:  # a deadline past what 10000 attempts reach: draw another scenario
+            return gen(rng)
         mode = p["mode"]
         factor = p.get("factor", 0.2)
         return f, pol, mode, factor

@@ -35,11 +35,11 @@ fn bad_quota_and_breaker_flags_are_refused_naming_the_flag_and_its_range() {
         ),
         (
             &["--retry-quota", "aws", "--retry-quota-ratio", "0.5"],
-            "error: --retry-quota-ratio must be given only with retry-quota grpc",
+            "error: --retry-quota-ratio must be given only with --retry-quota grpc",
         ),
         (
             &["--retry-quota-tokens", "100"],
-            "error: --retry-quota-tokens must be given only with retry-quota aws or grpc",
+            "error: --retry-quota-tokens must be given only with --retry-quota aws or grpc",
         ),
         (
             &["--breaker-failures", "0"],
@@ -59,7 +59,7 @@ fn bad_quota_and_breaker_flags_are_refused_naming_the_flag_and_its_range() {
         ),
         (
             &["--breaker-probes", "2"],
-            "error: --breaker-probes must be given only with breaker-failures",
+            "error: --breaker-probes must be given only with --breaker-failures",
         ),
         (
             &["--breaker-share", "0%"],
@@ -83,7 +83,7 @@ fn bad_quota_and_breaker_flags_are_refused_naming_the_flag_and_its_range() {
         ),
         (
             &["--breaker-failures", "5", "--breaker-window", "10s"],
-            "error: --breaker-window must be given only with breaker-share",
+            "error: --breaker-window must be given only with --breaker-share",
         ),
         (
             &["--engine", "arithmetic", "--breaker-share", "50%"],

@@ -317,6 +317,15 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
             &["--batch", "20000000"],
             "error: --batch must be a whole number from 1 to 10000000",
         ),
+        // The rule a flag needs is named as a flag too (it read "only with budget").
+        (
+            &["--budget-window", "10s"],
+            "error: --budget-window must be given only with --budget, got given without it",
+        ),
+        (
+            &["--breaker-cooldown", "10s"],
+            "error: --breaker-cooldown must be given only with --breaker-failures or --breaker-share",
+        ),
         // A fixed interval too short for its 2 h of retrying names the interval and the
         // shortest that fits (it spoke of a base and a cap the fixed policy refuses).
         (

@@ -97,17 +97,48 @@ fn run(command: Command) -> Result<String, Error> {
     }
 }
 
-/// The message with the field named as its flag: "--base must be ...".
+/// The message with the field named as its flag ("--base must be ..."), and the fields its
+/// rule names too: "--budget-window must be given only with --budget" (the core's words, shared
+/// with the page, name fields as the page's settings do).
 fn flag_message(error: &Error) -> String {
     let message = error.to_string();
     match error {
         Error::OutOfRange { field, .. } | Error::BadDuration { field, .. }
             if message.starts_with(field) =>
         {
-            format!("--{message}")
+            format!("--{}", flagged_rule(&message))
         }
         _ => message,
     }
+}
+
+/// The fields a "given only with …" rule names, as flags, up to the clause's end.
+fn flagged_rule(message: &str) -> String {
+    const RULES: [&str; 7] = [
+        "budget",
+        "pause",
+        "batch",
+        "retry-after",
+        "retry-quota",
+        "breaker-failures",
+        "breaker-share",
+    ];
+    const OPENING: &str = "given only with ";
+    let Some(at) = message.find(OPENING).map(|at| at + OPENING.len()) else {
+        return message.to_string();
+    };
+    let end = message[at..]
+        .find(',')
+        .map_or(message.len(), |end| at + end);
+    let clause = message[at..end]
+        .split(' ')
+        .map(|word| match RULES.contains(&word) {
+            true => format!("--{word}"),
+            false => word.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!("{}{clause}{}", &message[..at], &message[end..])
 }
 
 /// The command line: the derived commands, with the storm flags a survival map refuses (it sets

@@ -1143,26 +1143,30 @@ fn solve_cap_suggests_only_what_reaches_the_deadline() {
 /// `365 days`.
 #[test]
 fn solve_cap_writes_the_cap_right_at_every_scale() {
-    assert_eq!(
-        solve_cap("1us", "2", "3", "2.5us"),
-        "A cap of 0.0015 ms (0.0000015 s) makes 3 attempts reach 0.0025 ms.\n"
-    );
-    assert_eq!(
-        solve_cap("1ms", "2", "3", "2.5ms"),
-        "A cap of 1.5 ms (0.0015 s) makes 3 attempts reach 2.5 ms.\n"
-    );
-    assert_eq!(
-        solve_cap("1ms", "2", "3", "2.4ms"),
-        "A cap of 1.4 ms (0.0014 s) makes 3 attempts reach 2.4 ms.\n"
-    );
-    assert_eq!(
-        solve_cap("365d", "1", "2", "365d"),
-        "A cap of 365 days (31536000 s) makes 2 attempts reach 365 days.\n"
-    );
-    assert_eq!(
-        solve_cap("1h", "3", "10", "200d"),
-        "A cap of 77 days 5 h 30 min (6672600 s) makes 10 attempts reach 200 days.\n"
-    );
+    for ((base, multiplier, attempts, give_up), said) in [
+        (
+            ("1us", "2", "3", "2.5us"),
+            "A cap of 0.0015 ms (0.0000015 s) makes 3 attempts reach 0.0025 ms.\n",
+        ),
+        (
+            ("1ms", "2", "3", "2.5ms"),
+            "A cap of 1.5 ms (0.0015 s) makes 3 attempts reach 2.5 ms.\n",
+        ),
+        (
+            ("1ms", "2", "3", "2.4ms"),
+            "A cap of 1.4 ms (0.0014 s) makes 3 attempts reach 2.4 ms.\n",
+        ),
+        (
+            ("365d", "1", "2", "365d"),
+            "A cap of 365 days (31536000 s) makes 2 attempts reach 365 days.\n",
+        ),
+        (
+            ("1h", "3", "10", "200d"),
+            "A cap of 77 days 5 h 30 min (6672600 s) makes 10 attempts reach 200 days.\n",
+        ),
+    ] {
+        assert_eq!(solve_cap(base, multiplier, attempts, give_up), said);
+    }
 }
 
 /// A percentile close to 100 keeps its share of deliveries in words: 0.001%, not 0%.

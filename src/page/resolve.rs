@@ -76,13 +76,16 @@ fn to_formula(settings: &mut Settings) {
 
 /// A base moved above the cap takes the cap up with it, and a cap moved under the base takes
 /// the base down: a slider never reaches the state the cap's range refuses ("at least the
-/// base"). Text that does not read as a duration (being typed) is left to the usual refusal.
+/// base"). Text that does not read as a duration (being typed), and a value outside the
+/// field's own range (a cap of 0), are left to the usual refusal: moving them into the other
+/// field would spread the error and lose the value it held.
 fn keep_base_within_cap(settings: &mut Settings, moved: &str) {
     let read = |key| crate::parse_duration("duration", settings.get(key)).ok();
     let (Some(base), Some(cap)) = (read("base"), read("cap")) else {
         return;
     };
-    if base > cap {
+    let moved_s = if moved == "base" { base } else { cap };
+    if base > cap && crate::policy::check_duration("duration", moved_s).is_ok() {
         let other = if moved == "base" { "cap" } else { "base" };
         let value = settings.get(moved).to_string();
         settings.set(other, value);
@@ -264,6 +267,21 @@ mod tests {
         assert_eq!(edit("#base=1h", "base"), ("1h".into(), "3 h".into()));
         let typing = edited(resolved("#base=10x"), "base");
         assert_eq!(typing.get("cap"), "3 h");
+        // Out of range, a value is refused where it was typed and the other field keeps its
+        // own (a cap of 0 set the base to 0; a base of 3170 years the cap).
+        for (control, typed, base, cap) in [
+            ("cap", "0", "30 s", "0"),
+            ("base", "99999999999", "99999999999", "3 h"),
+        ] {
+            let mut settings = resolved("");
+            settings.set(control, typed);
+            let settings = edited(settings, control);
+            assert_eq!(
+                (settings.get("base"), settings.get("cap")),
+                (base, cap),
+                "{control} {typed}"
+            );
+        }
     }
 
     #[test]

@@ -90,7 +90,12 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
         Kind::OneOf(&["20000", "100000", "1000000"]),
         "20000",
     ),
-    ("deliveries", Kind::Whole(1.0, 1_000_000.0), "1000"),
+    // The herd's own range: a link holds any count the field accepts.
+    (
+        "deliveries",
+        Kind::Whole(1.0, crate::herd::MAX_DELIVERIES as f64),
+        "1000",
+    ),
     ("deadline", Kind::OptionalDuration, "24h"),
     ("arrivals", Kind::Rate, "600/min"),
     ("capacity", Kind::Rate, "30/s"),
@@ -406,6 +411,13 @@ pub fn decode_hash(hash: &str) -> DecodedState {
             notices.push("a setting in the link is not valid text and was ignored".into());
             continue;
         };
+        // A key given twice is a link edited by hand: the last one counts, and the notice
+        // says so rather than dropping the first in silence.
+        if let Some(known) = self::key(&key).filter(|known| given.contains(known)) {
+            notices.push(format!(
+                "{known} is given more than once in the link: the last, {value:?}, is used"
+            ));
+        }
         match settings.set_checked(&key, &value) {
             Ok(()) => given.extend(self::key(&key)),
             Err(notice) => notices.push(notice),
@@ -479,6 +491,23 @@ mod tests {
 
     /// `#give-up=2h` gives up at 2 h, as `--give-up 2h` does; a page whose stop rule is the
     /// attempt count writes it beside a deadline it keeps, so its link reads back the same.
+    /// A link keeps any herd the field accepts (5,000,000 deliveries was refused as over
+    /// 1,000,000 when opened), and a key given twice is named in a notice.
+    #[test]
+    fn a_link_keeps_what_its_fields_accept_and_names_a_repeated_key() {
+        let big = decode_hash("#deliveries=5000000");
+        assert_eq!(
+            (value(&big, "deliveries"), big.notices.len()),
+            ("5000000", 0)
+        );
+        let twice = decode_hash("#base=1&base=2m");
+        assert_eq!(value(&twice, "base"), "2m");
+        assert_eq!(
+            twice.notices,
+            ["base is given more than once in the link: the last, \"2m\", is used"]
+        );
+    }
+
     #[test]
     fn a_give_up_deadline_alone_is_the_stop_rule() {
         let alone = decode_hash("#give-up=2h");

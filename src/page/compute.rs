@@ -429,6 +429,12 @@ mod tests {
         settings.set("multiplier", "NaN");
         let error = compute(View::Distribution, &settings, &mut memo).unwrap_err();
         assert!(error.message.ends_with("got NaN"), "{}", error.message);
+        // A percentage too (it read "got NaN%").
+        let mut settings = Settings::default();
+        settings.set("budget", "abc");
+        let error = compute(View::Storm, &settings, &mut memo).unwrap_err();
+        assert_eq!(error.setting, Some("budget"));
+        assert!(error.message.ends_with("got \"abc\""), "{}", error.message);
     }
 
     /// The storm's traffic lasts 2 h whatever the settings say: too many arrivals are refused

@@ -69,7 +69,10 @@ impl PageError {
         if typed.parse::<f64>().is_ok() {
             return self;
         }
-        if let Some(range) = self.message.strip_suffix(", got NaN") {
+        // A percentage's refusal writes its value with its sign: "got NaN%".
+        let range = (self.message.strip_suffix(", got NaN"))
+            .or_else(|| self.message.strip_suffix(", got NaN%"));
+        if let Some(range) = range {
             self.message = format!("{range}, got {typed:?}");
         }
         self

@@ -93,9 +93,10 @@ const FIELDS: &[&str] = &[
     "preset",
     // The core's name for the simulated span (the page shows it next to `outage`).
     "horizon",
-    // Staleness.
+    // Staleness (the page's outage to read off is refused by its own name).
     "tolerance",
     "max-lag",
+    "read-outage",
     "outages",
     // The survival map's axes (`outages` above is shared with staleness).
     "headroom",

@@ -53,6 +53,10 @@ pub fn staleness_chart(settings: &Settings) -> Result<StalenessChart, PageError>
         let mut shown = PageError::from(error);
         if shown.setting == Some("outage") {
             shown.setting = Some("read-outage");
+            // Named as the field it is shown under (the storm has an "outage" of its own).
+            if let Some(rest) = shown.message.strip_prefix("outage ") {
+                shown.message = format!("read-outage {rest}");
+            }
         }
         shown
     })
@@ -106,5 +110,24 @@ pub fn apply_suggestion(settings: &mut Settings, suggestion: &Suggestion) {
             settings.set("gaps", "");
             settings.set("then-every", "");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The outage to read off is refused under its own name: "outage" is the storm's field,
+    /// with another range.
+    #[test]
+    fn the_outage_to_read_off_is_refused_by_its_own_name() {
+        let mut settings = Settings::default();
+        settings.set("read-outage", "400d");
+        let error = staleness_chart(&settings).unwrap_err();
+        assert_eq!(error.setting, Some("read-outage"));
+        assert_eq!(
+            error.message,
+            "read-outage must be a duration greater than 0 s and at most 365 days, got 400 days"
+        );
     }
 }

@@ -71,7 +71,7 @@ impl Herd {
         }
         text += &if self.bin_s == 1.0 {
             format!(
-                " Over the whole schedule retries peak at {:.0} per second ({} the mean of {}).",
+                " Over the whole schedule retries peak at {:.0} per second ({} the mean of {} per second).",
                 self.peak_per_s,
                 format_multiple(self.peak_to_mean),
                 format_rate(self.mean_per_s)
@@ -79,7 +79,7 @@ impl Herd {
         } else if self.mode == "none" {
             format!(
                 " Over the whole schedule each retry of all {} arrives within one second of \
-                 the others, at least {} per second ({} the mean of {}).",
+                 the others, at least {} per second ({} the mean of {} per second).",
                 self.deliveries,
                 self.deliveries,
                 format_multiple(self.deliveries as f64 / self.mean_per_s),
@@ -88,7 +88,7 @@ impl Herd {
         } else {
             format!(
                 " Over the whole schedule retries peak at {} per second averaged over the busiest {} \
-                 ({} the mean of {}).",
+                 ({} the mean of {} per second).",
                 format_rate(self.peak_per_s),
                 format_duration(self.bin_s),
                 format_multiple(self.peak_to_mean),
@@ -164,7 +164,7 @@ mod tests {
             "1000 deliveries fail in the same second. With full jitter (seed 42) their first \
              retries peak at 44 per second against a mean of 33.3 per second over the 30 s to \
              the latest first retry (1.3× the mean). Without jitter all 1000 arrive within one second, 30× the mean. \
-             Over the whole schedule retries peak at 55 per second (366× the mean of 0.150)."
+             Over the whole schedule retries peak at 55 per second (366× the mean of 0.150 per second)."
         );
         let csv = spread.to_csv();
         assert!(csv.starts_with("second,first_retries,retries\n0,22,22\n1,38,38\n2,26,28\n"));
@@ -199,7 +199,7 @@ mod tests {
              the mean). Without \
              jitter all 1000 arrive within one second, 51840000× the mean. Over the whole \
              schedule retries peak at 0.0167 per second averaged over the busiest 60 s (432× the \
-             mean of 0.0000386)."
+             mean of 0.0000386 per second)."
         );
         // First retries in 10 min bins, the schedule in 1 min bins: the CSV is the schedule's.
         let csv = spread.to_csv();

@@ -411,15 +411,19 @@ pub fn decode_hash(hash: &str) -> DecodedState {
             notices.push("a setting in the link is not valid text and was ignored".into());
             continue;
         };
-        // A key given twice is a link edited by hand: the last one counts, and the notice
-        // says so rather than dropping the first in silence.
-        if let Some(known) = self::key(&key).filter(|known| given.contains(known)) {
-            notices.push(format!(
-                "{known} is given more than once in the link: the last, {value:?}, is used"
-            ));
-        }
         match settings.set_checked(&key, &value) {
-            Ok(()) => given.extend(self::key(&key)),
+            Ok(()) => {
+                let known = self::key(&key);
+                // A key given twice is a link edited by hand: the last valid one counts, and
+                // the notice says so rather than dropping the first in silence.
+                if let Some(known) = known.filter(|known| given.contains(known)) {
+                    let shown: String = value.trim().chars().take(40).collect();
+                    notices.push(format!(
+                        "{known} is given more than once in the link: the last, {shown:?}, is used"
+                    ));
+                }
+                given.extend(known);
+            }
             Err(notice) => notices.push(notice),
         }
     }
@@ -506,6 +510,11 @@ mod tests {
             twice.notices,
             ["base is given more than once in the link: the last, \"2m\", is used"]
         );
+        // A repeat that is refused is named as refused, and the first value stays.
+        let refused = decode_hash("#base=1&base=abc");
+        assert_eq!(value(&refused, "base"), "1");
+        assert_eq!(refused.notices.len(), 1);
+        assert!(refused.notices[0].starts_with("base \"abc\" was ignored"));
     }
 
     #[test]

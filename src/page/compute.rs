@@ -129,9 +129,9 @@ fn storm_scenarios(settings: &Settings) -> Result<Vec<(String, Scenario, crate::
 }
 
 /// The page's storms have no traffic setting: their traffic lasts the article's 2 h, so the
-/// scenario's limit on deliveries (arrivals × traffic) is a limit on `arrivals`, which is refused
-/// by that name and with its range here; the scenario itself would name `traffic`, which no
-/// control or attribute is called.
+/// scenario's limit on deliveries (arrivals × traffic) is a limit on `arrivals`. The scenario
+/// refuses it in the same words ([`crate::storm::arrivals_range`]) but quotes the rate in per
+/// second; here the refusal quotes the rate as it was typed (`1000000/min`).
 fn check_arrivals(settings: &Settings) -> Result<(), Error> {
     let text = settings.get("arrivals");
     let traffic_s = f64::from(crate::storm::Spec::article_fixed().traffic_s);

@@ -25,6 +25,7 @@ mod report;
 pub mod staleness;
 pub mod storm;
 pub mod survival;
+mod thousands;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

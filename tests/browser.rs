@@ -458,7 +458,7 @@ fn presets_state_and_exports_through_the_js_api() {
         JsValue::from(420.0)
     )
     .unwrap()
-    .contains("capacity 1800/min"));
+    .contains("capacity 1,800/min"));
 }
 
 #[wasm_bindgen_test]

@@ -504,8 +504,8 @@ fn figures_are_svg_from_the_same_chart_functions() {
     for (kind, expected) in [
         ("timeline", "gives up at 24 h 02 min"),
         ("distribution", "unjittered 24 h 02 min"),
-        ("herd", "without jitter: 1000 in one second"),
-        ("storm", "capacity 1800/min"),
+        ("herd", "without jitter: 1,000 in one second"),
+        ("storm", "capacity 1,800/min"),
     ] {
         let policy = [
             "figure",
@@ -818,9 +818,9 @@ fn jitter_draws_what_the_limit_allows_when_samples_are_not_given() {
     let output = run(&args);
     assert!(output.status.success(), "{}", stderr(&output));
     let table = stdout(&output);
-    assert!(table.contains("sampled (200020 draws, seed 1)"), "{table}");
+    assert!(table.contains("sampled (200,020 draws, seed 1)"), "{table}");
     assert!(
-        table.contains("200020 seeded draws (seed 1) average"),
+        table.contains("200,020 seeded draws (seed 1) average"),
         "{table}"
     );
     // Unjittered, nothing is drawn, but the count is the same (the cheap run of the formats).

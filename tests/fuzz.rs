@@ -2409,7 +2409,7 @@ fn herd_first_retry_bins_grow_with_the_first_gap() {
     let caption = spread.caption(Some(&spike));
     assert!(caption.contains("averaged over the busiest"), "{caption}");
     assert!(
-        caption.contains("Without jitter all 1000 arrive within one second"),
+        caption.contains("Without jitter all 1,000 arrive within one second"),
         "{caption}"
     );
 }

@@ -294,7 +294,7 @@ fn a_sampled_report_says_so() {
     );
     assert!(report
         .caption()
-        .ends_with("Sampled from 20000 jittered schedules (seed 7)."));
+        .ends_with("Sampled from 20,000 jittered schedules (seed 7)."));
     // The first event reported is the median one: with every first event delivered, its age
     // is the median of the sampled ages, its lag that less the outage.
     let hour = &report.outages[0];

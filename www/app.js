@@ -27,7 +27,7 @@ import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
 import { copyReportMarkdown, exportPng, exportReport, exportSvg } from './exports.js';
 import { fillScheduleTable } from './schedule-table.js';
-import { Progress, chartOptions, copyText, listItems, sizeCanvas } from './ui.js';
+import { Progress, chartOptions, copyText, fillCaption, listItems, sizeCanvas } from './ui.js';
 
 // Inputs that have a slider paired with a text field.
 const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up', 'outage', 'budget'];
@@ -251,7 +251,7 @@ const SURVIVAL_AFTER_MS = 250;
 
 /** Writes what a drawn view says next to it; `tableDone()` once the timeline's table is full. */
 function showDrawn(view, drawn, tableDone) {
-  $(CAPTIONS[view]).textContent = drawn.caption;
+  fillCaption($(CAPTIONS[view]), drawn.caption, drawn.storms.map((storm) => storm.label));
   $(view).setAttribute('aria-label', drawn.caption);
   if (view === 'timeline') {
     fillScheduleTable($('schedule-table').tBodies[0], drawn.schedule, tableDone);

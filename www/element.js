@@ -16,7 +16,7 @@ import init, {
   StormMemo, computeSurvivalRows, computeView, decodeState, drawView, elementState, survivalJobs, tableCsv, viewSvg,
 } from './pkg/backoff_lab.js';
 import { RowPool } from './row-pool.js';
-import { chartOptions, download, sizeCanvas } from './ui.js';
+import { chartOptions, download, fillCaption, sizeCanvas } from './ui.js';
 
 const STYLE = `
 :host { display: block; margin: 1em 0; font: var(--backoff-lab-font, inherit); color: var(--backoff-lab-text, inherit); }
@@ -24,7 +24,9 @@ const STYLE = `
 .chart { position: relative; width: 100%; aspect-ratio: var(--backoff-lab-aspect, 2 / 1); min-height: 220px; max-height: 560px; }
 .chart[hidden], .fallback[hidden], .error[hidden], details[hidden], .actions[hidden] { display: none; }
 canvas { display: block; width: 100%; height: 100%; }
-.caption { margin: 0.4em 0 0; font-size: 0.9em; white-space: pre-line; }
+.caption { margin: 0.4em 0 0; font-size: 0.9em; }
+.caption-line { display: block; }
+.caption-line + .caption-line { margin-top: 0.4em; }
 .error { margin: 0.4em 0; padding: 0.4em 0.6em; border-left: 3px solid var(--backoff-lab-error, #c62828); color: var(--backoff-lab-error, #c62828); font-size: 0.9em; }
 .error ul { margin: 0; padding-left: 1.2em; }
 details { margin-top: 0.4em; font-size: 0.85em; }
@@ -311,7 +313,7 @@ export class BackoffLab extends HTMLElement {
     const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
     this.parts.fallback.hidden = true;
     this.parts.canvas.setAttribute('aria-label', caption);
-    this.parts.caption.textContent = caption;
+    fillCaption(this.parts.caption, caption, drawn.storms.map((storm) => storm.label));
     this.parts.caption.hidden = false;
     const row = (cells, tag) => {
       const tr = document.createElement('tr');

@@ -13,7 +13,7 @@ import init, {
   StormMemo, computeSurvivalRows, computeView, decodeState, drawView, pageConfig, survivalJobs,
 } from './pkg/backoff_lab.js';
 import { RowPool } from './row-pool.js';
-import { chartOptions, listItems, sizeCanvas } from './ui.js';
+import { chartOptions, fillCaption, listItems, sizeCanvas } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
@@ -133,7 +133,7 @@ function draw() {
     computed ??= computeView(settings.view, settings, (memo ??= new StormMemo()));
     const drawn = drawView('chart', settings.view, settings, computed, options);
     const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
-    $('chart-caption').textContent = caption;
+    fillCaption($('chart-caption'), caption, drawn.storms.map((storm) => storm.label));
     canvas.setAttribute('aria-label', caption);
     if (!partial) document.body.dataset.ready = 'true';
   } catch (error) {

@@ -32,6 +32,32 @@ export function listItems(texts) {
   });
 }
 
+/**
+ * Fills `element` with `caption`. A caption of several lines (the storm's: one per series, each
+ * opening with its series' label and a colon) becomes one `.caption-line` block per line, the
+ * label of `labels[i]` in bold; the element's text stays the caption, lines joined by `\n`.
+ */
+export function fillCaption(element, caption, labels = []) {
+  const lines = caption.split('\n');
+  if (lines.length === 1) {
+    element.textContent = caption;
+    return;
+  }
+  element.replaceChildren(...lines.flatMap((line, i) => {
+    const block = document.createElement('span');
+    block.className = 'caption-line';
+    const label = labels[i];
+    if (label && line.startsWith(`${label}: `)) {
+      const strong = document.createElement('strong');
+      strong.textContent = label;
+      block.append(strong, line.slice(label.length));
+    } else {
+      block.textContent = line;
+    }
+    return i === 0 ? [block] : ['\n', block];
+  }));
+}
+
 /** Saves `blob` as `filename` through a download link. */
 export function download(blob, filename) {
   const url = URL.createObjectURL(blob);

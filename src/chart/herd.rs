@@ -12,6 +12,7 @@ use super::{
     tick_count, time_labels, ChartOptions, Legend, Theme,
 };
 use crate::herd::{format_rate, Herd};
+use crate::thousands::format_count;
 use crate::{format_duration, Error};
 
 /// Draws `herd`'s first-retry arrivals per second over `spike`'s (the unjittered herd), filling
@@ -280,7 +281,7 @@ fn legend_entries(
     let mean = herd.first_retry.mean_per_s;
     let (peak_text, mean_text) = match extent.wide {
         None => (
-            format!("peak {:.0}/s", herd.first_retry.peak_per_s),
+            format!("peak {}/s", format_count(herd.first_retry.peak_per_s)),
             format!("mean {mean:.1}/s"),
         ),
         Some(_) => (
@@ -303,8 +304,8 @@ fn legend_entries(
     if let Some(sp) = spike {
         entries.push((
             format!(
-                "without jitter: {:.0} in one second",
-                sp.unjittered_first_second().0
+                "without jitter: {} in one second",
+                format_count(sp.unjittered_first_second().0)
             ),
             spike_colour(theme).filled(),
         ));
@@ -391,16 +392,16 @@ mod tests {
         // One bar for the spike, about thirty for the spread.
         let bars = full.matches("<rect").count();
         assert!(bars > 30, "{bars} bars");
-        assert!(full.contains("without jitter: 1000 in one second"));
+        assert!(full.contains("without jitter: 1,000 in one second"));
         assert!(full.contains("full jitter: peak"));
         assert!(full.contains("mean 33.3/s"));
         let none = svg(Jitter::None);
         assert!(
-            !none.contains("1000 in one second"),
+            !none.contains("1,000 in one second"),
             "no overlay of the spike on itself"
         );
         assert!(
-            none.contains("without jitter: peak 1000/s"),
+            none.contains("without jitter: peak 1,000/s"),
             "not \"none jitter\""
         );
         assert!(none.matches("<rect").count() < bars);
@@ -432,7 +433,7 @@ mod tests {
             "the spread's peak is {spread} px under a cut spike of {spike} px"
         );
         let labels = svg_read::labels(&full);
-        assert!(labels.iter().any(|l| l.text == "1000/s ↑"), "{labels:?}");
+        assert!(labels.iter().any(|l| l.text == "1,000/s ↑"), "{labels:?}");
 
         let whole = herd_svg(&Policy::article(), Jitter::Equal, 10);
         assert!(
@@ -537,7 +538,7 @@ mod tests {
             "{svg}"
         );
         assert!(svg.contains("peak 0.00333/s over 10 min"));
-        assert!(svg.contains("without jitter: 1000 in one second"));
+        assert!(svg.contains("without jitter: 1,000 in one second"));
         assert!(svg.contains("mean 0.0000193/s"));
         let bars = svg.matches("<rect").count();
         assert!(bars <= 2 * 800, "{bars} bars for 800 pixels");

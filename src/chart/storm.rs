@@ -322,7 +322,7 @@ impl Panels<'_> {
     }
 }
 
-/// 12600 → "12.6k", 1800 → "1800", 2500000 → "2.5M", 100000 → "100k" (a tick at a round
+/// 12600 → "12.6k", 1800 → "1,800", 2500000 → "2.5M", 100000 → "100k" (a tick at a round
 /// number reads as one, not "100.0k").
 fn compact(value: f64) -> String {
     let short = |scaled: f64, unit: &str| {
@@ -334,7 +334,7 @@ fn compact(value: f64) -> String {
     } else if value >= 1e4 {
         short(value / 1e3, "k")
     } else {
-        format!("{value:.0}")
+        crate::thousands::format_count(value)
     }
 }
 
@@ -410,7 +410,7 @@ mod tests {
             draw(area, &two, &ChartOptions::default())
         })
         .unwrap();
-        assert!(single.contains("fixed 30 s") && single.contains("capacity 1800"));
+        assert!(single.contains("fixed 30 s") && single.contains("capacity 1,800"));
         assert!(compare.contains("with a 10% budget"));
         assert!(compare.matches("<polyline").count() > single.matches("<polyline").count());
         // The first series' opaque band of first attempts lies under the compared series' line.

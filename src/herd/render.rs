@@ -2,6 +2,7 @@
 
 use super::Herd;
 use crate::format_duration;
+use crate::thousands::{format_count, grouped};
 
 impl Herd {
     /// The table form: the caption, compared with `spike` when one is given.
@@ -15,7 +16,10 @@ impl Herd {
         let first = &self.first_retry;
         let (fail, their) = match self.deliveries {
             1 => ("1 delivery fails".to_string(), "its first retry peaks"),
-            n => (format!("{n} deliveries fail"), "their first retries peak"),
+            n => (
+                format!("{} deliveries fail", format_count(n as f64)),
+                "their first retries peak",
+            ),
         };
         if self.first_retry_per_second.iter().all(|&n| n == 0) {
             return format!("{fail} in the same second. With a single attempt nothing is retried.");
@@ -25,10 +29,10 @@ impl Herd {
         // would average that second away (see the module docs), so it is counted whole.
         let (peak, peak_to_mean) = if self.mode == "none" {
             let (all, multiple) = self.unjittered_first_second();
-            (format!("{all:.0} per second"), multiple)
+            (format!("{} per second", format_count(all)), multiple)
         } else if first.bin_s == 1.0 {
             (
-                format!("{:.0} per second", first.peak_per_s),
+                format!("{} per second", format_count(first.peak_per_s)),
                 first.peak_to_mean,
             )
         } else {
@@ -61,7 +65,7 @@ impl Herd {
             let share = busiest / spike.deliveries as f64;
             let all = match self.deliveries {
                 1 => "it arrives".to_string(),
-                count => format!("all {count} arrive"),
+                count => format!("all {} arrive", format_count(count as f64)),
             };
             let multiple = share * self.deliveries as f64 / first.mean_per_s;
             text += &format!(
@@ -71,8 +75,8 @@ impl Herd {
         }
         text += &if self.bin_s == 1.0 {
             format!(
-                " Over the whole schedule retries peak at {:.0} per second ({} the mean of {} per second).",
-                self.peak_per_s,
+                " Over the whole schedule retries peak at {} per second ({} the mean of {} per second).",
+                format_count(self.peak_per_s),
                 format_multiple(self.peak_to_mean),
                 format_rate(self.mean_per_s)
             )
@@ -80,8 +84,8 @@ impl Herd {
             format!(
                 " Over the whole schedule each retry of all {} arrives within one second of \
                  the others, at least {} per second ({} the mean of {} per second).",
-                self.deliveries,
-                self.deliveries,
+                format_count(self.deliveries as f64),
+                format_count(self.deliveries as f64),
                 format_multiple(self.deliveries as f64 / self.mean_per_s),
                 format_rate(self.mean_per_s)
             )
@@ -134,7 +138,7 @@ impl Herd {
 /// A multiple of a mean: one decimal under ten (`1.3×`, `1.2×`), whole from ten (`366×`).
 fn format_multiple(multiple: f64) -> String {
     let decimals = usize::from(multiple < 10.0);
-    format!("{multiple:.decimals$}×")
+    format!("{}×", grouped(&format!("{multiple:.decimals$}")))
 }
 
 /// A rate counted in wide bins, to three significant digits without an exponent: `0.0000386`.
@@ -143,7 +147,7 @@ pub(crate) fn format_rate(per_s: f64) -> String {
         return "0".to_string();
     }
     let decimals = (2.0 - per_s.log10().floor()).clamp(0.0, 12.0) as usize;
-    format!("{per_s:.decimals$}")
+    grouped(&format!("{per_s:.decimals$}"))
 }
 
 #[cfg(test)]
@@ -161,9 +165,9 @@ mod tests {
         let spike = spread.unjittered_spike(&Policy::article()).unwrap();
         assert_eq!(
             spread.caption(spike.as_ref()),
-            "1000 deliveries fail in the same second. With full jitter (seed 42) their first \
+            "1,000 deliveries fail in the same second. With full jitter (seed 42) their first \
              retries peak at 44 per second against a mean of 33.3 per second over the 30 s to \
-             the latest first retry (1.3× the mean). Without jitter all 1000 arrive within one second, 30× the mean. \
+             the latest first retry (1.3× the mean). Without jitter all 1,000 arrive within one second, 30× the mean. \
              Over the whole schedule retries peak at 55 per second (366× the mean of 0.150 per second)."
         );
         let csv = spread.to_csv();
@@ -179,7 +183,8 @@ mod tests {
             let caption = spread.caption(spike.as_ref());
             assert!(
                 caption.contains(&format!(
-                    "Without jitter all {deliveries} arrive within one second, 30× the mean."
+                    "Without jitter all {} arrive within one second, 30× the mean.",
+                    crate::thousands::format_count(deliveries as f64)
                 )),
                 "{caption}"
             );
@@ -193,11 +198,11 @@ mod tests {
         let spike = spread.unjittered_spike(&policy).unwrap();
         assert_eq!(
             spread.caption(spike.as_ref()),
-            "1000 deliveries fail in the same second. With proportional jitter (seed 1) their \
+            "1,000 deliveries fail in the same second. With proportional jitter (seed 1) their \
              first retries peak at 0.00333 per second averaged over the busiest 10 min against a \
              mean of 0.0000193 per second over the 600 days to the latest first retry (173× \
              the mean). Without \
-             jitter all 1000 arrive within one second, 51840000× the mean. Over the whole \
+             jitter all 1,000 arrive within one second, 51,840,000× the mean. Over the whole \
              schedule retries peak at 0.0167 per second averaged over the busiest 60 s (432× the \
              mean of 0.0000386 per second)."
         );
@@ -220,7 +225,7 @@ mod tests {
         let caption = spread.caption(spike.as_ref());
         assert!(
             caption.contains("against a mean of 27.8 per second over the 36 s")
-                && caption.contains("all 1000 arrive within one second, 36× the mean."),
+                && caption.contains("all 1,000 arrive within one second, 36× the mean."),
             "{caption}"
         );
         let grpc = crate::presets::preset("grpc").unwrap().policy;
@@ -230,7 +235,7 @@ mod tests {
         let mean = spread.first_retry.mean_per_s;
         assert!(
             caption.contains(&format!(
-                "all 1000 arrive within one second, {:.1}× the mean.",
+                "all 1,000 arrive within one second, {:.1}× the mean.",
                 1_000.0 / mean
             )) && 1_000.0 / mean < 10.0,
             "{caption}"
@@ -247,8 +252,9 @@ mod tests {
         assert!(spike.first_retry.bin_s > 1.0 && spike.bin_s > 1.0);
         let caption = spike.caption(None);
         assert!(
-            caption.contains("Without jitter (seed 1) their first retries peak at 1000 per second")
-                && caption.contains("each retry of all 1000 arrives within one second")
+            caption
+                .contains("Without jitter (seed 1) their first retries peak at 1,000 per second")
+                && caption.contains("each retry of all 1,000 arrives within one second")
                 && !caption.contains("averaged"),
             "{caption}"
         );
@@ -293,7 +299,7 @@ mod tests {
         let none = herd(&once, Jitter::Full, 1_000, 1).unwrap();
         assert_eq!(
             none.caption(None),
-            "1000 deliveries fail in the same second. With a single attempt nothing is retried."
+            "1,000 deliveries fail in the same second. With a single attempt nothing is retried."
         );
     }
 
@@ -305,6 +311,6 @@ mod tests {
         assert_eq!(format_rate(1.0 / 300.0), "0.00333");
         assert_eq!(format_rate(1.0), "1.00");
         assert_eq!(format_rate(55.5), "55.5");
-        assert_eq!(format_rate(1234.4), "1234");
+        assert_eq!(format_rate(1234.4), "1,234");
     }
 }

@@ -138,7 +138,10 @@ impl StalenessReport {
             );
         }
         if let (Some(samples), Some(seed)) = (self.samples, self.seed) {
-            text += &format!("Sampled from {samples} jittered schedules (seed {seed}). ");
+            text += &format!(
+                "Sampled from {} jittered schedules (seed {seed}). ",
+                crate::thousands::format_count(samples as f64)
+            );
         }
         text.trim_end().to_string()
     }

@@ -4,6 +4,7 @@ use super::report::{DrainedBy, Recovery, Summary};
 use super::Scenario;
 use crate::format_duration;
 use crate::report::whole_percent;
+use crate::thousands::{format_count, grouped};
 
 /// The caption: the peak, how the backlog ended, then the totals; `held_at_end` is what the
 /// bounds still held when the simulation stopped; `recovery` the hour after the outage (`None`
@@ -23,10 +24,10 @@ pub(crate) fn caption(
         ),
     };
     let mut text = format!(
-        "{}: attempts peak at {:.0} in minute {}, {peak}. ",
+        "{}: attempts peak at {} in minute {}, {peak}. ",
         scenario_text(scenario),
-        summary.peak_attempts_per_min,
-        summary.peak_minute,
+        format_count(summary.peak_attempts_per_min),
+        format_count(f64::from(summary.peak_minute)),
     );
     if scenario.traffic_s > 0 && scenario.arrivals_per_s > scenario.capacity_per_s {
         text += &format!(
@@ -133,9 +134,9 @@ pub(crate) fn caption(
             after(at)
         ),
         (Some(at), _) => format!(
-            "The backlog is gone {} after recovery, but partly because {:.0} deliveries ran out of attempts after it. ",
+            "The backlog is gone {} after recovery, but partly because {} deliveries ran out of attempts after it. ",
             after(at),
-            summary.exhausted_after_outage
+            format_count(summary.exhausted_after_outage)
         ),
         (None, _) => format!(
             "The storm outlives the outage: the backlog has not drained {} after recovery. ",
@@ -157,18 +158,25 @@ pub(crate) fn caption(
         text += &format!("{exhausted} of deliveries ran out of attempts. ");
     }
     text += &format!(
-        "{:.0} of {:.0} deliveries delivered, {:.0} exhausted (kept, replayable), {:.0} pending; {:.0} duplicate side effects",
-        summary.delivered, summary.arrivals, summary.exhausted, summary.pending, summary.duplicates,
+        "{} of {} deliveries delivered, {} exhausted (kept, replayable), {} pending; {} duplicate side effects",
+        format_count(summary.delivered),
+        format_count(summary.arrivals),
+        format_count(summary.exhausted),
+        format_count(summary.pending),
+        format_count(summary.duplicates),
     );
     text += &match summary.attempts_per_delivered {
-        // Three significant figures, at least: 1.10, 9.85, 36.4, 116225.
+        // Three significant figures, at least: 1.10, 9.85, 36.4, 116,225.
         Some(per) => {
             let decimals = if per < 10.0 {
                 2
             } else {
                 usize::from(per < 100.0)
             };
-            format!("; {per:.decimals$} attempts per delivered event.")
+            format!(
+                "; {} attempts per delivered event.",
+                grouped(&format!("{per:.decimals$}"))
+            )
         }
         None => "; nothing delivered.".to_string(),
     };
@@ -185,7 +193,7 @@ fn arrival_rate(per_s: f64) -> String {
         .find(|(count, _)| *count >= 0.999_999)
         .unwrap_or((per_s * 86_400.0, "day"));
     let written = if count >= 10.0 {
-        format!("{count:.0}")
+        format_count(count)
     } else {
         let text = format!("{count:.1}");
         text.trim_end_matches(".0").to_string()
@@ -199,7 +207,7 @@ fn arrival_rate(per_s: f64) -> String {
 }
 
 /// "A 10 min outage at 600 deliveries per minute", with its batch when it has one ("… and a
-/// batch of 10000 at 20 min"); "without an outage" and "a batch of 10 deliveries" alone when
+/// batch of 10,000 at 20 min"); "without an outage" and "a batch of 10 deliveries" alone when
 /// there is no outage or no steady traffic.
 fn scenario_text(scenario: &Scenario) -> String {
     let outage = match scenario.outage.1 {
@@ -212,7 +220,8 @@ fn scenario_text(scenario: &Scenario) -> String {
     };
     let batch = scenario.batch.map(|(deliveries, at)| {
         format!(
-            "a batch of {deliveries} at {}",
+            "a batch of {} at {}",
+            format_count(f64::from(deliveries)),
             format_duration(f64::from(at))
         )
     });
@@ -270,7 +279,7 @@ fn multiple_text(multiple: f64) -> String {
         }
         return trimmed.to_string();
     }
-    text
+    grouped(&text)
 }
 
 /// The retry quota and the circuit breaker, when the scenario has them: what they are, how
@@ -283,7 +292,8 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
         // more retry then holds its retries to the end, which the totals alone do not explain.
         if summary.drained_at_s.is_none() && held_at_end >= 0.5 {
             text += &format!(
-                "{held_at_end:.0} deliveries were still held when the simulation stopped: once no success refills the bucket, a quota too low for one more retry holds its retries for good. "
+                "{} deliveries were still held when the simulation stopped: once no success refills the bucket, a quota too low for one more retry holds its retries for good. ",
+                format_count(held_at_end)
             );
         }
     }
@@ -411,7 +421,7 @@ mod tests {
         };
         let (per, number) = written(Spec::article_fixed());
         assert!(per > 1_000.0, "{per}");
-        assert_eq!(number, format!("{}", per.round()));
+        assert_eq!(number, crate::thousands::format_count(per));
         let budgeted = Spec {
             bounds: crate::storm::Bounds {
                 budget: Some(0.1),
@@ -544,7 +554,7 @@ mod tests {
         };
         assert_eq!(
             text(both),
-            "A 10 min outage at 600 deliveries per minute and a batch of 1000 at 5 min"
+            "A 10 min outage at 600 deliveries per minute and a batch of 1,000 at 5 min"
         );
     }
 

@@ -175,7 +175,7 @@ test('a newer input supersedes a running computation, and the stale result never
     await page.selectOption('#samples', '20000');
     await finalStatus(page);
     const caption = await textOf(page, '#distribution-caption');
-    assert.match(caption, /\b20000 seeded draws\b/, caption);
+    assert.match(caption, /\b20,000 seeded draws\b/, caption);
     // However long the million draws would have taken, they never arrive: their worker is gone.
     const started = Date.now();
     await page.waitForTimeout(3_000);

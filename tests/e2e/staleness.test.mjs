@@ -94,7 +94,7 @@ test('the staleness chart reads off the outage, exactly without jitter', { timeo
 test('jitter samples the answer from the seed, and the same seed draws the same chart', { timeout: 60_000 }, async () => {
   let pixels;
   await withPage('#seed=11', async ({ page: p }) => {
-    assert.match(await caption(p), /Sampled from 20000 jittered schedules \(seed 11\)/);
+    assert.match(await caption(p), /Sampled from 20,000 jittered schedules \(seed 11\)/);
     assert.match(await caption(p), /after a 4 h outage the median first event arrives/);
     pixels = await canvasDataUrl(p, '#staleness');
   });
@@ -201,7 +201,7 @@ test('the staleness exports carry the ladder of outages', { timeout: 60_000 }, a
 test('in view and jittered, the staleness chart is redrawn within the input event, then from every sampled schedule', { timeout: 60_000 }, async () => {
   await withPage('#mode=full&samples=20000', async ({ page: p }) => {
     await p.evaluate(() => document.getElementById('staleness-heading').scrollIntoView());
-    await until(async () => /Sampled from 20000 jittered schedules/.test(await caption(p)), 'the full first render');
+    await until(async () => /Sampled from 20,000 jittered schedules/.test(await caption(p)), 'the full first render');
     // The page learns what is on screen from an IntersectionObserver, which reports with the
     // next frames: an input before them would find the chart still off screen.
     await p.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -217,7 +217,7 @@ test('in view and jittered, the staleness chart is redrawn within the input even
     assert.ok(drawnAtOnce, `redrawn within the input event: ${atOnce}`);
     assert.ok(Number(drawnAtOnce[1]) >= 40 && Number(drawnAtOnce[1]) <= 250, atOnce);
     await until(async () => (await statusChanges(p)) > before && STATUS_PATTERN.test(await textOf(p, '#status')), 'the render to end');
-    assert.match(await caption(p), /Sampled from 20000 jittered schedules/, 'the full run replaces the first');
+    assert.match(await caption(p), /Sampled from 20,000 jittered schedules/, 'the full run replaces the first');
     assertPainted(await canvasStats(p, '#staleness'), 'the staleness chart');
   });
 });

@@ -268,6 +268,7 @@ async function benchStorm() {
       arrivals: s.arrivals,
       attempts: Math.round(report.minutes.reduce((sum, m) => sum + m.attempts, 0)),
       peakMultiple: round(s.peak_multiple, 4),
+      peakVsCapacity: round(s.peak_vs_capacity, 4),
       exhausted: Math.round(s.exhausted),
       drainedAfterOutageS: s.drained_at_s === null ? null : s.drained_at_s - s.outage_end_s,
     };

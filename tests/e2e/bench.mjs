@@ -54,7 +54,9 @@ function notes(results) {
   const storm = results.groups.find((g) => g.name === 'storm');
   if (storm) {
     const describe = (s) =>
-      `${s.attempts} attempts for ${s.arrivals} deliveries over ${s.minutes} min, peak ${s.peakMultiple}x normal traffic, ` +
+      `${s.attempts} attempts for ${s.arrivals} deliveries over ${s.minutes} min, ` +
+      // A batch has no normal traffic: its peak is read against the destination's capacity.
+      (s.peakMultiple === null ? `peak ${s.peakVsCapacity}x capacity, ` : `peak ${s.peakMultiple}x normal traffic, `) +
       `${s.exhausted} exhausted, ` +
       (s.drainedAfterOutageS === null ? 'never drains' : `drained ${s.drainedAfterOutageS} s after the outage`);
     out.push(`storm: 24 h / 2 h outage over the article's fixed storm = ${storm.rows[1].ratioVsBaseline}x`);

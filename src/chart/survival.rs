@@ -156,7 +156,8 @@ pub fn draw<DB: DrawingBackend>(
     let x = (columns[0].0, columns[columns.len() - 1].1);
     let y = (rows[0].0, rows[rows.len() - 1].1);
     let legend = Legend::new(area, legend_entries(map, &theme, s), &theme, s);
-    let mut plot = frame(area, s, legend.height + 6.0 * s, 34.0 * s, 56.0 * s)
+    // The top headroom's label sits on the map's top edge: room for half of it under the legend.
+    let mut plot = frame(area, s, legend.height + 12.0 * s, 34.0 * s, 56.0 * s)
         .build_cartesian_2d((x.0..x.1).log_scale(), (y.0..y.1).log_scale())
         .map_err(drawing_error)?;
     log_axis_lines(
@@ -168,12 +169,15 @@ pub fn draw<DB: DrawingBackend>(
     cells(&mut plot, map, (&columns, &rows), &theme)?;
     axes(&mut plot, area, (x, y), &theme, s)?;
     for (i, series) in map.series.iter().enumerate() {
-        staircase(
-            &mut plot,
-            series,
-            (&columns, &rows),
-            boundary_style(i, &theme, s),
-        )?;
+        let (style, dash) = boundary_style(i, &theme, s);
+        // On a band of the page's background: a dotted pink line on the collapsed cells'
+        // orange could hardly be seen.
+        let halo = theme
+            .background
+            .mix(0.85)
+            .stroke_width(style.stroke_width + stroke(2.0, s));
+        staircase(&mut plot, series, (&columns, &rows), (halo, None))?;
+        staircase(&mut plot, series, (&columns, &rows), (style, dash))?;
     }
     current(&mut plot, area, map, (x, y), &theme, s)?;
     legend.draw(area)

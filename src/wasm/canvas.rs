@@ -10,8 +10,14 @@
 //! alignment and the baseline before every label: the browser parses the font string each
 //! time, and a chart measures and draws a hundred labels in a handful of fonts. The context is
 //! told only what changed.
+//!
+//! Text widths are remembered for the page's life: every redraw measures the same tick labels
+//! and legends again, and `measureText` with the font set before it was most of a chart's
+//! drawing time. The charts' only font family is the generic `sans-serif`, which does not
+//! change while a page is open (a web font loading late would).
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
 
 use plotters::prelude::*;
@@ -22,6 +28,15 @@ use plotters_backend::{
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// The most text widths remembered; past it they are forgotten and measured again.
+const REMEMBERED_WIDTHS: usize = 4_096;
+
+thread_local! {
+    /// Widths measured so far, CSS or device pixels as measured, by the font and the text
+    /// (`"{font}\n{text}"`).
+    static WIDTHS: RefCell<HashMap<String, f64>> = RefCell::new(HashMap::new());
+}
 
 /// Where the drawing goes.
 enum Target<'a> {
@@ -93,15 +108,12 @@ impl<'a> Surface<'a> {
         })
     }
 
-    /// Sets `context`'s font to `style`'s (the string plotters-canvas would set), unless it is
-    /// that already.
+    /// Sets `context`'s font to `style`'s, unless it is that already.
     fn use_font<S: BackendTextStyle>(&self, style: &S) {
-        let font = format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str()
-        );
+        self.set_font(font_of(style));
+    }
+
+    fn set_font(&self, font: String) {
         let mut text = self.text.borrow_mut();
         if text.font != font {
             self.context.set_font(&font);
@@ -175,6 +187,16 @@ impl<'a> Surface<'a> {
         self.context.restore();
         drawn.map_err(failed)
     }
+}
+
+/// `style`'s font as a canvas context's `font` (the string plotters-canvas would set).
+fn font_of<S: BackendTextStyle>(style: &S) -> String {
+    format!(
+        "{} {}px {}",
+        style.style().as_str(),
+        style.size(),
+        style.family().as_str()
+    )
 }
 
 /// Either backend's error as the surface's.
@@ -287,12 +309,27 @@ impl DrawingBackend for Surface<'_> {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<SurfaceError>> {
-        self.use_font(style);
-        let width = self
-            .context
-            .measure_text(text)
-            .map(|m| m.width())
-            .unwrap_or(0.0);
+        let font = font_of(style);
+        let key = format!("{font}\n{text}");
+        let width = match WIDTHS.with(|widths| widths.borrow().get(&key).copied()) {
+            Some(width) => width,
+            None => {
+                self.set_font(font);
+                let width = self
+                    .context
+                    .measure_text(text)
+                    .map(|m| m.width())
+                    .unwrap_or(0.0);
+                WIDTHS.with(|widths| {
+                    let mut widths = widths.borrow_mut();
+                    if widths.len() >= REMEMBERED_WIDTHS {
+                        widths.clear();
+                    }
+                    widths.insert(key, width);
+                });
+                width
+            }
+        };
         Ok((width.ceil() as u32, style.size().ceil() as u32))
     }
 

@@ -237,6 +237,18 @@ pub(crate) fn format_cap(seconds: f64) -> String {
     }
 }
 
+/// Formats a time that something is compared with, such as a give-up time an outage either
+/// reaches or not: as [`format_duration`] writes it when that reads back as the same time (to
+/// the microsecond), else as [`format_cap`] does, exactly (a give-up time of 9.999 s written
+/// "10 s" put a 10 s outage on the wrong side of it).
+pub(crate) fn format_precise(seconds: f64) -> String {
+    let rounded = format_duration(seconds);
+    match parse_duration("duration", &rounded) {
+        Ok(back) if (back - seconds).abs() < 1e-6 => rounded,
+        _ => format_cap(seconds),
+    }
+}
+
 /// Formats a number with at most `decimals` decimals and no trailing zeros, halves rounded up
 /// (4.25 min is 4.3 min, as a reader rounds it; the formatter would round it to even).
 fn trim(value: f64, decimals: usize) -> String {
@@ -414,6 +426,23 @@ mod tests {
         ];
         for (seconds, text) in cases {
             assert_eq!(format_cap(seconds), text, "{seconds}");
+        }
+    }
+
+    #[test]
+    fn a_time_compared_with_is_written_exactly_only_when_rounding_would_move_it() {
+        let cases = [
+            (86_520.0, "24 h 02 min"),
+            (60.0, "60 s"),
+            (1.5, "1.5 s"),
+            (7.0 * DAY, "7 days"),
+            (9.999, "9.999 s"),
+            (99_305.0, "27 h 35 min 5 s"),
+            (255.0, "4 min 15 s"),
+            (0.0005, "0.5 ms"),
+        ];
+        for (seconds, text) in cases {
+            assert_eq!(format_precise(seconds), text, "{seconds}");
         }
     }
 

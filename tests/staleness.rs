@@ -222,6 +222,29 @@ fn the_article_suggestion_lands_on_the_tolerance() {
 }
 
 #[test]
+fn a_give_up_time_that_rounding_would_move_is_written_exactly() {
+    // Gaps of 4.999 s and 5 s give up at 9.999 s: a 10 s outage exhausts the first event, so
+    // "10 s" for the give-up time would put it on the wrong side. The table's first row and
+    // the caption write it exactly; a round give-up time stays as the article writes it.
+    let policy = Policy::explicit(&[4.999, 5.0], None, None).unwrap();
+    let report = StalenessReport::ladder(&exact(&policy), None).unwrap();
+    assert!((report.outages[0].outage_s - 9.999).abs() < 1e-9);
+    let table = report.to_table();
+    let first_row = table.lines().nth(2).unwrap();
+    assert!(first_row.starts_with("9.999 s "), "{first_row}");
+    let caption = report.caption();
+    assert!(
+        caption.starts_with("After a 9.999 s outage")
+            && caption.contains("outages longer than 9.999 s exhaust"),
+        "{caption}"
+    );
+    let article = StalenessReport::ladder(&exact(&Policy::article()), None).unwrap();
+    assert!(article
+        .caption()
+        .contains("outages longer than 24 h 02 min exhaust"));
+}
+
+#[test]
 fn the_report_json_contract() {
     let q = exact(&Policy::article())
         .with_tolerance(6.0 * HOUR)

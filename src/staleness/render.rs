@@ -126,7 +126,7 @@ impl StalenessReport {
         let body = self.outages.iter().map(|o| {
             let (first, all) = (&o.first_event, &o.all_events);
             vec![
-                format_duration(o.outage_s),
+                crate::duration::format_precise(o.outage_s),
                 match first.attempt {
                     Some(attempt) => format!("attempt {attempt}"),
                     None => "exhausted".to_string(),

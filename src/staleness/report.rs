@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::duration::format_precise;
 use crate::{format_duration, Error};
 
 use super::outage::OutageAnswer;
@@ -115,7 +116,7 @@ impl StalenessReport {
             );
             clauses.push(format!(
                 "after {} outage the {}first event arrives {} after recovery, {} old",
-                crate::duration::with_article(&format_duration(worst.outage_s)),
+                crate::duration::with_article(&format_precise(worst.outage_s)),
                 if sampled { "median " } else { "" },
                 format_duration(lag),
                 format_duration(age),
@@ -173,7 +174,7 @@ impl StalenessReport {
         format!(
             "outages longer than {} exhaust their earliest events{share}, which are kept and \
              need a replay",
-            format_duration(longest)
+            boundary(longest, sampled)
         )
     }
 }
@@ -196,7 +197,7 @@ fn exhausted_outage_clause(outage: &OutageAnswer, sampled: bool) -> String {
     format!(
         "after {} outage the {}first event is exhausted: {}{} of its events need a replay, \
          {rest}",
-        crate::duration::with_article(&format_duration(outage.outage_s)),
+        crate::duration::with_article(&format_precise(outage.outage_s)),
         if sampled { "median " } else { "" },
         if sampled { "on average " } else { "" },
         percent(events.exhausted_share),
@@ -212,7 +213,7 @@ fn fresh_clause(tolerance_s: f64, fresh_s: f64, sampled: bool) -> String {
     if fresh_s > 0.0 {
         format!(
             "outages up to {} deliver every event fresh{share}",
-            format_duration(fresh_s)
+            boundary(fresh_s, sampled)
         )
     } else {
         format!(
@@ -220,6 +221,16 @@ fn fresh_clause(tolerance_s: f64, fresh_s: f64, sampled: bool) -> String {
              after the first attempt",
             format_duration(tolerance_s)
         )
+    }
+}
+
+/// A length that outages are compared with: exactly when it is an attempt time of the schedule
+/// ([`format_precise`]), rounded when it is a percentile of sampled schedules.
+fn boundary(seconds: f64, sampled: bool) -> String {
+    if sampled {
+        format_duration(seconds)
+    } else {
+        format_precise(seconds)
     }
 }
 

@@ -1,0 +1,197 @@
+//! `figure`: SVG from the same chart functions as the page, and the flags each chart reads.
+
+use crate::common::{refused, run, stderr, stdout};
+
+/// A flag a chart does not read is refused, naming the charts that do (`figure storm --compare
+/// svix` drew no comparison, silently).
+#[test]
+fn a_figure_refuses_the_flags_its_chart_does_not_read() {
+    for (args, expected) in [
+        (
+            &["figure", "storm", "--compare", "svix"][..],
+            "error: --compare must be left out of figure storm (only figure staleness reads it), got svix",
+        ),
+        (
+            &["figure", "timeline", "--capacity", "5/s"],
+            "error: --capacity must be left out of figure timeline (only figure storm and survival read \
+             it), got 5/s",
+        ),
+        (
+            &["figure", "timeline", "--mode", "full"],
+            "error: --mode must be left out of figure timeline (only figure distribution, herd, storm, \
+             staleness and survival read it), got full",
+        ),
+        (
+            &["figure", "distribution", "--log-scale"],
+            "error: --log-scale must be left out of figure distribution (only figure timeline reads \
+             it), got --log-scale",
+        ),
+        (
+            &["figure", "herd", "--outage", "1h"],
+            "error: --outage must be left out of figure herd (only figure storm, staleness and survival \
+             read it), got 1h",
+        ),
+        (
+            &["figure", "storm", "--steps", "4x4"],
+            "error: --steps must be left out of figure storm (only figure survival reads it), got 4x4",
+        ),
+    ] {
+        refused(args, expected);
+    }
+}
+
+#[test]
+fn figures_are_svg_from_the_same_chart_functions() {
+    for (kind, expected) in [
+        ("timeline", "gives up at 24 h 02 min"),
+        ("distribution", "unjittered 24 h 02 min"),
+        ("herd", "without jitter: 1,000 in one second"),
+        ("storm", "capacity 1,800/min"),
+    ] {
+        let policy = [
+            "figure",
+            kind,
+            "--base",
+            "30s",
+            "--multiplier",
+            "3",
+            "--cap",
+            "3h",
+        ];
+        // Each chart takes only the flags it reads.
+        let own: &[&str] = match kind {
+            "timeline" => &[],
+            "distribution" => &["--mode", "full", "--seed", "1", "--samples", "20000"],
+            _ => &["--mode", "full", "--seed", "1"],
+        };
+        let output = run(&[&policy[..], own].concat());
+        assert!(output.status.success(), "{kind}: {}", stderr(&output));
+        let svg = stdout(&output);
+        assert!(
+            svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+            "{kind}"
+        );
+        assert!(svg.contains(r#"width="900""#) && svg.contains(r#"height="320""#));
+        assert!(svg.contains(expected), "{kind} lacks {expected:?}");
+    }
+    // Any text a size flag is given is refused with the range, never clap's parse error.
+    for (flag, value, got) in [
+        ("--width", "5", "5"),
+        ("--width", "NaN", "NaN"),
+        ("--height", "-320", "-320"),
+        ("--height", "320.5", "320.5"),
+        ("--width", "wide", "\"wide\""),
+    ] {
+        let output = run(&[
+            "figure",
+            "timeline",
+            "--base",
+            "30s",
+            "--multiplier",
+            "3",
+            "--cap",
+            "3h",
+            flag,
+            value,
+        ]);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(
+            stderr(&output),
+            format!("error: {flag} must be a whole number of pixels from 100 to 4000, got {got}\n")
+        );
+    }
+}
+
+/// The element draws its timeline on a log axis by default; a `figure timeline` made as its
+/// fallback does too, so that the chart that replaces it looks the same. Every figure carries
+/// its title and the page's caption, for screen readers and `alt` text.
+#[test]
+fn figures_default_to_the_elements_log_axis_and_carry_their_caption() {
+    let figure = |extra: &[&str]| {
+        let output = run(&[&["figure", "timeline", "--preset", "svix"][..], extra].concat());
+        assert!(output.status.success(), "{extra:?}: {}", stderr(&output));
+        stdout(&output)
+    };
+    let default = figure(&[]);
+    assert_eq!(
+        default,
+        figure(&["--log-scale"]),
+        "the default is the log axis"
+    );
+    assert_eq!(default, figure(&["--log-scale=true"]));
+    assert_ne!(
+        default,
+        figure(&["--log-scale=false"]),
+        "a linear axis on request"
+    );
+    let head: Vec<&str> = default.lines().take(3).collect();
+    assert!(head[0].starts_with("<svg "), "{head:?}");
+    assert_eq!(head[1], "<title>backoff-lab: retry timeline</title>");
+    assert!(
+        head[2].starts_with("<desc>A retry timeline of listed gaps: attempts land at 0 s, 5 s,")
+            && head[2].ends_with("where the schedule gives up.</desc>"),
+        "{}",
+        head[2]
+    );
+    for (kind, title) in [
+        ("distribution", "give-up time of one jittered delivery"),
+        ("storm", "retry storm after an outage"),
+        (
+            "survival",
+            "which outages a destination survives (survival map)",
+        ),
+    ] {
+        let extra: &[&str] = if kind == "survival" {
+            &["--steps", "2x2", "--outages", "1m..10m"]
+        } else {
+            &[]
+        };
+        let output = run(&[&["figure", kind][..], extra].concat());
+        assert!(output.status.success(), "{kind}: {}", stderr(&output));
+        let svg = stdout(&output);
+        assert!(
+            svg.contains(&format!("<title>backoff-lab: {title}</title>")),
+            "{kind}"
+        );
+        assert!(
+            svg.contains("<desc>") && !svg.contains("<desc></desc>"),
+            "{kind}"
+        );
+    }
+}
+
+/// `figure --help` says the seed is 42 unless given, as the page's and the storm's is: a
+/// jittered figure made without `--seed` is the one made with `--seed 42`, and says so (the
+/// distribution, herd and staleness figures drew with seed 0).
+#[test]
+fn a_figure_without_a_seed_draws_with_the_documented_default() {
+    let help = stdout(&run(&["figure", "--help"]));
+    assert!(help.contains("(default 42)"), "{help}");
+    for (kind, extra) in [
+        ("distribution", &["--samples", "2000"][..]),
+        ("herd", &[][..]),
+        ("staleness", &["--preset", "article", "--mode", "full"][..]),
+    ] {
+        let figure = |seed: &[&str]| {
+            let output = run(&[&["figure", kind][..], extra, seed].concat());
+            assert!(output.status.success(), "{kind}: {}", stderr(&output));
+            stdout(&output)
+        };
+        let default = figure(&[]);
+        assert_eq!(default, figure(&["--seed", "42"]), "{kind}");
+        assert_ne!(default, figure(&["--seed", "7"]), "{kind}: the seed draws");
+        assert!(default.contains("seed 42)"), "{kind}: {default}");
+    }
+    for (kind, extra) in [
+        ("timeline", &[][..]),
+        ("storm", &["--policy", "fixed"][..]),
+        ("staleness", &["--mode", "none"][..]),
+    ] {
+        let output = run(&[&["figure", kind][..], extra].concat());
+        assert!(
+            output.status.success(),
+            "{kind} {extra:?}: {}",
+            stderr(&output)
+        );
+    }
+}

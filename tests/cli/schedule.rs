@@ -1,0 +1,345 @@
+//! `schedule` and `solve-cap`: output formats, the JSON contract, refusals naming the flag.
+
+use crate::common::{refused, run, stderr, stdout};
+use std::process::Output;
+
+pub(crate) fn article(extra: &[&str]) -> Output {
+    let mut args = vec![
+        "schedule",
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--cap",
+        "3h",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn json_is_the_documented_contract() {
+    let output = article(&["--give-up", "24h", "--format", "json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 14);
+    assert_eq!(
+        rows[0],
+        serde_json::json!({"attempt": 1, "gap_s": null, "elapsed_s": 0.0, "capped": false, "gap_text": "none", "elapsed_text": "0 s"})
+    );
+    let gaps: Vec<f64> = rows[1..]
+        .iter()
+        .map(|r| r["gap_s"].as_f64().unwrap())
+        .collect();
+    assert_eq!(
+        &gaps[..7],
+        &[30.0, 90.0, 270.0, 810.0, 2_430.0, 7_290.0, 10_800.0]
+    );
+    assert_eq!(json["give_up_s"], 86_520.0);
+    assert_eq!(json["first_capped_attempt"], 8);
+    assert_eq!(json["attempts_within_window"], 5);
+    assert_eq!(json["uncapped_last_gap_s"], 15_943_230.0);
+    assert!((json["capped_share"].as_f64().unwrap() - 75_600.0 / 86_520.0).abs() < 1e-12);
+}
+
+#[test]
+fn table_markdown_and_csv() {
+    let table = stdout(&article(&["--attempts", "14"]));
+    assert!(table.starts_with("Attempt  Gap before it  Elapsed since first failure\n"));
+    assert!(table.contains("     14  3 h (capped)   24 h 02 min\n"));
+    assert!(table.contains("5 of 14 attempts land inside the first 20 min."));
+    let markdown = stdout(&article(&["--attempts", "14", "--format", "markdown"]));
+    assert!(markdown.contains("| 5 | 13.5 min | 20 min |"));
+    let csv = stdout(&article(&["--attempts", "14", "--format", "csv"]));
+    assert_eq!(csv.lines().count(), 15);
+    assert_eq!(csv.lines().nth(5), Some("5,810,1200,false"));
+    let window = stdout(&article(&[
+        "--attempts",
+        "14",
+        "--window",
+        "2h",
+        "--format",
+        "json",
+    ]));
+    let json: serde_json::Value = serde_json::from_str(&window).unwrap();
+    assert_eq!(json["attempts_within_window"], 6);
+}
+
+#[test]
+fn solve_cap_answers_and_refuses() {
+    let output = run(&[
+        "solve-cap",
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--attempts",
+        "14",
+        "--give-up",
+        "24h",
+    ]);
+    assert!(output.status.success());
+    assert_eq!(
+        stdout(&output),
+        "A cap of 2 h 59 min 42.857 s (10782.8571429 s) makes 14 attempts reach 24 h.\n"
+    );
+    let output = run(&[
+        "solve-cap",
+        "--base",
+        "30s",
+        "--multiplier",
+        "1",
+        "--attempts",
+        "3",
+        "--give-up",
+        "24h",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("--give-up must be at most 60 s, what 3 attempts reach"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--attempts", "14", "--unknown", "1"],
+            "unexpected argument '--unknown'",
+        ),
+        (
+            &["--attempts", "NaN"],
+            "--attempts must be a whole number from 1 to 10000, got NaN",
+        ),
+        (
+            &["--attempts", "0"],
+            "--attempts must be a whole number from 1 to 10000, got 0",
+        ),
+        (
+            &["--attempts", "1000000000000"],
+            "--attempts must be a whole number from 1 to 10000, got 1000000000000",
+        ),
+        (
+            &["--give-up", "-5s"],
+            "--give-up must be a duration such as 30s, never negative, got -5s",
+        ),
+        (
+            &["--give-up", "soon"],
+            "--give-up must be a duration such as 30s",
+        ),
+        (
+            &["--give-up", "400d"],
+            "--give-up must be a duration greater than 0 s and at most 365 days, got 400 days",
+        ),
+        (
+            &[],
+            "--attempts must be given: a count from 1 to 10000, or a give-up deadline",
+        ),
+    ];
+    for (extra, expected) in cases {
+        let output = article(extra);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert_eq!(err.lines().count(), 1, "{extra:?}: {err}");
+        assert!(err.contains(expected), "{extra:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"));
+    }
+    let flags: &[(&[&str], &str)] = &[
+        (
+            &["--base", "-5s"],
+            "--base must be a duration such as 30s, never negative, got -5s",
+        ),
+        (&["--base", "NaN"], "--base must be a duration such as"),
+        (
+            &["--multiplier", "0.5"],
+            "--multiplier must be a number from 1 to 1000, got 0.5",
+        ),
+        (
+            &["--multiplier", "inf"],
+            "--multiplier must be a number from 1 to 1000, got inf",
+        ),
+        (
+            &["--cap", "10s"],
+            "--cap must be a duration of at least the base (30 s) and at most 365 days, got 10 s",
+        ),
+        (
+            &["--base", "abc"],
+            "--base must be a duration such as 30s, 4m30s, 4.5min, 3h or 1d, got \"abc\"",
+        ),
+    ];
+    for (override_flags, expected) in flags {
+        let mut args = vec![
+            "schedule",
+            "--base",
+            "30s",
+            "--multiplier",
+            "3",
+            "--cap",
+            "3h",
+            "--attempts",
+            "5",
+        ];
+        for pair in override_flags.chunks(2) {
+            let at = args.iter().position(|a| *a == pair[0]).unwrap();
+            args[at + 1] = pair[1];
+        }
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(stderr(&output).lines().count(), 1);
+        assert!(
+            stderr(&output).starts_with(&format!("error: {expected}")),
+            "{}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn help_shows_examples() {
+    let output = run(&["schedule", "--help"]);
+    assert!(output.status.success());
+    assert!(stdout(&output)
+        .contains("backoff-lab schedule --base 30s --multiplier 3 --cap 3h --attempts 14"));
+}
+
+/// Refusals name the flag that was given and never read two different values alike (all from
+/// an outside review).
+#[test]
+fn refusals_name_the_flag_given_and_its_value_as_given() {
+    refused(
+        &["jitter", "--preset", "article", "--deadline", "400d"],
+        "error: --deadline must be a duration greater than 0 s and at most 365 days, got 400 days",
+    );
+    refused(
+        &["figure", "staleness", "--compare", "bogus"],
+        "error: --compare must be one of article, svix",
+    );
+    refused(
+        &["schedule", "--preset", "article", "--give-up", "365.001d"],
+        "error: --give-up must be a duration greater than 0 s and at most 365 days, got 365 days 1 min 26.4 s",
+    );
+    refused(
+        &["schedule", "--preset", "article", "--cap", "5M"],
+        "error: --cap must be a duration such as 30s, 5m, 4.5min, 3h or 1d (M is a month",
+    );
+    refused(
+        &["solve-cap", "--base", "30s", "--multiplier", "3", "--attempts", "3", "--give-up", "121s"],
+        "error: --give-up must be at most 2 min, what 3 attempts reach with a 30 s base and ×3 even uncapped (or more attempts or a larger base or multiplier), got 2 min 1 s",
+    );
+    // A storm of no deliveries (a batch of none, a rate too slow for its traffic) is refused,
+    // not reported as "0 of 0 deliveries delivered".
+    refused(
+        &["storm", "--batch", "0"],
+        "error: --batch must be a whole number from 1 to 10000000, got 0",
+    );
+    refused(
+        &["storm", "--arrivals", "0.0001/s", "--traffic", "30m"],
+        "error: --arrivals must be a rate that brings at least one delivery during the traffic (at least 1 per 30 min), got 0.0001/s",
+    );
+    refused(
+        &["storm", "--traffic", "0"],
+        "error: --traffic must be a duration of at least 1 s, or a batch: a storm needs deliveries, got 0 s without a batch",
+    );
+    // A map's cells have their own traffic: `figure survival` refuses what `survival` does, no
+    // more (it refused a rate too slow for the storm's 2 h, which no cell has).
+    let slow = ["--arrivals", "0.0001/s", "--steps", "3x2"];
+    assert_eq!(
+        stderr(&run(&[&["figure", "survival"][..], &slow].concat())),
+        stderr(&run(&[&["survival"][..], &slow].concat())),
+    );
+    // An uncapped gap beyond any count of days is written in years.
+    let week = stdout(&article(&["--give-up", "1w"]));
+    assert!(
+        week.contains("Uncapped, the gap before attempt 62 alone would be 4.0e22 years."),
+        "{week}"
+    );
+}
+
+pub(crate) fn solve_cap(base: &str, multiplier: &str, attempts: &str, give_up: &str) -> String {
+    let output = run(&[
+        "solve-cap",
+        "--base",
+        base,
+        "--multiplier",
+        multiplier,
+        "--attempts",
+        attempts,
+        "--give-up",
+        give_up,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    stdout(&output)
+}
+
+/// The cap cannot go below the base: when even that overshoots the deadline, `solve-cap` says
+/// where the attempts land (14 attempts at a 30 s base land at 6.5 min, not at 100 s), and
+/// names the counts that do reach it: 3 attempts (30 s + 90 s uncapped) to 4 (3 × 30 s at the
+/// base), not "fewer attempts" in general.
+#[test]
+fn solve_cap_says_when_even_the_base_overshoots() {
+    assert_eq!(
+        solve_cap("30s", "3", "14", "100"),
+        "A cap of 30 s (30 s), the smallest there is (the base), makes 14 attempts reach \
+         6.5 min, past the 100 s asked: 3 or 4 attempts reach it, as does a shorter base.\n"
+    );
+}
+
+/// Two attempts cannot become fewer (one attempt gives up at 0 s, and `solve-cap` takes 2 to
+/// 10000): only a shorter base reaches a deadline the base overshoots. It said "fewer attempts
+/// or a shorter base reach it".
+#[test]
+fn solve_cap_suggests_only_what_reaches_the_deadline() {
+    let said = solve_cap("30s", "3", "2", "10s");
+    assert!(
+        said.ends_with("past the 10 s asked: a shorter base reaches it.\n"),
+        "{said}"
+    );
+    // 2 attempts: 30 s uncapped, short of 100 s; 4 attempts: 3 × 30 s at the base; 5 overshoot.
+    let said = solve_cap("30s", "1", "14", "90s");
+    assert!(
+        said.ends_with("past the 90 s asked: 4 attempts reach it, as does a shorter base.\n"),
+        "{said}"
+    );
+    // Each count named is one the command answers with a cap that lands on the deadline.
+    for attempts in ["3", "4"] {
+        let said = solve_cap("30s", "3", attempts, "100");
+        assert!(
+            said.contains(&format!("makes {attempts} attempts reach 100 s.")),
+            "{said}"
+        );
+    }
+}
+
+/// Caps below a second were rounded to whole milliseconds: 1.5 µs read `0 s (0.000 s)`, 1.5 ms
+/// `0.002 s` and 1.4 ms `0.001 s`. A cap of a year read `8760 h` beside a deadline of
+/// `365 days`.
+#[test]
+fn solve_cap_writes_the_cap_right_at_every_scale() {
+    for ((base, multiplier, attempts, give_up), said) in [
+        (
+            ("1us", "2", "3", "2.5us"),
+            "A cap of 0.0015 ms (0.0000015 s) makes 3 attempts reach 0.0025 ms.\n",
+        ),
+        (
+            ("1ms", "2", "3", "2.5ms"),
+            "A cap of 1.5 ms (0.0015 s) makes 3 attempts reach 2.5 ms.\n",
+        ),
+        (
+            ("1ms", "2", "3", "2.4ms"),
+            "A cap of 1.4 ms (0.0014 s) makes 3 attempts reach 2.4 ms.\n",
+        ),
+        (
+            ("365d", "1", "2", "365d"),
+            "A cap of 365 days (31536000 s) makes 2 attempts reach 365 days.\n",
+        ),
+        (
+            ("1h", "3", "10", "200d"),
+            "A cap of 77 days 5 h 30 min (6672600 s) makes 10 attempts reach 200 days.\n",
+        ),
+    ] {
+        assert_eq!(solve_cap(base, multiplier, attempts, give_up), said);
+    }
+}

@@ -29,7 +29,7 @@ impl Params {
             let arrivals = match &self.arrivals {
                 Some(NumberInput::Number(n)) => format!("{n}/s"),
                 Some(NumberInput::Text(text)) => text.clone(),
-                None => format!("{}/s", scenario.arrivals_per_s),
+                None => crate::storm::quoted_rate(scenario.arrivals_per_s),
             };
             return Err(Error::out_of_range(
                 "arrivals",

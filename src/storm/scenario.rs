@@ -180,7 +180,7 @@ impl Spec {
         if self.deliveries() > MAX_DELIVERIES {
             return Err(Error::out_of_range(
                 "arrivals",
-                format!("{}/s", self.arrivals_per_s),
+                quoted_rate(self.arrivals_per_s),
                 arrivals_range(f64::from(self.traffic_s), batch),
             ));
         }
@@ -482,6 +482,23 @@ impl Units {
 /// Millionths per second as a rate.
 pub(crate) fn as_rate(millionths: u64) -> f64 {
     millionths as f64 / MICRO as f64
+}
+
+/// A rate as a refusal quotes it where the text it was given as is not at hand: per second, to
+/// six significant digits (`138.889/s` for 500000/h, not `138.88888888888889/s`).
+pub(crate) fn quoted_rate(per_s: f64) -> String {
+    let decimals = if per_s.is_finite() && per_s != 0.0 {
+        (5.0 - per_s.abs().log10().floor()).clamp(0.0, 12.0) as usize
+    } else {
+        0
+    };
+    let text = format!("{per_s:.decimals$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    format!("{text}/s")
 }
 
 /// The arrival rates a storm of `traffic_s` seconds of traffic and a batch of `batch` may have:

@@ -205,7 +205,7 @@ fn check_deliveries(yours: &Spec, axes: &Axes) -> Result<(), Error> {
     }
     Err(Error::out_of_range(
         "arrivals",
-        format!("{}/s", yours.arrivals_per_s),
+        crate::storm::quoted_rate(yours.arrivals_per_s),
         format!(
             "at most {} per second for this map: its longest cell's traffic lasts {} (the \
              outage and the hour after it), and a storm creates at most 10000000 deliveries \

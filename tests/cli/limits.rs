@@ -75,6 +75,11 @@ fn a_map_too_large_in_deliveries_names_the_arrival_rate() {
         assert!(said.contains(allowed), "{said}");
         assert!(!said.contains("--traffic"), "{said}");
     }
+    // A rate given per hour is quoted per second to six significant digits, not to the float's
+    // last digit.
+    let output = run(&["survival", "--arrivals", "500000/h", "--capacity", "420/s"]);
+    let said = stderr(&output);
+    assert!(said.trim_end().ends_with("got 138.889/s"), "{said}");
 }
 
 /// The map's 1024-cell limit was documented nowhere: `survival --steps 33x32` said only "at most

@@ -238,15 +238,18 @@ pub(crate) fn format_cap(seconds: f64) -> String {
 }
 
 /// Formats a time that something is compared with, such as a give-up time an outage either
-/// reaches or not: as [`format_duration`] writes it when that reads back as the same time (to
-/// the microsecond), else as [`format_cap`] does, exactly (a give-up time of 9.999 s written
-/// "10 s" put a 10 s outage on the wrong side of it).
+/// reaches or not, so that it reads back as the same time to the microsecond: as
+/// [`format_duration`] writes it when that does, else as [`format_cap`] does (to the
+/// millisecond), else in seconds to the microsecond (a give-up time of 9.999 s written "10 s"
+/// put a 10 s outage on the wrong side of it).
 pub(crate) fn format_precise(seconds: f64) -> String {
-    let rounded = format_duration(seconds);
-    match parse_duration("duration", &rounded) {
-        Ok(back) if (back - seconds).abs() < 1e-6 => rounded,
-        _ => format_cap(seconds),
-    }
+    let reads_back = |text: &String| {
+        parse_duration("duration", text).is_ok_and(|back| (back - seconds).abs() < 1e-6)
+    };
+    [format_duration(seconds), format_cap(seconds)]
+        .into_iter()
+        .find(reads_back)
+        .unwrap_or_else(|| format!("{} s", trim(seconds, 6)))
 }
 
 /// Formats a number with at most `decimals` decimals and no trailing zeros, halves rounded up
@@ -440,6 +443,8 @@ mod tests {
             (99_305.0, "27 h 35 min 5 s"),
             (255.0, "4 min 15 s"),
             (0.0005, "0.5 ms"),
+            (9.9999, "9.9999 s"),
+            (10_782.857_142_857_143, "10782.857143 s"),
         ];
         for (seconds, text) in cases {
             assert_eq!(format_precise(seconds), text, "{seconds}");

@@ -16,6 +16,7 @@ pub mod give_up;
 pub mod herd;
 pub mod jitter;
 pub mod limits;
+mod number_text;
 mod numbers;
 pub mod page;
 mod params;
@@ -25,7 +26,6 @@ mod report;
 pub mod staleness;
 pub mod storm;
 pub mod survival;
-mod thousands;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

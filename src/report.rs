@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::number_text::{count_of, format_count};
 use crate::{format_duration, Error, Policy, Schedule, Stop};
 
 /// One attempt in a report. Seconds are plain numbers.
@@ -189,9 +190,11 @@ pub fn format_multiplier(multiplier: f64) -> String {
 fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
     let policy = schedule.policy();
     let attempts = policy.attempts();
+    let count = |n: u32| format_count(f64::from(n));
     let mut facts = vec![format!(
-        "Gives up {} after the first failure, at attempt {attempts}{}.",
+        "Gives up {} after the first failure, at attempt {}{}.",
         format_duration(schedule.give_up_s()),
+        count(attempts),
         past_deadline(schedule)
     )];
     let explicit = policy.explicit_gaps().is_some();
@@ -203,9 +206,10 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
         )),
         _ if policy.is_fixed_interval() => {}
         Some(first) => facts.push(format!(
-            "The {} cap engages at attempt {first}; gaps at the cap hold {:.0}% of the time to give up, \
+            "The {} cap engages at attempt {}; gaps at the cap hold {:.0}% of the time to give up, \
              and each further attempt adds exactly one cap.",
             format_duration(policy.cap_s()),
+            count(first),
             schedule.capped_share() * 100.0
         )),
         None if attempts > 1 => facts.push(format!(
@@ -217,8 +221,9 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
     }
     let early = schedule.attempts_within(window_s);
     facts.push(format!(
-        "{early} of {attempts} attempt{} land{} inside the first {}.",
-        if attempts == 1 { "" } else { "s" },
+        "{} of {} land{} inside the first {}.",
+        format_count(early as f64),
+        count_of(u64::from(attempts), "attempt"),
         if early == 1 { "s" } else { "" },
         format_duration(window_s)
     ));
@@ -229,11 +234,13 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
     if schedule.first_capped_attempt().is_some() && cut {
         facts.push(match schedule.uncapped_last_gap_s() {
             Some(gap) => format!(
-                "Uncapped, the gap before attempt {attempts} alone would be {}.",
+                "Uncapped, the gap before attempt {} alone would be {}.",
+                count(attempts),
                 format_duration(gap)
             ),
             None => format!(
-                "Uncapped, the gap before attempt {attempts} would be beyond 10^308 seconds."
+                "Uncapped, the gap before attempt {} would be beyond 10^308 seconds.",
+                count(attempts)
             ),
         });
     }
@@ -376,8 +383,9 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
     let (cap, reached) = match solved_cap(policy, deadline_s, attempts)? {
         SolvedCap::Reaches(cap) => {
             return Ok(format!(
-                "A cap of {} makes {attempts} attempts reach {}.\n",
+                "A cap of {} makes {} reach {}.\n",
                 cap_text(cap),
+                count_of(u64::from(attempts), "attempt"),
                 format_duration(deadline_s)
             ))
         }
@@ -386,8 +394,13 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
     let instead = match counts_that_reach(policy, deadline_s, attempts) {
         None => "a shorter base reaches it".to_string(),
         Some((fewest, most)) => {
-            let counts = match most - fewest {
-                0 => format!("{fewest}"),
+            let (fewest, most, gap) = (
+                format_count(f64::from(fewest)),
+                format_count(f64::from(most)),
+                most - fewest,
+            );
+            let counts = match gap {
+                0 => fewest,
                 1 => format!("{fewest} or {most}"),
                 _ => format!("{fewest} to {most}"),
             };
@@ -395,9 +408,10 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
         }
     };
     Ok(format!(
-        "A cap of {}, the smallest there is (the base), makes {attempts} attempts reach {}, past \
+        "A cap of {}, the smallest there is (the base), makes {} reach {}, past \
          the {} asked: {instead}.\n",
         cap_text(cap),
+        count_of(u64::from(attempts), "attempt"),
         format_duration(reached),
         format_duration(deadline_s)
     ))

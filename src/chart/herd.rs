@@ -12,7 +12,7 @@ use super::{
     tick_count, time_labels, ChartOptions, Legend, Theme,
 };
 use crate::herd::{format_rate, Herd};
-use crate::thousands::format_count;
+use crate::number_text::{format_count, grouped};
 use crate::{format_duration, Error};
 
 /// Draws `herd`'s first-retry arrivals per second over `spike`'s (the unjittered herd), filling
@@ -65,7 +65,7 @@ pub fn draw<DB: DrawingBackend>(
         s,
         &titles.iter().map(String::as_str).collect::<Vec<_>>(),
         5,
-        &|v: &f64| format!("{v:.decimals$}"),
+        &|v: &f64| grouped(&format!("{v:.decimals$}")),
     )?;
     let ticks = nice_time_ticks(0.0, extent.seconds, tick_count(width, s, 70.0));
     time_labels(area, &chart, &ticks, &theme, s, false)?;
@@ -282,7 +282,7 @@ fn legend_entries(
     let (peak_text, mean_text) = match extent.wide {
         None => (
             format!("peak {}/s", format_count(herd.first_retry.peak_per_s)),
-            format!("mean {mean:.1}/s"),
+            format!("mean {}/s", grouped(&format!("{mean:.1}"))),
         ),
         Some(_) => (
             format!(

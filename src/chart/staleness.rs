@@ -337,14 +337,14 @@ fn read_off<DB: DrawingBackend>(
             }
             format!(
                 "{} outage: the first event arrives {} after recovery, {} old",
-                crate::duration::with_article(&format_duration(x)),
+                crate::duration::with_article(&crate::duration::format_precise(x)),
                 format_duration(lag),
                 format_duration(age)
             )
         }
         _ => format!(
             "{} outage: its first event is exhausted",
-            crate::duration::with_article(&format_duration(x))
+            crate::duration::with_article(&crate::duration::format_precise(x))
         ),
     };
     let (px, py) = plot.backend_coord(&(x, top));

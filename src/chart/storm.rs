@@ -329,12 +329,14 @@ fn compact(value: f64) -> String {
         let text = format!("{scaled:.1}");
         format!("{}{unit}", text.strip_suffix(".0").unwrap_or(&text))
     };
+    // Rounded first: 9999.6 is "10k", not "10,000" beside a tick of 10000 that reads "10k".
+    let value = value.round();
     if value >= 1e6 {
         short(value / 1e6, "M")
     } else if value >= 1e4 {
         short(value / 1e3, "k")
     } else {
-        crate::thousands::format_count(value)
+        crate::number_text::format_count(value)
     }
 }
 

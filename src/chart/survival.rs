@@ -168,16 +168,24 @@ pub fn draw<DB: DrawingBackend>(
     )?;
     cells(&mut plot, map, (&columns, &rows), &theme)?;
     axes(&mut plot, area, (x, y), &theme, s)?;
+    // Each line on a band of the page's background (a dotted pink line on the collapsed
+    // cells' orange could hardly be seen); every band first, so that none covers a line where
+    // two policies share a cliff.
     for (i, series) in map.series.iter().enumerate() {
-        let (style, dash) = boundary_style(i, &theme, s);
-        // On a band of the page's background: a dotted pink line on the collapsed cells'
-        // orange could hardly be seen.
+        let (style, _) = boundary_style(i, &theme, s);
         let halo = theme
             .background
             .mix(0.85)
             .stroke_width(style.stroke_width + stroke(2.0, s));
         staircase(&mut plot, series, (&columns, &rows), (halo, None))?;
-        staircase(&mut plot, series, (&columns, &rows), (style, dash))?;
+    }
+    for (i, series) in map.series.iter().enumerate() {
+        staircase(
+            &mut plot,
+            series,
+            (&columns, &rows),
+            boundary_style(i, &theme, s),
+        )?;
     }
     current(&mut plot, area, map, (x, y), &theme, s)?;
     legend.draw(area)
@@ -439,6 +447,32 @@ mod tests {
         // The shortest outage collapsing but a longer one recovering is a cliff of its own.
         map.series[0].cells[0][2].outcome = Outcome::Recovers;
         assert!(legend(&map).ends_with(": cliff"));
+    }
+
+    /// Each cliff lies on a band of the background, and every band is drawn before every line:
+    /// a band drawn over a line where two policies share a cliff hid it.
+    #[test]
+    fn every_cliff_line_is_drawn_over_every_band() {
+        use crate::chart::svg_read::{hex, polylines};
+        let map = map((6, 4));
+        let svg =
+            crate::chart::to_svg((900, 460), |area| draw(area, &map, &Default::default())).unwrap();
+        let theme = Theme::new(false);
+        let lines = polylines(&svg);
+        let bands: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].stroke == hex(theme.background) && lines[i].width >= 3.0)
+            .collect();
+        let yours: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].stroke == hex(theme.text))
+            .collect();
+        assert!(
+            !bands.is_empty() && !yours.is_empty(),
+            "{bands:?} {yours:?}"
+        );
+        assert!(
+            bands.iter().max() < yours.iter().min(),
+            "bands {bands:?}, your policy's line {yours:?}"
+        );
     }
 
     /// A 6-step map of outages from 10 s to 24 h had its axis run from 5 s to 48 h: every

@@ -32,6 +32,7 @@ pub(crate) struct Rect {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Polyline {
     pub stroke: String,
+    pub width: f64,
     pub points: Vec<(f64, f64)>,
 }
 
@@ -124,6 +125,7 @@ pub(crate) fn polylines(svg: &str) -> Vec<Polyline> {
                 .collect();
             Some(Polyline {
                 stroke: attr(open, "stroke").unwrap_or_default().to_string(),
+                width: number(open, "stroke-width"),
                 points,
             })
         })

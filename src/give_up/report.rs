@@ -175,7 +175,7 @@ impl JitterReport {
             exact_head.to_string(),
             format!(
                 "sampled ({} draw{}, seed {})",
-                crate::thousands::format_count(self.sampled.samples as f64),
+                crate::number_text::format_count(self.sampled.samples as f64),
                 if self.sampled.samples == 1 { "" } else { "s" },
                 self.sampled.seed
             ),
@@ -311,7 +311,7 @@ fn caption(
     } else {
         format!(
             " {} seeded draws (seed {}) average {}.",
-            crate::thousands::format_count(sampled.samples as f64),
+            crate::number_text::format_count(sampled.samples as f64),
             sampled.seed,
             fmt(sampled.mean_s)
         )
@@ -322,7 +322,7 @@ fn caption(
             // As given: a 50.5th percentile keeps 49.5% of deliveries, not "50%".
             crate::report::percent_as_given((1.0 - d.percentile) * 100.0),
             fmt(d.deadline_s),
-            crate::thousands::format_count(f64::from(d.attempts))
+            crate::number_text::format_count(f64::from(d.attempts))
         );
     }
     text

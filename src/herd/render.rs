@@ -2,7 +2,7 @@
 
 use super::Herd;
 use crate::format_duration;
-use crate::thousands::{format_count, grouped};
+use crate::number_text::{format_count, grouped, significant};
 
 impl Herd {
     /// The table form: the caption, compared with `spike` when one is given.
@@ -146,8 +146,7 @@ pub(crate) fn format_rate(per_s: f64) -> String {
     if per_s.is_nan() || per_s <= 0.0 {
         return "0".to_string();
     }
-    let decimals = (2.0 - per_s.log10().floor()).clamp(0.0, 12.0) as usize;
-    grouped(&format!("{per_s:.decimals$}"))
+    grouped(&significant(per_s, 3))
 }
 
 #[cfg(test)]
@@ -184,7 +183,7 @@ mod tests {
             assert!(
                 caption.contains(&format!(
                     "Without jitter all {} arrive within one second, 30× the mean.",
-                    crate::thousands::format_count(deliveries as f64)
+                    crate::number_text::format_count(deliveries as f64)
                 )),
                 "{caption}"
             );

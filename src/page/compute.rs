@@ -299,7 +299,7 @@ fn draw_timeline<DB: DrawingBackend>(
         None => chart::timeline::draw(area, &schedule, options)?,
     }
     let compared = preset.map(|preset| {
-        let attempts = |n: u32| format!("{n} attempt{}", if n == 1 { "" } else { "s" });
+        let attempts = |n: u32| crate::number_text::count_of(u64::from(n), "attempt");
         format!(
             "Your policy gives up after {} ({}); {} after {} ({}).",
             crate::format_duration(report.give_up_s),

@@ -5,8 +5,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::compute::{Computed, StormDrawn};
+use crate::duration::format_precise;
 use crate::give_up::JitterReport;
 use crate::herd::Herd;
+use crate::number_text::format_count;
 use crate::staleness::StalenessReport;
 use crate::{format_duration, ScheduleReport};
 
@@ -106,7 +108,7 @@ fn distribution_table(report: &JitterReport) -> NumberTable {
         &[
             "give-up time",
             first,
-            &format!("{} samples", report.sampled.samples),
+            &format!("{} samples", format_count(report.sampled.samples as f64)),
         ],
         rows,
     )
@@ -164,17 +166,16 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
 /// its events.
 fn staleness_table(report: &StalenessReport) -> NumberTable {
     let mut rows = vec![
-        (
-            "give-up time".to_string(),
-            format_duration(report.give_up_s),
-        ),
+        ("give-up time".to_string(), format_precise(report.give_up_s)),
         (
             "longest outage whose first event is delivered".to_string(),
-            format_duration(report.longest_delivered_outage_s),
+            report.boundary_text(report.longest_delivered_outage_s),
         ),
         (
             "outages whose events all arrive fresh, up to".to_string(),
-            optional_duration(report.all_fresh_up_to_s),
+            report
+                .all_fresh_up_to_s
+                .map_or_else(|| "—".to_string(), |s| report.boundary_text(s)),
         ),
         (
             "largest recovery lag after a long outage".to_string(),
@@ -185,7 +186,7 @@ fn staleness_table(report: &StalenessReport) -> NumberTable {
         let (first, all) = (&outage.first_event, &outage.all_events);
         let after = format!(
             "after {} outage",
-            crate::duration::with_article(&format_duration(outage.outage_s))
+            crate::duration::with_article(&format_precise(outage.outage_s))
         );
         rows.push((
             format!("{after}: the first event's attempt"),

@@ -141,7 +141,7 @@ impl StalenessReport {
         if let (Some(samples), Some(seed)) = (self.samples, self.seed) {
             text += &format!(
                 "Sampled from {} jittered schedules (seed {seed}). ",
-                crate::thousands::format_count(samples as f64)
+                crate::number_text::format_count(samples as f64)
             );
         }
         text.trim_end().to_string()
@@ -231,6 +231,14 @@ fn boundary(seconds: f64, sampled: bool) -> String {
         format_duration(seconds)
     } else {
         format_precise(seconds)
+    }
+}
+
+impl StalenessReport {
+    /// A length of this report that outages are compared with (the longest outage delivering
+    /// its first event, or all its events fresh), written as the caption writes it.
+    pub(crate) fn boundary_text(&self, seconds: f64) -> String {
+        boundary(seconds, self.method == Method::Sampled)
     }
 }
 

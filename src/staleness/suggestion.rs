@@ -267,8 +267,15 @@ fn proposal(current: &Policy, proposed: &Policy, max_lag_s: f64) -> String {
         ),
     };
     let count = match (proposed.attempts(), current.attempts()) {
-        (n, now) if n == now => format!("{} as now", plural(n as usize, "attempt")),
-        (n, now) => format!("{} instead of {now}", plural(n as usize, "attempt")),
+        (n, now) if n == now => format!(
+            "{} as now",
+            crate::number_text::count_of(u64::from(n), "attempt")
+        ),
+        (n, now) => format!(
+            "{} instead of {}",
+            crate::number_text::count_of(u64::from(n), "attempt"),
+            crate::number_text::format_count(f64::from(now))
+        ),
     };
     let still = if proposed.cap_s() > max_lag_s {
         format!(
@@ -282,7 +289,7 @@ fn proposal(current: &Policy, proposed: &Policy, max_lag_s: f64) -> String {
     let lead = if proposed.schedule().rows() == current.schedule().rows() {
         format!(
             "This is the schedule they derive: {shape}, {}",
-            plural(proposed.attempts() as usize, "attempt")
+            crate::number_text::count_of(u64::from(proposed.attempts()), "attempt")
         )
     } else {
         format!("Derived instead: {shape}, {count}")
@@ -293,14 +300,6 @@ fn proposal(current: &Policy, proposed: &Policy, max_lag_s: f64) -> String {
         format_duration(schedule.give_up_s()),
         format_duration(proposed.cap_s()),
     )
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 #[cfg(test)]

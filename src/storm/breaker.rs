@@ -28,6 +28,7 @@
 //! exactly at least one, and none. The count is compared with `failures` as it is (expected
 //! failures add up unrounded). Whole counts stay far below 2^53, so `f64` holds them exactly.
 
+use crate::number_text::count_of;
 use crate::Error;
 
 /// A circuit breaker on the sender: it opens on `failures` in a row, on a failure `share` over
@@ -72,12 +73,12 @@ impl Breaker {
     pub fn describe(&self) -> String {
         let consecutive = self
             .failures
-            .map(|n| format!("after {n} consecutive failures"));
+            .map(|n| format!("after {}", count_of(u64::from(n), "consecutive failure")));
         let share = self.share.map(|share| {
             format!(
-                "when {}% of at least {} attempts in {} fail",
+                "when {}% of at least {} in {} fail",
                 share.percent,
-                share.min_attempts,
+                count_of(u64::from(share.min_attempts), "attempt"),
                 crate::format_duration(f64::from(share.window_s))
             )
         });
@@ -87,10 +88,9 @@ impl Breaker {
             .collect::<Vec<_>>()
             .join(" or ");
         format!(
-            "a circuit breaker (opens {opens}, {} cool-down, {} probe{})",
+            "a circuit breaker (opens {opens}, {} cool-down, {})",
             crate::format_duration(f64::from(self.cooldown_s)),
-            self.probes,
-            if self.probes == 1 { "" } else { "s" }
+            count_of(u64::from(self.probes), "probe")
         )
     }
 }

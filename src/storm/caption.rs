@@ -3,8 +3,8 @@
 use super::report::{DrainedBy, Recovery, Summary};
 use super::Scenario;
 use crate::format_duration;
+use crate::number_text::{format_count, grouped, without_trailing_zeros};
 use crate::report::whole_percent;
-use crate::thousands::{format_count, grouped};
 
 /// The caption: the peak, how the backlog ended, then the totals; `held_at_end` is what the
 /// bounds still held when the simulation stopped; `recovery` the hour after the outage (`None`
@@ -237,12 +237,7 @@ fn scenario_text(scenario: &Scenario) -> String {
 
 /// A rate to three significant digits, without trailing zeros: 3, 17.5, 278.
 fn rate_text(per_s: f64) -> String {
-    let text = crate::herd::format_rate(per_s);
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    }
+    without_trailing_zeros(&crate::herd::format_rate(per_s)).to_string()
 }
 
 /// What holds a backlog back on the sender's side: its gaps, and each bound the scenario has.
@@ -301,7 +296,7 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
         let times = match openings {
             0 => "never opened".to_string(),
             1 => "opened once".to_string(),
-            n => format!("opened {n} times"),
+            n => format!("opened {} times", format_count(f64::from(n))),
         };
         let described = breaker.describe();
         let mut described = described.chars();
@@ -421,7 +416,7 @@ mod tests {
         };
         let (per, number) = written(Spec::article_fixed());
         assert!(per > 1_000.0, "{per}");
-        assert_eq!(number, crate::thousands::format_count(per));
+        assert_eq!(number, crate::number_text::format_count(per));
         let budgeted = Spec {
             bounds: crate::storm::Bounds {
                 budget: Some(0.1),

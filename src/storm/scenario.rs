@@ -485,20 +485,14 @@ pub(crate) fn as_rate(millionths: u64) -> f64 {
 }
 
 /// A rate as a refusal quotes it where the text it was given as is not at hand: per second, to
-/// six significant digits (`138.889/s` for 500000/h, not `138.88888888888889/s`).
+/// six significant digits (`138.889/s` for 500000/h, not `138.88888888888889/s`), with an
+/// exponent below a millionth (`1e-14/s`, which six decimals would make `0/s`).
 pub(crate) fn quoted_rate(per_s: f64) -> String {
-    let decimals = if per_s.is_finite() && per_s != 0.0 {
-        (5.0 - per_s.abs().log10().floor()).clamp(0.0, 12.0) as usize
-    } else {
-        0
-    };
-    let text = format!("{per_s:.decimals$}");
-    let text = if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        &text
-    };
-    format!("{text}/s")
+    use crate::number_text::{significant, without_trailing_zeros};
+    if per_s != 0.0 && per_s.abs() < 1e-6 {
+        return format!("{per_s:e}/s");
+    }
+    format!("{}/s", without_trailing_zeros(&significant(per_s, 6)))
 }
 
 /// The arrival rates a storm of `traffic_s` seconds of traffic and a batch of `batch` may have:

@@ -554,3 +554,14 @@ fn a_bound_lets_the_fluid_engines_classes_fall_quiet() {
         "{worked:e} class-seconds worked of {always_busy:e}"
     );
 }
+
+#[test]
+fn a_refused_rate_is_quoted_to_six_significant_digits() {
+    use super::quoted_rate;
+    assert_eq!(quoted_rate(500_000.0 / 3_600.0), "138.889/s");
+    assert_eq!(quoted_rate(1.0 / 3.0), "0.333333/s");
+    assert_eq!(quoted_rate(10_000_000.0), "10000000/s");
+    assert_eq!(quoted_rate(0.000_001), "0.000001/s");
+    assert_eq!(quoted_rate(1e-14), "1e-14/s");
+    assert_eq!(quoted_rate(0.0), "0/s");
+}

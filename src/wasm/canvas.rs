@@ -33,8 +33,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 const REMEMBERED_WIDTHS: usize = 4_096;
 
 thread_local! {
-    /// Widths measured so far, CSS or device pixels as measured, by the font and the text
-    /// (`"{font}\n{text}"`).
+    /// Widths measured so far, in the pixels of the font's size (which carries the device
+    /// pixel scale), by the font and the text (`"{font}\n{text}"`).
     static WIDTHS: RefCell<HashMap<String, f64>> = RefCell::new(HashMap::new());
 }
 

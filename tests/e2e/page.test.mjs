@@ -589,6 +589,15 @@ test('the default storm compares your policy, a fixed 30 s interval and a 10% bu
   await withPage(async ({ page }) => {
     const lines = await stormLines(page);
     assertStormLabels(lines);
+    // One block per series, its label in bold, each series apart from the next.
+    const blocks = await page.$$eval('#storm-caption .caption-line', (spans) => spans.map((span) => ({
+      bold: span.querySelector('strong')?.textContent ?? null,
+      display: getComputedStyle(span).display,
+      top: span.getBoundingClientRect().top,
+    })));
+    assert.deepEqual(blocks.map((b) => `${b.bold}:`), STORM_LABELS, JSON.stringify(blocks));
+    assert.ok(blocks.every((b) => b.display === 'block'), JSON.stringify(blocks));
+    assert.ok(blocks[0].top < blocks[1].top && blocks[1].top < blocks[2].top, JSON.stringify(blocks));
     assert.ok(lines[1].includes('never drains'), `the fixed 30 s line lacks "never drains": ${JSON.stringify(lines[1])}`);
     assert.ok(
       /\b1\.1\d*× normal traffic/.test(lines[2]),

@@ -468,6 +468,12 @@ pub(crate) fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
         cases: cases * scale,
         max_shrink_time: 60_000,
+        // Seeds next to each module (`api.proptest-regressions` beside `api.rs`): proptest's
+        // default looks for the crate root's folder, which `tests/fuzz/main.rs` makes
+        // `tests/proptest-regressions/`.
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
         ..ProptestConfig::default()
     }
 }

@@ -1,0 +1,122 @@
+//! Numbers written as text. In text people read (captions, summaries, table heads, chart
+//! labels) the digits of a number's whole part are grouped by thousands with commas, as the
+//! article writes them (72,000 deliveries, 116,225 attempts). Machine formats (CSV, JSON), seeds
+//! and the ranges error messages quote are written without grouping, so that they read back as
+//! numbers.
+
+/// `text`, a number as `format!` writes it (`-1234567.5`), with the digits of its whole part
+/// grouped by thousands (`-1,234,567.5`). Anything else (`inf`, `NaN`) comes back as given.
+pub(crate) fn grouped(text: &str) -> String {
+    let (sign, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text),
+    };
+    let whole_len = unsigned
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(unsigned.len());
+    if whole_len == 0 {
+        return text.to_string();
+    }
+    let (whole, rest) = unsigned.split_at(whole_len);
+    let mut out = String::with_capacity(text.len() + whole_len / 3);
+    out.push_str(sign);
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole_len - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `value` rounded to a whole number (halves away from zero), grouped: 863761.4 → `863,761`;
+/// a negative value that rounds to zero is `0`.
+pub(crate) fn format_count(value: f64) -> String {
+    let rounded = value.round();
+    grouped(&format!(
+        "{:.0}",
+        if rounded == 0.0 { 0.0 } else { rounded }
+    ))
+}
+
+/// `value` to `digits` significant digits in decimal notation, at most 12 decimals, zeros kept
+/// (they are significant): `0.0000386`, `0.150`, `33.3`, `1234`; 0 and non-finite values with
+/// no decimals.
+pub(crate) fn significant(value: f64, digits: i32) -> String {
+    let decimals = if value.is_finite() && value != 0.0 {
+        (f64::from(digits - 1) - value.abs().log10().floor()).clamp(0.0, 12.0) as usize
+    } else {
+        0
+    };
+    format!("{value:.decimals$}")
+}
+
+/// `text`, a number, without the trailing zeros of its fraction: `17.50` → `17.5`, `3.00` → `3`.
+pub(crate) fn without_trailing_zeros(text: &str) -> &str {
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        text
+    }
+}
+
+/// `n` of `noun`, grouped, the noun in the plural unless `n` is 1: `1 attempt`, `2,000 attempts`.
+pub(crate) fn count_of(n: u64, noun: &str) -> String {
+    let plural = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{plural}", format_count(n as f64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{count_of, format_count, grouped, significant, without_trailing_zeros};
+
+    #[test]
+    fn significant_digits_in_decimal_notation() {
+        assert_eq!(significant(1_000.0 / (300.0 * 86_400.0), 3), "0.0000386");
+        assert_eq!(significant(0.15, 3), "0.150");
+        assert_eq!(significant(1_234.4, 3), "1234");
+        assert_eq!(significant(138.888_888_888_888_89, 6), "138.889");
+        assert_eq!(significant(0.0, 3), "0");
+        assert_eq!(without_trailing_zeros("17.50"), "17.5");
+        assert_eq!(without_trailing_zeros("3.00"), "3");
+        assert_eq!(without_trailing_zeros("300"), "300");
+    }
+
+    #[test]
+    fn a_count_of_things_is_grouped_and_in_the_plural_but_for_one() {
+        assert_eq!(count_of(1, "attempt"), "1 attempt");
+        assert_eq!(count_of(0, "attempt"), "0 attempts");
+        assert_eq!(count_of(2_000, "attempt"), "2,000 attempts");
+    }
+
+    #[test]
+    fn whole_parts_are_grouped_by_thousands() {
+        for (text, expected) in [
+            ("0", "0"),
+            ("999", "999"),
+            ("1000", "1,000"),
+            ("72000", "72,000"),
+            ("116225", "116,225"),
+            ("1000000", "1,000,000"),
+            ("-1234567.5", "-1,234,567.5"),
+            ("1234.5678", "1,234.5678"),
+            ("205.4", "205.4"),
+            ("0.00001234", "0.00001234"),
+            ("inf", "inf"),
+            ("NaN", "NaN"),
+            ("", ""),
+        ] {
+            assert_eq!(grouped(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn counts_are_rounded_then_grouped() {
+        assert_eq!(format_count(863_761.4), "863,761");
+        assert_eq!(format_count(1_552.5), "1,553");
+        assert_eq!(format_count(-0.4), "0");
+        assert_eq!(format_count(-2_500.0), "-2,500");
+        assert_eq!(format_count(10_000_000.0), "10,000,000");
+    }
+}

@@ -324,25 +324,34 @@ impl Ring {
         }
     }
 
-    /// Writes `values` into the cells of the seconds from `from` on.
-    pub fn write(
+    /// Writes `values` into the cells of the seconds from `from` on, and returns whether any was
+    /// other than zero. Inlined, so that the values are computed straight into the cells (a
+    /// block's failures went through a buffer, a scan for a nonzero one and a copy before).
+    #[inline(always)]
+    pub fn fill(
         &self,
         history: &mut [Mass],
         from: usize,
         values: impl ExactSizeIterator<Item = Mass>,
-    ) {
+    ) -> bool {
         let span = values.len();
         let at = self.position(from);
+        let mut any = false;
+        let mut put = |cell: &mut Mass, value: Mass| {
+            *cell = value;
+            any |= value != Mass::ZERO;
+        };
         if at + span <= self.len {
             let start = self.start + at;
             for (cell, value) in history[start..start + span].iter_mut().zip(values) {
-                *cell = value;
+                put(cell, value);
             }
         } else {
             for (j, value) in values.enumerate() {
-                history[self.start + self.ahead(at, j)] = value;
+                put(&mut history[self.start + self.ahead(at, j)], value);
             }
         }
+        any
     }
 }
 

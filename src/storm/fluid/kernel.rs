@@ -46,6 +46,21 @@ impl Mass {
         }
     }
 
+    /// Gathers whether masses are zero without comparing floating-point numbers: OR together
+    /// the `bits` of each, and [`Mass::none_in`] the result. A comparison of a float with zero
+    /// becomes a branch or several instructions in WebAssembly engines (for NaN), and this
+    /// runs for every class and second.
+    pub fn bits(self) -> u64 {
+        self.all.to_bits() | self.processed.to_bits()
+    }
+
+    /// Whether every mass whose [`Mass::bits`] were ORed into `bits` is zero (either sign; a
+    /// NaN is not zero), as `mass == Mass::ZERO` says of each.
+    pub fn none_in(bits: u64) -> bool {
+        // Without the sign bit, +0.0 and -0.0 are the only floats whose bits are all zero.
+        bits << 1 == 0
+    }
+
     /// Rounding in running sums can leave -1e-12 where nothing is due.
     pub fn at_least_zero(self) -> Mass {
         let all = larger(self.all, 0.0);
@@ -336,10 +351,10 @@ impl Ring {
     ) -> bool {
         let span = values.len();
         let at = self.position(from);
-        let mut any = false;
+        let mut bits = 0;
         let mut put = |cell: &mut Mass, value: Mass| {
             *cell = value;
-            any |= value != Mass::ZERO;
+            bits |= value.bits();
         };
         if at + span <= self.len {
             let start = self.start + at;
@@ -351,7 +366,7 @@ impl Ring {
                 put(&mut history[self.start + self.ahead(at, j)], value);
             }
         }
-        any
+        !Mass::none_in(bits)
     }
 }
 

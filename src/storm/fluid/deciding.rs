@@ -48,13 +48,9 @@ impl Shares {
         self.late + self.lost + self.rejected
     }
 
-    /// What fails of `taken` and moves on: (timed out, answered 429). A late failure is
-    /// processed, so its unprocessed part joins the processed lane.
-    pub fn failures(&self, taken: Mass) -> (Mass, Mass) {
-        (self.timed_out(taken), taken * self.rejected)
-    }
-
-    /// What times out of `taken` (all that fails when the destination never answers 429).
+    /// What times out of `taken` (all that fails when the destination never answers 429; the
+    /// rest of what fails is `taken × rejected`). A late failure is processed, so its
+    /// unprocessed part joins the processed lane.
     pub fn timed_out(&self, taken: Mass) -> Mass {
         Mass {
             all: taken.all * (self.late + self.lost),

@@ -46,6 +46,21 @@ impl Mass {
         }
     }
 
+    /// Gathers whether masses are zero without comparing floating-point numbers: OR together
+    /// the `bits` of each, and [`Mass::none_in`] the result. A comparison of a float with zero
+    /// becomes a branch or several instructions in WebAssembly engines (for NaN), and this
+    /// runs for every class and second.
+    pub fn bits(self) -> u64 {
+        self.all.to_bits() | self.processed.to_bits()
+    }
+
+    /// Whether every mass whose [`Mass::bits`] were ORed into `bits` is zero (either sign; a
+    /// NaN is not zero), as `mass == Mass::ZERO` says of each.
+    pub fn none_in(bits: u64) -> bool {
+        // Without the sign bit, +0.0 and -0.0 are the only floats whose bits are all zero.
+        bits << 1 == 0
+    }
+
     /// Rounding in running sums can leave -1e-12 where nothing is due.
     pub fn at_least_zero(self) -> Mass {
         let all = larger(self.all, 0.0);
@@ -324,25 +339,34 @@ impl Ring {
         }
     }
 
-    /// Writes `values` into the cells of the seconds from `from` on.
-    pub fn write(
+    /// Writes `values` into the cells of the seconds from `from` on, and returns whether any was
+    /// other than zero. Inlined, so that the values are computed straight into the cells (a
+    /// block's failures went through a buffer, a scan for a nonzero one and a copy before).
+    #[inline(always)]
+    pub fn fill(
         &self,
         history: &mut [Mass],
         from: usize,
         values: impl ExactSizeIterator<Item = Mass>,
-    ) {
+    ) -> bool {
         let span = values.len();
         let at = self.position(from);
+        let mut bits = 0;
+        let mut put = |cell: &mut Mass, value: Mass| {
+            *cell = value;
+            bits |= value.bits();
+        };
         if at + span <= self.len {
             let start = self.start + at;
             for (cell, value) in history[start..start + span].iter_mut().zip(values) {
-                *cell = value;
+                put(cell, value);
             }
         } else {
             for (j, value) in values.enumerate() {
-                history[self.start + self.ahead(at, j)] = value;
+                put(&mut history[self.start + self.ahead(at, j)], value);
             }
         }
+        !Mass::none_in(bits)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Pass 3 of a block: each class's failures move into the next class's history.
 
+use super::deciding::Fate;
 use super::held::Release;
 use super::kernel::Mass;
 use super::state::Fluid;
@@ -14,18 +15,17 @@ impl Fluid<'_> {
             return;
         }
         let fates = &self.fates[..end];
-        // What fails in each second of the block, by timeout and by 429, for one class at a time
-        // (the engine's own buffers: zeroing new ones for each block shows in its time).
-        let (timed_out, rejected) = &mut self.failing;
-        for (j, fate) in fates.iter().enumerate() {
-            let firsts = Mass {
-                all: fate.firsts,
-                processed: 0.0,
-            };
-            (timed_out[j], rejected[j]) = fate.first.failures(firsts);
-        }
-        let failed = (&timed_out[..end], &rejected[..end]);
-        self.histories.record(1, self.classes[1].ring, from, failed);
+        let firsts = |fate: &Fate| Mass {
+            all: fate.firsts,
+            processed: 0.0,
+        };
+        self.histories.record(
+            1,
+            self.classes[1].ring,
+            from,
+            fates.iter().map(|fate| fate.first.timed_out(firsts(fate))),
+            fates.iter().map(|fate| firsts(fate) * fate.first.rejected),
+        );
         let release = Release::new(fates, self.dust);
         let mut reached_top = false;
         for k in 1..top.min(last) {
@@ -44,19 +44,14 @@ impl Fluid<'_> {
                 continue;
             }
             reached_top |= k + 1 == top && row.iter().any(|taken| taken.all > 0.0);
-            if self.answers_429 {
-                for (j, (fate, &taken)) in fates.iter().zip(row.iter()).enumerate() {
-                    (timed_out[j], rejected[j]) = fate.retry.failures(taken);
-                }
-            } else {
-                // Nothing is answered 429, so nothing is rejected (and `rejected` is not read).
-                let failing = timed_out.iter_mut().zip(fates.iter().zip(row.iter()));
-                for (failed, (fate, &taken)) in failing {
-                    *failed = fate.retry.timed_out(taken);
-                }
-            }
-            let failed = (&timed_out[..end], &rejected[..end]);
-            self.histories.record(k + 1, ring, from, failed);
+            let sent = || fates.iter().zip(row.iter());
+            self.histories.record(
+                k + 1,
+                ring,
+                from,
+                sent().map(|(fate, &taken)| fate.retry.timed_out(taken)),
+                sent().map(|(fate, &taken)| taken * fate.retry.rejected),
+            );
         }
         self.activate(top, reached_top);
     }

@@ -43,7 +43,8 @@ impl Fluid<'_> {
                 histories.clear(ring, from, span);
             }
             let timed_out = &histories.timed_out;
-            let mut any = false;
+            // Whether anything came due (see [`Mass::bits`]).
+            let mut due_bits = 0;
             if !*answers_429 {
                 // What times out is all that comes due: totalled as it is read.
                 class.timeout.due_over(
@@ -51,9 +52,9 @@ impl Fluid<'_> {
                     timed_out,
                     (from, span),
                     &mut class.timeout_run,
-                    |j, due| row[j] = counted(due, &mut came_total[j], &mut any),
+                    |j, due| row[j] = counted(due, &mut came_total[j], &mut due_bits),
                 );
-                nothing_due[k] = !any;
+                nothing_due[k] = Mass::none_in(due_bits);
                 continue;
             }
             class.timeout.due_over(
@@ -80,9 +81,9 @@ impl Fluid<'_> {
                 },
             );
             for (due, total) in row.iter_mut().zip(came_total.iter_mut()) {
-                *due = counted(*due, total, &mut any);
+                *due = counted(*due, total, &mut due_bits);
             }
-            nothing_due[k] = !any;
+            nothing_due[k] = Mass::none_in(due_bits);
         }
         *worked += (histories_read * span) as f64;
     }
@@ -124,11 +125,11 @@ impl Fluid<'_> {
 }
 
 /// What comes due in a second, no less than zero (rounding in running sums can leave -1e-12),
-/// added to the second's `total`; `any` notes whether it is anything.
+/// added to the second's `total`; its [`Mass::bits`] are ORed into `due_bits`.
 #[inline(always)]
-fn counted(due: Mass, total: &mut Mass, any: &mut bool) -> Mass {
+fn counted(due: Mass, total: &mut Mass, due_bits: &mut u64) -> Mass {
     let due = due.at_least_zero();
     *total = *total + due;
-    *any |= due != Mass::ZERO;
+    *due_bits |= due.bits();
     due
 }

@@ -33,8 +33,6 @@ pub(super) struct Fluid<'a> {
     pub nothing_due: Vec<bool>,
     pub came_total: [Mass; MAX_BLOCK],
     pub fates: [Fate; MAX_BLOCK],
-    /// What fails in each second of a block in one class: by timeout, and by 429.
-    pub failing: ([Mass; MAX_BLOCK], [Mass; MAX_BLOCK]),
     pub runs_before: Vec<(Mass, Mass)>,
     /// Held back by a bound: per retry class, and in total.
     pub held: Vec<Mass>,
@@ -81,7 +79,6 @@ impl<'a> Fluid<'a> {
             nothing_due: vec![true; count],
             came_total: [Mass::ZERO; MAX_BLOCK],
             fates: [Fate::default(); MAX_BLOCK],
-            failing: ([Mass::ZERO; MAX_BLOCK], [Mass::ZERO; MAX_BLOCK]),
             runs_before: vec![(Mass::ZERO, Mass::ZERO); count],
             held: vec![Mass::ZERO; count],
             held_firsts: 0.0,

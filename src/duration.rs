@@ -261,12 +261,7 @@ fn trim(value: f64, decimals: usize) -> String {
     } else {
         value
     };
-    let text = format!("{rounded:.decimals$}");
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    }
+    crate::number_text::without_trailing_zeros(&format!("{rounded:.decimals$}")).to_string()
 }
 
 #[cfg(test)]

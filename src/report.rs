@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::number_text::{count_of, format_count};
+use crate::number_text::{count_of, format_count, without_trailing_zeros};
 use crate::{format_duration, Error, Policy, Schedule, Stop};
 
 /// One attempt in a report. Seconds are plain numbers.
@@ -183,8 +183,7 @@ impl ScheduleReport {
 
 /// Formats a multiplier as the article does: `×3`, `×1.6`.
 pub fn format_multiplier(multiplier: f64) -> String {
-    let text = format!("{multiplier:.3}");
-    format!("×{}", text.trim_end_matches('0').trim_end_matches('.'))
+    format!("×{}", without_trailing_zeros(&format!("{multiplier:.3}")))
 }
 
 fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
@@ -477,8 +476,7 @@ pub(crate) fn csv_number(value: f64) -> String {
 /// 100 (`0.000999999999995`). One that would then read `0%` or `100%` while it is not is written
 /// as [`whole_percent`] writes it (`over 99.999%`).
 pub(crate) fn percent_as_given(percent: f64) -> String {
-    let text = format!("{percent:.10}");
-    let text = text.trim_end_matches('0').trim_end_matches('.').to_string();
+    let text = without_trailing_zeros(&format!("{percent:.10}")).to_string();
     let shown: f64 = text.parse().unwrap_or(percent);
     if (shown == 0.0 && percent > 0.0) || (shown == 100.0 && percent < 100.0) {
         whole_percent(percent)

@@ -268,7 +268,7 @@ fn multiple_text(multiple: f64) -> String {
     };
     let text = format!("{multiple:.decimals$}");
     if decimals > 1 && text.contains('.') {
-        let trimmed = text.trim_end_matches('0').trim_end_matches('.');
+        let trimmed = without_trailing_zeros(&text);
         if trimmed == "0" && multiple > 0.0 {
             return "under 0.001".to_string();
         }

@@ -278,19 +278,14 @@ fn legend_entries(
     extent: &Extent<'_>,
     theme: &Theme,
 ) -> Vec<(String, ShapeStyle)> {
-    let mean = herd.first_retry.mean_per_s;
-    let (peak_text, mean_text) = match extent.wide {
-        None => (
-            format!("peak {}/s", format_count(herd.first_retry.peak_per_s)),
-            format!("mean {}/s", grouped(&format!("{mean:.1}"))),
-        ),
-        Some(_) => (
-            format!(
-                "peak {}/s over {}",
-                format_rate(herd.first_retry.peak_per_s),
-                format_duration(herd.first_retry.bin_s)
-            ),
-            format!("mean {}/s", format_rate(mean)),
+    // The mean as the caption writes it (three significant digits: 33.3, 3,333).
+    let mean_text = format!("mean {}/s", format_rate(herd.first_retry.mean_per_s));
+    let peak_text = match extent.wide {
+        None => format!("peak {}/s", format_count(herd.first_retry.peak_per_s)),
+        Some(_) => format!(
+            "peak {}/s over {}",
+            format_rate(herd.first_retry.peak_per_s),
+            format_duration(herd.first_retry.bin_s)
         ),
     };
     let label = match herd.mode.as_str() {

@@ -61,6 +61,16 @@ pub(crate) fn without_trailing_zeros(text: &str) -> &str {
     }
 }
 
+/// A multiple (of a mean, of normal traffic, of capacity) to three significant digits, without
+/// trailing zeros, grouped: `1.32`, `1.15` (not `1.1` for a 15% overload), `6.94`, `30`, `205`,
+/// `366`, `0.004`, `51,840,000`; a positive one below a thousandth is `under 0.001`.
+pub(crate) fn multiple(value: f64) -> String {
+    if value > 0.0 && value < 0.001 {
+        return "under 0.001".to_string();
+    }
+    grouped(without_trailing_zeros(&significant(value, 3)))
+}
+
 /// `n` of `noun`, grouped, the noun in the plural unless `n` is 1: `1 attempt`, `2,000 attempts`.
 pub(crate) fn count_of(n: u64, noun: &str) -> String {
     let plural = if n == 1 { "" } else { "s" };
@@ -69,7 +79,29 @@ pub(crate) fn count_of(n: u64, noun: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{count_of, format_count, grouped, significant, without_trailing_zeros};
+    use super::{count_of, format_count, grouped, multiple, significant, without_trailing_zeros};
+
+    /// Herds and storms write their multiples alike (they read 366× and 205.4×).
+    #[test]
+    fn multiples_keep_three_significant_digits() {
+        let cases = [
+            (44.0 / 33.333, "1.32"),
+            (690.0 / 600.0, "1.15"),
+            (6.941, "6.94"),
+            (10.0, "10"),
+            (29.97, "30"),
+            (205.43, "205"),
+            (366.2, "366"),
+            (0.25, "0.25"),
+            (25.0 / 6_000.0, "0.00417"),
+            (0.0001, "under 0.001"),
+            (0.0, "0"),
+            (51_840_000.0, "51,840,000"),
+        ];
+        for (value, text) in cases {
+            assert_eq!(multiple(value), text, "{value}");
+        }
+    }
 
     #[test]
     fn significant_digits_in_decimal_notation() {

@@ -135,10 +135,9 @@ impl Herd {
     }
 }
 
-/// A multiple of a mean: one decimal under ten (`1.3×`, `1.2×`), whole from ten (`366×`).
-fn format_multiple(multiple: f64) -> String {
-    let decimals = usize::from(multiple < 10.0);
-    format!("{}×", grouped(&format!("{multiple:.decimals$}")))
+/// A multiple of a mean, as every multiple is written: `1.32×`, `366×`.
+fn format_multiple(value: f64) -> String {
+    format!("{}×", crate::number_text::multiple(value))
 }
 
 /// A rate counted in wide bins, to three significant digits without an exponent: `0.0000386`.
@@ -166,7 +165,7 @@ mod tests {
             spread.caption(spike.as_ref()),
             "1,000 deliveries fail in the same second. With full jitter (seed 42) their first \
              retries peak at 44 per second against a mean of 33.3 per second over the 30 s to \
-             the latest first retry (1.3× the mean). Without jitter all 1,000 arrive within one second, 30× the mean. \
+             the latest first retry (1.32× the mean). Without jitter all 1,000 arrive within one second, 30× the mean. \
              Over the whole schedule retries peak at 55 per second (366× the mean of 0.150 per second)."
         );
         let csv = spread.to_csv();
@@ -234,8 +233,8 @@ mod tests {
         let mean = spread.first_retry.mean_per_s;
         assert!(
             caption.contains(&format!(
-                "all 1,000 arrive within one second, {:.1}× the mean.",
-                1_000.0 / mean
+                "all 1,000 arrive within one second, {}× the mean.",
+                crate::number_text::multiple(1_000.0 / mean)
             )) && 1_000.0 / mean < 10.0,
             "{caption}"
         );

@@ -17,10 +17,10 @@ pub(crate) fn caption(
     recovery: Option<Recovery>,
 ) -> String {
     let peak = match summary.peak_multiple {
-        Some(multiple) => format!("{}× normal traffic", multiple_text(multiple)),
+        Some(multiple) => format!("{}× normal traffic", crate::number_text::multiple(multiple)),
         None => format!(
             "{}× the destination's capacity",
-            multiple_text(summary.peak_vs_capacity)
+            crate::number_text::multiple(summary.peak_vs_capacity)
         ),
     };
     let mut text = format!(
@@ -258,25 +258,6 @@ fn sender_limits(scenario: &Scenario) -> String {
     }
 }
 
-/// A multiple as the caption writes it: one decimal from 10 on (205.4), two below (1.15: one
-/// rounded a 15% overload to 1.1), three below 0.1 (0.004, not 0.0).
-fn multiple_text(multiple: f64) -> String {
-    let decimals = match multiple {
-        m if m >= 10.0 => 1,
-        m if m >= 0.1 => 2,
-        _ => 3,
-    };
-    let text = format!("{multiple:.decimals$}");
-    if decimals > 1 && text.contains('.') {
-        let trimmed = without_trailing_zeros(&text);
-        if trimmed == "0" && multiple > 0.0 {
-            return "under 0.001".to_string();
-        }
-        return trimmed.to_string();
-    }
-    grouped(&text)
-}
-
 /// The retry quota and the circuit breaker, when the scenario has them: what they are, how
 /// often the breaker opened, and what a quota still held at the end.
 fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
@@ -506,24 +487,6 @@ mod tests {
             "{}",
             report.caption
         );
-    }
-
-    /// A 15% overload reads 1.15×, not 1.1×; a tiny ratio is not 0.0×.
-    #[test]
-    fn multiples_keep_their_meaning() {
-        let cases = [
-            (205.43, "205.4"),
-            (10.0, "10.0"),
-            (690.0 / 600.0, "1.15"),
-            (7.1, "7.1"),
-            (0.25, "0.25"),
-            (25.0 / 6_000.0, "0.004"),
-            (0.0001, "under 0.001"),
-            (0.0, "0"),
-        ];
-        for (multiple, text) in cases {
-            assert_eq!(super::multiple_text(multiple), text, "{multiple}");
-        }
     }
 
     /// A storm without steady traffic or without an outage is not said to run at the default

@@ -609,10 +609,14 @@ test('the new controls are labelled, reached with Tab and show their focus', { t
       assert.equal(await page.$eval(`#${id}`, (p) => p.getAttribute('aria-live')), 'polite', `#${id} aria-live`);
     }
 
-    // The preset list is the first control: Tab reaches it, shows its focus, and the arrow keys
-    // choose a preset.
+    // The share row comes first (the link before the many controls), then the preset list, the
+    // first control: Tab reaches it, shows its focus, and the arrow keys choose a preset.
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'preset', 'the first Tab stop');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'copy-link', 'the first Tab stop');
+    for (let i = 0; i < 6 && (await page.evaluate(() => document.activeElement?.id)) !== 'preset'; i++) {
+      await page.keyboard.press('Tab');
+    }
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'preset', 'the first control, after the share row');
     const focus = await page.$eval('#preset', (element) => ({
       visible: element.matches(':focus-visible'),
       outline: getComputedStyle(element).outlineStyle,

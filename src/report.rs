@@ -110,7 +110,9 @@ impl ScheduleReport {
     }
 
     /// The article's table (Attempt | Gap before it | Elapsed since first failure), aligned for
-    /// a terminal, followed by the facts.
+    /// a terminal, followed by the facts. Every cell is the exact time rounded on its own, so
+    /// rounded gaps need not add up to the rounded elapsed time (3635 s and 7300 s read
+    /// `1 h 01 min` and `2 h 02 min`; their sum, 10935 s, reads `3 h 02 min`).
     pub fn to_table(&self) -> String {
         let cells = self.human_cells();
         let widths = [0, 1, 2].map(|i| {

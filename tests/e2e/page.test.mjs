@@ -466,6 +466,21 @@ test('a 360 px wide viewport has no horizontal overflow and draws all three char
   );
 });
 
+test('no table cell\'s text runs into the next cell, wide or narrow', { timeout: 60_000 }, async () => {
+  // A fixed table layout lets a head wider than its column spill over ("Attempt" ran into "Gap
+  // before it"): each cell's content must fit its box.
+  for (const viewport of [{ width: 1200, height: 900 }, { width: NARROW_WIDTH, height: 740 }]) {
+    await withPage(async ({ page }) => {
+      const spilled = await page.evaluate(() => [...document.querySelectorAll('table')]
+        .filter((table) => table.getClientRects().length > 0)
+        .flatMap((table) => [...table.querySelectorAll('th, td')])
+        .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+        .map((cell) => `${cell.closest('table').id || 'a table'}: ${JSON.stringify(cell.textContent)} needs ${cell.scrollWidth} px in ${cell.clientWidth}`));
+      assert.deepEqual(spilled, [], `at ${viewport.width} px wide`);
+    }, { viewport });
+  }
+});
+
 test('the multiplier slider is reached with Tab, shows its focus and moves with the arrows', { timeout: 60_000 }, async () => {
   await withPage(async ({ page }) => {
     await page.focus('#base-text');

@@ -160,6 +160,21 @@ impl Jitter {
         !matches!(self, Jitter::None | Jitter::Proportional(Factor(0.0)))
     }
 
+    /// Refuses decorrelated jitter for an explicit schedule: it grows each gap from the base
+    /// and the gap before, so it would read a list's first gap as a base and its longest as a
+    /// cap and ignore the rest. Every computation under jitter (the give-up distribution,
+    /// sampling, the deadline, the herd, staleness, storms) starts with this check.
+    pub fn check_applies_to(&self, policy: &Policy) -> Result<(), Error> {
+        if *self == Jitter::Decorrelated && policy.explicit_gaps().is_some() {
+            return Err(Error::out_of_range(
+                "mode",
+                "decorrelated with explicit gaps",
+                "none, full, equal or proportional for an explicit schedule (decorrelated jitter grows from a base)",
+            ));
+        }
+        Ok(())
+    }
+
     /// The mode's name.
     pub fn name(&self) -> &'static str {
         match self {

@@ -346,14 +346,17 @@ fn past_deadline(schedule: &Schedule) -> String {
     let Stop::GiveUpAfter(deadline_s) = schedule.policy().stop() else {
         return String::new();
     };
-    let deadline = format_duration(deadline_s);
     match schedule.rows() {
-        [.., before, last] if last.elapsed_s > deadline_s => format!(
-            ", the first at or past the {deadline} deadline (attempt {} falls at {})",
-            before.attempt,
-            format_duration(before.elapsed_s)
-        ),
-        _ => format!(", on the {deadline} deadline"),
+        [.., before, last] if last.elapsed_s > deadline_s => {
+            // Written apart where rounding would write them alike: the attempt before falls
+            // before the deadline, and must not read as falling on it.
+            let (deadline, before_text) = crate::format_distinct(deadline_s, before.elapsed_s);
+            format!(
+                ", the first at or past the {deadline} deadline (attempt {} falls at {before_text})",
+                before.attempt,
+            )
+        }
+        _ => format!(", on the {} deadline", format_duration(deadline_s)),
     }
 }
 

@@ -51,6 +51,7 @@ pub fn deadline_safe_attempts(
     deadline_s: f64,
     level: f64,
 ) -> Result<u32, Error> {
+    jitter.check_applies_to(policy)?;
     if !(level.is_finite() && level > 0.0 && level < 1.0) {
         return Err(Error::out_of_range(
             "percentile",

@@ -70,6 +70,7 @@ pub fn sample(
     seed: u64,
     bins: usize,
 ) -> Result<Sampled, Error> {
+    jitter.check_applies_to(policy)?;
     if !(1..=MAX_SAMPLES).contains(&samples) {
         return Err(Error::out_of_range(
             "samples",

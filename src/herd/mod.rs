@@ -118,6 +118,7 @@ pub struct Herd {
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
 pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Result<Herd, Error> {
+    jitter.check_applies_to(policy)?;
     if !(1..=MAX_DELIVERIES).contains(&deliveries) {
         return Err(Error::out_of_range(
             "deliveries",

@@ -40,6 +40,7 @@ impl Question {
     /// unused; with any jitter mode (a proportional factor of 0 included) answers are sampled from
     /// [`DEFAULT_SAMPLES`] schedules drawn with `seed` (from 0 to 2^53 − 1).
     pub fn new(policy: &Policy, jitter: Jitter, seed: u64) -> Result<Self, Error> {
+        jitter.check_applies_to(policy)?;
         seeded_rng(seed)?;
         Ok(Question {
             policy: *policy,

@@ -133,13 +133,7 @@ impl Spec {
                 ),
             ));
         }
-        if self.jitter == Jitter::Decorrelated && self.policy.explicit_gaps().is_some() {
-            return Err(Error::out_of_range(
-                "mode",
-                "decorrelated with explicit gaps",
-                "none, full, equal or proportional for an explicit schedule (decorrelated jitter grows from a base)",
-            ));
-        }
+        self.jitter.check_applies_to(&self.policy)?;
         let end = u64::from(self.outage.0) + u64::from(self.outage.1);
         if self.traffic_s > MAX_HORIZON_S {
             return Err(Error::out_of_range(

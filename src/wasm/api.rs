@@ -100,6 +100,7 @@ pub fn sampled_mean_give_up(
     let params = params_with_seed(params)?;
     let mean = || -> Result<f64, Error> {
         let (policy, jitter) = (params.policy()?, params.jitter()?);
+        jitter.check_applies_to(&policy)?;
         let samples = params.samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)?;
         let mut rng = crate::jitter::seeded_rng(params.seed()?.unwrap_or_default())?;
         let times = crate::give_up::give_up_times(&policy, jitter, samples, &mut rng);

@@ -178,6 +178,33 @@ fn jitter_and_herd_refuse_bad_input() {
     }
 }
 
+/// Decorrelated jitter grows each gap from a base: an explicit list has none, and every command
+/// refuses the pair in the same words (`jitter`, `herd` and `staleness` read the list's first gap
+/// as a base and its longest as a cap, and printed numbers of a schedule nobody gave).
+#[test]
+fn decorrelated_jitter_of_an_explicit_schedule_is_refused_everywhere() {
+    let expected = "error: --mode must be none, full, equal or proportional for an explicit \
+                    schedule (decorrelated jitter grows from a base), got decorrelated with \
+                    explicit gaps";
+    for command in ["jitter", "herd", "staleness", "storm"] {
+        refused(
+            &[command, "--preset", "svix", "--mode", "decorrelated"],
+            expected,
+        );
+        refused(
+            &[command, "--gaps", "5s,10s", "--attempts", "4", "--mode", "decorrelated"],
+            expected,
+        );
+    }
+    refused(
+        &[
+            "jitter", "--gaps", "5s,10s", "--attempts", "4", "--mode", "decorrelated",
+            "--deadline", "1h",
+        ],
+        expected,
+    );
+}
+
 /// Without jitter nothing is drawn: the table has the exact column alone and the caption no
 /// sampled average or seed (it read "1000000 seeded draws (seed 2213372760) average 24 h 02
 /// min" beside a column of the same figures ± 0 s).

@@ -342,6 +342,10 @@ def convolve_step(F, G, h, w):
     N = len(F)
     d = w / h
     k = int(d)
+    if k == 0:
+        # A width narrower than a cell: the README's mean of F over [x_i - w, x_i].
+        half = w / (2 * h)
+        return [0.0] + [min(1.0, max(0.0, f - half * (f - f1))) for f1, f in zip(F, F[1:])]
     q = 1 - (d - k)
     a, b = q * h, q * q * h / 2
     Fp = [0.0] + F[:-1]
@@ -678,6 +682,8 @@ def herd_report(pol, mode, factor, seed, deliveries):
 
 def fmt_dur(rng, seconds):
     """A duration as a flag: bare seconds, or a whole unit form when it is one."""
+    if 0 < seconds < 0.01:  # microseconds: a bare number would be written with an exponent
+        return f"{round(seconds * 1e6)}us"
     if rng.random() < 0.3:
         for unit, size in (("d", DAY), ("h", 3600.0), ("m", 60.0), ("s", 1.0)):
             if seconds >= size and seconds % size == 0:
@@ -727,6 +733,8 @@ def gen(rng):
         if rng.random() < 0.04:  # first retries spread over more than 99,999 s: wider bins
             base = rng.choice([DAY, 30 * DAY, 300 * DAY, float(rng.randint(50000, 5000000))])
             attempts = min(attempts, 6)
+        elif rng.random() < 0.05:  # gaps far narrower than a grid cell before a long tail
+            base = rng.choice([1e-6, 1e-4, 0.002])
         mult = rng.choice([1.0, 1.5, 1.6, 2.0, 3.0, 10.0, 1000.0, round(rng.uniform(1, 5), 4)])
         cap = rng.choice([base, base * rng.randint(1, 1000), 10800.0, 86400.0, 365 * DAY,
                           round(base * rng.uniform(1, 50), 3)])
@@ -749,7 +757,8 @@ def gen(rng):
         a, b = t[attempts - 2]["elapsed_s"], t[attempts - 1]["elapsed_s"]
         give_up = rng.choice([b, round(a + (b - a) * rng.uniform(0.01, 1), 3)])
         if 0 < give_up <= 365 * DAY:
-            f["give-up"] = repr(give_up)
+            # Plain decimals: the CLI reads no exponent (1.7e-05), and 20 places keep the float.
+            f["give-up"] = repr(give_up) if "e" not in repr(give_up) else f"{give_up:.20f}".rstrip("0")
             pol = Policy(give_up=give_up, **spec)
         else:
             f["attempts"] = str(attempts)

@@ -182,6 +182,7 @@ pub fn format_distinct(a: f64, b: f64) -> (String, String) {
 /// use backoff_lab::format_exact;
 /// assert_eq!(format_exact(99_305.0), "27 h 35 min 5 s");
 /// assert_eq!(format_exact(1.5), "1.5 s");
+/// assert_eq!(format_exact(21_740.0), "6 h 02 min 20 s");
 /// ```
 pub fn format_exact(seconds: f64) -> String {
     let millis = (seconds.max(0.0) * 1000.0).round() as u64;
@@ -192,7 +193,12 @@ pub fn format_exact(seconds: f64) -> String {
         parts.push(format!("{h} h"));
     }
     if m > 0 {
-        parts.push(format!("{m} min"));
+        // Two digits after hours, as `format_duration` writes them: `6 h 02 min 20 s`.
+        parts.push(if h > 0 {
+            format!("{m:02} min")
+        } else {
+            format!("{m} min")
+        });
     }
     if s > 0.0 || parts.is_empty() {
         parts.push(format!("{} s", trim(s, 3)));
@@ -449,7 +455,7 @@ mod tests {
     #[test]
     fn exact_format_keeps_every_second() {
         assert_eq!(format_exact(272_105.0), "75 h 35 min 5 s");
-        assert_eq!(format_exact(86_520.0), "24 h 2 min");
+        assert_eq!(format_exact(86_520.0), "24 h 02 min");
         assert_eq!(format_exact(0.0), "0 s");
     }
 }

@@ -92,20 +92,19 @@ impl Policy {
             ));
         }
         // The cap's lower end is the base: the one range for zero, too large and too small.
-        let cap_range = || {
+        let cap_range = |base: &str| {
             format!(
-                "a duration of at least the base ({}) and {}",
-                crate::format_exact(base_s),
+                "a duration of at least the base ({base}) and {}",
                 at_most_span()
             )
         };
-        check_span_with("cap", cap_s, cap_range)?;
+        // Written to the microsecond under a millisecond (a 0.5 ms base read "0.001 s").
+        check_span_with("cap", cap_s, || {
+            cap_range(&crate::duration::format_cap(base_s))
+        })?;
         if cap_s < base_s {
-            return Err(Error::out_of_range(
-                "cap",
-                crate::format_exact(cap_s),
-                cap_range(),
-            ));
+            let (cap, base) = crate::format_distinct(cap_s, base_s);
+            return Err(Error::out_of_range("cap", cap, cap_range(&base)));
         }
         let mut policy = Policy {
             base_s,
@@ -727,6 +726,12 @@ mod tests {
             (
                 Policy::new(30.0, 3.0, 10.0, Stop::Attempts(3)),
                 "cap must be a duration of at least the base (30 s) and at most 365 days, got 10 s",
+            ),
+            // Under a millisecond, both as the tables write them (they read "at least the base
+            // (0.001 s) ..., got 0 s").
+            (
+                Policy::new(0.0005, 3.0, 0.0004, Stop::Attempts(3)),
+                "cap must be a duration of at least the base (0.5 ms) and at most 365 days, got 0.4 ms",
             ),
             (
                 Policy::new(30.0, 3.0, 0.0, Stop::Attempts(3)),

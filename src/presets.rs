@@ -321,7 +321,7 @@ mod tests {
 
     #[test]
     fn published_give_up_times() {
-        assert_eq!(give_up("article"), "24 h 2 min");
+        assert_eq!(give_up("article"), "24 h 02 min");
         assert_eq!(give_up("svix"), "27 h 35 min 5 s");
         assert_eq!(give_up("standard-webhooks"), "75 h 35 min 5 s");
         assert_eq!(give_up("aws-sns"), "1 min");

@@ -621,6 +621,19 @@ mod tests {
         }
     }
 
+    /// A deadline 20 s after attempt 8 (6 h 02 min 20 s): rounded alike, the sentence read
+    /// "the first at or past the 6 h 02 min deadline (attempt 8 falls at 6 h 02 min)".
+    #[test]
+    fn a_deadline_close_to_an_attempt_is_written_apart_from_it() {
+        let policy = Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(21_740.0)).unwrap();
+        let report = ScheduleReport::new(&policy.schedule(), 1_200.0);
+        assert_eq!(
+            report.facts[0],
+            "Gives up 9 h 02 min after the first failure, at attempt 9, the first at or past the \
+             6 h 02 min 20 s deadline (attempt 8 falls at 6 h 02 min)."
+        );
+    }
+
     /// A 2 h deadline is crossed by attempt 7 at 3 h 02 min, which is still made: the facts
     /// and the caption say so (they read as a schedule 1 h 02 min past what was asked).
     #[test]

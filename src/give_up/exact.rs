@@ -449,9 +449,10 @@ mod tests {
     /// a step of the normal's.
     #[test]
     fn narrow_gaps_before_a_long_tail_keep_the_percentiles() {
-        for (base, multiplier, cap, attempts) in
-            [(1e-4, 2.0, 86_400.0, 2_000), (1e-6, 1_000.0, 31_536_000.0, 10_000)]
-        {
+        for (base, multiplier, cap, attempts) in [
+            (1e-4, 2.0, 86_400.0, 2_000),
+            (1e-6, 1_000.0, 31_536_000.0, 10_000),
+        ] {
             let policy =
                 Policy::new(base, multiplier, cap, crate::Stop::Attempts(attempts)).unwrap();
             let windows = gap_windows(&policy, Jitter::Full).unwrap();

@@ -192,14 +192,29 @@ fn decorrelated_jitter_of_an_explicit_schedule_is_refused_everywhere() {
             expected,
         );
         refused(
-            &[command, "--gaps", "5s,10s", "--attempts", "4", "--mode", "decorrelated"],
+            &[
+                command,
+                "--gaps",
+                "5s,10s",
+                "--attempts",
+                "4",
+                "--mode",
+                "decorrelated",
+            ],
             expected,
         );
     }
     refused(
         &[
-            "jitter", "--gaps", "5s,10s", "--attempts", "4", "--mode", "decorrelated",
-            "--deadline", "1h",
+            "jitter",
+            "--gaps",
+            "5s,10s",
+            "--attempts",
+            "4",
+            "--mode",
+            "decorrelated",
+            "--deadline",
+            "1h",
         ],
         expected,
     );

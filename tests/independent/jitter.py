@@ -680,6 +680,17 @@ def herd_report(pol, mode, factor, seed, deliveries):
 
 # --- scenarios ---------------------------------------------------------------------------------
 
+def tidy(seconds):
+    """A generated length rounded to the millisecond, or to 3 significant digits below 0.1 s
+    (a base of microseconds has deadlines of microseconds)."""
+    return round(seconds, 3) if seconds >= 0.1 else float(f"{seconds:.3g}")
+
+
+def plain(seconds):
+    """Seconds as a flag in plain decimals: the CLI reads no exponent (1e-06); 20 places keep the float."""
+    return repr(seconds) if "e" not in repr(seconds) else f"{seconds:.20f}".rstrip("0")
+
+
 def fmt_dur(rng, seconds):
     """A duration as a flag: bare seconds, or a whole unit form when it is one."""
     if 0 < seconds < 0.01:  # microseconds: a bare number would be written with an exponent
@@ -757,8 +768,7 @@ def gen(rng):
         a, b = t[attempts - 2]["elapsed_s"], t[attempts - 1]["elapsed_s"]
         give_up = rng.choice([b, round(a + (b - a) * rng.uniform(0.01, 1), 3)])
         if 0 < give_up <= 365 * DAY:
-            # Plain decimals: the CLI reads no exponent (1.7e-05), and 20 places keep the float.
-            f["give-up"] = repr(give_up) if "e" not in repr(give_up) else f"{give_up:.20f}".rstrip("0")
+            f["give-up"] = plain(give_up)
             pol = Policy(give_up=give_up, **spec)
         else:
             f["attempts"] = str(attempts)
@@ -849,10 +859,10 @@ def check_scenario(rng, fixed=None):
         n = pol.attempts
         deadline = pick("solve", lambda: rng.choice([pol.base * (n - 1) * rng.uniform(0.5, 3), float(rng.randint(1, 1000000)),
                                                      schedule_report(pol, 1200.0)["give_up_s"]]))
-        deadline = round(min(deadline, 365 * DAY), 3)
+        deadline = tidy(min(deadline, 365 * DAY))
         if deadline > 0:
-            args = ["solve-cap", "--base", repr(pol.base), "--multiplier", repr(pol.mult), "--attempts", str(n),
-                    "--give-up", repr(deadline)]
+            args = ["solve-cap", "--base", plain(pol.base), "--multiplier", repr(pol.mult), "--attempts", str(n),
+                    "--give-up", plain(deadline)]
             cmds.append(args)
             out, err = run(args)
             cap_want = solve_cap(pol.base, pol.mult, n, deadline)
@@ -883,18 +893,18 @@ def check_scenario(rng, fixed=None):
     deadline = level = None
     if "deadline" in opts:
         deadline, level = opts["deadline"], opts.get("percentile", 5)
-        jargs += ["--deadline", repr(deadline), "--percentile", str(level)]
+        jargs += ["--deadline", plain(deadline), "--percentile", str(level)]
         level = level / 100
     elif mode == "decorrelated" and pol.attempts <= DECORRELATED_MAX_ATTEMPTS and rng.random() < 0.15:
-        deadline = round(pol.base * rng.uniform(0.5, 3), 3)  # a few attempts: 200,000 draws each
+        deadline = tidy(pol.base * rng.uniform(0.5, 3))  # a few attempts: 200,000 draws each
         level = rng.choice([1, 5, 50, 95])
-        jargs += ["--deadline", repr(deadline), "--percentile", str(level)]
+        jargs += ["--deadline", plain(deadline), "--percentile", str(level)]
         level = level / 100
     elif mode != "decorrelated" and rng.random() < 0.35:
         g1 = pol.gap(1) if pol.attempts > 1 else pol.base
-        deadline = min(round(g1 * rng.uniform(0.5, 40), 3), 365 * DAY)
+        deadline = min(tidy(g1 * rng.uniform(0.5, 40)), 365 * DAY)
         level = rng.choice([1, 5, 5, 10, 50, 95])
-        jargs += ["--deadline", repr(deadline), "--percentile", str(level)]
+        jargs += ["--deadline", plain(deadline), "--percentile", str(level)]
         level = level / 100
     jargs += ["--format", "json"]
     cmds.append(jargs)

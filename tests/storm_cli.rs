@@ -213,6 +213,11 @@ fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
         &["storm", "--arrivals", "1e6/s", "--traffic", "10s"],
         "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
     );
+    // The arrival rate alone given: the refusal names it, not the traffic's untouched length.
+    refused(
+        &["storm", "--arrivals", "1000/s"],
+        "error: --arrivals must be at most 1000000000 attempts at worst for the discrete engine",
+    );
     refused(
         &[
             "storm",
@@ -268,6 +273,11 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
         (
             &["--engine", "arithmetic", "--pause"],
             "error: --pause must be left out",
+        ),
+        // The table's minutes: a 30 s outage counted a whole minute's backlog (600, not 300).
+        (
+            &["--engine", "arithmetic", "--outage", "30s"],
+            "error: --outage must be whole minutes for the arithmetic engine (the article's table counts minutes), got 30 s",
         ),
         (
             &["--engine", "arithmetic", "--capacity", "40/s"],

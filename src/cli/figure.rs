@@ -348,8 +348,7 @@ fn herd_figure(params: &Params, size: Size, options: &ChartOptions) -> Result<Fi
 
 fn storm(params: &Params, size: Size, options: &ChartOptions) -> Result<Figure, Error> {
     let scenario = params.scenario()?;
-    let engine = params.engine()?;
-    let report = backoff_lab::storm::simulate(&scenario, engine, false)?;
+    let report = params.simulate(false)?;
     let label = if params.policy.as_deref() == Some("fixed") {
         "fixed interval"
     } else {

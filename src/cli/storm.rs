@@ -1,7 +1,7 @@
 //! `backoff-lab storm`: what a retry policy does to a destination's load during and after an
 //! outage, simulated or (engine arithmetic) by the article's table.
 
-use backoff_lab::storm::{arithmetic_view, simulate, ArithmeticReport, StormReport};
+use backoff_lab::storm::{arithmetic_view, ArithmeticReport, StormReport};
 use backoff_lab::{Engine, Error};
 use clap::Args;
 
@@ -53,7 +53,7 @@ pub(super) fn run(args: StormArgs) -> Result<String, Error> {
             .format
             .render(&view, ArithmeticReport::to_table, ArithmeticReport::to_csv));
     }
-    let report = simulate(&params.scenario()?, params.engine()?, args.per_second)?;
+    let report = params.simulate(args.per_second)?;
     Ok(args
         .format
         .render(&report, StormReport::to_table, StormReport::to_csv))

@@ -5,6 +5,24 @@ use crate::storm::{Bounds, Breaker, Engine, FailureShare, RetryQuota, Scenario, 
 use crate::{Error, Policy, Stop};
 
 impl Params {
+    /// The storm of these parameters, simulated by their engine (`keep_seconds`: its
+    /// per-second rows too). An engine refuses a storm past its work limit under `traffic`, the
+    /// length of its arrivals; when `arrivals` was given and the traffic's length was not, the
+    /// refusal names `arrivals`, the input the user changed (it read "--traffic must be at most
+    /// 1000000000 attempts at worst" for `--arrivals 1000/s`).
+    pub fn simulate(&self, keep_seconds: bool) -> Result<crate::storm::StormReport, Error> {
+        crate::storm::simulate(&self.scenario()?, self.engine()?, keep_seconds).map_err(|error| {
+            match error {
+                Error::OutOfRange {
+                    field: "traffic", ..
+                } if self.arrivals.is_some() && self.traffic.is_none() => {
+                    error.for_field("arrivals")
+                }
+                error => error,
+            }
+        })
+    }
+
     /// The storm scenario: every field not given takes the article's value. The policy is the
     /// fixed interval unless `policy` is `exponential`; without `attempts` or `give_up`, a fixed
     /// interval retries for 2 h and a backoff policy for 24 h.

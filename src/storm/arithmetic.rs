@@ -92,6 +92,14 @@ pub struct ArithmeticReport {
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
 pub fn arithmetic_view(scenario: &Scenario) -> Result<ArithmeticReport, Error> {
+    // The table counts whole minutes of outage: a 30 s one would be a minute's backlog.
+    if scenario.outage.1 % 60 != 0 {
+        return Err(Error::out_of_range(
+            "outage",
+            crate::format_duration(f64::from(scenario.outage.1)),
+            "whole minutes for the arithmetic engine (the article's table counts minutes)",
+        ));
+    }
     let new = scenario.arrivals_per_s * 60.0;
     let per_delivery = 60.0 / scenario.policy.cap_s();
     let count = scenario.outage.1.div_ceil(60) + 1;

@@ -125,10 +125,7 @@ pub fn storm(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
     let params = storm_params(params)?;
-    let report = params
-        .scenario()
-        .and_then(|scenario| crate::storm::simulate(&scenario, params.engine()?, false))
-        .map_err(|e| api_error(&e))?;
+    let report = params.simulate(false).map_err(|e| api_error(&e))?;
     to_js(&report)
 }
 

@@ -122,7 +122,7 @@ fn storm_runs(series: JsValue) -> Result<Vec<Run>, JsValue> {
     let run = |input: SeriesInput| -> Result<Run, Error> {
         let params = input.params.with_storm_policy()?;
         let scenario = params.scenario()?;
-        let report = crate::storm::simulate(&scenario, params.engine()?, false)?;
+        let report = params.simulate(false)?;
         Ok((input.label, scenario, report))
     };
     inputs

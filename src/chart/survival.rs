@@ -187,7 +187,7 @@ pub fn draw<DB: DrawingBackend>(
             boundary_style(i, &theme, s),
         )?;
     }
-    current(&mut plot, area, map, (x, y), &theme, s)?;
+    current(&mut plot, area, map, (x, y), (&columns, &rows), &theme, s)?;
     legend.draw(area)
 }
 
@@ -316,15 +316,32 @@ fn outcome_words(cell: &Cell) -> String {
     }
 }
 
+/// Your policy's cell that `(outage, headroom)` lies in, once its row is computed: the cell's
+/// own outage and headroom, and what became of it.
+fn cell_under<'a>(
+    map: &'a SurvivalMap,
+    (columns, rows): (&[Span], &[Span]),
+    (outage, headroom): (f64, f64),
+) -> Option<(f64, f64, &'a Cell)> {
+    let within = |value: f64| move |&(low, high): &Span| value >= low && value <= high;
+    let column = columns.iter().position(within(outage))?;
+    let row = rows.iter().position(within(headroom))?;
+    let cell = map.series.first()?.cells.get(row)?.get(column)?;
+    Some((map.outages_s[column], map.headroom[row], cell))
+}
+
 /// Your scenario's outage and headroom: a ringed dot, labelled (clamped to the map's edge, and
 /// said so, when it lies outside). Once its own cell is computed, the dot is filled with that
 /// cell's shade and the label says its outcome: the cell of the grid it sits in is another
-/// outage and headroom, whose outcome may differ (the cliff can pass between them).
+/// outage and headroom, whose outcome may differ (the cliff can pass between them); then the
+/// label says what became of that cell too, so that the mark does not contradict the shade
+/// under it ("collapses" on a green cell).
 fn current<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     map: &SurvivalMap,
     (x, y): ((f64, f64), (f64, f64)),
+    grid: (&[Span], &[Span]),
     theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
@@ -352,7 +369,19 @@ fn current<DB: DrawingBackend>(
     .map_err(drawing_error)?;
     let place = if inside { "" } else { " (off the map)" };
     let label = match &map.scenario {
-        Some(own) => format!("your scenario{place}: {}", outcome_words(own)),
+        Some(own) => {
+            let around = match cell_under(map, grid, (outage, headroom)) {
+                Some((cell_outage, cell_headroom, cell)) if cell.outcome != own.outcome => {
+                    format!(
+                        " (the cell around it, {} at {cell_headroom:.2}×, {})",
+                        format_duration(cell_outage),
+                        outcome_words(cell)
+                    )
+                }
+                _ => String::new(),
+            };
+            format!("your scenario{place}: {}{around}", outcome_words(own))
+        }
         None => format!("your scenario{place}"),
     };
     let label_style = font(12.0, s, theme.text);
@@ -472,6 +501,46 @@ mod tests {
         assert!(
             bands.iter().max() < yours.iter().min(),
             "bands {bands:?}, your policy's line {yours:?}"
+        );
+    }
+
+    /// Your scenario's mark said "collapses" on a cell shaded as recovering (the cell is another
+    /// outage and headroom): the label then says what became of the cell as well, and only
+    /// then.
+    #[test]
+    fn the_marks_label_names_the_cell_around_it_when_their_outcomes_differ() {
+        let label = |map: &SurvivalMap| {
+            let svg = crate::chart::to_svg((900, 460), |area| draw(area, map, &Default::default()))
+                .unwrap();
+            crate::chart::svg_read::labels(&svg)
+                .into_iter()
+                .map(|l| l.text)
+                .find(|t| t.starts_with("your scenario"))
+                .unwrap()
+        };
+        let mut map = map((6, 4));
+        let columns = edges(&map.outages_s);
+        let rows = edges(&map.headroom);
+        let (outage, headroom, under) = cell_under(&map, (&columns, &rows), map.current)
+            .map(|(o, h, c)| (o, h, c.clone()))
+            .unwrap();
+        let mut own = under.clone();
+        map.scenario = Some(own.clone());
+        assert_eq!(label(&map), format!("your scenario: {}", outcome_words(&own)));
+        own.outcome = if under.outcome == Outcome::Collapsed {
+            Outcome::Slow
+        } else {
+            Outcome::Collapsed
+        };
+        map.scenario = Some(own.clone());
+        assert_eq!(
+            label(&map),
+            format!(
+                "your scenario: {} (the cell around it, {} at {headroom:.2}×, {})",
+                outcome_words(&own),
+                format_duration(outage),
+                outcome_words(&under)
+            )
         );
     }
 

@@ -228,9 +228,26 @@ pub(super) struct JitterFlags {
 }
 
 impl JitterFlags {
-    /// `--seed`, if given.
-    pub(super) fn seed_given(&self) -> Option<String> {
-        self.seed.clone()
+    /// Refuses `--samples` (`samples`, as typed) and `--seed` without jitter, where nothing is
+    /// drawn: they would be ignored, and whoever typed them expects draws (`jitter` ran one
+    /// exact table for `--preset article --samples 1 --seed 1` while `staleness` refused it).
+    pub(super) fn refuse_draws_without_jitter(
+        &self,
+        params: &Params,
+        samples: Option<&str>,
+    ) -> Result<(), Error> {
+        if params.jitter()? != backoff_lab::jitter::Jitter::None {
+            return Ok(());
+        }
+        let given = [("samples", samples), ("seed", self.seed.as_deref())];
+        match given.into_iter().find(|(_, value)| value.is_some()) {
+            Some((flag, Some(value))) => Err(Error::out_of_range(
+                flag,
+                value,
+                "left out without jitter (the answers are exact: nothing is drawn)",
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Says on stderr which seed was drawn when none was given, the run is jittered (an

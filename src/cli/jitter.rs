@@ -59,6 +59,8 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
             .transpose()?,
         ..args.policy.with_jitter(&args.jitter)?
     };
+    args.jitter
+        .refuse_draws_without_jitter(&params, args.samples.as_deref())?;
     let (policy, jitter) = (params.policy()?, params.jitter()?);
     let report = JitterReport::new(
         &policy,

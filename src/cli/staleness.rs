@@ -53,21 +53,8 @@ pub(super) fn run(args: StalenessArgs) -> Result<String, Error> {
             .transpose()?,
         ..args.jitter.over(&args.policy)?
     };
-    // Without jitter the answers are exact: nothing is sampled, so a count or a seed of draws
-    // would be ignored.
-    if params.jitter()? == backoff_lab::jitter::Jitter::None {
-        let given = [
-            ("samples", args.samples.clone()),
-            ("seed", args.jitter.seed_given()),
-        ];
-        if let Some((flag, Some(value))) = given.into_iter().find(|(_, value)| value.is_some()) {
-            return Err(Error::out_of_range(
-                flag,
-                value,
-                "left out without jitter (the answers are exact: nothing is drawn)",
-            ));
-        }
-    }
+    args.jitter
+        .refuse_draws_without_jitter(&params, args.samples.as_deref())?;
     let report = params.staleness_report()?;
     // Once the run has succeeded: an error is one line.
     args.jitter

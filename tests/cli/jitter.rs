@@ -220,6 +220,23 @@ fn decorrelated_jitter_of_an_explicit_schedule_is_refused_everywhere() {
     );
 }
 
+/// Without jitter nothing is drawn, so a count or a seed of draws would be ignored: `jitter`
+/// refuses them as `staleness` does (it printed one exact table for `--samples 1 --seed 1`).
+#[test]
+fn draws_are_not_asked_for_without_jitter() {
+    let reason = "must be left out without jitter (the answers are exact: nothing is drawn)";
+    for command in ["jitter", "staleness"] {
+        refused(
+            &[command, "--preset", "article", "--samples", "1"],
+            &format!("error: --samples {reason}, got 1"),
+        );
+        refused(
+            &[command, "--preset", "svix", "--mode", "none", "--seed", "7"],
+            &format!("error: --seed {reason}, got 7"),
+        );
+    }
+}
+
 /// Without jitter nothing is drawn: the table has the exact column alone and the caption no
 /// sampled average or seed (it read "1000000 seeded draws (seed 2213372760) average 24 h 02
 /// min" beside a column of the same figures ± 0 s).
@@ -453,7 +470,10 @@ fn jitter_draws_what_the_limit_allows_when_samples_are_not_given() {
         table.contains("200,020 seeded draws (seed 1) average"),
         "{table}"
     );
-    // Unjittered, nothing is drawn, but the count is the same (the cheap run of the formats).
+    // Unjittered, nothing is drawn (a seed is refused: see below), but the count is the same
+    // (the cheap run of the formats).
+    let mut args = vec!["jitter"];
+    args.extend_from_slice(&policy);
     args.extend_from_slice(&["--mode", "none", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&run(&args))).unwrap();
     assert_eq!(json["sampled"]["samples"], 200_020);

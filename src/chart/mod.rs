@@ -145,6 +145,33 @@ pub(crate) const NICE_SECONDS: [f64; 30] = [
     63_072_000.0,
 ];
 
+/// A time axis' tick label: as [`crate::format_duration`] writes it, but one minute as
+/// `1 min` (beside `2 min` it read `60 s`), and on a linear axis reaching 100 h (`in_days`, see
+/// [`axis_in_days`]) every tick in days, where `format_duration` would switch unit mid-axis
+/// (`96 h, 5 days`): `0`, `1 day`, `4 days`, `1.5 days`.
+pub(crate) fn time_tick(seconds: f64, in_days: bool) -> String {
+    const DAY: f64 = 86_400.0;
+    if in_days {
+        if seconds <= 0.0 {
+            return "0".to_string();
+        }
+        let days = seconds / DAY;
+        let text = format!("{days:.1}");
+        let text = crate::number_text::without_trailing_zeros(&text);
+        return format!("{text} {}", if text == "1" { "day" } else { "days" });
+    }
+    if seconds == 60.0 {
+        return "1 min".to_string();
+    }
+    crate::format_duration(seconds)
+}
+
+/// Whether a linear time axis with `ticks` is labelled in days ([`time_tick`]): a tick reads
+/// in days once it reaches 100 h.
+pub(crate) fn axis_in_days(ticks: &[f64]) -> bool {
+    ticks.iter().any(|&t| t >= 100.0 * 3_600.0)
+}
+
 /// Multiples of the smallest nice duration that puts at most `max` ticks in `lo..=hi`.
 pub(crate) fn nice_time_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
     let span = (hi - lo).max(f64::MIN_POSITIVE);
@@ -500,6 +527,7 @@ where
     use plotters::style::text_anchor::{HPos, Pos, VPos};
     let s = scale;
     let style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
+    let in_days = axis_in_days(ticks);
     for t in ticks {
         let (x, y) = chart.backend_coord(&(*t, 0.0));
         if marks {
@@ -510,7 +538,7 @@ where
             .map_err(drawing_error)?;
         }
         area.draw(&Text::new(
-            crate::format_duration(*t),
+            time_tick(*t, in_days),
             (x, y + (7.0 * s) as i32),
             style.clone(),
         ))

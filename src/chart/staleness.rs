@@ -196,7 +196,7 @@ fn axes<DB: DrawingBackend>(
         line(plot, vec![(t, FLOOR_S), (t, y_end)], grid)?;
         let (x, y) = plot.backend_coord(&(t, FLOOR_S));
         area.draw(&Text::new(
-            format_duration(t),
+            super::time_tick(t, false),
             (x, y + (6.0 * s) as i32),
             font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top)),
         ))
@@ -208,7 +208,7 @@ fn axes<DB: DrawingBackend>(
         let label = if t <= FLOOR_S {
             "< 1 min".to_string()
         } else {
-            format_duration(t)
+            super::time_tick(t, false)
         };
         area.draw(&Text::new(
             label,

@@ -215,7 +215,7 @@ impl Panels<'_> {
             + plotters::coord::ranged1d::ValueFormatter<f64>,
     {
         let (theme, s) = (self.theme, self.scale);
-        draw_mesh(chart, theme, s, y_titles, 6, &|v: &f64| compact(*v))?;
+        draw_mesh(chart, theme, s, y_titles, 6, &|v: &f64| axis_count(*v))?;
         shade(chart, self.outage, (floor, top), outage_fill(theme))?;
         // The first series' fills under every series' line: its opaque band of first attempts
         // would hide a comparison's line below it.
@@ -293,7 +293,7 @@ impl Panels<'_> {
             .build_cartesian_2d(0.0..self.end_s, 0.0..top)
             .map_err(drawing_error)?;
         draw_mesh(&mut chart, self.theme, s, &["backlog"], 4, &|v: &f64| {
-            compact(*v)
+            axis_count(*v)
         })?;
         shade(&mut chart, self.outage, (0.0, top), outage_fill(self.theme))?;
         for (i, sr) in self.series.iter().enumerate().rev() {
@@ -319,6 +319,18 @@ impl Panels<'_> {
         let width = f64::from(area.dim_in_pixel().0);
         let ticks = nice_time_ticks(0.0, self.end_s, tick_count(width, s, 90.0));
         time_labels(area, &chart, &ticks, self.theme, s, false)
+    }
+}
+
+/// An axis' count: in thousands from 1,000 on (`1k`, `1.5k`, `100k`), as the ticks beside it
+/// read (`1,000` under `10k` mixed two forms on one axis).
+fn axis_count(value: f64) -> String {
+    let value = value.round();
+    if (1e3..1e4).contains(&value) {
+        let text = format!("{:.1}", value / 1e3);
+        format!("{}k", crate::number_text::without_trailing_zeros(&text))
+    } else {
+        compact(value)
     }
 }
 
@@ -534,5 +546,34 @@ mod tests {
             .any(|l| l.ends_with(".0k") || l.ends_with(".0M")));
         assert_eq!(compact(2_500_000.0), "2.5M");
         assert_eq!(compact(1_000_000.0), "1M");
+        // One form on an axis: "1k" under "10k", not "1,000".
+        assert!(labels.iter().any(|l| l == "1k"), "{labels:?}");
+        assert!(!labels.contains(&"1,000".to_string()), "{labels:?}");
+        assert_eq!(axis_count(1_500.0), "1.5k");
+        assert_eq!(axis_count(500.0), "500");
+    }
+
+    /// A week's axis read "0 s, 24 h, 48 h, 72 h, 96 h, 5 days": once a tick reaches 100 h,
+    /// every tick is in days; and a log axis' first minute reads "1 min", not "60 s".
+    #[test]
+    fn time_axes_keep_one_unit() {
+        let week = [
+            0.0,
+            86_400.0,
+            2.0 * 86_400.0,
+            4.0 * 86_400.0,
+            5.0 * 86_400.0,
+        ];
+        let in_days = super::super::axis_in_days(&week);
+        let labels: Vec<String> = week
+            .iter()
+            .map(|&t| super::super::time_tick(t, in_days))
+            .collect();
+        assert_eq!(labels, ["0", "1 day", "2 days", "4 days", "5 days"]);
+        let hours = [0.0, 3_600.0, 36_000.0];
+        assert!(!super::super::axis_in_days(&hours));
+        assert_eq!(super::super::time_tick(60.0, false), "1 min");
+        assert_eq!(super::super::time_tick(36_000.0, false), "10 h");
+        assert_eq!(super::super::time_tick(1.5 * 86_400.0, true), "1.5 days");
     }
 }

@@ -242,7 +242,7 @@ fn axes<DB: DrawingBackend>(
         line(plot, vec![(t, y.0), (t, y.1)], grid)?;
         let (px, py) = plot.backend_coord(&(t, y.0));
         area.draw(&Text::new(
-            format_duration(t),
+            super::time_tick(t, false),
             (px, py + (6.0 * s) as i32),
             style.pos(Pos::new(HPos::Center, VPos::Top)),
         ))
@@ -526,7 +526,10 @@ mod tests {
             .unwrap();
         let mut own = under.clone();
         map.scenario = Some(own.clone());
-        assert_eq!(label(&map), format!("your scenario: {}", outcome_words(&own)));
+        assert_eq!(
+            label(&map),
+            format!("your scenario: {}", outcome_words(&own))
+        );
         own.outcome = if under.outcome == Outcome::Collapsed {
             Outcome::Slow
         } else {

@@ -449,7 +449,10 @@ impl TimeAxis {
         painter: &Painter<'_, DB>,
         font: &TextStyle,
     ) -> Vec<(f64, String)> {
-        let room = |t: f64| painter.size(&format_duration(t), font).0 + 18.0 * painter.scale;
+        // A linear axis reaching 100 h reads in days throughout (known from its end alone).
+        let in_days = self.log_base.is_none() && super::axis_in_days(&[self.end]);
+        let label = |t: f64| super::time_tick(t, in_days);
+        let room = |t: f64| painter.size(&label(t), font).0 + 18.0 * painter.scale;
         let candidates: Vec<f64> = match self.log_base {
             Some(_) => std::iter::once(0.0)
                 .chain(super::NICE_SECONDS.into_iter().filter(|&t| t <= self.end))
@@ -465,7 +468,7 @@ impl TimeAxis {
             let x = self.x(t);
             let half = room(t) / 2.0;
             if x - half >= next_free {
-                ticks.push((t, format_duration(t)));
+                ticks.push((t, label(t)));
                 next_free = x + half;
             }
         }

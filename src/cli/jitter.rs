@@ -62,6 +62,15 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
     args.jitter
         .refuse_draws_without_jitter(&params, args.samples.as_deref())?;
     let (policy, jitter) = (params.policy()?, params.jitter()?);
+    // Nothing is drawn without jitter: seed 0, so that the same command prints the same JSON
+    // (a fresh seed, drawn for nothing, changed it from run to run).
+    let params = match jitter {
+        backoff_lab::jitter::Jitter::None => Params {
+            seed: Some(0.0),
+            ..params
+        },
+        _ => params,
+    };
     let report = JitterReport::new(
         &policy,
         jitter,

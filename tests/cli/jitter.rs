@@ -235,6 +235,12 @@ fn draws_are_not_asked_for_without_jitter() {
             &format!("error: --seed {reason}, got 7"),
         );
     }
+    // Nor is a seed drawn for nothing: the same command prints the same JSON, with seed 0.
+    let json = || stdout(&run(&["jitter", "--preset", "svix", "--format", "json"]));
+    let first = json();
+    assert_eq!(first, json());
+    let parsed: serde_json::Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(parsed["sampled"]["seed"], 0);
 }
 
 /// Without jitter nothing is drawn: the table has the exact column alone and the caption no

@@ -31,9 +31,10 @@ pub(super) struct Own<'a> {
     pub computable: bool,
 }
 
-/// A share of the arrival rate, as a percentage to a tenth.
+/// A share of the arrival rate as a percentage, written as the storm's caption writes its
+/// goodput (the same storm read "1%" there and "0.8%" here).
 fn percent(share: f64) -> String {
-    format!("{:.1}%", share * 100.0)
+    crate::report::whole_percent(share * 100.0)
 }
 
 /// "Your scenario (an outage of 10 min at 3.00× headroom) collapses: …": the outcome of your
@@ -169,5 +170,34 @@ impl SurvivalMap {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same storm's goodput read "1%" in the storm's caption and "0.8%" here: both write
+    /// it as a whole percentage, with decimals only where it would read 0% or 100%.
+    #[test]
+    fn goodput_reads_as_the_storm_caption_writes_it() {
+        let cell = |goodput_vs_arrivals| Cell {
+            outcome: Outcome::Collapsed,
+            recovery_s: None,
+            exhausted_share: 0.0,
+            peak_multiple: None,
+            goodput_vs_arrivals,
+        };
+        let sentence = |goodput| {
+            let cell = cell(goodput);
+            let own = Own {
+                cell: Some(&cell),
+                computable: true,
+            };
+            own_sentence((600.0, 3.0), &own).unwrap()
+        };
+        assert!(sentence(0.008)
+            .contains("goodput in the hour after the outage is 1% of the arrival rate"));
+        assert!(sentence(0.004).contains("is 0.4% of the arrival rate"));
     }
 }

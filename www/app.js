@@ -162,9 +162,8 @@ function showNotices(notices) {
     return;
   }
   const intro = document.createElement('p');
-  intro.textContent = notices.length === 1
-    ? 'One setting in the link was not used:'
-    : `${notices.length} settings in the link were not used:`;
+  // Whatever the notices say, from one setting left out to the whole link refused as too long.
+  intro.textContent = 'Not all of the link could be used:';
   const list = document.createElement('ul');
   list.append(...listItems(notices));
   box.replaceChildren(intro, list);

@@ -298,18 +298,22 @@ pub struct DecodedState {
 }
 
 fn valid(kind: Kind, value: &str) -> Result<(), String> {
+    // Text that is no duration at all is told the range too (`1e308s` read "value must be a
+    // duration such as 30s …" where `400d` read the range).
+    let duration_range = "a duration greater than 0 s and at most 365 days";
     let check_duration = |text: &str| -> Result<(), String> {
-        let seconds = parse_duration("value", text).map_err(|e| e.to_string())?;
+        let seconds = parse_duration("value", text)
+            .map_err(|_| format!("{duration_range}, such as 30s, 4m30s, 4.5min, 3h or 1d"))?;
         if seconds > 0.0 && seconds <= 365.0 * 86_400.0 {
             Ok(())
         } else {
-            Err("a duration greater than 0 s and at most 365 days".into())
+            Err(duration_range.into())
         }
     };
     let check_rate = |text: &str| -> Result<(), String> {
         let rate = NumberInput::Text(text.into())
             .per_second("value")
-            .map_err(|e| e.to_string())?;
+            .map_err(|_| "a rate greater than 0, such as 600/min, 30/s or 36000/h".to_string())?;
         if rate.is_finite() && rate > 0.0 {
             Ok(())
         } else {
@@ -619,5 +623,19 @@ mod tests {
             .any(|n| n == "unknown setting \"zzz\" was ignored"));
         let huge = "a".repeat(MAX_HASH_LEN + 1);
         assert_eq!(decode_hash(&huge).notices.len(), 1);
+    }
+
+    /// Text that is no duration or rate at all is told the valid range, as a value out of it
+    /// is (`1e308s` read "value must be a duration such as 30s …", naming no field or range).
+    #[test]
+    fn unreadable_values_are_told_the_range() {
+        let state = decode_hash("#outage=1e308s&arrivals=lots");
+        assert_eq!(
+            state.notices,
+            [
+                "outage \"1e308s\" was ignored (a duration greater than 0 s and at most 365 days, such as 30s, 4m30s, 4.5min, 3h or 1d); using \"10 min\"",
+                "arrivals \"lots\" was ignored (a rate greater than 0, such as 600/min, 30/s or 36000/h); using \"600/min\"",
+            ]
+        );
     }
 }

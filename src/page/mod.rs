@@ -114,6 +114,7 @@ impl From<Error> for PageError {
 /// let snippet = embed_snippet(&settings, View::Storm, "https://docs.example.com/embed.html");
 /// assert!(snippet.starts_with(r#"<iframe src="https://docs.example.com/embed.html#preset=svix&amp;view=storm""#));
 /// assert!(snippet.ends_with(r#"<script src="https://docs.example.com/embed-host.js" defer></script>"#));
+/// assert!(!snippet.contains("style="));
 /// ```
 pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String {
     // The view goes last and explicitly, so that the link says which chart it shows.
@@ -124,8 +125,10 @@ pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String
     let separator = if state.is_empty() { "" } else { "&" };
     let src = format!("{embed_url}#{state}{separator}view={}", view.name());
     let folder = embed_url.rsplit_once('/').map_or("", |(folder, _)| folder);
+    // No border by an attribute, not an inline style: a host page whose CSP allows styles from
+    // its own files only (`style-src 'self'`) refuses `style="border:0"`, and kept the border.
     format!(
-        "<iframe src=\"{}\" width=\"100%\" height=\"360\" style=\"border:0\" loading=\"lazy\" title=\"{}\"></iframe>\n\
+        "<iframe src=\"{}\" width=\"100%\" height=\"360\" frameborder=\"0\" loading=\"lazy\" title=\"{}\"></iframe>\n\
          <script src=\"{}\" defer></script>",
         crate::chart::escaped(&src),
         crate::chart::escaped(&format!("backoff-lab: {}", view.title())),

@@ -216,6 +216,9 @@ function showErrors(errors) {
     const message = byField.get(name) || '';
     setText($(`${name}-error`), message);
     const input = $(`${name}-text`) || $(name);
+    // A refused field in a folded group of controls (a narrow screen) is shown with its message.
+    const group = input.closest('details');
+    if (message && group && !group.open) group.open = true;
     if (input.hasAttribute('aria-invalid') !== Boolean(message)) {
       if (message) input.setAttribute('aria-invalid', 'true');
       else input.removeAttribute('aria-invalid');
@@ -823,6 +826,18 @@ async function main() {
   }, { rootMargin: '300px' }).observe($('survival'));
   render();
 }
+
+// On a narrow screen the groups of controls fold, Policy open and the others closed, so that the
+// first chart is not some 45 controls down the page; on a wide screen, where the controls sit
+// beside the charts, every group is open. Set again when the screen crosses the width.
+const narrowScreen = window.matchMedia('(max-width: 760px)');
+function foldControlGroups() {
+  for (const group of document.querySelectorAll('#controls details.group')) {
+    group.open = !narrowScreen.matches || group.hasAttribute('data-narrow-open');
+  }
+}
+foldControlGroups();
+narrowScreen.addEventListener('change', foldControlGroups);
 
 main().catch((error) => {
   $('status').textContent = `could not start: ${error && error.message ? error.message : error}`;

@@ -519,6 +519,38 @@ test('a 360 px wide viewport has no horizontal overflow and draws all three char
   );
 });
 
+test('on a phone the groups of controls fold, Policy open, so that the schedule chart is near the policy\'s controls', { timeout: 60_000 }, async () => {
+  const groups = (page) => page.$$eval('#controls details.group', (all) => all.map((group) => ({
+    name: group.querySelector('summary').textContent.trim(),
+    open: group.open,
+    summaryShown: group.querySelector('summary').getClientRects().length > 0,
+  })));
+  const PHONE = { width: 390, height: 844 };
+  await withPage(async ({ page }) => {
+    assert.deepEqual((await groups(page)).map(({ name, open }) => [name, open]),
+      [['Policy', true], ['Jitter', false], ['Storm', false], ['Staleness', false], ['Survival map', false]]);
+    // The attempts slider and 200 px of the schedule chart under it fit on one screen.
+    const gap = await page.evaluate(() => document.getElementById('timeline').getBoundingClientRect().top
+      - document.getElementById('attempts').getBoundingClientRect().top);
+    assert.ok(gap > 0 && gap + 200 < PHONE.height, `the timeline starts ${gap} px below the attempts slider`);
+    // A folded group opens from its summary, by keyboard too.
+    assert.ok(await page.locator('#mode').isHidden(), 'the jitter mode is folded away');
+    await page.locator('#controls summary', { hasText: 'Jitter' }).focus();
+    await page.keyboard.press('Enter');
+    assert.ok(await page.locator('#mode').isVisible(), 'Enter on the Jitter summary shows its controls');
+  }, { viewport: PHONE });
+  // A refused field in a folded group is shown with its message.
+  await withPage(async ({ page }) => {
+    await page.goto(`${baseUrl}#samples=1000000&attempts=10000`);
+    await until(async () => FAILED_PATTERN.test(await textOf(page, '#status')), 'the status to report the refused samples');
+    assert.ok(await page.locator('#samples-error').isVisible(), '#samples-error is shown, its group opened');
+  }, { viewport: PHONE });
+  // A wide screen: every group open, the summaries hidden (the legends name the groups).
+  await withPage(async ({ page }) => {
+    assert.ok((await groups(page)).every(({ open, summaryShown }) => open && !summaryShown), JSON.stringify(await groups(page)));
+  }, { viewport: { width: 1200, height: 900 } });
+});
+
 test('no table cell\'s text runs into the next cell, wide or narrow', { timeout: 60_000 }, async () => {
   // A fixed table layout lets a head wider than its column spill over ("Attempt" ran into "Gap
   // before it"): each cell's content must fit its box.

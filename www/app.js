@@ -82,6 +82,14 @@ function syncSlider(field) {
   try {
     const value = stops ? parseDuration(field, text) : Number(text.trim() === '' ? NaN : text);
     if (Number.isFinite(value) && (stops ? value > 0 : value >= 0)) {
+      if (!stops) {
+        // A number past the slider's end (a link's 41 attempts on a slider up to 40) stretches
+        // the slider to it, so that its thumb stands at the number and ArrowLeft gives the next
+        // one down (40), not one past the end's neighbour (39); back within range, it is the
+        // page's slider again.
+        slider.dataset.max ??= slider.max;
+        slider.max = String(Math.max(Number(slider.dataset.max), value));
+      }
       slider.value = stops ? String(nearestStop(stops, value)) : String(value);
     }
   } catch {

@@ -601,6 +601,19 @@ test('the multiplier slider is reached with Tab, shows its focus and moves with 
   });
 });
 
+test('a link past the attempts slider\'s end: ArrowLeft on the slider gives the next number down', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    await page.goto(`${baseUrl}#attempts=41`);
+    await until(async () => STATUS_PATTERN.test(await textOf(page, '#status')), 'the linked page to render');
+    assert.equal(await page.locator('#attempts-text').inputValue(), '41');
+    await page.focus('#attempts');
+    await renderAfter(page, () => page.keyboard.press('ArrowLeft'));
+    assert.equal(await page.locator('#attempts-text').inputValue(), '40', 'one attempt fewer, none skipped');
+    await renderAfter(page, () => page.keyboard.press('ArrowLeft'));
+    assert.equal(await page.locator('#attempts-text').inputValue(), '39');
+  });
+});
+
 test('screenshot of the default page', { timeout: 60_000 }, async () => {
   await withPage(
     async ({ page }) => {

@@ -27,7 +27,9 @@ import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
 import { copyReportMarkdown, exportPng, exportReport, exportSvg } from './exports.js';
 import { fillScheduleTable } from './schedule-table.js';
-import { Progress, chartOptions, copyText, fillCaption, listItems, sizeCanvas } from './ui.js';
+import {
+  Progress, chartOptions, copyText, fillCaption, listItems, notDrawnCaption, outOfDateNote, sizeCanvas,
+} from './ui.js';
 
 // Inputs that have a slider paired with a text field.
 const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up', 'outage', 'budget'];
@@ -80,6 +82,14 @@ function syncSlider(field) {
   try {
     const value = stops ? parseDuration(field, text) : Number(text.trim() === '' ? NaN : text);
     if (Number.isFinite(value) && (stops ? value > 0 : value >= 0)) {
+      if (!stops) {
+        // A number past the slider's end (a link's 41 attempts on a slider up to 40) stretches
+        // the slider to it, so that its thumb stands at the number and ArrowLeft gives the next
+        // one down (40), not one past the end's neighbour (39); back within range, it is the
+        // page's slider again.
+        slider.dataset.max ??= slider.max;
+        slider.max = String(Math.max(Number(slider.dataset.max), value));
+      }
       slider.value = stops ? String(nearestStop(stops, value)) : String(value);
     }
   } catch {
@@ -213,6 +223,9 @@ function showErrors(errors) {
     const message = byField.get(name) || '';
     setText($(`${name}-error`), message);
     const input = $(`${name}-text`) || $(name);
+    // A refused field in a folded group of controls (a narrow screen) is shown with its message.
+    const group = input.closest('details');
+    if (message && group && !group.open) group.open = true;
     if (input.hasAttribute('aria-invalid') !== Boolean(message)) {
       if (message) input.setAttribute('aria-invalid', 'true');
       else input.removeAttribute('aria-invalid');
@@ -222,6 +235,7 @@ function showErrors(errors) {
   // A chart that was not redrawn keeps its last picture, dimmed so that it reads as out of date;
   // an error of no chart in particular (the schedule's own) leaves every chart out of date.
   const stale = new Set(errors.map((error) => error.view ?? 'all'));
+  const sorted = [...errors].sort((a, b) => order(a) - order(b));
   for (const view of ['timeline', ...COMPUTED]) {
     const out = stale.has('all') || stale.has(view);
     const canvas = $(view);
@@ -229,6 +243,45 @@ function showErrors(errors) {
       canvas.classList.toggle('stale', out);
       canvas.title = out ? 'out of date: fix the highlighted input to redraw it' : '';
     }
+    // The survival section says why it has no map itself (showSurvivalRefusal).
+    if (view !== 'survival') {
+      const why = out ? sorted.find((error) => !error.view || error.view === view) : undefined;
+      showNotRedrawn(view, why ? why.message : null);
+    }
+  }
+}
+
+// Each chart's last caption as drawn (`{ caption, labels }`), for the note of a chart that could
+// not be redrawn and for its caption back once that note goes.
+const drawnCaptions = new Map();
+// The note each chart's caption shows in place of (or above) its drawn caption, by view.
+const captionNotes = new Map();
+
+/**
+ * Says in `view`'s caption why it was not redrawn (`message`; null: it was): a chart never
+ * drawn shows the message in its place instead of an empty box, as the embed page's caption
+ * does; a chart with an older picture keeps it, dimmed, and its caption says first that it
+ * and the picture are of older inputs.
+ */
+function showNotRedrawn(view, message) {
+  const drawn = drawnCaptions.get(view);
+  const figure = $(view).closest('figure');
+  figure.classList.toggle('refused', message !== null && !drawn);
+  let note = null;
+  if (message !== null) note = drawn ? outOfDateNote(message) : notDrawnCaption({ message });
+  if ((captionNotes.get(view) ?? null) === note) return;
+  captionNotes.set(view, note);
+  const caption = $(CAPTIONS[view]);
+  if (note === null) {
+    // Fixed before its redraw arrived: the caption of the picture it shows.
+    fillCaption(caption, drawn?.caption ?? '', drawn?.labels);
+    $(view).setAttribute('aria-label', drawn?.caption ?? '');
+  } else if (drawn) {
+    fillCaption(caption, `${note}\n${drawn.caption}`, [undefined, ...drawn.labels]);
+    $(view).setAttribute('aria-label', `${note} ${drawn.caption}`);
+  } else {
+    caption.textContent = note;
+    $(view).setAttribute('aria-label', note);
   }
 }
 
@@ -250,7 +303,10 @@ const SURVIVAL_AFTER_MS = 250;
 
 /** Writes what a drawn view says next to it; `tableDone()` once the timeline's table is full. */
 function showDrawn(view, drawn, tableDone) {
-  fillCaption($(CAPTIONS[view]), drawn.caption, drawn.storms.map((storm) => storm.label));
+  const labels = drawn.storms.map((storm) => storm.label);
+  fillCaption($(CAPTIONS[view]), drawn.caption, labels);
+  drawnCaptions.set(view, { caption: drawn.caption, labels });
+  captionNotes.delete(view);
   $(view).setAttribute('aria-label', drawn.caption);
   if (view === 'timeline') {
     fillScheduleTable($('schedule-table').tBodies[0], drawn.schedule, tableDone);
@@ -367,6 +423,16 @@ const render = (() => {
     // then the box the observer last saw is out of date.
     const restyled = view === 'timeline'
       && canvas.classList.contains('compared') !== canvas.classList.toggle('compared', state.compare !== '');
+    // A chart that could not be drawn had its box hidden (showNotRedrawn), and the observer last
+    // saw it so: shown again for this drawing, it is measured now, and that size recorded so that
+    // the observer's next report does not draw it all over again.
+    const figure = canvas.closest('figure');
+    const revealed = view !== 'survival' && figure.classList.contains('refused');
+    if (revealed) {
+      figure.classList.remove('refused');
+      const { width, height } = canvas.getBoundingClientRect();
+      layout.boxes.set(canvas, { width, height });
+    }
     return chartOptions(darkQuery.matches, sizeCanvas(canvas, restyled ? undefined : layout.boxes.get(canvas)),
       state.log === 'true');
   }
@@ -742,7 +808,10 @@ async function main() {
     let changed = false;
     for (const { target, borderBoxSize: [{ inlineSize: width, blockSize: height }] } of entries) {
       const before = layout.boxes.get(target);
-      changed ||= before !== undefined
+      // A box just hidden (a chart that could not be drawn shows its message instead) has
+      // nothing to draw: drawing again would only start over the render that hid it.
+      const hidden = width === 0 && height === 0;
+      changed ||= before !== undefined && !hidden
         && (Math.round(before.width) !== Math.round(width) || Math.round(before.height) !== Math.round(height));
       layout.boxes.set(target, { width, height });
     }
@@ -764,6 +833,18 @@ async function main() {
   }, { rootMargin: '300px' }).observe($('survival'));
   render();
 }
+
+// On a narrow screen the groups of controls fold, Policy open and the others closed, so that the
+// first chart is not some 45 controls down the page; on a wide screen, where the controls sit
+// beside the charts, every group is open. Set again when the screen crosses the width.
+const narrowScreen = window.matchMedia('(max-width: 760px)');
+function foldControlGroups() {
+  for (const group of document.querySelectorAll('#controls details.group')) {
+    group.open = !narrowScreen.matches || group.hasAttribute('data-narrow-open');
+  }
+}
+foldControlGroups();
+narrowScreen.addEventListener('change', foldControlGroups);
 
 main().catch((error) => {
   $('status').textContent = `could not start: ${error && error.message ? error.message : error}`;

@@ -105,7 +105,10 @@ export class BackoffLab extends HTMLElement {
     };
     this.parts = {};
     this.parts.fallback = make('div', 'fallback');
-    make('slot', '', this.parts.fallback);
+    this.parts.slot = make('slot', '', this.parts.fallback);
+    // Children may be added after the element is connected (while the page is parsed, or by a
+    // framework): whether the empty chart box is held for them is decided again each time.
+    this.parts.slot.addEventListener('slotchange', () => this.reserveChartBox());
     this.parts.error = make('div', 'error');
     this.parts.error.setAttribute('role', 'alert');
     this.parts.error.hidden = true;
@@ -146,9 +149,26 @@ export class BackoffLab extends HTMLElement {
     // result (at load, after an attribute or property changes), not again when it is only drawn
     // again (a new width, the first size the ResizeObserver reports, a new colour scheme).
     this.reported = false;
+    // Whether a chart (or its error) has taken the element's place: from then on render() says
+    // what is shown.
+    this.settled = false;
+  }
+
+  /**
+   * Before the chart is first drawn (it starts only near the viewport), an element without
+   * fallback children holds the chart's box, empty, at the size it will be drawn at: otherwise
+   * it would be 0 px high until then and push the host page down as the reader scrolls to it.
+   * Fallback children are shown in its place instead, as the README documents.
+   */
+  reserveChartBox() {
+    if (this.settled) return;
+    const fallback = this.parts.slot.assignedNodes()
+      .some((node) => node.nodeType === Node.ELEMENT_NODE || node.textContent.trim() !== '');
+    this.parts.chart.hidden = fallback;
   }
 
   connectedCallback() {
+    this.reserveChartBox();
     this.attributeWatch ??= new MutationObserver(() => {
       this.stale = true;
       this.schedule();
@@ -189,6 +209,7 @@ export class BackoffLab extends HTMLElement {
 
   /** WebAssembly cannot run here: the light-DOM fallback stays, and the console says why. */
   unavailable(error) {
+    this.settled = true;
     this.parts.fallback.hidden = false;
     this.parts.chart.hidden = true;
     if (!warned) {
@@ -253,6 +274,7 @@ export class BackoffLab extends HTMLElement {
         }
       }
     }
+    this.settled = true;
     const announce = recomputed || this.lateFailure;
     this.lateFailure = false;
     let drawn = null;

@@ -13,7 +13,7 @@ import init, {
   StormMemo, computeSurvivalRows, computeView, decodeState, drawView, pageConfig, survivalJobs,
 } from './pkg/backoff_lab.js';
 import { RowPool } from './row-pool.js';
-import { chartOptions, fillCaption, listItems, sizeCanvas } from './ui.js';
+import { chartOptions, fillCaption, listItems, notDrawnCaption, sizeCanvas } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
@@ -137,7 +137,7 @@ function draw() {
     canvas.setAttribute('aria-label', caption);
     if (!partial) document.body.dataset.ready = 'true';
   } catch (error) {
-    $('chart-caption').textContent = `This chart could not be drawn: ${error && error.message ? error.message : error}`;
+    $('chart-caption').textContent = notDrawnCaption(error);
   }
   // After a failed draw too, so that the message shows in full.
   postHeight();

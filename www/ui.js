@@ -1,6 +1,6 @@
 // Small DOM helpers shared by the explorer, the embed page and the <backoff-lab> element: canvas
-// sizing, lists of text, chart options, downloads and the clipboard, and the progress shown in a
-// chart's place while its computation runs.
+// sizing, lists of text, chart options, what a chart says when it cannot be drawn, downloads and
+// the clipboard, and the progress shown in a chart's place while its computation runs.
 
 /**
  * Device pixels per CSS pixel for a canvas backing store, and the canvas sized to match: to `box`
@@ -56,6 +56,19 @@ export function fillCaption(element, caption, labels = []) {
     }
     return i === 0 ? [block] : ['\n', block];
   }));
+}
+
+/** What a chart says in its caption when it could not be drawn: `error`'s message. */
+export function notDrawnCaption(error) {
+  return `This chart could not be drawn: ${error && error.message ? error.message : error}`;
+}
+
+/**
+ * The first line of the caption of a chart that still shows an older picture: its caption
+ * below is of those older inputs, not of the current ones, which `message` refuses.
+ */
+export function outOfDateNote(message) {
+  return `Not redrawn (${message}): the chart and the caption below are of the last inputs it could be drawn for.`;
 }
 
 /** Saves `blob` as `filename` through a download link. */

@@ -72,8 +72,17 @@ for (const [id, set] of [
   'limits.html': page(`
     <backoff-lab id="over" view="storm" arrivals="1000000/s"><img src="./fallback.svg" alt="the storm, static"></backoff-lab>
     <backoff-lab id="nope" view="timeline" preset="nope"></backoff-lab>`),
+  // An element far below the fold, without fallback children, between two paragraphs; and one
+  // with a fallback image.
+  'far.html': page(`
+    <p id="above">Above.</p>
+    <div id="spacer"></div>
+    <backoff-lab id="far" view="timeline"></backoff-lab>
+    <p id="below">Below.</p>
+    <div id="spacer-2"></div>
+    <backoff-lab id="far-fallback" view="timeline"><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>`),
   'inline.html': page('<backoff-lab id="timeline" view="timeline"></backoff-lab>', './node_modules/backoff-lab/backoff-lab.inline.js'),
-  'host.css': '#column { width: 760px; margin: 0 auto; font-family: sans-serif; } backoff-lab { margin: 24px 0; }',
+  'host.css': '#column { width: 760px; margin: 0 auto; font-family: sans-serif; } backoff-lab { margin: 24px 0; } #spacer, #spacer-2 { height: 1500px; }',
   'fallback.svg': FALLBACK_SVG,
 };
 
@@ -348,6 +357,8 @@ test('arrivals over the work limit are named as arrivals with their range; an un
 test('ten elements on one page fetch and instantiate the wasm once', async () => {
   const { context, tab, requests } = await open(`${strict.url}/ten.html`);
   try {
+    // Each holds its chart's box, so the last ones start only once scrolled to.
+    await tab.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await until(async () => (await tab.evaluate(() => window.__events.length)) >= 10, 'ten charts', 30_000);
     assert.equal(requests.filter((url) => url.endsWith('.wasm')).length, 1);
   } finally {
@@ -365,6 +376,42 @@ test('with WebAssembly refused by the CSP the fallback image stays, with one con
     const image = await tab.evaluate(() => document.querySelector('#timeline img').getBoundingClientRect().height);
     assert.ok(image > 100, `the fallback image is shown (${image} px high)`);
     assert.equal(warnings.filter((w) => w.includes('<backoff-lab>')).length, 1, 'one warning for the page');
+  } finally {
+    await context.close();
+  }
+});
+
+test('an element far below the fold holds its chart\'s box before it starts, so drawing it moves nothing', async () => {
+  const { context, tab, problems } = await open(`${strict.url}/far.html`, { viewport: { width: 1000, height: 800 } });
+  try {
+    const boxes = () => tab.evaluate(() => {
+      const far = document.getElementById('far');
+      return {
+        height: far.getBoundingClientRect().height,
+        top: far.getBoundingClientRect().top + scrollY,
+        chart: far.shadowRoot.querySelector('.chart').getBoundingClientRect().height,
+        below: document.getElementById('below').getBoundingClientRect().top + scrollY,
+        fallbackImage: document.querySelector('#far-fallback img').getBoundingClientRect().height,
+      };
+    });
+    await tab.evaluate(() => customElements.whenDefined('backoff-lab'));
+    await tab.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const before = await boxes();
+    assert.equal((await rendered(tab, 'far')).length, 0, 'not started while far from the viewport');
+    // The column is 760 px wide: a chart half as high.
+    assert.equal(before.height, 380, `the element holds its chart's box before it starts: ${JSON.stringify(before)}`);
+    assert.ok(before.fallbackImage > 100, `fallback children are shown until the chart is drawn: ${JSON.stringify(before)}`);
+
+    await tab.evaluate(() => document.getElementById('far').scrollIntoView());
+    await until(async () => (await rendered(tab, 'far')).length > 0, 'the chart to render', 30_000);
+    const after = await boxes();
+    assert.ok((await look(tab, 'far')).inked > 200, 'the chart is drawn');
+    // The chart takes exactly the box held for it: nothing above moves, and the chart's box
+    // keeps its height (only the caption's lines are added under it).
+    assert.equal(after.top, before.top, 'the element stays where it was');
+    assert.equal(after.chart, before.height, 'the drawn chart is as high as the box held for it');
+    assert.equal(after.below - before.below, after.height - before.height, 'what is below moves only by the caption added under the chart');
+    assert.deepEqual(problems, []);
   } finally {
     await context.close();
   }

@@ -18,6 +18,7 @@ import path from 'node:path';
 
 import {
   STATUS_PATTERN,
+  WAIT_MS,
   artifactsDir,
   assertNoProblems,
   assertPainted,
@@ -34,6 +35,7 @@ import {
   tableRows,
   textOf,
   until,
+  watchProblems,
 } from './harness.mjs';
 
 // The article's example, which is the page's default state.
@@ -159,6 +161,12 @@ test('an invalid base shows an inline error and keeps the last good figure', { t
     assert.ok(invalid.visible, '#base-error is hidden while it holds an error');
     assert.equal(invalid.invalid, 'true', '#base-text aria-invalid');
 
+    // The caption keeps the numbers of the picture it sits under, and says first that they are
+    // not the inputs' now.
+    const staleCaption = await textOf(page, '#caption');
+    assert.ok(staleCaption.startsWith(`Not redrawn (${invalid.text}): `), `#caption: ${JSON.stringify(staleCaption)}`);
+    assert.match(staleCaption, /gives up/, '#caption still has the drawn schedule\'s own caption');
+
     const rows = await tableRows(page);
     assert.equal(rows.length, DEFAULT_ROWS, 'the table keeps the last good schedule');
     assert.equal(lastElapsed(rows), DEFAULT_LAST_ELAPSED, 'the table keeps the last good schedule');
@@ -182,7 +190,52 @@ test('an invalid base shows an inline error and keeps the last good figure', { t
       'the schedule to follow the 45 s base',
     );
     assert.equal((await tableRows(page)).length, DEFAULT_ROWS, 'rows with 14 attempts');
+    assert.doesNotMatch(await textOf(page, '#caption'), /^Not redrawn/, '#caption once redrawn');
   });
+});
+
+const CHART_CAPTIONS = {
+  timeline: 'caption', distribution: 'distribution-caption', herd: 'herd-caption', storm: 'storm-caption',
+  staleness: 'staleness-caption',
+};
+
+test('a link no chart can be drawn for says why in each chart\'s place, and a fixed input draws them', { timeout: 60_000 }, async () => {
+  // Base above cap: nothing can be drawn, and nothing was drawn before.
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const problems = watchProblems(page);
+  try {
+    await page.goto(`${baseUrl}#base=1d&cap=1s`, { waitUntil: 'load' });
+    await until(async () => FAILED_PATTERN.test(await textOf(page, '#status')), 'the status to report the invalid cap');
+    const message = (await textOf(page, '#cap-error')).trim();
+    assert.match(message, /^cap must be /, '#cap-error');
+    for (const [view, captionId] of Object.entries(CHART_CAPTIONS)) {
+      await until(
+        async () => (await textOf(page, `#${captionId}`)) === `This chart could not be drawn: ${message}`,
+        async () => `#${captionId} to say why: it reads ${JSON.stringify(await textOf(page, `#${captionId}`))}`,
+      );
+      // The message stands in the chart's place, not under an empty framed box.
+      assert.ok(await page.locator(`#${view}`).isHidden(), `#${view}'s empty box is hidden`);
+      assert.ok(await page.locator(`#${captionId}`).isVisible(), `#${captionId} is shown`);
+    }
+
+    await page.fill('#cap-text', '2d');
+    await until(async () => STATUS_PATTERN.test(await textOf(page, '#status')), 'a clean render after the cap is fixed');
+    for (const [view, captionId] of Object.entries(CHART_CAPTIONS)) {
+      const caption = await textOf(page, `#${captionId}`);
+      assert.ok(caption !== '' && !/could not be drawn|Not redrawn/.test(caption), `#${captionId}: ${JSON.stringify(caption)}`);
+      assert.ok(await page.locator(`#${view}`).isVisible(), `#${view} is shown again`);
+      // Drawn at its box's size, not at the size it had while hidden.
+      const sized = await page.$eval(`#${view}`, (canvas) => canvas.width >= canvas.getBoundingClientRect().width);
+      assert.ok(sized, `#${view} is drawn at its box's width`);
+      assertPainted(await canvasStats(page, `#${view}`), `#${view}`);
+    }
+    assert.ok((await tableRows(page)).length > 0, 'the schedule table is filled');
+    assertNoProblems(problems);
+  } finally {
+    await context.close();
+  }
 });
 
 test('the give-up mode stops the schedule at a deadline', { timeout: 60_000 }, async () => {
@@ -466,6 +519,38 @@ test('a 360 px wide viewport has no horizontal overflow and draws all three char
   );
 });
 
+test('on a phone the groups of controls fold, Policy open, so that the schedule chart is near the policy\'s controls', { timeout: 60_000 }, async () => {
+  const groups = (page) => page.$$eval('#controls details.group', (all) => all.map((group) => ({
+    name: group.querySelector('summary').textContent.trim(),
+    open: group.open,
+    summaryShown: group.querySelector('summary').getClientRects().length > 0,
+  })));
+  const PHONE = { width: 390, height: 844 };
+  await withPage(async ({ page }) => {
+    assert.deepEqual((await groups(page)).map(({ name, open }) => [name, open]),
+      [['Policy', true], ['Jitter', false], ['Storm', false], ['Staleness', false], ['Survival map', false]]);
+    // The attempts slider and 200 px of the schedule chart under it fit on one screen.
+    const gap = await page.evaluate(() => document.getElementById('timeline').getBoundingClientRect().top
+      - document.getElementById('attempts').getBoundingClientRect().top);
+    assert.ok(gap > 0 && gap + 200 < PHONE.height, `the timeline starts ${gap} px below the attempts slider`);
+    // A folded group opens from its summary, by keyboard too.
+    assert.ok(await page.locator('#mode').isHidden(), 'the jitter mode is folded away');
+    await page.locator('#controls summary', { hasText: 'Jitter' }).focus();
+    await page.keyboard.press('Enter');
+    assert.ok(await page.locator('#mode').isVisible(), 'Enter on the Jitter summary shows its controls');
+  }, { viewport: PHONE });
+  // A refused field in a folded group is shown with its message.
+  await withPage(async ({ page }) => {
+    await page.goto(`${baseUrl}#samples=1000000&attempts=10000`);
+    await until(async () => FAILED_PATTERN.test(await textOf(page, '#status')), 'the status to report the refused samples');
+    assert.ok(await page.locator('#samples-error').isVisible(), '#samples-error is shown, its group opened');
+  }, { viewport: PHONE });
+  // A wide screen: every group open, the summaries hidden (the legends name the groups).
+  await withPage(async ({ page }) => {
+    assert.ok((await groups(page)).every(({ open, summaryShown }) => open && !summaryShown), JSON.stringify(await groups(page)));
+  }, { viewport: { width: 1200, height: 900 } });
+});
+
 test('no table cell\'s text runs into the next cell, wide or narrow', { timeout: 60_000 }, async () => {
   // A fixed table layout lets a head wider than its column spill over ("Attempt" ran into "Gap
   // before it"): each cell's content must fit its box.
@@ -513,6 +598,19 @@ test('the multiplier slider is reached with Tab, shows its focus and moves with 
       Number.parseFloat(afterText) > Number.parseFloat(beforeText),
       `ArrowRight moved the multiplier from ${beforeText} to ${afterText}`,
     );
+  });
+});
+
+test('a link past the attempts slider\'s end: ArrowLeft on the slider gives the next number down', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    await page.goto(`${baseUrl}#attempts=41`);
+    await until(async () => STATUS_PATTERN.test(await textOf(page, '#status')), 'the linked page to render');
+    assert.equal(await page.locator('#attempts-text').inputValue(), '41');
+    await page.focus('#attempts');
+    await renderAfter(page, () => page.keyboard.press('ArrowLeft'));
+    assert.equal(await page.locator('#attempts-text').inputValue(), '40', 'one attempt fewer, none skipped');
+    await renderAfter(page, () => page.keyboard.press('ArrowLeft'));
+    assert.equal(await page.locator('#attempts-text').inputValue(), '39');
   });
 });
 
@@ -770,7 +868,10 @@ test('a retry quota and a circuit breaker, set on the page, bound the storm and 
     const error = await fieldError(page, 'breaker-failures');
     assert.match(error.text, /breaker-failures must be .*1 to 10,?000/, `#breaker-failures-error reads ${JSON.stringify(error.text)}`);
     assert.ok(error.visible, '#breaker-failures-error is shown');
-    assert.deepEqual(await stormLines(page), broken, 'the storm caption keeps the last good storm');
+    // The last good storm's caption, under a first line that says it is not of these inputs.
+    const [note, ...kept] = await stormLines(page);
+    assert.ok(note.startsWith(`Not redrawn (${error.text}): `), `the storm caption's first line: ${JSON.stringify(note)}`);
+    assert.deepEqual(kept, broken, 'the storm caption keeps the last good storm');
     assert.equal(await canvasDataUrl(page, '#storm'), pixels, 'the storm chart keeps the last good picture');
 
     // The link opened afresh sets the controls and draws the same storm.
@@ -819,7 +920,10 @@ test('garbage storm inputs show inline errors and keep the rest of the page', { 
       const rows = await tableRows(page);
       assert.equal(rows.length, DEFAULT_ROWS, `the schedule table keeps every attempt with ${field} ${JSON.stringify(text)}`);
       assert.equal(lastElapsed(rows), DEFAULT_LAST_ELAPSED, 'the schedule table is unchanged');
-      assert.deepEqual(await stormLines(page), initial.lines, 'the storm caption keeps the last good storm');
+      // The last good storm's caption, under a first line that says it is not of these inputs.
+      const [note, ...kept] = await stormLines(page);
+      assert.ok(note.startsWith(`Not redrawn (${state.text}): `), `the storm caption's first line: ${JSON.stringify(note)}`);
+      assert.deepEqual(kept, initial.lines, 'the storm caption keeps the last good storm');
       assert.equal(await canvasDataUrl(page, '#storm'), initial.pixels, 'the storm chart keeps the last good picture');
 
       await renderAfter(page, () => page.fill(`#${field}-text`, good));

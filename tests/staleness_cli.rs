@@ -99,6 +99,28 @@ fn the_suggestion_ends_at_the_tolerance_with_a_cap_within_the_allowed_lag() {
     assert!(staleness(&["--tolerance", "6h"])["suggestion"].is_null());
 }
 
+/// The suggestion reads the schedule as written: beside answers drawn with jitter, its "keeps
+/// retrying 18 h 02 min after…" says so first, and only then.
+#[test]
+fn under_jitter_the_suggestion_says_it_reads_the_schedule_as_written() {
+    let table = |extra: &[&str]| {
+        let mut args = vec![
+            "staleness",
+            "--preset",
+            "article",
+            "--tolerance",
+            "6h",
+            "--max-lag",
+            "1h",
+        ];
+        args.extend_from_slice(extra);
+        stdout(&run(&args))
+    };
+    let said = "These findings read the schedule as written, without its jitter.";
+    assert!(table(&["--mode", "full", "--seed", "1"]).contains(said));
+    assert!(!table(&[]).contains(said));
+}
+
 #[test]
 fn every_format_carries_the_same_numbers() {
     let args = |format: &'static str| ["staleness", "--preset", "article", "--format", format];

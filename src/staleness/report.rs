@@ -41,6 +41,10 @@ pub struct StalenessReport {
     pub suggestion_refused: Option<String>,
 }
 
+/// The suggestion's first finding under jitter: "keeps retrying 18 h after events stopped being
+/// worth delivering" reads the unjittered schedule, beside answers drawn with jitter.
+const AS_WRITTEN: &str = "These findings read the schedule as written, without its jitter.";
+
 impl StalenessReport {
     /// The report on outages of `outages_s` seconds. With `max_lag_s` (how late after recovery
     /// a delivery may be), it carries a [`Suggestion`], which needs the question's tolerance.
@@ -86,8 +90,15 @@ impl StalenessReport {
 
     /// What the suggestion says in words: its findings, or why no schedule was derived (empty
     /// without an allowed lag).
+    /// Under jitter they start by saying that they read the schedule as written (its attempts
+    /// where the table puts them), not the jittered draws the answers above come from.
     pub fn suggestion_findings(&self) -> Vec<String> {
         match (&self.suggestion, &self.suggestion_refused) {
+            (Some(suggestion), _) if self.method == super::Method::Sampled => {
+                std::iter::once(AS_WRITTEN.to_string())
+                    .chain(suggestion.findings.iter().cloned())
+                    .collect()
+            }
             (Some(suggestion), _) => suggestion.findings.clone(),
             (None, Some(why)) => vec![why.clone()],
             (None, None) => Vec::new(),

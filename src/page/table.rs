@@ -145,7 +145,11 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
                 count(s.exhausted),
                 count(s.duplicates),
                 count(s.peak_attempts_per_min),
-                optional_duration(s.drained_at_s.map(f64::from)),
+                // From recovery, as the caption counts it ("drains 6 h 57 min after recovery").
+                optional_duration(
+                    s.drained_at_s
+                        .map(|at| f64::from(at.saturating_sub(s.outage_end_s))),
+                ),
             ]
         })
         .collect();
@@ -156,7 +160,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
             "exhausted",
             "duplicates",
             "peak attempts/min",
-            "drained at",
+            "drained after recovery",
         ],
         rows,
     )
@@ -245,6 +249,28 @@ mod tests {
             .rows
             .iter()
             .all(|row| row.len() == table.headers.len()));
+    }
+
+    /// The element's table read "drained at 7 h 27 min" (from the storm's start) beside a
+    /// caption's "drains 6 h 57 min after recovery": both count from recovery.
+    #[test]
+    fn a_storm_drains_after_recovery_in_the_table_as_in_its_caption() {
+        let scenario = crate::storm::Scenario::article_fixed();
+        let report = crate::storm::simulate(&scenario, crate::Engine::Fluid, false).unwrap();
+        let drawn = StormDrawn {
+            label: "fixed 30 s".into(),
+            caption: report.caption.clone(),
+            summary: report.summary.clone(),
+        };
+        let table = storm_table(&[drawn]);
+        assert_eq!(table.headers[5], "drained after recovery");
+        let after = &table.rows[0][5];
+        assert_ne!(after, "—");
+        assert!(
+            report.caption.contains(&format!("{after} after recovery")),
+            "{after}: {}",
+            report.caption
+        );
     }
 
     #[test]

@@ -93,7 +93,9 @@ fn time_range(report: &JitterReport) -> (f64, f64) {
     ((lo - pad).max(0.0), hi + pad)
 }
 
-/// A bar per bin that holds any samples (a sliver when every sample is in one instant).
+/// A bar per bin that holds any samples, at least a 120th of the axis wide: without jitter
+/// every sample is in one bin of a second on an axis of hours, a bar no pixel wide (the chart
+/// read as an empty plot up to 100%).
 fn histogram<DB: DrawingBackend>(
     chart: &mut TimeChart<'_, DB, RangedCoordf64>,
     report: &JitterReport,
@@ -110,10 +112,12 @@ fn histogram<DB: DrawingBackend>(
                 .filter(|(_, share)| **share > 0.0)
                 .map(|(i, share)| {
                     let x0 = histogram.start_s + histogram.bin_s * i as f64;
-                    let x1 = if histogram.bin_s > 0.0 {
-                        x0 + histogram.bin_s
+                    let narrowest = (hi - lo) / 120.0;
+                    let (x0, x1) = if histogram.bin_s >= narrowest {
+                        (x0, x0 + histogram.bin_s)
                     } else {
-                        x0 + (hi - lo) / 200.0
+                        let middle = x0 + histogram.bin_s / 2.0;
+                        (middle - narrowest / 2.0, middle + narrowest / 2.0)
                     };
                     Rectangle::new([(x0, 0.0), (x1, *share)], theme.primary.mix(0.55).filled())
                 }),
@@ -246,6 +250,16 @@ mod tests {
         let none = svg(Jitter::None);
         assert!(none.contains("unjittered 24 h 02 min"));
         assert!(none.contains("expected 24 h 02 min"));
+        // Its one bar, every delivery at the same time, can be seen: a second wide on an axis
+        // of hours it was no pixel wide.
+        let bar = crate::chart::svg_read::hex(Theme::new(false).primary);
+        let widths: Vec<f64> = crate::chart::svg_read::rects(&none)
+            .into_iter()
+            .filter(|r| r.fill == bar)
+            .map(|r| r.rect.2 - r.rect.0)
+            .collect();
+        assert_eq!(widths.len(), 1, "{widths:?}");
+        assert!(widths[0] >= 5.0, "{widths:?}");
     }
 
     /// The time axis' labels under the plot, left to right.

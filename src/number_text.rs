@@ -71,6 +71,23 @@ pub(crate) fn multiple(value: f64) -> String {
     grouped(without_trailing_zeros(&significant(value, 3)))
 }
 
+/// Shares (0 to 1) that add up to a whole, as percentages to a tenth that add up to it too:
+/// each is rounded down to a tenth, and the tenths left go to the largest remainders (largest
+/// first, the earlier share on a tie). Rounded one by one, 50.05% + 20.85% + 29.1% read 50.1% +
+/// 20.9% + 29.1% = 100.1%.
+pub(crate) fn percents_in_tenths(shares: &[f64]) -> Vec<String> {
+    let tenths: Vec<f64> = shares.iter().map(|s| s * 1_000.0).collect();
+    let whole = tenths.iter().sum::<f64>().round();
+    let mut floors: Vec<f64> = tenths.iter().map(|t| t.floor()).collect();
+    let mut order: Vec<usize> = (0..tenths.len()).collect();
+    order.sort_by(|&a, &b| (tenths[b] - floors[b]).total_cmp(&(tenths[a] - floors[a])));
+    let left = (whole - floors.iter().sum::<f64>()).max(0.0) as usize;
+    for &i in order.iter().take(left) {
+        floors[i] += 1.0;
+    }
+    floors.iter().map(|t| format!("{:.1}%", t / 10.0)).collect()
+}
+
 /// `n` of `noun`, grouped, the noun in the plural unless `n` is 1: `1 attempt`, `2,000 attempts`.
 pub(crate) fn count_of(n: u64, noun: &str) -> String {
     let plural = if n == 1 { "" } else { "s" };
@@ -79,7 +96,26 @@ pub(crate) fn count_of(n: u64, noun: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{count_of, format_count, grouped, multiple, significant, without_trailing_zeros};
+    use super::{
+        count_of, format_count, grouped, multiple, percents_in_tenths, significant,
+        without_trailing_zeros,
+    };
+
+    #[test]
+    fn shares_of_a_whole_add_up_in_tenths() {
+        assert_eq!(
+            percents_in_tenths(&[0.5005, 0.2085, 0.291]),
+            ["50.0%", "20.9%", "29.1%"]
+        );
+        assert_eq!(
+            percents_in_tenths(&[1.0, 0.0, 0.0]),
+            ["100.0%", "0.0%", "0.0%"]
+        );
+        assert_eq!(
+            percents_in_tenths(&[1.0 / 3.0; 3]),
+            ["33.4%", "33.3%", "33.3%"]
+        );
+    }
 
     /// Herds and storms write their multiples alike (they read 366× and 205.4×).
     #[test]

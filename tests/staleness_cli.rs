@@ -320,3 +320,40 @@ fn draws_without_jitter_are_refused() {
         );
     }
 }
+
+/// A row's Exhausted, Fresh and Stale are the whole of its events: written to a tenth, they add
+/// up to 100.0% (rounded one by one, the jittered 24 h 02 min row read 50.1% + 20.8% + 29.2%).
+#[test]
+fn a_rows_shares_add_up_to_the_whole() {
+    for seed in ["1", "2", "3"] {
+        let markdown = stdout(&run(&[
+            "staleness",
+            "--preset",
+            "article",
+            "--tolerance",
+            "6h",
+            "--mode",
+            "full",
+            "--seed",
+            seed,
+            "--format",
+            "markdown",
+        ]));
+        let rows: Vec<Vec<&str>> = markdown
+            .lines()
+            .filter(|line| line.starts_with("| ") && line.contains('%'))
+            .map(|line| line.split(" | ").collect())
+            .collect();
+        assert!(rows.len() >= 10, "{markdown}");
+        for row in rows {
+            let tenths: i64 = row[4..7]
+                .iter()
+                .map(|cell| {
+                    let number: f64 = cell.trim_end_matches('%').parse().unwrap();
+                    (number * 10.0).round() as i64
+                })
+                .sum();
+            assert_eq!(tenths, 1_000, "seed {seed}: {row:?}");
+        }
+    }
+}

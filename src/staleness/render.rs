@@ -125,6 +125,18 @@ impl StalenessReport {
         let header = HEADER.iter().map(|h| h.to_string()).collect();
         let body = self.outages.iter().map(|o| {
             let (first, all) = (&o.first_event, &o.all_events);
+            // Exhausted, fresh and stale make the whole: their tenths add up to 100.0%.
+            let shares = match (all.fresh_share, all.stale_share) {
+                (Some(fresh), Some(stale)) => {
+                    crate::number_text::percents_in_tenths(&[all.exhausted_share, fresh, stale])
+                }
+                _ => vec![
+                    percent(Some(all.exhausted_share)),
+                    percent(None),
+                    percent(None),
+                ],
+            };
+            let [exhausted, fresh, stale] = <[String; 3]>::try_from(shares).unwrap_or_default();
             vec![
                 crate::duration::format_precise(o.outage_s),
                 match first.attempt {
@@ -133,9 +145,9 @@ impl StalenessReport {
                 },
                 duration(first.lag_s),
                 duration(first.age_s),
-                percent(Some(all.exhausted_share)),
-                percent(all.fresh_share),
-                percent(all.stale_share),
+                exhausted,
+                fresh,
+                stale,
                 duration(all.lag_mean_s),
                 duration(all.lag_p50_s),
                 duration(all.lag_p95_s),

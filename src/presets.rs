@@ -77,7 +77,7 @@ pub fn presets() -> Vec<Preset> {
             name: "azure-event-grid",
             title: "Azure Event Grid",
             source: "https://learn.microsoft.com/azure/event-grid/delivery-and-retry",
-            note: "10 s, 30 s, 1 min, 5 min, 10 min, 30 min, 1 h, 3 h, 6 h, then every 12 h while the 24 h time-to-live lasts (the service randomizes the gaps slightly)",
+            note: "10 s, 30 s, 1 min, 5 min, 10 min, 30 min, 1 h, 3 h, 6 h, then every 12 h while the 24 h time-to-live lasts: the last attempt, at 22 h 46 min 40 s, is the last before the event expires at 24 h (the service randomizes the gaps slightly)",
             policy: explicit(
                 &[10.0, 30.0, MIN, 5.0 * MIN, 10.0 * MIN, 30.0 * MIN, HOUR, 3.0 * HOUR, 6.0 * HOUR],
                 Some(12.0 * HOUR),
@@ -182,7 +182,13 @@ impl From<&Preset> for PresetInfo {
             note: preset.note.into(),
             attempts: preset.policy.attempts(),
             give_up_s,
-            give_up_text: format_exact(give_up_s),
+            // A jittered preset gives up earlier on average (full jitter: about half as late):
+            // the time from its gaps as written says so.
+            give_up_text: if preset.jitter.draws() {
+                format!("{} without jitter", format_exact(give_up_s))
+            } else {
+                format_exact(give_up_s)
+            },
             params: preset.params(),
         }
     }

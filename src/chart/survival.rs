@@ -522,10 +522,10 @@ mod tests {
         let columns = edges(&map.outages_s);
         let rows = edges(&map.headroom);
         let (outage, headroom, under) = cell_under(&map, (&columns, &rows), map.current)
-            .map(|(o, h, c)| (o, h, c.clone()))
+            .map(|(o, h, c)| (o, h, *c))
             .unwrap();
-        let mut own = under.clone();
-        map.scenario = Some(own.clone());
+        let mut own = under;
+        map.scenario = Some(own);
         assert_eq!(
             label(&map),
             format!("your scenario: {}", outcome_words(&own))
@@ -535,7 +535,7 @@ mod tests {
         } else {
             Outcome::Collapsed
         };
-        map.scenario = Some(own.clone());
+        map.scenario = Some(own);
         assert_eq!(
             label(&map),
             format!(

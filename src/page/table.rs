@@ -260,7 +260,7 @@ mod tests {
         let drawn = StormDrawn {
             label: "fixed 30 s".into(),
             caption: report.caption.clone(),
-            summary: report.summary.clone(),
+            summary: report.summary,
         };
         let table = storm_table(&[drawn]);
         assert_eq!(table.headers[5], "drained after recovery");

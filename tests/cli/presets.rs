@@ -38,8 +38,11 @@ fn presets_list_and_apply_with_flags_overriding() {
     };
     assert_eq!(give_up("svix"), Some("27 h 35 min 5 s".into()));
     assert_eq!(give_up("standard-webhooks"), Some("75 h 35 min 5 s".into()));
-    // A jittered preset's give-up time is its gaps as written: said so (PRESETS' "~3 s (ideal)").
-    assert_eq!(give_up("aws-sdk-standard"), Some("3 s without jitter".into()));
+    // A jittered preset's give-up time is its gaps as written, and says so (AWS calls it ideal).
+    assert_eq!(
+        give_up("aws-sdk-standard"),
+        Some("3 s without jitter".into())
+    );
     assert_eq!(json.as_array().unwrap().len(), 7);
     assert!(json
         .as_array()

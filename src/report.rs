@@ -625,21 +625,24 @@ mod tests {
     /// "the first at or past the 6 h 02 min deadline (attempt 8 falls at 6 h 02 min)".
     #[test]
     fn a_deadline_close_to_an_attempt_is_written_apart_from_it() {
-        let policy = Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(21_740.0)).unwrap();
-        let report = ScheduleReport::new(&policy.schedule(), 1_200.0);
         assert_eq!(
-            report.facts[0],
+            article_until(21_740.0).facts[0],
             "Gives up 9 h 02 min after the first failure, at attempt 9, the first at or past the \
              6 h 02 min 20 s deadline (attempt 8 falls at 6 h 02 min)."
         );
+    }
+
+    /// The report of the article's policy given up at `deadline_s`.
+    fn article_until(deadline_s: f64) -> ScheduleReport {
+        let policy = Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(deadline_s)).unwrap();
+        ScheduleReport::new(&policy.schedule(), 1_200.0)
     }
 
     /// A 2 h deadline is crossed by attempt 7 at 3 h 02 min, which is still made: the facts
     /// and the caption say so (they read as a schedule 1 h 02 min past what was asked).
     #[test]
     fn a_deadline_is_named_where_it_falls() {
-        let policy = Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(7_200.0)).unwrap();
-        let report = ScheduleReport::new(&policy.schedule(), 1_200.0);
+        let report = article_until(7_200.0);
         assert_eq!(
             report.facts[0],
             "Gives up 3 h 02 min after the first failure, at attempt 7, the first at or past the \

@@ -162,8 +162,10 @@ impl Jitter {
 
     /// Refuses decorrelated jitter for an explicit schedule: it grows each gap from the base
     /// and the gap before, so it would read a list's first gap as a base and its longest as a
-    /// cap and ignore the rest. Every computation under jitter (the give-up distribution,
-    /// sampling, the deadline, the herd, staleness, storms) starts with this check.
+    /// cap and ignore the rest. Every public computation under jitter (the give-up
+    /// distribution, `sample`, the deadline, the herd, staleness, storms, the JS API's sampled
+    /// mean) starts with this check; the draws beneath them ([`Gaps`], [`sample_schedule`],
+    /// `give_up_times`) trust their callers, as they trust them with sizes.
     pub fn check_applies_to(&self, policy: &Policy) -> Result<(), Error> {
         if *self == Jitter::Decorrelated && policy.explicit_gaps().is_some() {
             return Err(Error::out_of_range(

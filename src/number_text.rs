@@ -71,21 +71,42 @@ pub(crate) fn multiple(value: f64) -> String {
     grouped(without_trailing_zeros(&significant(value, 3)))
 }
 
-/// Shares (0 to 1) that add up to a whole, as percentages to a tenth that add up to it too:
-/// each is rounded down to a tenth, and the tenths left go to the largest remainders (largest
-/// first, the earlier share on a tie). Rounded one by one, 50.05% + 20.85% + 29.1% read 50.1% +
-/// 20.9% + 29.1% = 100.1%.
-pub(crate) fn percents_in_tenths(shares: &[f64]) -> Vec<String> {
-    let tenths: Vec<f64> = shares.iter().map(|s| s * 1_000.0).collect();
-    let whole = tenths.iter().sum::<f64>().round();
-    let mut floors: Vec<f64> = tenths.iter().map(|t| t.floor()).collect();
-    let mut order: Vec<usize> = (0..tenths.len()).collect();
-    order.sort_by(|&a, &b| (tenths[b] - floors[b]).total_cmp(&(tenths[a] - floors[a])));
+/// Shares (0 to 1) that add up to a whole, as percentages with `decimals` decimals that add up
+/// to it too (largest remainders): each is rounded down to its last decimal, and the units left
+/// go to the largest remainders, the earlier share first on a tie (remainders compared to 1e-9,
+/// so that float noise does not decide). Rounded one by one, 50.05% + 20.85% + 29.1% read
+/// 50.1% + 20.9% + 29.1% = 100.1%; together they read 50.1% + 20.8% + 29.1%.
+pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String> {
+    let unit = 10f64.powi(decimals as i32 + 2);
+    // To the nanounit first: 0.5005 × 1000 is 500.49999999999994, a tie with 208.5.
+    let units: Vec<f64> = shares
+        .iter()
+        .map(|s| (s * unit * 1e9).round() / 1e9)
+        .collect();
+    let whole = units.iter().sum::<f64>().round();
+    let mut floors: Vec<f64> = units.iter().map(|u| u.floor()).collect();
+    let remainders: Vec<f64> = units.iter().zip(&floors).map(|(u, f)| u - f).collect();
     let left = (whole - floors.iter().sum::<f64>()).max(0.0) as usize;
-    for &i in order.iter().take(left) {
-        floors[i] += 1.0;
+    // The largest remainder not yet given a unit, the earlier on a tie: a few shares, so a
+    // scan each time (a sort brought 8 KB of wasm).
+    let mut given = vec![false; units.len()];
+    for _ in 0..left {
+        let mut best: Option<usize> = None;
+        for i in (0..units.len()).filter(|&i| !given[i]) {
+            if best.is_none_or(|b| remainders[i] > remainders[b]) {
+                best = Some(i);
+            }
+        }
+        if let Some(i) = best {
+            floors[i] += 1.0;
+            given[i] = true;
+        }
     }
-    floors.iter().map(|t| format!("{:.1}%", t / 10.0)).collect()
+    let scale = 10f64.powi(decimals as i32);
+    floors
+        .iter()
+        .map(|u| format!("{:.decimals$}%", u / scale))
+        .collect()
 }
 
 /// `n` of `noun`, grouped, the noun in the plural unless `n` is 1: `1 attempt`, `2,000 attempts`.
@@ -97,23 +118,27 @@ pub(crate) fn count_of(n: u64, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        count_of, format_count, grouped, multiple, percents_in_tenths, significant,
+        count_of, format_count, grouped, multiple, percents_adding_up, significant,
         without_trailing_zeros,
     };
 
     #[test]
     fn shares_of_a_whole_add_up_in_tenths() {
         assert_eq!(
-            percents_in_tenths(&[0.5005, 0.2085, 0.291]),
-            ["50.0%", "20.9%", "29.1%"]
+            percents_adding_up(&[0.5005, 0.2085, 0.291], 1),
+            ["50.1%", "20.8%", "29.1%"]
         );
         assert_eq!(
-            percents_in_tenths(&[1.0, 0.0, 0.0]),
+            percents_adding_up(&[1.0, 0.0, 0.0], 1),
             ["100.0%", "0.0%", "0.0%"]
         );
         assert_eq!(
-            percents_in_tenths(&[1.0 / 3.0; 3]),
+            percents_adding_up(&[1.0 / 3.0; 3], 1),
             ["33.4%", "33.3%", "33.3%"]
+        );
+        assert_eq!(
+            percents_adding_up(&[1.0 / 3.0; 3], 0),
+            ["34%", "33%", "33%"]
         );
     }
 

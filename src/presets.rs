@@ -166,7 +166,8 @@ pub struct PresetInfo {
     pub attempts: u32,
     /// The unjittered give-up time, seconds.
     pub give_up_s: f64,
-    /// The same, exactly, in words: "27 h 35 min 5 s".
+    /// The same, exactly, in words: "27 h 35 min 5 s"; a jittered preset's says it is the
+    /// schedule as written: "3 s without jitter".
     pub give_up_text: String,
     /// Its parameters.
     pub params: Params,
@@ -182,8 +183,8 @@ impl From<&Preset> for PresetInfo {
             note: preset.note.into(),
             attempts: preset.policy.attempts(),
             give_up_s,
-            // A jittered preset gives up earlier on average (full jitter: about half as late):
-            // the time from its gaps as written says so.
+            // Under jitter the give-up time is drawn (full jitter: about half as late on
+            // average): the time from its gaps as written says so.
             give_up_text: if preset.jitter.draws() {
                 format!("{} without jitter", format_exact(give_up_s))
             } else {

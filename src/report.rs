@@ -329,15 +329,28 @@ fn caption(schedule: &Schedule) -> String {
         ),
         _ => text += &format!("Attempt {last} falls at {give_up}, where the schedule gives up."),
     }
-    if let Stop::GiveUpAfter(deadline_s) = policy.stop() {
-        if schedule.give_up_s() > deadline_s {
-            text += &format!(
-                " It is the first attempt at or past the {} deadline, and is still made.",
-                format_duration(deadline_s)
-            );
-        }
+    if let Some((_, deadline, _)) = crossed_deadline(schedule) {
+        text += &format!(
+            " It is the first attempt at or past the {deadline} deadline, and is still made."
+        );
     }
     text
+}
+
+/// A give-up deadline the last attempt passes: the attempt before it, and the deadline and that
+/// attempt's time as text, written apart where rounding would write them alike (the attempt
+/// before falls before the deadline, and must not read as falling on it).
+fn crossed_deadline(schedule: &Schedule) -> Option<(u32, String, String)> {
+    let Stop::GiveUpAfter(deadline_s) = schedule.policy().stop() else {
+        return None;
+    };
+    match schedule.rows() {
+        [.., before, last] if last.elapsed_s > deadline_s => {
+            let (deadline, before_text) = crate::format_distinct(deadline_s, before.elapsed_s);
+            Some((before.attempt, deadline, before_text))
+        }
+        _ => None,
+    }
 }
 
 /// For a give-up deadline, where it falls: on the last attempt, or between the last two (the
@@ -346,17 +359,11 @@ fn past_deadline(schedule: &Schedule) -> String {
     let Stop::GiveUpAfter(deadline_s) = schedule.policy().stop() else {
         return String::new();
     };
-    match schedule.rows() {
-        [.., before, last] if last.elapsed_s > deadline_s => {
-            // Written apart where rounding would write them alike: the attempt before falls
-            // before the deadline, and must not read as falling on it.
-            let (deadline, before_text) = crate::format_distinct(deadline_s, before.elapsed_s);
-            format!(
-                ", the first at or past the {deadline} deadline (attempt {} falls at {before_text})",
-                before.attempt,
-            )
-        }
-        _ => format!(", on the {} deadline", format_duration(deadline_s)),
+    match crossed_deadline(schedule) {
+        Some((attempt, deadline, before)) => format!(
+            ", the first at or past the {deadline} deadline (attempt {attempt} falls at {before})"
+        ),
+        None => format!(", on the {} deadline", format_duration(deadline_s)),
     }
 }
 
@@ -411,13 +418,13 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
             format!("{counts} attempts reach it, as does a shorter base")
         }
     };
+    // Written apart where rounding would write them alike: "reach 2 min, past the 2 min asked".
+    let (reached, asked) = crate::format_distinct(reached, deadline_s);
     Ok(format!(
-        "A cap of {}, the smallest there is (the base), makes {} reach {}, past \
-         the {} asked: {instead}.\n",
+        "A cap of {}, the smallest there is (the base), makes {} reach {reached}, past \
+         the {asked} asked: {instead}.\n",
         cap_text(cap),
         count_of(u64::from(attempts), "attempt"),
-        format_duration(reached),
-        format_duration(deadline_s)
     ))
 }
 
@@ -625,10 +632,18 @@ mod tests {
     /// "the first at or past the 6 h 02 min deadline (attempt 8 falls at 6 h 02 min)".
     #[test]
     fn a_deadline_close_to_an_attempt_is_written_apart_from_it() {
+        let report = article_until(21_740.0);
         assert_eq!(
-            article_until(21_740.0).facts[0],
+            report.facts[0],
             "Gives up 9 h 02 min after the first failure, at attempt 9, the first at or past the \
              6 h 02 min 20 s deadline (attempt 8 falls at 6 h 02 min)."
+        );
+        assert!(
+            report.caption.ends_with(
+                "It is the first attempt at or past the 6 h 02 min 20 s deadline, and is still made."
+            ),
+            "{}",
+            report.caption
         );
     }
 

@@ -280,6 +280,10 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
             "error: --outage must be whole minutes for the arithmetic engine (the article's table counts minutes), got 30 s",
         ),
         (
+            &["--engine", "arithmetic", "--outage", "121s"],
+            "error: --outage must be whole minutes for the arithmetic engine (the article's table counts minutes), got 2 min 1 s",
+        ),
+        (
             &["--engine", "arithmetic", "--capacity", "40/s"],
             "error: --capacity must be left out",
         ),

@@ -730,6 +730,8 @@ async function main() {
     $(field).addEventListener('input', () => {
       const stops = config.sliderStops[field];
       $(`${field}-text`).value = stops ? formatDuration(stops[Number($(field).value)]) : $(field).value;
+      // A slider a link stretched (multiplier 1000 on one up to 5) shrinks back once dragged in.
+      syncSlider(field);
       if (POLICY_CONTROLS.includes(field)) edited(field);
       render();
     });
@@ -840,7 +842,9 @@ async function main() {
 const narrowScreen = window.matchMedia('(max-width: 760px)');
 function foldControlGroups() {
   for (const group of document.querySelectorAll('#controls details.group')) {
-    group.open = !narrowScreen.matches || group.hasAttribute('data-narrow-open');
+    // A group holding the focus or a refused field stays open: folding it would hide them.
+    group.open = !narrowScreen.matches || group.hasAttribute('data-narrow-open')
+      || group.contains(document.activeElement) || Boolean(group.querySelector('[aria-invalid]'));
   }
 }
 foldControlGroups();

@@ -116,6 +116,9 @@ export class BackoffLab extends HTMLElement {
     this.parts.chart.hidden = true;
     this.parts.canvas = make('canvas', '', this.parts.chart);
     this.parts.canvas.setAttribute('role', 'img');
+    // Hidden from assistive technology until it shows a chart and carries its caption: the box
+    // held before the element starts is an image with no name.
+    this.parts.canvas.setAttribute('aria-hidden', 'true');
     this.parts.caption = make('p', 'caption');
     this.parts.caption.hidden = true;
     this.parts.details = make('details');
@@ -335,6 +338,7 @@ export class BackoffLab extends HTMLElement {
     const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
     this.parts.fallback.hidden = true;
     this.parts.canvas.setAttribute('aria-label', caption);
+    this.parts.canvas.removeAttribute('aria-hidden');
     fillCaption(this.parts.caption, caption, drawn.storms.map((storm) => storm.label));
     this.parts.caption.hidden = false;
     const row = (cells, tag) => {

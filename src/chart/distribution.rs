@@ -93,9 +93,10 @@ fn time_range(report: &JitterReport) -> (f64, f64) {
     ((lo - pad).max(0.0), hi + pad)
 }
 
-/// A bar per bin that holds any samples, at least a 120th of the axis wide: without jitter
-/// every sample is in one bin of a second on an axis of hours, a bar no pixel wide (the chart
-/// read as an empty plot up to 100%).
+/// A bar per bin that holds any samples. A lone bar is at least a 120th of the axis wide:
+/// without jitter every sample is in one bin of a second on an axis of hours, a bar no pixel
+/// wide (the chart read as an empty plot up to 100%). Bars of a spread histogram keep their
+/// bins' widths, which a wider bar would overlap.
 fn histogram<DB: DrawingBackend>(
     chart: &mut TimeChart<'_, DB, RangedCoordf64>,
     report: &JitterReport,
@@ -104,6 +105,7 @@ fn histogram<DB: DrawingBackend>(
     theme: &Theme,
 ) -> Result<(), Error> {
     let histogram = &report.sampled.histogram;
+    let lone = shares.iter().filter(|share| **share > 0.0).count() == 1;
     chart
         .draw_series(
             shares
@@ -113,7 +115,7 @@ fn histogram<DB: DrawingBackend>(
                 .map(|(i, share)| {
                     let x0 = histogram.start_s + histogram.bin_s * i as f64;
                     let narrowest = (hi - lo) / 120.0;
-                    let (x0, x1) = if histogram.bin_s >= narrowest {
+                    let (x0, x1) = if !lone || histogram.bin_s >= narrowest {
                         (x0, x0 + histogram.bin_s)
                     } else {
                         let middle = x0 + histogram.bin_s / 2.0;

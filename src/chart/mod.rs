@@ -166,10 +166,13 @@ pub(crate) fn time_tick(seconds: f64, in_days: bool) -> String {
     crate::format_duration(seconds)
 }
 
-/// Whether a linear time axis with `ticks` is labelled in days ([`time_tick`]): a tick reads
-/// in days once it reaches 100 h.
+/// Whether a linear time axis with `ticks` is labelled in days ([`time_tick`]): when a tick
+/// reaches 100 h (where `format_duration` writes days) and every tick is a whole half day, so
+/// that a tenth of a day writes each exactly (ticks 6 h apart would read "0.2 days").
 pub(crate) fn axis_in_days(ticks: &[f64]) -> bool {
+    const HALF_DAY: f64 = 43_200.0;
     ticks.iter().any(|&t| t >= 100.0 * 3_600.0)
+        && ticks.iter().all(|&t| (t / HALF_DAY).fract() == 0.0)
 }
 
 /// Multiples of the smallest nice duration that puts at most `max` ticks in `lo..=hi`.

@@ -572,6 +572,9 @@ mod tests {
         assert_eq!(labels, ["0", "1 day", "2 days", "4 days", "5 days"]);
         let hours = [0.0, 3_600.0, 36_000.0];
         assert!(!super::super::axis_in_days(&hours));
+        // Ticks 6 h apart past 100 h stay in hours: in days they would read "0.2 days".
+        let quarter_days: Vec<f64> = (0..20).map(|k| f64::from(k) * 21_600.0).collect();
+        assert!(!super::super::axis_in_days(&quarter_days));
         assert_eq!(super::super::time_tick(60.0, false), "1 min");
         assert_eq!(super::super::time_tick(36_000.0, false), "10 h");
         assert_eq!(super::super::time_tick(1.5 * 86_400.0, true), "1.5 days");

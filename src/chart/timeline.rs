@@ -449,19 +449,20 @@ impl TimeAxis {
         painter: &Painter<'_, DB>,
         font: &TextStyle,
     ) -> Vec<(f64, String)> {
-        // A linear axis reaching 100 h reads in days throughout (known from its end alone).
-        let in_days = self.log_base.is_none() && super::axis_in_days(&[self.end]);
-        let label = |t: f64| super::time_tick(t, in_days);
-        let room = |t: f64| painter.size(&label(t), font).0 + 18.0 * painter.scale;
+        let width = |text: &str| painter.size(text, font).0 + 18.0 * painter.scale;
         let candidates: Vec<f64> = match self.log_base {
             Some(_) => std::iter::once(0.0)
                 .chain(super::NICE_SECONDS.into_iter().filter(|&t| t <= self.end))
                 .collect(),
             None => {
-                let fit = ((self.right - self.left) / room(self.end)).floor() as usize;
-                super::nice_time_ticks(0.0, self.end, fit)
+                let fit = ((self.right - self.left) / width(&format_duration(self.end))).floor();
+                super::nice_time_ticks(0.0, self.end, fit as usize)
             }
         };
+        // A linear axis reaching 100 h in whole half days reads in days throughout.
+        let in_days = self.log_base.is_none() && super::axis_in_days(&candidates);
+        let label = |t: f64| super::time_tick(t, in_days);
+        let room = |t: f64| width(&label(t));
         let mut ticks = Vec::new();
         let mut next_free = f64::NEG_INFINITY;
         for t in candidates {

@@ -228,15 +228,15 @@ pub(super) struct JitterFlags {
 }
 
 impl JitterFlags {
-    /// Refuses `--samples` (`samples`, as typed) and `--seed` without jitter, where nothing is
-    /// drawn: they would be ignored, and whoever typed them expects draws (`jitter` ran one
+    /// Refuses `--samples` (`samples`, as typed) and `--seed` where nothing is drawn (`draws`
+    /// false): they would be ignored, and whoever typed them expects draws (`jitter` ran one
     /// exact table for `--preset article --samples 1 --seed 1` while `staleness` refused it).
     pub(super) fn refuse_draws_without_jitter(
         &self,
-        params: &Params,
+        draws: bool,
         samples: Option<&str>,
     ) -> Result<(), Error> {
-        if params.jitter()? != backoff_lab::jitter::Jitter::None {
+        if draws {
             return Ok(());
         }
         let given = [("samples", samples), ("seed", self.seed.as_deref())];

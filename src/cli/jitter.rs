@@ -59,17 +59,18 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
             .transpose()?,
         ..args.policy.with_jitter(&args.jitter)?
     };
-    args.jitter
-        .refuse_draws_without_jitter(&params, args.samples.as_deref())?;
     let (policy, jitter) = (params.policy()?, params.jitter()?);
-    // Nothing is drawn without jitter: seed 0, so that the same command prints the same JSON
-    // (a fresh seed, drawn for nothing, changed it from run to run).
-    let params = match jitter {
-        backoff_lab::jitter::Jitter::None => Params {
+    args.jitter
+        .refuse_draws_without_jitter(jitter.draws(), args.samples.as_deref())?;
+    // Nothing is drawn without jitter (nor with ±0%): seed 0, so that the same command prints
+    // the same JSON (a fresh seed, drawn for nothing, changed it from run to run).
+    let params = if jitter.draws() {
+        params
+    } else {
+        Params {
             seed: Some(0.0),
             ..params
-        },
-        _ => params,
+        }
     };
     let report = JitterReport::new(
         &policy,

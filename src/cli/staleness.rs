@@ -53,8 +53,10 @@ pub(super) fn run(args: StalenessArgs) -> Result<String, Error> {
             .transpose()?,
         ..args.jitter.over(&args.policy)?
     };
+    // Staleness samples under any jitter mode, a proportional factor of 0 included.
+    let draws = params.jitter()? != backoff_lab::jitter::Jitter::None;
     args.jitter
-        .refuse_draws_without_jitter(&params, args.samples.as_deref())?;
+        .refuse_draws_without_jitter(draws, args.samples.as_deref())?;
     let report = params.staleness_report()?;
     // Once the run has succeeded: an error is one line.
     args.jitter

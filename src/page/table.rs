@@ -146,10 +146,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
                 count(s.duplicates),
                 count(s.peak_attempts_per_min),
                 // From recovery, as the caption counts it ("drains 6 h 57 min after recovery").
-                optional_duration(
-                    s.drained_at_s
-                        .map(|at| f64::from(at.saturating_sub(s.outage_end_s))),
-                ),
+                optional_duration(s.drained_at_s.map(|at| s.after_recovery_s(at))),
             ]
         })
         .collect();

@@ -128,7 +128,7 @@ impl StalenessReport {
             // Exhausted, fresh and stale make the whole: their tenths add up to 100.0%.
             let shares = match (all.fresh_share, all.stale_share) {
                 (Some(fresh), Some(stale)) => {
-                    crate::number_text::percents_in_tenths(&[all.exhausted_share, fresh, stale])
+                    crate::number_text::percents_adding_up(&[all.exhausted_share, fresh, stale], 1)
                 }
                 _ => vec![
                     percent(Some(all.exhausted_share)),

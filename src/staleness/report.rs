@@ -194,16 +194,24 @@ impl StalenessReport {
 /// rest arrive (fresh and stale with a tolerance).
 fn exhausted_outage_clause(outage: &OutageAnswer, sampled: bool) -> String {
     let events = &outage.all_events;
-    let percent = |share: f64| crate::report::whole_percent(share * 100.0);
-    let rest = match (events.fresh_share, events.stale_share) {
-        (Some(fresh), Some(stale)) => {
-            format!(
-                "{} arrive fresh and {} stale",
-                percent(fresh),
-                percent(stale)
-            )
-        }
-        _ => format!("{} are delivered", percent(events.delivered_share)),
+    // The shares of the whole add up (thirds read 33% + 33% + 33%), in whole percents but for
+    // a share that would read 0% or 100% and is not.
+    let shares: Vec<f64> = match (events.fresh_share, events.stale_share) {
+        (Some(fresh), Some(stale)) => vec![events.exhausted_share, fresh, stale],
+        _ => vec![events.exhausted_share, events.delivered_share],
+    };
+    let texts: Vec<String> = crate::number_text::percents_adding_up(&shares, 0)
+        .into_iter()
+        .zip(&shares)
+        .map(|(text, &share)| match text.as_str() {
+            "0%" | "100%" => crate::report::whole_percent(share * 100.0),
+            _ => text,
+        })
+        .collect();
+    let rest = match texts.as_slice() {
+        [_, fresh, stale] => format!("{fresh} arrive fresh and {stale} stale"),
+        [_, delivered] => format!("{delivered} are delivered"),
+        _ => String::new(),
     };
     format!(
         "after {} outage the {}first event is exhausted: {}{} of its events need a replay, \
@@ -211,7 +219,7 @@ fn exhausted_outage_clause(outage: &OutageAnswer, sampled: bool) -> String {
         crate::duration::with_article(&format_precise(outage.outage_s)),
         if sampled { "median " } else { "" },
         if sampled { "on average " } else { "" },
-        percent(events.exhausted_share),
+        texts[0],
     )
 }
 
@@ -270,6 +278,22 @@ mod tests {
     use crate::Policy;
 
     const HOUR: f64 = 3_600.0;
+
+    /// An exhausted outage's sentence gives shares of one whole: thirds read "33% … 33% fresh
+    /// and 33% stale" (99%); they add up, and a share under half a percent keeps its decimals.
+    #[test]
+    fn an_exhausted_outages_shares_add_up() {
+        let outage = |delivered: f64, fresh: f64| OutageAnswer {
+            outage_s: 4.0 * HOUR,
+            first_event: super::super::outage::FirstEvent::exhausted(),
+            all_events: super::super::outage::AllEvents::shares(3.0, delivered, Some(fresh)),
+            spread: None,
+        };
+        assert!(exhausted_outage_clause(&outage(2.0, 1.0), false)
+            .contains("34% of its events need a replay, 33% arrive fresh and 33% stale"));
+        assert!(exhausted_outage_clause(&outage(2.99, 2.989), false)
+            .contains("0.3% of its events need a replay, 99.6% arrive fresh and 0.03% stale"));
+    }
 
     fn article(tolerance_s: f64) -> StalenessReport {
         let question = Question::new(&Policy::article(), Jitter::None, 0)

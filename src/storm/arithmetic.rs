@@ -96,7 +96,7 @@ pub fn arithmetic_view(scenario: &Scenario) -> Result<ArithmeticReport, Error> {
     if scenario.outage.1 % 60 != 0 {
         return Err(Error::out_of_range(
             "outage",
-            crate::format_duration(f64::from(scenario.outage.1)),
+            crate::duration::format_precise(f64::from(scenario.outage.1)),
             "whole minutes for the arithmetic engine (the article's table counts minutes)",
         ));
     }

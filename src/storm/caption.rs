@@ -56,7 +56,7 @@ pub(crate) fn caption(
         );
     }
     let share = |n: f64| n / summary.arrivals.max(1.0) * 100.0;
-    let after = |at: u32| format_duration(f64::from(at.saturating_sub(summary.outage_end_s)));
+    let after = |at: u32| format_duration(summary.after_recovery_s(at));
     let recovered = if no_outage { "the start" } else { "recovery" };
     let exhausted = whole_percent(share(summary.exhausted));
     let mostly_exhausted = summary.exhausted > 0.5 * summary.arrivals;

@@ -118,6 +118,14 @@ pub struct Summary {
     pub breaker_openings: Option<u32>,
 }
 
+impl Summary {
+    /// Seconds from the outage's end to `at_s` (0 before it): how the captions and the table
+    /// of numbers count a drain, "after recovery".
+    pub fn after_recovery_s(&self, at_s: u32) -> f64 {
+        f64::from(at_s.saturating_sub(self.outage_end_s))
+    }
+}
+
 /// A storm simulation's result: per-minute rows, per-second rows when asked, the summary.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -66,15 +66,19 @@ impl Axes {
     ) -> Result<Self, Error> {
         let longest = longest_outage_s();
         let (low, high) = outages_s;
+        // In hours, minutes and seconds as the range is (7 days and 6 days 23 h would both read
+        // "7 days"), unless that rounds the value: 0.9996 s read "1 s", inside the range.
+        let given = |seconds: f64| {
+            let exact = crate::format_exact(seconds.abs());
+            match crate::parse_duration("outages", &exact) {
+                Ok(back) if (back - seconds).abs() < 1e-6 => exact,
+                _ => crate::duration::format_precise(seconds.abs()),
+            }
+        };
         if !(low.is_finite() && high.is_finite() && low >= 1.0 && low < high && high <= longest) {
             return Err(Error::out_of_range(
                 "outages",
-                // Written to the second: 7 days and 6 days 23 h would both read "7 days".
-                format!(
-                    "{}..{}",
-                    crate::format_exact(low.abs()),
-                    crate::format_exact(high.abs())
-                ),
+                format!("{}..{}", given(low), given(high)),
                 format!(
                     "two durations from 1 s to {} ({} less the {} recovery window), the first \
                      shorter",
@@ -238,6 +242,8 @@ mod tests {
             "outages must be two durations from 1 s to 167 h (7 days less the 1 h recovery \
              window), the first shorter, got 1 h..168 h"
         );
+        // Just under the 1 s floor: rounded to the millisecond it read "1 s", inside the range.
+        assert!(refused((0.9996, 3_600.0), (1.0, 2.0), (4, 4)).ends_with("got 999.6 ms..1 h"));
         assert!(refused((10.0, 60.0), (f64::NAN, 2.0), (4, 4)).starts_with("headroom must be"));
         // Either rule broken, the message states both.
         let both = "steps must be from 2 to 64 steps on each axis and at most 1024 cells in all \

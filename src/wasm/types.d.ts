@@ -880,7 +880,8 @@ attempts: number,
  */
 give_up_s: number,
 /**
- * The same, exactly, in words: "27 h 35 min 5 s".
+ * The same, exactly, in words: "27 h 35 min 5 s"; a jittered preset's says it is the
+ * schedule as written: "3 s without jitter".
  */
 give_up_text: string,
 /**

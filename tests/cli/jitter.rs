@@ -222,6 +222,21 @@ fn draws_are_not_asked_for_without_jitter() {
             &format!("error: --seed {reason}, got 7"),
         );
     }
+    // Proportional jitter of ±0% draws nothing either (staleness still samples it).
+    refused(
+        &[
+            "jitter",
+            "--preset",
+            "article",
+            "--mode",
+            "proportional",
+            "--factor",
+            "0",
+            "--seed",
+            "7",
+        ],
+        &format!("error: --seed {reason}, got 7"),
+    );
     // Nor is a seed drawn for nothing: the same command prints the same JSON, with seed 0.
     let json = || stdout(&run(&["jitter", "--preset", "svix", "--format", "json"]));
     let first = json();

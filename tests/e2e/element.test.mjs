@@ -152,6 +152,7 @@ const look = (tab, id) => tab.evaluate((id) => {
     corner,
     label: canvas.getAttribute('aria-label'),
     role: canvas.getAttribute('role'),
+    ariaHidden: canvas.getAttribute('aria-hidden'),
     caption: root.querySelector('.caption').textContent,
     error: error.hidden ? '' : error.textContent,
     fallbackShown: !root.querySelector('.fallback').hidden,
@@ -180,6 +181,7 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
       const seen = await look(tab, id);
       assert.ok(seen.inked > 200, `${id}: a drawn chart (${seen.inked} inked pixels)`);
       assert.equal(seen.role, 'img');
+      assert.equal(seen.ariaHidden, null, `${id}: a drawn chart is not hidden from assistive technology`);
       assert.ok(seen.caption.length > 20 && seen.label === seen.caption, `${id}: caption ${seen.caption}`);
       assert.ok(seen.tableRows > 0, `${id}: the numbers as a table`);
       assert.equal(seen.fallbackShown, false, `${id}: the fallback gives way to the chart`);
@@ -390,6 +392,7 @@ test('an element far below the fold holds its chart\'s box before it starts, so 
         height: far.getBoundingClientRect().height,
         top: far.getBoundingClientRect().top + scrollY,
         chart: far.shadowRoot.querySelector('.chart').getBoundingClientRect().height,
+        canvasHidden: far.shadowRoot.querySelector('canvas').getAttribute('aria-hidden'),
         below: document.getElementById('below').getBoundingClientRect().top + scrollY,
         fallbackImage: document.querySelector('#far-fallback img').getBoundingClientRect().height,
       };
@@ -400,6 +403,7 @@ test('an element far below the fold holds its chart\'s box before it starts, so 
     assert.equal((await rendered(tab, 'far')).length, 0, 'not started while far from the viewport');
     // The column is 760 px wide: a chart half as high.
     assert.equal(before.height, 380, `the element holds its chart's box before it starts: ${JSON.stringify(before)}`);
+    assert.equal(before.canvasHidden, 'true', 'the empty box is no image with no name for a screen reader');
     assert.ok(before.fallbackImage > 100, `fallback children are shown until the chart is drawn: ${JSON.stringify(before)}`);
 
     await tab.evaluate(() => document.getElementById('far').scrollIntoView());

@@ -611,7 +611,8 @@ def jitter_report(pol, mode, factor, seed, samples, deadline=None, level=0.05, d
         out.update(exact=True, expected_give_up_s=expected, expected_std_error_s=None, percentiles=pct,
                    range_s=span, _tol=tol)
     rng = Rng(seed)
-    if mode == "none":  # every draw is the same sum of the windows, and takes no random number
+    if mode == "none" or (mode == "proportional" and factor == 0):  # every draw is the same sum
+        # of the windows, and takes no random number
         vals = [draw_give_up(rng, wins, mode, pol)] * samples
     else:
         vals = [draw_give_up(rng, wins, mode, pol) for _ in range(samples)]
@@ -888,7 +889,7 @@ def check_scenario(rng, fixed=None):
     seed = pick("seed", lambda: rng.choice([0, 1, 42, rng.randint(0, 2**32), rng.randint(0, 2**53 - 1)]))
     retries = max(1, pol.attempts - 1)
     samples = pick("samples", lambda: max(1, min(rng.choice([1, 2, 10, 100, 1000, 3000]), 30000 // retries)))
-    if mode == "none":
+    if mode == "none" or (mode == "proportional" and factor == 0):
         # Nothing is drawn: --seed and --samples are refused, and the report counts the default
         # (1,000,000 give-up times, or the most 2,000,000,000 drawn gaps allow) with seed 0.
         seed, samples = 0, min(1_000_000, max(1, int(2e9 / max(1, pol.attempts - 1))))

@@ -302,8 +302,11 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
     // duration such as 30s …" where `400d` read the range).
     let duration_range = "a duration greater than 0 s and at most 365 days";
     let check_duration = |text: &str| -> Result<(), String> {
-        let seconds = parse_duration("value", text)
-            .map_err(|_| format!("{duration_range}, such as 30s, 4m30s, 4.5min, 3h or 1d"))?;
+        let seconds = parse_duration("value", text).map_err(|error| match error {
+            // A reason of its own (a unit written twice, a capital M) is kept.
+            crate::Error::OutOfRange { valid, .. } => format!("{valid}; {duration_range}"),
+            _ => format!("{duration_range}, such as 30s, 4m30s, 4.5min, 3h or 1d"),
+        })?;
         if seconds > 0.0 && seconds <= 365.0 * 86_400.0 {
             Ok(())
         } else {
@@ -629,12 +632,13 @@ mod tests {
     /// is (`1e308s` read "value must be a duration such as 30s …", naming no field or range).
     #[test]
     fn unreadable_values_are_told_the_range() {
-        let state = decode_hash("#outage=1e308s&arrivals=lots");
+        let state = decode_hash("#outage=1e308s&arrivals=lots&base=1h%201h");
         assert_eq!(
             state.notices,
             [
                 "outage \"1e308s\" was ignored (a duration greater than 0 s and at most 365 days, such as 30s, 4m30s, 4.5min, 3h or 1d); using \"10 min\"",
                 "arrivals \"lots\" was ignored (a rate greater than 0, such as 600/min, 30/s or 36000/h); using \"600/min\"",
+                "base \"1h 1h\" was ignored (a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d; a duration greater than 0 s and at most 365 days); using \"30 s\"",
             ]
         );
     }

@@ -185,9 +185,16 @@ pub fn format_distinct(a: f64, b: f64) -> (String, String) {
 /// assert_eq!(format_exact(21_740.0), "6 h 02 min 20 s");
 /// ```
 pub fn format_exact(seconds: f64) -> String {
-    let millis = (seconds.max(0.0) * 1000.0).round() as u64;
-    let (h, m) = (millis / 3_600_000, millis / 60_000 % 60);
-    let s = (millis % 60_000) as f64 / 1000.0;
+    exact_to(seconds, 3)
+}
+
+/// [`format_exact`] with the seconds to `decimals` decimals (3: the millisecond, 6: the
+/// microsecond).
+fn exact_to(seconds: f64, decimals: u32) -> String {
+    let unit = 10u64.pow(decimals);
+    let ticks = (seconds.max(0.0) * unit as f64).round() as u64;
+    let (h, m) = (ticks / (3_600 * unit), ticks / (60 * unit) % 60);
+    let s = (ticks % (60 * unit)) as f64 / unit as f64;
     let mut parts = Vec::new();
     if h > 0 {
         parts.push(format!("{h} h"));
@@ -201,7 +208,7 @@ pub fn format_exact(seconds: f64) -> String {
         });
     }
     if s > 0.0 || parts.is_empty() {
-        parts.push(format!("{} s", trim(s, 3)));
+        parts.push(format!("{} s", trim(s, decimals as usize)));
     }
     parts.join(" ")
 }
@@ -246,16 +253,24 @@ pub(crate) fn format_cap(seconds: f64) -> String {
 /// Formats a time that something is compared with, such as a give-up time an outage either
 /// reaches or not, so that it reads back as the same time to the microsecond: as
 /// [`format_duration`] writes it when that does, else as [`format_cap`] does (to the
-/// millisecond), else in seconds to the microsecond (a give-up time of 9.999 s written "10 s"
-/// put a 10 s outage on the wrong side of it).
+/// millisecond), else as [`format_exact`] does but to the microsecond (in seconds past 100 h): a
+/// give-up time of 9.999 s written "10 s" put a 10 s outage on the wrong side of it.
 pub(crate) fn format_precise(seconds: f64) -> String {
     let reads_back = |text: &String| {
         parse_duration("duration", text).is_ok_and(|back| (back - seconds).abs() < 1e-6)
     };
+    // Past those, in hours, minutes and seconds to the microsecond (3872.390137 s read as
+    // such: "1 h 04 min 32.390137 s"), or in seconds past 100 h.
     [format_duration(seconds), format_cap(seconds)]
         .into_iter()
         .find(reads_back)
-        .unwrap_or_else(|| format!("{} s", trim(seconds, 6)))
+        .unwrap_or_else(|| {
+            if seconds < 100.0 * HOUR {
+                exact_to(seconds, 6)
+            } else {
+                format!("{} s", trim(seconds, 6))
+            }
+        })
 }
 
 /// Formats a number with at most `decimals` decimals and no trailing zeros, halves rounded up
@@ -445,7 +460,9 @@ mod tests {
             (255.0, "4 min 15 s"),
             (0.0005, "0.5 ms"),
             (9.9999, "9.9999 s"),
-            (10_782.857_142_857_143, "10782.857143 s"),
+            (10_782.857_142_857_143, "2 h 59 min 42.857143 s"),
+            // A staleness caption read "outages up to 3872.390137 s deliver every event fresh".
+            (3_872.390_137, "1 h 04 min 32.390137 s"),
         ];
         for (seconds, text) in cases {
             assert_eq!(format_precise(seconds), text, "{seconds}");

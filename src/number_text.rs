@@ -109,6 +109,25 @@ pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String>
         .collect()
 }
 
+/// A number as an ordinal, for percentiles: `1st`, `2nd`, `3rd`, `5th`, `11th`, `21st`,
+/// `22nd`, `50.5th` (a fraction takes `th`); they read "2th", "21th".
+pub(crate) fn ordinal(value: f64) -> String {
+    let text = without_trailing_zeros(&significant(value, 6)).to_string();
+    let suffix = if value.fract() != 0.0 {
+        "th"
+    } else {
+        let whole = value.abs() as u64;
+        match (whole % 10, whole % 100) {
+            (_, 11..=13) => "th",
+            (1, _) => "st",
+            (2, _) => "nd",
+            (3, _) => "rd",
+            _ => "th",
+        }
+    };
+    format!("{text}{suffix}")
+}
+
 /// `n` of `noun`, grouped, the noun in the plural unless `n` is 1: `1 attempt`, `2,000 attempts`.
 pub(crate) fn count_of(n: u64, noun: &str) -> String {
     let plural = if n == 1 { "" } else { "s" };
@@ -121,6 +140,21 @@ mod tests {
         count_of, format_count, grouped, multiple, percents_adding_up, significant,
         without_trailing_zeros,
     };
+
+    #[test]
+    fn percentiles_read_as_ordinals() {
+        let read: Vec<String> = [1.0, 2.0, 3.0, 5.0, 11.0, 12.0, 21.0, 22.0, 23.0, 95.0, 50.5]
+            .into_iter()
+            .map(super::ordinal)
+            .collect();
+        assert_eq!(
+            read,
+            [
+                "1st", "2nd", "3rd", "5th", "11th", "12th", "21st", "22nd", "23rd", "95th",
+                "50.5th"
+            ]
+        );
+    }
 
     #[test]
     fn shares_of_a_whole_add_up_in_tenths() {

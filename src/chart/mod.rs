@@ -57,7 +57,7 @@ pub struct ChartOptions {
     /// Draw for a dark page (default false).
     #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub dark: bool,
-    /// Device pixels per CSS pixel (1 to 4, default 1); sizes of text, marks and lines scale
+    /// Device pixels per CSS pixel (0.5 to 4, default 1); sizes of text, marks and lines scale
     /// with it.
     #[cfg_attr(test, ts(as = "Option<f64>", optional))]
     pub scale: f64,

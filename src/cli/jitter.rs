@@ -62,16 +62,6 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
     let (policy, jitter) = (params.policy()?, params.jitter()?);
     args.jitter
         .refuse_draws_without_jitter(jitter.draws(), args.samples.as_deref())?;
-    // Nothing is drawn without jitter (nor with ±0%): seed 0, so that the same command prints
-    // the same JSON (a fresh seed, drawn for nothing, changed it from run to run).
-    let params = if jitter.draws() {
-        params
-    } else {
-        Params {
-            seed: Some(0.0),
-            ..params
-        }
-    };
     let report = JitterReport::new(
         &policy,
         jitter,

@@ -77,9 +77,9 @@ pub fn deadline_safe_attempts(
                 "deadline",
                 deadline_text,
                 format!(
-                    "at most {reach_text}, what even {max} attempts reach at the {}th \
+                    "at most {reach_text}, what even {max} attempts reach at the {} \
                      percentile (or a longer cap)",
-                    level * 100.0
+                    crate::number_text::ordinal(level * 100.0)
                 ),
             ));
         }

@@ -137,6 +137,9 @@ impl JitterReport {
             crate::limits::Draws::GiveUpTimes,
         )?;
         let summary = distribution(policy, jitter)?.summary;
+        // Nothing is drawn without jitter (nor with ±0%): the report says seed 0, so that the
+        // same question gives the same report wherever a fresh seed was drawn for it.
+        let seed = if jitter.draws() { seed } else { 0 };
         let sampled = sample(policy, jitter, samples, seed, bins)?;
         let deadline_safe = deadline
             .map(|(deadline_s, percentile)| {

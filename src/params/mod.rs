@@ -53,7 +53,8 @@ pub struct Params {
     /// An explicit schedule's tail: then one attempt every this long.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub then_every: Option<DurationInput>,
-    /// Jitter mode: `none` (default), `full`, `equal`, `decorrelated`, `proportional`.
+    /// Jitter mode: `none`, `full`, `equal`, `decorrelated`, `proportional`. Left out, each
+    /// function's default: full jitter for `jitter`, `herd` and their charts, as the CLI.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
     /// The factor of proportional jitter, 0 to 1 (default 0.2).

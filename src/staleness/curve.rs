@@ -23,7 +23,7 @@ pub fn curve_outages(question: &Question) -> Vec<f64> {
     let end = (2.0 * give_up).clamp(7_200.0, crate::policy::MAX_SPAN_S);
     let start = 60.0_f64;
     let mut outages: Vec<f64> = (0..=SPACED)
-        .map(|i| start * (end / start).powf(i as f64 / SPACED as f64))
+        .map(|i| start * libm::pow(end / start, i as f64 / SPACED as f64))
         .collect();
     let corners = question
         .policy()

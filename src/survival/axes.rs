@@ -32,7 +32,7 @@ pub struct Axes {
 /// `steps` values from `low` to `high` (both included), evenly spaced on a log axis.
 fn log_spaced(low: f64, high: f64, steps: usize) -> Vec<f64> {
     (0..steps)
-        .map(|i| low * (high / low).powf(i as f64 / (steps - 1) as f64))
+        .map(|i| low * libm::pow(high / low, i as f64 / (steps - 1) as f64))
         .collect()
 }
 

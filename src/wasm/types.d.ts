@@ -70,7 +70,8 @@ gaps?: Array<DurationInput> | null,
  */
 thenEvery?: DurationInput | null,
 /**
- * Jitter mode: `none` (default), `full`, `equal`, `decorrelated`, `proportional`.
+ * Jitter mode: `none`, `full`, `equal`, `decorrelated`, `proportional`. Left out, each
+ * function's default: full jitter for `jitter`, `herd` and their charts, as the CLI.
  */
 mode?: string | null,
 /**
@@ -242,7 +243,7 @@ export type ChartOptions = {
  */
 dark?: boolean,
 /**
- * Device pixels per CSS pixel (1 to 4, default 1); sizes of text, marks and lines scale
+ * Device pixels per CSS pixel (0.5 to 4, default 1); sizes of text, marks and lines scale
  * with it.
  */
 scale?: number,

@@ -366,6 +366,21 @@ fn the_js_api_takes_the_clis_defaults_and_refuses_what_it_would_ignore() {
         r#"{"base": "30s", "multiplier": "3", "cap": "3h", "attempts": 3}"#,
     )));
     assert_eq!(field, "multiplier", "{message}");
+    // In the crate's words, not serde's ("invalid type: unit value, expected struct Params").
+    assert_eq!(
+        message,
+        "parameters: multiplier must be a number, got \"3\""
+    );
+    let (field, message) = refusal(schedule(JsValue::NULL));
+    assert_eq!(
+        (field.as_str(), message.as_str()),
+        ("parameters", "parameters must be an object, got null")
+    );
+    let (field, message) = refusal(schedule(params(
+        r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 3, "mode": -1}"#,
+    )));
+    assert_eq!(field, "mode", "{message}");
+    assert_eq!(message, "parameters: mode must be a string, got -1.0");
     let (field, message) = refusal(schedule(params(
         r#"{"base": "30s", "multiplier": 3, "cap": "3h", "giveUp": "-1h"}"#,
     )));

@@ -63,12 +63,47 @@ pub fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Re
             Some((field, _)) => Some(field.to_string()),
             None => key_refused::<T>(&value),
         };
+        let inner = plain_words(&inner);
         let message = match &field {
+            Some(key) if inner.starts_with("must be") => format!("{what}: {key} {inner}"),
             Some(key) if !inner.starts_with(key.as_str()) => format!("{what}: {key}: {inner}"),
+            None if inner.starts_with("must be") => format!("{what} {inner}"),
             _ => format!("{what}: {inner}"),
         };
-        error_with(&message, "field", field.map(|f| camel_case(&f)).as_deref())
+        // Without a key of its own, the refusal is of the whole value: `what` names it.
+        let field = field.unwrap_or_else(|| what.to_string());
+        error_with(&message, "field", Some(camel_case(&field).as_str()))
     })
+}
+
+/// serde's "invalid type: floating point `-1.0`, expected a string" in this crate's words:
+/// "must be a string, got -1.0" ("got null" for `null`, "an object" for a struct or a map).
+fn plain_words(inner: &str) -> String {
+    let Some((got, expected)) = inner
+        .strip_prefix("invalid type: ")
+        .and_then(|rest| rest.split_once(", expected "))
+    else {
+        return inner.to_string();
+    };
+    let expected = if expected.starts_with("struct ") || expected.starts_with("a map") {
+        "an object"
+    } else if expected == "f64" || expected.starts_with("u32") || expected.starts_with("u64") {
+        "a number"
+    } else {
+        expected
+    };
+    let got = match got {
+        "unit value" => "null".to_string(),
+        got if got.starts_with("JsValue(") => "a value of another kind".to_string(),
+        got => {
+            let shown = got.replace('`', "");
+            ["floating point ", "integer ", "string "]
+                .iter()
+                .find_map(|kind| shown.strip_prefix(kind).map(str::to_string))
+                .unwrap_or(shown)
+        }
+    };
+    format!("must be {expected}, got {got}")
 }
 
 /// The key of the object `value` whose value alone `T` refuses (serde's type errors do not say

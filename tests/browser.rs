@@ -445,6 +445,15 @@ fn presets_state_and_exports_through_the_js_api() {
     )
     .unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("gives up at 24 h 02 min"));
+    // Described as `backoff-lab figure` describes it: the text for an <img>'s alt.
+    assert!(
+        svg.contains("<title>backoff-lab: retry timeline</title>"),
+        "{svg}"
+    );
+    assert!(
+        svg.contains("<desc>A retry timeline for a 30 s base, a ×3 multiplier and a 3 h cap"),
+        "{svg}"
+    );
     assert!(chart_svg(
         JsValue::from("pie"),
         article_params(),
@@ -466,14 +475,15 @@ fn presets_state_and_exports_through_the_js_api() {
     let series = params(
         r#"[{"label": "fixed", "params": {"base": 30, "multiplier": 3, "cap": 10800, "traffic": "20m", "engine": "fluid"}}]"#,
     );
-    assert!(storm_svg(
+    let storm = storm_svg(
         series,
         JsValue::UNDEFINED,
         JsValue::from(900.0),
-        JsValue::from(420.0)
+        JsValue::from(420.0),
     )
-    .unwrap()
-    .contains("capacity 1,800/min"));
+    .unwrap();
+    assert!(storm.contains("capacity 1,800/min"));
+    assert!(storm.contains("<desc>fixed: A 10 min outage"), "{storm}");
 }
 
 #[wasm_bindgen_test]

@@ -8,6 +8,7 @@ use super::api::{params_with_seed, schedule_report, HerdSummary};
 use super::convert::{api_error, chart_options, checked_from_js, optional, svg_size, text, to_js};
 use super::surface::{on_canvas, svg};
 use crate::chart::{self, ChartOptions};
+use crate::page::View;
 use crate::storm::{Scenario, StormReport};
 use crate::{Error, Params};
 
@@ -166,7 +167,8 @@ pub fn draw_storm(
 }
 
 /// A chart as SVG, drawn by the same Rust function as the canvas: `timeline` (with `compare`,
-/// a second policy, drawn below it), `distribution` or `herd`.
+/// a second policy, drawn below it), `distribution` or `herd`; with a `<title>` and a `<desc>`
+/// (its caption) as `backoff-lab figure` writes them, the text for an `<img>`'s `alt`.
 #[wasm_bindgen(js_name = chartSvg)]
 pub fn chart_svg(
     #[wasm_bindgen(unchecked_param_type = "ChartKind")] kind: JsValue,
@@ -180,23 +182,26 @@ pub fn chart_svg(
     let size = svg_size(&width, &height)?;
     match text("chart", &kind)?.as_str() {
         "timeline" => {
-            let (mine, _) = timeline_inputs(params)?;
+            let (mine, report) = timeline_inputs(params)?;
             let compared = optional(compare).map(timeline_inputs).transpose()?;
-            svg(size, |area| {
+            let drawn = svg(size, |area| {
                 timeline_on(area, &mine, compared.as_ref().map(|c| &c.0), &options)
-            })
+            })?;
+            Ok(described(&drawn, View::Timeline, &report.caption))
         }
         "distribution" => {
             let report = jitter_report(params)?;
-            svg(size, |area| {
+            let drawn = svg(size, |area| {
                 chart::distribution::draw(area, &report, &options)
-            })
+            })?;
+            Ok(described(&drawn, View::Distribution, &report.caption))
         }
         "herd" => {
             let (spread, spike) = herds(params)?;
-            svg(size, |area| {
+            let drawn = svg(size, |area| {
                 chart::herd::draw(area, &spread, Some(&spike), &options)
-            })
+            })?;
+            Ok(described(&drawn, View::Herd, &spread.caption(Some(&spike))))
         }
         other => Err(api_error(&Error::out_of_range(
             "chart",
@@ -206,7 +211,8 @@ pub fn chart_svg(
     }
 }
 
-/// The storm chart of `series` as SVG.
+/// The storm chart of `series` as SVG, described as [`chart_svg`]'s are (each series' caption
+/// after its label).
 #[wasm_bindgen(js_name = stormSvg)]
 pub fn storm_svg(
     #[wasm_bindgen(unchecked_param_type = "StormSeries[]")] series: JsValue,
@@ -217,9 +223,19 @@ pub fn storm_svg(
     let options = chart_options(options)?;
     let size = svg_size(&width, &height)?;
     let runs = storm_runs(series)?;
-    svg(size, |area| {
+    let drawn = svg(size, |area| {
         chart::storm::draw(area, &storm_series(&runs), &options)
-    })
+    })?;
+    let captions: Vec<String> = runs
+        .iter()
+        .map(|(label, _, report)| format!("{label}: {}", report.caption))
+        .collect();
+    Ok(described(&drawn, View::Storm, &captions.join(" ")))
+}
+
+/// `svg` with the `<title>` of `view` and `caption` as its `<desc>`.
+fn described(svg: &str, view: View, caption: &str) -> String {
+    chart::described(svg, view.title(), caption)
 }
 
 /// Draws the staleness chart of a policy into the canvas `canvas_id`: outage lengths along,

@@ -628,48 +628,41 @@ mod tests {
         }
     }
 
-    /// A deadline 20 s after attempt 8 (6 h 02 min 20 s): rounded alike, the sentence read
-    /// "the first at or past the 6 h 02 min deadline (attempt 8 falls at 6 h 02 min)".
-    #[test]
-    fn a_deadline_close_to_an_attempt_is_written_apart_from_it() {
-        let report = article_until(21_740.0);
-        assert_eq!(
-            report.facts[0],
-            "Gives up 9 h 02 min after the first failure, at attempt 9, the first at or past the \
-             6 h 02 min 20 s deadline (attempt 8 falls at 6 h 02 min)."
-        );
-        assert!(
-            report.caption.ends_with(
-                "It is the first attempt at or past the 6 h 02 min 20 s deadline, and is still made."
-            ),
-            "{}",
-            report.caption
-        );
-    }
-
-    /// The report of the article's policy given up at `deadline_s`.
-    fn article_until(deadline_s: f64) -> ScheduleReport {
-        let policy = Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(deadline_s)).unwrap();
-        ScheduleReport::new(&policy.schedule(), 1_200.0)
-    }
-
-    /// A 2 h deadline is crossed by attempt 7 at 3 h 02 min, which is still made: the facts
-    /// and the caption say so (they read as a schedule 1 h 02 min past what was asked).
+    /// A deadline crossed by the last attempt, which is still made: the facts and the caption
+    /// say where it falls (they read as a schedule 1 h 02 min past what was asked). A deadline
+    /// 20 s after attempt 8 is written apart from it: rounded alike, the sentence read "the
+    /// first at or past the 6 h 02 min deadline (attempt 8 falls at 6 h 02 min)".
     #[test]
     fn a_deadline_is_named_where_it_falls() {
-        let report = article_until(7_200.0);
-        assert_eq!(
-            report.facts[0],
-            "Gives up 3 h 02 min after the first failure, at attempt 7, the first at or past the \
-             2 h deadline (attempt 6 falls at 1 h 01 min)."
-        );
-        assert!(
-            report.caption.ends_with(
-                "It is the first attempt at or past the 2 h deadline, and is still made."
+        let cases = [
+            (7_200.0, "3 h 02 min", 7, "2 h", 6, "1 h 01 min"),
+            (
+                21_740.0,
+                "9 h 02 min",
+                9,
+                "6 h 02 min 20 s",
+                8,
+                "6 h 02 min",
             ),
-            "{}",
-            report.caption
-        );
+        ];
+        for (deadline_s, give_up, last, deadline, before, before_at) in cases {
+            let policy = Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(deadline_s)).unwrap();
+            let report = ScheduleReport::new(&policy.schedule(), 1_200.0);
+            assert_eq!(
+                report.facts[0],
+                format!(
+                    "Gives up {give_up} after the first failure, at attempt {last}, the first at \
+                     or past the {deadline} deadline (attempt {before} falls at {before_at})."
+                )
+            );
+            assert!(
+                report.caption.ends_with(&format!(
+                    "It is the first attempt at or past the {deadline} deadline, and is still made."
+                )),
+                "{}",
+                report.caption
+            );
+        }
         // A deadline an attempt lands on exactly.
         let on = Policy::new(30.0, 3.0, 10_800.0, Stop::GiveUpAfter(120.0)).unwrap();
         let report = ScheduleReport::new(&on.schedule(), 1_200.0);

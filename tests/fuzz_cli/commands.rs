@@ -40,6 +40,22 @@ pub(crate) fn possible_values(text: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Every preset's name, read from `backoff-lab presets --format json`: a new preset is fuzzed
+/// as soon as it exists, as a new flag is.
+pub(crate) fn preset_names() -> &'static [String] {
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let listed: serde_json::Value =
+            serde_json::from_str(&help(&["presets", "--format", "json"])).expect("JSON");
+        listed
+            .as_array()
+            .expect("a list of presets")
+            .iter()
+            .filter_map(|preset| preset["name"].as_str().map(str::to_string))
+            .collect()
+    })
+}
+
 /// Every subcommand with its flags, read from `backoff-lab --help` and `<command> --help`.
 pub(crate) fn commands() -> &'static [Subcommand] {
     static COMMANDS: OnceLock<Vec<Subcommand>> = OnceLock::new();

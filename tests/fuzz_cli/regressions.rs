@@ -28,32 +28,36 @@ pub(crate) fn no_subcommand_is_an_error_naming_the_commands() {
 #[test]
 pub(crate) fn staleness_under_jitter_past_the_limit_is_refused() {
     let list = [
-        "staleness",
-        "--base",
-        "1s",
-        "--multiplier",
-        "1",
-        "--cap",
-        "1s",
-        "--attempts",
-        "10000",
-        "--mode",
-        "full",
-        "--seed",
-        "1",
-        "--samples",
-        "100000",
-        "--outage",
-        "1h",
-    ];
-    let run = run(&args(&list)).unwrap();
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(
-        run.stderr
-            .starts_with("error: --samples must be at most 49955 for a schedule of 10000 attempts"),
-        "{}",
-        run.stderr
+        &["staleness"][..],
+        &ONE_SECOND_INTERVAL,
+        &[
+            "--attempts",
+            "10000",
+            "--mode",
+            "full",
+            "--seed",
+            "1",
+            "--samples",
+            "100000",
+            "--outage",
+            "1h",
+        ],
+    ]
+    .concat();
+    refused_at_once(
+        &list,
+        "error: --samples must be at most 49955 for a schedule of 10000 attempts",
     );
+}
+
+/// A schedule of one attempt a second: the most attempts for the least time.
+const ONE_SECOND_INTERVAL: [&str; 6] = ["--base", "1s", "--multiplier", "1", "--cap", "1s"];
+
+/// Asserts that `list` is refused (exit 2) with a message starting `expected`.
+fn refused_at_once(list: &[&str], expected: &str) {
+    let run = run(&args(list)).unwrap();
+    assert_eq!(run.code, Some(2), "{list:?}: {}", run.stderr);
+    assert!(run.stderr.starts_with(expected), "{list:?}: {}", run.stderr);
 }
 
 /// `--width 100` is accepted (100 to 4000), but the distribution chart's label placement calls
@@ -80,19 +84,17 @@ pub(crate) fn figure_distribution_at_the_smallest_width_draws() {
 #[test]
 pub(crate) fn decorrelated_jitter_and_herd_past_their_cost_are_refused() {
     let policy = [
-        "--base",
-        "1s",
-        "--multiplier",
-        "1",
-        "--cap",
-        "1s",
-        "--attempts",
-        "2001",
-        "--mode",
-        "decorrelated",
-        "--seed",
-        "1",
-    ];
+        &ONE_SECOND_INTERVAL[..],
+        &[
+            "--attempts",
+            "2001",
+            "--mode",
+            "decorrelated",
+            "--seed",
+            "1",
+        ],
+    ]
+    .concat();
     for (extra, expected) in [
         (
             &["jitter", "--samples", "1000000"][..],
@@ -103,11 +105,7 @@ pub(crate) fn decorrelated_jitter_and_herd_past_their_cost_are_refused() {
             "error: --deliveries must be at most 166666 for a schedule of 2001 attempts",
         ),
     ] {
-        let mut list = extra.to_vec();
-        list.extend(policy);
-        let run = run(&args(&list)).unwrap();
-        assert_eq!(run.code, Some(2), "{list:?}");
-        assert!(run.stderr.starts_with(expected), "{list:?}: {}", run.stderr);
+        refused_at_once(&[extra, &policy].concat(), expected);
     }
 }
 

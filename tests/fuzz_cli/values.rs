@@ -48,15 +48,7 @@ pub(crate) fn plausible(flag: &Flag) -> BoxedStrategy<String> {
         (_, "DURATIONS") => from_list(&["5s,5m,30m", "1s,2s", "5s,5m,30m,2h,5h,10h,10h", "1m"]),
         (_, "RATE") => from_list(&["10/s", "30/s", "600/min", "1/s", "50/s"]),
         (_, "PERCENT") => from_list(&["10%", "5", "50%", "1%"]),
-        (_, "NAME") => from_list(&[
-            "article",
-            "svix",
-            "standard-webhooks",
-            "azure-event-grid",
-            "grpc",
-            "aws-sdk-standard",
-            "aws-sns",
-        ]),
+        (_, "NAME") => prop::sample::select(crate::commands::preset_names().to_vec()).boxed(),
         (_, "N") => whole(1..100),
         (_, "X" | "F" | "P") => number(0.0..10.0),
         // A flag added since: what most values look like.

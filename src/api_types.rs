@@ -25,14 +25,6 @@ use crate::{chart::ChartOptions, DurationInput, NumberInput, Params, ReportRow, 
 /// What no Rust type says: the names the exports' signatures use for one shape, and the errors.
 const PREAMBLE: &str = r#"// Generated from the Rust types by src/api_types.rs: do not edit by hand.
 
-/** The parameters of a schedule: base, multiplier and cap (or gaps), and attempts or giveUp. */
-export type ScheduleParams = Params;
-/** A schedule's parameters with jitter, seed, samples and deliveries. */
-export type JitterParams = Params;
-/** A storm scenario's parameters: every field not given takes the article's value. */
-export type StormParams = Params;
-/** A policy with its jitter, and the staleness questions: outage, tolerance, maxLag. */
-export type StalenessParams = Params;
 /** The chart `chartSvg` draws. */
 export type ChartKind = "timeline" | "distribution" | "herd";
 /** Every page setting as text, keyed as in the URL hash ("base": "30 s", "mode": "full", ...). */
@@ -111,6 +103,7 @@ fn declarations() -> String {
         crate::survival::AxesText::decl(&config),
     ];
     let mut text = PREAMBLE.to_string();
+    text.push_str(&parameter_sets());
     for decl in decls {
         text.push('\n');
         text.push_str("export ");
@@ -121,6 +114,36 @@ fn declarations() -> String {
         text.push_str(&tidy);
         text.push('\n');
     }
+    text
+}
+
+/// Each function's parameters: the keys of `Params` its question reads, so that TypeScript
+/// refuses at compile time the keys the functions refuse when they run.
+fn parameter_sets() -> String {
+    use crate::Question;
+    let sets = [
+        ("ScheduleParams", Question::Schedule, "A schedule's parameters: base, multiplier and cap (or gaps and thenEvery), attempts or giveUp, and window."),
+        ("GiveUpParams", Question::GiveUp, "The give-up distribution's: a schedule's with its jitter, samples and the deadline-safe question."),
+        ("HerdParams", Question::Herd, "A herd's: a schedule's with its jitter and deliveries."),
+        ("StormParams", Question::Storm, "A storm scenario's: every field not given takes the article's value."),
+        ("StalenessParams", Question::Staleness, "The staleness report's: a schedule's with its jitter, samples, outage, tolerance and maxLag."),
+        ("SurvivalParams", Question::SurvivalMap, "A survival map's: a storm scenario's but traffic, outage and batch, which each cell sets."),
+    ];
+    let mut text = String::new();
+    for (name, question, doc) in sets {
+        let keys: Vec<String> = (crate::params::KEYS.iter())
+            .filter(|key| question.reads(key))
+            .map(|key| format!("\"{}\"", crate::params::js_key(key)))
+            .collect();
+        text.push_str(&format!(
+            "/** {doc} */\nexport type {name} = Pick<Params, {}>;\n",
+            keys.join(" | ")
+        ));
+    }
+    text.push_str(
+        "/** What `chartSvg` reads: the timeline's, the distribution's or the herd's. */\n\
+         export type ChartParams = ScheduleParams | GiveUpParams | HerdParams;\n",
+    );
     text
 }
 

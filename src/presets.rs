@@ -126,27 +126,62 @@ pub fn preset(name: &str) -> Result<Preset, Error> {
 }
 
 impl Preset {
-    /// The preset as parameters, so that explicit flags or fields can override any of them.
+    /// The preset as parameters, so that explicit flags or fields can override any of them: its
+    /// schedule, its jitter, and the formula's keys even when it lists its gaps (a `--cap`
+    /// cuts the list; see the CLI's policy flags).
     pub fn params(&self) -> Params {
-        let seconds = |s: f64| DurationInput::Seconds(s);
+        let jitter = self.jitter_params();
+        Params {
+            base: Some(DurationInput::Seconds(self.policy.base_s())),
+            multiplier: Some(self.policy.multiplier()),
+            cap: Some(DurationInput::Seconds(self.policy.cap_s())),
+            mode: jitter.mode,
+            factor: jitter.factor,
+            ..self.schedule_params()
+        }
+    }
+
+    /// The schedule as written, each key one that
+    /// [`Question::Schedule`](crate::Question::Schedule) reads: the gaps it lists (and its
+    /// tail), else base, multiplier and cap; with its attempts.
+    pub fn schedule_params(&self) -> Params {
+        let seconds = DurationInput::Seconds;
+        let attempts = Some(f64::from(self.policy.attempts()));
+        match self.policy.explicit_gaps() {
+            Some((gaps, tail)) => Params {
+                base: None,
+                multiplier: None,
+                cap: None,
+                attempts,
+                gaps: Some(gaps.iter().copied().map(seconds).collect()),
+                then_every: tail.map(seconds),
+                ..Params::default()
+            },
+            None => Params {
+                base: Some(seconds(self.policy.base_s())),
+                multiplier: Some(self.policy.multiplier()),
+                cap: Some(seconds(self.policy.cap_s())),
+                attempts,
+                ..Params::default()
+            },
+        }
+    }
+
+    /// Its jitter alone: `mode`, and `factor` when proportional.
+    pub fn jitter_params(&self) -> Params {
         let (mode, factor) = match self.jitter {
             Jitter::Proportional(f) => ("proportional", Some(f.get())),
             other => (other.name(), None),
         };
-        let mut params = Params {
-            base: Some(seconds(self.policy.base_s())),
-            multiplier: Some(self.policy.multiplier()),
-            cap: Some(seconds(self.policy.cap_s())),
-            attempts: Some(f64::from(self.policy.attempts())),
+        Params {
+            base: None,
+            multiplier: None,
+            cap: None,
+            attempts: None,
             mode: Some(mode.to_string()),
             factor,
             ..Params::default()
-        };
-        if let Some((gaps, tail)) = self.policy.explicit_gaps() {
-            params.gaps = Some(gaps.iter().copied().map(seconds).collect());
-            params.then_every = tail.map(seconds);
         }
-        params
     }
 }
 
@@ -169,8 +204,14 @@ pub struct PresetInfo {
     /// The same, exactly, in words: "27 h 35 min 5 s"; a jittered preset's says it is the
     /// schedule as written: "3 s without jitter".
     pub give_up_text: String,
-    /// Its parameters.
+    /// Its schedule as written, what `schedule` reads: the gaps it lists (and `thenEvery`),
+    /// else `base`, `multiplier` and `cap`; with `attempts`.
+    #[cfg_attr(test, ts(type = "ScheduleParams"))]
     pub params: Params,
+    /// Its own jitter, `mode` (and `factor` when proportional), for the functions that draw:
+    /// `jitter({ ...preset.params, ...preset.jitter })`.
+    #[cfg_attr(test, ts(type = "Pick<Params, \"mode\" | \"factor\">"))]
+    pub jitter: Params,
 }
 
 impl From<&Preset> for PresetInfo {
@@ -190,7 +231,8 @@ impl From<&Preset> for PresetInfo {
             } else {
                 format_exact(give_up_s)
             },
-            params: preset.params(),
+            params: preset.schedule_params(),
+            jitter: preset.jitter_params(),
         }
     }
 }
@@ -218,6 +260,7 @@ struct ListedPreset<'a> {
     give_up_s: f64,
     give_up_text: &'a str,
     params: ListedParams,
+    jitter: ListedJitter,
 }
 
 impl<'a> From<&'a PresetInfo> for ListedPreset<'a> {
@@ -238,17 +281,20 @@ impl<'a> From<&'a PresetInfo> for ListedPreset<'a> {
                 attempts: info.attempts,
                 gaps: params.gaps.clone(),
                 then_every: params.then_every.clone(),
-                mode: params.mode.clone(),
-                factor: params.factor,
+            },
+            jitter: ListedJitter {
+                mode: info.jitter.mode.clone(),
+                factor: info.jitter.factor,
             },
         }
     }
 }
 
-/// A preset's parameters in the CLI's JSON: snake_case like every other key there
+/// A preset's schedule in the CLI's JSON: snake_case like every other key there
 /// (`then_every`), and whole attempts (`14`, as the preset's own `attempts`). The JS API's
 /// `presets()` keeps [`PresetInfo::params`] in the form its functions read (`thenEvery`), so
-/// that a preset's parameters can be handed back to any of them.
+/// that a preset's schedule can be handed back to any of them (with its `jitter` added where
+/// the function draws).
 #[derive(Serialize)]
 struct ListedParams {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -262,6 +308,11 @@ struct ListedParams {
     gaps: Option<Vec<DurationInput>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     then_every: Option<DurationInput>,
+}
+
+/// A preset's own jitter in the CLI's JSON.
+#[derive(Serialize)]
+struct ListedJitter {
     #[serde(skip_serializing_if = "Option::is_none")]
     mode: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -368,6 +419,37 @@ mod tests {
             let params = preset.params();
             assert_eq!(params.policy().unwrap(), preset.policy, "{}", preset.name);
             assert_eq!(params.jitter().unwrap(), preset.jitter, "{}", preset.name);
+        }
+    }
+
+    /// The JS API's `presets()` hands a preset back as its schedule and its jitter: the
+    /// schedule alone is what `schedule` reads (no key refused), and with the jitter added it
+    /// is what `jitter` reads, giving the preset's own policy and jitter.
+    #[test]
+    fn a_presets_schedule_and_jitter_are_read_as_they_are_handed_back() {
+        for preset in presets() {
+            let info = PresetInfo::from(&preset);
+            let schedule = &info.params;
+            assert_eq!(
+                schedule.check_read_by(crate::Question::Schedule),
+                Ok(()),
+                "{}",
+                preset.name
+            );
+            assert_eq!(schedule.policy().unwrap(), preset.policy, "{}", preset.name);
+            let jittered = Params {
+                mode: info.jitter.mode.clone(),
+                factor: info.jitter.factor,
+                ..schedule.clone()
+            };
+            assert_eq!(
+                jittered.check_read_by(crate::Question::GiveUp),
+                Ok(()),
+                "{}",
+                preset.name
+            );
+            assert_eq!(jittered.jitter().unwrap(), preset.jitter, "{}", preset.name);
+            assert_eq!(info.jitter.gaps, None);
         }
     }
 }

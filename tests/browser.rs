@@ -246,12 +246,20 @@ fn the_same_seed_draws_the_same_distribution_pixels() {
     )
     .unwrap();
     assert_ne!(canvas.to_data_url().unwrap(), first);
-    backoff_lab::wasm::charts::draw_herd(
-        JsValue::from("distribution-test"),
-        params(input),
-        JsValue::UNDEFINED,
-    )
-    .unwrap();
+    // A herd draws no give-up times: the distribution's `samples` is refused by name.
+    let herd = |input: &str| {
+        backoff_lab::wasm::charts::draw_herd(
+            JsValue::from("distribution-test"),
+            params(input),
+            JsValue::UNDEFINED,
+        )
+    };
+    let refused = herd(input).unwrap_err();
+    assert_eq!(
+        js_sys::Reflect::get(&refused, &"field".into()).unwrap(),
+        JsValue::from("samples")
+    );
+    herd(&input.replace(r#", "samples": 20000"#, "")).unwrap();
     assert!(painted_pixels(&canvas) > 0);
 }
 
@@ -556,7 +564,7 @@ fn staleness_in_wasm_equals_native_and_draws() {
     );
 
     // Sampled from a seed: bit for bit the native report.
-    let sampled = r#"{"base": 0, "multiplier": 1, "cap": 0, "gaps": ["5s", "5m", "30m", "2h", "5h", "10h", "10h"], "attempts": 8,
+    let sampled = r#"{"gaps": ["5s", "5m", "30m", "2h", "5h", "10h", "10h"], "attempts": 8,
                       "mode": "full", "seed": 5, "samples": 3000, "tolerance": "24h", "maxLag": "1h"}"#;
     let from_wasm: StalenessReport =
         serde_wasm_bindgen::from_value(backoff_lab::wasm::api::staleness(params(sampled)).unwrap())

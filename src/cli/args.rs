@@ -431,20 +431,6 @@ impl StormFlags {
         .collect()
     }
 
-    /// Refuses `--traffic`, which a survival map does not read: each cell's traffic lasts
-    /// through its outage and the hour after it.
-    pub(super) fn refuse_traffic_for_a_map(&self) -> Result<(), Error> {
-        match &self.traffic {
-            None => Ok(()),
-            Some(traffic) => Err(Error::out_of_range(
-                "traffic",
-                traffic.clone(),
-                "left out of a survival map (each cell's traffic lasts through its outage and \
-                 the hour after it)",
-            )),
-        }
-    }
-
     /// `--outage`, if given.
     pub(super) fn outage_given(&self) -> Option<(&'static str, String)> {
         self.outage.clone().map(|value| ("outage", value))

@@ -5,7 +5,7 @@ use backoff_lab::chart::{self, ChartOptions};
 use backoff_lab::give_up::{JitterReport, HISTOGRAM_BINS};
 use backoff_lab::herd::herd;
 use backoff_lab::jitter::Jitter;
-use backoff_lab::{whole_number, Error, Params};
+use backoff_lab::{whole_number, Error, Params, Question};
 use clap::{Args, ValueEnum};
 
 use super::args::{count_number, number, MapAxesFlags, StormFlags};
@@ -32,6 +32,27 @@ enum FigureKind {
 }
 
 impl FigureKind {
+    const ALL: [FigureKind; 6] = [
+        FigureKind::Timeline,
+        FigureKind::Distribution,
+        FigureKind::Herd,
+        FigureKind::Storm,
+        FigureKind::Staleness,
+        FigureKind::Survival,
+    ];
+
+    /// The question the chart answers, which says what it reads.
+    fn question(self) -> Question {
+        match self {
+            FigureKind::Timeline => Question::Schedule,
+            FigureKind::Distribution => Question::GiveUp,
+            FigureKind::Herd => Question::Herd,
+            FigureKind::Storm => Question::Storm,
+            FigureKind::Staleness => Question::Staleness,
+            FigureKind::Survival => Question::SurvivalMap,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             FigureKind::Timeline => "timeline",
@@ -204,28 +225,20 @@ impl FigureArgs {
     fn refuse_unread(&self) -> Result<(), Error> {
         use FigureKind::*;
         let scenario = &self.scenario;
-        let mut given: Vec<(&'static str, String, &[FigureKind])> = Vec::new();
-        for (name, value) in scenario.storm_only_given() {
-            // A map's cells set their own traffic.
-            let readers: &[FigureKind] = if name == "traffic" {
-                &[Storm]
-            } else {
-                &[Storm, Survival]
-            };
+        let mut given: Vec<(&'static str, String, Vec<FigureKind>)> = Vec::new();
+        // The scenario's and the jitter's keys are read as the JS API's functions read them.
+        let shared = (scenario.storm_only_given().into_iter())
+            .chain(scenario.outage_given())
+            .chain(scenario.jitter_given());
+        for (name, value) in shared {
+            let readers = FigureKind::ALL
+                .into_iter()
+                .filter(|kind| kind.question().reads(name))
+                .collect();
             given.push((name, value, readers));
         }
-        if let Some((name, value)) = scenario.outage_given() {
-            given.push((name, value, &[Storm, Staleness, Survival]));
-        }
-        for (name, value) in scenario.jitter_given() {
-            given.push((
-                name,
-                value,
-                &[Distribution, Herd, Storm, Staleness, Survival],
-            ));
-        }
         for (name, value) in self.axes.given() {
-            given.push((name, value, &[Survival]));
+            given.push((name, value, vec![Survival]));
         }
         let own: [(&'static str, Option<String>, &[FigureKind]); 6] = [
             ("samples", self.samples.clone(), &[Distribution]),
@@ -251,7 +264,7 @@ impl FigureArgs {
             ("compare", self.compare.clone(), &[Staleness]),
         ];
         for (name, value, readers) in own {
-            given.extend(value.map(|value| (name, value, readers)));
+            given.extend(value.map(|value| (name, value, readers.to_vec())));
         }
         match given
             .into_iter()
@@ -264,7 +277,7 @@ impl FigureArgs {
                 format!(
                     "left out of figure {} (only figure {} {} it)",
                     self.kind.name(),
-                    listed(readers),
+                    listed(&readers),
                     if readers.len() == 1 { "reads" } else { "read" }
                 ),
             )),

@@ -117,21 +117,30 @@ pub fn gap_list(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The policy: the formula, or the listed gaps when there are any; attempts or a give-up time.
+/// The policy: the formula, or the listed gaps (and their tail) alone when there are any, as
+/// [`Params::check_read_by`] reads one policy; attempts or a give-up time.
 pub fn policy_params(settings: &Settings) -> Params {
-    let mut params = Params {
-        base: Some(DurationInput::Text(text(settings, "base"))),
-        multiplier: Some(number(settings.get("multiplier"))),
-        cap: Some(DurationInput::Text(text(settings, "cap"))),
-        attempts: None,
-        ..Params::default()
-    };
     let gaps = gap_list(settings.get("gaps"));
-    if !gaps.is_empty() {
-        params.gaps = Some(gaps.into_iter().map(DurationInput::Text).collect());
+    let mut params = if gaps.is_empty() {
+        Params {
+            base: Some(DurationInput::Text(text(settings, "base"))),
+            multiplier: Some(number(settings.get("multiplier"))),
+            cap: Some(DurationInput::Text(text(settings, "cap"))),
+            attempts: None,
+            ..Params::default()
+        }
+    } else {
         let tail = text(settings, "then-every");
-        params.then_every = (!tail.is_empty()).then_some(DurationInput::Text(tail));
-    }
+        Params {
+            base: None,
+            multiplier: None,
+            cap: None,
+            attempts: None,
+            gaps: Some(gaps.into_iter().map(DurationInput::Text).collect()),
+            then_every: (!tail.is_empty()).then_some(DurationInput::Text(tail)),
+            ..Params::default()
+        }
+    };
     if settings.get("stop") == "give-up" {
         params.give_up = Some(DurationInput::Text(text(settings, "give-up")));
     } else {
@@ -211,6 +220,7 @@ pub struct StormSeries {
     /// The legend entry.
     pub label: String,
     /// The scenario's parameters.
+    #[cfg_attr(test, ts(type = "StormParams"))]
     pub params: Params,
 }
 
@@ -258,7 +268,7 @@ pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
         });
     }
     if let Ok(compared) = crate::presets::preset(settings.get("compare")) {
-        let own = compared.params();
+        let (own, jitter) = (compared.schedule_params(), compared.jitter_params());
         all.push(series(
             compared.title,
             Params {
@@ -269,8 +279,8 @@ pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
                 give_up: None,
                 gaps: own.gaps,
                 then_every: own.then_every,
-                mode: own.mode,
-                factor: own.factor,
+                mode: jitter.mode,
+                factor: jitter.factor,
                 policy: Some("exponential".into()),
                 ..mine
             },
@@ -286,6 +296,7 @@ const COMPARED_BUDGET_PERCENT: f64 = crate::survival::COMPARED_BUDGET * 100.0;
 mod tests {
     use super::*;
     use crate::storm::{Breaker, RetryQuota};
+    use crate::Question;
 
     /// The storm bounds of each series, by label.
     fn bounds(settings: &Settings) -> Vec<(String, crate::storm::Bounds)> {
@@ -369,5 +380,26 @@ mod tests {
         assert!(series
             .iter()
             .all(|(_, b)| b.retry_quota.is_none() && b.breaker.is_none()));
+    }
+
+    /// The page's parameters are one policy as the JS API's functions read it: the page's
+    /// schedule export went through `exportSchedule`, which refused the base kept beside a
+    /// preset's listed gaps; the storm series handed to `drawStorm` are read the same way.
+    #[test]
+    fn the_pages_parameters_are_read_as_the_js_api_reads_them() {
+        for (preset, compare) in [("article", "svix"), ("svix", "azure-event-grid")] {
+            let hash = format!("#preset={preset}&compare={compare}");
+            let settings = crate::page::resolve(crate::page::decode_hash(&hash)).settings;
+            let policy = policy_params(&settings);
+            assert_eq!(policy.check_read_by(Question::Schedule), Ok(()), "{preset}");
+            for series in storm_series(&settings) {
+                assert_eq!(
+                    series.params.check_read_by(Question::Storm),
+                    Ok(()),
+                    "{preset}: {}",
+                    series.label
+                );
+            }
+        }
     }
 }

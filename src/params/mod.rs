@@ -2,6 +2,7 @@
 //! API and the page's state. Converting them to a [`Policy`] is where validation happens.
 
 mod input;
+mod reads;
 mod staleness;
 mod storm;
 #[cfg(test)]
@@ -13,6 +14,9 @@ use crate::jitter::Jitter;
 use crate::{Error, Policy, Stop};
 
 pub use input::{parse_percent, DurationInput, NumberInput};
+pub use reads::Question;
+#[cfg(test)]
+pub(crate) use reads::{js_key, KEYS};
 pub(crate) use storm::breaker_percent;
 
 /// The article's 20-minute window for "attempts inside the first 20 minutes".
@@ -47,7 +51,7 @@ pub struct Params {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<DurationInput>,
     /// An explicit schedule: the gaps before retries 1, 2, ... (base, multiplier and cap are
-    /// then ignored).
+    /// then left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gaps: Option<Vec<DurationInput>>,
     /// An explicit schedule's tail: then one attempt every this long.

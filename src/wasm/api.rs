@@ -7,12 +7,20 @@ use wasm_bindgen::prelude::*;
 use super::convert::{api_error, checked_from_js, optional, text, to_js};
 use crate::herd::Rates;
 use crate::jitter::fresh_seed;
-use crate::{Error, Params, ScheduleReport};
+use crate::{Error, Params, Question, ScheduleReport};
+
+/// The parameters `question` reads: a key it has no use for, or a policy given two ways, is
+/// refused by name (the functions share one parameter set; see [`Params::check_read_by`]).
+pub(super) fn params_for(question: Question, params: JsValue) -> Result<Params, JsValue> {
+    let params: Params = checked_from_js("parameters", params)?;
+    params.check_read_by(question).map_err(|e| api_error(&e))?;
+    Ok(params)
+}
 
 /// Parameters of one jittered delivery: full jitter unless `mode` says otherwise and a fresh
 /// seed unless one is given (the report says which), as in the CLI's `jitter` and `herd`.
-pub(super) fn params_with_seed(params: JsValue) -> Result<Params, JsValue> {
-    let mut params: Params = checked_from_js("parameters", params)?;
+pub(super) fn params_with_seed(question: Question, params: JsValue) -> Result<Params, JsValue> {
+    let mut params = params_for(question, params)?;
     if params.mode.is_none() {
         params.mode = Some("full".into());
     }
@@ -33,7 +41,7 @@ pub(super) fn schedule_report(params: &Params) -> Result<(crate::Schedule, Sched
 pub fn schedule(
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params: Params = checked_from_js("parameters", params)?;
+    let params = params_for(Question::Schedule, params)?;
     to_js(&schedule_report(&params).map_err(|e| api_error(&e))?.1)
 }
 
@@ -41,9 +49,9 @@ pub fn schedule(
 /// is given, the deadline-safe attempt count. Same shape as `backoff-lab jitter --format json`.
 #[wasm_bindgen(unchecked_return_type = "JitterReport")]
 pub fn jitter(
-    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "GiveUpParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = params_with_seed(params)?;
+    let params = params_with_seed(Question::GiveUp, params)?;
     to_js(&crate::page::jitter_report(&params).map_err(|e| api_error(&e))?)
 }
 
@@ -51,9 +59,9 @@ pub fn jitter(
 /// `backoff-lab herd --format json`.
 #[wasm_bindgen(unchecked_return_type = "Herd")]
 pub fn herd(
-    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "HerdParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = params_with_seed(params)?;
+    let params = params_with_seed(Question::Herd, params)?;
     to_js(&crate::page::herds(&params).map_err(|e| api_error(&e))?.0)
 }
 
@@ -95,9 +103,9 @@ impl HerdSummary {
 /// percentiles, no histogram): the timing run's like-for-like with a plain JS sampling loop.
 #[wasm_bindgen(js_name = sampledMeanGiveUp)]
 pub fn sampled_mean_give_up(
-    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "GiveUpParams")] params: JsValue,
 ) -> Result<f64, JsValue> {
-    let params = params_with_seed(params)?;
+    let params = params_with_seed(Question::GiveUp, params)?;
     let mean = || -> Result<f64, Error> {
         let (policy, jitter) = (params.policy()?, params.jitter()?);
         jitter.check_applies_to(&policy)?;
@@ -111,9 +119,10 @@ pub fn sampled_mean_give_up(
 
 /// A storm's parameters: the policy is `exponential` when a backoff field (base, multiplier,
 /// cap, gaps, thenEvery) is given without `policy`, as the CLI decides from its flags.
-pub(super) fn storm_params(params: JsValue) -> Result<Params, JsValue> {
-    let params: Params = checked_from_js("parameters", params)?;
-    params.with_storm_policy().map_err(|e| api_error(&e))
+pub(super) fn storm_params(question: Question, params: JsValue) -> Result<Params, JsValue> {
+    params_for(question, params)?
+        .with_storm_policy()
+        .map_err(|e| api_error(&e))
 }
 
 /// A retry storm: per-minute attempts, successes, backlog and the summary. Same shape as
@@ -124,7 +133,7 @@ pub(super) fn storm_params(params: JsValue) -> Result<Params, JsValue> {
 pub fn storm(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = storm_params(params)?;
+    let params = storm_params(Question::Storm, params)?;
     let report = params.simulate(false).map_err(|e| api_error(&e))?;
     to_js(&report)
 }
@@ -136,10 +145,10 @@ pub fn storm(
 /// takes seconds: call it from a worker.
 #[wasm_bindgen(unchecked_return_type = "SurvivalMap")]
 pub fn survival(
-    #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SurvivalParams")] params: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "SurvivalAxes")] axes: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = storm_params(params)?;
+    let params = storm_params(Question::SurvivalMap, params)?;
     let axes: crate::survival::AxesText = if axes.is_undefined() || axes.is_null() {
         crate::survival::AxesText::default()
     } else {
@@ -166,7 +175,7 @@ pub fn survival(
 pub fn arithmetic_view(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = storm_params(params)?;
+    let params = storm_params(Question::Storm, params)?;
     let view = params
         .arithmetic_scenario()
         .and_then(|scenario| crate::storm::arithmetic_view(&scenario))
@@ -188,7 +197,7 @@ pub fn export_schedule(
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\" | \"markdown\"")] format: JsValue,
 ) -> Result<String, JsValue> {
-    let params: Params = checked_from_js("parameters", params)?;
+    let params = params_for(Question::Schedule, params)?;
     let report = schedule_report(&params).map_err(|e| api_error(&e))?.1;
     match text("format", &format)?.as_str() {
         "csv" => Ok(report.to_csv()),
@@ -266,6 +275,6 @@ pub fn parse_duration(
 pub fn staleness(
     #[wasm_bindgen(unchecked_param_type = "StalenessParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params: Params = checked_from_js("parameters", params)?;
+    let params = params_for(Question::Staleness, params)?;
     to_js(&params.staleness_report().map_err(|e| api_error(&e))?)
 }

@@ -4,13 +4,13 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::api::{params_with_seed, schedule_report, HerdSummary};
+use super::api::{params_for, params_with_seed, schedule_report, HerdSummary};
 use super::convert::{api_error, chart_options, checked_from_js, optional, svg_size, text, to_js};
 use super::surface::{on_canvas, svg};
 use crate::chart::{self, ChartOptions};
 use crate::page::View;
 use crate::storm::{Scenario, StormReport};
-use crate::{Error, Params};
+use crate::{Error, Params, Question};
 
 /// Draws the timeline of a policy (and below it a compared one, if given) into the canvas
 /// whose id is `canvas_id`; returns the schedule it drew.
@@ -31,7 +31,7 @@ pub fn draw_timeline(
 }
 
 fn timeline_inputs(params: JsValue) -> Result<(crate::Schedule, crate::ScheduleReport), JsValue> {
-    let params: Params = checked_from_js("parameters", params)?;
+    let params = params_for(Question::Schedule, params)?;
     schedule_report(&params).map_err(|e| api_error(&e))
 }
 
@@ -54,12 +54,12 @@ fn timeline_on<DB: plotters::prelude::DrawingBackend>(
 }
 
 fn jitter_report(params: JsValue) -> Result<crate::give_up::JitterReport, JsValue> {
-    let params = params_with_seed(params)?;
+    let params = params_with_seed(Question::GiveUp, params)?;
     crate::page::jitter_report(&params).map_err(|e| api_error(&e))
 }
 
 fn herds(params: JsValue) -> Result<(crate::herd::Herd, crate::herd::Herd), JsValue> {
-    let params = params_with_seed(params)?;
+    let params = params_with_seed(Question::Herd, params)?;
     crate::page::herds(&params).map_err(|e| api_error(&e))
 }
 
@@ -67,7 +67,7 @@ fn herds(params: JsValue) -> Result<(crate::herd::Herd, crate::herd::Herd), JsVa
 #[wasm_bindgen(js_name = drawDistribution, unchecked_return_type = "JitterReport")]
 pub fn draw_distribution(
     #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "GiveUpParams")] params: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ChartOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
@@ -83,7 +83,7 @@ pub fn draw_distribution(
 #[wasm_bindgen(js_name = drawHerd, unchecked_return_type = "HerdSummary")]
 pub fn draw_herd(
     #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "HerdParams")] params: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ChartOptions")] options: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
@@ -121,6 +121,7 @@ fn storm_runs(series: JsValue) -> Result<Vec<Run>, JsValue> {
         )));
     }
     let run = |input: SeriesInput| -> Result<Run, Error> {
+        input.params.check_read_by(Question::Storm)?;
         let params = input.params.with_storm_policy()?;
         let scenario = params.scenario()?;
         let report = params.simulate(false)?;
@@ -172,7 +173,7 @@ pub fn draw_storm(
 #[wasm_bindgen(js_name = chartSvg)]
 pub fn chart_svg(
     #[wasm_bindgen(unchecked_param_type = "ChartKind")] kind: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "JitterParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ChartParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
@@ -250,7 +251,7 @@ pub fn draw_staleness(
     #[wasm_bindgen(unchecked_optional_param_type = "string")] compare: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
-    let params: Params = checked_from_js("parameters", params)?;
+    let params = params_for(Question::Staleness, params)?;
     let compared = optional(compare)
         .map(|name| {
             let name = text("compare", &name)?;

@@ -1,13 +1,5 @@
 // Generated from the Rust types by src/api_types.rs: do not edit by hand.
 
-/** The parameters of a schedule: base, multiplier and cap (or gaps), and attempts or giveUp. */
-export type ScheduleParams = Params;
-/** A schedule's parameters with jitter, seed, samples and deliveries. */
-export type JitterParams = Params;
-/** A storm scenario's parameters: every field not given takes the article's value. */
-export type StormParams = Params;
-/** A policy with its jitter, and the staleness questions: outage, tolerance, maxLag. */
-export type StalenessParams = Params;
 /** The chart `chartSvg` draws. */
 export type ChartKind = "timeline" | "distribution" | "herd";
 /** Every page setting as text, keyed as in the URL hash ("base": "30 s", "mode": "full", ...). */
@@ -32,6 +24,20 @@ export type Computed = Uint8Array | { view: "timeline" } | { view: "survival"; r
 export interface BackoffError extends Error { field?: string; }
 /** What the page's functions throw: an Error, with the control (setting) it is about. */
 export interface PageSettingError extends Error { setting?: string; }
+/** A schedule's parameters: base, multiplier and cap (or gaps and thenEvery), attempts or giveUp, and window. */
+export type ScheduleParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "window" | "gaps" | "thenEvery">;
+/** The give-up distribution's: a schedule's with its jitter, samples and the deadline-safe question. */
+export type GiveUpParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "samples" | "deadline" | "percentile">;
+/** A herd's: a schedule's with its jitter and deliveries. */
+export type HerdParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "deliveries">;
+/** A storm scenario's: every field not given takes the article's value. */
+export type StormParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "arrivals" | "traffic" | "batch" | "batchAt" | "capacity" | "latency" | "timeout" | "outage" | "outageStart" | "policy" | "interval" | "budget" | "budgetWindow" | "budgetFloor" | "rateLimit" | "pause" | "resumeRate" | "retryAfter" | "retryAfterThreshold" | "abandon" | "retryQuota" | "retryQuotaTokens" | "retryQuotaRatio" | "breakerFailures" | "breakerShare" | "breakerWindow" | "breakerMinAttempts" | "breakerCooldown" | "breakerProbes" | "engine">;
+/** The staleness report's: a schedule's with its jitter, samples, outage, tolerance and maxLag. */
+export type StalenessParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "samples" | "outage" | "tolerance" | "maxLag">;
+/** A survival map's: a storm scenario's but traffic, outage and batch, which each cell sets. */
+export type SurvivalParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "arrivals" | "capacity" | "latency" | "timeout" | "outageStart" | "policy" | "interval" | "budget" | "budgetWindow" | "budgetFloor" | "rateLimit" | "pause" | "resumeRate" | "retryAfter" | "retryAfterThreshold" | "abandon" | "retryQuota" | "retryQuotaTokens" | "retryQuotaRatio" | "breakerFailures" | "breakerShare" | "breakerWindow" | "breakerMinAttempts" | "breakerCooldown" | "breakerProbes" | "engine">;
+/** What `chartSvg` reads: the timeline's, the distribution's or the herd's. */
+export type ChartParams = ScheduleParams | GiveUpParams | HerdParams;
 
 export type Params = {
 /**
@@ -62,7 +68,7 @@ giveUp?: DurationInput | null,
 window?: DurationInput | null,
 /**
  * An explicit schedule: the gaps before retries 1, 2, ... (base, multiplier and cap are
- * then ignored).
+ * then left out).
  */
 gaps?: Array<DurationInput> | null,
 /**
@@ -837,7 +843,7 @@ label: string,
 /**
  * The scenario's parameters.
  */
-params: Params,
+params: StormParams,
 };
 
 export type StormDrawn = {
@@ -886,9 +892,15 @@ give_up_s: number,
  */
 give_up_text: string,
 /**
- * Its parameters.
+ * Its schedule as written, what `schedule` reads: the gaps it lists (and `thenEvery`),
+ * else `base`, `multiplier` and `cap`; with `attempts`.
  */
-params: Params,
+params: ScheduleParams,
+/**
+ * Its own jitter, `mode` (and `factor` when proportional), for the functions that draw:
+ * `jitter({ ...preset.params, ...preset.jitter })`.
+ */
+jitter: Pick<Params, "mode" | "factor">,
 };
 
 export type View = "timeline" | "distribution" | "herd" | "storm" | "staleness" | "survival";

@@ -102,21 +102,26 @@ fn survival_steps_state_both_limits_in_help_and_refusals() {
     );
 }
 
-/// `survival --help` leaves out the storm flags a map refuses (it sets each cell's traffic, and
-/// has no batch); giving one is still refused by name, not as an unknown flag.
+/// `survival --help` leaves out the storm flags a map refuses (it sets each cell's traffic and
+/// outage, and has no batch); giving one is still refused by name, not as an unknown flag
+/// (`--outage` was read and ignored).
 #[test]
 fn survival_help_leaves_out_the_flags_a_map_refuses() {
     let help = stdout(&run(&["survival", "--help"]));
     assert!(help.contains("--arrivals"), "{help}");
-    for flag in ["--traffic", "--batch", "--batch-at"] {
+    for flag in ["--traffic ", "--outage ", "--batch ", "--batch-at "] {
         assert!(!help.contains(flag), "{flag} in {help}");
     }
+    assert!(help.contains("--outages "), "{help}");
     assert!(stdout(&run(&["storm", "--help"])).contains("--batch-at"));
-    let refused = run(&["survival", "--traffic", "1h"]);
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(
-        stderr(&refused).starts_with("error: --traffic must be left out of a survival map"),
-        "{}",
-        stderr(&refused)
-    );
+    for (flag, value) in [("--traffic", "1h"), ("--outage", "1h"), ("--batch", "1000")] {
+        let refused = run(&["survival", flag, value]);
+        assert_eq!(refused.status.code(), Some(2));
+        let expected = format!("error: {flag} must be left out of a survival map (");
+        assert!(
+            stderr(&refused).starts_with(&expected),
+            "{}",
+            stderr(&refused)
+        );
+    }
 }

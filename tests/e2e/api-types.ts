@@ -53,7 +53,8 @@ import type {
   NumberTable,
   Herd,
   HerdSummary,
-  JitterParams,
+  GiveUpParams,
+  HerdParams,
   JitterReport,
   PageConfig,
   PresetInfo,
@@ -74,15 +75,20 @@ import type {
 export async function everyExport(): Promise<string[]> {
   await init();
   const policy: ScheduleParams = { base: '30s', multiplier: 3, cap: '3h', attempts: 14 };
-  const jittered: JitterParams = { ...policy, mode: 'full', seed: 42, samples: 20000, deliveries: 1000 };
+  const jittered: GiveUpParams = { ...policy, mode: 'full', seed: 42, samples: 20000 };
+  const crowded: HerdParams = { ...policy, mode: 'full', seed: 42, deliveries: 1000 };
+  // @ts-expect-error: a schedule has no jitter (`schedule` refuses `mode` when it runs, too).
+  const unread: ScheduleParams = { ...policy, mode: 'full' };
+  // @ts-expect-error: a herd draws no give-up times (`herd` refuses `samples`).
+  herd({ ...crowded, samples: 10 });
   const options: ChartOptions = { dark: false, scale: 2, logScale: true };
   const report: ScheduleReport = schedule(policy);
   const last: number = report.rows[report.rows.length - 1].elapsed_s;
   const spread: JitterReport = jitter(jittered);
   const p95: number = spread.percentiles.p95 + spread.sampled.percentiles.p95;
-  const crowd: Herd = herd(jittered);
+  const crowd: Herd = herd(crowded);
   const mean: number = sampledMeanGiveUp(jittered) + crowd.first_retry.peak_per_s;
-  const scenario: StormParams = { ...jittered, arrivals: '600/min', budget: '10%', engine: 'fluid' };
+  const scenario: StormParams = { ...policy, mode: 'full', seed: 42, arrivals: '600/min', budget: '10%', engine: 'fluid' };
   const storms: StormReport = storm(scenario);
   const drained: number | null = storms.summary.drained_at_s;
   const arithmetic: ArithmeticReport = arithmeticView({ base: 30, multiplier: 1, cap: 30, attempts: 240 });
@@ -90,13 +96,14 @@ export async function everyExport(): Promise<string[]> {
   const drawn: StormDrawn[] = drawStorm('storm', series, options);
   const timeline: ScheduleReport = drawTimeline('timeline', policy, options, undefined);
   const distribution: JitterReport = drawDistribution('distribution', jittered, undefined);
-  const herdDrawn: HerdSummary = drawHerd('herd', jittered, options);
+  const herdDrawn: HerdSummary = drawHerd('herd', crowded, options);
   const svgs: string[] = [
-    chartSvg('timeline', jittered, options, 900, 320, policy),
+    chartSvg('timeline', policy, options, 900, 320, policy),
+    chartSvg('herd', crowded, options, 900, 320),
     stormSvg(series, undefined, 900, 420),
   ];
   const all: PresetInfo[] = presets();
-  const csv: string = exportSchedule(all[0].params, 'csv');
+  const csv: string = exportSchedule(all[0].params, 'csv') + jitter({ ...all[1].params, ...all[1].jitter }).mode;
   const seconds: number = parseDuration('base', '4m30s');
   const text: string = formatDuration(newSeed());
 

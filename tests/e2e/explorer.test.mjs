@@ -167,11 +167,9 @@ test('each preset loads and shows its documented give-up time', { timeout: 120_0
       assert.equal(rows.length, preset.attempts, `${preset.name}: one table row per attempt`);
       const listed = Array.isArray(preset.params.gaps);
       assert.equal(await page.locator('#gaps-field').isVisible(), listed, `#gaps-field visible for ${preset.name}`);
-      if (preset.params.mode) {
-        assert.equal(await page.locator('#mode').inputValue(), preset.params.mode, `#mode for ${preset.name}`);
-      }
-      if (typeof preset.params.factor === 'number') {
-        assert.equal(Number(await page.locator('#factor-text').inputValue()), preset.params.factor, `#factor-text for ${preset.name}`);
+      assert.equal(await page.locator('#mode').inputValue(), preset.jitter.mode, `#mode for ${preset.name}`);
+      if (typeof preset.jitter.factor === 'number') {
+        assert.equal(Number(await page.locator('#factor-text').inputValue()), preset.jitter.factor, `#factor-text for ${preset.name}`);
       }
       const documented = DOCUMENTED[preset.name];
       if (documented) {

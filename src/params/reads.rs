@@ -1,0 +1,452 @@
+//! Which parameters each question reads. The JS API's functions share one parameter set, so a
+//! key given to a function that has no use for it would be left unused without a word (`mode`
+//! to `schedule`): it is refused by name instead, as the command line refuses a flag its command
+//! does not have. A policy given two ways (a list of gaps beside a formula's key, a tail without
+//! a list) is refused too.
+
+use super::{DurationInput, NumberInput, Params};
+use crate::Error;
+
+/// A question the parameters answer; each reads its own keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    /// A schedule, its facts and its timeline: the policy and the early window.
+    Schedule,
+    /// The give-up distribution: the policy, its jitter, the samples and the deadline-safe
+    /// question (`deadline`, `percentile`).
+    GiveUp,
+    /// A herd: the policy, its jitter and the deliveries.
+    Herd,
+    /// A storm: the policy, its jitter and the scenario's keys.
+    Storm,
+    /// The staleness report: the policy, its jitter, the samples, one outage, the tolerance and
+    /// the longest lag.
+    Staleness,
+    /// A survival map: a storm's keys but `traffic` and `outage`, which each cell sets, and a
+    /// batch (the cells are steady traffic).
+    SurvivalMap,
+}
+
+/// The policy's keys, which every question reads.
+const POLICY: &[&str] = &[
+    "base",
+    "multiplier",
+    "cap",
+    "attempts",
+    "give-up",
+    "gaps",
+    "then-every",
+];
+
+/// The storm keys a survival map sets itself, cell by cell.
+const MAP_SETS: &[&str] = &["traffic", "outage", "batch", "batch-at"];
+
+/// The jitter's keys.
+const JITTER: &[&str] = &["mode", "factor", "seed"];
+
+impl Question {
+    /// Whether this question reads `key` (as the CLI spells it, `give-up`).
+    pub fn reads(self, key: &str) -> bool {
+        let scenario = || STORM_ONLY.contains(&key);
+        POLICY.contains(&key)
+            || match self {
+                Question::Schedule => key == "window",
+                Question::GiveUp => {
+                    JITTER.contains(&key) || ["samples", "deadline", "percentile"].contains(&key)
+                }
+                Question::Herd => JITTER.contains(&key) || key == "deliveries",
+                Question::Storm => JITTER.contains(&key) || scenario(),
+                Question::Staleness => {
+                    JITTER.contains(&key)
+                        || ["samples", "outage", "tolerance", "max-lag"].contains(&key)
+                }
+                Question::SurvivalMap => {
+                    JITTER.contains(&key) || (scenario() && !MAP_SETS.contains(&key))
+                }
+            }
+    }
+
+    /// Why `key`, given, is not read: the valid range of the refusal.
+    fn leave_out(self, key: &str) -> String {
+        match (self, key) {
+            (Question::SurvivalMap, "traffic") => "left out of a survival map (each cell's \
+                 traffic lasts through its outage and the hour after it)"
+                .into(),
+            (Question::SurvivalMap, "outage") => {
+                "left out of a survival map (its outages are an axis: outages)".into()
+            }
+            (Question::SurvivalMap, "batch" | "batch-at") => "left out of a survival map (its \
+                 cells are steady traffic through each outage: a storm takes a batch)"
+                .into(),
+            _ => {
+                let (what, reads) = match self {
+                    Question::Schedule => ("a schedule", "the policy and the window"),
+                    Question::GiveUp => (
+                        "the give-up distribution",
+                        "the policy, its jitter, samples, deadline and percentile",
+                    ),
+                    Question::Herd => ("a herd", "the policy, its jitter and deliveries"),
+                    Question::Storm | Question::SurvivalMap => {
+                        ("a storm", "the policy, its jitter and the scenario")
+                    }
+                    Question::Staleness => (
+                        "the staleness report",
+                        "the policy, its jitter, samples, outage, tolerance and the longest lag",
+                    ),
+                };
+                format!("left out of {what}, which reads {reads}")
+            }
+        }
+    }
+}
+
+/// What only a storm's scenario reads: traffic, destination, sender, outage and bounds.
+const STORM_ONLY: &[&str] = &[
+    "arrivals",
+    "traffic",
+    "batch",
+    "batch-at",
+    "capacity",
+    "latency",
+    "timeout",
+    "outage",
+    "outage-start",
+    "policy",
+    "interval",
+    "budget",
+    "budget-window",
+    "budget-floor",
+    "rate-limit",
+    "pause",
+    "resume-rate",
+    "retry-after",
+    "retry-after-threshold",
+    "abandon",
+    "retry-quota",
+    "retry-quota-tokens",
+    "retry-quota-ratio",
+    "breaker-failures",
+    "breaker-share",
+    "breaker-window",
+    "breaker-min-attempts",
+    "breaker-cooldown",
+    "breaker-probes",
+    "engine",
+];
+
+/// A given value as a refusal quotes it: text as typed (as the CLI's refusals do), numbers as
+/// they read back.
+trait GivenText {
+    fn given_text(&self) -> String;
+}
+
+impl GivenText for DurationInput {
+    fn given_text(&self) -> String {
+        match self {
+            DurationInput::Seconds(seconds) => seconds.to_string(),
+            DurationInput::Text(text) => text.clone(),
+        }
+    }
+}
+
+impl GivenText for NumberInput {
+    fn given_text(&self) -> String {
+        match self {
+            NumberInput::Number(number) => number.to_string(),
+            NumberInput::Text(text) => text.clone(),
+        }
+    }
+}
+
+impl GivenText for Vec<DurationInput> {
+    fn given_text(&self) -> String {
+        let items: Vec<String> = self.iter().map(GivenText::given_text).collect();
+        format!("[{}]", items.join(", "))
+    }
+}
+
+impl GivenText for f64 {
+    fn given_text(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl GivenText for String {
+    fn given_text(&self) -> String {
+        self.clone()
+    }
+}
+
+impl GivenText for bool {
+    fn given_text(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// [`KEYS`] and [`Params::given`] from one list, so that neither can miss a field.
+macro_rules! keys {
+    ($($field:ident => $key:literal),* $(,)?) => {
+        /// How many keys [`Params`] has.
+        const KEY_COUNT: usize = [$($key),*].len();
+
+        /// Every key of [`Params`], as the CLI spells it, in the order of the fields.
+        #[cfg(test)]
+        pub(crate) const KEYS: &[&str] = &[$($key),*];
+
+        impl Params {
+            /// Each key given, with its value (for a refusal to quote), in the order of the
+            /// fields.
+            fn given(&self) -> impl Iterator<Item = (&'static str, &dyn GivenText)> {
+                let keys: [(&'static str, Option<&dyn GivenText>); KEY_COUNT] =
+                    [$(($key, self.$field.as_ref().map(|value| value as &dyn GivenText))),*];
+                keys.into_iter().filter_map(|(key, value)| Some((key, value?)))
+            }
+        }
+    };
+}
+
+keys! {
+    base => "base",
+    multiplier => "multiplier",
+    cap => "cap",
+    attempts => "attempts",
+    give_up => "give-up",
+    window => "window",
+    gaps => "gaps",
+    then_every => "then-every",
+    mode => "mode",
+    factor => "factor",
+    seed => "seed",
+    samples => "samples",
+    deliveries => "deliveries",
+    deadline => "deadline",
+    percentile => "percentile",
+    arrivals => "arrivals",
+    traffic => "traffic",
+    batch => "batch",
+    batch_at => "batch-at",
+    capacity => "capacity",
+    latency => "latency",
+    timeout => "timeout",
+    outage => "outage",
+    outage_start => "outage-start",
+    policy => "policy",
+    interval => "interval",
+    budget => "budget",
+    budget_window => "budget-window",
+    budget_floor => "budget-floor",
+    rate_limit => "rate-limit",
+    pause => "pause",
+    resume_rate => "resume-rate",
+    retry_after => "retry-after",
+    retry_after_threshold => "retry-after-threshold",
+    abandon => "abandon",
+    retry_quota => "retry-quota",
+    retry_quota_tokens => "retry-quota-tokens",
+    retry_quota_ratio => "retry-quota-ratio",
+    breaker_failures => "breaker-failures",
+    breaker_share => "breaker-share",
+    breaker_window => "breaker-window",
+    breaker_min_attempts => "breaker-min-attempts",
+    breaker_cooldown => "breaker-cooldown",
+    breaker_probes => "breaker-probes",
+    engine => "engine",
+    tolerance => "tolerance",
+    max_lag => "max-lag",
+}
+
+impl Params {
+    /// Refuses the first key given (in the order of the fields) that `question` does not read.
+    pub fn refuse_keys_not_read_by(&self, question: Question) -> Result<(), Error> {
+        match self
+            .given()
+            .into_iter()
+            .find(|(key, _)| !question.reads(key))
+        {
+            Some((key, value)) => Err(Error::out_of_range(
+                key,
+                value.given_text(),
+                question.leave_out(key),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a policy given two ways: a formula's key (`base`, `multiplier`, `cap`) beside a
+    /// list of gaps, which is used as written, or a tail (`then-every`) without a list. (The
+    /// CLI decides these from its flags, where a preset's list may be cut by `--cap`.)
+    pub fn refuse_two_policies(&self) -> Result<(), Error> {
+        let listed = self.gaps.is_some();
+        let refused = self.given().find(|(key, _)| match *key {
+            "base" | "multiplier" | "cap" => listed,
+            "then-every" => !listed,
+            _ => false,
+        });
+        match refused {
+            Some(("then-every", value)) => Err(Error::out_of_range(
+                "then-every",
+                value.given_text(),
+                "given only with gaps (a formula schedule has no tail)",
+            )),
+            Some((key, value)) => Err(Error::out_of_range(
+                key,
+                value.given_text(),
+                "left out with gaps (a list of gaps is used as written)",
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Both refusals above: the parameters as `question` reads them, every key used.
+    pub fn check_read_by(&self, question: Question) -> Result<(), Error> {
+        self.refuse_keys_not_read_by(question)?;
+        self.refuse_two_policies()
+    }
+}
+
+/// `key` as JavaScript spells it (`give-up` is `giveUp`): for the TypeScript declarations.
+#[cfg(test)]
+pub(crate) fn js_key(key: &str) -> String {
+    let mut words = key.split('-');
+    let first = words.next().unwrap_or_default().to_string();
+    words.fold(first, |mut camel, word| {
+        camel.push_str(&word[..1].to_uppercase());
+        camel.push_str(&word[1..]);
+        camel
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const QUESTIONS: [Question; 6] = [
+        Question::Schedule,
+        Question::GiveUp,
+        Question::Herd,
+        Question::Storm,
+        Question::Staleness,
+        Question::SurvivalMap,
+    ];
+
+    /// The list the refusals walk is every field of the parameters, spelt as their keys.
+    #[test]
+    fn the_keys_are_every_field_of_the_parameters() {
+        let keys: Vec<String> = KEYS.iter().map(|key| js_key(key)).collect();
+        assert_eq!(keys, crate::field_names::of::<Params>());
+        // Every key is read by some question: none is refused everywhere.
+        for key in KEYS {
+            assert!(QUESTIONS.iter().any(|q| q.reads(key)), "{key}");
+        }
+    }
+
+    fn params(json: &str) -> Params {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn a_key_the_question_has_no_use_for_is_refused_by_name_with_its_value() {
+        let schedule = params(r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14}"#);
+        for question in QUESTIONS {
+            assert_eq!(schedule.check_read_by(question), Ok(()), "{question:?}");
+        }
+        let with = |key: &str, value: &str| {
+            params(&format!(
+                r#"{{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "{key}": {value}}}"#
+            ))
+        };
+        let refused = |params: Params, question| {
+            params
+                .check_read_by(question)
+                .map_err(|error| error.to_string())
+        };
+        assert_eq!(
+            refused(with("mode", r#""full""#), Question::Schedule),
+            Err(
+                "mode must be left out of a schedule, which reads the policy and the window, \
+                 got full"
+                    .into()
+            )
+        );
+        assert_eq!(
+            refused(with("window", "600"), Question::GiveUp),
+            Err(
+                "window must be left out of the give-up distribution, which reads the policy, \
+                 its jitter, samples, deadline and percentile, got 600"
+                    .into()
+            )
+        );
+        assert!(refused(with("deliveries", "10"), Question::Storm)
+            .is_err_and(|e| e.starts_with("deliveries must be left out of a storm")));
+        assert!(refused(with("pause", "true"), Question::Staleness)
+            .is_err_and(|e| e.starts_with("pause must be left out of the staleness report")));
+        assert!(refused(with("samples", "10"), Question::Herd)
+            .is_err_and(|e| e.starts_with("samples must be left out of a herd")));
+        assert_eq!(
+            refused(with("outage", r#""1h""#), Question::SurvivalMap),
+            Err(
+                "outage must be left out of a survival map (its outages are an axis: outages), \
+                 got 1h"
+                    .into()
+            )
+        );
+        for key in ["traffic", "batch", "batchAt"] {
+            let refusal = refused(with(key, "7200"), Question::SurvivalMap);
+            assert!(
+                refusal
+                    .as_ref()
+                    .is_err_and(|e| e.contains("left out of a survival map (")),
+                "{refusal:?}"
+            );
+        }
+        // What a question reads is accepted.
+        for (key, value, question) in [
+            ("window", "600", Question::Schedule),
+            ("deadline", r#""6h""#, Question::GiveUp),
+            ("deliveries", "10", Question::Herd),
+            ("outage", r#""1h""#, Question::Storm),
+            ("outage", r#""1h""#, Question::Staleness),
+            ("maxLag", r#""1h""#, Question::Staleness),
+            ("budget", r#""10%""#, Question::SurvivalMap),
+            ("seed", "7", Question::SurvivalMap),
+        ] {
+            assert_eq!(
+                with(key, value).refuse_keys_not_read_by(question),
+                Ok(()),
+                "{key}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_policy_given_two_ways_is_refused() {
+        let refused = |json: &str| {
+            params(json)
+                .check_read_by(Question::Schedule)
+                .map_err(|error| error.to_string())
+        };
+        assert_eq!(
+            refused(r#"{"gaps": ["5s", "5m"], "base": "30s", "attempts": 3}"#),
+            Err(
+                "base must be left out with gaps (a list of gaps is used as written), got 30s"
+                    .into()
+            )
+        );
+        assert!(refused(r#"{"gaps": [5, 300], "cap": 60, "attempts": 3}"#)
+            .is_err_and(|e| e.starts_with("cap must be left out with gaps")));
+        assert_eq!(
+            refused(
+                r#"{"base": 30, "multiplier": 3, "cap": 600, "thenEvery": "1h", "attempts": 3}"#
+            ),
+            Err(
+                "then-every must be given only with gaps (a formula schedule has no tail), \
+                 got 1h"
+                    .into()
+            )
+        );
+        assert_eq!(
+            refused(r#"{"gaps": [5, 300], "thenEvery": "1h", "attempts": 9}"#),
+            Ok(())
+        );
+    }
+}

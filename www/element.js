@@ -22,6 +22,7 @@ const STYLE = `
 :host { display: block; margin: 1em 0; font: var(--backoff-lab-font, inherit); color: var(--backoff-lab-text, inherit); }
 :host([hidden]) { display: none; }
 .chart { position: relative; width: 100%; aspect-ratio: var(--backoff-lab-aspect, 2 / 1); min-height: 220px; max-height: 560px; }
+::slotted(img), ::slotted(svg), ::slotted(picture) { max-width: 100%; height: auto; }
 .chart[hidden], .fallback[hidden], .error[hidden], details[hidden], .actions[hidden] { display: none; }
 canvas { display: block; width: 100%; height: 100%; }
 .caption { margin: 0.4em 0 0; font-size: 0.9em; }
@@ -140,7 +141,11 @@ export class BackoffLab extends HTMLElement {
     this.computed = null;
     this.drawn = null;
     this.frame = 0;
-    this.stale = true;
+    // Whether the attributes are to be read again, and whether the settings they give differ
+    // from the chart's (then it is computed again and announced; otherwise, as after `theme`,
+    // `actions` or an attribute set to the value it had, only drawn again).
+    this.attributesChanged = true;
+    this.stale = false;
     this.started = false;
     // The survival map's rows, computed on this thread (no worker: see above).
     this.rows = new RowPool({ jobsOf: survivalJobs, rowsOf: computeSurvivalRows, makeWorker: null });
@@ -173,7 +178,7 @@ export class BackoffLab extends HTMLElement {
   connectedCallback() {
     this.reserveChartBox();
     this.attributeWatch ??= new MutationObserver(() => {
-      this.stale = true;
+      this.attributesChanged = true;
       this.schedule();
     });
     this.attributeWatch.observe(this, { attributes: true });
@@ -254,32 +259,40 @@ export class BackoffLab extends HTMLElement {
 
   render() {
     const asError = (error) => ({ attribute: error?.setting ?? error?.field ?? null, message: error?.message ?? String(error) });
-    // Attributes are read and the chart computed again only when an attribute changed; a
-    // resize or a new colour scheme only draws again.
+    // Attributes are read again only when one changed, and the chart computed again only when
+    // the settings they give changed; a resize or a new colour scheme only draws again.
+    if (this.attributesChanged) {
+      this.attributesChanged = false;
+      const { settings, errors } = elementState([...this.attributes].map((a) => [a.name, a.value]));
+      this.announceErrors = JSON.stringify(errors) !== JSON.stringify(this.unused);
+      this.unused = errors;
+      if (JSON.stringify(settings) !== JSON.stringify(this.current)) {
+        this.current = settings;
+        this.stale = true;
+      }
+    }
     const recomputed = this.stale;
     if (this.stale) {
       this.stale = false;
-      const { settings, errors } = elementState([...this.attributes].map((a) => [a.name, a.value]));
-      this.current = settings;
-      this.unused = errors;
       this.computed = null;
       this.failure = null;
       this.partial = false;
       this.reported = false;
-      if (settings.view === 'survival') {
-        this.computeRows(settings, asError);
+      if (this.current.view === 'survival') {
+        this.computeRows(this.current, asError);
       } else {
         this.rows.stop();
         try {
-          this.computed = computeView(settings.view, settings, memo);
+          this.computed = computeView(this.current.view, this.current, memo);
         } catch (error) {
           this.failure = asError(error);
         }
       }
     }
     this.settled = true;
-    const announce = recomputed || this.lateFailure;
+    const announce = recomputed || this.lateFailure || this.announceErrors;
     this.lateFailure = false;
+    this.announceErrors = false;
     let drawn = null;
     let failure = this.failure;
     if (this.computed !== null) {

@@ -133,6 +133,7 @@ async function open(url, options = {}) {
 const rendered = (tab, id) => tab.evaluate((id) => window.__events.filter((e) => e.type === 'backoff-lab:rendered' && e.id === id), id);
 
 /** Inside an element's shadow root: the canvas's size, ink and background, and what is shown. */
+const luminance = ([r, g, b]) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 const look = (tab, id) => tab.evaluate((id) => {
   const host = document.getElementById(id);
   const root = host.shadowRoot;
@@ -206,7 +207,6 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
   });
 
   test('theme="dark" draws on a dark background, the default on a light one', async () => {
-    const luminance = ([r, g, b]) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
     assert.ok(luminance((await look(tab, 'distribution')).corner) < 0.3, 'dark');
     assert.ok(luminance((await look(tab, 'timeline')).corner) > 0.7, 'light');
   });
@@ -241,6 +241,28 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
     await tab.evaluate(() => { document.getElementById('timeline').giveUp = '1 h'; document.getElementById('timeline').stop = 'give-up'; });
     await until(async () => (await tab.evaluate(() => document.getElementById('timeline').getAttribute('give-up'))) === '1 h', 'the property to set the attribute');
     await until(async () => (await look(tab, 'timeline')).caption !== after.caption, 'a redraw after the property changed');
+  });
+
+  test('the theme, or an attribute set to the value it had, draws again with no new rendered event', async () => {
+    const count = (await rendered(tab, 'timeline')).length;
+    assert.ok(luminance((await look(tab, 'timeline')).corner) > 0.7, 'light before');
+    await tab.evaluate(() => {
+      const host = document.getElementById('timeline');
+      host.setAttribute('attempts', host.getAttribute('attempts'));
+      host.setAttribute('theme', 'dark');
+    });
+    await until(async () => luminance((await look(tab, 'timeline')).corner) < 0.3, 'the dark theme drawn');
+    await tab.evaluate(() => document.getElementById('timeline').setAttribute('theme', 'light'));
+    await until(async () => luminance((await look(tab, 'timeline')).corner) > 0.7, 'the light theme drawn again');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal((await rendered(tab, 'timeline')).length, count, 'the numbers did not change: no rendered event');
+    // A theme that is no theme is still refused in the element, and announced.
+    await tab.evaluate(() => document.getElementById('timeline').setAttribute('theme', 'blue'));
+    await until(async () => /theme "blue" was ignored/.test((await look(tab, 'timeline')).error), 'the theme refused');
+    const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error' && e.id === 'timeline'));
+    assert.ok(errors.some((e) => e.detail.field === 'theme'), JSON.stringify(errors));
+    await tab.evaluate(() => document.getElementById('timeline').removeAttribute('theme'));
+    await until(async () => (await look(tab, 'timeline')).error === '', 'the error gone with the attribute');
   });
 
   test('a narrower column redraws at the new width, with no new rendered event', async () => {

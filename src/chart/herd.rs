@@ -76,7 +76,9 @@ pub fn draw<DB: DrawingBackend>(
             .draw_series(extent.rectangles(&bars, spike_colour(&theme)))
             .map_err(drawing_error)?;
         if extent.cut {
-            draw_cuts(area, &chart, &bars, extent.top, &theme, s)?;
+            // Wide bins average the spike away: its label says what it is, as the legend does.
+            let in_one_second = spike.map_or(0.0, |sp| sp.unjittered_first_second().0);
+            draw_cuts(area, &chart, &bars, (extent.top, in_one_second), &theme, s)?;
         }
     }
     let bars = extent.bars(extent.main, width);
@@ -212,13 +214,16 @@ impl<'a> Extent<'a> {
     }
 }
 
-/// Marks every bar cut off at the axis' top with a gap across it under the top, and the
-/// busiest (the first of equals) with its rate beside it ("1000/s ↑").
+/// Marks every bar of the spike cut off at the axis' top with a gap across it under the top,
+/// and the busiest (the first of equals) with its rate beside it ("1000/s ↑"); in bins wider
+/// than a second, with the deliveries the spike has in one second instead ("1,000 in one
+/// second ↑", as the legend and the caption say): its bin's average rate, in bins other than
+/// the axis', read as a contradiction of them ("3.33/s over 5 min" under "10 min bins").
 fn draw_cuts<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     bars: &[Bar],
-    top: f64,
+    (top, in_one_second): (f64, f64),
     theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
@@ -245,10 +250,9 @@ fn draw_cuts<DB: DrawingBackend>(
     let Some(busiest) = busiest else {
         return Ok(());
     };
-    let rate = format_rate(busiest.rate_per_s);
     let label = match busiest.bin_s {
-        1.0 => format!("{rate}/s ↑"),
-        bin => format!("{rate}/s over {} ↑", format_duration(bin)),
+        1.0 => format!("{}/s ↑", format_rate(busiest.rate_per_s)),
+        _ => format!("{} in one second ↑", format_count(in_one_second)),
     };
     let (left, y_top) = chart.backend_coord(&(busiest.span_s.0, top));
     area.draw(&Text::new(
@@ -538,9 +542,11 @@ mod tests {
         let bars = svg.matches("<rect").count();
         assert!(bars <= 2 * 800, "{bars} bars for 800 pixels");
         // The spike's 5 min bin at its average rate (1000 / 300 s) is a thousand times the
-        // spread's peak: it is cut off and labelled, and the spread's peak sets the scale, with
-        // decimals on the axis.
-        assert!(svg.contains("3.33/s over 5 min ↑"), "{svg}");
+        // spread's peak: it is cut off and labelled with what it is (not "3.33/s over 5 min"
+        // under an axis of 10 min bins), and the spread's peak sets the scale, with decimals on
+        // the axis.
+        assert!(svg.contains("\n1,000 in one second ↑\n"), "{svg}");
+        assert!(!svg.contains("/s over 5 min"), "{svg}");
         assert!(svg.contains("\n0.0060\n"), "{svg}");
     }
 }

@@ -480,6 +480,20 @@ fn presets_state_and_exports_through_the_js_api() {
         JsValue::UNDEFINED
     )
     .is_err());
+    // Smaller than its legend and labels need: refused with the figure's range.
+    let small = chart_svg(
+        JsValue::from("timeline"),
+        article_params(),
+        JsValue::UNDEFINED,
+        JsValue::from(100.0),
+        JsValue::from(320.0),
+        JsValue::UNDEFINED,
+    )
+    .unwrap_err();
+    assert_eq!(
+        js_sys::Error::from(small).message(),
+        "width must be a whole number of pixels from 240 to 4000, got 100"
+    );
     let series = params(
         r#"[{"label": "fixed", "params": {"base": 30, "multiplier": 3, "cap": 10800, "traffic": "20m", "engine": "fluid"}}]"#,
     );
@@ -634,6 +648,20 @@ fn a_computed_result_travels_as_bytes_and_garbage_is_refused() {
         )
     };
     let drawn = svg(Uint8Array::from(bytes.as_slice()).into()).expect("drawn");
+    // A canvas narrower than a figure may be is exported at the narrowest figure.
+    let narrow = view_svg(
+        "herd".into(),
+        settings.clone(),
+        Uint8Array::from(bytes.as_slice()).into(),
+        JsValue::UNDEFINED,
+        180.4.into(),
+        99.6.into(),
+    )
+    .expect("drawn within the figure's limits");
+    assert!(
+        narrow.contains(r#"width="240" height="160""#),
+        "{narrow:.200}"
+    );
     assert!(
         drawn.starts_with("<svg") && drawn.len() > 5_000,
         "a chart: {drawn:.80}"

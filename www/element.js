@@ -386,7 +386,7 @@ export class BackoffLab extends HTMLElement {
     } else if (format === 'svg') {
       const { width, height } = this.parts.canvas.getBoundingClientRect();
       const options = chartOptions(this.dark(), 1, this.current.log === 'true');
-      const svg = viewSvg(this.current.view, this.current, this.computed, options, Math.round(width), Math.round(height));
+      const svg = viewSvg(this.current.view, this.current, this.computed, options, width, height);
       download(new Blob([svg], { type: 'image/svg+xml' }), name);
     } else {
       download(new Blob([tableCsv(this.drawn.table)], { type: 'text/csv' }), name);

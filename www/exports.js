@@ -32,11 +32,10 @@ export function exportSvg(canvas, view, drawn, dark, button) {
     say(button, 'No SVG: the chart is not drawn yet.');
     return;
   }
-  const size = (pixels) => Math.min(4000, Math.max(100, Math.round(pixels)));
   const options = chartOptions(dark, 1, drawn.settings.log === 'true');
   try {
     // wasm measures the SVG's text with an offscreen canvas: nothing here touches the CSP.
-    const svg = viewSvg(view, drawn.settings, drawn.computed, options, size(canvas.clientWidth), size(canvas.clientHeight));
+    const svg = viewSvg(view, drawn.settings, drawn.computed, options, canvas.clientWidth, canvas.clientHeight);
     download(new Blob([svg], { type: 'image/svg+xml' }), `backoff-lab-${view}.svg`);
     say(button, `Saved backoff-lab-${view}.svg.`);
   } catch (error) {

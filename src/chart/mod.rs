@@ -2,6 +2,7 @@
 //! renders to a canvas in the page and to SVG natively.
 
 pub mod distribution;
+mod figure_size;
 pub mod herd;
 pub mod staleness;
 pub mod storm;
@@ -43,6 +44,7 @@ pub(crate) mod svg_read;
 mod theme;
 pub mod timeline;
 
+pub use figure_size::{figure_size, figure_size_within, MAX_SIDE, MIN_HEIGHT, MIN_WIDTH};
 pub use theme::Theme;
 
 use plotters::prelude::*;

@@ -1,11 +1,11 @@
 //! `backoff-lab figure`: a chart as SVG, drawn by the same Rust function as the page, for
 //! documentation.
 
-use backoff_lab::chart::{self, ChartOptions};
+use backoff_lab::chart::{self, figure_size, ChartOptions, MAX_SIDE, MIN_HEIGHT, MIN_WIDTH};
 use backoff_lab::give_up::{JitterReport, HISTOGRAM_BINS};
 use backoff_lab::herd::herd;
 use backoff_lab::jitter::Jitter;
-use backoff_lab::{whole_number, Error, Params, Question};
+use backoff_lab::{Error, Params, Question};
 use clap::{Args, ValueEnum};
 
 use super::args::{count_number, number, MapAxesFlags, StormFlags};
@@ -119,7 +119,7 @@ pub(super) struct FigureArgs {
         allow_hyphen_values = true
     )]
     deliveries: String,
-    /// Width in pixels (100 to 4000).
+    /// Width in pixels (240 to 4000).
     #[arg(
         long,
         value_name = "PIXELS",
@@ -127,7 +127,7 @@ pub(super) struct FigureArgs {
         allow_hyphen_values = true
     )]
     width: String,
-    /// Height in pixels (100 to 4000).
+    /// Height in pixels (160 to 4000).
     #[arg(
         long,
         value_name = "PIXELS",
@@ -171,17 +171,17 @@ pub(super) struct FigureArgs {
 type Size = (u32, u32);
 
 pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
-    let pixels = |field, text: &str| {
-        let valid = "a whole number of pixels from 100 to 4000";
-        let n = number(field, text, valid)?;
-        whole_number(field, n, 100, 4_000)
-            .map(|n| n as u32)
-            .map_err(|_| Error::out_of_range(field, n, valid))
+    let pixels = |field, text: &str, min| {
+        number(
+            field,
+            text,
+            &format!("a whole number of pixels from {min} to {MAX_SIDE}"),
+        )
     };
-    let size = (
-        pixels("width", &args.width)?,
-        pixels("height", &args.height)?,
-    );
+    let size = figure_size(
+        pixels("width", &args.width, MIN_WIDTH)?,
+        pixels("height", &args.height, MIN_HEIGHT)?,
+    )?;
     args.refuse_unread()?;
     let params = args.params()?;
     let page = backoff_lab::page::Settings::default();

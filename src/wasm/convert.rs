@@ -272,21 +272,21 @@ pub fn chart_options(options: JsValue) -> Result<ChartOptions, JsValue> {
     }
 }
 
-/// The SVG size, 100 to 4000 pixels each way.
+/// The SVG size: whole pixels, 240 to 4000 wide and 160 to 4000 high ([`figure_size`]).
+///
+/// [`figure_size`]: crate::chart::figure_size
 pub fn svg_size(width: &JsValue, height: &JsValue) -> Result<(u32, u32), JsValue> {
-    let mut size = [0u32; 2];
-    for (slot, (field, value)) in size.iter_mut().zip([("width", width), ("height", height)]) {
-        let pixels = number(field, value)?;
-        if !(pixels.is_finite() && (100.0..=4_000.0).contains(&pixels)) {
-            return Err(js_error(&Error::out_of_range(
-                field,
-                pixels,
-                "a number of pixels from 100 to 4000",
-            )));
-        }
-        *slot = pixels as u32;
-    }
-    Ok((size[0], size[1]))
+    let (width, height) = (number("width", width)?, number("height", height)?);
+    crate::chart::figure_size(width, height).map_err(|e| js_error(&e))
+}
+
+/// A canvas's size for its SVG export, brought within the figure's limits
+/// ([`figure_size_within`]).
+///
+/// [`figure_size_within`]: crate::chart::figure_size_within
+pub fn canvas_svg_size(width: &JsValue, height: &JsValue) -> Result<(u32, u32), JsValue> {
+    let (width, height) = (number("width", width)?, number("height", height)?);
+    crate::chart::figure_size_within(width, height).map_err(|e| js_error(&e))
 }
 
 /// A `Computed` from JS: the bytes `computeView` packed, or a survival map assembled from its

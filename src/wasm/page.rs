@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{chart_options, from_js, page_error, svg_size, text, to_js};
+use super::convert::{canvas_svg_size, chart_options, from_js, page_error, text, to_js};
 use super::surface::{on_canvas, svg};
 use crate::page::{self, Computed, Settings, View};
 use crate::storm::Memo;
@@ -204,7 +204,8 @@ pub fn draw_instant(
     to_js(&drawn)
 }
 
-/// A chart as SVG, from the settings and its computed step.
+/// A chart as SVG, from the settings and its computed step, at the size of the canvas it is
+/// drawn on (brought within the figure's limits: 240 to 4000 by 160 to 4000 pixels).
 #[wasm_bindgen(js_name = viewSvg)]
 pub fn view_svg(
     #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
@@ -218,7 +219,7 @@ pub fn view_svg(
     let computed: Computed = super::convert::computed_from_js(computed)?;
     let options = chart_options(options)?;
     let mut caption = String::new();
-    let drawn = svg(svg_size(&width, &height)?, |area| {
+    let drawn = svg(canvas_svg_size(&width, &height)?, |area| {
         page::draw(area, view, &values, &computed, &options).map(|drawn| caption = drawn.caption)
     })?;
     // Titled and described as `backoff-lab figure` does: what a screen reader announces.

@@ -80,12 +80,14 @@ fn figures_are_svg_from_the_same_chart_functions() {
         assert!(svg.contains(expected), "{kind} lacks {expected:?}");
     }
     // Any text a size flag is given is refused with the range, never clap's parse error.
-    for (flag, value, got) in [
-        ("--width", "5", "5"),
-        ("--width", "NaN", "NaN"),
-        ("--height", "-320", "-320"),
-        ("--height", "320.5", "320.5"),
-        ("--width", "wide", "\"wide\""),
+    for (flag, value, got, min) in [
+        ("--width", "5", "5", 240),
+        ("--width", "239", "239", 240),
+        ("--width", "NaN", "NaN", 240),
+        ("--height", "-320", "-320", 160),
+        ("--height", "159", "159", 160),
+        ("--height", "320.5", "320.5", 160),
+        ("--width", "wide", "\"wide\"", 240),
     ] {
         let output = run(&[
             "figure",
@@ -102,7 +104,9 @@ fn figures_are_svg_from_the_same_chart_functions() {
         assert_eq!(output.status.code(), Some(2));
         assert_eq!(
             stderr(&output),
-            format!("error: {flag} must be a whole number of pixels from 100 to 4000, got {got}\n")
+            format!(
+                "error: {flag} must be a whole number of pixels from {min} to 4000, got {got}\n"
+            )
         );
     }
 }

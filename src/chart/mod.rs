@@ -397,6 +397,35 @@ pub(crate) fn prepare<DB: DrawingBackend>(
     Ok((options, theme))
 }
 
+/// The y title to write along `plot`'s height, with its style: the first wording (longest
+/// first) that fits, so that a short panel never spills its title into its neighbour's (or a
+/// small figure's into its legend); when none fits, the shortest in a smaller font; when that
+/// does not either, none (a title longer than its panel ran into the next panel's:
+/// "backlogattempts/min").
+fn fitting_title<'t, DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
+    plot: &DrawingArea<DB, CT>,
+    titles: &[&'t str],
+    theme: &Theme,
+    scale: f64,
+) -> (&'t str, TextStyle<'static>) {
+    let room = plot.dim_in_pixel().1;
+    let fits = |title: &str, style: &TextStyle| {
+        plot.estimate_text_size(title, style)
+            .is_ok_and(|(width, _)| width <= room)
+    };
+    let (regular, small) = (
+        font(11.0, scale, theme.muted),
+        font(9.0, scale, theme.muted),
+    );
+    match titles.iter().find(|title| fits(title, &regular)) {
+        Some(title) => (title, regular),
+        None => match titles.last().filter(|title| fits(title, &small)) {
+            Some(title) => (title, small),
+            None => ("", regular),
+        },
+    }
+}
+
 /// The y axis and horizontal grid every cartesian chart shares (the x axis is labelled by the
 /// chart itself, at nice durations).
 pub(crate) fn draw_mesh<DB, Y>(
@@ -413,25 +442,8 @@ where
         + plotters::coord::ranged1d::ValueFormatter<f64>,
 {
     let line = theme.grid.stroke_width(stroke(1.0, scale));
-    let title_style = font(11.0, scale, theme.muted);
-    // The y title runs along the plot's height: the first wording (longest first) that fits,
-    // so that a short panel never spills its title into its neighbour's.
-    let plot = chart.plotting_area();
-    let room = plot.dim_in_pixel().1;
-    let fits = |title: &&&str, style: &TextStyle| {
-        plot.estimate_text_size(title, style)
-            .is_ok_and(|(width, _)| width <= room)
-    };
-    // When no wording fits, the shortest in a smaller font; when that does not either, none:
-    // a title longer than its panel ran into the next panel's ("backlogattempts/min").
-    let small_style = font(9.0, scale, theme.muted);
-    let (y_desc, title_style) = match y_titles.iter().find(|t| fits(t, &title_style)) {
-        Some(title) => (*title, title_style),
-        None => match y_titles.last().filter(|t| fits(t, &small_style)) {
-            Some(title) => (*title, small_style),
-            None => ("", title_style),
-        },
-    };
+    let room = chart.plotting_area().dim_in_pixel().1;
+    let (y_desc, title_style) = fitting_title(chart.plotting_area(), y_titles, theme, scale);
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -463,10 +475,11 @@ pub(crate) type LogPlot<'a, DB> = ChartContext<
 /// one on a log scale, so each chart writes its own at nice values.
 pub(crate) fn log_axis_lines<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
-    (x_desc, y_desc): (&str, &str),
+    (x_desc, y_titles): (&str, &[&str]),
     theme: &Theme,
     scale: f64,
 ) -> Result<(), Error> {
+    let (y_desc, title_style) = fitting_title(plot.plotting_area(), y_titles, theme, scale);
     plot.configure_mesh()
         .disable_mesh()
         .x_labels(0)
@@ -477,7 +490,7 @@ pub(crate) fn log_axis_lines<DB: DrawingBackend>(
         .axis_style(theme.muted.stroke_width(stroke(1.0, scale)))
         .x_desc(x_desc)
         .y_desc(y_desc)
-        .axis_desc_style(font(11.0, scale, theme.muted))
+        .axis_desc_style(title_style)
         .draw()
         .map_err(drawing_error)
 }

@@ -81,7 +81,7 @@ pub fn draw<DB: DrawingBackend>(
     let mut plot = frame(area, s, legend.height + 6.0 * s, 34.0 * s, 64.0 * s)
         .build_cartesian_2d((60.0..x_end).log_scale(), (FLOOR_S..y_end).log_scale())
         .map_err(drawing_error)?;
-    log_axis_lines(&mut plot, ("outage length", "time"), &theme, s)?;
+    log_axis_lines(&mut plot, ("outage length", &["time"]), &theme, s)?;
     axes(&mut plot, area, (x_end, y_end), &theme, s)?;
 
     // Outages longer than the give-up time exhaust their first event (under jitter, in more

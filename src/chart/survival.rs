@@ -162,7 +162,10 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(drawing_error)?;
     log_axis_lines(
         &mut plot,
-        ("outage length", "headroom: capacity ÷ arrivals"),
+        (
+            "outage length",
+            &["headroom: capacity ÷ arrivals", "headroom"],
+        ),
         &theme,
         s,
     )?;
@@ -386,21 +389,32 @@ fn current<DB: DrawingBackend>(
     };
     let label_style = font(12.0, s, theme.text);
     let (label_width, label_height) = super::text_size(area, &label, &label_style);
-    let (width, height) = area.dim_in_pixel();
-    let (width, height) = (f64::from(width), f64::from(height));
     // Beside the mark on the side with room for it, else under it (over it at the bottom),
-    // kept inside the chart: a 200 px map ran it off the left edge.
+    // kept inside the map: a 200 px map ran it off the left edge, a 320 px one over the
+    // headroom axis' labels.
+    let (columns_px, rows_px) = plot.plotting_area().get_pixel_range();
+    let edge = 4.0 * s;
+    let (plot_left, plot_right) = (
+        f64::from(columns_px.start) + edge,
+        f64::from(columns_px.end) - edge,
+    );
+    let plot_bottom = f64::from(rows_px.end) - edge;
     let gap = f64::from(radius) + 6.0 * s;
     let (px_f, py_f) = (f64::from(px), f64::from(py));
-    let edge = 4.0 * s;
-    let (left, middle) = if px_f + gap + label_width <= width - 24.0 * s {
+    let (left, middle) = if px_f + gap + label_width <= plot_right {
         (px_f + gap, py_f)
-    } else if px_f - gap - label_width >= edge {
+    } else if px_f - gap - label_width >= plot_left {
         (px_f - gap - label_width, py_f)
     } else {
-        let left = (px_f - label_width / 2.0).clamp(edge, (width - label_width - edge).max(edge));
+        // Within the map when it is wide enough for the label, else within the figure.
+        let width = f64::from(area.dim_in_pixel().0);
+        let (lowest, highest) = match plot_right - label_width >= plot_left {
+            true => (plot_left, plot_right - label_width),
+            false => (edge, (width - label_width - edge).max(edge)),
+        };
+        let left = (px_f - label_width / 2.0).clamp(lowest, highest);
         let below = py_f + gap + label_height / 2.0;
-        let middle = if below + label_height / 2.0 <= height - edge {
+        let middle = if below + label_height / 2.0 <= plot_bottom {
             below
         } else {
             py_f - gap - label_height / 2.0
@@ -545,6 +559,43 @@ mod tests {
                 outcome_words(&under)
             )
         );
+    }
+
+    /// The headroom axis' title ran up into the legend of the smallest figure (240 × 160): a
+    /// shorter wording is written where the long one does not fit along the map.
+    #[test]
+    fn the_headroom_title_is_the_wording_that_fits_along_the_map() {
+        let titles = |size| {
+            let svg =
+                crate::chart::to_svg(size, |area| draw(area, &map((6, 4)), &Default::default()))
+                    .unwrap();
+            crate::chart::svg_read::labels(&svg)
+                .into_iter()
+                .map(|l| l.text)
+                .filter(|t| t.starts_with("headroom"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(titles((900, 460)), ["headroom: capacity ÷ arrivals"]);
+        assert_eq!(titles((240, 160)), ["headroom"]);
+    }
+
+    /// The mark's label was kept inside the figure, not the map: in a 320 px figure it covered
+    /// the headroom axis' labels. It overlaps no other label at any size.
+    #[test]
+    fn the_marks_label_covers_no_axis_label() {
+        for size in [(240, 160), (320, 200), (480, 240), (900, 460)] {
+            let svg =
+                crate::chart::to_svg(size, |area| draw(area, &map((6, 4)), &Default::default()))
+                    .unwrap();
+            let labels = crate::chart::svg_read::labels(&svg);
+            let mark = labels
+                .iter()
+                .find(|l| l.text.starts_with("your scenario"))
+                .unwrap();
+            for axis in labels.iter().filter(|l| l.text.ends_with('×')) {
+                assert!(!mark.overlaps(axis), "{size:?}: {mark:?} over {axis:?}");
+            }
+        }
     }
 
     /// A 6-step map of outages from 10 s to 24 h had its axis run from 5 s to 48 h: every

@@ -127,7 +127,7 @@ fn parameter_sets() -> String {
         ("HerdParams", Question::Herd, "A herd's: a schedule's with its jitter and deliveries."),
         ("StormParams", Question::Storm, "A storm scenario's: every field not given takes the article's value."),
         ("StalenessParams", Question::Staleness, "The staleness report's: a schedule's with its jitter, samples, outage, tolerance and maxLag."),
-        ("SurvivalParams", Question::SurvivalMap, "A survival map's: a storm scenario's but traffic, outage and batch, which each cell sets."),
+        ("SurvivalParams", Question::SurvivalMap, "A survival map's: a storm scenario's but traffic (each cell's lasts through its outage and the hour after it)."),
     ];
     let mut text = String::new();
     for (name, question, doc) in sets {

@@ -142,12 +142,11 @@ fn flagged_rule(message: &str) -> String {
 }
 
 /// The command line: the derived commands, with the storm flags a survival map refuses (it sets
-/// each cell's traffic and outage, and a batch would be dropped from every cell) left out of its
-/// `--help`.
+/// each cell's traffic, and a batch would be dropped from every cell) left out of its `--help`.
 /// They are still read, so that giving one is refused by name rather than as unknown.
 fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command().mut_subcommand("survival", |map| {
-        ["traffic", "outage", "batch", "batch_at"]
+        ["traffic", "batch", "batch_at"]
             .into_iter()
             .fold(map, |map, flag| map.mut_arg(flag, |arg| arg.hide(true)))
     })

@@ -22,8 +22,9 @@ pub enum Question {
     /// The staleness report: the policy, its jitter, the samples, one outage, the tolerance and
     /// the longest lag.
     Staleness,
-    /// A survival map: a storm's keys but `traffic` and `outage`, which each cell sets, and a
-    /// batch (the cells are steady traffic).
+    /// A survival map: a storm's keys but `traffic`, which each cell sets (through its outage
+    /// and the hour after it); the outage is your scenario's, marked on the map, and a batch is
+    /// refused by the map itself (`batch must be empty for a survival map`).
     SurvivalMap,
 }
 
@@ -37,9 +38,6 @@ const POLICY: &[&str] = &[
     "gaps",
     "then-every",
 ];
-
-/// The storm keys a survival map sets itself, cell by cell.
-const MAP_SETS: &[&str] = &["traffic", "outage", "batch", "batch-at"];
 
 /// The jitter's keys.
 const JITTER: &[&str] = &["mode", "factor", "seed"];
@@ -60,9 +58,7 @@ impl Question {
                     JITTER.contains(&key)
                         || ["samples", "outage", "tolerance", "max-lag"].contains(&key)
                 }
-                Question::SurvivalMap => {
-                    JITTER.contains(&key) || (scenario() && !MAP_SETS.contains(&key))
-                }
+                Question::SurvivalMap => JITTER.contains(&key) || (scenario() && key != "traffic"),
             }
     }
 
@@ -71,12 +67,6 @@ impl Question {
         match (self, key) {
             (Question::SurvivalMap, "traffic") => "left out of a survival map (each cell's \
                  traffic lasts through its outage and the hour after it)"
-                .into(),
-            (Question::SurvivalMap, "outage") => {
-                "left out of a survival map (its outages are an axis: outages)".into()
-            }
-            (Question::SurvivalMap, "batch" | "batch-at") => "left out of a survival map (its \
-                 cells are steady traffic through each outage: a storm takes a batch)"
                 .into(),
             _ => {
                 let (what, reads) = match self {
@@ -382,23 +372,8 @@ mod tests {
             .is_err_and(|e| e.starts_with("pause must be left out of the staleness report")));
         assert!(refused(with("samples", "10"), Question::Herd)
             .is_err_and(|e| e.starts_with("samples must be left out of a herd")));
-        assert_eq!(
-            refused(with("outage", r#""1h""#), Question::SurvivalMap),
-            Err(
-                "outage must be left out of a survival map (its outages are an axis: outages), \
-                 got 1h"
-                    .into()
-            )
-        );
-        for key in ["traffic", "batch", "batchAt"] {
-            let refusal = refused(with(key, "7200"), Question::SurvivalMap);
-            assert!(
-                refusal
-                    .as_ref()
-                    .is_err_and(|e| e.contains("left out of a survival map (")),
-                "{refusal:?}"
-            );
-        }
+        assert!(refused(with("traffic", "7200"), Question::SurvivalMap)
+            .is_err_and(|e| e.starts_with("traffic must be left out of a survival map (")));
         // What a question reads is accepted.
         for (key, value, question) in [
             ("window", "600", Question::Schedule),
@@ -409,6 +384,8 @@ mod tests {
             ("maxLag", r#""1h""#, Question::Staleness),
             ("budget", r#""10%""#, Question::SurvivalMap),
             ("seed", "7", Question::SurvivalMap),
+            // Your scenario's outage, which the map marks.
+            ("outage", r#""1h""#, Question::SurvivalMap),
         ] {
             assert_eq!(
                 with(key, value).refuse_keys_not_read_by(question),

@@ -28,12 +28,7 @@ fn a_figure_refuses_the_flags_its_chart_does_not_read() {
         ),
         (
             &["figure", "herd", "--outage", "1h"],
-            "error: --outage must be left out of figure herd (only figure storm and staleness read \
-             it), got 1h",
-        ),
-        (
-            &["figure", "survival", "--outage", "1h"],
-            "error: --outage must be left out of figure survival (only figure storm and staleness \
+            "error: --outage must be left out of figure herd (only figure storm, staleness and survival \
              read it), got 1h",
         ),
         (

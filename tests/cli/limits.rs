@@ -102,24 +102,37 @@ fn survival_steps_state_both_limits_in_help_and_refusals() {
     );
 }
 
-/// `survival --help` leaves out the storm flags a map refuses (it sets each cell's traffic and
-/// outage, and has no batch); giving one is still refused by name, not as an unknown flag
-/// (`--outage` was read and ignored).
+/// `survival --help` leaves out the storm flags a map refuses (it sets each cell's traffic, and
+/// has no batch); giving one is still refused by name, not as an unknown flag. `--outage` is
+/// your scenario's, marked on the map.
 #[test]
 fn survival_help_leaves_out_the_flags_a_map_refuses() {
     let help = stdout(&run(&["survival", "--help"]));
     assert!(help.contains("--arrivals"), "{help}");
-    for flag in ["--traffic ", "--outage ", "--batch ", "--batch-at "] {
+    for flag in ["--traffic ", "--batch ", "--batch-at "] {
         assert!(!help.contains(flag), "{flag} in {help}");
     }
-    assert!(help.contains("--outages "), "{help}");
+    assert!(
+        help.contains("--outage ") && help.contains("--outages "),
+        "{help}"
+    );
     assert!(stdout(&run(&["storm", "--help"])).contains("--batch-at"));
-    for (flag, value) in [("--traffic", "1h"), ("--outage", "1h"), ("--batch", "1000")] {
+    for (flag, value, expected) in [
+        (
+            "--traffic",
+            "1h",
+            "--traffic must be left out of a survival map (",
+        ),
+        (
+            "--batch",
+            "1000",
+            "--batch must be empty for a survival map (",
+        ),
+    ] {
         let refused = run(&["survival", flag, value]);
         assert_eq!(refused.status.code(), Some(2));
-        let expected = format!("error: {flag} must be left out of a survival map (");
         assert!(
-            stderr(&refused).starts_with(&expected),
+            stderr(&refused).starts_with(&format!("error: {expected}")),
             "{}",
             stderr(&refused)
         );

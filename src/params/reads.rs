@@ -42,55 +42,8 @@ const POLICY: &[&str] = &[
 /// The jitter's keys.
 const JITTER: &[&str] = &["mode", "factor", "seed"];
 
-impl Question {
-    /// Whether this question reads `key` (as the CLI spells it, `give-up`).
-    pub fn reads(self, key: &str) -> bool {
-        let scenario = || STORM_ONLY.contains(&key);
-        POLICY.contains(&key)
-            || match self {
-                Question::Schedule => key == "window",
-                Question::GiveUp => {
-                    JITTER.contains(&key) || ["samples", "deadline", "percentile"].contains(&key)
-                }
-                Question::Herd => JITTER.contains(&key) || key == "deliveries",
-                Question::Storm => JITTER.contains(&key) || scenario(),
-                Question::Staleness => {
-                    JITTER.contains(&key)
-                        || ["samples", "outage", "tolerance", "max-lag"].contains(&key)
-                }
-                Question::SurvivalMap => JITTER.contains(&key) || (scenario() && key != "traffic"),
-            }
-    }
-
-    /// Why `key`, given, is not read: the valid range of the refusal.
-    fn leave_out(self, key: &str) -> String {
-        match (self, key) {
-            (Question::SurvivalMap, "traffic") => "left out of a survival map (each cell's \
-                 traffic lasts through its outage and the hour after it)"
-                .into(),
-            _ => {
-                let (what, reads) = match self {
-                    Question::Schedule => ("a schedule", "the policy and the window"),
-                    Question::GiveUp => (
-                        "the give-up distribution",
-                        "the policy, its jitter, samples, deadline and percentile",
-                    ),
-                    Question::Herd => ("a herd", "the policy, its jitter and deliveries"),
-                    Question::Storm | Question::SurvivalMap => {
-                        ("a storm", "the policy, its jitter and the scenario")
-                    }
-                    Question::Staleness => (
-                        "the staleness report",
-                        "the policy, its jitter, samples, outage, tolerance and the longest lag",
-                    ),
-                };
-                format!("left out of {what}, which reads {reads}")
-            }
-        }
-    }
-}
-
-/// What only a storm's scenario reads: traffic, destination, sender, outage and bounds.
+/// What a storm's scenario reads beside the policy and its jitter: traffic, destination,
+/// sender, outage and bounds.
 const STORM_ONLY: &[&str] = &[
     "arrivals",
     "traffic",
@@ -123,6 +76,53 @@ const STORM_ONLY: &[&str] = &[
     "breaker-probes",
     "engine",
 ];
+
+impl Question {
+    /// Whether this question reads `key` (as the CLI spells it, `give-up`).
+    pub fn reads(self, key: &str) -> bool {
+        let (jitter, scenario) = (JITTER.contains(&key), STORM_ONLY.contains(&key));
+        POLICY.contains(&key)
+            || match self {
+                Question::Schedule => key == "window",
+                Question::GiveUp => jitter || ["samples", "deadline", "percentile"].contains(&key),
+                Question::Herd => jitter || key == "deliveries",
+                Question::Storm => jitter || scenario,
+                Question::Staleness => {
+                    jitter || ["samples", "outage", "tolerance", "max-lag"].contains(&key)
+                }
+                Question::SurvivalMap => jitter || (scenario && key != "traffic"),
+            }
+    }
+
+    /// Why `key`, given, is not read: the valid range of the refusal.
+    fn leave_out(self, key: &str) -> String {
+        match (self, key) {
+            (Question::SurvivalMap, "traffic") => "left out of a survival map (each cell's \
+                 traffic lasts through its outage and the hour after it)"
+                .into(),
+            _ => {
+                let (what, reads) = match self {
+                    Question::Schedule => ("a schedule", "the policy and the window"),
+                    Question::GiveUp => (
+                        "the give-up distribution",
+                        "the policy, its jitter, samples, deadline and percentile",
+                    ),
+                    Question::Herd => ("a herd", "the policy, its jitter and deliveries"),
+                    Question::Storm => ("a storm", "the policy, its jitter and the scenario"),
+                    Question::SurvivalMap => (
+                        "a survival map",
+                        "the policy, its jitter and the scenario but its traffic",
+                    ),
+                    Question::Staleness => (
+                        "the staleness report",
+                        "the policy, its jitter, samples, outage, tolerance and the longest lag",
+                    ),
+                };
+                format!("left out of {what}, which reads {reads}")
+            }
+        }
+    }
+}
 
 /// A given value as a refusal quotes it: text as typed (as the CLI's refusals do), numbers as
 /// they read back.

@@ -506,6 +506,51 @@ fn presets_state_and_exports_through_the_js_api() {
     .unwrap();
     assert!(storm.contains("capacity 1,800/min"));
     assert!(storm.contains("<desc>fixed: A 10 min outage"), "{storm}");
+    // A series' parameters are read as every function reads its own: a misspelt key, a key on
+    // the series itself and a value of the wrong type are refused naming their key (they were
+    // ignored, or named the series' index).
+    for (series, field) in [
+        (
+            r#"[{"label": "a", "params": {"atempts": 5, "engine": "fluid"}}]"#,
+            "atempts",
+        ),
+        (
+            r#"[{"label": "a", "colour": "red", "params": {"engine": "fluid"}}]"#,
+            "colour",
+        ),
+        (
+            r#"[{"label": "a", "params": {"multiplier": "3"}}]"#,
+            "multiplier",
+        ),
+        (r#"[{"label": "a", "params": {"samples": 10}}]"#, "samples"),
+    ] {
+        let refused = storm_svg(
+            params(series),
+            JsValue::UNDEFINED,
+            JsValue::from(900.0),
+            JsValue::from(420.0),
+        )
+        .unwrap_err();
+        assert_eq!(
+            js_sys::Reflect::get(&refused, &"field".into()).unwrap(),
+            JsValue::from(field),
+            "{series}"
+        );
+    }
+    // So are chart options: `logscale` for `logScale` was drawn without a word.
+    let refused = chart_svg(
+        JsValue::from("timeline"),
+        article_params(),
+        params(r#"{"logscale": true}"#),
+        JsValue::from(900.0),
+        JsValue::from(320.0),
+        JsValue::UNDEFINED,
+    )
+    .unwrap_err();
+    assert_eq!(
+        js_sys::Error::from(refused).message(),
+        "logscale is not one of the chart options: did you mean logScale?"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -137,6 +137,7 @@ export class BackoffLab extends HTMLElement {
     }
     this.current = null;
     this.unused = [];
+    this.freshErrors = [];
     this.failure = null;
     this.computed = null;
     this.drawn = null;
@@ -177,6 +178,8 @@ export class BackoffLab extends HTMLElement {
 
   connectedCallback() {
     this.reserveChartBox();
+    // Attributes set while the element was out of the document were not watched: read again.
+    this.attributesChanged = true;
     this.attributeWatch ??= new MutationObserver(() => {
       this.attributesChanged = true;
       this.schedule();
@@ -239,19 +242,20 @@ export class BackoffLab extends HTMLElement {
     return theme === 'dark' || (theme !== 'light' && this.darkQuery.matches);
   }
 
-  /** Lists `errors` in the element; with `announce`, one `backoff-lab:error` event each. */
-  fail(errors, announce) {
+  /** Lists `errors` in the element, and fires one `backoff-lab:error` event for each of
+   * `announced` (those not announced before). */
+  fail(errors, announced) {
     const list = document.createElement('ul');
     for (const { attribute, message } of errors) {
       const item = document.createElement('li');
       // The core's messages mostly start with the attribute's name already.
       item.textContent = !attribute || message.startsWith(attribute) ? message : `${attribute}: ${message}`;
       list.append(item);
-      if (announce) {
-        this.dispatchEvent(new CustomEvent('backoff-lab:error', {
-          bubbles: true, composed: true, detail: { field: attribute, message },
-        }));
-      }
+    }
+    for (const { attribute, message } of announced) {
+      this.dispatchEvent(new CustomEvent('backoff-lab:error', {
+        bubbles: true, composed: true, detail: { field: attribute, message },
+      }));
     }
     this.parts.error.replaceChildren(list);
     this.parts.error.hidden = errors.length === 0;
@@ -264,7 +268,9 @@ export class BackoffLab extends HTMLElement {
     if (this.attributesChanged) {
       this.attributesChanged = false;
       const { settings, errors } = elementState([...this.attributes].map((a) => [a.name, a.value]));
-      this.announceErrors = JSON.stringify(errors) !== JSON.stringify(this.unused);
+      // Only an error that was not shown already is announced (again for a new value).
+      const shown = new Set(this.unused.map((error) => JSON.stringify(error)));
+      this.freshErrors = errors.filter((error) => !shown.has(JSON.stringify(error)));
       this.unused = errors;
       if (JSON.stringify(settings) !== JSON.stringify(this.current)) {
         this.current = settings;
@@ -290,9 +296,8 @@ export class BackoffLab extends HTMLElement {
       }
     }
     this.settled = true;
-    const announce = recomputed || this.lateFailure || this.announceErrors;
+    const failureIsNew = recomputed || this.lateFailure;
     this.lateFailure = false;
-    this.announceErrors = false;
     let drawn = null;
     let failure = this.failure;
     if (this.computed !== null) {
@@ -305,7 +310,9 @@ export class BackoffLab extends HTMLElement {
       }
     }
     this.drawn = drawn;
-    this.fail([...this.unused, ...(failure ? [failure] : [])], announce);
+    const announced = [...this.freshErrors, ...(failure && failureIsNew ? [failure] : [])];
+    this.freshErrors = [];
+    this.fail([...this.unused, ...(failure ? [failure] : [])], announced);
     if (drawn) {
       this.show(drawn);
     } else {

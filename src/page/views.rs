@@ -149,12 +149,18 @@ pub fn policy_params(settings: &Settings) -> Params {
     params
 }
 
+/// The factor of proportional jitter, when that is the mode (the page keeps its slider's value
+/// under any mode; the core reads it only with proportional jitter, and refuses it otherwise).
+fn factor(settings: &Settings) -> Option<f64> {
+    (settings.get("mode") == "proportional").then(|| number(settings.get("factor")))
+}
+
 /// The policy with its jitter, seed and sample sizes; the deadline-safe sizing when a deadline
 /// is set (listed gaps leave it out: it adds attempts to base × multiplier).
 pub fn jitter_params(settings: &Settings) -> Params {
     let mut params = Params {
         mode: Some(text(settings, "mode")),
-        factor: Some(number(settings.get("factor"))),
+        factor: factor(settings),
         seed: Some(number(settings.get("seed"))),
         samples: Some(number(settings.get("samples"))),
         deliveries: Some(number(settings.get("deliveries"))),
@@ -172,7 +178,7 @@ pub fn staleness_params(settings: &Settings) -> Params {
     let optional = |key: &str| Some(text(settings, key)).filter(|t| !t.is_empty());
     Params {
         mode: Some(text(settings, "mode")),
-        factor: Some(number(settings.get("factor"))),
+        factor: factor(settings),
         seed: Some(number(settings.get("seed"))),
         tolerance: optional("tolerance").map(DurationInput::Text),
         max_lag: optional("max-lag").map(DurationInput::Text),

@@ -124,17 +124,26 @@ impl Question {
     }
 }
 
-/// A given value as a refusal quotes it: text as typed (as the CLI's refusals do), numbers as
-/// they read back.
+/// A given value as a refusal quotes it: text in quotes (an empty one, or one holding a comma,
+/// reads as given), numbers as they read back, very large and very small ones in exponent form
+/// (`1e300`, not 301 digits).
 trait GivenText {
     fn given_text(&self) -> String;
+}
+
+fn number_text(number: f64) -> String {
+    let plain = number == 0.0 || (1e-6..1e15).contains(&number.abs());
+    match plain || !number.is_finite() {
+        true => number.to_string(),
+        false => format!("{number:e}"),
+    }
 }
 
 impl GivenText for DurationInput {
     fn given_text(&self) -> String {
         match self {
-            DurationInput::Seconds(seconds) => seconds.to_string(),
-            DurationInput::Text(text) => text.clone(),
+            DurationInput::Seconds(seconds) => number_text(*seconds),
+            DurationInput::Text(text) => text.given_text(),
         }
     }
 }
@@ -142,8 +151,8 @@ impl GivenText for DurationInput {
 impl GivenText for NumberInput {
     fn given_text(&self) -> String {
         match self {
-            NumberInput::Number(number) => number.to_string(),
-            NumberInput::Text(text) => text.clone(),
+            NumberInput::Number(number) => number_text(*number),
+            NumberInput::Text(text) => text.given_text(),
         }
     }
 }
@@ -157,13 +166,13 @@ impl GivenText for Vec<DurationInput> {
 
 impl GivenText for f64 {
     fn given_text(&self) -> String {
-        self.to_string()
+        number_text(*self)
     }
 }
 
 impl GivenText for String {
     fn given_text(&self) -> String {
-        self.clone()
+        format!("{self:?}")
     }
 }
 
@@ -287,10 +296,59 @@ impl Params {
         }
     }
 
-    /// Both refusals above: the parameters as `question` reads them, every key used.
+    /// Refuses a key given without the one that gives it a use, as the command line does:
+    /// `factor` without `mode: "proportional"`, `percentile` without `deadline`, and `samples`
+    /// or `seed` where nothing is drawn (the give-up distribution with a mode that draws
+    /// nothing, such as `none`; left out, its mode is full jitter; the staleness report
+    /// without jitter, its default).
+    pub fn refuse_orphans(&self, question: Question) -> Result<(), Error> {
+        let refused = |key, value: &dyn GivenText, valid: &str| {
+            Err(Error::out_of_range(key, value.given_text(), valid))
+        };
+        let jitter = self.jitter()?;
+        if let Some(factor) = &self.factor {
+            if !matches!(jitter, crate::jitter::Jitter::Proportional(_)) {
+                return refused(
+                    "factor",
+                    factor,
+                    "given only with mode proportional (the width of its window)",
+                );
+            }
+        }
+        if let (Some(percentile), None) = (&self.percentile, &self.deadline) {
+            return refused(
+                "percentile",
+                percentile,
+                "given only with deadline (the percentile that must reach it)",
+            );
+        }
+        let draws = match question {
+            Question::GiveUp => self.mode.is_none() || jitter.draws(),
+            Question::Staleness => jitter != crate::jitter::Jitter::None,
+            _ => true,
+        };
+        let drawn: [(&str, Option<&dyn GivenText>); 2] = [
+            (
+                "samples",
+                self.samples.as_ref().map(|v| v as &dyn GivenText),
+            ),
+            ("seed", self.seed.as_ref().map(|v| v as &dyn GivenText)),
+        ];
+        match drawn.into_iter().find(|(_, value)| value.is_some()) {
+            Some((key, Some(value))) if !draws => refused(
+                key,
+                value,
+                "left out without jitter (the answers are exact: nothing is drawn)",
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// The refusals above: the parameters as `question` reads them, every key used.
     pub fn check_read_by(&self, question: Question) -> Result<(), Error> {
         self.refuse_keys_not_read_by(question)?;
-        self.refuse_two_policies()
+        self.refuse_two_policies()?;
+        self.refuse_orphans(question)
     }
 }
 
@@ -354,7 +412,7 @@ mod tests {
             refused(with("mode", r#""full""#), Question::Schedule),
             Err(
                 "mode must be left out of a schedule, which reads the policy and the window, \
-                 got full"
+                 got \"full\""
                     .into()
             )
         );
@@ -405,7 +463,7 @@ mod tests {
         assert_eq!(
             refused(r#"{"gaps": ["5s", "5m"], "base": "30s", "attempts": 3}"#),
             Err(
-                "base must be left out with gaps (a list of gaps is used as written), got 30s"
+                "base must be left out with gaps (a list of gaps is used as written), got \"30s\""
                     .into()
             )
         );
@@ -417,13 +475,102 @@ mod tests {
             ),
             Err(
                 "then-every must be given only with gaps (a formula schedule has no tail), \
-                 got 1h"
+                 got \"1h\""
                     .into()
             )
         );
         assert_eq!(
             refused(r#"{"gaps": [5, 300], "thenEvery": "1h", "attempts": 9}"#),
             Ok(())
+        );
+    }
+
+    /// The command line's cross-flag rules hold in the JS API too: each key given without the
+    /// one that gives it a use was accepted and ignored there.
+    #[test]
+    fn a_key_without_the_one_that_gives_it_a_use_is_refused() {
+        let refused = |extra: &str, question| {
+            params(&format!(
+                r#"{{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14{extra}}}"#
+            ))
+            .check_read_by(question)
+            .map_err(|error| error.to_string())
+        };
+        assert_eq!(
+            refused(r#", "factor": 0.3"#, Question::GiveUp),
+            Err(
+                "factor must be given only with mode proportional (the width of its window), \
+                 got 0.3"
+                    .into()
+            )
+        );
+        assert!(refused(r#", "mode": "full", "factor": 0.3"#, Question::Storm).is_err());
+        assert_eq!(
+            refused(r#", "mode": "proportional", "factor": 0.3"#, Question::Herd),
+            Ok(())
+        );
+        assert_eq!(
+            refused(r#", "percentile": 10"#, Question::GiveUp),
+            Err(
+                "percentile must be given only with deadline (the percentile that must reach \
+                 it), got 10"
+                    .into()
+            )
+        );
+        assert_eq!(
+            refused(r#", "deadline": "6h", "percentile": 10"#, Question::GiveUp),
+            Ok(())
+        );
+        let exact = "left out without jitter (the answers are exact: nothing is drawn)";
+        assert_eq!(
+            refused(r#", "mode": "none", "samples": 10"#, Question::GiveUp),
+            Err(format!("samples must be {exact}, got 10"))
+        );
+        assert_eq!(
+            refused(
+                r#", "mode": "proportional", "factor": 0, "seed": 3"#,
+                Question::GiveUp
+            ),
+            Err(format!("seed must be {exact}, got 3"))
+        );
+        // Left out, the distribution's mode is full jitter, which draws.
+        assert_eq!(refused(r#", "samples": 10"#, Question::GiveUp), Ok(()));
+        // The staleness report is exact unless a mode is given; a proportional ±0% samples.
+        assert_eq!(
+            refused(r#", "seed": 3"#, Question::Staleness),
+            Err(format!("seed must be {exact}, got 3"))
+        );
+        assert_eq!(
+            refused(
+                r#", "mode": "proportional", "factor": 0, "samples": 100"#,
+                Question::Staleness
+            ),
+            Ok(())
+        );
+        // A storm's seed orders its retries: it is read without jitter too.
+        assert_eq!(
+            refused(r#", "mode": "none", "seed": 3"#, Question::Storm),
+            Ok(())
+        );
+    }
+
+    /// A refusal quotes text as given and numbers as they read back: `1e300` was written out
+    /// in 301 digits, an empty text as nothing at all.
+    #[test]
+    fn refused_values_are_quoted_readably() {
+        assert_eq!(1e300.given_text(), "1e300");
+        assert_eq!(5e-324.given_text(), "5e-324");
+        assert_eq!(600.0.given_text(), "600");
+        assert_eq!(0.25.given_text(), "0.25");
+        assert_eq!(f64::INFINITY.given_text(), "inf");
+        assert_eq!(String::new().given_text(), r#""""#);
+        assert_eq!(
+            vec![
+                DurationInput::Seconds(5.0),
+                DurationInput::Text("5m".into())
+            ]
+            .given_text(),
+            r#"[5, "5m"]"#
         );
     }
 }

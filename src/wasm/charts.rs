@@ -94,10 +94,13 @@ pub fn draw_herd(
     to_js(&HerdSummary::new(&spread, &spike))
 }
 
+/// One series of `drawStorm` and `stormSvg`: its label (its parameters are read apart, as
+/// every function reads its own).
 #[derive(serde::Deserialize)]
-struct SeriesInput {
+struct SeriesLabel {
     label: String,
-    params: Params,
+    #[allow(dead_code)]
+    params: serde::de::IgnoredAny,
 }
 
 /// What `drawStorm` returns for each series.
@@ -110,22 +113,37 @@ struct Drawn {
 
 type Run = (String, Scenario, StormReport);
 
-/// Simulates each series (1 to 4), afresh.
+/// Simulates each series (1 to 4), afresh. Each series and its parameters are read as every
+/// function reads its own: a key misspelt or not read is refused by name, and a value of the
+/// wrong type names its key (not the series' index).
 fn storm_runs(series: JsValue) -> Result<Vec<Run>, JsValue> {
-    let inputs: Vec<SeriesInput> = checked_from_js("storm series", series)?;
-    if inputs.is_empty() || inputs.len() > 4 {
+    let list = series.dyn_into::<js_sys::Array>().map_err(|other| {
+        api_error(&Error::out_of_range(
+            "series",
+            super::convert::js_type(&other),
+            "a list (an array) of 1 to 4 { label, params }",
+        ))
+    })?;
+    if list.length() == 0 || list.length() > 4 {
         return Err(api_error(&Error::out_of_range(
             "series",
-            inputs.len(),
+            list.length(),
             "1 to 4 scenarios",
         )));
     }
-    let run = |input: SeriesInput| -> Result<Run, Error> {
-        input.params.check_read_by(Question::Storm)?;
-        let params = input.params.with_storm_policy()?;
+    let inputs = list
+        .iter()
+        .map(|item| {
+            let SeriesLabel { label, .. } = checked_from_js("storm series", item.clone())?;
+            let params = js_sys::Reflect::get(&item, &"params".into()).unwrap_or_default();
+            Ok((label, params_for(Question::Storm, params)?))
+        })
+        .collect::<Result<Vec<_>, JsValue>>()?;
+    let run = |(label, params): (String, Params)| -> Result<Run, Error> {
+        let params = params.with_storm_policy()?;
         let scenario = params.scenario()?;
         let report = params.simulate(false)?;
-        Ok((input.label, scenario, report))
+        Ok((label, scenario, report))
     };
     inputs
         .into_iter()

@@ -249,7 +249,7 @@ pub fn number(field: &'static str, value: &JsValue) -> Result<f64, JsValue> {
         .ok_or_else(|| js_error(&Error::out_of_range(field, js_type(value), "a number")))
 }
 
-fn js_type(value: &JsValue) -> String {
+pub fn js_type(value: &JsValue) -> String {
     match value.js_typeof().as_string() {
         Some(kind) if value.is_null() => format!("null (not {kind} text)"),
         Some(kind) => format!("a value of type {kind}"),
@@ -266,7 +266,7 @@ pub fn optional(value: JsValue) -> Option<JsValue> {
 pub fn chart_options(options: JsValue) -> Result<ChartOptions, JsValue> {
     match optional(options) {
         None => Ok(ChartOptions::default()),
-        Some(options) => from_js::<ChartOptions>("chart options", options)?
+        Some(options) => checked_from_js::<ChartOptions>("chart options", options)?
             .validated()
             .map_err(|e| js_error(&e)),
     }

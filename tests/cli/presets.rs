@@ -155,7 +155,7 @@ fn presets_list_and_apply_with_flags_overriding() {
     refused(
         &["survival", "--traffic", "5m"],
         "error: --traffic must be left out of a survival map (each cell's traffic lasts through \
-         its outage and the hour after it), got 5m",
+         its outage and the hour after it), got \"5m\"",
     );
     refused(
         &["figure", "survival", "--traffic", "5m"],

@@ -230,6 +230,31 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
     assert.ok(errors.every((e) => e.id === 'bad'), 'only the bad element reports an error');
   });
 
+  test('an error is announced once, not again when another attribute changes', async () => {
+    const errorsOf = () => tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error' && e.id === 'bad').length);
+    const [errors, renders] = [await errorsOf(), (await rendered(tab, 'bad')).length];
+    await tab.evaluate(() => document.getElementById('bad').setAttribute('attempts', '6'));
+    await until(async () => (await rendered(tab, 'bad')).length > renders, 'the bad element redrawn');
+    assert.equal(await errorsOf(), errors, 'the unchanged multiplier and theme errors are not announced again');
+    assert.match((await look(tab, 'bad')).error, /multiplier/, 'still shown');
+    await tab.evaluate(() => document.getElementById('bad').setAttribute('multiplier', 'zero'));
+    await until(async () => (await errorsOf()) === errors + 1, 'the new multiplier error announced, alone');
+  });
+
+  test('an attribute changed while the element is out of the document is drawn when it is back', async () => {
+    const renders = (await rendered(tab, 'timeline')).length;
+    await tab.evaluate(() => {
+      const host = document.getElementById('timeline');
+      const parent = host.parentNode;
+      const next = host.nextSibling;
+      host.remove();
+      host.attempts = 4;
+      parent.insertBefore(host, next);
+    });
+    await until(async () => (await look(tab, 'timeline')).tableRows === 4, 'the four attempts drawn');
+    await until(async () => (await rendered(tab, 'timeline')).length === renders + 1, 'one rendered event');
+  });
+
   test('changing an attribute or property redraws', async () => {
     const before = (await look(tab, 'timeline')).caption;
     const count = (await rendered(tab, 'timeline')).length;

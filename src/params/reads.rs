@@ -127,7 +127,7 @@ impl Question {
 /// A given value as a refusal quotes it: text in quotes (an empty one, or one holding a comma,
 /// reads as given), numbers as they read back, very large and very small ones in exponent form
 /// (`1e300`, not 301 digits).
-trait GivenText {
+pub(super) trait GivenText {
     fn given_text(&self) -> String;
 }
 
@@ -195,7 +195,7 @@ macro_rules! keys {
         impl Params {
             /// Each key given, with its value (for a refusal to quote), in the order of the
             /// fields.
-            fn given(&self) -> impl Iterator<Item = (&'static str, &dyn GivenText)> {
+            pub(super) fn given(&self) -> impl Iterator<Item = (&'static str, &dyn GivenText)> {
                 let keys: [(&'static str, Option<&dyn GivenText>); KEY_COUNT] =
                     [$(($key, self.$field.as_ref().map(|value| value as &dyn GivenText))),*];
                 keys.into_iter().filter_map(|(key, value)| Some((key, value?)))

@@ -412,67 +412,45 @@ impl Params {
     }
 
     /// The storm scenario for the arithmetic view, which models only the arrivals, the outage's
-    /// length and the retry interval: any other storm field given is refused by name.
+    /// length and the retry interval: any other storm field given is refused by name. The
+    /// formula's keys are taken for the article's defaults the CLI fills in (a backoff flag
+    /// makes the policy exponential, which is refused); see
+    /// [`Params::arithmetic_scenario_as_given`] where every key is the user's.
     pub fn arithmetic_scenario(&self) -> Result<Scenario, Error> {
-        let unused = [
-            ("traffic", self.traffic.is_some()),
-            ("batch", self.batch.is_some() || self.batch_at.is_some()),
-            ("capacity", self.capacity.is_some()),
-            ("latency", self.latency.is_some()),
-            ("timeout", self.timeout.is_some()),
-            ("outage-start", self.outage_start.is_some()),
-            (
-                "budget",
-                self.budget.is_some()
-                    || self.budget_window.is_some()
-                    || self.budget_floor.is_some(),
-            ),
-            ("rate-limit", self.rate_limit.is_some()),
-            (
-                "pause",
-                self.pause == Some(true) || self.resume_rate.is_some(),
-            ),
-            (
-                "retry-after",
-                self.retry_after.is_some() || self.retry_after_threshold.is_some(),
-            ),
-            ("abandon", self.abandon == Some(true)),
-            (
-                "retry-quota",
-                self.retry_quota.is_some()
-                    || self.retry_quota_tokens.is_some()
-                    || self.retry_quota_ratio.is_some(),
-            ),
-            (
-                "breaker-failures",
-                self.breaker_failures.is_some()
-                    || self.breaker_cooldown.is_some()
-                    || self.breaker_probes.is_some(),
-            ),
-            (
-                "breaker-share",
-                self.breaker_share.is_some()
-                    || self.breaker_window.is_some()
-                    || self.breaker_min_attempts.is_some(),
-            ),
-            ("mode", self.mode.as_deref().is_some_and(|m| m != "none")),
-            ("seed", self.seed.is_some()),
-            // A fixed interval, retried until the fix: no backoff, nothing exhausted.
-            (
-                "policy",
-                self.policy.as_deref().is_some_and(|p| p != "fixed"),
-            ),
-            ("attempts", self.attempts.is_some()),
-            ("give-up", self.give_up.is_some()),
-        ];
-        if let Some((field, _)) = unused.iter().find(|(_, given)| *given) {
-            return Err(Error::out_of_range(
-                field,
-                "given with the arithmetic engine",
-                "left out: the arithmetic view models only arrivals, the outage's length and a fixed retry interval, retried until the fix; the discrete and fluid engines use it",
-            ));
-        }
+        self.refuse_unread_by_arithmetic(false)?;
         self.scenario()
+    }
+
+    /// [`Params::arithmetic_scenario`] of parameters as a program gave them (the JS API fills in
+    /// no defaults): a formula key given is refused by its own name, before it makes the policy
+    /// exponential (`base` given was refused as `policy`).
+    pub fn arithmetic_scenario_as_given(self) -> Result<Scenario, Error> {
+        self.refuse_unread_by_arithmetic(true)?;
+        self.with_storm_policy()?.arithmetic_scenario()
+    }
+
+    fn refuse_unread_by_arithmetic(&self, as_given: bool) -> Result<(), Error> {
+        // A fixed interval, retried until the fix: no backoff, no bounds, nothing exhausted.
+        let reads = |key: &str, value: &str| match key {
+            "arrivals" | "outage" | "interval" => true,
+            "base" | "multiplier" | "cap" => !as_given,
+            "policy" => value == "\"fixed\"",
+            "mode" => value == "\"none\"",
+            "engine" => value == "\"arithmetic\"",
+            _ => false,
+        };
+        let unread = self.given().find_map(|(key, value)| {
+            let value = value.given_text();
+            (!reads(key, &value)).then_some((key, value))
+        });
+        match unread {
+            Some((key, value)) => Err(Error::out_of_range(
+                key,
+                value,
+                "left out: the arithmetic view models only arrivals, the outage's length and a fixed retry interval, retried until the fix; the discrete and fluid engines use it",
+            )),
+            None => Ok(()),
+        }
     }
 }
 

@@ -411,3 +411,40 @@ fn the_arithmetic_view_refuses_a_backoff_policy_and_a_stop_rule() {
         );
     }
 }
+
+/// The arithmetic view names the key that was given, not the rule it belongs to
+/// (`budgetFloor` was refused as `budget`) nor the policy a formula key makes (`base` given to
+/// the JS API was refused as `policy`), and refuses an engine other than its own.
+#[test]
+fn the_arithmetic_view_names_the_key_given() {
+    let refused = |json: &str| {
+        let params: Params = serde_json::from_str(json).unwrap();
+        params
+            .arithmetic_scenario_as_given()
+            .map(|_| ())
+            .map_err(|error| error.to_string())
+    };
+    let left_out = "must be left out: the arithmetic view models only arrivals";
+    for (json, key) in [
+        (r#"{"budgetFloor": 1}"#, "budget-floor"),
+        (r#"{"breakerCooldown": "30s"}"#, "breaker-cooldown"),
+        (r#"{"base": "30s"}"#, "base"),
+        (r#"{"gaps": [5, 60]}"#, "gaps"),
+        (r#"{"engine": "fluid"}"#, "engine"),
+        (r#"{"mode": "proportional", "factor": 0.5}"#, "mode"),
+    ] {
+        let refusal = refused(json);
+        assert!(
+            refusal
+                .as_ref()
+                .is_err_and(|e| e.starts_with(&format!("{key} {left_out}"))),
+            "{json}: {refusal:?}"
+        );
+    }
+    assert_eq!(
+        refused(
+            r#"{"arrivals": "600/min", "outage": "10m", "interval": 30, "engine": "arithmetic", "policy": "fixed", "mode": "none"}"#
+        ),
+        Ok(())
+    );
+}

@@ -175,9 +175,9 @@ pub fn survival(
 pub fn arithmetic_view(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = storm_params(Question::Storm, params)?;
+    let params = params_for(Question::Storm, params)?;
     let view = params
-        .arithmetic_scenario()
+        .arithmetic_scenario_as_given()
         .and_then(|scenario| crate::storm::arithmetic_view(&scenario))
         .map_err(|e| api_error(&e))?;
     to_js(&view)

@@ -325,7 +325,9 @@ fn read_off<DB: DrawingBackend>(
         (3.0 * s, 3.0 * s),
         style,
     )?;
-    let text = match (read.first_event.lag_s, read.first_event.age_s) {
+    let outage = crate::duration::format_precise(x);
+    // Longest first: a small figure takes the shorter wording (the long one covered its plot).
+    let wordings = match (read.first_event.lag_s, read.first_event.age_s) {
         (Some(lag), Some(age)) => {
             for (value, colour) in [(lag, theme.primary), (age, theme.secondary)] {
                 plot.draw_series(std::iter::once(Circle::new(
@@ -335,17 +337,22 @@ fn read_off<DB: DrawingBackend>(
                 )))
                 .map_err(drawing_error)?;
             }
-            format!(
-                "{} outage: the first event arrives {} after recovery, {} old",
-                crate::duration::with_article(&crate::duration::format_precise(x)),
-                format_duration(lag),
-                format_duration(age)
-            )
+            let (lag, age) = (format_duration(lag), format_duration(age));
+            [
+                format!(
+                    "{} outage: the first event arrives {lag} after recovery, {age} old",
+                    crate::duration::with_article(&outage)
+                ),
+                format!("{outage} outage: first event {lag} late, {age} old"),
+            ]
         }
-        _ => format!(
-            "{} outage: its first event is exhausted",
-            crate::duration::with_article(&crate::duration::format_precise(x))
-        ),
+        _ => [
+            format!(
+                "{} outage: its first event is exhausted",
+                crate::duration::with_article(&outage)
+            ),
+            format!("{outage} outage: first event exhausted"),
+        ],
     };
     let (px, py) = plot.backend_coord(&(x, top));
     let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Top));
@@ -357,8 +364,19 @@ fn read_off<DB: DrawingBackend>(
         f64::from(plot.backend_coord(&(x_range.end, top)).0),
     );
     // In as many lines as the plot's width needs (a narrow column), beside the line on the
-    // side with more room, and kept inside the plot near an edge.
-    let lines = super::wrapped(area, &text, &style, plot_right - plot_left - 2.0 * gap);
+    // side with more room, and kept inside the plot near an edge; in the shorter wording when
+    // the longer would cover more than a third of the plot's height, in none when both would
+    // (the line, its dots and the caption still say it).
+    let plot_height = f64::from(plot.backend_coord(&(x, FLOOR_S)).1 - py);
+    let lines_of =
+        |text: &str| super::wrapped(area, text, &style, plot_right - plot_left - 2.0 * gap);
+    let line_height_of = |line: &str| super::text_size(area, line, &style).1 + 2.0 * s;
+    let Some(lines) = wordings.iter().map(|text| lines_of(text)).find(|lines| {
+        let height: f64 = lines.iter().map(|line| line_height_of(line)).sum();
+        height <= plot_height / 3.0
+    }) else {
+        return Ok(());
+    };
     let (width, height) = lines.iter().fold((0.0, 0.0), |(w, _), line| {
         let (lw, lh) = super::text_size(area, line, &style);
         (f64::max(w, lw), lh)

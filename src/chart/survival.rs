@@ -371,24 +371,25 @@ fn current<DB: DrawingBackend>(
     ))
     .map_err(drawing_error)?;
     let place = if inside { "" } else { " (off the map)" };
-    let label = match &map.scenario {
+    // The label's wordings, longest first: the cell around the mark is named when its outcome
+    // differs, unless that does not fit across the map (it ran off a 240 px figure).
+    let wordings = match &map.scenario {
         Some(own) => {
-            let around = match cell_under(map, grid, (outage, headroom)) {
-                Some((cell_outage, cell_headroom, cell)) if cell.outcome != own.outcome => {
+            let short = format!("your scenario{place}: {}", outcome_words(own));
+            match cell_under(map, grid, (outage, headroom)) {
+                Some((cell_outage, cell_headroom, cell)) if cell.outcome != own.outcome => vec![
                     format!(
-                        " (the cell around it, {} at {cell_headroom:.2}×, {})",
+                        "{short} (the cell around it, {} at {cell_headroom:.2}×, {})",
                         format_duration(cell_outage),
                         outcome_words(cell)
-                    )
-                }
-                _ => String::new(),
-            };
-            format!("your scenario{place}: {}{around}", outcome_words(own))
+                    ),
+                    short,
+                ],
+                _ => vec![short],
+            }
         }
-        None => format!("your scenario{place}"),
+        None => vec![format!("your scenario{place}")],
     };
-    let label_style = font(12.0, s, theme.text);
-    let (label_width, label_height) = super::text_size(area, &label, &label_style);
     // Beside the mark on the side with room for it, else under it (over it at the bottom),
     // kept inside the map: a 200 px map ran it off the left edge, a 320 px one over the
     // headroom axis' labels.
@@ -398,6 +399,22 @@ fn current<DB: DrawingBackend>(
         f64::from(columns_px.start) + edge,
         f64::from(columns_px.end) - edge,
     );
+    let label_style = font(12.0, s, theme.text);
+    let sized = |label: String| {
+        let (width, height) = super::text_size(area, &label, &label_style);
+        (label, width, height)
+    };
+    let mut sized_wordings = wordings.into_iter().map(sized);
+    let mut chosen = sized_wordings
+        .next()
+        .unwrap_or_else(|| sized(String::new()));
+    for shorter in sized_wordings {
+        if chosen.1 <= plot_right - plot_left {
+            break;
+        }
+        chosen = shorter;
+    }
+    let (label, label_width, label_height) = chosen;
     let plot_bottom = f64::from(rows_px.end) - edge;
     let gap = f64::from(radius) + 6.0 * s;
     let (px_f, py_f) = (f64::from(px), f64::from(py));
@@ -523,15 +540,16 @@ mod tests {
     /// then.
     #[test]
     fn the_marks_label_names_the_cell_around_it_when_their_outcomes_differ() {
-        let label = |map: &SurvivalMap| {
-            let svg = crate::chart::to_svg((900, 460), |area| draw(area, map, &Default::default()))
-                .unwrap();
+        let label_at = |map: &SurvivalMap, size| {
+            let svg =
+                crate::chart::to_svg(size, |area| draw(area, map, &Default::default())).unwrap();
             crate::chart::svg_read::labels(&svg)
                 .into_iter()
                 .map(|l| l.text)
                 .find(|t| t.starts_with("your scenario"))
                 .unwrap()
         };
+        let label = |map: &SurvivalMap| label_at(map, (900, 460));
         let mut map = map((6, 4));
         let columns = edges(&map.outages_s);
         let rows = edges(&map.headroom);
@@ -558,6 +576,11 @@ mod tests {
                 format_duration(outage),
                 outcome_words(&under)
             )
+        );
+        // Too long to fit across a small map: the outcome alone (it ran off a 240 px figure).
+        assert_eq!(
+            label_at(&map, (240, 160)),
+            format!("your scenario: {}", outcome_words(&own))
         );
     }
 

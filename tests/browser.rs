@@ -537,6 +537,20 @@ fn presets_state_and_exports_through_the_js_api() {
             "{series}"
         );
     }
+    // A compared schedule is drawn by the timeline only: given to another chart, refused.
+    let refused = chart_svg(
+        JsValue::from("herd"),
+        params(r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "seed": 1}"#),
+        JsValue::UNDEFINED,
+        JsValue::from(900.0),
+        JsValue::from(320.0),
+        article_params(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        js_sys::Reflect::get(&refused, &"field".into()).unwrap(),
+        JsValue::from("compare")
+    );
     // So are chart options: `logscale` for `logScale` was drawn without a word.
     let refused = chart_svg(
         JsValue::from("timeline"),

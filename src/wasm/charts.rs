@@ -199,7 +199,16 @@ pub fn chart_svg(
 ) -> Result<String, JsValue> {
     let options = chart_options(options)?;
     let size = svg_size(&width, &height)?;
-    match text("chart", &kind)?.as_str() {
+    let kind = text("chart", &kind)?;
+    // Only the timeline draws a compared schedule: given to another chart, it would be ignored.
+    if matches!(kind.as_str(), "distribution" | "herd") && optional(compare.clone()).is_some() {
+        return Err(api_error(&Error::out_of_range(
+            "compare",
+            "a schedule",
+            format!("left out of chartSvg('{kind}') (only the timeline draws a compared schedule)"),
+        )));
+    }
+    match kind.as_str() {
         "timeline" => {
             let (mine, report) = timeline_inputs(params)?;
             let compared = optional(compare).map(timeline_inputs).transpose()?;

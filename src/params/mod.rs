@@ -14,9 +14,9 @@ use crate::jitter::Jitter;
 use crate::{Error, Policy, Stop};
 
 pub use input::{parse_percent, DurationInput, NumberInput};
-pub use reads::Question;
 #[cfg(test)]
 pub(crate) use reads::{js_key, KEYS};
+pub use reads::{Question, KEYS as PARAMETER_KEYS};
 pub(crate) use storm::breaker_percent;
 
 /// The article's 20-minute window for "attempts inside the first 20 minutes".

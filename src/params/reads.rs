@@ -188,9 +188,9 @@ macro_rules! keys {
         /// How many keys [`Params`] has.
         const KEY_COUNT: usize = [$($key),*].len();
 
-        /// Every key of [`Params`], as the CLI spells it, in the order of the fields.
-        #[cfg(test)]
-        pub(crate) const KEYS: &[&str] = &[$($key),*];
+        /// Every key of [`Params`], as the CLI spells it (`give-up`; JavaScript writes
+        /// `giveUp`), in the order of the fields: the names its refusals give as their field.
+        pub const KEYS: &[&str] = &[$($key),*];
 
         impl Params {
             /// Each key given, with its value (for a refusal to quote), in the order of the

@@ -6,54 +6,10 @@ use crate::prelude::*;
 /// A case slower than this is a finding (the limits are meant to refuse big work at once).
 pub(crate) const SLOW: Duration = Duration::from_secs(2);
 
-/// Every field name an error message may start with: the `Params` fields as the CLI and the
-/// page name them, and the few inputs of the page, the charts and the staleness questions.
-pub(crate) const FIELDS: &[&str] = &[
-    "base",
-    "multiplier",
-    "cap",
-    "attempts",
-    "give-up",
-    "window",
-    "gaps",
-    "then-every",
-    "mode",
-    "factor",
-    "seed",
-    "samples",
-    "deliveries",
-    "deadline",
-    "percentile",
-    "arrivals",
-    "traffic",
-    "batch",
-    "batch-at",
-    "capacity",
-    "latency",
-    "timeout",
-    "outage",
-    "outage-start",
-    "policy",
-    "interval",
-    "budget",
-    "budget-window",
-    "budget-floor",
-    "rate-limit",
-    "pause",
-    "resume-rate",
-    "retry-after",
-    "retry-after-threshold",
-    "abandon",
-    "retry-quota",
-    "retry-quota-tokens",
-    "retry-quota-ratio",
-    "breaker-failures",
-    "breaker-share",
-    "breaker-window",
-    "breaker-min-attempts",
-    "breaker-cooldown",
-    "breaker-probes",
-    "engine",
+/// Every field name an error message may start with beside the parameters' keys
+/// ([`backoff_lab::PARAMETER_KEYS`]): the few inputs of the page, the charts and the staleness
+/// questions.
+pub(crate) const OTHER_FIELDS: &[&str] = &[
     // The page and the charts.
     "view",
     "scale",
@@ -94,7 +50,7 @@ pub(crate) fn check_message(what: &str, message: &str) -> Result<(), TestCaseErr
     );
     if let Some((field, _)) = message.split_once(" must be ") {
         prop_assert!(
-            FIELDS.contains(&field),
+            backoff_lab::PARAMETER_KEYS.contains(&field) || OTHER_FIELDS.contains(&field),
             "{}: the message names no known field: {:?}",
             what,
             message
@@ -110,7 +66,7 @@ pub(crate) fn check_error(what: &str, error: &Error) -> Result<(), TestCaseError
     match error {
         Error::OutOfRange { field, .. } | Error::BadDuration { field, .. } => {
             prop_assert!(
-                FIELDS.contains(field),
+                backoff_lab::PARAMETER_KEYS.contains(field) || OTHER_FIELDS.contains(field),
                 "{}: unknown field {:?}: {}",
                 what,
                 field,

@@ -448,8 +448,9 @@ where
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(0)
-        // No more labels than the panel has room for, one per 24 px.
-        .y_labels(y_labels.min(tick_count(f64::from(room), scale, 24.0)))
+        // No more labels than the panel has room for, one per 24 px; but three at least: asked
+        // for two, plotters may find one round value in range, and a short panel read "0" alone.
+        .y_labels(y_labels.min(tick_count(f64::from(room), scale, 24.0).max(3)))
         .y_label_formatter(y_format)
         .label_style(font(11.0, scale, theme.muted))
         .axis_style(theme.muted.stroke_width(stroke(1.0, scale)))

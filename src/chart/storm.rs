@@ -536,6 +536,30 @@ mod tests {
     }
 
     /// The log axis of a storm that dwarfs the capacity reads "10k", "100k": no "100.0k".
+    /// A short panel asked plotters for two labels and got one: the article's backoff storm in a
+    /// 240 × 160 figure had "0" alone on its attempts axis, no scale at all.
+    #[test]
+    fn a_short_panel_still_has_a_scale() {
+        let params = crate::Params {
+            policy: Some("exponential".into()),
+            ..crate::Params::default()
+        };
+        let scenario = params.scenario().unwrap();
+        let report = simulate_fluid(&scenario, false).unwrap();
+        let one = [Series {
+            label: "backoff".into(),
+            scenario: &scenario,
+            report: &report,
+        }];
+        let svg = to_svg((240, 160), |area| {
+            draw(area, &one, &ChartOptions::default())
+        })
+        .unwrap();
+        let labels: Vec<String> = svg_read::labels(&svg).into_iter().map(|l| l.text).collect();
+        let scale = labels.iter().filter(|l| l.ends_with('k')).count();
+        assert!(scale >= 2, "{labels:?}");
+    }
+
     #[test]
     fn tick_labels_are_round_numbers_written_short() {
         let svg = article_fixed_svg(&ChartOptions::default());

@@ -300,11 +300,15 @@ fn draw_timeline<DB: DrawingBackend>(
     }
     let compared = preset.map(|preset| {
         let attempts = |n: u32| crate::number_text::count_of(u64::from(n), "attempt");
+        // Mid-sentence: "; the article's example after", not "; The article's example".
+        let title = match preset.title.strip_prefix("The ") {
+            Some(rest) => format!("the {rest}"),
+            None => preset.title.to_string(),
+        };
         format!(
-            "Your policy gives up after {} ({}); {} after {} ({}).",
+            "Your policy gives up after {} ({}); {title} after {} ({}).",
             crate::format_duration(report.give_up_s),
             attempts(report.attempts),
-            preset.title,
             crate::format_duration(preset.policy.schedule().give_up_s()),
             attempts(preset.policy.attempts()),
         )
@@ -383,6 +387,36 @@ fn draw_storm<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The compared schedule's sentence read "(8 attempts); The article's example after …".
+    #[test]
+    fn a_compared_presets_title_is_written_mid_sentence() {
+        let compared = |preset: &str| {
+            let mut settings = Settings::default();
+            settings.set("compare", preset);
+            let mut drawn = None;
+            crate::chart::to_svg((600, 300), |area| {
+                let options = ChartOptions::default();
+                drawn = Some(draw(
+                    area,
+                    View::Timeline,
+                    &settings,
+                    &Computed::Timeline,
+                    &options,
+                ));
+                Ok(())
+            })
+            .unwrap();
+            drawn.unwrap().unwrap().compared.unwrap()
+        };
+        assert!(
+            compared("article")
+                .contains("); the article's example after 24 h 02 min (14 attempts)."),
+            "{}",
+            compared("article")
+        );
+        assert!(compared("svix").contains("); Svix after 27 h 35 min"));
+    }
 
     fn storm_with(pairs: &[(&str, &str)]) -> PageError {
         let mut settings = Settings::default();

@@ -117,22 +117,22 @@ fn declarations() -> String {
     text
 }
 
-/// Each function's parameters: the keys of `Params` its question reads, so that TypeScript
+/// Each function's parameters: the keys of `Params` its purpose reads, so that TypeScript
 /// refuses at compile time the keys the functions refuse when they run.
 fn parameter_sets() -> String {
-    use crate::Question;
+    use crate::Purpose;
     let sets = [
-        ("ScheduleParams", Question::Schedule, "A schedule's parameters: base, multiplier and cap (or gaps and thenEvery), attempts or giveUp, and window."),
-        ("GiveUpParams", Question::GiveUp, "The give-up distribution's: a schedule's with its jitter, samples and the deadline-safe question."),
-        ("HerdParams", Question::Herd, "A herd's: a schedule's with its jitter and deliveries."),
-        ("StormParams", Question::Storm, "A storm scenario's: every field not given takes the article's value."),
-        ("StalenessParams", Question::Staleness, "The staleness report's: a schedule's with its jitter, samples, outage, tolerance and maxLag."),
-        ("SurvivalParams", Question::SurvivalMap, "A survival map's: a storm scenario's but traffic (each cell's lasts through its outage and the hour after it)."),
+        ("ScheduleParams", Purpose::Schedule, "A schedule's parameters: base, multiplier and cap (or gaps and thenEvery), attempts or giveUp, and window."),
+        ("GiveUpParams", Purpose::GiveUp, "The give-up distribution's: a schedule's with its jitter, samples and the deadline-safe purpose."),
+        ("HerdParams", Purpose::Herd, "A herd's: a schedule's with its jitter and deliveries."),
+        ("StormParams", Purpose::Storm, "A storm scenario's: every field not given takes the article's value."),
+        ("StalenessParams", Purpose::Staleness, "The staleness report's: a schedule's with its jitter, samples, outage, tolerance and maxLag."),
+        ("SurvivalParams", Purpose::SurvivalMap, "A survival map's: a storm scenario's but traffic (each cell's lasts through its outage and the hour after it)."),
     ];
     let mut text = String::new();
-    for (name, question, doc) in sets {
+    for (name, purpose, doc) in sets {
         let keys: Vec<String> = (crate::params::KEYS.iter())
-            .filter(|key| question.reads(key))
+            .filter(|key| purpose.reads(key))
             .map(|key| format!("\"{}\"", crate::params::js_key(key)))
             .collect();
         text.push_str(&format!(
@@ -140,6 +140,14 @@ fn parameter_sets() -> String {
             keys.join(" | ")
         ));
     }
+    let arithmetic: Vec<String> = (crate::params::ARITHMETIC_KEYS.iter())
+        .map(|key| format!("\"{}\"", crate::params::js_key(key)))
+        .collect();
+    text.push_str(&format!(
+        "/** What `arithmeticView` reads: `policy`, `mode` and `engine` only as \"fixed\", \"none\" and \"arithmetic\". */\n\
+         export type ArithmeticParams = Pick<Params, {}>;\n",
+        arithmetic.join(" | ")
+    ));
     text.push_str(
         "/** What `chartSvg` reads: the timeline's, the distribution's or the herd's. */\n\
          export type ChartParams = ScheduleParams | GiveUpParams | HerdParams;\n",

@@ -33,8 +33,8 @@ pub mod wasm;
 pub use duration::{format_distinct, format_duration, format_exact, parse_duration};
 pub use error::Error;
 pub use params::{
-    parse_percent, whole_number, DurationInput, NumberInput, Params, Question, DEFAULT_WINDOW_S,
-    PARAMETER_KEYS,
+    parse_percent, refused_by_arithmetic, whole_number, DurationInput, NumberInput, Params,
+    Purpose, DEFAULT_WINDOW_S, PARAMETER_KEYS,
 };
 pub use policy::{Policy, Row, Schedule, Stop};
 pub use report::{cap_answer, format_multiplier, ReportRow, ScheduleReport};

@@ -142,7 +142,7 @@ impl Preset {
     }
 
     /// The schedule as written, each key one that
-    /// [`Question::Schedule`](crate::Question::Schedule) reads: the gaps it lists (and its
+    /// [`Purpose::Schedule`](crate::Purpose::Schedule) reads: the gaps it lists (and its
     /// tail), else base, multiplier and cap; with its attempts.
     pub fn schedule_params(&self) -> Params {
         let seconds = DurationInput::Seconds;
@@ -431,7 +431,7 @@ mod tests {
             let info = PresetInfo::from(&preset);
             let schedule = &info.params;
             assert_eq!(
-                schedule.check_read_by(crate::Question::Schedule),
+                schedule.check_read_by(crate::Purpose::Schedule),
                 Ok(()),
                 "{}",
                 preset.name
@@ -443,7 +443,7 @@ mod tests {
                 ..schedule.clone()
             };
             assert_eq!(
-                jittered.check_read_by(crate::Question::GiveUp),
+                jittered.check_read_by(crate::Purpose::GiveUp),
                 Ok(()),
                 "{}",
                 preset.name

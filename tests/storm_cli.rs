@@ -274,6 +274,15 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
             &["--engine", "arithmetic", "--pause"],
             "error: --pause must be left out",
         ),
+        // Named as typed, not as the exponential policy a backoff flag makes.
+        (
+            &["--engine", "arithmetic", "--base", "1m"],
+            "error: --base must be left out: the arithmetic view models only arrivals",
+        ),
+        (
+            &["--engine", "arithmetic", "--budget-window", "30s"],
+            "error: --budget-window must be left out: the arithmetic view",
+        ),
         // The table's minutes: a 30 s outage counted a whole minute's backlog (600, not 300).
         (
             &["--engine", "arithmetic", "--outage", "30s"],

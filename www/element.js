@@ -152,8 +152,10 @@ export class BackoffLab extends HTMLElement {
     this.rows = new RowPool({ jobsOf: survivalJobs, rowsOf: computeSurvivalRows, makeWorker: null });
     // Whether the computed result is a survival map still filling in (no rendered event yet).
     this.partial = false;
-    // An error that arrived after the render that asked for it (the survival map's).
-    this.lateFailure = false;
+    // The failure last announced by a `backoff-lab:error` event (as JSON), so that each is
+    // announced once, also one that arrives after the render that asked for it (the survival
+    // map's) or first appears on a redraw.
+    this.announcedFailure = null;
     // Whether the current result was announced by a `backoff-lab:rendered` event: once per
     // result (at load, after an attribute or property changes), not again when it is only drawn
     // again (a new width, the first size the ResizeObserver reports, a new colour scheme).
@@ -198,6 +200,8 @@ export class BackoffLab extends HTMLElement {
       }
     }, { rootMargin: '200px' });
     if (!this.started) this.viewWatch.observe(this);
+    // Drawn again at once (a hidden chart box reports no size to the ResizeObserver).
+    this.schedule();
   }
 
   disconnectedCallback() {
@@ -208,6 +212,8 @@ export class BackoffLab extends HTMLElement {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
     this.rows.stop();
+    // A survival map stopped half-way is computed again when the element is back.
+    if (this.partial) this.current = null;
   }
 
   start() {
@@ -296,8 +302,6 @@ export class BackoffLab extends HTMLElement {
       }
     }
     this.settled = true;
-    const failureIsNew = recomputed || this.lateFailure;
-    this.lateFailure = false;
     let drawn = null;
     let failure = this.failure;
     if (this.computed !== null) {
@@ -310,7 +314,12 @@ export class BackoffLab extends HTMLElement {
       }
     }
     this.drawn = drawn;
-    const announced = [...this.freshErrors, ...(failure && failureIsNew ? [failure] : [])];
+    // A failure is announced when it is not the one announced last: a fresh computation's, a
+    // survival map's late one, or a drawing's that first fails on a redraw (a new width).
+    const failureText = failure ? JSON.stringify(failure) : null;
+    const failureIsNew = failure && (recomputed || failureText !== this.announcedFailure);
+    this.announcedFailure = failureText;
+    const announced = [...this.freshErrors, ...(failureIsNew ? [failure] : [])];
     this.freshErrors = [];
     this.fail([...this.unused, ...(failure ? [failure] : [])], announced);
     if (drawn) {
@@ -348,7 +357,6 @@ export class BackoffLab extends HTMLElement {
         this.computed = null;
         this.partial = false;
         this.failure = asError(error);
-        this.lateFailure = true;
         this.schedule();
       },
     });

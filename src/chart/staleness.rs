@@ -535,6 +535,28 @@ mod tests {
 
     /// An outage to read off past the curves widens the outage axis to it (100 days was drawn
     /// at the 48 h edge, as if it were 48 h); within them the axis ends where they end.
+    /// The read-off covered a small figure's plot: it takes the shorter wording there, and
+    /// none where even that would cover more than a third of the plot.
+    #[test]
+    fn the_read_off_takes_the_wording_that_fits() {
+        let mut settings = Settings::default();
+        settings.set("mode", "none");
+        settings.set("read-outage", "4h");
+        let chart = staleness_chart(&settings).unwrap();
+        // The read-off's first line.
+        let read_off = |size| {
+            let svg = to_svg(size, |area| draw(area, &chart, &ChartOptions::default())).unwrap();
+            crate::chart::svg_read::labels(&svg)
+                .into_iter()
+                .map(|l| l.text)
+                .find(|t| t.starts_with("a 4 h outage") || t.starts_with("4 h outage"))
+                .unwrap_or_default()
+        };
+        assert!(read_off((900, 400)).starts_with("a 4 h outage: the first event arrives"));
+        assert!(read_off((280, 180)).starts_with("4 h outage: first event"));
+        assert_eq!(read_off((240, 160)), "");
+    }
+
     #[test]
     fn the_outage_axis_reaches_the_outage_to_read_off() {
         let mut settings = Settings::default();

@@ -390,6 +390,11 @@ pub(super) struct StormFlags {
 }
 
 impl StormFlags {
+    /// The first backoff flag given (`--preset`, `--base`, … `--then-every`), with its text.
+    pub(super) fn backoff_given(&self) -> Option<(&'static str, String)> {
+        self.backoff.first_backoff_flag()
+    }
+
     /// The flags given that only a storm reads (traffic, destination, sender and bounds; not
     /// the policy, the jitter nor the outage), with their values, in the order of `--help`.
     pub(super) fn storm_only_given(&self) -> Vec<(&'static str, String)> {

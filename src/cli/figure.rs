@@ -5,7 +5,7 @@ use backoff_lab::chart::{self, figure_size, ChartOptions, MAX_SIDE, MIN_HEIGHT, 
 use backoff_lab::give_up::{JitterReport, HISTOGRAM_BINS};
 use backoff_lab::herd::herd;
 use backoff_lab::jitter::Jitter;
-use backoff_lab::{Error, Params, Question};
+use backoff_lab::{Error, Params, Purpose};
 use clap::{Args, ValueEnum};
 
 use super::args::{count_number, number, MapAxesFlags, StormFlags};
@@ -41,15 +41,15 @@ impl FigureKind {
         FigureKind::Survival,
     ];
 
-    /// The question the chart answers, which says what it reads.
-    fn question(self) -> Question {
+    /// What the chart reads its parameters for.
+    fn purpose(self) -> Purpose {
         match self {
-            FigureKind::Timeline => Question::Schedule,
-            FigureKind::Distribution => Question::GiveUp,
-            FigureKind::Herd => Question::Herd,
-            FigureKind::Storm => Question::Storm,
-            FigureKind::Staleness => Question::Staleness,
-            FigureKind::Survival => Question::SurvivalMap,
+            FigureKind::Timeline => Purpose::Schedule,
+            FigureKind::Distribution => Purpose::GiveUp,
+            FigureKind::Herd => Purpose::Herd,
+            FigureKind::Storm => Purpose::Storm,
+            FigureKind::Staleness => Purpose::Staleness,
+            FigureKind::Survival => Purpose::SurvivalMap,
         }
     }
 
@@ -233,7 +233,7 @@ impl FigureArgs {
         for (name, value) in shared {
             let readers = FigureKind::ALL
                 .into_iter()
-                .filter(|kind| kind.question().reads(name))
+                .filter(|kind| kind.purpose().reads(name))
                 .collect();
             given.push((name, value, readers));
         }
@@ -297,15 +297,21 @@ impl FigureArgs {
         {
             params.mode = Some("full".into());
         }
+        let samples = (self.samples.as_deref())
+            .map(|samples| count_number("samples", samples))
+            .transpose()?;
+        // The values as given, before the figure's own defaults: a seed or samples where nothing
+        // is drawn is refused, as `jitter`, `staleness` and the JS API refuse them.
+        let given = Params {
+            samples,
+            ..params.clone()
+        };
+        given.refuse_keys_without_their_rule(self.kind.purpose())?;
         // A figure is for documentation: drawn again, it must be the same figure.
         params.seed = params
             .seed
             .or(Some(backoff_lab::jitter::DEFAULT_SEED as f64));
-        params.samples = self
-            .samples
-            .as_deref()
-            .map(|samples| count_number("samples", samples))
-            .transpose()?;
+        params.samples = samples;
         params.deliveries = Some(count_number("deliveries", &self.deliveries)?);
         if self.kind == FigureKind::Staleness {
             let duration =

@@ -48,6 +48,10 @@ pub(super) fn run(args: StormArgs) -> Result<String, Error> {
                 "left out: the arithmetic view has minutes only",
             ));
         }
+        // Named as typed: a backoff flag would otherwise be refused as the policy it makes.
+        if let Some((flag, value)) = args.scenario.backoff_given() {
+            return Err(backoff_lab::refused_by_arithmetic(flag, value));
+        }
         let view = arithmetic_view(&params.arithmetic_scenario()?)?;
         return Ok(args
             .format

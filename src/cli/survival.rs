@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use backoff_lab::storm::{Engine, Spec};
 use backoff_lab::survival::{Axes, Plan, Row, SurvivalMap};
-use backoff_lab::{Error, Question};
+use backoff_lab::{Error, Purpose};
 use clap::Args;
 
 use super::args::{DataFormat, MapAxesFlags, StormFlags};
@@ -34,7 +34,7 @@ pub(super) struct SurvivalArgs {
 
 pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
     let params = args.scenario.params_with_engine("fluid")?;
-    params.refuse_keys_not_read_by(Question::SurvivalMap)?;
+    params.refuse_keys_not_read_by(Purpose::SurvivalMap)?;
     let axes = args.axes.axes()?;
     let map = map_on_every_core(params.map_scenario()?.spec(), &axes, params.engine()?)?;
     Ok(args

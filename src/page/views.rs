@@ -302,7 +302,7 @@ const COMPARED_BUDGET_PERCENT: f64 = crate::survival::COMPARED_BUDGET * 100.0;
 mod tests {
     use super::*;
     use crate::storm::{Breaker, RetryQuota};
-    use crate::Question;
+    use crate::Purpose;
 
     /// The storm bounds of each series, by label.
     fn bounds(settings: &Settings) -> Vec<(String, crate::storm::Bounds)> {
@@ -390,17 +390,19 @@ mod tests {
 
     /// The page's parameters are one policy as the JS API's functions read it: the page's
     /// schedule export went through `exportSchedule`, which refused the base kept beside a
-    /// preset's listed gaps; the storm series handed to `drawStorm` are read the same way.
+    /// preset's listed gaps; your policy's storm series and a compared preset's read the same
+    /// way (the page draws them itself; its fixed-interval comparison keeps the formula's keys
+    /// unread beside `policy: "fixed"`).
     #[test]
     fn the_pages_parameters_are_read_as_the_js_api_reads_them() {
         for (preset, compare) in [("article", "svix"), ("svix", "azure-event-grid")] {
             let hash = format!("#preset={preset}&compare={compare}");
             let settings = crate::page::resolve(crate::page::decode_hash(&hash)).settings;
             let policy = policy_params(&settings);
-            assert_eq!(policy.check_read_by(Question::Schedule), Ok(()), "{preset}");
+            assert_eq!(policy.check_read_by(Purpose::Schedule), Ok(()), "{preset}");
             for series in storm_series(&settings) {
                 assert_eq!(
-                    series.params.check_read_by(Question::Storm),
+                    series.params.check_read_by(Purpose::Storm),
                     Ok(()),
                     "{preset}: {}",
                     series.label

@@ -16,8 +16,11 @@ use crate::{Error, Policy, Stop};
 pub use input::{parse_percent, DurationInput, NumberInput};
 #[cfg(test)]
 pub(crate) use reads::{js_key, KEYS};
-pub use reads::{Question, KEYS as PARAMETER_KEYS};
+pub use reads::{Purpose, KEYS as PARAMETER_KEYS};
 pub(crate) use storm::breaker_percent;
+pub use storm::refused_by_arithmetic;
+#[cfg(test)]
+pub(crate) use storm::ARITHMETIC_KEYS;
 
 /// The article's 20-minute window for "attempts inside the first 20 minutes".
 pub const DEFAULT_WINDOW_S: f64 = 1_200.0;

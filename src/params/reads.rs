@@ -1,4 +1,5 @@
-//! Which parameters each question reads. The JS API's functions share one parameter set, so a
+//! Which parameters each purpose reads (a schedule, the give-up distribution, a herd, a storm,
+//! the staleness report, a survival map). The JS API's functions share one parameter set, so a
 //! key given to a function that has no use for it would be left unused without a word (`mode`
 //! to `schedule`): it is refused by name instead, as the command line refuses a flag its command
 //! does not have. A policy given two ways (a list of gaps beside a formula's key, a tail without
@@ -7,9 +8,9 @@
 use super::{DurationInput, NumberInput, Params};
 use crate::Error;
 
-/// A question the parameters answer; each reads its own keys.
+/// What the parameters are read for; each purpose reads its own keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Question {
+pub enum Purpose {
     /// A schedule, its facts and its timeline: the policy and the early window.
     Schedule,
     /// The give-up distribution: the policy, its jitter, the samples and the deadline-safe
@@ -28,7 +29,7 @@ pub enum Question {
     SurvivalMap,
 }
 
-/// The policy's keys, which every question reads.
+/// The policy's keys, which every purpose reads.
 const POLICY: &[&str] = &[
     "base",
     "multiplier",
@@ -77,43 +78,43 @@ const STORM_ONLY: &[&str] = &[
     "engine",
 ];
 
-impl Question {
-    /// Whether this question reads `key` (as the CLI spells it, `give-up`).
+impl Purpose {
+    /// Whether this purpose reads `key` (as the CLI spells it, `give-up`).
     pub fn reads(self, key: &str) -> bool {
         let (jitter, scenario) = (JITTER.contains(&key), STORM_ONLY.contains(&key));
         POLICY.contains(&key)
             || match self {
-                Question::Schedule => key == "window",
-                Question::GiveUp => jitter || ["samples", "deadline", "percentile"].contains(&key),
-                Question::Herd => jitter || key == "deliveries",
-                Question::Storm => jitter || scenario,
-                Question::Staleness => {
+                Purpose::Schedule => key == "window",
+                Purpose::GiveUp => jitter || ["samples", "deadline", "percentile"].contains(&key),
+                Purpose::Herd => jitter || key == "deliveries",
+                Purpose::Storm => jitter || scenario,
+                Purpose::Staleness => {
                     jitter || ["samples", "outage", "tolerance", "max-lag"].contains(&key)
                 }
-                Question::SurvivalMap => jitter || (scenario && key != "traffic"),
+                Purpose::SurvivalMap => jitter || (scenario && key != "traffic"),
             }
     }
 
     /// Why `key`, given, is not read: the valid range of the refusal.
     fn leave_out(self, key: &str) -> String {
         match (self, key) {
-            (Question::SurvivalMap, "traffic") => "left out of a survival map (each cell's \
+            (Purpose::SurvivalMap, "traffic") => "left out of a survival map (each cell's \
                  traffic lasts through its outage and the hour after it)"
                 .into(),
             _ => {
                 let (what, reads) = match self {
-                    Question::Schedule => ("a schedule", "the policy and the window"),
-                    Question::GiveUp => (
+                    Purpose::Schedule => ("a schedule", "the policy and the window"),
+                    Purpose::GiveUp => (
                         "the give-up distribution",
                         "the policy, its jitter, samples, deadline and percentile",
                     ),
-                    Question::Herd => ("a herd", "the policy, its jitter and deliveries"),
-                    Question::Storm => ("a storm", "the policy, its jitter and the scenario"),
-                    Question::SurvivalMap => (
+                    Purpose::Herd => ("a herd", "the policy, its jitter and deliveries"),
+                    Purpose::Storm => ("a storm", "the policy, its jitter and the scenario"),
+                    Purpose::SurvivalMap => (
                         "a survival map",
                         "the policy, its jitter and the scenario but its traffic",
                     ),
-                    Question::Staleness => (
+                    Purpose::Staleness => (
                         "the staleness report",
                         "the policy, its jitter, samples, outage, tolerance and the longest lag",
                     ),
@@ -255,17 +256,17 @@ keys! {
 }
 
 impl Params {
-    /// Refuses the first key given (in the order of the fields) that `question` does not read.
-    pub fn refuse_keys_not_read_by(&self, question: Question) -> Result<(), Error> {
+    /// Refuses the first key given (in the order of the fields) that `purpose` does not read.
+    pub fn refuse_keys_not_read_by(&self, purpose: Purpose) -> Result<(), Error> {
         match self
             .given()
             .into_iter()
-            .find(|(key, _)| !question.reads(key))
+            .find(|(key, _)| !purpose.reads(key))
         {
             Some((key, value)) => Err(Error::out_of_range(
                 key,
                 value.given_text(),
-                question.leave_out(key),
+                purpose.leave_out(key),
             )),
             None => Ok(()),
         }
@@ -301,7 +302,7 @@ impl Params {
     /// or `seed` where nothing is drawn (the give-up distribution with a mode that draws
     /// nothing, such as `none`; left out, its mode is full jitter; the staleness report
     /// without jitter, its default).
-    pub fn refuse_orphans(&self, question: Question) -> Result<(), Error> {
+    pub fn refuse_keys_without_their_rule(&self, purpose: Purpose) -> Result<(), Error> {
         let refused = |key, value: &dyn GivenText, valid: &str| {
             Err(Error::out_of_range(key, value.given_text(), valid))
         };
@@ -322,9 +323,9 @@ impl Params {
                 "given only with deadline (the percentile that must reach it)",
             );
         }
-        let draws = match question {
-            Question::GiveUp => self.mode.is_none() || jitter.draws(),
-            Question::Staleness => jitter != crate::jitter::Jitter::None,
+        let draws = match purpose {
+            Purpose::GiveUp => self.mode.is_none() || jitter.draws(),
+            Purpose::Staleness => jitter != crate::jitter::Jitter::None,
             _ => true,
         };
         let drawn: [(&str, Option<&dyn GivenText>); 2] = [
@@ -344,11 +345,11 @@ impl Params {
         }
     }
 
-    /// The refusals above: the parameters as `question` reads them, every key used.
-    pub fn check_read_by(&self, question: Question) -> Result<(), Error> {
-        self.refuse_keys_not_read_by(question)?;
+    /// The refusals above: the parameters as `purpose` reads them, every key used.
+    pub fn check_read_by(&self, purpose: Purpose) -> Result<(), Error> {
+        self.refuse_keys_not_read_by(purpose)?;
         self.refuse_two_policies()?;
-        self.refuse_orphans(question)
+        self.refuse_keys_without_their_rule(purpose)
     }
 }
 
@@ -368,13 +369,13 @@ pub(crate) fn js_key(key: &str) -> String {
 mod tests {
     use super::*;
 
-    const QUESTIONS: [Question; 6] = [
-        Question::Schedule,
-        Question::GiveUp,
-        Question::Herd,
-        Question::Storm,
-        Question::Staleness,
-        Question::SurvivalMap,
+    const PURPOSES: [Purpose; 6] = [
+        Purpose::Schedule,
+        Purpose::GiveUp,
+        Purpose::Herd,
+        Purpose::Storm,
+        Purpose::Staleness,
+        Purpose::SurvivalMap,
     ];
 
     /// The list the refusals walk is every field of the parameters, spelt as their keys.
@@ -382,9 +383,9 @@ mod tests {
     fn the_keys_are_every_field_of_the_parameters() {
         let keys: Vec<String> = KEYS.iter().map(|key| js_key(key)).collect();
         assert_eq!(keys, crate::field_names::of::<Params>());
-        // Every key is read by some question: none is refused everywhere.
+        // Every key is read by some purpose: none is refused everywhere.
         for key in KEYS {
-            assert!(QUESTIONS.iter().any(|q| q.reads(key)), "{key}");
+            assert!(PURPOSES.iter().any(|q| q.reads(key)), "{key}");
         }
     }
 
@@ -393,23 +394,23 @@ mod tests {
     }
 
     #[test]
-    fn a_key_the_question_has_no_use_for_is_refused_by_name_with_its_value() {
+    fn a_key_the_purpose_has_no_use_for_is_refused_by_name_with_its_value() {
         let schedule = params(r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14}"#);
-        for question in QUESTIONS {
-            assert_eq!(schedule.check_read_by(question), Ok(()), "{question:?}");
+        for purpose in PURPOSES {
+            assert_eq!(schedule.check_read_by(purpose), Ok(()), "{purpose:?}");
         }
         let with = |key: &str, value: &str| {
             params(&format!(
                 r#"{{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "{key}": {value}}}"#
             ))
         };
-        let refused = |params: Params, question| {
+        let refused = |params: Params, purpose| {
             params
-                .check_read_by(question)
+                .check_read_by(purpose)
                 .map_err(|error| error.to_string())
         };
         assert_eq!(
-            refused(with("mode", r#""full""#), Question::Schedule),
+            refused(with("mode", r#""full""#), Purpose::Schedule),
             Err(
                 "mode must be left out of a schedule, which reads the policy and the window, \
                  got \"full\""
@@ -417,36 +418,36 @@ mod tests {
             )
         );
         assert_eq!(
-            refused(with("window", "600"), Question::GiveUp),
+            refused(with("window", "600"), Purpose::GiveUp),
             Err(
                 "window must be left out of the give-up distribution, which reads the policy, \
                  its jitter, samples, deadline and percentile, got 600"
                     .into()
             )
         );
-        assert!(refused(with("deliveries", "10"), Question::Storm)
+        assert!(refused(with("deliveries", "10"), Purpose::Storm)
             .is_err_and(|e| e.starts_with("deliveries must be left out of a storm")));
-        assert!(refused(with("pause", "true"), Question::Staleness)
+        assert!(refused(with("pause", "true"), Purpose::Staleness)
             .is_err_and(|e| e.starts_with("pause must be left out of the staleness report")));
-        assert!(refused(with("samples", "10"), Question::Herd)
+        assert!(refused(with("samples", "10"), Purpose::Herd)
             .is_err_and(|e| e.starts_with("samples must be left out of a herd")));
-        assert!(refused(with("traffic", "7200"), Question::SurvivalMap)
+        assert!(refused(with("traffic", "7200"), Purpose::SurvivalMap)
             .is_err_and(|e| e.starts_with("traffic must be left out of a survival map (")));
-        // What a question reads is accepted.
-        for (key, value, question) in [
-            ("window", "600", Question::Schedule),
-            ("deadline", r#""6h""#, Question::GiveUp),
-            ("deliveries", "10", Question::Herd),
-            ("outage", r#""1h""#, Question::Storm),
-            ("outage", r#""1h""#, Question::Staleness),
-            ("maxLag", r#""1h""#, Question::Staleness),
-            ("budget", r#""10%""#, Question::SurvivalMap),
-            ("seed", "7", Question::SurvivalMap),
+        // What a purpose reads is accepted.
+        for (key, value, purpose) in [
+            ("window", "600", Purpose::Schedule),
+            ("deadline", r#""6h""#, Purpose::GiveUp),
+            ("deliveries", "10", Purpose::Herd),
+            ("outage", r#""1h""#, Purpose::Storm),
+            ("outage", r#""1h""#, Purpose::Staleness),
+            ("maxLag", r#""1h""#, Purpose::Staleness),
+            ("budget", r#""10%""#, Purpose::SurvivalMap),
+            ("seed", "7", Purpose::SurvivalMap),
             // Your scenario's outage, which the map marks.
-            ("outage", r#""1h""#, Question::SurvivalMap),
+            ("outage", r#""1h""#, Purpose::SurvivalMap),
         ] {
             assert_eq!(
-                with(key, value).refuse_keys_not_read_by(question),
+                with(key, value).refuse_keys_not_read_by(purpose),
                 Ok(()),
                 "{key}"
             );
@@ -457,7 +458,7 @@ mod tests {
     fn a_policy_given_two_ways_is_refused() {
         let refused = |json: &str| {
             params(json)
-                .check_read_by(Question::Schedule)
+                .check_read_by(Purpose::Schedule)
                 .map_err(|error| error.to_string())
         };
         assert_eq!(
@@ -489,28 +490,28 @@ mod tests {
     /// one that gives it a use was accepted and ignored there.
     #[test]
     fn a_key_without_the_one_that_gives_it_a_use_is_refused() {
-        let refused = |extra: &str, question| {
+        let refused = |extra: &str, purpose| {
             params(&format!(
                 r#"{{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14{extra}}}"#
             ))
-            .check_read_by(question)
+            .check_read_by(purpose)
             .map_err(|error| error.to_string())
         };
         assert_eq!(
-            refused(r#", "factor": 0.3"#, Question::GiveUp),
+            refused(r#", "factor": 0.3"#, Purpose::GiveUp),
             Err(
                 "factor must be given only with mode proportional (the width of its window), \
                  got 0.3"
                     .into()
             )
         );
-        assert!(refused(r#", "mode": "full", "factor": 0.3"#, Question::Storm).is_err());
+        assert!(refused(r#", "mode": "full", "factor": 0.3"#, Purpose::Storm).is_err());
         assert_eq!(
-            refused(r#", "mode": "proportional", "factor": 0.3"#, Question::Herd),
+            refused(r#", "mode": "proportional", "factor": 0.3"#, Purpose::Herd),
             Ok(())
         );
         assert_eq!(
-            refused(r#", "percentile": 10"#, Question::GiveUp),
+            refused(r#", "percentile": 10"#, Purpose::GiveUp),
             Err(
                 "percentile must be given only with deadline (the percentile that must reach \
                  it), got 10"
@@ -518,38 +519,38 @@ mod tests {
             )
         );
         assert_eq!(
-            refused(r#", "deadline": "6h", "percentile": 10"#, Question::GiveUp),
+            refused(r#", "deadline": "6h", "percentile": 10"#, Purpose::GiveUp),
             Ok(())
         );
         let exact = "left out without jitter (the answers are exact: nothing is drawn)";
         assert_eq!(
-            refused(r#", "mode": "none", "samples": 10"#, Question::GiveUp),
+            refused(r#", "mode": "none", "samples": 10"#, Purpose::GiveUp),
             Err(format!("samples must be {exact}, got 10"))
         );
         assert_eq!(
             refused(
                 r#", "mode": "proportional", "factor": 0, "seed": 3"#,
-                Question::GiveUp
+                Purpose::GiveUp
             ),
             Err(format!("seed must be {exact}, got 3"))
         );
         // Left out, the distribution's mode is full jitter, which draws.
-        assert_eq!(refused(r#", "samples": 10"#, Question::GiveUp), Ok(()));
+        assert_eq!(refused(r#", "samples": 10"#, Purpose::GiveUp), Ok(()));
         // The staleness report is exact unless a mode is given; a proportional ±0% samples.
         assert_eq!(
-            refused(r#", "seed": 3"#, Question::Staleness),
+            refused(r#", "seed": 3"#, Purpose::Staleness),
             Err(format!("seed must be {exact}, got 3"))
         );
         assert_eq!(
             refused(
                 r#", "mode": "proportional", "factor": 0, "samples": 100"#,
-                Question::Staleness
+                Purpose::Staleness
             ),
             Ok(())
         );
         // A storm's seed orders its retries: it is read without jitter too.
         assert_eq!(
-            refused(r#", "mode": "none", "seed": 3"#, Question::Storm),
+            refused(r#", "mode": "none", "seed": 3"#, Purpose::Storm),
             Ok(())
         );
     }

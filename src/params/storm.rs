@@ -431,28 +431,34 @@ impl Params {
 
     fn refuse_unread_by_arithmetic(&self, as_given: bool) -> Result<(), Error> {
         // A fixed interval, retried until the fix: no backoff, no bounds, nothing exhausted.
-        let reads = |key: &str, value: &str| match key {
-            "arrivals" | "outage" | "interval" => true,
+        let reads = |key: &str| match key {
             "base" | "multiplier" | "cap" => !as_given,
-            "policy" => value == "\"fixed\"",
-            "mode" => value == "\"none\"",
-            "engine" => value == "\"arithmetic\"",
-            _ => false,
+            "policy" => self.policy.as_deref() == Some("fixed"),
+            "mode" => self.mode.as_deref() == Some("none"),
+            "engine" => self.engine.as_deref() == Some("arithmetic"),
+            other => ARITHMETIC_KEYS.contains(&other),
         };
-        let unread = self.given().find_map(|(key, value)| {
-            let value = value.given_text();
-            (!reads(key, &value)).then_some((key, value))
-        });
-        match unread {
-            Some((key, value)) => Err(Error::out_of_range(
-                key,
-                value,
-                "left out: the arithmetic view models only arrivals, the outage's length and a fixed retry interval, retried until the fix; the discrete and fluid engines use it",
-            )),
+        match self.given().find(|(key, _)| !reads(key)) {
+            Some((key, value)) => Err(refused_by_arithmetic(key, value.given_text())),
             None => Ok(()),
         }
     }
 }
+
+/// `key`, given as `value`, refused by the arithmetic view (the CLI refuses a backoff flag by its
+/// own name with it, before the flag makes the policy exponential).
+pub fn refused_by_arithmetic(key: &'static str, value: impl std::fmt::Display) -> Error {
+    Error::out_of_range(
+        key,
+        value,
+        "left out: the arithmetic view models only arrivals, the outage's length and a fixed retry interval, retried until the fix; the discrete and fluid engines use it",
+    )
+}
+
+/// The keys the arithmetic view reads, as a program gives them: `policy`, `mode` and `engine`
+/// only as `fixed`, `none` and `arithmetic`.
+pub const ARITHMETIC_KEYS: &[&str] =
+    &["arrivals", "outage", "interval", "policy", "mode", "engine"];
 
 /// The budget's window: a whole number of seconds from 1 s to 1 h.
 fn budget_window(seconds: f64) -> Result<u32, Error> {

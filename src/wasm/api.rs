@@ -7,20 +7,20 @@ use wasm_bindgen::prelude::*;
 use super::convert::{api_error, checked_from_js, optional, text, to_js};
 use crate::herd::Rates;
 use crate::jitter::fresh_seed;
-use crate::{Error, Params, Question, ScheduleReport};
+use crate::{Error, Params, Purpose, ScheduleReport};
 
-/// The parameters `question` reads: a key it has no use for, or a policy given two ways, is
+/// The parameters `purpose` reads: a key it has no use for, or a policy given two ways, is
 /// refused by name (the functions share one parameter set; see [`Params::check_read_by`]).
-pub(super) fn params_for(question: Question, params: JsValue) -> Result<Params, JsValue> {
+pub(super) fn params_for(purpose: Purpose, params: JsValue) -> Result<Params, JsValue> {
     let params: Params = checked_from_js("parameters", params)?;
-    params.check_read_by(question).map_err(|e| api_error(&e))?;
+    params.check_read_by(purpose).map_err(|e| api_error(&e))?;
     Ok(params)
 }
 
 /// Parameters of one jittered delivery: full jitter unless `mode` says otherwise and a fresh
 /// seed unless one is given (the report says which), as in the CLI's `jitter` and `herd`.
-pub(super) fn params_with_seed(question: Question, params: JsValue) -> Result<Params, JsValue> {
-    let mut params = params_for(question, params)?;
+pub(super) fn params_with_seed(purpose: Purpose, params: JsValue) -> Result<Params, JsValue> {
+    let mut params = params_for(purpose, params)?;
     if params.mode.is_none() {
         params.mode = Some("full".into());
     }
@@ -41,7 +41,7 @@ pub(super) fn schedule_report(params: &Params) -> Result<(crate::Schedule, Sched
 pub fn schedule(
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = params_for(Question::Schedule, params)?;
+    let params = params_for(Purpose::Schedule, params)?;
     to_js(&schedule_report(&params).map_err(|e| api_error(&e))?.1)
 }
 
@@ -51,7 +51,7 @@ pub fn schedule(
 pub fn jitter(
     #[wasm_bindgen(unchecked_param_type = "GiveUpParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = params_with_seed(Question::GiveUp, params)?;
+    let params = params_with_seed(Purpose::GiveUp, params)?;
     to_js(&crate::page::jitter_report(&params).map_err(|e| api_error(&e))?)
 }
 
@@ -61,7 +61,7 @@ pub fn jitter(
 pub fn herd(
     #[wasm_bindgen(unchecked_param_type = "HerdParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = params_with_seed(Question::Herd, params)?;
+    let params = params_with_seed(Purpose::Herd, params)?;
     to_js(&crate::page::herds(&params).map_err(|e| api_error(&e))?.0)
 }
 
@@ -105,8 +105,20 @@ impl HerdSummary {
 pub fn sampled_mean_give_up(
     #[wasm_bindgen(unchecked_param_type = "GiveUpParams")] params: JsValue,
 ) -> Result<f64, JsValue> {
-    let params = params_with_seed(Question::GiveUp, params)?;
+    let params = params_with_seed(Purpose::GiveUp, params)?;
     let mean = || -> Result<f64, Error> {
+        // The mean alone: no deadline-safe sizing to read them for.
+        let sizing = [
+            ("deadline", params.deadline.is_some()),
+            ("percentile", params.percentile.is_some()),
+        ];
+        if let Some((key, _)) = sizing.into_iter().find(|(_, given)| *given) {
+            return Err(Error::out_of_range(
+                key,
+                "a value",
+                "left out of sampledMeanGiveUp (it draws the mean give-up time alone)",
+            ));
+        }
         let (policy, jitter) = (params.policy()?, params.jitter()?);
         jitter.check_applies_to(&policy)?;
         let samples = params.samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)?;
@@ -119,8 +131,8 @@ pub fn sampled_mean_give_up(
 
 /// A storm's parameters: the policy is `exponential` when a backoff field (base, multiplier,
 /// cap, gaps, thenEvery) is given without `policy`, as the CLI decides from its flags.
-pub(super) fn storm_params(question: Question, params: JsValue) -> Result<Params, JsValue> {
-    params_for(question, params)?
+pub(super) fn storm_params(purpose: Purpose, params: JsValue) -> Result<Params, JsValue> {
+    params_for(purpose, params)?
         .with_storm_policy()
         .map_err(|e| api_error(&e))
 }
@@ -133,7 +145,7 @@ pub(super) fn storm_params(question: Question, params: JsValue) -> Result<Params
 pub fn storm(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = storm_params(Question::Storm, params)?;
+    let params = storm_params(Purpose::Storm, params)?;
     let report = params.simulate(false).map_err(|e| api_error(&e))?;
     to_js(&report)
 }
@@ -148,7 +160,7 @@ pub fn survival(
     #[wasm_bindgen(unchecked_param_type = "SurvivalParams")] params: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "SurvivalAxes")] axes: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = storm_params(Question::SurvivalMap, params)?;
+    let params = storm_params(Purpose::SurvivalMap, params)?;
     let axes: crate::survival::AxesText = if axes.is_undefined() || axes.is_null() {
         crate::survival::AxesText::default()
     } else {
@@ -173,9 +185,9 @@ pub fn survival(
 /// refused by name.
 #[wasm_bindgen(js_name = arithmeticView, unchecked_return_type = "ArithmeticReport")]
 pub fn arithmetic_view(
-    #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ArithmeticParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = params_for(Question::Storm, params)?;
+    let params = params_for(Purpose::Storm, params)?;
     let view = params
         .arithmetic_scenario_as_given()
         .and_then(|scenario| crate::storm::arithmetic_view(&scenario))
@@ -197,7 +209,7 @@ pub fn export_schedule(
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
     #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\" | \"markdown\"")] format: JsValue,
 ) -> Result<String, JsValue> {
-    let params = params_for(Question::Schedule, params)?;
+    let params = params_for(Purpose::Schedule, params)?;
     let report = schedule_report(&params).map_err(|e| api_error(&e))?.1;
     match text("format", &format)?.as_str() {
         "csv" => Ok(report.to_csv()),
@@ -275,6 +287,6 @@ pub fn parse_duration(
 pub fn staleness(
     #[wasm_bindgen(unchecked_param_type = "StalenessParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = params_for(Question::Staleness, params)?;
+    let params = params_for(Purpose::Staleness, params)?;
     to_js(&params.staleness_report().map_err(|e| api_error(&e))?)
 }

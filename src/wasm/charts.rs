@@ -10,7 +10,7 @@ use super::surface::{on_canvas, svg};
 use crate::chart::{self, ChartOptions};
 use crate::page::View;
 use crate::storm::{Scenario, StormReport};
-use crate::{Error, Params, Question};
+use crate::{Error, Params, Purpose};
 
 /// Draws the timeline of a policy (and below it a compared one, if given) into the canvas
 /// whose id is `canvas_id`; returns the schedule it drew.
@@ -22,16 +22,31 @@ pub fn draw_timeline(
     #[wasm_bindgen(unchecked_optional_param_type = "ScheduleParams")] compare: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
-    let (mine, report) = timeline_inputs(params)?;
-    let compared = optional(compare).map(timeline_inputs).transpose()?;
+    let (mine, report) = timeline_inputs(params, true)?;
+    let compared = optional(compare)
+        .map(|c| timeline_inputs(c, false))
+        .transpose()?;
     on_canvas(&canvas_id, |area| {
         timeline_on(area, &mine, compared.as_ref().map(|c| &c.0), &options)
     })?;
     to_js(&report)
 }
 
-fn timeline_inputs(params: JsValue) -> Result<(crate::Schedule, crate::ScheduleReport), JsValue> {
-    let params = params_for(Question::Schedule, params)?;
+/// A schedule to draw, with its report. One that is drawn but never reported (a compared one,
+/// `chartSvg`'s) has its `window`, which decides only a report's early attempts, refused rather
+/// than ignored.
+fn timeline_inputs(
+    params: JsValue,
+    reported: bool,
+) -> Result<(crate::Schedule, crate::ScheduleReport), JsValue> {
+    let params = params_for(Purpose::Schedule, params)?;
+    if !reported && params.window.is_some() {
+        return Err(api_error(&Error::out_of_range(
+            "window",
+            "a value",
+            "left out of a schedule that is drawn, not reported (chartSvg, a compared schedule)",
+        )));
+    }
     schedule_report(&params).map_err(|e| api_error(&e))
 }
 
@@ -54,12 +69,12 @@ fn timeline_on<DB: plotters::prelude::DrawingBackend>(
 }
 
 fn jitter_report(params: JsValue) -> Result<crate::give_up::JitterReport, JsValue> {
-    let params = params_with_seed(Question::GiveUp, params)?;
+    let params = params_with_seed(Purpose::GiveUp, params)?;
     crate::page::jitter_report(&params).map_err(|e| api_error(&e))
 }
 
 fn herds(params: JsValue) -> Result<(crate::herd::Herd, crate::herd::Herd), JsValue> {
-    let params = params_with_seed(Question::Herd, params)?;
+    let params = params_with_seed(Purpose::Herd, params)?;
     crate::page::herds(&params).map_err(|e| api_error(&e))
 }
 
@@ -136,7 +151,7 @@ fn storm_runs(series: JsValue) -> Result<Vec<Run>, JsValue> {
         .map(|item| {
             let SeriesLabel { label, .. } = checked_from_js("storm series", item.clone())?;
             let params = js_sys::Reflect::get(&item, &"params".into()).unwrap_or_default();
-            Ok((label, params_for(Question::Storm, params)?))
+            Ok((label, params_for(Purpose::Storm, params)?))
         })
         .collect::<Result<Vec<_>, JsValue>>()?;
     let run = |(label, params): (String, Params)| -> Result<Run, Error> {
@@ -210,8 +225,10 @@ pub fn chart_svg(
     }
     match kind.as_str() {
         "timeline" => {
-            let (mine, report) = timeline_inputs(params)?;
-            let compared = optional(compare).map(timeline_inputs).transpose()?;
+            let (mine, report) = timeline_inputs(params, false)?;
+            let compared = optional(compare)
+                .map(|c| timeline_inputs(c, false))
+                .transpose()?;
             let drawn = svg(size, |area| {
                 timeline_on(area, &mine, compared.as_ref().map(|c| &c.0), &options)
             })?;
@@ -278,7 +295,7 @@ pub fn draw_staleness(
     #[wasm_bindgen(unchecked_optional_param_type = "string")] compare: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
-    let params = params_for(Question::Staleness, params)?;
+    let params = params_for(Purpose::Staleness, params)?;
     let compared = optional(compare)
         .map(|name| {
             let name = text("compare", &name)?;

@@ -26,7 +26,7 @@ export interface BackoffError extends Error { field?: string; }
 export interface PageSettingError extends Error { setting?: string; }
 /** A schedule's parameters: base, multiplier and cap (or gaps and thenEvery), attempts or giveUp, and window. */
 export type ScheduleParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "window" | "gaps" | "thenEvery">;
-/** The give-up distribution's: a schedule's with its jitter, samples and the deadline-safe question. */
+/** The give-up distribution's: a schedule's with its jitter, samples and the deadline-safe purpose. */
 export type GiveUpParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "samples" | "deadline" | "percentile">;
 /** A herd's: a schedule's with its jitter and deliveries. */
 export type HerdParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "deliveries">;
@@ -36,6 +36,8 @@ export type StormParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts
 export type StalenessParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "samples" | "outage" | "tolerance" | "maxLag">;
 /** A survival map's: a storm scenario's but traffic (each cell's lasts through its outage and the hour after it). */
 export type SurvivalParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "arrivals" | "batch" | "batchAt" | "capacity" | "latency" | "timeout" | "outage" | "outageStart" | "policy" | "interval" | "budget" | "budgetWindow" | "budgetFloor" | "rateLimit" | "pause" | "resumeRate" | "retryAfter" | "retryAfterThreshold" | "abandon" | "retryQuota" | "retryQuotaTokens" | "retryQuotaRatio" | "breakerFailures" | "breakerShare" | "breakerWindow" | "breakerMinAttempts" | "breakerCooldown" | "breakerProbes" | "engine">;
+/** What `arithmeticView` reads: `policy`, `mode` and `engine` only as "fixed", "none" and "arithmetic". */
+export type ArithmeticParams = Pick<Params, "arrivals" | "outage" | "interval" | "policy" | "mode" | "engine">;
 /** What `chartSvg` reads: the timeline's, the distribution's or the herd's. */
 export type ChartParams = ScheduleParams | GiveUpParams | HerdParams;
 

@@ -31,6 +31,16 @@ fn a_figure_refuses_the_flags_its_chart_does_not_read() {
             "error: --outage must be left out of figure herd (only figure storm, staleness and survival \
              read it), got 1h",
         ),
+        // A seed or samples where nothing is drawn, as `staleness` and `jitter` refuse them.
+        (
+            &["figure", "staleness", "--seed", "3"],
+            "error: --seed must be left out without jitter (the answers are exact: nothing is \
+             drawn), got 3",
+        ),
+        (
+            &["figure", "distribution", "--mode", "none", "--samples", "10"],
+            "error: --samples must be left out without jitter",
+        ),
         (
             &["figure", "storm", "--steps", "4x4"],
             "error: --steps must be left out of figure storm (only figure survival reads it), got 4x4",

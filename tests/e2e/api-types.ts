@@ -91,7 +91,7 @@ export async function everyExport(): Promise<string[]> {
   const scenario: StormParams = { ...policy, mode: 'full', seed: 42, arrivals: '600/min', budget: '10%', engine: 'fluid' };
   const storms: StormReport = storm(scenario);
   const drained: number | null = storms.summary.drained_at_s;
-  const arithmetic: ArithmeticReport = arithmeticView({ base: 30, multiplier: 1, cap: 30, attempts: 240 });
+  const arithmetic: ArithmeticReport = arithmeticView({ interval: 30, outage: '10m', policy: 'fixed' });
   const series: StormSeries[] = [{ label: 'yours', params: scenario }];
   const drawn: StormDrawn[] = drawStorm('storm', series, options);
   const timeline: ScheduleReport = drawTimeline('timeline', policy, options, undefined);

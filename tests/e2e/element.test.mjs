@@ -255,6 +255,27 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
     await until(async () => (await rendered(tab, 'timeline')).length === renders + 1, 'one rendered event');
   });
 
+  test('an element showing a refusal, fixed while out of the document, draws when it is back', async () => {
+    await tab.evaluate(() => {
+      const host = document.createElement('backoff-lab');
+      host.id = 'refused';
+      host.setAttribute('view', 'storm');
+      host.setAttribute('arrivals', '100000000/s');
+      document.getElementById('column').append(host);
+    });
+    await until(async () => /arrivals/.test((await look(tab, 'refused')).error), 'the refusal shown', 30_000);
+    assert.equal((await look(tab, 'refused')).chartShown, false, 'no chart beside the refusal');
+    await tab.evaluate(() => {
+      const host = document.getElementById('refused');
+      host.remove();
+      host.setAttribute('arrivals', '600/min');
+      document.getElementById('column').append(host);
+    });
+    await until(async () => (await rendered(tab, 'refused')).length === 1, 'drawn once back', 30_000);
+    assert.equal((await look(tab, 'refused')).error, '');
+    await tab.evaluate(() => document.getElementById('refused').remove());
+  });
+
   test('changing an attribute or property redraws', async () => {
     const before = (await look(tab, 'timeline')).caption;
     const count = (await rendered(tab, 'timeline')).length;

@@ -537,6 +537,26 @@ fn presets_state_and_exports_through_the_js_api() {
             "{series}"
         );
     }
+    // Drawn but not reported, a schedule's `window` is refused; so are `sampledMeanGiveUp`'s
+    // deadline and percentile, which it has no sizing to read them for.
+    let field_of = |error: JsValue| js_sys::Reflect::get(&error, &"field".into()).unwrap();
+    let windowed =
+        params(r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "window": 600}"#);
+    let refused = chart_svg(
+        JsValue::from("timeline"),
+        article_params(),
+        JsValue::UNDEFINED,
+        JsValue::from(900.0),
+        JsValue::from(320.0),
+        windowed,
+    )
+    .unwrap_err();
+    assert_eq!(field_of(refused), JsValue::from("window"));
+    let refused = backoff_lab::wasm::api::sampled_mean_give_up(params(
+        r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "seed": 1, "samples": 100, "deadline": "6h"}"#,
+    ))
+    .unwrap_err();
+    assert_eq!(field_of(refused), JsValue::from("deadline"));
     // A compared schedule is drawn by the timeline only: given to another chart, refused.
     let refused = chart_svg(
         JsValue::from("herd"),

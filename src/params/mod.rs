@@ -14,12 +14,13 @@ use crate::jitter::Jitter;
 use crate::{Error, Policy, Stop};
 
 pub use input::{parse_percent, DurationInput, NumberInput};
-#[cfg(test)]
+// For the TypeScript declarations (`api_types`, native tests only).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) use reads::{js_key, KEYS};
 pub use reads::{Purpose, KEYS as PARAMETER_KEYS};
 pub(crate) use storm::breaker_percent;
 pub use storm::refused_by_arithmetic;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) use storm::ARITHMETIC_KEYS;
 
 /// The article's 20-minute window for "attempts inside the first 20 minutes".

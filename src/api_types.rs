@@ -123,7 +123,9 @@ fn parameter_sets() -> String {
     use crate::Purpose;
     let sets = [
         ("ScheduleParams", Purpose::Schedule, "A schedule's parameters: base, multiplier and cap (or gaps and thenEvery), attempts or giveUp, and window."),
+        ("DrawnScheduleParams", Purpose::DrawnSchedule, "A schedule drawn but not reported (chartSvg's timeline, a compared schedule): the policy alone."),
         ("GiveUpParams", Purpose::GiveUp, "The give-up distribution's: a schedule's with its jitter, samples and the deadline-safe purpose."),
+        ("SampledMeanParams", Purpose::SampledMean, "sampledMeanGiveUp's: a schedule's with its jitter and samples."),
         ("HerdParams", Purpose::Herd, "A herd's: a schedule's with its jitter and deliveries."),
         ("StormParams", Purpose::Storm, "A storm scenario's: every field not given takes the article's value."),
         ("StalenessParams", Purpose::Staleness, "The staleness report's: a schedule's with its jitter, samples, outage, tolerance and maxLag."),
@@ -150,7 +152,7 @@ fn parameter_sets() -> String {
     ));
     text.push_str(
         "/** What `chartSvg` reads: the timeline's, the distribution's or the herd's. */\n\
-         export type ChartParams = ScheduleParams | GiveUpParams | HerdParams;\n",
+         export type ChartParams = DrawnScheduleParams | GiveUpParams | HerdParams;\n",
     );
     text
 }

@@ -13,9 +13,15 @@ use crate::Error;
 pub enum Purpose {
     /// A schedule, its facts and its timeline: the policy and the early window.
     Schedule,
+    /// A schedule drawn but not reported (`chartSvg`'s timeline, a compared schedule): the
+    /// policy alone (the window decides only a report's early attempts).
+    DrawnSchedule,
     /// The give-up distribution: the policy, its jitter, the samples and the deadline-safe
     /// question (`deadline`, `percentile`).
     GiveUp,
+    /// The mean give-up time alone (`sampledMeanGiveUp`): the policy, its jitter and the
+    /// samples, no deadline-safe sizing.
+    SampledMean,
     /// A herd: the policy, its jitter and the deliveries.
     Herd,
     /// A storm: the policy, its jitter and the scenario's keys.
@@ -85,6 +91,8 @@ impl Purpose {
         POLICY.contains(&key)
             || match self {
                 Purpose::Schedule => key == "window",
+                Purpose::DrawnSchedule => false,
+                Purpose::SampledMean => jitter || key == "samples",
                 Purpose::GiveUp => jitter || ["samples", "deadline", "percentile"].contains(&key),
                 Purpose::Herd => jitter || key == "deliveries",
                 Purpose::Storm => jitter || scenario,
@@ -104,6 +112,14 @@ impl Purpose {
             _ => {
                 let (what, reads) = match self {
                     Purpose::Schedule => ("a schedule", "the policy and the window"),
+                    Purpose::DrawnSchedule => (
+                        "a schedule drawn but not reported (chartSvg, a compared schedule)",
+                        "the policy alone",
+                    ),
+                    Purpose::SampledMean => (
+                        "sampledMeanGiveUp",
+                        "the policy, its jitter and samples (the mean alone)",
+                    ),
                     Purpose::GiveUp => (
                         "the give-up distribution",
                         "the policy, its jitter, samples, deadline and percentile",
@@ -324,7 +340,7 @@ impl Params {
             );
         }
         let draws = match purpose {
-            Purpose::GiveUp => self.mode.is_none() || jitter.draws(),
+            Purpose::GiveUp | Purpose::SampledMean => self.mode.is_none() || jitter.draws(),
             Purpose::Staleness => jitter != crate::jitter::Jitter::None,
             _ => true,
         };
@@ -369,9 +385,11 @@ pub(crate) fn js_key(key: &str) -> String {
 mod tests {
     use super::*;
 
-    const PURPOSES: [Purpose; 6] = [
+    const PURPOSES: [Purpose; 8] = [
         Purpose::Schedule,
+        Purpose::DrawnSchedule,
         Purpose::GiveUp,
+        Purpose::SampledMean,
         Purpose::Herd,
         Purpose::Storm,
         Purpose::Staleness,
@@ -425,6 +443,16 @@ mod tests {
                     .into()
             )
         );
+        assert_eq!(
+            refused(with("window", "600"), Purpose::DrawnSchedule),
+            Err(
+                "window must be left out of a schedule drawn but not reported (chartSvg, a \
+                 compared schedule), which reads the policy alone, got 600"
+                    .into()
+            )
+        );
+        assert!(refused(with("deadline", r#""6h""#), Purpose::SampledMean)
+            .is_err_and(|e| e.starts_with("deadline must be left out of sampledMeanGiveUp")));
         assert!(refused(with("deliveries", "10"), Purpose::Storm)
             .is_err_and(|e| e.starts_with("deliveries must be left out of a storm")));
         assert!(refused(with("pause", "true"), Purpose::Staleness)
@@ -437,6 +465,7 @@ mod tests {
         for (key, value, purpose) in [
             ("window", "600", Purpose::Schedule),
             ("deadline", r#""6h""#, Purpose::GiveUp),
+            ("samples", "100", Purpose::SampledMean),
             ("deliveries", "10", Purpose::Herd),
             ("outage", r#""1h""#, Purpose::Storm),
             ("outage", r#""1h""#, Purpose::Staleness),

@@ -103,22 +103,10 @@ impl HerdSummary {
 /// percentiles, no histogram): the timing run's like-for-like with a plain JS sampling loop.
 #[wasm_bindgen(js_name = sampledMeanGiveUp)]
 pub fn sampled_mean_give_up(
-    #[wasm_bindgen(unchecked_param_type = "GiveUpParams")] params: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SampledMeanParams")] params: JsValue,
 ) -> Result<f64, JsValue> {
-    let params = params_with_seed(Purpose::GiveUp, params)?;
+    let params = params_with_seed(Purpose::SampledMean, params)?;
     let mean = || -> Result<f64, Error> {
-        // The mean alone: no deadline-safe sizing to read them for.
-        let sizing = [
-            ("deadline", params.deadline.is_some()),
-            ("percentile", params.percentile.is_some()),
-        ];
-        if let Some((key, _)) = sizing.into_iter().find(|(_, given)| *given) {
-            return Err(Error::out_of_range(
-                key,
-                "a value",
-                "left out of sampledMeanGiveUp (it draws the mean give-up time alone)",
-            ));
-        }
         let (policy, jitter) = (params.policy()?, params.jitter()?);
         jitter.check_applies_to(&policy)?;
         let samples = params.samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)?;

@@ -19,7 +19,7 @@ pub fn draw_timeline(
     #[wasm_bindgen(unchecked_param_type = "string | HTMLCanvasElement")] canvas_id: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ScheduleParams")] params: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ChartOptions")] options: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ScheduleParams")] compare: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "DrawnScheduleParams")] compare: JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
     let (mine, report) = timeline_inputs(params, true)?;
@@ -32,21 +32,17 @@ pub fn draw_timeline(
     to_js(&report)
 }
 
-/// A schedule to draw, with its report. One that is drawn but never reported (a compared one,
-/// `chartSvg`'s) has its `window`, which decides only a report's early attempts, refused rather
-/// than ignored.
+/// A schedule to draw, with its report; one drawn but never reported (a compared one,
+/// `chartSvg`'s) is read as [`Purpose::DrawnSchedule`]: its `window` would be unused.
 fn timeline_inputs(
     params: JsValue,
     reported: bool,
 ) -> Result<(crate::Schedule, crate::ScheduleReport), JsValue> {
-    let params = params_for(Purpose::Schedule, params)?;
-    if !reported && params.window.is_some() {
-        return Err(api_error(&Error::out_of_range(
-            "window",
-            "a value",
-            "left out of a schedule that is drawn, not reported (chartSvg, a compared schedule)",
-        )));
-    }
+    let purpose = match reported {
+        true => Purpose::Schedule,
+        false => Purpose::DrawnSchedule,
+    };
+    let params = params_for(purpose, params)?;
     schedule_report(&params).map_err(|e| api_error(&e))
 }
 
@@ -210,7 +206,7 @@ pub fn chart_svg(
     #[wasm_bindgen(unchecked_param_type = "ChartOptions | undefined")] options: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ScheduleParams")] compare: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "DrawnScheduleParams")] compare: JsValue,
 ) -> Result<String, JsValue> {
     let options = chart_options(options)?;
     let size = svg_size(&width, &height)?;

@@ -26,8 +26,12 @@ export interface BackoffError extends Error { field?: string; }
 export interface PageSettingError extends Error { setting?: string; }
 /** A schedule's parameters: base, multiplier and cap (or gaps and thenEvery), attempts or giveUp, and window. */
 export type ScheduleParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "window" | "gaps" | "thenEvery">;
+/** A schedule drawn but not reported (chartSvg's timeline, a compared schedule): the policy alone. */
+export type DrawnScheduleParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery">;
 /** The give-up distribution's: a schedule's with its jitter, samples and the deadline-safe purpose. */
 export type GiveUpParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "samples" | "deadline" | "percentile">;
+/** sampledMeanGiveUp's: a schedule's with its jitter and samples. */
+export type SampledMeanParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "samples">;
 /** A herd's: a schedule's with its jitter and deliveries. */
 export type HerdParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "gaps" | "thenEvery" | "mode" | "factor" | "seed" | "deliveries">;
 /** A storm scenario's: every field not given takes the article's value. */
@@ -39,7 +43,7 @@ export type SurvivalParams = Pick<Params, "base" | "multiplier" | "cap" | "attem
 /** What `arithmeticView` reads: `policy`, `mode` and `engine` only as "fixed", "none" and "arithmetic". */
 export type ArithmeticParams = Pick<Params, "arrivals" | "outage" | "interval" | "policy" | "mode" | "engine">;
 /** What `chartSvg` reads: the timeline's, the distribution's or the herd's. */
-export type ChartParams = ScheduleParams | GiveUpParams | HerdParams;
+export type ChartParams = DrawnScheduleParams | GiveUpParams | HerdParams;
 
 export type Params = {
 /**

@@ -2,8 +2,9 @@
 //! formats) and their conversion to [`Params`], the same parameters the wasm edge reads.
 
 use backoff_lab::jitter::fresh_seed;
+use backoff_lab::jitter::Jitter;
 use backoff_lab::presets::{preset, Preset};
-use backoff_lab::{DurationInput, Error, NumberInput, Params};
+use backoff_lab::{DurationInput, Error, NumberInput, Params, Purpose};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
@@ -193,21 +194,13 @@ impl PolicyFlags {
         self.params_over(false)
     }
 
-    /// The policy's parameters with its jitter: full unless a flag or the preset says otherwise,
-    /// and a fresh seed unless one is given.
+    /// The policy's parameters with its jitter: full unless a flag or the preset says otherwise
+    /// (the seed as given: [`JitterFlags::checked`] draws one).
     pub(super) fn with_jitter(&self, jitter: &JitterFlags) -> Result<Params, Error> {
-        let seed = match &jitter.seed {
-            Some(seed) => seed_number(seed)?,
-            None => fresh_seed()? as f64,
-        };
-        let mut params = self.params()?;
-        if let Some(mode) = &jitter.mode {
-            params.mode = Some(mode.clone());
-        } else if params.mode.is_none() || self.preset.is_none() {
+        let mut params = jitter.over(self)?;
+        if jitter.mode.is_none() && (params.mode.is_none() || self.preset.is_none()) {
             params.mode = Some("full".into());
         }
-        set_factor(&mut params, &jitter.factor)?;
-        params.seed = Some(seed);
         Ok(params)
     }
 }
@@ -228,26 +221,16 @@ pub(super) struct JitterFlags {
 }
 
 impl JitterFlags {
-    /// Refuses `--samples` (`samples`, as typed) and `--seed` where nothing is drawn (`draws`
-    /// false): they would be ignored, and whoever typed them expects draws (`jitter` ran one
-    /// exact table for `--preset article --samples 1 --seed 1` while `staleness` refused it).
-    pub(super) fn refuse_draws_without_jitter(
-        &self,
-        draws: bool,
-        samples: Option<&str>,
-    ) -> Result<(), Error> {
-        if draws {
-            return Ok(());
+    /// `params`, with every key of the command given, checked by the core's rule for keys
+    /// without the one that gives them a use, as the JS API checks them (`--factor` without
+    /// proportional jitter, `--percentile` without `--deadline`, `--samples` or `--seed` where
+    /// nothing is drawn), then seeded: a fresh seed when jittered without one.
+    pub(super) fn checked(&self, mut params: Params, purpose: Purpose) -> Result<Params, Error> {
+        params.refuse_keys_without_their_rule(purpose)?;
+        if params.seed.is_none() && params.jitter()? != Jitter::None {
+            params.seed = Some(fresh_seed()? as f64);
         }
-        let given = [("samples", samples), ("seed", self.seed.as_deref())];
-        match given.into_iter().find(|(_, value)| value.is_some()) {
-            Some((flag, Some(value))) => Err(Error::out_of_range(
-                flag,
-                value,
-                "left out without jitter (the answers are exact: nothing is drawn)",
-            )),
-            _ => Ok(()),
-        }
+        Ok(params)
     }
 
     /// Says on stderr which seed was drawn when none was given, the run is jittered (an
@@ -262,18 +245,14 @@ impl JitterFlags {
     }
 
     /// The policy's parameters with the jitter given here, if any: the preset's own jitter, or
-    /// none (exact) otherwise, and a fresh seed when jittered without one.
+    /// none (exact) otherwise; the seed as given ([`JitterFlags::checked`] draws one).
     pub(super) fn over(&self, policy: &PolicyFlags) -> Result<Params, Error> {
         let mut params = policy.params()?;
         if let Some(mode) = &self.mode {
             params.mode = Some(mode.clone());
         }
-        set_factor(&mut params, &self.factor)?;
-        params.seed = Some(match &self.seed {
-            Some(seed) => seed_number(seed)?,
-            None if params.jitter()? != backoff_lab::jitter::Jitter::None => fresh_seed()? as f64,
-            None => 0.0,
-        });
+        params.factor = factor_number(&self.factor)?;
+        params.seed = self.seed.as_deref().map(seed_number).transpose()?;
         Ok(params)
     }
 }
@@ -473,8 +452,8 @@ impl StormFlags {
         if let Some(mode) = &self.mode {
             params.mode = Some(mode.clone());
         }
-        set_factor(&mut params, &self.factor)?;
-        Ok(Params {
+        params.factor = factor_number(&self.factor)?;
+        let params = Params {
             seed: self.seed.as_deref().map(seed_number).transpose()?,
             arrivals: number_input(&self.arrivals),
             traffic: duration(&self.traffic),
@@ -530,7 +509,10 @@ impl StormFlags {
             )?,
             engine: Some(self.engine.clone().unwrap_or_else(|| "discrete".into())),
             ..params
-        })
+        };
+        // `--factor` without proportional jitter, as the JS API refuses it.
+        params.refuse_keys_without_their_rule(Purpose::Storm)?;
+        Ok(params)
     }
 }
 
@@ -626,30 +608,10 @@ fn seed_number(text: &str) -> Result<f64, Error> {
     number("seed", text, "a whole number from 0 to 9007199254740991")
 }
 
-/// `factor` (0 to 1) as the factor of `params`' proportional jitter; refused with any other mode,
-/// which would ignore it.
-fn set_factor(params: &mut Params, factor: &Option<String>) -> Result<(), Error> {
-    let Some(text) = factor else {
-        return Ok(());
-    };
-    // A misspelt mode is the mode's error, not the factor's.
-    if let Some(mode) = &params.mode {
-        backoff_lab::jitter::Jitter::from_name(mode, 0.2)?;
-    }
-    if params.mode.as_deref() != Some("proportional") {
-        return Err(Error::OutOfRange {
-            field: "factor",
-            value: text.clone(),
-            valid: "given only with --mode proportional (the width of its window)".into(),
-        });
-    }
-    params.factor = Some(factor_number(text)?);
-    Ok(())
-}
-
-/// The factor of proportional jitter: 0 to 1.
-fn factor_number(text: &str) -> Result<f64, Error> {
-    number("factor", text, "a number from 0 to 1")
+/// The factor of proportional jitter, if given: 0 to 1. With another mode it is refused by the
+/// core's rule ([`JitterFlags::checked`], [`Params::refuse_keys_without_their_rule`]).
+fn factor_number(factor: &Option<String>) -> Result<Option<f64>, Error> {
+    flag_number(factor, "factor", "a number from 0 to 1")
 }
 
 /// The survival map's axes, as `survival` and `figure survival` take them.

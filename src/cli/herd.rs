@@ -2,7 +2,7 @@
 //! second.
 
 use backoff_lab::herd::{herd, Herd};
-use backoff_lab::{Error, Params};
+use backoff_lab::{Error, Params, Purpose};
 use clap::Args;
 
 use super::args::{count_number, DataFormat, JitterFlags, PolicyFlags};
@@ -28,10 +28,11 @@ pub(super) struct HerdArgs {
 }
 
 pub(super) fn run(args: HerdArgs) -> Result<String, Error> {
-    let params = Params {
+    let given = Params {
         deliveries: Some(count_number("deliveries", &args.deliveries)?),
         ..args.policy.with_jitter(&args.jitter)?
     };
+    let params = args.jitter.checked(given, Purpose::Herd)?;
     let (policy, mode) = (params.policy()?, params.jitter()?);
     let seed = params.seed()?.unwrap_or_default();
     let herd = herd(&policy, mode, params.deliveries()?, seed)?;

@@ -2,7 +2,7 @@
 //! (with --deadline) the attempts that keep a percentile above the deadline.
 
 use backoff_lab::give_up::{JitterReport, DEFAULT_SAMPLES, HISTOGRAM_BINS};
-use backoff_lab::{parse_percent, DurationInput, Error, Params};
+use backoff_lab::{parse_percent, DurationInput, Error, Params, Purpose};
 use clap::Args;
 
 use super::args::{count_number, DataFormat, JitterFlags, PolicyFlags};
@@ -30,14 +30,7 @@ pub(super) struct JitterArgs {
 }
 
 pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
-    if let (Some(percentile), None) = (&args.percentile, &args.deadline) {
-        return Err(Error::OutOfRange {
-            field: "percentile",
-            value: percentile.clone(),
-            valid: "given only with --deadline (the percentile that must reach it)".into(),
-        });
-    }
-    let params = Params {
+    let given = Params {
         samples: args
             .samples
             .as_deref()
@@ -59,9 +52,8 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
             .transpose()?,
         ..args.policy.with_jitter(&args.jitter)?
     };
+    let params = args.jitter.checked(given, Purpose::GiveUp)?;
     let (policy, jitter) = (params.policy()?, params.jitter()?);
-    args.jitter
-        .refuse_draws_without_jitter(jitter.draws(), args.samples.as_deref())?;
     let report = JitterReport::new(
         &policy,
         jitter,

@@ -114,7 +114,9 @@ fn flag_message(error: &Error) -> String {
 
 /// The fields a "given only with …" rule names, as flags, up to the clause's end.
 fn flagged_rule(message: &str) -> String {
-    const RULES: [&str; 7] = [
+    const RULES: [&str; 9] = [
+        "mode",
+        "deadline",
         "budget",
         "pause",
         "batch",

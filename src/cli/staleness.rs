@@ -1,7 +1,7 @@
 //! `backoff-lab staleness`: after an outage, how late and how old its events arrive, which are
 //! exhausted, and (with --tolerance and --max-lag) a schedule derived from the answers.
 
-use backoff_lab::{DurationInput, Error, Params};
+use backoff_lab::{DurationInput, Error, Params, Purpose};
 use clap::Args;
 
 use super::args::{count_number, Format, JitterFlags, PolicyFlags};
@@ -42,7 +42,7 @@ pub(super) struct StalenessArgs {
 
 pub(super) fn run(args: StalenessArgs) -> Result<String, Error> {
     let duration = |text: &Option<String>| text.clone().map(DurationInput::Text);
-    let params = Params {
+    let given = Params {
         tolerance: duration(&args.tolerance),
         max_lag: duration(&args.max_lag),
         outage: duration(&args.outage),
@@ -53,10 +53,7 @@ pub(super) fn run(args: StalenessArgs) -> Result<String, Error> {
             .transpose()?,
         ..args.jitter.over(&args.policy)?
     };
-    // Staleness samples under any jitter mode, a proportional factor of 0 included.
-    let draws = params.jitter()? != backoff_lab::jitter::Jitter::None;
-    args.jitter
-        .refuse_draws_without_jitter(draws, args.samples.as_deref())?;
+    let params = args.jitter.checked(given, Purpose::Staleness)?;
     let report = params.staleness_report()?;
     // Once the run has succeeded: an error is one line.
     args.jitter

@@ -313,7 +313,8 @@ impl Params {
         }
     }
 
-    /// Refuses a key given without the one that gives it a use, as the command line does:
+    /// Refuses a key given without the one that gives it a use (the command line's commands
+    /// call this too, with every flag they were given, before any default fills a key in):
     /// `factor` without `mode: "proportional"`, `percentile` without `deadline`, and `samples`
     /// or `seed` where nothing is drawn (the give-up distribution with a mode that draws
     /// nothing, such as `none`; left out, its mode is full jitter; the staleness report

@@ -96,6 +96,18 @@ fn presets_list_and_apply_with_flags_overriding() {
         ],
         "error: --factor must be given only with --mode proportional",
     );
+    // Every command that takes a jitter applies the one rule (the core's, as the JS API does).
+    for command in [
+        &["herd", "--preset", "article", "--mode", "equal"][..],
+        &["storm", "--mode", "full"],
+        &["staleness", "--preset", "article", "--mode", "full"],
+        &["figure", "distribution"],
+    ] {
+        refused(
+            &[command, &["--factor", "0.5"]].concat(),
+            "error: --factor must be given only with --mode proportional",
+        );
+    }
     // A misspelt mode is the mode's error, not the factor's.
     refused(
         &[

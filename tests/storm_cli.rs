@@ -343,7 +343,7 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
         // The rule a flag needs is named as a flag too (it read "only with budget").
         (
             &["--budget-window", "10s"],
-            "error: --budget-window must be given only with --budget, got given without it",
+            "error: --budget-window must be given only with --budget, got \"10s\"",
         ),
         (
             &["--breaker-cooldown", "10s"],

@@ -217,6 +217,13 @@ macro_rules! keys {
                     [$(($key, self.$field.as_ref().map(|value| value as &dyn GivenText))),*];
                 keys.into_iter().filter_map(|(key, value)| Some((key, value?)))
             }
+
+            /// `key`'s value as a refusal quotes it ("a value" if it was not given).
+            pub(super) fn given_text_of(&self, key: &str) -> String {
+                self.given()
+                    .find(|(given, _)| *given == key)
+                    .map_or_else(|| "a value".to_string(), |(_, value)| value.given_text())
+            }
         }
     };
 }

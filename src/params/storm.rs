@@ -152,7 +152,7 @@ impl Params {
         match orphans.iter().find(|(_, orphan, _)| *orphan) {
             Some((field, _, rule)) => Err(Error::out_of_range(
                 field,
-                "given without it",
+                self.given_text_of(field),
                 format!("given only with {rule}"),
             )),
             None => Ok(()),
@@ -319,7 +319,7 @@ impl Params {
             return match given.iter().find(|(_, given)| *given) {
                 Some((field, _)) => Err(Error::out_of_range(
                     field,
-                    "given without a retry quota",
+                    self.given_text_of(field),
                     "given only with retry-quota aws or grpc",
                 )),
                 None => Ok(None),
@@ -338,7 +338,7 @@ impl Params {
         {
             Some((field, _)) => Err(Error::out_of_range(
                 field,
-                "given without its rule",
+                self.given_text_of(field),
                 valid.to_string(),
             )),
             None => Ok(()),

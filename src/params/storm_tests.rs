@@ -297,7 +297,7 @@ fn fields_without_their_rule_are_refused_by_name() {
                 budget_window: seconds(10.0),
                 ..Params::default()
             },
-            "budget-window must be given only with budget, got given without it",
+            "budget-window must be given only with budget, got 10",
         ),
         (
             Params {
@@ -358,7 +358,7 @@ fn fields_without_their_rule_are_refused_by_name() {
                 interval: seconds(10.0),
                 ..Params::default()
             },
-            "interval must be given only with the fixed policy (a base, multiplier, cap or list of gaps makes the policy exponential), got given without it",
+            "interval must be given only with the fixed policy (a base, multiplier, cap or list of gaps makes the policy exponential), got 10",
         ),
     ];
     for (orphan, with_rule, expected) in cases {

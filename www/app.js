@@ -548,7 +548,8 @@ const render = (() => {
         request(view, mine, drawInstantly(view));
       } else {
         // The survival map off screen is asked for once the render has finished (see `finish`).
-        if (view !== 'survival' || measuredOnScreen.has(view)) deferred.push(() => request(view, mine));
+        // No quicker first run off screen: nobody would see it, and its work delays the full one.
+        if (view !== 'survival' || measuredOnScreen.has(view)) deferred.push(() => request(view, mine, true));
         pending.set(view, { handle: { cancel() {} } });
       }
     }
@@ -592,7 +593,7 @@ const render = (() => {
 
   /**
    * Asks for `view`'s costly step for render `mine`, and draws what comes back (no quicker
-   * first run when one is drawn already: `previewed`).
+   * first run when one is drawn already or the chart is off screen: `previewed`).
    */
   function request(view, mine, previewed = false) {
     if (view === 'survival') survivalStarted = true;

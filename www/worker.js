@@ -32,13 +32,18 @@ self.onmessage = async ({ data }) => {
     return;
   }
   memo ??= new StormMemo();
+  // Results are packed bytes (a Uint8Array of their own): moved to the page, not copied.
   try {
     const preview = wanted ? previewSettings(view, settings) : null;
-    // Results are packed bytes (a Uint8Array of their own): moved to the page, not copied.
     if (preview) {
       const computed = computeView(view, preview, memo);
       self.postMessage({ id, computed, partial: true }, [computed.buffer]);
     }
+  } catch {
+    // The quicker run's refusal would quote its own smaller counts: the full run's says what
+    // was asked for.
+  }
+  try {
     const computed = computeView(view, settings, memo);
     self.postMessage({ id, computed }, [computed.buffer]);
   } catch (error) {

@@ -476,6 +476,23 @@ test('the herd size is checked and names the herd in its caption', { timeout: 60
   });
 });
 
+test('a herd over the work limit is refused with the count asked for, not its quicker run\'s', { timeout: 60_000 }, async () => {
+  // The quicker first run draws 100,000 deliveries: its refusal quoted that count.
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const problems = watchProblems(page);
+  try {
+    await page.goto(`${baseUrl}#deliveries=150000&attempts=10000&mode=decorrelated&steps=2x2&view=herd`, { waitUntil: 'load' });
+    await until(async () => FAILED_PATTERN.test(await textOf(page, '#status')), 'the status to report the herd');
+    const message = (await textOf(page, '#deliveries-error')).trim();
+    assert.match(message, /^deliveries must be at most \d+ .*got 150000$/, '#deliveries-error');
+    assertNoProblems(problems);
+  } finally {
+    await context.close();
+  }
+});
+
 test('full jitter by default: the captions give the article figures', { timeout: 60_000 }, async () => {
   await withPage(async ({ page }) => {
     assert.equal(await page.locator('#mode').inputValue(), 'full', 'the default #mode');

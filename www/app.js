@@ -80,7 +80,9 @@ function syncSlider(field) {
   const slider = $(field);
   const stops = config.sliderStops[field];
   try {
-    const value = stops ? parseDuration(field, text) : Number(text.trim() === '' ? NaN : text);
+    // A percentage may be written with its sign (`10%`), as the core reads it.
+    const number = text.trim().replace(/\s*%$/, '');
+    const value = stops ? parseDuration(field, text) : Number(number === '' ? NaN : number);
     if (Number.isFinite(value) && (stops ? value > 0 : value >= 0)) {
       if (!stops) {
         // A number past the slider's end (a link's 41 attempts on a slider up to 40) stretches

@@ -21,6 +21,9 @@ enum Kind {
     OptionalDuration,
     Durations,
     Number(f64, f64),
+    /// A number of percent in the range, written with or without `%` (`10`, `10%`), as the CLI
+    /// and the JS API take it.
+    Percent(f64, f64),
     Whole(f64, f64),
     /// A whole number in the range, or empty (the bound is off, or at its default).
     OptionalWhole(f64, f64),
@@ -101,7 +104,7 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ("capacity", Kind::Rate, "30/s"),
     ("outage", Kind::Duration, "10 min"),
     ("timeout", Kind::Duration, "5s"),
-    ("budget", Kind::Number(0.0, 100.0), "0"),
+    ("budget", Kind::Percent(0.0, 100.0), "0"),
     ("rate-limit", Kind::OptionalRate, ""),
     ("retry-after", Kind::OptionalDuration, ""),
     ("pause", Kind::Bool, "false"),
@@ -302,6 +305,10 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
     // duration such as 30s …" where `400d` read the range).
     let duration_range = "a duration greater than 0 s and at most 365 days";
     let check_duration = |text: &str| -> Result<(), String> {
+        // A negative one is told the range alone (it read "never negative; greater than 0 s").
+        if text.trim_start().starts_with('-') {
+            return Err(duration_range.into());
+        }
         let seconds = parse_duration("value", text).map_err(|error| match error {
             // A reason of its own (a unit written twice, a capital M) is kept.
             crate::Error::OutOfRange { valid, .. } => format!("{valid}; {duration_range}"),
@@ -350,6 +357,10 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
                 Err(format!("a number from {lo} to {hi}"))
             }
         }
+        Kind::Percent(lo, hi) => match crate::parse_percent(value) {
+            Some(n) if n.is_finite() && (lo..=hi).contains(&n) => Ok(()),
+            _ => Err(format!("a percentage from {lo} to {hi}, such as 10 or 10%")),
+        },
         Kind::Rate => check_rate(value),
         Kind::OptionalRate if value.is_empty() => Ok(()),
         Kind::OptionalRate => check_rate(value),
@@ -576,6 +587,32 @@ mod tests {
         assert!(back.notices.is_empty(), "{:?}", back.notices);
         assert_eq!(back.settings, settings);
         assert_eq!(encode_hash(&back.settings), hash);
+    }
+
+    #[test]
+    fn a_budget_is_a_percentage_with_or_without_its_sign() {
+        for hash in ["#budget=10", "#budget=10%25", "#budget=10%20%25"] {
+            let state = decode_hash(hash);
+            assert!(state.notices.is_empty(), "{hash}: {:?}", state.notices);
+        }
+        let state = decode_hash("#budget=150%25");
+        assert_eq!(state.settings.get("budget"), "0");
+        assert!(
+            state.notices[0].contains("a percentage from 0 to 100, such as 10 or 10%"),
+            "{:?}",
+            state.notices
+        );
+    }
+
+    #[test]
+    fn a_negative_duration_is_told_the_range_once() {
+        let state = decode_hash("#cap=-3h");
+        assert!(
+            state.notices[0]
+                .contains("ignored (a duration greater than 0 s and at most 365 days);"),
+            "{:?}",
+            state.notices
+        );
     }
 
     #[test]

@@ -191,7 +191,7 @@ pub fn staleness_params(settings: &Settings) -> Params {
 /// Your policy in the storm, with the bounds the settings set.
 pub(super) fn storm_params(settings: &Settings) -> Params {
     let optional = |key: &str| Some(text(settings, key)).filter(|t| !t.is_empty());
-    let budget = number(settings.get("budget"));
+    let budget = crate::parse_percent(settings.get("budget")).unwrap_or(f64::NAN);
     Params {
         policy: Some("exponential".into()),
         arrivals: Some(NumberInput::Text(text(settings, "arrivals"))),
@@ -365,14 +365,15 @@ mod tests {
         // With your own budget, "your policy" is yours, budget included (as in the CLI and the
         // survival map), and the comparison drops it.
         settings.set("budget", "20");
-        assert_eq!(
-            labels(&settings),
-            [
-                ("your policy".to_string(), Some(NumberInput::Number(20.0))),
-                ("fixed 30 s".to_string(), None),
-                ("your policy without its budget".to_string(), None)
-            ]
-        );
+        let with_budget = [
+            ("your policy".to_string(), Some(NumberInput::Number(20.0))),
+            ("fixed 30 s".to_string(), None),
+            ("your policy without its budget".to_string(), None),
+        ];
+        assert_eq!(labels(&settings), with_budget);
+        // Written as the CLI and the JS API take it, and as the captions write it.
+        settings.set("budget", "20 %");
+        assert_eq!(labels(&settings), with_budget);
         settings.set("budget", "0");
         // Alone: your policy with them.
         settings.set("storm-compare", "false");

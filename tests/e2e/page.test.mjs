@@ -780,11 +780,13 @@ test('the retry budget, by slider or by text, redraws the storm and names the bu
     assert.notEqual(twenty.pixels, byKeyboard.pixels, '#storm pixels with a 20% vs a 5% budget');
     assert.equal(await slider.inputValue(), '20', 'the #budget slider follows the text');
 
-    await renderAfter(page, () => page.fill('#budget-text', '5'));
+    // With its sign, as the captions, the CLI and the JS API write it.
+    await renderAfter(page, () => page.fill('#budget-text', '5%'));
     const typed = await stormState(page);
-    assert.deepEqual(typed.lines, byKeyboard.lines, 'typing 5 writes the caption the slider wrote');
-    assert.equal(typed.pixels, byKeyboard.pixels, 'typing 5 draws the picture the slider drew');
+    assert.deepEqual(typed.lines, byKeyboard.lines, 'typing 5% writes the caption the slider wrote');
+    assert.equal(typed.pixels, byKeyboard.pixels, 'typing 5% draws the picture the slider drew');
     assertFieldValid(await fieldError(page, 'budget'), 'budget');
+    assert.equal(await slider.inputValue(), '5', 'the #budget slider follows 5%');
     assertPainted(await canvasStats(page, '#storm'), '#storm');
   });
 });

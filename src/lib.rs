@@ -7,6 +7,7 @@
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod api_types;
+mod batches;
 pub mod chart;
 mod duration;
 mod error;

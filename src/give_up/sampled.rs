@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::exact::{gap_windows, offset_and_widths};
 use super::{Percentiles, LEVELS};
+use crate::batches::{batch_of, in_batches};
 use crate::jitter::{seeded_rng, Gaps, Jitter};
 use crate::{Error, Policy};
 
@@ -191,21 +192,25 @@ pub fn give_up_times(
         // Independent gaps: the sum of the lower ends plus width × uniform per gap.
         Some(windows) => {
             let (offset, widths) = offset_and_widths(&windows);
-            for _ in 0..samples {
-                let spread: f64 = widths
-                    .iter()
-                    .map(|w| w * rand::RngExt::random::<f64>(rng))
-                    .sum();
-                times.push(offset + spread);
-            }
+            in_batches(samples, batch_of(widths.len()), |n| {
+                for _ in 0..n {
+                    let spread: f64 = widths
+                        .iter()
+                        .map(|w| w * rand::RngExt::random::<f64>(rng))
+                        .sum();
+                    times.push(offset + spread);
+                }
+            });
         }
         None => {
             let retries = policy.attempts() - 1;
             let gaps = Gaps::new(policy, jitter);
-            for _ in 0..samples {
-                let mut sampler = gaps.sampler();
-                times.push((0..retries).map(|_| sampler.next_gap(rng)).sum());
-            }
+            in_batches(samples, batch_of(retries as usize), |n| {
+                for _ in 0..n {
+                    let mut sampler = gaps.sampler();
+                    times.push((0..retries).map(|_| sampler.next_gap(rng)).sum());
+                }
+            });
         }
     }
     times

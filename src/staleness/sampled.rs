@@ -6,6 +6,7 @@
 //! the schedules are random. Percentiles need single events: each schedule contributes the one
 //! event that arrives at a uniformly drawn time in the outage.
 
+use crate::batches::{batch_of, in_batches};
 use crate::give_up::{nearest_rank, nearest_ranks, rank_of, select_ranks};
 use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
@@ -28,11 +29,16 @@ pub(crate) fn for_each_draw(
     let mut rng = seeded_rng(seed)?;
     let mut timeline = Timeline::default();
     let gaps = Gaps::new(policy, jitter);
-    for _ in 0..samples {
-        draw(&gaps, &mut rng, &mut timeline);
-        let fraction = uniform(&mut rng, 0.0, 1.0);
-        visit(&timeline, fraction);
-    }
+    // In batches: see `crate::batches`.
+    in_batches(samples, batch_of(gaps.retries() as usize), |n| {
+        let mut generator = rng.clone();
+        for _ in 0..n {
+            draw(&gaps, &mut generator, &mut timeline);
+            let fraction = uniform(&mut generator, 0.0, 1.0);
+            visit(&timeline, fraction);
+        }
+        rng = generator;
+    });
     Ok(())
 }
 

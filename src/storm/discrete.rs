@@ -154,7 +154,9 @@ impl<'a> Discrete<'a> {
             && self.held_firsts == 0
     }
 
-    /// Simulates `second` and returns its row.
+    /// Simulates `second` and returns its row. A call of its own for every second, so that a
+    /// browser's engine moves it to optimized code early in a long storm (see `crate::batches`).
+    #[inline(never)]
     fn step(&mut self, second: u32) -> Interval {
         let scenario = self.scenario;
         let new = self.units.arrivals_in(scenario, second);

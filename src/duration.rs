@@ -174,6 +174,36 @@ pub fn format_distinct(a: f64, b: f64) -> (String, String) {
     }
 }
 
+/// A limit ("at most …") and the value given past it. The limit is written to the millisecond,
+/// rounded down, as [`format_cap`] writes it: rounded to the minute, the limit read `8 h 21 min`
+/// for 8 h 20 min 30 s, and itself was refused. Both are written to the millisecond where
+/// rounding would change them (`60 s`, but `12 days 12 h`).
+///
+/// # Example
+/// ```
+/// use backoff_lab::format_limit;
+/// assert_eq!(format_limit(30_030.0, 364.0 * 86_400.0), ("8 h 20 min 30 s".to_string(), "364 days".to_string()));
+/// assert_eq!(format_limit(9_999.0, 10_000.0), ("2 h 46 min 39 s".to_string(), "2 h 46 min 40 s".to_string()));
+/// ```
+pub fn format_limit(limit: f64, given: f64) -> (String, String) {
+    let limit = if limit >= 0.001 {
+        (limit * 1000.0).floor() / 1000.0
+    } else {
+        limit
+    };
+    (format_unrounded(limit), format_unrounded(given))
+}
+
+/// `seconds` as [`format_duration`] writes it where that reads back as the same value (`60 s`,
+/// `24 h`), else as [`format_cap`] does, to the millisecond (`12 days 12 h`, not `12 days`).
+pub(crate) fn format_unrounded(seconds: f64) -> String {
+    let text = format_duration(seconds);
+    match parse_duration("value", &text) {
+        Ok(back) if (back - seconds).abs() <= 1e-9 * seconds.abs() => text,
+        _ => format_cap(seconds),
+    }
+}
+
 /// Formats seconds without rounding away anything above a millisecond, in hours, minutes and
 /// seconds: `27 h 35 min 5 s`, `30 s`, `0 s`.
 ///

@@ -31,7 +31,7 @@ pub mod survival;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use duration::{format_distinct, format_duration, format_exact, parse_duration};
+pub use duration::{format_distinct, format_duration, format_exact, format_limit, parse_duration};
 pub use error::Error;
 pub use params::{
     parse_percent, refused_by_arithmetic, whole_number, DurationInput, NumberInput, Params,

@@ -407,7 +407,7 @@ impl Policy {
             }
         }
         let reach: f64 = self.gaps().take(MAX_ATTEMPTS as usize - 1).sum();
-        let (reach_text, deadline_text) = crate::format_distinct(reach, deadline_s);
+        let (reach_text, deadline_text) = crate::format_limit(reach, deadline_s);
         Err(Error::out_of_range(
             "give-up",
             deadline_text,
@@ -460,7 +460,7 @@ impl Policy {
             below += next;
             lower = next;
         }
-        let (reached, wanted) = crate::format_distinct(below, deadline_s);
+        let (reached, wanted) = crate::format_limit(below, deadline_s);
         Err(Error::out_of_range(
             "give-up",
             wanted,
@@ -672,10 +672,13 @@ mod tests {
         let err = policy.attempts_for_deadline(MAX_SPAN_S).unwrap_err();
         assert!(
             err.to_string().starts_with(
-                "give-up must be at most 10 s, what 10000 attempts reach with a 1 ms base, ×1 and a 1 ms cap"
+                // 9,999 gaps of 1 ms sum to a hair under 9.999 s: the limit is written rounded
+                // down, so that giving it is never refused.
+                "give-up must be at most 9.998 s, what 10000 attempts reach with a 1 ms base, ×1 and a 1 ms cap"
             ),
             "{err}"
         );
+        assert_eq!(policy.attempts_for_deadline(9.998), Ok(10_000));
     }
 
     #[test]

@@ -397,7 +397,7 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
                 "A cap of {} makes {} reach {}.\n",
                 cap_text(cap),
                 count_of(u64::from(attempts), "attempt"),
-                format_duration(deadline_s)
+                crate::duration::format_unrounded(deadline_s)
             ))
         }
         SolvedCap::Overshoots { cap, reached } => (cap, reached),

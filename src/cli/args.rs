@@ -209,7 +209,7 @@ impl PolicyFlags {
 #[derive(Args)]
 pub(super) struct JitterFlags {
     /// How each gap is drawn: none, full, equal, decorrelated or proportional (default: a
-    /// preset's own jitter, else full).
+    /// preset's own jitter, else full for jitter and herd, none for staleness: exact).
     #[arg(long)]
     mode: Option<String>,
     /// The factor of proportional jitter (0 to 1, default 0.2).

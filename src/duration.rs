@@ -116,14 +116,16 @@ pub fn format_duration(seconds: f64) -> String {
         let ms = s * 1000.0;
         let decimals = (1.0 - ms.log10().floor()).clamp(1.0, 12.0) as usize;
         format!("{} ms", trim(ms, decimals))
-    } else if s < 1.0 {
+    // Each unit holds the values that do not round up to the next one's start: 0.9996 s reads
+    // "1 s", not "1000 ms"; 3599 s "1 h", not "60 min"; 359,999 s "4.2 days", not "100 h".
+    } else if s < 1.0 && rounded(s * 1000.0, usize::from(s < 0.01)) < 1000.0 {
         let ms = s * 1000.0;
         format!("{} ms", trim(ms, usize::from(ms < 10.0)))
     } else if s < 2.0 * MINUTE {
         format!("{} s", trim(s, 1))
-    } else if s < HOUR {
+    } else if s < HOUR && rounded(s / MINUTE, 1) < 60.0 {
         format!("{} min", trim(s / MINUTE, 1))
-    } else if s < 100.0 * HOUR {
+    } else if s < 100.0 * HOUR && (s / MINUTE).round() < 6_000.0 {
         let minutes = (s / MINUTE).round() as u64;
         match (minutes / 60, minutes % 60) {
             (h, 0) => format!("{h} h"),
@@ -306,18 +308,38 @@ pub(crate) fn format_precise(seconds: f64) -> String {
 /// Formats a number with at most `decimals` decimals and no trailing zeros, halves rounded up
 /// (4.25 min is 4.3 min, as a reader rounds it; the formatter would round it to even).
 fn trim(value: f64, decimals: usize) -> String {
+    let rounded = rounded(value, decimals);
+    crate::number_text::without_trailing_zeros(&format!("{rounded:.decimals$}")).to_string()
+}
+
+/// `value` rounded to `decimals` decimals, as [`trim`] writes it.
+fn rounded(value: f64, decimals: usize) -> f64 {
     let scale = 10f64.powi(decimals as i32);
-    let rounded = if value.abs() < 1e15 / scale {
+    if value.abs() < 1e15 / scale {
         (value * scale).round() / scale
     } else {
         value
-    };
-    crate::number_text::without_trailing_zeros(&format!("{rounded:.decimals$}")).to_string()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_that_rounds_up_to_the_next_unit_is_written_in_it() {
+        for (seconds, text) in [
+            (0.9994, "999 ms"),
+            (0.9996, "1 s"),
+            (3_596.0, "59.9 min"),
+            (3_599.0, "1 h"),
+            (359_969.0, "99 h 59 min"),
+            (359_999.0, "4.2 days"),
+            (360_000.0, "4.2 days"),
+        ] {
+            assert_eq!(format_duration(seconds), text, "{seconds} s");
+        }
+    }
 
     #[test]
     fn parses_every_documented_form() {

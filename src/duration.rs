@@ -248,7 +248,10 @@ fn exact_to(seconds: f64, decimals: u32) -> String {
 /// `text` (a written duration or number) after the article a reader says before it: "an 8 h
 /// outage", "an 11 min", "an 18 s", "an 80 s", but "a 1 h", "a 110 s". Eight, eleven and
 /// eighteen (and their thousands) are the numbers said with a vowel first.
+///
+/// Before a noun a length of days or years is one word, in the singular: "a 5.5-day outage".
 pub(crate) fn with_article(text: &str) -> String {
+    let text = &text.replace(" days", "-day").replace(" years", "-year");
     let digits = text.chars().take_while(char::is_ascii_digit).count();
     let vowel = text.starts_with('8')
         || ((text.starts_with("11") || text.starts_with("18")) && digits % 3 == 2);
@@ -445,7 +448,9 @@ mod tests {
             ("11000 s", "an 11000 s"),
             ("1 h", "a 1 h"),
             ("110 s", "a 110 s"),
-            ("180 days", "a 180 days"),
+            ("180 days", "a 180-day"),
+            ("8.5 days", "an 8.5-day"),
+            ("184 years", "a 184-year"),
             ("30 s", "a 30 s"),
             ("×3", "a ×3"),
         ] {

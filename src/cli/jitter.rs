@@ -2,7 +2,7 @@
 //! (with --deadline) the attempts that keep a percentile above the deadline.
 
 use backoff_lab::give_up::{JitterReport, DEFAULT_SAMPLES, HISTOGRAM_BINS};
-use backoff_lab::{parse_percent, DurationInput, Error, Params, Purpose};
+use backoff_lab::{DurationInput, Error, NumberInput, Params, Purpose};
 use clap::Args;
 
 use super::args::{count_number, DataFormat, JitterFlags, PolicyFlags};
@@ -37,19 +37,7 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
             .map(|samples| count_number("samples", samples))
             .transpose()?,
         deadline: args.deadline.map(DurationInput::Text),
-        percentile: args
-            .percentile
-            .as_deref()
-            .map(|p| {
-                parse_percent(p).ok_or_else(|| {
-                    Error::out_of_range(
-                        "percentile",
-                        format!("{p:?}"),
-                        "a percentage between 0 and 100, such as 5 or 5%",
-                    )
-                })
-            })
-            .transpose()?,
+        percentile: args.percentile.clone().map(NumberInput::Text),
         ..args.policy.with_jitter(&args.jitter)?
     };
     let params = args.jitter.checked(given, Purpose::GiveUp)?;

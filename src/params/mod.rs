@@ -83,7 +83,7 @@ pub struct Params {
     pub deadline: Option<DurationInput>,
     /// The percentile (in percent, default 5) that must reach `deadline`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub percentile: Option<f64>,
+    pub percentile: Option<NumberInput>,
     /// Storm: steady first deliveries (default 600/min).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrivals: Option<NumberInput>,
@@ -374,12 +374,17 @@ impl Params {
         let Some(deadline) = &self.deadline else {
             return Ok(None);
         };
-        let percent = self.percentile.unwrap_or(5.0);
+        // A number of percent, or text with or without its sign (`5`, `5%`), as the CLI takes it.
+        let percent = match &self.percentile {
+            None => 5.0,
+            Some(NumberInput::Number(percent)) => *percent,
+            Some(NumberInput::Text(text)) => crate::parse_percent(text).unwrap_or(f64::NAN),
+        };
         if !(percent.is_finite() && percent > 0.0 && percent < 100.0) {
             return Err(Error::out_of_range(
                 "percentile",
-                percent,
-                "a percentage between 0 and 100, such as 5",
+                self.given_text_of("percentile"),
+                "a percentage between 0 and 100, such as 5 or 5%",
             ));
         }
         Ok(Some((deadline.seconds("deadline")?, percent / 100.0)))
@@ -431,6 +436,37 @@ mod tests {
             samples(params(10_000.0, Some(1e6)), Jitter::Full),
             Ok(1_000_000)
         );
+    }
+
+    /// The JS API took only a number where the CLI takes `5%` too.
+    #[test]
+    fn a_percentile_is_a_number_of_percent_with_or_without_its_sign() {
+        let asked = |percentile: NumberInput| {
+            Params {
+                deadline: Some(DurationInput::Seconds(3_600.0)),
+                percentile: Some(percentile),
+                ..Params::default()
+            }
+            .deadline()
+        };
+        for given in [
+            NumberInput::Number(5.0),
+            NumberInput::Text("5".into()),
+            NumberInput::Text("5 %".into()),
+        ] {
+            assert_eq!(asked(given), Ok(Some((3_600.0, 0.05))));
+        }
+        for (given, quoted) in [
+            (NumberInput::Number(100.0), "100"),
+            (NumberInput::Text("5%%".into()), "\"5%%\""),
+        ] {
+            assert_eq!(
+                asked(given).unwrap_err().to_string(),
+                format!(
+                    "percentile must be a percentage between 0 and 100, such as 5 or 5%, got {quoted}"
+                )
+            );
+        }
     }
 
     #[test]

@@ -110,7 +110,7 @@ deadline?: DurationInput | null,
 /**
  * The percentile (in percent, default 5) that must reach `deadline`.
  */
-percentile?: number | null,
+percentile?: NumberInput | null,
 /**
  * Storm: steady first deliveries (default 600/min).
  */

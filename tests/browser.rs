@@ -379,11 +379,27 @@ fn the_js_api_takes_the_clis_defaults_and_refuses_what_it_would_ignore() {
         message,
         "parameters: multiplier must be a number, got \"3\""
     );
-    let (field, message) = refusal(schedule(JsValue::NULL));
-    assert_eq!(
-        (field.as_str(), message.as_str()),
-        ("parameters", "parameters must be an object, got null")
-    );
+    // Anything but a plain object is refused for what it is: serde read an array, a Map or a
+    // Date as an object without keys ("attempts must be given").
+    let refused_whole = [
+        (JsValue::NULL, "null"),
+        (JsValue::UNDEFINED, "undefined"),
+        (js_sys::Array::new().into(), "an array"),
+        (js_sys::Map::new().into(), "a Map"),
+        (js_sys::Date::new_0().into(), "a Date"),
+        (JsValue::from_f64(5.0), "5"),
+    ];
+    for (value, got) in refused_whole {
+        let (field, message) = refusal(schedule(value));
+        assert_eq!(
+            (field.as_str(), message.as_str()),
+            (
+                "parameters",
+                format!("parameters must be an object, such as {{ attempts: 14 }}, got {got}")
+                    .as_str()
+            )
+        );
+    }
     let (field, message) = refusal(schedule(params(
         r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 3, "mode": -1}"#,
     )));

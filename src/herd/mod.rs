@@ -144,7 +144,7 @@ pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Re
     let gaps = Gaps::new(policy, jitter);
     let windows = gaps.windows();
     // In batches: see `crate::batches` (a million-strong herd ran twice as long the first time).
-    in_batches(deliveries as usize, batch_of(retries as usize), |n| {
+    in_batches(deliveries, batch_of(retries as usize), |n| {
         let mut generator = rng.clone();
         for _ in 0..n {
             let mut t = uniform(&mut generator, 0.0, 1.0);

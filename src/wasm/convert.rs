@@ -40,8 +40,47 @@ pub fn checked_from_js<T: serde::de::DeserializeOwned>(
     what: &str,
     value: JsValue,
 ) -> Result<T, JsValue> {
-    refuse_unknown_keys(what, &value, crate::field_names::of::<T>())?;
+    let fields = crate::field_names::of::<T>();
+    if !fields.is_empty() {
+        refuse_all_but_plain_objects(what, &value)?;
+    }
+    refuse_unknown_keys(what, &value, fields)?;
     from_js(what, value)
+}
+
+/// Refuses, for a struct's fields, anything but a plain object (`{ attempts: 14 }`): serde
+/// reads an array, a `Map` or a `Date` as an object without keys, which was then refused for a
+/// missing field ("attempts must be given") rather than for what it is.
+fn refuse_all_but_plain_objects(what: &str, value: &JsValue) -> Result<(), JsValue> {
+    let got = if value.is_undefined() {
+        "undefined".to_string()
+    } else if value.is_null() {
+        "null".to_string()
+    } else if js_sys::Array::is_array(value) {
+        "an array".to_string()
+    } else if value.is_object() {
+        // A plain object's constructor is `Object` (or none, for `Object.create(null)`).
+        let constructor = js_sys::Reflect::get(value, &"constructor".into())
+            .ok()
+            .and_then(|c| c.dyn_into::<js_sys::Function>().ok())
+            .map(|c| String::from(c.name()));
+        match constructor.as_deref() {
+            None | Some("Object") => return Ok(()),
+            Some("") => "an instance of a class".to_string(),
+            Some(name) => format!("a {name}"),
+        }
+    } else if let Some(number) = value.as_f64() {
+        number.to_string()
+    } else if let Some(text) = value.as_string() {
+        format!("{text:?}")
+    } else {
+        "a value of another kind".to_string()
+    };
+    Err(error_with(
+        &format!("{what} must be an object, such as {{ attempts: 14 }}, got {got}"),
+        "field",
+        Some(camel_case(what).as_str()),
+    ))
 }
 
 /// A plain JS object (or array) as `T`; anything else names `what` and what was wrong. A value

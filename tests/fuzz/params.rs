@@ -363,7 +363,7 @@ pub(crate) fn poisoned(params: &mut Params, poison: Option<(usize, f64)>) {
         10 => params.samples = Some(v),
         11 => params.deliveries = Some(v),
         12 => params.deadline = Some(D::Seconds(v)),
-        13 => params.percentile = Some(v),
+        13 => params.percentile = Some(N::Number(v)),
         14 => params.arrivals = Some(N::Number(v)),
         15 => params.traffic = Some(D::Seconds(v)),
         16 => params.batch = Some(v),

@@ -11,6 +11,7 @@ use super::{
     tick_count, time_labels, ChartOptions, LabelRows, Theme, TimeChart,
 };
 use crate::give_up::JitterReport;
+use crate::number_text::without_trailing_zeros;
 use crate::{format_duration, Error};
 
 /// Draws `report`'s distribution filling `area`.
@@ -47,7 +48,8 @@ pub fn draw<DB: DrawingBackend>(
         s,
         &["share of deliveries", "deliveries"],
         5,
-        &|share: &f64| format!("{share:.0}%"),
+        // As many decimals as the ticks need: whole percents wrote 0.5 % and 1.5 % as 1% and 2%.
+        &|share: &f64| format!("{}%", without_trailing_zeros(&format!("{share:.3}"))),
     )?;
     // Time ticks at nice durations (plotters would pick nice numbers of seconds).
     let ticks = nice_time_ticks(lo, hi, tick_count(width, s, 90.0));
@@ -285,6 +287,26 @@ mod tests {
             let distinct: std::collections::BTreeSet<&String> = ticks.iter().collect();
             assert_eq!(distinct.len(), ticks.len(), "{jitter:?}: {ticks:?}");
         }
+    }
+
+    /// Two attempts under equal jitter: a share axis up to about 2%, its ticks every half
+    /// percent, read "2%, 2%, 1%, 0%, 0%" in whole percents.
+    #[test]
+    fn share_labels_are_distinct_on_a_short_axis() {
+        let policy = Policy::new(30.0, 3.0, 10_800.0, crate::Stop::Attempts(2)).unwrap();
+        let report = JitterReport::new(&policy, Jitter::Equal, 20_000, 42, 60, None).unwrap();
+        let drawn = to_svg((800, 300), |area| {
+            draw(area, &report, &ChartOptions::default())
+        })
+        .unwrap();
+        let shares: Vec<String> = crate::chart::svg_read::labels(&drawn)
+            .into_iter()
+            .map(|l| l.text)
+            .filter(|t| t.ends_with('%'))
+            .collect();
+        assert!(shares.len() >= 3, "{shares:?}");
+        let distinct: std::collections::BTreeSet<&String> = shares.iter().collect();
+        assert_eq!(distinct.len(), shares.len(), "{shares:?}");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
     dashed_line, draw_mesh, drawing_error, font, frame, nice_time_ticks, prepare, stroke,
-    tick_count, time_labels, ChartOptions, Legend, Theme,
+    tick_count, time_labels, y_label_room, ChartOptions, Legend, Theme,
 };
 use crate::herd::{format_rate, Herd};
 use crate::number_text::{format_count, grouped};
@@ -54,11 +54,13 @@ pub fn draw<DB: DrawingBackend>(
     );
 
     let width = f64::from(area.dim_in_pixel().0);
-    let mut chart = frame(area, s, legend.height + 8.0 * s, 30.0 * s, 52.0 * s)
+    let decimals = y_decimals(&extent);
+    let widest = grouped(&format!("{:.decimals$}", extent.top));
+    let label_room = y_label_room(area, &widest, &theme, s);
+    let mut chart = frame(area, s, legend.height + 8.0 * s, 30.0 * s, label_room)
         .build_cartesian_2d(0.0..extent.seconds, 0.0..extent.top)
         .map_err(drawing_error)?;
     let titles = y_titles(extent.wide);
-    let decimals = y_decimals(&extent);
     draw_mesh(
         &mut chart,
         &theme,
@@ -361,6 +363,31 @@ mod tests {
             draw(area, &spread, Some(&spike), &ChartOptions::default())
         })
         .unwrap()
+    }
+
+    /// A herd spread over 300 days at 1,000 deliveries labels its rates "0.0040": the labels
+    /// ran into the axis' title (`#base=300d&cap=300d&mode=proportional&factor=1&attempts=2`).
+    #[test]
+    fn long_rate_labels_leave_room_for_the_axis_title() {
+        let days = 300.0 * 86_400.0;
+        let policy = Policy::new(days, 1.0, days, crate::Stop::Attempts(2)).unwrap();
+        let drawn = herd_svg(
+            &policy,
+            Jitter::from_name("proportional", 1.0).unwrap(),
+            1_000,
+        );
+        let labels = svg_read::labels(&drawn);
+        let title = labels.iter().find(|l| l.text.starts_with("first retries"));
+        let rates: Vec<_> = labels
+            .iter()
+            .filter(|l| l.text.starts_with("0.00"))
+            .collect();
+        assert!(title.is_some() && !rates.is_empty(), "{labels:?}");
+        // Text widths here are estimates; a browser's font runs wider, so a gap of a few
+        // pixels between the title and the labels' left edge is kept.
+        let left = rates.iter().map(|r| r.rect.0).fold(f64::INFINITY, f64::min);
+        let gap = left - title.unwrap().rect.2;
+        assert!(gap >= 6.0, "{gap} px between the title and {rates:?}");
     }
 
     /// A result from outside whose bin width was garbled to almost 0 (a sign bit flipped in

@@ -510,6 +510,18 @@ pub(crate) fn tick_count(length: f64, scale: f64, spacing: f64) -> usize {
     ((length / (scale * spacing)) as usize).max(2)
 }
 
+/// The room left of a plot for its y labels and its title: 52 px, or more where the widest
+/// label (`widest`, as the axis writes it) would run into the title ("0.0040" did).
+pub(crate) fn y_label_room<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    widest: &str,
+    theme: &Theme,
+    scale: f64,
+) -> f64 {
+    let label = text_size(area, widest, &font(11.0, scale, theme.muted)).0;
+    (label + 26.0 * scale).max(52.0 * scale)
+}
+
 /// A cartesian chart on `area` with the margins every chart shares: `top` above the plot (the
 /// legend's room), `x_labels` below it and `y_labels` left of it, in pixels.
 pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(

@@ -76,6 +76,30 @@ pub(crate) fn multiple(value: f64) -> String {
 /// go to the largest remainders, the earlier share first on a tie (remainders compared to 1e-9,
 /// so that float noise does not decide). Rounded one by one, 50.05% + 20.85% + 29.1% read
 /// 50.1% + 20.9% + 29.1% = 100.1%; together they read 50.1% + 20.8% + 29.1%.
+/// A share in whole percents, with as many decimals as it takes not to read 0% or 100% when
+/// it is neither (`99.99%` for 9,992 of 9,993 gaps); "over 99.99%" and "under 0.01%" past that.
+///
+/// # Example (crate-internal)
+/// `share_percent(0.42)` is `42%`, `share_percent(0.99992)` is `99.99%`.
+pub(crate) fn share_percent(share: f64) -> String {
+    let percent = share * 100.0;
+    if percent <= 0.0 || percent >= 100.0 {
+        return format!("{}%", percent.round());
+    }
+    for decimals in 0..=2 {
+        let text = format!("{percent:.decimals$}");
+        let shown: f64 = text.parse().unwrap_or(percent);
+        if shown > 0.0 && shown < 100.0 {
+            return format!("{}%", without_trailing_zeros(&text));
+        }
+    }
+    if percent < 50.0 {
+        "under 0.01%".to_string()
+    } else {
+        "over 99.99%".to_string()
+    }
+}
+
 pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String> {
     let unit = 10f64.powi(decimals as i32 + 2);
     // To the nanounit first: 0.5005 × 1000 is 500.49999999999994, a tie with 208.5.
@@ -137,9 +161,26 @@ pub(crate) fn count_of(n: u64, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        count_of, format_count, grouped, multiple, percents_adding_up, significant,
+        count_of, format_count, grouped, multiple, percents_adding_up, share_percent, significant,
         without_trailing_zeros,
     };
+
+    /// The cap's share of a 10,000-attempt schedule read "100% of the time to give up".
+    #[test]
+    fn a_share_reads_100_or_0_percent_only_when_it_is() {
+        for (share, text) in [
+            (0.0, "0%"),
+            (0.42, "42%"),
+            (0.996, "99.6%"),
+            (0.99992, "99.99%"),
+            (0.999_999, "over 99.99%"),
+            (1.0, "100%"),
+            (0.004, "0.4%"),
+            (0.000_001, "under 0.01%"),
+        ] {
+            assert_eq!(share_percent(share), text, "{share}");
+        }
+    }
 
     #[test]
     fn percentiles_read_as_ordinals() {

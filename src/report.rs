@@ -207,11 +207,11 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
         )),
         _ if policy.is_fixed_interval() => {}
         Some(first) => facts.push(format!(
-            "The {} cap engages at attempt {}; gaps at the cap hold {:.0}% of the time to give up, \
+            "The {} cap engages at attempt {}; gaps at the cap hold {} of the time to give up, \
              and each further attempt adds exactly one cap.",
             format_duration(policy.cap_s()),
             count(first),
-            schedule.capped_share() * 100.0
+            crate::number_text::share_percent(schedule.capped_share())
         )),
         None if attempts > 1 => facts.push(format!(
             "The {} cap is never reached: the longest gap is {}.",
@@ -240,7 +240,8 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
                 format_duration(gap)
             ),
             None => format!(
-                "Uncapped, the gap before attempt {} would be beyond 10^308 seconds.",
+                "Uncapped, the gap before attempt {} would be over 10³⁰⁸ seconds, more than a \
+                 number here can hold.",
                 count(attempts)
             ),
         });

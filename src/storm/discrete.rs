@@ -66,6 +66,24 @@ pub(super) fn simulate_within(
             "at most 1000000000 attempts at worst for the discrete engine (deliveries × attempts per delivery, refused before it starts): use the fluid engine, fewer attempts or less traffic",
         ));
     }
+    // Past the limit at worst, the expected attempts (the fluid engine's, a few milliseconds)
+    // say whether the storm would stop at the limit: refused now, not after seconds of work.
+    let valid = format!("at most {limit} simulated attempts for the discrete engine (about ten seconds of work at the full limit): use the fluid engine, fewer attempts or less traffic");
+    if worst > limit && super::fluid::unrepresentable(scenario, &units).is_none() {
+        let expected = super::fluid::simulate_fluid_until(scenario, false, until_s)?
+            .summary
+            .attempts;
+        if expected > limit {
+            return Err(Error::out_of_range(
+                "traffic",
+                format!(
+                    "about {} attempts expected (the fluid engine's estimate, refused before it starts)",
+                    crate::number_text::format_count(expected)
+                ),
+                valid,
+            ));
+        }
+    }
     let mut engine = Discrete::new(scenario, units)?;
     let mut recorder = Recorder::new(scenario, keep_seconds);
     let mut simulated = 0.0;
@@ -82,7 +100,7 @@ pub(super) fn simulate_within(
                     "a storm still going after {limit} simulated attempts, at {}",
                     crate::format_duration(f64::from(second))
                 ),
-                format!("at most {limit} simulated attempts for the discrete engine (about ten seconds of work at the full limit): use the fluid engine, fewer attempts or less traffic"),
+                valid,
             ));
         }
         recorder.push(row);

@@ -150,7 +150,8 @@
 //! # The engines
 //! - [`simulate_discrete`]: exact counts for the seed; memory grows with the deliveries in flight
 //!   only (16 bytes each); refused when deliveries × attempts exceed [`MAX_DISCRETE_WORST_CASE`],
-//!   stopped with an error past [`MAX_DISCRETE_ATTEMPTS`] simulated attempts.
+//!   refused before it starts when the fluid engine expects more than [`MAX_DISCRETE_ATTEMPTS`]
+//!   attempts, stopped with an error past them otherwise.
 //! - [`simulate_fluid`]: the same rules on expected values; no randomness. Decorrelated jitter
 //!   is refused (its gap depends on the previous one). Its numbers agree with the mean of
 //!   discrete runs (tests compare them on a seeded random family of scenarios).

@@ -144,16 +144,15 @@ impl Policy {
                 "a list of 1 to 32 gaps (add a tail with then-every for more)",
             ));
         }
-        for gap in gaps.iter().copied().chain(then_every_s) {
-            check_span_with(
-                if then_every_s == Some(gap) {
-                    "then-every"
-                } else {
-                    "gaps"
-                },
-                gap,
-                || format!("durations greater than 0 s and {}", at_most_span()),
-            )?;
+        for &gap in gaps {
+            check_span_with("gaps", gap, || {
+                format!("durations greater than 0 s and {}", at_most_span())
+            })?;
+        }
+        if let Some(tail) = then_every_s {
+            check_span_with("then-every", tail, || {
+                format!("a duration greater than 0 s and {}", at_most_span())
+            })?;
         }
         let mut list = GapList {
             gaps: [0.0; MAX_EXPLICIT_GAPS],
@@ -664,6 +663,19 @@ mod tests {
         assert_eq!(policy.attempts_for_deadline(1.0), Ok(2));
         let by_deadline = Policy::new(30.0, 3.0, 3.0 * HOUR, Stop::GiveUpAfter(24.0 * HOUR));
         assert_eq!(by_deadline.map(|p| p.schedule().give_up_s()), Ok(86_520.0));
+    }
+
+    /// A tail of 0 read "then-every must be durations"; a gap equal to the tail was named as
+    /// the tail.
+    #[test]
+    fn a_list_and_its_tail_are_refused_each_in_its_own_words() {
+        let refused = |gaps: &[f64], tail: Option<f64>| {
+            Policy::explicit(gaps, tail, None).unwrap_err().to_string()
+        };
+        assert!(refused(&[5.0], Some(0.0))
+            .starts_with("then-every must be a duration greater than 0 s and at most 365 days"));
+        assert!(refused(&[0.0], Some(0.0))
+            .starts_with("gaps must be durations greater than 0 s and at most 365 days"));
     }
 
     #[test]

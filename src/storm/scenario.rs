@@ -142,6 +142,14 @@ impl Spec {
                 "at most 7 days",
             ));
         }
+        // A start at or past the end of the simulation is the start's fault, whatever the length.
+        if self.outage.0 >= MAX_HORIZON_S {
+            return Err(Error::out_of_range(
+                "outage-start",
+                crate::format_duration(f64::from(self.outage.0)),
+                "a time before 7 days (the outage ends within them)",
+            ));
+        }
         if end > u64::from(MAX_HORIZON_S) {
             return Err(Error::out_of_range(
                 "outage",

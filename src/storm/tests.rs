@@ -345,6 +345,13 @@ fn bad_scenarios_are_refused_before_allocating() {
         ),
         (
             Spec {
+                outage: (7 * 86_400, 600),
+                ..base
+            },
+            "outage-start must be a time before 7 days (the outage ends within them), got 7 days",
+        ),
+        (
+            Spec {
                 arrivals_per_s: 1_000.0,
                 traffic_s: 86_400,
                 ..base

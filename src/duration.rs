@@ -245,13 +245,19 @@ fn exact_to(seconds: f64, decimals: u32) -> String {
     parts.join(" ")
 }
 
+/// A written duration before a noun: days and years as one word, in the singular ("a 5.5-day
+/// outage", "the 365-day tolerance"); other units read as written ("a 3 h cap").
+pub(crate) fn as_adjective(text: &str) -> String {
+    text.replace(" days", "-day").replace(" years", "-year")
+}
+
 /// `text` (a written duration or number) after the article a reader says before it: "an 8 h
 /// outage", "an 11 min", "an 18 s", "an 80 s", but "a 1 h", "a 110 s". Eight, eleven and
 /// eighteen (and their thousands) are the numbers said with a vowel first.
 ///
 /// Before a noun a length of days or years is one word, in the singular: "a 5.5-day outage".
 pub(crate) fn with_article(text: &str) -> String {
-    let text = &text.replace(" days", "-day").replace(" years", "-year");
+    let text = &as_adjective(text);
     let digits = text.chars().take_while(char::is_ascii_digit).count();
     let vowel = text.starts_with('8')
         || ((text.starts_with("11") || text.starts_with("18")) && digits % 3 == 2);

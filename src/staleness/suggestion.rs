@@ -133,14 +133,24 @@ fn from_formula(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Pol
         return Err(Error::Unreachable(format!(
             "the first retry comes after the {} base, past the {} tolerance, so every retry \
              would deliver a stale event; a base of at most {} can retry in time",
-            format_duration(base),
-            format_duration(tolerance_s),
+            crate::duration::as_adjective(&format_duration(base)),
+            crate::duration::as_adjective(&format_duration(tolerance_s)),
             format_duration(tolerance_s),
         )));
     }
     let widest = max_lag_s.max(base);
     let at_widest = Policy::new(base, multiplier, widest, Stop::Attempts(1))?;
-    let attempts = at_widest.attempts_for_deadline(tolerance_s)?;
+    // The policy's own refusal names a give-up flag the reader never gave: said in this
+    // question's words instead.
+    let attempts = at_widest.attempts_for_deadline(tolerance_s).map_err(|_| {
+        Error::Unreachable(format!(
+            "reaching the {} tolerance with gaps of at most {} would take more than {} \
+             attempts; a longer maximum lag or base needs fewer",
+            crate::duration::as_adjective(&format_duration(tolerance_s)),
+            format_duration(widest),
+            crate::number_text::format_count(f64::from(crate::policy::MAX_ATTEMPTS)),
+        ))
+    })?;
     // With `attempts` attempts the cap `widest` reaches T, so the smallest cap that does is no
     // larger; the min only guards against rounding.
     let cap = at_widest

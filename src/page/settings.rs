@@ -426,7 +426,13 @@ pub fn decode_hash(hash: &str) -> DecodedState {
                 .map(|c| c.into_owned())
         };
         let (Ok(key), Ok(value)) = (decode(raw_key), decode(raw_value)) else {
-            notices.push("a setting in the link is not valid text and was ignored".into());
+            // Named when its key reads: "base is not valid text in the link".
+            notices.push(match decode(raw_key) {
+                Ok(key) if index(&key).is_some() => {
+                    format!("{key} is not valid text in the link and was ignored")
+                }
+                _ => "a setting in the link is not valid text and was ignored".into(),
+            });
             continue;
         };
         match settings.set_checked(&key, &value) {
@@ -663,6 +669,11 @@ mod tests {
             .any(|n| n == "unknown setting \"zzz\" was ignored"));
         let huge = "a".repeat(MAX_HASH_LEN + 1);
         assert_eq!(decode_hash(&huge).notices.len(), 1);
+        // A value cut inside a character names its setting.
+        assert_eq!(
+            decode_hash("#base=%E0%A4%A").notices,
+            ["base is not valid text in the link and was ignored"]
+        );
     }
 
     /// Text that is no duration or rate at all is told the valid range, as a value out of it

@@ -88,6 +88,7 @@ fn draw_labelled<DB: DrawingBackend>(
     let mut timeline = Timeline::new(area, schedule, &options, theme, &shared);
     if let Some(title) = shared.title {
         timeline.title(title)?;
+        timeline.titled = true;
     }
     timeline.grid()?;
     timeline.give_up_label()?;
@@ -116,6 +117,8 @@ struct Timeline<'a, DB: DrawingBackend> {
     bottom: f64,
     /// The height of the time line: gaps arc above it, attempts are labelled below it.
     line_y: f64,
+    /// Whether the panel has a title (the first text placed), top left.
+    titled: bool,
 }
 
 impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
@@ -157,6 +160,7 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
             top,
             bottom,
             line_y: line_y.max(top),
+            titled: false,
         }
     }
 
@@ -209,9 +213,27 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         let font = self
             .painter
             .styled_font(13.0, self.theme.alert, FontStyle::Bold);
-        let at = (x, self.top - self.px(8.0));
-        self.painter
-            .text(&label, at, &font, anchor, VPos::Bottom, true)?;
+        let y = self.top - self.px(8.0);
+        // Above the point; where a compared panel's title is there (a give-up near the axis'
+        // start), right of the title; else just inside the plot's top. The label is the
+        // panel's answer: it is never the one left out.
+        let title_end = (self.painter.placed.first())
+            .filter(|_| self.titled)
+            .map_or(0.0, |title| title.2);
+        let candidates = [
+            ((x, y), anchor, VPos::Bottom),
+            (
+                (x.max(title_end + self.px(12.0)), y),
+                HPos::Left,
+                VPos::Bottom,
+            ),
+            ((x, self.top + self.px(4.0)), anchor, VPos::Top),
+        ];
+        for (at, h, v) in candidates {
+            if self.painter.text(&label, at, &font, h, v, true)? {
+                break;
+            }
+        }
         let line = (x - self.px(1.0), self.top, x + self.px(1.0), self.line_y);
         self.painter.claim(line);
         Ok(())
@@ -589,6 +611,35 @@ mod tests {
                         compared,
                         &text,
                     );
+                }
+            }
+        }
+    }
+
+    /// Each compared panel keeps its answer: gRPC's 112.9 s give-up at the start of Azure's
+    /// 22 h axis was left out, its label on the panel's title.
+    #[test]
+    fn each_compared_panel_says_when_it_gives_up() {
+        let grpc = crate::presets::preset("grpc").unwrap().policy.schedule();
+        let azure = crate::presets::preset("azure-event-grid")
+            .unwrap()
+            .policy
+            .schedule();
+        for size in [(320, 300), (400, 300), (760, 300), (1100, 360)] {
+            for options in [ChartOptions::default(), log_scale()] {
+                for (mine, other) in [(&grpc, &azure), (&azure, &grpc)] {
+                    let text = to_svg(size, |area| {
+                        draw_compared(area, (mine, "your policy"), (other, "compared"), &options)
+                    })
+                    .unwrap();
+                    let labels = svg_read::labels(&text);
+                    let answers = labels
+                        .iter()
+                        .filter(|l| l.text.starts_with("gives up at"))
+                        .count();
+                    assert_eq!(answers, 2, "{size:?} {options:?}: {labels:?}");
+                    let pairs = svg_read::overlapping(&labels);
+                    assert!(pairs.is_empty(), "{size:?} {options:?}: {pairs:?}");
                 }
             }
         }

@@ -46,9 +46,26 @@ export class Computer {
       return null;
     }
     const answered = (data) => (slot.quick ? this.answeredQuick(slot, data) : this.answered(slot, data));
-    worker.onmessage = ({ data }) => answered(data);
+    let heard = false;
+    worker.onmessage = ({ data }) => {
+      heard = true;
+      // The worker's script runs (worker-serve.js says so first): from now on a failure is the
+      // computation's, reported as its error.
+      if (!data.started) answered(data);
+    };
     worker.onerror = (event) => {
       event.preventDefault();
+      if (!heard) {
+        // Its script never ran (refused: a file:// page, a host's worker-src, a server without
+        // the file): the work is done on this thread from now on, this job included.
+        this.workersWork = false;
+        worker.terminate();
+        slot.worker = null;
+        const job = slot.running;
+        slot.running = null;
+        if (job && !slot.quick) this.runInline(job);
+        return;
+      }
       answered({ id: slot.running?.id, error: { message: event.message || 'the worker failed', setting: null } });
     };
     slot.worker = worker;
@@ -59,11 +76,13 @@ export class Computer {
    * Computes `view` for `settings`. `onResult(computed, partial)` may be called with a partial
    * result first (not when `previewed`: the page drew a first run already); `onError(error)`
    * with `{ message, setting }`. Returns a handle whose `cancel()` drops the request (and stops
-   * its worker if it is running).
+   * its worker if it is running). `key` names the requester when several share this computer
+   * (elements on one page, each its own key): a newer request supersedes only an older one of
+   * the same key; by default the view is the key (the page: one chart per view).
    */
-  request(view, settings, { onResult, onError }, { previewed = false } = {}) {
+  request(view, settings, { onResult, onError }, { previewed = false, key = view } = {}) {
     const job = {
-      id: this.nextId++, view, settings, onResult, onError, started: 0, cancelled: false,
+      id: this.nextId++, view, key, settings, onResult, onError, started: 0, cancelled: false,
       previewed, finished: false,
     };
     // A refusal to say (settings it cannot read) leaves the step to the worker, which reports it.
@@ -75,7 +94,7 @@ export class Computer {
       this.runInline(job, cheap);
       return { cancel: () => { job.cancelled = true; } };
     }
-    const slot = this.slot(view);
+    const slot = this.slot(key);
     slot.queued = job;
     // A busy worker is either still finishing a superseded run or replaced by a fresh one that
     // must load the wasm first: either way the quick worker draws the first picture sooner.
@@ -107,7 +126,7 @@ export class Computer {
    */
   startQuick(job, preview) {
     if (!preview) return;
-    const quick = this.slot(`${job.view} quick`, true);
+    const quick = this.slot(`${job.key} quick`, true);
     quick.queued = { job, preview };
     if (quick.running) return;
     const worker = quick.worker ?? this.spawn(quick);
@@ -123,7 +142,7 @@ export class Computer {
     quick.running = null;
     if (quick.queued) this.startQuick(quick.queued.job, quick.queued.preview);
     if (!job || data.id !== job.id || data.error) return;
-    const slot = this.slot(job.view);
+    const slot = this.slot(job.key);
     const newest = slot.queued ?? slot.running;
     if (job.cancelled || job.finished || newest !== job) return;
     job.previewed = true;

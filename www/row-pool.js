@@ -72,7 +72,8 @@ export class RowPool {
       if (!worker) return run.busy.size > 0;
       const [series, headrooms] = run.jobs[run.next++];
       run.busy.set(worker, run.id);
-      worker.onmessage = ({ data }) => this.answered(run, worker, data);
+      // `started` says only that the worker's script runs (see worker-serve.js).
+      worker.onmessage = ({ data }) => data.started || this.answered(run, worker, data);
       worker.onerror = (event) => {
         event.preventDefault();
         this.answered(run, worker, { error: { message: event.message || 'the worker failed', setting: null } });

@@ -1,52 +1,5 @@
-// The page's worker: the costly step of one chart (sampling, herds, storms) off the main thread.
-// A first message { module } hands it the page's compiled wasm module.
-// It answers each { id, view, settings } with { id, computed } or { id, error }, and may send
-// { id, computed, partial: true } first when a smaller run gives a picture sooner (unless asked
-// with preview: false). The survival
-// map's pool (row-pool.js) sends { id, rows: [series, headrooms], settings } instead, answered
-// with { id, rows } or { id, error }.
-import init, { StormMemo, computeSurvivalRows, computeView, previewSettings } from './pkg/backoff_lab.js';
+// The page's worker: the costly step of one chart (sampling, herds, storms, the survival map's
+// rows) off the main thread; see worker-serve.js for what it answers.
+import { serve } from './worker-serve.js';
 
-// The page sends its compiled module first ({ module }); without it the worker loads its own.
-let ready = null;
-let memo;
-
-function failed(id, error) {
-  self.postMessage({ id, error: { message: error?.message ?? String(error), setting: error?.setting ?? null } });
-}
-
-self.onmessage = async ({ data }) => {
-  if (data.module) {
-    ready ??= init({ module_or_path: data.module });
-    return;
-  }
-  ready ??= init();
-  await ready;
-  const { id, view, settings, rows, preview: wanted = true } = data;
-  if (rows) {
-    try {
-      self.postMessage({ id, rows: computeSurvivalRows(settings, rows[0], rows[1]) });
-    } catch (error) {
-      failed(id, error);
-    }
-    return;
-  }
-  memo ??= new StormMemo();
-  // Results are packed bytes (a Uint8Array of their own): moved to the page, not copied.
-  try {
-    const preview = wanted ? previewSettings(view, settings) : null;
-    if (preview) {
-      const computed = computeView(view, preview, memo);
-      self.postMessage({ id, computed, partial: true }, [computed.buffer]);
-    }
-  } catch {
-    // The quicker run's refusal would quote its own smaller counts: the full run's says what
-    // was asked for.
-  }
-  try {
-    const computed = computeView(view, settings, memo);
-    self.postMessage({ id, computed }, [computed.buffer]);
-  } catch (error) {
-    failed(id, error);
-  }
-};
+serve();

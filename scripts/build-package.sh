@@ -18,10 +18,11 @@ esbuild=tests/e2e/node_modules/.bin/esbuild
 rm -rf "$out"
 mkdir -p "$out"
 cp www/pkg/backoff_lab.js www/pkg/backoff_lab.d.ts www/pkg/backoff_lab_bg.wasm "$out/"
-# The bundled element keeps `new URL('backoff_lab_bg.wasm', import.meta.url)`: the wasm is found
-# next to the module wherever the two files are copied.
-"$esbuild" www/backoff-lab.js --bundle --format=esm --minify --log-level=error --outfile="$out/backoff-lab.js"
-"$esbuild" www/backoff-lab-inline.js --bundle --format=esm --minify --loader:.wasm=binary \
+# The bundled element finds the wasm next to itself (`new URL(__BACKOFF_LAB_WASM__,
+# import.meta.url)`) wherever the two files are copied, and runs itself as its workers' script.
+define='--define:__BACKOFF_LAB_WASM__="backoff_lab_bg.wasm"'
+"$esbuild" www/backoff-lab.js --bundle --format=esm --minify "$define" --log-level=error --outfile="$out/backoff-lab.js"
+"$esbuild" www/backoff-lab-inline.js --bundle --format=esm --minify "$define" --loader:.wasm=binary \
     --log-level=error --outfile="$out/backoff-lab.inline.js"
 cp www/backoff-lab.d.ts "$out/backoff-lab.d.ts"
 cp README.md "$out/README.md"

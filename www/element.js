@@ -8,15 +8,22 @@
 // the chart is drawn, and stay shown for good where WebAssembly cannot run (a CSP without
 // 'wasm-unsafe-eval', an old browser), with one console warning naming the cause.
 //
-// Its chart is computed on the page's main thread, like the embed page's: a worker would need a
-// third file next to the two this element is installed as. The core's work limits bound what an
-// attribute can ask for; the survival map, which takes seconds, is computed a row per task and
-// drawn as its rows arrive, so that the host page keeps answering.
+// A chart whose computation the core says is costly (sampling, herds, storms, the staleness
+// report) is computed in a worker that runs this same module (no third file to install): the
+// host page keeps answering while it runs. Where no worker can start (a file:// page, a host
+// whose CSP refuses workers) it is computed on the page's thread instead. The survival map is
+// computed a row per task on the page's thread and drawn as its rows arrive.
 import init, {
-  StormMemo, computeSurvivalRows, computeView, decodeState, drawView, elementState, survivalJobs, tableCsv, viewSvg,
+  StormMemo, computeSurvivalRows, computeView, computesInline, decodeState, drawView, elementState,
+  previewSettings, survivalJobs, tableCsv, viewSvg,
 } from './pkg/backoff_lab.js';
+import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
 import { chartOptions, download, fillCaption, sizeCanvas } from './ui.js';
+import { serve } from './worker-serve.js';
+
+// Run as a worker, this module only answers the elements' requests (see worker-serve.js).
+const inWorker = typeof document === 'undefined';
 
 const STYLE = `
 :host { display: block; margin: 1em 0; font: var(--backoff-lab-font, inherit); color: var(--backoff-lab-text, inherit); }
@@ -42,13 +49,51 @@ let wasmSource;
 let ready = null;
 let memo = null;
 let warned = false;
+// What every element on the page computes with: workers shared by all, each element's requests
+// under a key of its own (a newer one supersedes only that element's older one).
+let computer = null;
+let nextKey = 1;
 
-/** The one wasm instance every element on the page shares, started by the first that needs it. */
+// The wasm module, compiled once on the page and handed to each worker (not fetched again).
+let wasmModule = null;
+// Where the wasm is by default, from this module: next to it once bundled (the package's
+// build defines __BACKOFF_LAB_WASM__), in pkg/ as www/ serves it.
+const WASM_FILE = typeof __BACKOFF_LAB_WASM__ === 'string' ? __BACKOFF_LAB_WASM__ : './pkg/backoff_lab_bg.wasm';
+
+function elementWorker() {
+  const worker = new Worker(new URL(import.meta.url), { type: 'module' });
+  worker.postMessage({ module: wasmModule });
+  return worker;
+}
+
+function sharedComputer() {
+  computer ??= new Computer(
+    elementWorker,
+    (view, settings) => computeView(view, settings, memo),
+    previewSettings,
+    computesInline,
+  );
+  return computer;
+}
+
+/** The one wasm instance every element on the page shares, started by the first that needs it:
+ * compiled here once, so that the workers get the module rather than fetch it again. */
 function wasm() {
-  ready ??= init(wasmSource === undefined ? undefined : { module_or_path: wasmSource }).then(() => {
+  ready ??= (async () => {
+    const source = wasmSource ?? new URL(WASM_FILE, import.meta.url);
+    if (source instanceof URL) {
+      const response = await fetch(source);
+      if (!response.ok) throw new Error(`failed to fetch ${source}: ${response.status} ${response.statusText}`);
+      // A server that does not say application/wasm: compiled from the bytes instead.
+      wasmModule = await WebAssembly.compileStreaming(response.clone())
+        .catch(async () => WebAssembly.compile(await response.arrayBuffer()));
+    } else {
+      wasmModule = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
+    }
+    await init({ module_or_path: wasmModule });
     memo = new StormMemo();
     defineProperties();
-  });
+  })();
   return ready;
 }
 
@@ -91,9 +136,10 @@ function upgradeProperties(element) {
   }
 }
 
-export class BackoffLab extends HTMLElement {
+export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
   constructor() {
     super();
+    this.key = `element ${nextKey++}`;
     const root = this.attachShadow({ mode: 'open' });
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(STYLE);
@@ -139,7 +185,15 @@ export class BackoffLab extends HTMLElement {
     this.unused = [];
     this.freshErrors = [];
     this.failure = null;
+    // The computed result drawn, and the settings it is for (the previous chart stays drawn
+    // while a worker computes the next one).
     this.computed = null;
+    this.computedFor = null;
+    // The computation under way in a worker, if any, and whether its failure is still to be
+    // announced.
+    this.job = null;
+    this.waiting = false;
+    this.failureArrived = false;
     this.drawn = null;
     this.frame = 0;
     // Whether the attributes are to be read again, and whether the settings they give differ
@@ -212,8 +266,11 @@ export class BackoffLab extends HTMLElement {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
     this.rows.stop();
-    // A survival map stopped half-way is computed again when the element is back.
-    if (this.partial) this.current = null;
+    this.job?.cancel();
+    // A survival map stopped half-way, or a chart still computing, is computed again when the
+    // element is back.
+    if (this.partial || this.waiting) this.current = null;
+    this.waiting = false;
   }
 
   start() {
@@ -283,32 +340,38 @@ export class BackoffLab extends HTMLElement {
         this.stale = true;
       }
     }
-    const recomputed = this.stale;
+    let recomputed = this.stale;
     if (this.stale) {
       this.stale = false;
-      this.computed = null;
       this.failure = null;
       this.partial = false;
-      this.reported = false;
+      this.job?.cancel();
+      this.job = null;
       if (this.current.view === 'survival') {
+        this.reported = false;
         this.computeRows(this.current, asError);
       } else {
         this.rows.stop();
-        try {
-          this.computed = computeView(this.current.view, this.current, memo);
-        } catch (error) {
-          this.failure = asError(error);
-        }
+        this.compute(this.current, asError);
+        // Until it answers the last chart stays: nothing new to announce yet.
+        recomputed = false;
       }
     }
+    if (this.failureArrived) {
+      this.failureArrived = false;
+      recomputed = true;
+    }
+    // The first chart still computing: the box stays held, as before the element started.
+    if (this.computed === null && this.waiting) return;
     this.settled = true;
     let drawn = null;
     let failure = this.failure;
-    if (this.computed !== null) {
+    if (this.computed !== null && failure === null) {
       this.parts.chart.hidden = false;
       try {
-        const options = chartOptions(this.dark(), sizeCanvas(this.parts.canvas), this.current.log === 'true');
-        drawn = drawView(this.parts.canvas, this.current.view, this.current, this.computed, options);
+        const settings = this.computedFor;
+        const options = chartOptions(this.dark(), sizeCanvas(this.parts.canvas), settings.log === 'true');
+        drawn = drawView(this.parts.canvas, settings.view, settings, this.computed, options);
       } catch (error) {
         failure = asError(error);
       }
@@ -334,6 +397,37 @@ export class BackoffLab extends HTMLElement {
     }
   }
 
+  /**
+   * Computes the chart of `settings`: on this thread at once where the core says it is cheap,
+   * else in a worker; drawn when it answers (a quicker first run first, where there is one), if
+   * the settings are still the element's.
+   */
+  compute(settings, asError) {
+    this.waiting = true;
+    this.job = sharedComputer().request(settings.view, settings, {
+      onResult: (computed, partial) => {
+        if (settings !== this.current) return;
+        this.computed = computed;
+        this.computedFor = settings;
+        this.partial = partial;
+        this.waiting = partial;
+        // A new result: announced once drawn (not a quicker first run).
+        this.reported = false;
+        this.schedule();
+      },
+      onError: (error) => {
+        if (settings !== this.current) return;
+        this.computed = null;
+        this.computedFor = null;
+        this.partial = false;
+        this.waiting = false;
+        this.failure = asError(error);
+        this.failureArrived = true;
+        this.schedule();
+      },
+    }, { key: this.key });
+  }
+
   /** Starts the survival map of `settings`: drawn empty at once, then as its rows arrive. */
   computeRows(settings, asError) {
     this.rows.stop();
@@ -345,18 +439,22 @@ export class BackoffLab extends HTMLElement {
       return;
     }
     this.computed = { view: 'survival', rows: [] };
+    this.computedFor = settings;
     this.partial = true;
     this.rows.request('survival', settings, {
       onResult: (computed, partial) => {
         this.computed = computed;
+        this.computedFor = settings;
         this.partial = partial;
         this.reported = false;
         this.schedule();
       },
       onError: (error) => {
         this.computed = null;
+        this.computedFor = null;
         this.partial = false;
         this.failure = asError(error);
+        this.failureArrived = true;
         this.schedule();
       },
     });
@@ -390,18 +488,19 @@ export class BackoffLab extends HTMLElement {
     this.dispatchEvent(new CustomEvent('backoff-lab:rendered', {
       bubbles: true,
       composed: true,
-      detail: { view: this.current.view, caption, table: drawn.table, storms: drawn.storms, schedule: drawn.schedule },
+      detail: { view: this.computedFor.view, caption, table: drawn.table, storms: drawn.storms, schedule: drawn.schedule },
     }));
   }
 
   export(format) {
-    const name = `backoff-lab-${this.current.view}.${format}`;
+    const settings = this.computedFor;
+    const name = `backoff-lab-${settings.view}.${format}`;
     if (format === 'png') {
       this.parts.canvas.toBlob((blob) => blob && download(blob, name), 'image/png');
     } else if (format === 'svg') {
       const { width, height } = this.parts.canvas.getBoundingClientRect();
-      const options = chartOptions(this.dark(), 1, this.current.log === 'true');
-      const svg = viewSvg(this.current.view, this.current, this.computed, options, width, height);
+      const options = chartOptions(this.dark(), 1, settings.log === 'true');
+      const svg = viewSvg(settings.view, settings, this.computed, options, width, height);
       download(new Blob([svg], { type: 'image/svg+xml' }), name);
     } else {
       download(new Blob([tableCsv(this.drawn.table)], { type: 'text/csv' }), name);
@@ -413,5 +512,8 @@ export class BackoffLab extends HTMLElement {
  * `backoff_lab_bg.wasm` next to the module). */
 export function define(source) {
   wasmSource = source;
+  if (inWorker) return;
   if (!customElements.get('backoff-lab')) customElements.define('backoff-lab', BackoffLab);
 }
+
+if (inWorker) serve(() => (wasmSource === undefined ? undefined : { module_or_path: wasmSource }));

@@ -3,15 +3,17 @@
 // staleness|survival).
 // It fills its frame and redraws when the frame is resized; inside another page it also posts
 // the height it would like to its parent (see postHeight), which embed-host.js, added once to the
-// host page, applies to the iframe. Its one chart is computed on the
-// page itself: a worker would need a file of its own (a saved copy is three files and opens from
-// file://, where module workers cannot start) or a blob: worker, which the strict CSP the page
-// is served with forbids; the core's work limits bound what a link can ask for, and the survival
-// map, which takes seconds, is computed a row per task and drawn as its rows arrive.
+// host page, applies to the iframe. A chart the core says is costly is computed in the page's
+// worker (worker.js, next to this page, handed the compiled wasm), so that the frame, and the
+// page around it, keep answering; a saved copy opened from file://, where module workers cannot
+// start, computes it on the page itself. The survival map, which takes seconds, is computed a
+// row per task on the page and drawn as its rows arrive.
 // embed.html loads it bundled with the wasm by scripts/build-page.sh (see embed-standalone.js).
 import init, {
-  StormMemo, computeSurvivalRows, computeView, decodeState, drawView, pageConfig, survivalJobs,
+  StormMemo, computeSurvivalRows, computeView, computesInline, decodeState, drawView, pageConfig,
+  previewSettings, survivalJobs,
 } from './pkg/backoff_lab.js';
+import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
 import { chartOptions, fillCaption, listItems, notDrawnCaption, sizeCanvas } from './ui.js';
 
@@ -28,6 +30,20 @@ let failure = null;
 let memo = null;
 let frame = 0;
 let postedHeight = 0;
+// The compiled wasm, handed to the worker; the worker's computation under way, if any.
+let wasmModule = null;
+let job = null;
+const computer = new Computer(
+  () => {
+    // A classic script bundled for file:// has no module URL of its own: the page's is used.
+    const worker = new Worker(new URL('./worker.js', location.href), { type: 'module' });
+    if (wasmModule) worker.postMessage({ module: wasmModule });
+    return worker;
+  },
+  (view, settings) => computeView(view, settings, (memo ??= new StormMemo())),
+  previewSettings,
+  computesInline,
+);
 
 // The chart's natural height for a frame `width` px wide: half the width, between 240 and 520 px.
 const naturalChartHeight = (width) => Math.min(520, Math.max(240, Math.round(width * 0.5)));
@@ -96,7 +112,25 @@ function load() {
   failure = null;
   partial = false;
   rows.stop();
-  if (settings.view === 'survival') {
+  job?.cancel();
+  job = null;
+  if (settings.view !== 'survival') {
+    const asked = settings;
+    job = computer.request(settings.view, settings, {
+      onResult: (result, more) => {
+        if (asked !== settings) return;
+        computed = result;
+        partial = more;
+        redraw();
+      },
+      onError: (error) => {
+        if (asked !== settings) return;
+        failure = error;
+        partial = false;
+        redraw();
+      },
+    });
+  } else {
     try {
       survivalJobs(settings, 0);
       computed = { view: 'survival', rows: [] };
@@ -126,11 +160,13 @@ function load() {
 
 function draw() {
   frame = 0;
+  // Still computing: nothing to draw (or a height to post: the caption is still to come)
+  // until the result comes.
+  if (!failure && computed === null) return;
   const canvas = $('chart');
   const options = chartOptions(darkQuery.matches, sizeCanvas(canvas), settings.log === 'true');
   try {
     if (failure) throw failure;
-    computed ??= computeView(settings.view, settings, (memo ??= new StormMemo()));
     const drawn = drawView('chart', settings.view, settings, computed, options);
     const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
     fillCaption($('chart-caption'), caption, drawn.storms.map((storm) => storm.label));
@@ -148,7 +184,10 @@ function redraw() {
 }
 
 async function main(wasm) {
-  await init({ module_or_path: wasm });
+  wasmModule = wasm instanceof WebAssembly.Module || wasm instanceof URL || typeof wasm === 'string'
+    ? null
+    : await WebAssembly.compile(wasm);
+  await init({ module_or_path: wasmModule ?? wasm });
   load();
   draw();
   window.addEventListener('hashchange', () => {

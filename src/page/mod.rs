@@ -204,8 +204,8 @@ const INLINE_ATTEMPTS: u32 = 64;
 /// computes it there, at once, instead of paying a worker's round trip (and, on a cold load, a
 /// worker's start: about 100 ms). The distribution (without decorrelated jitter, whose estimate
 /// samples on its own) and the herd of a schedule of at most 64 attempts, when their draws cost
-/// at most [`INLINE_DRAWS`]; invalid settings are left to the worker, which reports them as
-/// always. A deadline's sizing (a few coarse convolutions) stays within 8 ms in wasm for every
+/// at most [`INLINE_DRAWS`]; the timeline, which computes nothing (its schedule is drawn from
+/// the settings); invalid settings are left to the worker, which reports them as always. A deadline's sizing (a few coarse convolutions) stays within 8 ms in wasm for every
 /// deadline up to a year, refusals included.
 ///
 /// # Example
@@ -215,9 +215,14 @@ const INLINE_ATTEMPTS: u32 = 64;
 /// assert!(computes_inline(View::Distribution, &default));
 /// assert!(!computes_inline(View::Storm, &default));
 /// assert!(!computes_inline(View::Distribution, &decode_hash("#samples=1000000").settings));
+/// // The element asks for every chart: a timeline starts no worker.
+/// assert!(computes_inline(View::Timeline, &decode_hash("#attempts=10000").settings));
 /// ```
 pub fn computes_inline(view: View, settings: &Settings) -> bool {
     use crate::limits::{delivery_cost, Draws};
+    if view == View::Timeline {
+        return true;
+    }
     let params = jitter_params(settings);
     let (Ok(policy), Ok(jitter)) = (params.policy(), params.jitter()) else {
         return false;
@@ -235,7 +240,7 @@ pub fn computes_inline(view: View, settings: &Settings) -> bool {
             Draws::GiveUpTimes,
         ),
         View::Herd => (params.deliveries(), Draws::Herd),
-        View::Timeline | View::Storm | View::Staleness | View::Survival => return false,
+        View::Storm | View::Staleness | View::Survival | View::Timeline => return false,
     };
     count.is_ok_and(|count| count as f64 * delivery_cost(attempts, jitter, draws) <= INLINE_DRAWS)
 }

@@ -82,6 +82,17 @@ for (const [id, set] of [
     <div id="spacer-2"></div>
     <backoff-lab id="far-fallback" view="timeline"><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>`),
   'inline.html': page('<backoff-lab id="timeline" view="timeline"></backoff-lab>', './node_modules/backoff-lab/backoff-lab.inline.js'),
+  // A chart a second or more of work (the staleness report of 10,000 jittered attempts) beside
+  // a quick one, and a button of the host's own.
+  'heavy.html': page(`
+    <script type="module" src="./heavy.js"></script>
+    <button id="poke" type="button">poke</button>
+    <backoff-lab id="quick" view="timeline"></backoff-lab>
+    <backoff-lab id="heavy" view="staleness" attempts="10000" mode="full"></backoff-lab>`),
+  'heavy.js': `document.getElementById('poke').addEventListener('click', () => { window.__poked = performance.now(); });
+document.addEventListener('backoff-lab:rendered', (event) => {
+  if (event.target.id === 'heavy') window.__heavyAt = performance.now();
+});`,
   'host.css': '#column { width: 760px; margin: 0 auto; font-family: sans-serif; } backoff-lab { margin: 24px 0; } #spacer, #spacer-2 { height: 1500px; }',
   'fallback.svg': FALLBACK_SVG,
 };
@@ -419,6 +430,21 @@ test('arrivals over the work limit are named as arrivals with their range; an un
     assert.equal(nope.length, 1);
     assert.match(nope[0][2], /^preset "nope" was ignored \(one of .+\); using none$/);
     assert.ok((await look(tab, 'nope')).inked > 200, 'drawn with no preset');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a chart that takes seconds to compute leaves the host page answering, and is drawn when done', async () => {
+  const { context, tab } = await open(`${strict.url}/heavy.html`);
+  try {
+    await until(async () => (await rendered(tab, 'quick')).length > 0, 'the quick chart', 30_000);
+    // Computed on the page's thread, the staleness report held the click until it was drawn.
+    await tab.click('#poke');
+    await until(async () => (await rendered(tab, 'heavy')).length > 0, 'the heavy chart', 60_000);
+    const [poked, heavyAt] = await tab.evaluate(() => [window.__poked, window.__heavyAt]);
+    assert.ok(poked !== undefined && heavyAt !== undefined && poked < heavyAt, `the click at ${poked} ms, the chart at ${heavyAt} ms`);
+    assert.ok((await look(tab, 'heavy')).inked > 200, 'the heavy chart is drawn');
   } finally {
     await context.close();
   }

@@ -531,6 +531,32 @@ test('the embed page draws exactly one chart for each view, under the strict CSP
   }
 });
 
+test('the embed page computes a costly chart in a worker: the page answers while it is computed', { timeout: 120_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 640, height: 360 } });
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  try {
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        if (document.body?.dataset.ready && window.__readyAt === undefined) window.__readyAt = performance.now();
+      }).observe(document, { attributes: true, subtree: true });
+    });
+    // The staleness report of 10,000 jittered attempts: a second or more of work.
+    await page.goto(new URL('embed.html#view=staleness&attempts=10000&mode=full', baseUrl).href);
+    // The page has read its link (its title names the chart) and asked for the chart.
+    await until(async () => (await page.title()).startsWith('backoff-lab: '), 'the page to read its link', 30_000);
+    const answered = await page.evaluate(() => performance.now());
+    await until(async () => (await page.evaluate(() => window.__readyAt)) !== undefined, 'the chart', 60_000);
+    const readyAt = await page.evaluate(() => window.__readyAt);
+    // Computed on the page's thread, the page answered only once the chart was drawn.
+    assert.ok(answered < readyAt, `answered at ${answered} ms, the chart drawn at ${readyAt} ms`);
+    assertPainted(await canvasStats(page, 'canvas'), 'the staleness chart');
+    assertNoProblems(problems);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a saved copy of the embed page draws every view from file://, with no server', { timeout: 120_000 }, async () => {
   // Only what the embed page needs: its HTML, its one script (the wasm inside) and the styles.
   const copy = await mkdtemp(path.join(os.tmpdir(), 'backoff-lab-embed-'));

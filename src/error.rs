@@ -35,9 +35,16 @@ impl Error {
         value: impl fmt::Display,
         valid: impl Into<String>,
     ) -> Self {
+        // A number that would print as hundreds of digits (1e-320 as 0.000…) reads in exponent
+        // form.
+        let value = value.to_string();
+        let value = match value.parse::<f64>() {
+            Ok(number) if value.len() > 24 && number.is_finite() => format!("{number:e}"),
+            _ => value,
+        };
         Error::OutOfRange {
             field,
-            value: value.to_string(),
+            value,
             valid: valid.into(),
         }
     }
@@ -77,3 +84,21 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    /// `multiplier: 1e-320` was quoted as "got 0.000…" with 320 digits.
+    #[test]
+    fn a_number_of_hundreds_of_digits_is_quoted_in_exponent_form() {
+        let quoted = |value: f64| match Error::out_of_range("multiplier", value, "a number") {
+            Error::OutOfRange { value, .. } => value,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(quoted(1e-320), "1e-320");
+        assert_eq!(quoted(1e300), "1e300");
+        assert_eq!(quoted(0.5), "0.5");
+        assert_eq!(quoted(123_456.0), "123456");
+    }
+}

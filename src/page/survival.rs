@@ -37,7 +37,7 @@ pub fn survival_rows(settings: &Settings) -> Result<Vec<Row>, Error> {
 
 /// Each series' boundary at each headroom, the largest headroom first.
 fn boundary_table(map: &SurvivalMap) -> NumberTable {
-    let mut rows = Vec::new();
+    let (mut rows, mut data) = (Vec::new(), Vec::new());
     for series in &map.series {
         for (i, &headroom) in map.headroom.iter().enumerate().rev() {
             let survives = if series.cells[i].is_empty() {
@@ -53,14 +53,25 @@ fn boundary_table(map: &SurvivalMap) -> NumberTable {
                 format!("{headroom:.2}×"),
                 survives,
             ]);
+            // Empty where nothing survives or the cell is not computed yet.
+            let boundary = (!series.cells[i].is_empty())
+                .then_some(series.boundary[i])
+                .flatten();
+            data.push(vec![
+                series.label.clone(),
+                crate::report::csv_number(headroom),
+                boundary.map_or_else(String::new, crate::report::csv_number),
+            ]);
         }
     }
-    NumberTable {
-        headers: ["series", "headroom", "longest outage survived"]
-            .map(String::from)
-            .to_vec(),
-        rows,
-    }
+    NumberTable::new(&["series", "headroom", "longest outage survived"], rows).with_data(
+        &[
+            "series",
+            "headroom (capacity ÷ arrival rate)",
+            "longest outage survived (s)",
+        ],
+        data,
+    )
 }
 
 /// Draws the map of `settings` from the `rows` computed so far.

@@ -20,12 +20,21 @@ pub struct NumberTable {
     pub headers: Vec<String>,
     /// One entry per column in each row.
     pub rows: Vec<Vec<String>>,
+    /// The same numbers for a spreadsheet, which the CSV download writes: durations in seconds,
+    /// rates per second, shares from 0 to 1 and counts as plain numbers, each unit in its
+    /// column's heading (the rows above are written for reading: "8 h 36 min", "20.00×").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub data: Option<Box<NumberTable>>,
 }
 
 impl NumberTable {
     /// The table as CSV (RFC 4180: a cell with a comma, a quote or a line break is quoted, its
-    /// quotes doubled), the header row first.
+    /// quotes doubled), the header row first: its numbers for a spreadsheet where it has them.
     pub fn to_csv(&self) -> String {
+        if let Some(data) = &self.data {
+            return data.to_csv();
+        }
         let cell = |text: &String| {
             if text.contains([',', '"', '\n', '\r']) {
                 format!("\"{}\"", text.replace('"', "\"\""))
@@ -39,12 +48,35 @@ impl NumberTable {
             .collect()
     }
 
-    fn new(headers: &[&str], rows: Vec<Vec<String>>) -> Self {
+    pub(super) fn new(headers: &[&str], rows: Vec<Vec<String>>) -> Self {
         NumberTable {
             headers: headers.iter().map(|h| h.to_string()).collect(),
             rows,
+            data: None,
         }
     }
+
+    /// This table with its numbers for a spreadsheet (see [`NumberTable::data`]).
+    pub(super) fn with_data(self, headers: &[&str], rows: Vec<Vec<String>>) -> Self {
+        NumberTable {
+            data: Some(Box::new(NumberTable::new(headers, rows))),
+            ..self
+        }
+    }
+}
+
+/// How a storm's backlog ended, as the JSON names it (`delivery`, `exhaustion`), or empty.
+fn drained_by(by: Option<crate::storm::DrainedBy>) -> String {
+    match by {
+        Some(crate::storm::DrainedBy::Delivery) => "delivery".into(),
+        Some(crate::storm::DrainedBy::Exhaustion) => "exhaustion".into(),
+        None => String::new(),
+    }
+}
+
+/// A number as a spreadsheet reads it; an absent one as an empty cell.
+fn number(value: Option<f64>) -> String {
+    value.map_or_else(String::new, crate::report::csv_number)
 }
 
 fn optional_duration(seconds: Option<f64>) -> String {
@@ -72,13 +104,27 @@ pub fn schedule_table(report: &ScheduleReport) -> NumberTable {
             ]
         })
         .collect();
-    NumberTable::new(&["attempt", "gap before it", "time of the attempt"], rows)
+    let data = report
+        .rows
+        .iter()
+        .map(|row| {
+            vec![
+                row.attempt.to_string(),
+                number(row.gap_s),
+                number(Some(row.elapsed_s)),
+            ]
+        })
+        .collect();
+    NumberTable::new(&["attempt", "gap before it", "time of the attempt"], rows).with_data(
+        &["attempt", "gap before it (s)", "time of the attempt (s)"],
+        data,
+    )
 }
 
 /// The give-up time's percentiles and mean, exact (where computed) and sampled.
 fn distribution_table(report: &JitterReport) -> NumberTable {
     let (exact, sampled) = (&report.summary.percentiles, &report.sampled.percentiles);
-    let rows = [
+    let values = [
         ("p1", exact.p1, sampled.p1),
         ("p5", exact.p5, sampled.p5),
         ("p50", exact.p50, sampled.p50),
@@ -89,28 +135,34 @@ fn distribution_table(report: &JitterReport) -> NumberTable {
             report.summary.expected_give_up_s,
             report.sampled.mean_s,
         ),
-    ]
-    .into_iter()
-    .map(|(name, exact, sampled)| {
-        vec![
-            name.to_string(),
-            format_duration(exact),
-            format_duration(sampled),
-        ]
-    })
-    .collect();
+    ];
+    let rows = (values.iter())
+        .map(|&(name, exact, sampled)| {
+            vec![
+                name.to_string(),
+                format_duration(exact),
+                format_duration(sampled),
+            ]
+        })
+        .collect();
+    let data = (values.iter())
+        .map(|&(name, exact, sampled)| {
+            vec![name.to_string(), number(Some(exact)), number(Some(sampled))]
+        })
+        .collect();
     let first = if report.summary.exact {
         "exact"
     } else {
         "computed"
     };
-    NumberTable::new(
+    let samples = format!("{} samples", format_count(report.sampled.samples as f64));
+    NumberTable::new(&["give-up time", first, &samples], rows).with_data(
         &[
             "give-up time",
-            first,
-            &format!("{} samples", format_count(report.sampled.samples as f64)),
+            &format!("{first} (s)"),
+            &format!("{} samples (s)", report.sampled.samples),
         ],
-        rows,
+        data,
     )
 }
 
@@ -124,12 +176,29 @@ fn herd_table(spread: &Herd, spike: &Herd) -> NumberTable {
             format!("{:.1}×", herd.first_retry.peak_to_mean),
         ]
     };
+    let data = |label: &str, herd: &Herd| {
+        let rates = &herd.first_retry;
+        [rates.peak_per_s, rates.mean_per_s, rates.peak_to_mean]
+            .map(|value| number(Some(value)))
+            .into_iter()
+            .fold(vec![label.to_string()], |mut row, cell| {
+                row.push(cell);
+                row
+            })
+    };
+    let jittered = format!("{} jitter", spread.mode);
     NumberTable::new(
         &["first retries", "peak", "mean", "peak ÷ mean"],
-        vec![
-            row(&format!("{} jitter", spread.mode), spread),
-            row("no jitter", spike),
+        vec![row(&jittered, spread), row("no jitter", spike)],
+    )
+    .with_data(
+        &[
+            "first retries",
+            "peak (per s)",
+            "mean (per s)",
+            "peak ÷ mean",
         ],
+        vec![data(&jittered, spread), data("no jitter", spike)],
     )
 }
 
@@ -150,6 +219,26 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
             ]
         })
         .collect();
+    let data = storms
+        .iter()
+        .map(|storm| {
+            let s = &storm.summary;
+            let drained = s.drained_at_s.map(|at| s.after_recovery_s(at));
+            [
+                s.delivered,
+                s.exhausted,
+                s.duplicates,
+                s.peak_attempts_per_min,
+            ]
+            .map(|value| number(Some(value)))
+            .into_iter()
+            .chain([number(drained), drained_by(s.drained_by)])
+            .fold(vec![storm.label.clone()], |mut row, cell| {
+                row.push(cell);
+                row
+            })
+        })
+        .collect();
     NumberTable::new(
         &[
             "series",
@@ -161,11 +250,42 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
         ],
         rows,
     )
+    .with_data(
+        &[
+            "series",
+            "delivered",
+            "exhausted",
+            "duplicates",
+            "peak attempts/min",
+            "drained after recovery (s)",
+            "drained by",
+        ],
+        data,
+    )
 }
 
 /// The derived answers, then the outage read off: its first event's fate and the shares of all
 /// its events.
 fn staleness_table(report: &StalenessReport) -> NumberTable {
+    // For a spreadsheet: (question, value, unit).
+    let mut data: Vec<(String, Option<f64>, &str)> = vec![
+        ("give-up time".into(), Some(report.give_up_s), "s"),
+        (
+            "longest outage whose first event is delivered".into(),
+            Some(report.longest_delivered_outage_s),
+            "s",
+        ),
+        (
+            "outages whose events all arrive fresh, up to".into(),
+            report.all_fresh_up_to_s,
+            "s",
+        ),
+        (
+            "largest recovery lag after a long outage".into(),
+            Some(report.max_recovery_lag_s),
+            "s",
+        ),
+    ];
     let mut rows = vec![
         ("give-up time".to_string(), format_precise(report.give_up_s)),
         (
@@ -210,10 +330,43 @@ fn staleness_table(report: &StalenessReport) -> NumberTable {
         if let Some(stale) = all.stale_share {
             rows.push((format!("{after}: share delivered stale"), share(stale)));
         }
+        let question = |what: &str| {
+            format!(
+                "after an outage of {} s: {what}",
+                crate::report::csv_number(outage.outage_s)
+            )
+        };
+        data.extend([
+            (
+                question("the first event's attempt"),
+                first.attempt.map(f64::from),
+                "attempt",
+            ),
+            (
+                question("the first event's lag after recovery"),
+                first.lag_s,
+                "s",
+            ),
+            (question("the first event's age"), first.age_s, "s"),
+            (
+                question("share of its events exhausted"),
+                Some(all.exhausted_share),
+                "share",
+            ),
+        ]);
+        if let Some(stale) = all.stale_share {
+            data.push((question("share delivered stale"), Some(stale), "share"));
+        }
     }
     NumberTable::new(
         &["question", "answer"],
         rows.into_iter().map(|(q, a)| vec![q, a]).collect(),
+    )
+    .with_data(
+        &["question", "value", "unit"],
+        data.into_iter()
+            .map(|(q, value, unit)| vec![q, number(value), unit.to_string()])
+            .collect(),
     )
 }
 
@@ -267,6 +420,65 @@ mod tests {
             report.caption.contains(&format!("{after} after recovery")),
             "{after}: {}",
             report.caption
+        );
+        // Its CSV has the numbers a spreadsheet reads: seconds, and how the backlog ended (the
+        // element's CSV wrote "8 h 36 min" and lost "by exhaustion").
+        let csv = table.to_csv();
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some("series,delivered,exhausted,duplicates,peak attempts/min,drained after recovery (s),drained by")
+        );
+        let cells: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let s = &report.summary;
+        let after_s = s.after_recovery_s(s.drained_at_s.unwrap());
+        assert_eq!(cells[5].parse::<f64>(), Ok(after_s), "{csv}");
+        assert!(["delivery", "exhaustion"].contains(&cells[6]), "{csv}");
+        assert_eq!(
+            cells[1].parse::<f64>().map(f64::round),
+            Ok(s.delivered.round())
+        );
+    }
+
+    /// Every table's CSV carries numbers, not the words and units the rows are written in.
+    #[test]
+    fn every_csv_is_numbers_under_headings_with_units() {
+        let report = ScheduleReport::new(&Policy::article().schedule(), 1_200.0);
+        let csv = schedule_table(&report).to_csv();
+        assert!(
+            csv.starts_with("attempt,gap before it (s),time of the attempt (s)\n1,,0\n2,30,30\n"),
+            "{csv}"
+        );
+        let jitter = JitterReport::new(
+            &Policy::article(),
+            crate::jitter::Jitter::Full,
+            1_000,
+            7,
+            10,
+            None,
+        )
+        .unwrap();
+        let csv = distribution_table(&jitter).to_csv();
+        let mean = csv.lines().find(|l| l.starts_with("mean,")).unwrap();
+        assert_eq!(
+            mean.split(',').nth(1).unwrap().parse::<f64>(),
+            Ok(jitter.summary.expected_give_up_s),
+            "{csv}"
+        );
+        let question =
+            crate::staleness::Question::new(&Policy::article(), crate::jitter::Jitter::None, 0)
+                .unwrap();
+        let staleness = StalenessReport::new(&question, &[14_400.0], None).unwrap();
+        let csv = staleness_table(&staleness).to_csv();
+        assert!(
+            csv.contains(
+                "after an outage of 14400 s: the first event's lag after recovery,7320,s\n"
+            ),
+            "{csv}"
+        );
+        assert!(
+            csv.contains("after an outage of 14400 s: the first event's attempt,8,attempt\n"),
+            "{csv}"
         );
     }
 

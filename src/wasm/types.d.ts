@@ -931,6 +931,12 @@ headers: Array<string>,
  * One entry per column in each row.
  */
 rows: Array<Array<string>>,
+/**
+ * The same numbers for a spreadsheet, which the CSV download writes: durations in seconds,
+ * rates per second, shares from 0 to 1 and counts as plain numbers, each unit in its
+ * column's heading (the rows above are written for reading: "8 h 36 min", "20.00×").
+ */
+data?: NumberTable,
 };
 
 export type AttributeError = {

@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -343,6 +343,10 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
       await tab.keyboard.press('Enter');
       const file = await download;
       assert.equal(file.suggestedFilename(), `backoff-lab-timeline.${extension}`);
+      // The CSV is numbers a spreadsheet reads, in seconds (it was the table's "30 s").
+      if (extension === 'csv') {
+        assert.match(readFileSync(await file.path(), 'utf8'), /^attempt,gap before it \(s\),time of the attempt \(s\)\n1,,0\n2,30,30\n/);
+      }
     }
   });
 });

@@ -248,7 +248,15 @@ fn exact_to(seconds: f64, decimals: u32) -> String {
 /// A written duration before a noun: days and years as one word, in the singular ("a 5.5-day
 /// outage", "the 365-day tolerance"); other units read as written ("a 3 h cap").
 pub(crate) fn as_adjective(text: &str) -> String {
-    text.replace(" days", "-day").replace(" years", "-year")
+    // Only a length in one unit: "5 days 3 h 20 min" stays as written ("a 5-day 3 h" misreads).
+    for (unit, word) in [(" days", "-day"), (" years", "-year")] {
+        if let Some(amount) = text.strip_suffix(unit) {
+            if amount.parse::<f64>().is_ok() {
+                return format!("{amount}{word}");
+            }
+        }
+    }
+    text.to_string()
 }
 
 /// `text` (a written duration or number) after the article a reader says before it: "an 8 h
@@ -457,6 +465,7 @@ mod tests {
             ("180 days", "a 180-day"),
             ("8.5 days", "an 8.5-day"),
             ("184 years", "a 184-year"),
+            ("5 days 3 h 20 min 1 s", "a 5 days 3 h 20 min 1 s"),
             ("30 s", "a 30 s"),
             ("×3", "a ×3"),
         ] {

@@ -71,11 +71,6 @@ pub(crate) fn multiple(value: f64) -> String {
     grouped(without_trailing_zeros(&significant(value, 3)))
 }
 
-/// Shares (0 to 1) that add up to a whole, as percentages with `decimals` decimals that add up
-/// to it too (largest remainders): each is rounded down to its last decimal, and the units left
-/// go to the largest remainders, the earlier share first on a tie (remainders compared to 1e-9,
-/// so that float noise does not decide). Rounded one by one, 50.05% + 20.85% + 29.1% read
-/// 50.1% + 20.9% + 29.1% = 100.1%; together they read 50.1% + 20.8% + 29.1%.
 /// A share in whole percents, with as many decimals as it takes not to read 0% or 100% when
 /// it is neither (`99.99%` for 9,992 of 9,993 gaps); "over 99.99%" and "under 0.01%" past that.
 ///
@@ -100,6 +95,11 @@ pub(crate) fn share_percent(share: f64) -> String {
     }
 }
 
+/// Shares (0 to 1) that add up to a whole, as percentages with `decimals` decimals that add up
+/// to it too (largest remainders): each is rounded down to its last decimal, and the units left
+/// go to the largest remainders, the earlier share first on a tie (remainders compared to 1e-9,
+/// so that float noise does not decide). Rounded one by one, 50.05% + 20.85% + 29.1% read
+/// 50.1% + 20.9% + 29.1% = 100.1%; together they read 50.1% + 20.8% + 29.1%.
 pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String> {
     let unit = 10f64.powi(decimals as i32 + 2);
     // To the nanounit first: 0.5005 × 1000 is 500.49999999999994, a tie with 208.5.

@@ -15,9 +15,12 @@ export class Computer {
    * `makeWorker()` returns a new Worker running worker.js; `inline(view, settings)` computes on
    * the main thread instead when no worker can be made (then the page says so);
    * `previewOf(view, settings)` gives the settings of a chart's quicker first run, or null;
-   * `cheap(view, settings)` whether `inline` is cheap enough to run at once instead.
+   * `cheap(view, settings)` whether `inline` is cheap enough to run at once instead. With
+   * `pool`, a slot's worker goes back to a pool of at most that many idle workers once its work
+   * is done, for any slot to take (the elements of a page, each a key of its own); without it
+   * (the page: one slot per view) each slot keeps its worker, and what it remembers.
    */
-  constructor(makeWorker, inline, previewOf, cheap) {
+  constructor(makeWorker, inline, previewOf, cheap, { pool = 0 } = {}) {
     this.makeWorker = makeWorker;
     this.inline = inline;
     this.previewOf = previewOf;
@@ -25,6 +28,30 @@ export class Computer {
     this.slots = new Map();
     this.nextId = 1;
     this.workersWork = true;
+    this.poolSize = pool;
+    this.idle = [];
+    // Workers whose script has run (they said `started`).
+    this.started = new WeakSet();
+  }
+
+  /** A slot's worker, idle now, back to the pool (or stopped when the pool is full). */
+  park(slot) {
+    if (!this.poolSize || !slot.worker || slot.running) return;
+    if (this.idle.length < this.poolSize) this.idle.push(slot.worker);
+    else slot.worker.terminate();
+    slot.worker = null;
+  }
+
+  /** The requester `key` is gone (an element removed): its work stops, its workers are freed. */
+  release(key) {
+    for (const name of [key, `${key} quick`]) {
+      const slot = this.slots.get(name);
+      if (!slot) continue;
+      if (slot.running) this.replace(slot);
+      else this.park(slot);
+      slot.worker?.terminate();
+      this.slots.delete(name);
+    }
   }
 
   /** The slot of `key`: a chart's view, or its quick worker's (`quick`). */
@@ -38,30 +65,30 @@ export class Computer {
   }
 
   spawn(slot) {
-    let worker;
+    let worker = this.idle.pop();
     try {
-      worker = this.makeWorker();
+      worker ??= this.makeWorker();
     } catch {
       this.workersWork = false;
       return null;
     }
     const answered = (data) => (slot.quick ? this.answeredQuick(slot, data) : this.answered(slot, data));
-    let heard = false;
     worker.onmessage = ({ data }) => {
-      heard = true;
       // The worker's script runs (worker-serve.js says so first): from now on a failure is the
       // computation's, reported as its error.
+      this.started.add(worker);
       if (!data.started) answered(data);
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      if (!heard) {
+      if (!this.started.has(worker)) {
         // Its script never ran (refused: a file:// page, a host's worker-src, a server without
-        // the file): the work is done on this thread from now on, this job included.
+        // the file): the work is done on this thread from now on, the newest job included.
         this.workersWork = false;
         worker.terminate();
         slot.worker = null;
-        const job = slot.running;
+        const job = slot.queued ?? slot.running;
+        slot.queued = null;
         slot.running = null;
         if (job && !slot.quick) this.runInline(job);
         return;
@@ -141,6 +168,7 @@ export class Computer {
     const job = quick.running;
     quick.running = null;
     if (quick.queued) this.startQuick(quick.queued.job, quick.queued.preview);
+    else this.park(quick);
     if (!job || data.id !== job.id || data.error) return;
     const slot = this.slot(job.key);
     const newest = slot.queued ?? slot.running;
@@ -172,6 +200,7 @@ export class Computer {
       slot.running = null;
       job.finished = true;
       this.start(slot);
+      this.park(slot);
     }
     // A newer request is waiting: this answer is no longer wanted.
     if (job.cancelled || slot.queued || (slot.running && slot.running !== job)) return;

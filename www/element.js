@@ -60,7 +60,12 @@ let wasmModule = null;
 // build defines __BACKOFF_LAB_WASM__), in pkg/ as www/ serves it.
 const WASM_FILE = typeof __BACKOFF_LAB_WASM__ === 'string' ? __BACKOFF_LAB_WASM__ : './pkg/backoff_lab_bg.wasm';
 
+// Bundled into a host's app, this module's URL is the app's chunk, whose own code would run in
+// the worker: workers only from the package's own files (or www/'s element.js).
+const OWN_MODULE = /\/(backoff-lab(\.inline)?|element)\.js$/.test(new URL(import.meta.url).pathname);
+
 function elementWorker() {
+  if (!OWN_MODULE) throw new Error('no worker from a bundled copy of the element');
   const worker = new Worker(new URL(import.meta.url), { type: 'module' });
   worker.postMessage({ module: wasmModule });
   return worker;
@@ -72,6 +77,8 @@ function sharedComputer() {
     (view, settings) => computeView(view, settings, memo),
     previewSettings,
     computesInline,
+    // Idle workers go back to a pool the page's elements share, at most one per core.
+    { pool: navigator.hardwareConcurrency || 2 },
   );
   return computer;
 }
@@ -183,6 +190,8 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     }
     this.current = null;
     this.unused = [];
+    // The attribute errors the element shows (announced when they first showed).
+    this.shownUnused = [];
     this.freshErrors = [];
     this.failure = null;
     // The computed result drawn, and the settings it is for (the previous chart stays drawn
@@ -267,6 +276,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.frame = 0;
     this.rows.stop();
     this.job?.cancel();
+    computer?.release(this.key);
     // A survival map stopped half-way, or a chart still computing, is computed again when the
     // element is back.
     if (this.partial || this.waiting) this.current = null;
@@ -331,8 +341,9 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     if (this.attributesChanged) {
       this.attributesChanged = false;
       const { settings, errors } = elementState([...this.attributes].map((a) => [a.name, a.value]));
-      // Only an error that was not shown already is announced (again for a new value).
-      const shown = new Set(this.unused.map((error) => JSON.stringify(error)));
+      // Only an error that was not shown already is announced (again for a new value); one not
+      // shown yet (the first chart still computing) stays to be announced.
+      const shown = new Set(this.shownUnused.map((error) => JSON.stringify(error)));
       this.freshErrors = errors.filter((error) => !shown.has(JSON.stringify(error)));
       this.unused = errors;
       if (JSON.stringify(settings) !== JSON.stringify(this.current)) {
@@ -352,8 +363,10 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
         this.computeRows(this.current, asError);
       } else {
         this.rows.stop();
+        // Until it answers the last chart stays, announced already (or, a quicker first run or
+        // a map half-drawn, never to be): nothing to announce until the new result.
+        this.reported = true;
         this.compute(this.current, asError);
-        // Until it answers the last chart stays: nothing new to announce yet.
         recomputed = false;
       }
     }
@@ -385,6 +398,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     const announced = [...this.freshErrors, ...(failureIsNew ? [failure] : [])];
     this.freshErrors = [];
     this.fail([...this.unused, ...(failure ? [failure] : [])], announced);
+    this.shownUnused = this.unused;
     if (drawn) {
       this.show(drawn);
     } else {
@@ -435,6 +449,8 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       // An invalid map is refused at once, like any other chart.
       survivalJobs(settings, 0);
     } catch (error) {
+      this.computed = null;
+      this.computedFor = null;
       this.failure = asError(error);
       return;
     }
@@ -494,6 +510,8 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
 
   export(format) {
     const settings = this.computedFor;
+    // A failure arrived since the buttons were shown: nothing to export until a chart is.
+    if (settings === null || this.drawn === null) return;
     const name = `backoff-lab-${settings.view}.${format}`;
     if (format === 'png') {
       this.parts.canvas.toBlob((blob) => blob && download(blob, name), 'image/png');

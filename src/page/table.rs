@@ -340,7 +340,12 @@ fn staleness_table(report: &StalenessReport) -> NumberTable {
             (
                 question("the first event's attempt"),
                 first.attempt.map(f64::from),
-                "attempt",
+                // Without one, the first event was exhausted.
+                if first.attempt.is_some() {
+                    "attempt"
+                } else {
+                    "exhausted"
+                },
             ),
             (
                 question("the first event's lag after recovery"),

@@ -449,6 +449,39 @@ test('a chart that takes seconds to compute leaves the host page answering, and 
     const [poked, heavyAt] = await tab.evaluate(() => [window.__poked, window.__heavyAt]);
     assert.ok(poked !== undefined && heavyAt !== undefined && poked < heavyAt, `the click at ${poked} ms, the chart at ${heavyAt} ms`);
     assert.ok((await look(tab, 'heavy')).inked > 200, 'the heavy chart is drawn');
+
+    // Switched to a costly chart, the quick one keeps its old picture while the new one is
+    // computed; drawn again meanwhile (a narrower column), the old one is not announced again.
+    await tab.evaluate(() => {
+      const quick = document.getElementById('quick');
+      quick.setAttribute('view', 'staleness');
+      quick.setAttribute('attempts', '10000');
+      quick.setAttribute('mode', 'full');
+      document.getElementById('column').style.width = '600px';
+    });
+    await until(async () => (await rendered(tab, 'quick')).length >= 2, 'the switched chart', 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const views = (await rendered(tab, 'quick')).map((event) => event.detail.view);
+    assert.deepEqual(views, ['timeline', 'staleness'], 'one rendered event per result');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a removed element stops its computation, and its worker is freed', async () => {
+  const { context, tab } = await open(`${strict.url}/heavy.html`);
+  try {
+    await until(async () => (await rendered(tab, 'quick')).length > 0, 'the quick chart', 30_000);
+    // Removed while its seconds of work run, and put back: computed again, announced once.
+    await tab.evaluate(() => {
+      const heavy = document.getElementById('heavy');
+      heavy.remove();
+      document.getElementById('column').append(heavy);
+    });
+    await until(async () => (await rendered(tab, 'heavy')).length > 0, 'the heavy chart', 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal((await rendered(tab, 'heavy')).length, 1);
+    assert.ok((await look(tab, 'heavy')).inked > 200, 'the heavy chart is drawn');
   } finally {
     await context.close();
   }

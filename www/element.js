@@ -418,14 +418,21 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
    */
   compute(settings, asError) {
     this.waiting = true;
-    this.job = sharedComputer().request(settings.view, settings, {
+    const answers = this.answers(settings, asError);
+    this.job = sharedComputer().request(settings.view, settings, answers, { key: this.key });
+  }
+
+  /** What to do with a result (or a part of one: `partial`) or a failure for `settings`, if
+   * they are still the element's: drawn at the next frame. */
+  answers(settings, asError) {
+    return {
       onResult: (computed, partial) => {
         if (settings !== this.current) return;
         this.computed = computed;
         this.computedFor = settings;
         this.partial = partial;
         this.waiting = partial;
-        // A new result: announced once drawn (not a quicker first run).
+        // A new result: announced once drawn whole (not a quicker first run, a map half-drawn).
         this.reported = false;
         this.schedule();
       },
@@ -439,7 +446,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
         this.failureArrived = true;
         this.schedule();
       },
-    }, { key: this.key });
+    };
   }
 
   /** Starts the survival map of `settings`: drawn empty at once, then as its rows arrive. */
@@ -457,23 +464,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.computed = { view: 'survival', rows: [] };
     this.computedFor = settings;
     this.partial = true;
-    this.rows.request('survival', settings, {
-      onResult: (computed, partial) => {
-        this.computed = computed;
-        this.computedFor = settings;
-        this.partial = partial;
-        this.reported = false;
-        this.schedule();
-      },
-      onError: (error) => {
-        this.computed = null;
-        this.computedFor = null;
-        this.partial = false;
-        this.failure = asError(error);
-        this.failureArrived = true;
-        this.schedule();
-      },
-    });
+    this.rows.request('survival', settings, this.answers(settings, asError));
   }
 
   show(drawn) {

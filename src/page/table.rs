@@ -178,13 +178,10 @@ fn herd_table(spread: &Herd, spike: &Herd) -> NumberTable {
     };
     let data = |label: &str, herd: &Herd| {
         let rates = &herd.first_retry;
-        [rates.peak_per_s, rates.mean_per_s, rates.peak_to_mean]
-            .map(|value| number(Some(value)))
-            .into_iter()
-            .fold(vec![label.to_string()], |mut row, cell| {
-                row.push(cell);
-                row
-            })
+        let numbers = [rates.peak_per_s, rates.mean_per_s, rates.peak_to_mean];
+        std::iter::once(label.to_string())
+            .chain(numbers.map(|value| number(Some(value))))
+            .collect::<Vec<_>>()
     };
     let jittered = format!("{} jitter", spread.mode);
     NumberTable::new(
@@ -224,19 +221,16 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
         .map(|storm| {
             let s = &storm.summary;
             let drained = s.drained_at_s.map(|at| s.after_recovery_s(at));
-            [
+            let counts = [
                 s.delivered,
                 s.exhausted,
                 s.duplicates,
                 s.peak_attempts_per_min,
-            ]
-            .map(|value| number(Some(value)))
-            .into_iter()
-            .chain([number(drained), drained_by(s.drained_by)])
-            .fold(vec![storm.label.clone()], |mut row, cell| {
-                row.push(cell);
-                row
-            })
+            ];
+            std::iter::once(storm.label.clone())
+                .chain(counts.map(|value| number(Some(value))))
+                .chain([number(drained), drained_by(s.drained_by)])
+                .collect()
         })
         .collect();
     NumberTable::new(

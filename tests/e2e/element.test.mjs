@@ -468,6 +468,28 @@ test('a chart that takes seconds to compute leaves the host page answering, and 
   }
 });
 
+test('a quicker first run replaced by new settings is never announced', async () => {
+  const { context, tab } = await open(`${strict.url}/heavy.html`);
+  try {
+    // The staleness report's quicker first run is drawn long before its full run ends.
+    await until(async () => (await look(tab, 'heavy')).inked > 200, 'the first run', 60_000);
+    assert.equal((await rendered(tab, 'heavy')).length, 0, 'a first run is not announced');
+    // New settings while it shows, and a redraw of what shows (a narrower column).
+    await tab.evaluate(() => {
+      document.getElementById('heavy').setAttribute('tolerance', '2h');
+      document.getElementById('column').style.width = '600px';
+    });
+    await until(async () => (await rendered(tab, 'heavy')).length > 0, 'the new chart', 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const events = await rendered(tab, 'heavy');
+    assert.equal(events.length, 1, 'announced once, for the new settings');
+    // The default 6 h tolerance keeps outages up to 3 h 41 min fresh; 2 h keeps fewer.
+    assert.doesNotMatch(events[0].detail.caption, /up to 3 h 41 min deliver/, 'the caption of the new settings');
+  } finally {
+    await context.close();
+  }
+});
+
 test('a removed element stops its computation, and its worker is freed', async () => {
   const { context, tab } = await open(`${strict.url}/heavy.html`);
   try {

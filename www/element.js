@@ -29,6 +29,8 @@ const STYLE = `
 :host { display: block; margin: 1em 0; font: var(--backoff-lab-font, inherit); color: var(--backoff-lab-text, inherit); }
 :host([hidden]) { display: none; }
 .chart { position: relative; width: 100%; aspect-ratio: var(--backoff-lab-aspect, 2 / 1); min-height: 220px; max-height: 560px; }
+.busy { position: absolute; top: 0.5em; right: 0.5em; padding: 0.15em 0.6em; border-radius: 4px; font-size: 0.85em; background: var(--backoff-lab-busy, rgba(127, 127, 127, 0.18)); }
+.busy[hidden] { display: none; }
 ::slotted(img), ::slotted(svg), ::slotted(picture) { max-width: 100%; height: auto; }
 .chart[hidden], .fallback[hidden], .error[hidden], details[hidden], .actions[hidden] { display: none; }
 canvas { display: block; width: 100%; height: 100%; }
@@ -44,6 +46,9 @@ th, td { padding: 0.15em 0.6em; border-bottom: 1px solid var(--backoff-lab-rule,
 button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.6)); background: transparent; color: inherit; cursor: pointer; }
 button:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; }
 `;
+
+// How long a computation runs before the element says it is computing, ms.
+const BUSY_AFTER_MS = 100;
 
 let wasmSource;
 let ready = null;
@@ -169,6 +174,11 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.parts.chart = make('div', 'chart');
     this.parts.chart.hidden = true;
     this.parts.canvas = make('canvas', '', this.parts.chart);
+    // Said in the chart's place once a computation has taken longer than a moment.
+    this.parts.busy = make('span', 'busy', this.parts.chart);
+    this.parts.busy.setAttribute('role', 'status');
+    this.parts.busy.textContent = 'computing…';
+    this.parts.busy.hidden = true;
     this.parts.canvas.setAttribute('role', 'img');
     // Hidden from assistive technology until it shows a chart and carries its caption: the box
     // held before the element starts is an image with no name.
@@ -276,6 +286,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.frame = 0;
     this.rows.stop();
     this.job?.cancel();
+    this.parts.busy.hidden = true;
     computer?.release(this.key);
     // A survival map stopped half-way, or a chart still computing, is computed again when the
     // element is back.
@@ -358,6 +369,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       this.partial = false;
       this.job?.cancel();
       this.job = null;
+      this.parts.busy.hidden = true;
       if (this.current.view === 'survival') {
         this.reported = false;
         this.computeRows(this.current, asError);
@@ -418,6 +430,12 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
    */
   compute(settings, asError) {
     this.waiting = true;
+    clearTimeout(this.busyTimer);
+    this.busyTimer = setTimeout(() => {
+      // Over the held box or the last chart; fallback content, shown instead, stays as it is.
+      if (!this.waiting || settings !== this.current || this.parts.chart.hidden) return;
+      this.parts.busy.hidden = false;
+    }, BUSY_AFTER_MS);
     const answers = this.answers(settings, asError);
     this.job = sharedComputer().request(settings.view, settings, answers, { key: this.key });
   }
@@ -428,6 +446,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     return {
       onResult: (computed, partial) => {
         if (settings !== this.current) return;
+        this.parts.busy.hidden = !partial;
         this.computed = computed;
         this.computedFor = settings;
         this.partial = partial;
@@ -438,6 +457,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       },
       onError: (error) => {
         if (settings !== this.current) return;
+        this.parts.busy.hidden = true;
         this.computed = null;
         this.computedFor = null;
         this.partial = false;

@@ -445,10 +445,17 @@ test('a chart that takes seconds to compute leaves the host page answering, and 
     await until(async () => (await rendered(tab, 'quick')).length > 0, 'the quick chart', 30_000);
     // Computed on the page's thread, the staleness report held the click until it was drawn.
     await tab.click('#poke');
+    // Meanwhile it says in the chart's place that it is computing, and no more once drawn.
+    const busy = () => tab.evaluate(() => {
+      const label = document.getElementById('heavy').shadowRoot.querySelector('.busy');
+      return label && !label.hidden && label.checkVisibility() ? label.textContent : null;
+    });
+    await until(async () => (await busy()) === 'computing…', 'the computing label', 10_000);
     await until(async () => (await rendered(tab, 'heavy')).length > 0, 'the heavy chart', 60_000);
     const [poked, heavyAt] = await tab.evaluate(() => [window.__poked, window.__heavyAt]);
     assert.ok(poked !== undefined && heavyAt !== undefined && poked < heavyAt, `the click at ${poked} ms, the chart at ${heavyAt} ms`);
     assert.ok((await look(tab, 'heavy')).inked > 200, 'the heavy chart is drawn');
+    assert.equal(await busy(), null, 'no computing label once drawn');
 
     // Switched to a costly chart, the quick one keeps its old picture while the new one is
     // computed; drawn again meanwhile (a narrower column), the old one is not announced again.

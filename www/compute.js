@@ -37,9 +37,20 @@ export class Computer {
   /** A slot's worker, idle now, back to the pool (or stopped when the pool is full). */
   park(slot) {
     if (!this.poolSize || !slot.worker || slot.running) return;
-    if (this.idle.length < this.poolSize) this.idle.push(slot.worker);
-    else slot.worker.terminate();
+    this.give(slot.worker);
     slot.worker = null;
+  }
+
+  /** The pool, for another user of the same workers (the element's survival map): an idle
+   * worker, whose script has run, or undefined. */
+  take() {
+    return this.idle.pop();
+  }
+
+  /** `worker`, idle now, back to the pool (or stopped when the pool is full). */
+  give(worker) {
+    if (this.idle.length < this.poolSize) this.idle.push(worker);
+    else worker.terminate();
   }
 
   /** The requester `key` is gone (an element removed): its work stops, its workers are freed. */
@@ -65,7 +76,9 @@ export class Computer {
   }
 
   spawn(slot) {
-    let worker = this.idle.pop();
+    let worker = this.take();
+    // A worker from the pool has answered before: its script runs.
+    if (worker) this.started.add(worker);
     try {
       worker ??= this.makeWorker();
     } catch {

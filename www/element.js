@@ -11,8 +11,9 @@
 // A chart whose computation the core says is costly (sampling, herds, storms, the staleness
 // report) is computed in a worker that runs this same module (no third file to install): the
 // host page keeps answering while it runs. Where no worker can start (a file:// page, a host
-// whose CSP refuses workers) it is computed on the page's thread instead. The survival map is
-// computed a row per task on the page's thread and drawn as its rows arrive.
+// whose CSP refuses workers) it is computed on the page's thread instead. The survival map's rows
+// are computed by the same workers, as many at once as the machine has cores, and drawn as they
+// arrive (where no worker starts, a row per task on the page's thread).
 import init, {
   StormMemo, computeSurvivalRows, computeView, computesInline, decodeState, drawView, elementState,
   previewSettings, survivalJobs, tableCsv, viewSvg,
@@ -221,8 +222,14 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.attributesChanged = true;
     this.stale = false;
     this.started = false;
-    // The survival map's rows, computed on this thread (no worker: see above).
-    this.rows = new RowPool({ jobsOf: survivalJobs, rowsOf: computeSurvivalRows, makeWorker: null });
+    // The survival map's rows, computed by workers of the pool the elements share (see above).
+    this.rows = new RowPool({
+      jobsOf: survivalJobs,
+      rowsOf: computeSurvivalRows,
+      makeWorker: elementWorker,
+      size: navigator.hardwareConcurrency || 2,
+      idle: { take: () => sharedComputer().take(), give: (worker) => sharedComputer().give(worker) },
+    });
     // Whether the computed result is a survival map still filling in (no rendered event yet).
     this.partial = false;
     // The failure last announced by a `backoff-lab:error` event (as JSON), so that each is

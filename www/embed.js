@@ -6,8 +6,9 @@
 // host page, applies to the iframe. A chart the core says is costly is computed in the page's
 // worker (worker.js, next to this page, handed the compiled wasm), so that the frame, and the
 // page around it, keep answering; a saved copy opened from file://, where module workers cannot
-// start, computes it on the page itself. The survival map, which takes seconds, is computed a
-// row per task on the page and drawn as its rows arrive.
+// start, computes it on the page itself. The survival map, which takes seconds, is computed by
+// workers too, as many as the machine has cores (or a row per task on the page where none can
+// start), and drawn as its rows arrive.
 // embed.html loads it bundled with the wasm by scripts/build-page.sh (see embed-standalone.js).
 import init, {
   StormMemo, computeSurvivalRows, computeView, computesInline, decodeState, drawView, pageConfig,
@@ -22,24 +23,30 @@ const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 
 let settings = null;
 let computed = null;
-// The survival map's rows, a row per task on this page (it has no worker: see above), drawn as
-// they arrive; `partial` while some are missing.
-const rows = new RowPool({ jobsOf: survivalJobs, rowsOf: computeSurvivalRows, makeWorker: null });
 let partial = false;
 let failure = null;
 let memo = null;
 let frame = 0;
 let postedHeight = 0;
-// The compiled wasm, handed to the worker; the worker's computation under way, if any.
+// The compiled wasm, handed to the workers; the worker's computation under way, if any.
 let wasmModule = null;
 let job = null;
+function startWorker() {
+  // A classic script bundled for file:// has no module URL of its own: the page's is used.
+  const worker = new Worker(new URL('./worker.js', location.href), { type: 'module' });
+  if (wasmModule) worker.postMessage({ module: wasmModule });
+  return worker;
+}
+// The survival map's rows, over as many workers as the machine has cores (see above), drawn as
+// they arrive; `partial` while some are missing.
+const rows = new RowPool({
+  jobsOf: survivalJobs,
+  rowsOf: computeSurvivalRows,
+  makeWorker: startWorker,
+  size: navigator.hardwareConcurrency || 2,
+});
 const computer = new Computer(
-  () => {
-    // A classic script bundled for file:// has no module URL of its own: the page's is used.
-    const worker = new Worker(new URL('./worker.js', location.href), { type: 'module' });
-    if (wasmModule) worker.postMessage({ module: wasmModule });
-    return worker;
-  },
+  startWorker,
   (view, settings) => computeView(view, settings, (memo ??= new StormMemo())),
   previewSettings,
   computesInline,

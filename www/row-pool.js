@@ -1,9 +1,9 @@
 // The survival map's rows, computed by a pool of workers (as many as the machine has cores, up
 // to eight) and handed back as they arrive, so that the map draws progressively. A newer request
 // supersedes the running one at once: its busy workers are stopped (their rows are no longer
-// wanted) and the new map starts. Without workers (the embed page, the element, a browser that
-// cannot start one) the rows are computed on the page, one per task, so that the page still
-// answers between rows. The wasm core says which rows there are, in pieces for the workers
+// wanted) and the new map starts. Where no worker can start (a file:// page, a host whose CSP
+// refuses workers, a bundled copy of the element) the rows are computed on the page, one per
+// task, so that the page still answers between rows. The wasm core says which rows there are, in pieces for the workers
 // (`survivalJobs`: rows in one piece share their storms), and computes each piece
 // (`computeSurvivalRows`); this file only schedules them.
 
@@ -15,14 +15,19 @@ export class RowPool {
    * `jobsOf(settings, workers)` lists the pieces of rows for that many workers, 0 for this
    * thread (it throws on invalid settings); `rowsOf(settings, series, headrooms)` computes one
    * piece on this thread; `makeWorker()` returns a Worker running worker.js, or is null to
-   * compute on this thread.
+   * compute on this thread. `idle`, if given, is where idle workers are taken from and given
+   * back to (`take()`, `give(worker)`: the element's pool, which its charts share); by default
+   * this pool keeps its own.
    */
-  constructor({ jobsOf, rowsOf, makeWorker, size }) {
+  constructor({ jobsOf, rowsOf, makeWorker, size, idle }) {
     this.jobsOf = jobsOf;
     this.rowsOf = rowsOf;
     this.makeWorker = makeWorker;
     this.size = Math.max(1, Math.min(8, size || 1));
-    this.idle = [];
+    const own = [];
+    this.idle = idle ?? { take: () => own.pop(), give: (worker) => own.push(worker) };
+    // Workers whose script has run: they said `started`, or came back idle from a job.
+    this.started = new WeakSet();
     this.current = null;
     this.nextId = 1;
   }
@@ -68,14 +73,24 @@ export class RowPool {
   /** Gives every free worker a row; false when no worker could be started. */
   fill(run) {
     while (run.next < run.jobs.length && run.busy.size < this.size) {
-      const worker = this.idle.pop() ?? this.spawn();
+      const idle = this.idle.take();
+      if (idle) this.started.add(idle);
+      const worker = idle ?? this.spawn();
       if (!worker) return run.busy.size > 0;
       const [series, headrooms] = run.jobs[run.next++];
       run.busy.set(worker, run.id);
       // `started` says only that the worker's script runs (see worker-serve.js).
-      worker.onmessage = ({ data }) => data.started || this.answered(run, worker, data);
+      worker.onmessage = ({ data }) => {
+        this.started.add(worker);
+        if (!data.started) this.answered(run, worker, data);
+      };
       worker.onerror = (event) => {
         event.preventDefault();
+        if (!this.started.has(worker)) {
+          // Once per map: the first failure terminates the other workers it started.
+          if (run.busy.has(worker)) this.startFailed(run);
+          return;
+        }
         this.answered(run, worker, { error: { message: event.message || 'the worker failed', setting: null } });
       };
       worker.postMessage({ id: run.id, rows: [series, headrooms], settings: run.settings });
@@ -84,6 +99,7 @@ export class RowPool {
   }
 
   spawn() {
+    if (!this.makeWorker) return null;
     try {
       return this.makeWorker();
     } catch {
@@ -92,13 +108,30 @@ export class RowPool {
     }
   }
 
+  /**
+   * A worker's script never ran (refused: a file:// page, a host's worker-src, a server without
+   * the file): no more workers, and the map is computed again on this thread from its first row.
+   */
+  startFailed(run) {
+    this.makeWorker = null;
+    for (const worker of run.busy.keys()) worker.terminate();
+    run.busy.clear();
+    if (run.done) return;
+    clearTimeout(run.partialTimer);
+    run.partialTimer = 0;
+    run.rows = [];
+    run.jobs = this.jobsOf(run.settings, 0);
+    run.next = 0;
+    this.inline(run);
+  }
+
   answered(run, worker, data) {
     run.busy.delete(worker);
     if (run.done) {
       worker.terminate();
       return;
     }
-    this.idle.push(worker);
+    this.idle.give(worker);
     if (data.error) {
       this.fail(run, data.error);
       return;

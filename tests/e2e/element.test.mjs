@@ -101,6 +101,7 @@ let browser;
 let folder;
 let strict;
 let noWasm;
+let noWorkers;
 
 before(async () => {
   folder = mkdtempSync(path.join(os.tmpdir(), 'backoff-lab-host-'));
@@ -110,6 +111,8 @@ before(async () => {
   strict = await startServer({ root: folder });
   // The same host refusing WebAssembly: no 'wasm-unsafe-eval'.
   noWasm = await startServer({ root: folder, csp: CONTENT_SECURITY_POLICY.replace(" 'wasm-unsafe-eval'", '') });
+  // And refusing workers.
+  noWorkers = await startServer({ root: folder, csp: `${CONTENT_SECURITY_POLICY}; worker-src 'none'` });
   browser = await launchBrowser();
 });
 
@@ -117,6 +120,7 @@ after(async () => {
   await browser?.close();
   await closeServer(strict?.server);
   await closeServer(noWasm?.server);
+  await closeServer(noWorkers?.server);
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -130,6 +134,15 @@ async function open(url, options = {}) {
   tab.on('request', (request) => requests.push(request.url()));
   tab.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
   await tab.addInitScript(() => {
+    // The survival map's pieces of rows handed to workers.
+    window.__rowJobs = 0;
+    const PageWorker = window.Worker;
+    window.Worker = class extends PageWorker {
+      postMessage(message, transfer) {
+        if (message?.rows) window.__rowJobs += 1;
+        return super.postMessage(message, transfer);
+      }
+    };
     window.__events = [];
     for (const type of ['backoff-lab:rendered', 'backoff-lab:error']) {
       document.addEventListener(type, (event) => {
@@ -373,6 +386,8 @@ test('view="survival" fills in row by row and reports once, when the whole map i
     const events = await rendered(tab, 'survival');
     assert.equal(events.length, 1, 'one rendered event, for the whole map');
     assert.equal(events[0].detail.view, 'survival');
+    // Off the host's thread: a map takes seconds.
+    assert.ok(await tab.evaluate(() => window.__rowJobs) > 0, 'the rows were computed in workers');
     const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error'));
     assert.deepEqual(errors.map((e) => [e.id, e.detail.field]), [['bad-map', 'steps']]);
     assert.match((await look(tab, 'bad-map')).error, /steps must be from 2 to 64 steps on each axis and at most 1024 cells in all \(outages × headroom, such as 32x32 or 64x16\), got 1x/);
@@ -523,6 +538,28 @@ test('ten elements on one page fetch and instantiate the wasm once', async () =>
     await tab.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await until(async () => (await tab.evaluate(() => window.__events.length)) >= 10, 'ten charts', 30_000);
     assert.equal(requests.filter((url) => url.endsWith('.wasm')).length, 1);
+  } finally {
+    await context.close();
+  }
+});
+
+test('with workers refused by the CSP, costly charts and the survival map are computed on the page', async () => {
+  const { context, tab, problems } = await open(`${noWorkers.url}/survival.html`);
+  try {
+    await until(async () => (await rendered(tab, 'survival')).length > 0, 'the map to render', 60_000);
+    const seen = await look(tab, 'survival');
+    assert.equal(seen.tableRows, 12, 'every row of the map');
+    assert.equal(seen.error, '');
+    await tab.evaluate(() => {
+      const other = document.getElementById('bad-map');
+      other.removeAttribute('steps');
+      other.setAttribute('view', 'storm');
+    });
+    await until(async () => (await rendered(tab, 'bad-map')).length > 0, 'the storm', 60_000);
+    assert.ok((await look(tab, 'bad-map')).inked > 200, 'the storm is drawn');
+    assert.equal((await rendered(tab, 'survival')).length, 1);
+    // The refused workers are the only complaint.
+    assert.ok(problems.every((p) => /worker/i.test(p)), JSON.stringify(problems));
   } finally {
     await context.close();
   }

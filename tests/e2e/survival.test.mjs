@@ -165,10 +165,22 @@ test('bad axes are refused next to their field, and the exports carry the map', 
 });
 
 test('the embed page draws view=survival as its rows arrive', { timeout: 120_000 }, async () => {
-  const opened = await openPage(browser, new URL('embed.html#view=survival&steps=8x4', baseUrl).href, { viewport: { width: 800, height: 520 } });
+  // The map's pieces of rows handed to workers.
+  const countRowJobs = (page) => page.addInitScript(() => {
+    window.__rowJobs = 0;
+    const PageWorker = window.Worker;
+    window.Worker = class extends PageWorker {
+      postMessage(message, transfer) {
+        if (message?.rows) window.__rowJobs += 1;
+        return super.postMessage(message, transfer);
+      }
+    };
+  });
+  const opened = await openPage(browser, new URL('embed.html#view=survival&steps=8x4', baseUrl).href, { viewport: { width: 800, height: 520 } }, countRowJobs);
   try {
     const p = opened.page;
     await until(() => p.evaluate(() => document.body.dataset.ready === 'true'), 'the embedded map', 90_000);
+    assert.ok(await p.evaluate(() => window.__rowJobs) > 0, 'the rows were computed in workers');
     assert.match(((await textOf(p, '#chart-caption')) ?? '').trim(), FINAL);
     assertPainted(await canvasStats(p, '#chart'), 'the embedded survival map');
     assertNoProblems(opened.problems);

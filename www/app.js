@@ -15,10 +15,10 @@ import init, {
   pageConfig,
   pageSchedule,
   pageStaleness,
-  parseDuration,
   presets,
   previewSettings,
   settingEdited,
+  sliderPosition,
   computeSurvivalRows,
   survivalExport,
   survivalJobs,
@@ -66,37 +66,21 @@ const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 let config;
 let presetList = [];
 
-function nearestStop(stops, seconds) {
-  let best = 0;
-  stops.forEach((value, i) => {
-    if (Math.abs(Math.log(value / seconds)) < Math.abs(Math.log(stops[best] / seconds))) best = i;
-  });
-  return best;
-}
-
-// Text → slider: follow the text where it parses; the render reports what is wrong otherwise.
+// Text → slider: follow the text where it reads as the field's value (the core says where the
+// thumb stands); the render reports what is wrong otherwise.
 function syncSlider(field) {
-  const text = $(`${field}-text`).value;
   const slider = $(field);
-  const stops = config.sliderStops[field];
-  try {
-    // A percentage may be written with its sign (`10%`), as the core reads it.
-    const number = text.trim().replace(/\s*%$/, '');
-    const value = stops ? parseDuration(field, text) : Number(number === '' ? NaN : number);
-    if (Number.isFinite(value) && (stops ? value > 0 : value >= 0)) {
-      if (!stops) {
-        // A number past the slider's end (a link's 41 attempts on a slider up to 40) stretches
-        // the slider to it, so that its thumb stands at the number and ArrowLeft gives the next
-        // one down (40), not one past the end's neighbour (39); back within range, it is the
-        // page's slider again.
-        slider.dataset.max ??= slider.max;
-        slider.max = String(Math.max(Number(slider.dataset.max), value));
-      }
-      slider.value = stops ? String(nearestStop(stops, value)) : String(value);
-    }
-  } catch {
-    // Left to render(), which shows the message next to the field.
+  const position = sliderPosition(field, $(`${field}-text`).value);
+  if (position === undefined) return;
+  if (!config.sliderStops[field]) {
+    // A number past the slider's end (a link's 41 attempts on a slider up to 40) stretches the
+    // slider to it, so that its thumb stands at the number and ArrowLeft gives the next one
+    // down (40), not one past the end's neighbour (39); back within range, it is the page's
+    // slider again.
+    slider.dataset.max ??= slider.max;
+    slider.max = String(Math.max(Number(slider.dataset.max), position));
   }
+  slider.value = String(position);
 }
 
 // ---- Settings ⇄ controls

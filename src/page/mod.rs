@@ -16,6 +16,7 @@ mod packed;
 mod plotted;
 mod resolve;
 mod settings;
+mod slider;
 mod staleness;
 mod survival;
 mod table;
@@ -29,6 +30,7 @@ pub use packed::{pack, unpack};
 pub use plotted::{check_plotted, MAX_PLOTTED};
 pub use resolve::{duration_text, edited, preset_settings, resolve};
 pub use settings::{decode_hash, encode_hash, DecodedState, Settings, MAX_HASH_LEN};
+pub use slider::{slider_position, slider_stops};
 pub use staleness::{apply_suggestion, chart_of as staleness_chart_of, staleness_chart};
 pub use survival::{survival_plan, survival_rows};
 pub use table::NumberTable;
@@ -243,40 +245,6 @@ pub fn computes_inline(view: View, settings: &Settings) -> bool {
         View::Storm | View::Staleness | View::Survival | View::Timeline => return false,
     };
     count.is_ok_and(|count| count as f64 * delivery_cost(attempts, jitter, draws) <= INLINE_DRAWS)
-}
-
-/// The stops of the page's duration sliders, in seconds: values a person would pick.
-pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
-    vec![
-        (
-            "base",
-            vec![
-                0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 15.0, 20.0, 30.0, 45.0, 60.0, 90.0, 120.0,
-                180.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0, 43200.0,
-                86400.0,
-            ],
-        ),
-        (
-            "cap",
-            vec![
-                1.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0,
-                7200.0, 10800.0, 21600.0, 43200.0, 86400.0, 172800.0, 604800.0,
-            ],
-        ),
-        (
-            "give-up",
-            vec![
-                60.0, 300.0, 600.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0, 43200.0, 86400.0,
-                172800.0, 259200.0, 604800.0, 1209600.0, 2592000.0,
-            ],
-        ),
-        (
-            "outage",
-            vec![
-                60.0, 120.0, 300.0, 600.0, 900.0, 1200.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0,
-            ],
-        ),
-    ]
 }
 
 #[cfg(test)]

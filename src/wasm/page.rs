@@ -54,6 +54,20 @@ pub fn encode_state(
     Ok(page::encode_hash(&settings(values)?))
 }
 
+/// Where the thumb of `field`'s slider stands for the `text` typed into its field: a duration
+/// slider's nearest stop (its index), a number slider's number; `undefined` when the text does
+/// not read as the field's value.
+#[wasm_bindgen(js_name = sliderPosition)]
+pub fn slider_position(
+    #[wasm_bindgen(unchecked_param_type = "string")] field: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] value: JsValue,
+) -> Result<Option<f64>, JsValue> {
+    Ok(page::slider_position(
+        &text("field", &field)?,
+        &text("text", &value)?,
+    ))
+}
+
 /// The settings after the reader changed `control` (`preset`, `base`, `multiplier`, `cap`,
 /// `attempts`, `give-up`, `stop`, `drop-gaps`; others change nothing else).
 #[wasm_bindgen(js_name = settingEdited, unchecked_return_type = "Settings")]

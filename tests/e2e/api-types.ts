@@ -33,6 +33,7 @@ import init, {
   sampledMeanGiveUp,
   schedule,
   settingEdited,
+  sliderPosition,
   staleness,
   storm,
   stormSvg,
@@ -110,6 +111,7 @@ export async function everyExport(): Promise<string[]> {
   const decoded: DecodedState = decodeState('#preset=svix');
   const settings: Settings = settingEdited(decoded.settings, 'preset');
   const config: PageConfig = pageConfig();
+  const thumb: number | undefined = sliderPosition('budget', '10%');
   const view: View = config.views[0].name;
   const memo = new StormMemo();
   const preview: Settings | null = previewSettings('distribution', settings);

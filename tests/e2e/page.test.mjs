@@ -631,6 +631,23 @@ test('a link past the attempts slider\'s end: ArrowLeft on the slider gives the 
   });
 });
 
+test('a typed value moves its slider as the core reads it: a percentage with its sign, a duration to its nearest stop', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    await renderAfter(page, () => page.fill('#budget-text', '12%'));
+    assert.equal(await page.locator('#budget').inputValue(), '12');
+    // The cap's stops: 1 s, 5 s, 10 s, 20 s, 30 s, 60 s, 120 s; 45 s is nearer 60 s by ratio
+    // (1.33×, against 1.5× from 30 s), though as far from both in seconds.
+    await renderAfter(page, () => page.fill('#cap-text', '45s'));
+    assert.equal(await page.locator('#cap').inputValue(), '5');
+    await renderAfter(page, () => page.fill('#cap-text', '100 s'));
+    assert.equal(await page.locator('#cap').inputValue(), '6');
+    // Unreadable text leaves the slider where it was (the field says why).
+    await page.fill('#cap-text', 'soon');
+    await until(async () => ((await textOf(page, '#cap-error')) ?? '') !== '', 'the cap\'s error');
+    assert.equal(await page.locator('#cap').inputValue(), '6');
+  });
+});
+
 test('screenshot of the default page', { timeout: 60_000 }, async () => {
   await withPage(
     async ({ page }) => {

@@ -1,0 +1,125 @@
+//! The page's sliders: the stops of its duration sliders, and where a slider's thumb stands for
+//! the text typed into its field.
+
+/// The stops of the page's duration sliders, in seconds: values a person would pick.
+pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
+    vec![
+        (
+            "base",
+            vec![
+                0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 15.0, 20.0, 30.0, 45.0, 60.0, 90.0, 120.0,
+                180.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0, 43200.0,
+                86400.0,
+            ],
+        ),
+        (
+            "cap",
+            vec![
+                1.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0,
+                7200.0, 10800.0, 21600.0, 43200.0, 86400.0, 172800.0, 604800.0,
+            ],
+        ),
+        (
+            "give-up",
+            vec![
+                60.0, 300.0, 600.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0, 43200.0, 86400.0,
+                172800.0, 259200.0, 604800.0, 1209600.0, 2592000.0,
+            ],
+        ),
+        (
+            "outage",
+            vec![
+                60.0, 120.0, 300.0, 600.0, 900.0, 1200.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0,
+            ],
+        ),
+    ]
+}
+
+/// Where the thumb of `field`'s slider stands for the `text` in its field, or `None` when the
+/// text does not read as the field's value (the render says why, next to the field). A
+/// duration slider stands at the index of its stop nearest the duration, by ratio (2 min is
+/// nearer 1 min than 5 min); a number slider at the number, a percentage (`10%`) without its
+/// sign. Durations must be more than 0, numbers 0 or more.
+pub fn slider_position(field: &str, text: &str) -> Option<f64> {
+    if let Some((name, stops)) = slider_stops().into_iter().find(|(name, _)| *name == field) {
+        let seconds = crate::parse_duration(name, text).ok()?;
+        if !(seconds.is_finite() && seconds > 0.0) {
+            return None;
+        }
+        let distance = |stop: f64| (stop / seconds).ln().abs();
+        let nearest = (0..stops.len()).reduce(|best, i| {
+            if distance(stops[i]) < distance(stops[best]) {
+                i
+            } else {
+                best
+            }
+        })?;
+        return Some(nearest as f64);
+    }
+    super::settings::number_of(field, text).filter(|n| n.is_finite() && *n >= 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The thumb follows what the core reads: the nearest stop by ratio, ties to the lower.
+    #[test]
+    fn a_duration_stands_at_its_nearest_stop_by_ratio() {
+        // The cap's stops: 1 s, 5 s, 10 s, 20 s, 30 s, 60 s, ...
+        assert_eq!(slider_position("cap", "5s"), Some(1.0));
+        assert_eq!(
+            slider_position("cap", "2 s"),
+            Some(0.0),
+            "2 s is 2× 1 s and 2.5× short of 5 s"
+        );
+        assert_eq!(
+            slider_position("cap", "3s"),
+            Some(1.0),
+            "3 s is 3× 1 s and 1.67× short of 5 s"
+        );
+        assert_eq!(slider_position("cap", "1 min"), Some(5.0));
+        assert_eq!(
+            slider_position("cap", "30d"),
+            Some(18.0),
+            "past the end: the last stop"
+        );
+        // sqrt(1 × 5) s lies as far from both: the lower one.
+        assert_eq!(
+            slider_position("cap", &format!("{}s", 5f64.sqrt())),
+            Some(0.0)
+        );
+        assert_eq!(slider_position("base", "100ms"), Some(0.0));
+        assert_eq!(slider_position("give-up", "3 days"), Some(11.0));
+        assert_eq!(slider_position("outage", "10 min"), Some(3.0));
+        assert_eq!(
+            slider_position("cap", "5"),
+            Some(1.0),
+            "a bare number is seconds, as the core reads it"
+        );
+        for refused in ["", "0s", "-5s", "soon", "5 parsecs"] {
+            assert_eq!(slider_position("cap", refused), None, "{refused:?}");
+        }
+    }
+
+    #[test]
+    fn a_number_stands_at_itself_and_a_percentage_without_its_sign() {
+        assert_eq!(slider_position("multiplier", " 2.5 "), Some(2.5));
+        assert_eq!(
+            slider_position("attempts", "41"),
+            Some(41.0),
+            "past the slider's end"
+        );
+        assert_eq!(slider_position("budget", "10%"), Some(10.0));
+        assert_eq!(slider_position("budget", "12.5 %"), Some(12.5));
+        assert_eq!(slider_position("budget", "7"), Some(7.0));
+        for refused in ["", "%", "NaN", "inf", "-1", "two", "3s"] {
+            assert_eq!(slider_position("multiplier", refused), None, "{refused:?}");
+        }
+        assert_eq!(
+            slider_position("attempts", "10%"),
+            None,
+            "a percentage only where the field takes one"
+        );
+    }
+}

@@ -3,9 +3,9 @@
 // supersedes the running one at once: its busy workers are stopped (their rows are no longer
 // wanted) and the new map starts. Where no worker can start (a file:// page, a host whose CSP
 // refuses workers, a bundled copy of the element) the rows are computed on the page, one per
-// task, so that the page still answers between rows. The wasm core says which rows there are, in pieces for the workers
-// (`survivalJobs`: rows in one piece share their storms), and computes each piece
-// (`computeSurvivalRows`); this file only schedules them.
+// task, so that the page still answers between rows. The wasm core says which rows there are,
+// in pieces for the workers (`survivalJobs`: rows in one piece share their storms), and computes
+// each piece (`computeSurvivalRows`); this file only schedules them.
 
 /** The least time between two partial results handed back, ms: a redraw per batch of rows. */
 const PARTIAL_EVERY_MS = 60;

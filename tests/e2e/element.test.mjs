@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { closeServer, launchBrowser, repoRoot, until, watchProblems } from './harness.mjs';
+import { closeServer, countRowJobs, launchBrowser, repoRoot, until, watchProblems } from './harness.mjs';
 import { CONTENT_SECURITY_POLICY, startServer } from './server.mjs';
 
 const tarball = () => {
@@ -133,16 +133,8 @@ async function open(url, options = {}) {
   const warnings = [];
   tab.on('request', (request) => requests.push(request.url()));
   tab.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+  await countRowJobs(tab);
   await tab.addInitScript(() => {
-    // The survival map's pieces of rows handed to workers.
-    window.__rowJobs = 0;
-    const PageWorker = window.Worker;
-    window.Worker = class extends PageWorker {
-      postMessage(message, transfer) {
-        if (message?.rows) window.__rowJobs += 1;
-        return super.postMessage(message, transfer);
-      }
-    };
     window.__events = [];
     for (const type of ['backoff-lab:rendered', 'backoff-lab:error']) {
       document.addEventListener(type, (event) => {

@@ -60,6 +60,20 @@ export async function closeServer(server) {
 }
 
 /** Console errors, page errors, failed requests and HTTP errors of `page`, as they happen. */
+/** Counts, in `window.__rowJobs`, the survival map's pieces of rows `page` hands to workers. */
+export function countRowJobs(page) {
+  return page.addInitScript(() => {
+    window.__rowJobs = 0;
+    const PageWorker = window.Worker;
+    window.Worker = class extends PageWorker {
+      postMessage(message, transfer) {
+        if (message?.rows) window.__rowJobs += 1;
+        return super.postMessage(message, transfer);
+      }
+    };
+  });
+}
+
 export function watchProblems(page) {
   const problems = [];
   // Chromium asks for /favicon.ico on its own; a page without one is not a page error.

@@ -17,6 +17,7 @@ import {
   assertPainted,
   canvasStats,
   closeServer,
+  countRowJobs,
   launchBrowser,
   openPage,
   servePage,
@@ -165,17 +166,6 @@ test('bad axes are refused next to their field, and the exports carry the map', 
 });
 
 test('the embed page draws view=survival as its rows arrive', { timeout: 120_000 }, async () => {
-  // The map's pieces of rows handed to workers.
-  const countRowJobs = (page) => page.addInitScript(() => {
-    window.__rowJobs = 0;
-    const PageWorker = window.Worker;
-    window.Worker = class extends PageWorker {
-      postMessage(message, transfer) {
-        if (message?.rows) window.__rowJobs += 1;
-        return super.postMessage(message, transfer);
-      }
-    };
-  });
   const opened = await openPage(browser, new URL('embed.html#view=survival&steps=8x4', baseUrl).href, { viewport: { width: 800, height: 520 } }, countRowJobs);
   try {
     const p = opened.page;

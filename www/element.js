@@ -59,6 +59,8 @@ let warned = false;
 // under a key of its own (a newer one supersedes only that element's older one).
 let computer = null;
 let nextKey = 1;
+// The survival maps' busy workers, over all the page's elements: about one per core in all.
+const rowWorkers = { count: 0, limit: globalThis.navigator?.hardwareConcurrency || 2 };
 
 // The wasm module, compiled once on the page and handed to each worker (not fetched again).
 let wasmModule = null;
@@ -229,6 +231,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       makeWorker: elementWorker,
       size: navigator.hardwareConcurrency || 2,
       idle: { take: () => sharedComputer().take(), give: (worker) => sharedComputer().give(worker) },
+      busy: rowWorkers,
     });
     // Whether the computed result is a survival map still filling in (no rendered event yet).
     this.partial = false;

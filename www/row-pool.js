@@ -17,13 +17,17 @@ export class RowPool {
    * piece on this thread; `makeWorker()` returns a Worker running worker.js, or is null to
    * compute on this thread. `idle`, if given, is where idle workers are taken from and given
    * back to (`take()`, `give(worker)`: the element's pool, which its charts share); by default
-   * this pool keeps its own.
+   * this pool keeps its own. `busy`, if given, counts the busy workers of several pools (the
+   * page's elements) against its `limit`: a map then starts more than one worker only while the
+   * count is under the limit, so that three maps on an 8-core machine run on about 8 workers,
+   * not 24.
    */
-  constructor({ jobsOf, rowsOf, makeWorker, size, idle }) {
+  constructor({ jobsOf, rowsOf, makeWorker, size, idle, busy }) {
     this.jobsOf = jobsOf;
     this.rowsOf = rowsOf;
     this.makeWorker = makeWorker;
     this.size = Math.max(1, Math.min(8, size || 1));
+    this.busy = busy ?? { count: 0, limit: Infinity };
     const own = [];
     this.idle = idle ?? { take: () => own.pop(), give: (worker) => own.push(worker) };
     // Workers whose script has run: they said `started`, or came back idle from a job.
@@ -66,19 +70,28 @@ export class RowPool {
     if (!run) return;
     run.done = true;
     clearTimeout(run.partialTimer);
-    for (const worker of run.busy.keys()) worker.terminate();
+    this.terminate(run);
     this.current = null;
+  }
+
+  /** Terminates the run's busy workers. */
+  terminate(run) {
+    for (const worker of run.busy.keys()) worker.terminate();
+    this.busy.count -= run.busy.size;
+    run.busy.clear();
   }
 
   /** Gives every free worker a row; false when no worker could be started. */
   fill(run) {
-    while (run.next < run.jobs.length && run.busy.size < this.size) {
+    const room = () => run.busy.size === 0 || this.busy.count < this.busy.limit;
+    while (run.next < run.jobs.length && run.busy.size < this.size && room()) {
       const idle = this.idle.take();
       if (idle) this.started.add(idle);
       const worker = idle ?? this.spawn();
       if (!worker) return run.busy.size > 0;
       const [series, headrooms] = run.jobs[run.next++];
       run.busy.set(worker, run.id);
+      this.busy.count += 1;
       // `started` says only that the worker's script runs (see worker-serve.js).
       worker.onmessage = ({ data }) => {
         this.started.add(worker);
@@ -114,8 +127,7 @@ export class RowPool {
    */
   startFailed(run) {
     this.makeWorker = null;
-    for (const worker of run.busy.keys()) worker.terminate();
-    run.busy.clear();
+    this.terminate(run);
     if (run.done) return;
     clearTimeout(run.partialTimer);
     run.partialTimer = 0;
@@ -126,11 +138,10 @@ export class RowPool {
   }
 
   answered(run, worker, data) {
+    // A message posted before its worker was stopped with its map.
+    if (!run.busy.has(worker)) return;
     run.busy.delete(worker);
-    if (run.done) {
-      worker.terminate();
-      return;
-    }
+    this.busy.count -= 1;
     this.idle.give(worker);
     if (data.error) {
       this.fail(run, data.error);

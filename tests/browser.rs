@@ -410,6 +410,15 @@ fn the_js_api_takes_the_clis_defaults_and_refuses_what_it_would_ignore() {
     )));
     assert_eq!(field, "giveUp");
     assert!(message.starts_with("giveUp must be"), "{message}");
+    // The other keys a refusal names are spelt as JavaScript passes them too.
+    let (field, message) = refusal(schedule(params(
+        r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 3, "giveUp": "1h"}"#,
+    )));
+    assert_eq!(field, "attempts");
+    assert_eq!(
+        message,
+        "attempts must be given alone: choose attempts or giveUp, not both, got both attempts and giveUp"
+    );
     // A formula needs its base, multiplier and cap; listed gaps do not.
     let (field, _) = refusal(schedule(params(r#"{"attempts": 3}"#)));
     assert_eq!(field, "base");

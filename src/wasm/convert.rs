@@ -255,11 +255,12 @@ fn about_key(message: String, field: &str, key: &str) -> JsValue {
 /// A JS `Error` for the JS API: [`js_error`] with `field` spelt as the key JavaScript passes
 /// (`giveUp`, not the CLI's `give-up`).
 pub fn api_error(error: &Error) -> JsValue {
+    let message = crate::field_names::in_js_spelling(&error.to_string());
     match error {
         Error::OutOfRange { field, .. } | Error::BadDuration { field, .. } => {
-            about_key(error.to_string(), field, &camel_case(field))
+            about_key(message, field, &camel_case(field))
         }
-        _ => error_with(&error.to_string(), "field", None),
+        _ => error_with(&message, "field", None),
     }
 }
 

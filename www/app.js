@@ -365,9 +365,21 @@ function showSurvivalRefusal(error) {
 
 /** A refused map shows its message in the map's place: no empty box, no exports of nothing. */
 function markSurvivalRefused(refused) {
-  const figure = $('survival').closest('figure');
-  figure.classList.toggle('refused', refused);
-  for (const button of figure.querySelectorAll('.exports button')) button.disabled = refused;
+  $('survival').closest('figure').classList.toggle('refused', refused);
+  holdSurvivalExports(refused ? 'the survival map cannot be computed' : null);
+}
+
+// Why the map's exports wait while it fills in.
+const WHOLE_MAP_PENDING = 'available once the whole map is computed';
+
+/** The map's exports wait, for `why` (or not, when null): a map still filling in, exported,
+ * would pass for the whole map. */
+function holdSurvivalExports(why) {
+  for (const button of $('survival').closest('figure').querySelectorAll('.exports button')) {
+    button.disabled = why !== null;
+    if (why === null) button.removeAttribute('title');
+    else button.title = why;
+  }
 }
 
 // A render draws the timeline at once and asks the workers for the rest; each chart is drawn when
@@ -525,7 +537,10 @@ const render = (() => {
       markSurvivalRefused(false);
       // In view, the empty map of the new settings until its rows arrive; off screen, the
       // section waits again.
-      if (survivalWanted) draw('survival', { view: 'survival', rows: [] });
+      if (survivalWanted) {
+        draw('survival', { view: 'survival', rows: [] });
+        holdSurvivalExports(WHOLE_MAP_PENDING);
+      }
       else $('survival-caption').textContent = survivalWaiting;
     }
     for (const view of COMPUTED) {
@@ -593,6 +608,7 @@ const render = (() => {
         } catch (error) {
           errors.push({ ...asError(error), view });
         }
+        if (view === 'survival') holdSurvivalExports(partial ? WHOLE_MAP_PENDING : null);
         drawnOnScreen.add(view);
         if (partial) announceVisible();
         else settle(view);

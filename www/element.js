@@ -520,6 +520,9 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.parts.table.replaceChildren(head, body);
     this.parts.details.hidden = drawn.table.rows.length === 0;
     this.parts.actions.hidden = !this.hasAttribute('actions');
+    // A survival map still filling in, or a quicker first run, exported, would pass for the
+    // whole result.
+    for (const button of this.parts.actions.children) button.disabled = this.partial;
     if (this.partial || this.reported) return;
     this.reported = true;
     this.dispatchEvent(new CustomEvent('backoff-lab:rendered', {

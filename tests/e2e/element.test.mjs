@@ -41,7 +41,7 @@ const HOSTS = {
     <backoff-lab id="bad" view="timeline" multiplier="NaN" theme="blue"></backoff-lab>`),
   'ten.html': page(Array.from({ length: 10 }, (_, i) => `<backoff-lab view="timeline" attempts="${i + 3}"></backoff-lab>`).join('\n')),
   'survival.html': page(`
-    <backoff-lab id="survival" view="survival" steps="6x4" outages="1m..2h"></backoff-lab>
+    <backoff-lab id="survival" view="survival" steps="6x4" outages="1m..2h" actions></backoff-lab>
     <backoff-lab id="bad-map" view="survival" steps="1x4"></backoff-lab>`),
   // Properties set before the element is defined (a classic script that runs before the module)
   // and before its wasm has loaded (a module that creates elements once the element is defined),
@@ -361,16 +361,20 @@ test('view="survival" fills in row by row and reports once, when the whole map i
   try {
     await tab.evaluate(() => {
       window.__captions = [];
-      const caption = () => document.getElementById('survival').shadowRoot?.querySelector('.caption');
+      const root = () => document.getElementById('survival').shadowRoot;
       const watch = setInterval(() => {
-        const text = caption()?.textContent;
-        if (text && window.__captions.at(-1) !== text) window.__captions.push(text);
+        const text = root()?.querySelector('.caption')?.textContent;
+        // With whether its downloads were on then.
+        const seen = `${text} [downloads ${[...root().querySelectorAll('.actions button')].every((b) => !b.disabled) ? 'on' : 'off'}]`;
+        if (text && window.__captions.at(-1) !== seen) window.__captions.push(seen);
       }, 5);
       window.__stopWatch = () => clearInterval(watch);
     });
     await until(async () => (await rendered(tab, 'survival')).length > 0, 'the map to render', 60_000);
     const captions = await tab.evaluate(() => { window.__stopWatch(); return window.__captions; });
-    assert.ok(captions.some((c) => /^Computing the survival map: \d+ of 12 rows done\.$/.test(c)), `drawn as rows arrived: ${JSON.stringify(captions)}`);
+    assert.ok(captions.some((c) => /^Computing the survival map: \d+ of 12 rows done\. \[downloads off\]$/.test(c)), `drawn as rows arrived: ${JSON.stringify(captions)}`);
+    assert.ok(captions.every((c) => !c.startsWith('Computing') || c.endsWith('[downloads off]')), `no download of a map still filling in: ${JSON.stringify(captions)}`);
+    assert.match(captions.at(-1), /^Your scenario .* \[downloads on\]$/);
     const seen = await look(tab, 'survival');
     assert.match(seen.caption, /^Your scenario \(an outage of [^)]+\) (recovers|recovers slowly|collapses): .+ At [\d.]+× headroom \(capacity ÷ arrivals\), (your scenario's row of the map|the map's row nearest your [\d.]+×), your policy /);
     assert.equal(seen.tableRows, 12, 'the longest outage survived, per series and headroom');

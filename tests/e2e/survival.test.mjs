@@ -129,6 +129,20 @@ test('the rest of the page answers while the map computes', { timeout: 120_000 }
     await until(async () => (await p.$$eval('#schedule-table tbody tr', (rows) => rows.length)) === 9, 'the schedule table to follow the input');
     const progress = await caption(p);
     assert.match(progress, PARTIAL, 'the new map is still under way when the table has followed');
+    // Its exports wait for the whole map (read with the caption, in one go).
+    const exportsNow = () => p.evaluate(() => [
+      document.getElementById('survival-caption').textContent.trim(),
+      [...document.querySelectorAll('figure:has(#survival) .exports button')]
+        .map((button) => [button.disabled, button.title]),
+    ]);
+    const [partialCaption, held] = await exportsNow();
+    if (PARTIAL.test(partialCaption)) {
+      assert.equal(held.length, 4);
+      assert.ok(held.every(([disabled, title]) => disabled && title === 'available once the whole map is computed'), JSON.stringify(held));
+    }
+    await until(async () => FINAL.test(await caption(p)), 'the whole map', 90_000);
+    const [, ready] = await exportsNow();
+    assert.ok(ready.every(([disabled, title]) => !disabled && title === ''), JSON.stringify(ready));
   });
 });
 

@@ -158,8 +158,10 @@ impl SurvivalMap {
             for (row, &headroom) in series.cells.iter().zip(&self.headroom) {
                 for (cell, &outage) in row.iter().zip(&self.outages_s) {
                     out += &format!(
-                        "{},{headroom},{outage},{},{},{},{},{}\n",
+                        "{},{},{},{},{},{},{},{}\n",
                         series.label,
+                        number(headroom),
+                        number(outage),
                         cell.outcome.name(),
                         optional(cell.recovery_s),
                         number(cell.exhausted_share),
@@ -176,6 +178,39 @@ impl SurvivalMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every fractional number of the CSV to 12 significant digits, the axes' too (a geometric
+    /// axis's 1.2779445558198879× read so).
+    #[test]
+    fn the_csv_rounds_the_axes_as_every_other_column() {
+        let cell = Cell {
+            outcome: Outcome::Recovers,
+            recovery_s: Some(12.345678901234567),
+            exhausted_share: 0.0,
+            peak_multiple: Some(2.0),
+            goodput_vs_arrivals: 1.0,
+        };
+        let map = SurvivalMap {
+            outages_s: vec![1.0 / 3.0 * 100.0],
+            headroom: vec![1.2779445558198879],
+            recovery_window_s: 3600,
+            current: (600.0, 3.0),
+            scenario: None,
+            series: vec![Series {
+                label: "your policy".into(),
+                cells: vec![vec![cell]],
+                boundary: vec![None],
+            }],
+            rows_pending: 0,
+            caption: String::new(),
+        };
+        let csv = map.to_csv();
+        let line = csv.lines().nth(1).expect("one cell");
+        assert_eq!(
+            line,
+            "your policy,1.27794455582,33.3333333333,recovers,12.3456789012,0,2,1"
+        );
+    }
 
     /// The same storm's goodput read "1%" in the storm's caption and "0.8%" here: both write
     /// it as a whole percentage, with decimals only where it would read 0% or 100%.

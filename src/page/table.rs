@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::compute::{Computed, StormDrawn};
 use crate::duration::format_precise;
 use crate::give_up::JitterReport;
-use crate::herd::Herd;
+use crate::herd::{format_rate, Herd};
 use crate::number_text::format_count;
 use crate::staleness::StalenessReport;
 use crate::{format_duration, ScheduleReport};
@@ -166,14 +166,16 @@ fn distribution_table(report: &JitterReport) -> NumberTable {
     )
 }
 
-/// The first retries' peak and mean rate, with the chosen jitter and without.
+/// The first retries' peak and mean rate, with the chosen jitter and without: to three
+/// significant digits, as the caption writes rates and multiples (`33.3/s`, `1.32×`).
 fn herd_table(spread: &Herd, spike: &Herd) -> NumberTable {
     let row = |label: &str, herd: &Herd| {
+        let rates = &herd.first_retry;
         vec![
             label.to_string(),
-            format!("{:.1}/s", herd.first_retry.peak_per_s),
-            format!("{:.1}/s", herd.first_retry.mean_per_s),
-            format!("{:.1}×", herd.first_retry.peak_to_mean),
+            format!("{}/s", format_rate(rates.peak_per_s)),
+            format!("{}/s", format_rate(rates.mean_per_s)),
+            format!("{}×", crate::number_text::multiple(rates.peak_to_mean)),
         ]
     };
     let data = |label: &str, herd: &Herd| {
@@ -440,6 +442,30 @@ mod tests {
     }
 
     /// Every table's CSV carries numbers, not the words and units the rows are written in.
+    /// The page's herd caption of 1,000 deliveries under full jitter (seed 42) reads "44 per
+    /// second against a mean of 33.3 per second (1.32× the mean)": its table says the same.
+    #[test]
+    fn the_herd_table_writes_rates_and_multiples_as_its_caption() {
+        use crate::jitter::Jitter;
+        let spread = crate::herd::herd(&Policy::article(), Jitter::Full, 1_000, 42).unwrap();
+        let spike = crate::herd::herd(&Policy::article(), Jitter::None, 1_000, 42).unwrap();
+        let caption = spread.caption(Some(&spike));
+        let table = herd_table(&spread, &spike);
+        let jittered = &table.rows[0];
+        assert!(
+            caption.contains(&format!(
+                "a mean of {} per second",
+                jittered[2].trim_end_matches("/s")
+            )),
+            "{caption} {jittered:?}"
+        );
+        assert!(
+            caption.contains(&format!("({} the mean)", jittered[3])),
+            "{caption} {jittered:?}"
+        );
+        assert_eq!(jittered[1..], ["44.0/s", "33.3/s", "1.32×"]);
+    }
+
     #[test]
     fn every_csv_is_numbers_under_headings_with_units() {
         let report = ScheduleReport::new(&Policy::article().schedule(), 1_200.0);

@@ -3,25 +3,23 @@
 
 let tableJob = 0;
 
-// The most rows the page's table shows: a schedule's first ones and its last (the give-up), and
-// a row saying how many are left out (the CSV and JSON downloads have every one).
-const SHOWN_ROWS = 400;
-
 /**
- * Fills the schedule table's `body` from a schedule report, two hundred rows at a time so that a long schedule never holds the
- * main thread; `done()` once every row is in (not when a newer table replaced it).
+ * Fills the schedule table's `body` from a drawn schedule report (a long one's first rows and its
+ * last: the core leaves `leftOut` rows out between them, said in a row of their own; the CSV and
+ * JSON downloads have every one), two hundred rows at a time so that a long schedule never
+ * holds the main thread; `done()` once every row is in (not when a newer table replaced it).
  */
-export function fillScheduleTable(body, report, done) {
+export function fillScheduleTable(body, report, leftOut, done) {
   const job = ++tableJob;
-  const all = report.rows;
-  const shown = all.length <= SHOWN_ROWS ? all : [...all.slice(0, SHOWN_ROWS - 1), null, all[all.length - 1]];
+  const rows = report.rows;
+  const shown = leftOut === 0 ? rows : [...rows.slice(0, -1), null, rows[rows.length - 1]];
   const row = (r) => {
     const tr = document.createElement('tr');
     if (r === null) {
       tr.className = 'left-out';
       const td = document.createElement('td');
       td.colSpan = 3;
-      td.textContent = `… ${all.length - SHOWN_ROWS} more attempts (every one is in the CSV and JSON downloads)`;
+      td.textContent = `… ${leftOut} more attempts (every one is in the CSV and JSON downloads)`;
       tr.append(td);
       return tr;
     }

@@ -385,8 +385,11 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
             }
             if is_last || x > covered_until {
                 let placed = self.attempt_label(&row, x, (&number_font, &elapsed_font))?;
-                if let (Some(right), false) = (placed, is_last) {
-                    covered_until = right;
+                if !is_last {
+                    // A label that found no room: the next attempts less than a pixel further
+                    // right meet the same labels (on a log axis thousands of attempts crowd
+                    // under the last one's label, each measured twice before this).
+                    covered_until = placed.unwrap_or(x + self.px(1.0));
                 }
             }
         }

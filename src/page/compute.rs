@@ -73,8 +73,12 @@ pub struct StormDrawn {
 pub struct Drawn {
     /// The chart in words (the storm's: one line per series).
     pub caption: String,
-    /// The timeline's schedule report (its table and facts).
+    /// The timeline's schedule report (its table and facts), with at most its first 399 rows
+    /// and its last (see [`super::table::SHOWN_ROWS`]).
     pub schedule: Option<ScheduleReport>,
+    /// How many of the schedule's rows are left out of [`Drawn::schedule`] (between its last
+    /// two), 0 when none.
+    pub schedule_rows_left_out: usize,
     /// "Your policy gives up after X; Svix after Y", when a preset is compared.
     pub compared: Option<String>,
     /// Each storm series.
@@ -246,6 +250,7 @@ fn drawn<DB: DrawingBackend>(
     let drawn = |caption: String| Drawn {
         caption,
         schedule: None,
+        schedule_rows_left_out: 0,
         compared: None,
         storms: Vec::new(),
         suggestion: None,
@@ -313,10 +318,13 @@ fn draw_timeline<DB: DrawingBackend>(
             attempts(preset.policy.attempts()),
         )
     });
+    let table = super::table::schedule_table(&report).shortened();
+    let (rows, rows_left_out) = super::table::shown(&report.rows);
     Ok(Drawn {
         caption: report.caption.clone(),
-        table: super::table::schedule_table(&report),
-        schedule: Some(report),
+        table,
+        schedule: Some(ScheduleReport { rows, ..report }),
+        schedule_rows_left_out: rows_left_out,
         compared,
         storms: Vec::new(),
         suggestion: None,
@@ -377,6 +385,7 @@ fn draw_storm<DB: DrawingBackend>(
         caption,
         table: super::table::storm_table(&storms),
         schedule: None,
+        schedule_rows_left_out: 0,
         compared: None,
         storms,
         suggestion: None,

@@ -259,6 +259,61 @@ mod tests {
         settings
     }
 
+    /// A thousand attempts reach the page as the first 399 rows, a note of the 600 left out
+    /// and the give-up's row; the CSV download still has every one.
+    #[test]
+    fn a_long_schedule_carries_its_first_rows_and_its_last_to_the_page() {
+        let settings = with(&[("attempts", "1000")]);
+        let mut drawn = None;
+        crate::chart::to_svg((800, 400), |area| {
+            let options = crate::chart::ChartOptions::default();
+            let result = draw(
+                area,
+                View::Timeline,
+                &settings,
+                &Computed::Timeline,
+                &options,
+            );
+            drawn = Some(result.expect("the default timeline with 1000 attempts"));
+            Ok(())
+        })
+        .expect("drawn");
+        let drawn = drawn.expect("drawn");
+        let schedule = drawn.schedule.expect("the timeline's schedule");
+        let attempts: Vec<u32> = schedule.rows.iter().map(|row| row.attempt).collect();
+        assert_eq!(attempts.len(), 400);
+        assert_eq!((attempts[398], attempts[399]), (399, 1000));
+        assert_eq!(drawn.schedule_rows_left_out, 600);
+        assert_eq!(
+            schedule.attempts, 1000,
+            "the report's own numbers are the whole schedule's"
+        );
+        let table = &drawn.table;
+        assert_eq!(table.rows.len(), 401);
+        assert_eq!(
+            table.rows[399][0],
+            "… 600 more rows (every one is in the CSV download)"
+        );
+        assert_eq!(table.rows[400][0], "1000");
+        let csv = table.to_csv();
+        assert_eq!(csv.lines().count(), 1 + 1000, "a header and every attempt");
+        assert!(csv.lines().nth(500).unwrap().starts_with("500,"), "{csv}");
+        // A short schedule comes whole.
+        let short = with(&[("attempts", "400")]);
+        crate::chart::to_svg((800, 400), |area| {
+            let options = crate::chart::ChartOptions::default();
+            let drawn = draw(area, View::Timeline, &short, &Computed::Timeline, &options).unwrap();
+            assert_eq!(drawn.schedule.unwrap().rows.len(), 400);
+            assert_eq!(
+                (drawn.schedule_rows_left_out, drawn.table.rows.len()),
+                (0, 400)
+            );
+            assert_eq!(drawn.table.csv, None);
+            Ok(())
+        })
+        .expect("drawn");
+    }
+
     /// The staleness chart under jitter gets a first run drawn on the page, of at most the
     /// preview's 250 schedules and within its work; nothing else does, nor a long schedule.
     #[test]

@@ -87,6 +87,7 @@ pub(super) fn draw_survival<DB: DrawingBackend>(
         caption: map.caption.clone(),
         table: boundary_table(&map),
         schedule: None,
+        schedule_rows_left_out: 0,
         compared: None,
         storms: Vec::new(),
         suggestion: None,

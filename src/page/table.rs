@@ -26,12 +26,36 @@ pub struct NumberTable {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub data: Option<Box<NumberTable>>,
+    /// The whole table as CSV, when the rows above are only its first and last ones (see
+    /// [`NumberTable::shortened`]); the CSV download writes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub csv: Option<String>,
+}
+
+/// The most rows a drawn table (and a drawn schedule) carries to the page: a long schedule's
+/// ten thousand rows, each a few strings across the wasm boundary, took 100-300 ms of every
+/// redraw, for a table that shows a few hundred.
+pub const SHOWN_ROWS: usize = 400;
+
+/// The rows a reader is shown of `all`: every one up to [`SHOWN_ROWS`], else the first
+/// `SHOWN_ROWS - 1` and the last (a schedule's give-up), with how many are left out between.
+pub fn shown<T: Clone>(all: &[T]) -> (Vec<T>, usize) {
+    if all.len() <= SHOWN_ROWS {
+        return (all.to_vec(), 0);
+    }
+    let mut shown = all[..SHOWN_ROWS - 1].to_vec();
+    shown.extend(all.last().cloned());
+    (shown, all.len() - SHOWN_ROWS)
 }
 
 impl NumberTable {
     /// The table as CSV (RFC 4180: a cell with a comma, a quote or a line break is quoted, its
     /// quotes doubled), the header row first: its numbers for a spreadsheet where it has them.
     pub fn to_csv(&self) -> String {
+        if let Some(csv) = &self.csv {
+            return csv.clone();
+        }
         if let Some(data) = &self.data {
             return data.to_csv();
         }
@@ -51,6 +75,26 @@ impl NumberTable {
     pub(super) fn new(headers: &[&str], rows: Vec<Vec<String>>) -> Self {
         NumberTable {
             headers: headers.iter().map(|h| h.to_string()).collect(),
+            rows,
+            data: None,
+            csv: None,
+        }
+    }
+
+    /// This table with at most [`SHOWN_ROWS`] rows for reading and a row saying how many are
+    /// left out ("… 9600 more rows (every one is in the CSV download)") before the last; its
+    /// whole CSV kept in [`NumberTable::csv`].
+    pub(super) fn shortened(self) -> Self {
+        let (mut rows, left_out) = shown(&self.rows);
+        if left_out == 0 {
+            return self;
+        }
+        let mut note = vec![String::new(); self.headers.len()];
+        note[0] = format!("… {left_out} more rows (every one is in the CSV download)");
+        rows.insert(rows.len() - 1, note);
+        NumberTable {
+            csv: Some(self.to_csv()),
+            headers: self.headers,
             rows,
             data: None,
         }

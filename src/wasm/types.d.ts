@@ -937,6 +937,11 @@ rows: Array<Array<string>>,
  * column's heading (the rows above are written for reading: "8 h 36 min", "20.00×").
  */
 data?: NumberTable,
+/**
+ * The whole table as CSV, when the rows above are only its first and last ones (see
+ * [`NumberTable::shortened`]); the CSV download writes it.
+ */
+csv?: string,
 };
 
 export type AttributeError = {
@@ -967,9 +972,15 @@ export type Drawn = {
  */
 caption: string,
 /**
- * The timeline's schedule report (its table and facts).
+ * The timeline's schedule report (its table and facts), with at most its first 399 rows
+ * and its last (see [`super::table::SHOWN_ROWS`]).
  */
 schedule: ScheduleReport | null,
+/**
+ * How many of the schedule's rows are left out of [`Drawn::schedule`] (between its last
+ * two), 0 when none.
+ */
+schedule_rows_left_out: number,
 /**
  * "Your policy gives up after X; Svix after Y", when a preset is compared.
  */

@@ -71,7 +71,8 @@ for (const [id, set] of [
 }`,
   'limits.html': page(`
     <backoff-lab id="over" view="storm" arrivals="1000000/s"><img src="./fallback.svg" alt="the storm, static"></backoff-lab>
-    <backoff-lab id="nope" view="timeline" preset="nope"></backoff-lab>`),
+    <backoff-lab id="nope" view="timeline" preset="nope"></backoff-lab>
+    <backoff-lab id="odds" view="timeline" base="1m" cap="10s"></backoff-lab>`),
   // An element far below the fold, without fallback children, between two paragraphs; and one
   // with a fallback image.
   'far.html': page(`
@@ -445,6 +446,12 @@ test('arrivals over the work limit are named as arrivals with their range; an un
     assert.equal(nope.length, 1);
     assert.match(nope[0][2], /^preset "nope" was ignored \(one of .+\); using none$/);
     assert.ok((await look(tab, 'nope')).inked > 200, 'drawn with no preset');
+    // Two values at odds (a cap under the base): refused as a pair, named by the cap.
+    const odds = errors.filter(([id]) => id === 'odds');
+    assert.equal(odds.length, 1);
+    assert.equal(odds[0][1], 'cap');
+    assert.match(odds[0][2], /^cap must be a duration of at least the base \(60 s\)/);
+    assert.deepEqual([(await look(tab, 'odds')).chartShown, (await look(tab, 'odds')).error], [false, odds[0][2]]);
   } finally {
     await context.close();
   }

@@ -79,6 +79,12 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
             message,
         });
     }
+    if let Some((message, first)) = super::settings::formula_beside_gaps(&settings, &given) {
+        errors.push(AttributeError {
+            attribute: first.into(),
+            message,
+        });
+    }
     let resolved = super::resolve(DecodedState {
         settings,
         notices: Vec::new(),
@@ -123,6 +129,19 @@ mod tests {
         assert_eq!(both.settings.get("stop"), "attempts");
         assert_eq!(both.errors.len(), 1);
         assert_eq!(both.errors[0].attribute, "give-up");
+    }
+
+    /// As in a link: a list of gaps is the schedule, and a base beside it is named as ignored.
+    #[test]
+    fn a_base_beside_a_list_of_gaps_is_named_as_ignored() {
+        let state = element_state(&attributes(&[("gaps", "5s,5m"), ("base", "1m")]));
+        assert_eq!(state.errors.len(), 1, "{:?}", state.errors);
+        assert_eq!(state.errors[0].attribute, "base");
+        assert_eq!(
+            state.errors[0].message,
+            "base was ignored: gaps is given (clear the gaps to use base, multiplier and cap)"
+        );
+        assert_eq!(state.settings.get("gaps"), "5s,5m");
     }
 
     #[test]

@@ -462,6 +462,7 @@ pub fn decode_hash(hash: &str) -> DecodedState {
         }
     }
     notices.extend(choose_stop(&mut settings, &given));
+    notices.extend(formula_beside_gaps(&settings, &given).map(|(notice, _)| notice));
     DecodedState {
         settings,
         notices,
@@ -486,6 +487,41 @@ pub(super) fn choose_stop(settings: &mut Settings, named: &[&'static str]) -> Op
     None
 }
 
+/// The formula's settings, which a list of gaps replaces.
+const FORMULA: [&str; 3] = ["base", "multiplier", "cap"];
+
+/// Whether the settings' schedule is a list of gaps of their own, which the formula's settings
+/// do not shape (a preset's listed gaps are cut to a cap: see [`super::resolve`]).
+fn own_gaps(settings: &Settings) -> bool {
+    !settings.get("gaps").trim().is_empty() && settings.get("preset").is_empty()
+}
+
+/// A list of gaps of the link's own is the schedule, as `--gaps` is in the CLI (which refuses
+/// `--base`, `--multiplier` or `--cap` beside it): named beside it, they are left out of the
+/// schedule, and the notice says so, with the first of them. Their values stay, for when the
+/// list is cleared; the page's own links leave them out ([`encode_hash`]).
+pub(super) fn formula_beside_gaps(
+    settings: &Settings,
+    named: &[&'static str],
+) -> Option<(String, &'static str)> {
+    if !named.contains(&"gaps") || !own_gaps(settings) {
+        return None;
+    }
+    let ignored: Vec<&'static str> = FORMULA
+        .into_iter()
+        .filter(|key| named.contains(key))
+        .collect();
+    let (last, others) = ignored.split_last()?;
+    let (keys, verb) = match others {
+        [] => (last.to_string(), "was"),
+        _ => (format!("{} and {last}", others.join(", ")), "were"),
+    };
+    let notice = format!(
+        "{keys} {verb} ignored: gaps is given (clear the gaps to use base, multiplier and cap)"
+    );
+    Some((notice, ignored[0]))
+}
+
 /// Characters escaped in a hash value: everything but letters, digits and a few readable marks.
 const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
@@ -496,7 +532,8 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
 
 /// Writes settings as a URL hash (without the `#`), in the fixed order, skipping defaults, but
 /// for the stop rule beside a give-up deadline (a deadline alone is the stop, see
-/// [`super::resolve`]).
+/// [`super::resolve`]), and the formula's base, multiplier and cap beside a list of gaps of
+/// the page's own (which is the schedule: see [`formula_beside_gaps`]).
 ///
 /// # Example
 /// ```
@@ -512,6 +549,9 @@ pub fn encode_hash(settings: &Settings) -> String {
         .zip(&settings.values)
         .filter_map(|((key, _, default), value)| {
             let value = value.trim();
+            if FORMULA.contains(key) && own_gaps(settings) {
+                return None;
+            }
             let kept = value != *default || (*key == "stop" && !settings.is_default("give-up"));
             kept.then(|| format!("{key}={}", utf8_percent_encode(value, ESCAPED)))
         })
@@ -573,11 +613,42 @@ mod tests {
         assert_eq!(decode_hash(&hash).settings, kept);
     }
 
+    /// A list of gaps is the schedule (`--gaps` refuses the formula's flags beside it): a link
+    /// naming base, multiplier or cap beside it says they were ignored, and the page's own
+    /// links leave them out, so they read back without a notice. Beside a preset's list a cap
+    /// still cuts it, and stays in the link.
+    #[test]
+    fn the_formula_beside_a_list_of_gaps_is_ignored_and_said_so() {
+        let both = decode_hash("#base=1m&cap=10m&gaps=5s,5m");
+        assert_eq!(
+            both.notices,
+            ["base and cap were ignored: gaps is given (clear the gaps to use base, multiplier and cap)"]
+        );
+        let one = decode_hash("#gaps=5s,5m&multiplier=2");
+        assert_eq!(
+            one.notices,
+            ["multiplier was ignored: gaps is given (clear the gaps to use base, multiplier and cap)"]
+        );
+        let mut own = Settings::default();
+        own.set("gaps", "5s,5m");
+        own.set("base", "1 min");
+        let hash = encode_hash(&own);
+        assert_eq!(hash, "gaps=5s,5m");
+        assert!(decode_hash(&hash).notices.is_empty());
+        let preset = decode_hash("#preset=svix&cap=1h");
+        assert!(preset.notices.is_empty());
+        let resolved = super::super::resolve(preset);
+        assert!(
+            encode_hash(&resolved.settings).contains("cap=1%20h"),
+            "{}",
+            encode_hash(&resolved.settings)
+        );
+    }
+
     #[test]
     fn a_link_round_trips_exactly() {
         let mut settings = decode_hash("").settings;
         for (key, value) in [
-            ("base", "1 min"),
             ("mode", "proportional"),
             ("factor", "0.35"),
             ("seed", "123456789"),

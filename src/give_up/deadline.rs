@@ -69,7 +69,7 @@ pub fn deadline_safe_attempts(
     // reaches the deadline, then bisect on the coarse grid, then settle on the fine one.
     let max = crate::policy::MAX_ATTEMPTS;
     let mut hi = 2u32;
-    while percentile.coarse(hi)? < deadline_s {
+    while !reached(percentile.coarse(hi)?, deadline_s) {
         if hi == max {
             let reach = percentile.coarse(max)?;
             let (reach_text, deadline_text) = crate::format_distinct(reach, deadline_s);
@@ -88,7 +88,7 @@ pub fn deadline_safe_attempts(
     let mut lo = hi / 2;
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        if percentile.coarse(mid)? >= deadline_s {
+        if reached(percentile.coarse(mid)?, deadline_s) {
             hi = mid;
         } else {
             lo = mid + 1;
@@ -101,6 +101,14 @@ pub fn deadline_safe_attempts(
         lo -= 1;
     }
     Ok(lo)
+}
+
+/// Whether a computed percentile reaches the deadline: at least it, less a hundred-millionth
+/// of it. A percentile equal to the deadline (the median of 20 gaps drawn from [0, 10 s] is
+/// 100 s by symmetry) comes out of a grid's sums a few billionths short, and the count that
+/// reaches the deadline must not turn into the next one for that.
+fn reached(percentile_s: f64, deadline_s: f64) -> bool {
+    percentile_s >= deadline_s * (1.0 - 1e-8)
 }
 
 /// One percentile of the give-up time of a policy, as a function of its attempt count.
@@ -121,9 +129,9 @@ impl Percentile<'_> {
     fn reaches(&self, attempts: u32, deadline_s: f64) -> Result<bool, Error> {
         let (coarse, margin) = self.on_grid(attempts, COARSE_GRID)?;
         Ok(if (coarse - deadline_s).abs() > margin {
-            coarse >= deadline_s
+            reached(coarse, deadline_s)
         } else {
-            self.on_grid(attempts, GRID)?.0 >= deadline_s
+            reached(self.on_grid(attempts, GRID)?.0, deadline_s)
         })
     }
 
@@ -219,6 +227,22 @@ fn standard_normal_quantile(p: f64) -> f64 {
 mod tests {
     use super::super::distribution;
     use super::*;
+
+    /// Twenty gaps drawn from [0, 10 s] have a median of exactly 100 s (the sum is symmetric
+    /// about its mean): 21 attempts reach a 100 s deadline at the 50th percentile, not 22.
+    #[test]
+    fn a_percentile_equal_to_the_deadline_reaches_it() {
+        let policy = Policy::new(10.0, 1.0, 10.0, crate::Stop::Attempts(3)).unwrap();
+        assert_eq!(
+            deadline_safe_attempts(&policy, Jitter::Full, 100.0, 0.5),
+            Ok(21)
+        );
+        // Just past it, one more.
+        assert_eq!(
+            deadline_safe_attempts(&policy, Jitter::Full, 100.001, 0.5),
+            Ok(22)
+        );
+    }
 
     /// A deadline no count of attempts reaches is refused naming the deadline, with the
     /// longest one that fits (it said "even 10000 attempts do not reach", naming no flag).

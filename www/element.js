@@ -16,7 +16,7 @@
 // arrive (where no worker starts, a row per task on the page's thread).
 import init, {
   StormMemo, computeSurvivalRows, computeView, computesInline, decodeState, drawView, elementState,
-  previewSettings, survivalJobs, tableCsv, viewSvg,
+  previewSettings, survivalJobs, viewCsv, viewSvg,
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
@@ -545,7 +545,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       const svg = viewSvg(settings.view, settings, this.computed, options, width, height);
       download(new Blob([svg], { type: 'image/svg+xml' }), name);
     } else {
-      download(new Blob([tableCsv(this.drawn.table)], { type: 'text/csv' }), name);
+      download(new Blob([viewCsv(settings.view, settings, this.drawn.table)], { type: 'text/csv' }), name);
     }
   }
 }

@@ -318,12 +318,12 @@ fn draw_timeline<DB: DrawingBackend>(
             attempts(preset.policy.attempts()),
         )
     });
-    let table = super::table::schedule_table(&report).shortened();
     let (rows, rows_left_out) = super::table::shown(&report.rows);
+    let report = ScheduleReport { rows, ..report };
     Ok(Drawn {
         caption: report.caption.clone(),
-        table,
-        schedule: Some(ScheduleReport { rows, ..report }),
+        table: super::table::shown_schedule_table(&report, rows_left_out),
+        schedule: Some(report),
         schedule_rows_left_out: rows_left_out,
         compared,
         storms: Vec::new(),

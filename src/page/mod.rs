@@ -33,7 +33,7 @@ pub use settings::{decode_hash, encode_hash, DecodedState, Settings, MAX_HASH_LE
 pub use slider::{slider_position, slider_stops};
 pub use staleness::{apply_suggestion, chart_of as staleness_chart_of, staleness_chart};
 pub use survival::{survival_plan, survival_rows};
-pub use table::NumberTable;
+pub use table::{view_csv, NumberTable};
 pub use views::{
     gap_list, jitter_params, policy_params, staleness_params, storm_series, StormSeries, View,
 };
@@ -295,7 +295,7 @@ mod tests {
             "… 600 more rows (every one is in the CSV download)"
         );
         assert_eq!(table.rows[400][0], "1000");
-        let csv = table.to_csv();
+        let csv = view_csv(View::Timeline, &settings, table).expect("the schedule's CSV");
         assert_eq!(csv.lines().count(), 1 + 1000, "a header and every attempt");
         assert!(csv.lines().nth(500).unwrap().starts_with("500,"), "{csv}");
         // A short schedule comes whole.
@@ -308,7 +308,10 @@ mod tests {
                 (drawn.schedule_rows_left_out, drawn.table.rows.len()),
                 (0, 400)
             );
-            assert_eq!(drawn.table.csv, None);
+            assert_eq!(
+                view_csv(View::Timeline, &short, &drawn.table).unwrap(),
+                drawn.table.to_csv()
+            );
             Ok(())
         })
         .expect("drawn");

@@ -10,7 +10,7 @@ use crate::give_up::JitterReport;
 use crate::herd::{format_rate, Herd};
 use crate::number_text::format_count;
 use crate::staleness::StalenessReport;
-use crate::{format_duration, ScheduleReport};
+use crate::{format_duration, Error, ScheduleReport, DEFAULT_WINDOW_S};
 
 /// A table of text: a header row and rows of the same length.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -26,11 +26,6 @@ pub struct NumberTable {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     pub data: Option<Box<NumberTable>>,
-    /// The whole table as CSV, when the rows above are only its first and last ones (see
-    /// [`NumberTable::shortened`]); the CSV download writes it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional))]
-    pub csv: Option<String>,
 }
 
 /// The most rows a drawn table (and a drawn schedule) carries to the page: a long schedule's
@@ -53,9 +48,6 @@ impl NumberTable {
     /// The table as CSV (RFC 4180: a cell with a comma, a quote or a line break is quoted, its
     /// quotes doubled), the header row first: its numbers for a spreadsheet where it has them.
     pub fn to_csv(&self) -> String {
-        if let Some(csv) = &self.csv {
-            return csv.clone();
-        }
         if let Some(data) = &self.data {
             return data.to_csv();
         }
@@ -75,26 +67,6 @@ impl NumberTable {
     pub(super) fn new(headers: &[&str], rows: Vec<Vec<String>>) -> Self {
         NumberTable {
             headers: headers.iter().map(|h| h.to_string()).collect(),
-            rows,
-            data: None,
-            csv: None,
-        }
-    }
-
-    /// This table with at most [`SHOWN_ROWS`] rows for reading and a row saying how many are
-    /// left out ("… 9600 more rows (every one is in the CSV download)") before the last; its
-    /// whole CSV kept in [`NumberTable::csv`].
-    pub(super) fn shortened(self) -> Self {
-        let (mut rows, left_out) = shown(&self.rows);
-        if left_out == 0 {
-            return self;
-        }
-        let mut note = vec![String::new(); self.headers.len()];
-        note[0] = format!("… {left_out} more rows (every one is in the CSV download)");
-        rows.insert(rows.len() - 1, note);
-        NumberTable {
-            csv: Some(self.to_csv()),
-            headers: self.headers,
             rows,
             data: None,
         }
@@ -133,6 +105,34 @@ fn share(value: f64) -> String {
 
 fn count(value: f64) -> String {
     format!("{:.0}", value.round())
+}
+
+/// The schedule table as the page shows it: of a long schedule its first rows and its last
+/// ([`shown`]), with a row before the last saying how many are left out (the CSV download has
+/// every one: see [`view_csv`]).
+pub fn shown_schedule_table(shown: &ScheduleReport, left_out: usize) -> NumberTable {
+    let mut table = schedule_table(shown);
+    if left_out > 0 {
+        let mut note = vec![String::new(); table.headers.len()];
+        note[0] = format!("… {left_out} more rows (every one is in the CSV download)");
+        let last = table.rows.len() - 1;
+        table.rows.insert(last, note);
+    }
+    table
+}
+
+/// The CSV download of `view`'s drawn `table` for `settings`: the table's own, but a long
+/// schedule's, which the drawn table only shows in part, made whole again.
+pub fn view_csv(
+    view: super::View,
+    settings: &super::Settings,
+    table: &NumberTable,
+) -> Result<String, Error> {
+    if view != super::View::Timeline {
+        return Ok(table.to_csv());
+    }
+    let schedule = super::policy_params(settings).policy()?.schedule();
+    Ok(schedule_table(&ScheduleReport::new(&schedule, DEFAULT_WINDOW_S)).to_csv())
 }
 
 /// Attempt, gap and time of each attempt.

@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{canvas_svg_size, chart_options, from_js, page_error, text, to_js};
+use super::convert::{api_error, canvas_svg_size, chart_options, from_js, page_error, text, to_js};
 use super::surface::{on_canvas, svg};
 use crate::page::{self, Computed, Settings, View};
 use crate::storm::Memo;
@@ -38,12 +38,16 @@ pub fn element_state(
     to_js(&page::element_state(&attributes))
 }
 
-/// A drawn chart's table (`Drawn.table`) as CSV.
-#[wasm_bindgen(js_name = tableCsv)]
-pub fn table_csv(
+/// The CSV download of a drawn chart's table (`Drawn.table`) for `view` and `settings`: a long
+/// schedule's, which the drawn table shows in part, with every row.
+#[wasm_bindgen(js_name = viewCsv)]
+pub fn view_csv(
+    #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
     #[wasm_bindgen(unchecked_param_type = "NumberTable")] table: JsValue,
 ) -> Result<String, JsValue> {
-    Ok(from_js::<page::NumberTable>("table", table)?.to_csv())
+    let table = from_js::<page::NumberTable>("table", table)?;
+    page::view_csv(view(&view_name)?, &settings(values)?, &table).map_err(|e| api_error(&e))
 }
 
 /// Writes the settings as a URL hash (without `#`), defaults left out.

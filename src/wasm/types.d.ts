@@ -937,11 +937,6 @@ rows: Array<Array<string>>,
  * column's heading (the rows above are written for reading: "8 h 36 min", "20.00×").
  */
 data?: NumberTable,
-/**
- * The whole table as CSV, when the rows above are only its first and last ones (see
- * [`NumberTable::shortened`]); the CSV download writes it.
- */
-csv?: string,
 };
 
 export type AttributeError = {

@@ -1,5 +1,6 @@
 //! The field names a struct deserializes, as serde's derive spells them (renames applied): for
-//! refusing keys a struct does not have where the deserializer itself never sees them.
+//! refusing keys a struct does not have where the deserializer itself never sees them, and for
+//! spelling the parameters a core message names as the JS API's keys ([`in_js_spelling`]).
 
 use serde::de::{self, Deserialize, Visitor};
 
@@ -70,8 +71,24 @@ fn kebab_case(key: &str) -> String {
 }
 
 /// `text` with each whole-word `from` (not part of a longer key: `retry-quota` in
-/// `retry-quota-tokens`) that is not prose written `to`.
+/// `retry-quota-tokens`) that is not prose written `to`; what the message quotes (`got
+/// "give-up"`, the value given) stays as it was.
 fn replace_key(text: &str, from: &str, to: &str) -> String {
+    text.split('"')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                part.to_string()
+            } else {
+                replace_unquoted(part, from, to)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\"")
+}
+
+/// [`replace_key`] in text outside quotes.
+fn replace_unquoted(text: &str, from: &str, to: &str) -> String {
     let part_of_word = |c: char| c.is_ascii_alphanumeric() || c == '-';
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -126,6 +143,15 @@ mod tests {
             ),
             ("the give-up time of one delivery", "the give-up time of one delivery"),
             ("a non-give-up value; the Retry-After header", "a non-give-up value; the Retry-After header"),
+            // A value quoted as given is not a key.
+            (
+                "format must be csv, json or markdown, got \"give-up\"",
+                "format must be csv, json or markdown, got \"give-up\"",
+            ),
+            (
+                "retry-quota-tokens must be given only with retry-quota aws or grpc, got \"max-lag\"",
+                "retryQuotaTokens must be given only with retryQuota aws or grpc, got \"max-lag\"",
+            ),
         ];
         for (core, js) in cases {
             assert_eq!(in_js_spelling(core), js);

@@ -5,8 +5,12 @@ import type { NumberTable, ReportRow, StormDrawn, View } from './backoff_lab.js'
 export interface RenderedDetail {
   view: View;
   caption: string;
+  /** The chart's numbers; of a schedule of more than 400 attempts, the first 399 rows, a row
+   * saying how many are left out, and the last (the CSV download has every one). */
   table: NumberTable;
   storms: StormDrawn[];
+  /** The timeline's schedule: `attempts` counts them all, `rows` holds at most the first 399
+   * and the last. */
   schedule: { rows: ReportRow[]; give_up_s: number; attempts: number } | null;
 }
 

@@ -47,6 +47,16 @@ export class Computer {
     return this.idle.pop();
   }
 
+  /** Workers cannot start here (another user of them found so): no more are tried. */
+  refused() {
+    this.workersWork = false;
+  }
+
+  /** Whether workers are still tried. */
+  get tryWorkers() {
+    return this.workersWork;
+  }
+
   /** `worker`, idle now, back to the pool (or stopped when the pool is full). */
   give(worker) {
     if (this.idle.length < this.poolSize) this.idle.push(worker);

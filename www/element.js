@@ -228,10 +228,12 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.rows = new RowPool({
       jobsOf: survivalJobs,
       rowsOf: computeSurvivalRows,
-      makeWorker: elementWorker,
+      // None once any element (its charts or its map) found that workers cannot start here.
+      makeWorker: () => (sharedComputer().tryWorkers ? elementWorker() : null),
       size: navigator.hardwareConcurrency || 2,
       idle: { take: () => sharedComputer().take(), give: (worker) => sharedComputer().give(worker) },
       busy: rowWorkers,
+      onRefused: () => sharedComputer().refused(),
     });
     // Whether the computed result is a survival map still filling in (no rendered event yet).
     this.partial = false;
@@ -522,7 +524,11 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.parts.actions.hidden = !this.hasAttribute('actions');
     // A survival map still filling in, or a quicker first run, exported, would pass for the
     // whole result.
-    for (const button of this.parts.actions.children) button.disabled = this.partial;
+    for (const button of this.parts.actions.children) {
+      button.disabled = this.partial;
+      if (this.partial) button.title = 'available once the whole chart is computed';
+      else button.removeAttribute('title');
+    }
     if (this.partial || this.reported) return;
     this.reported = true;
     this.dispatchEvent(new CustomEvent('backoff-lab:rendered', {

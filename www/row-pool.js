@@ -14,15 +14,17 @@ export class RowPool {
   /**
    * `jobsOf(settings, workers)` lists the pieces of rows for that many workers, 0 for this
    * thread (it throws on invalid settings); `rowsOf(settings, series, headrooms)` computes one
-   * piece on this thread; `makeWorker()` returns a Worker running worker.js, or is null to
-   * compute on this thread. `idle`, if given, is where idle workers are taken from and given
+   * piece on this thread; `makeWorker()` returns a Worker running worker.js (or null: none is
+   * to be tried now), or is null to compute on this thread. `idle`, if given, is where idle workers are taken from and given
    * back to (`take()`, `give(worker)`: the element's pool, which its charts share); by default
    * this pool keeps its own. `busy`, if given, counts the busy workers of several pools (the
    * page's elements) against its `limit`: a map then starts more than one worker only while the
    * count is under the limit, so that three maps on an 8-core machine run on about 8 workers,
-   * not 24.
+   * not 24. `onRefused()`, if given, is told when a worker's script never ran (see
+   * `startFailed`), so that others sharing the workers stop trying them too.
    */
-  constructor({ jobsOf, rowsOf, makeWorker, size, idle, busy }) {
+  constructor({ jobsOf, rowsOf, makeWorker, size, idle, busy, onRefused }) {
+    this.onRefused = onRefused ?? (() => {});
     this.jobsOf = jobsOf;
     this.rowsOf = rowsOf;
     this.makeWorker = makeWorker;
@@ -127,6 +129,7 @@ export class RowPool {
    */
   startFailed(run) {
     this.makeWorker = null;
+    this.onRefused();
     this.terminate(run);
     if (run.done) return;
     clearTimeout(run.partialTimer);
@@ -142,11 +145,13 @@ export class RowPool {
     if (!run.busy.has(worker)) return;
     run.busy.delete(worker);
     this.busy.count -= 1;
-    this.idle.give(worker);
     if (data.error) {
+      // Its wasm may have trapped: not handed to anyone again.
+      worker.terminate();
       this.fail(run, data.error);
       return;
     }
+    this.idle.give(worker);
     this.arrived(run, data.rows);
     if (!run.done) this.fill(run);
   }

@@ -38,7 +38,7 @@ mod bins;
 mod render;
 
 use bins::Bins;
-pub(crate) use render::format_rate;
+pub(crate) use render::{format_peak, format_rate};
 
 /// The most deliveries one herd may have.
 pub const MAX_DELIVERIES: usize = 10_000_000;

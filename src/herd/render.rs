@@ -25,25 +25,14 @@ impl Herd {
             return format!("{fail} in the same second. With a single attempt nothing is retried.");
         }
         let mean = format_rate(first.mean_per_s);
-        // Unjittered, every first retry arrives within one second of the others: wide bins
-        // would average that second away (see the module docs), so it is counted whole.
-        let (peak, peak_to_mean) = if self.mode == "none" {
-            let (all, multiple) = self.unjittered_first_second();
-            (format!("{} per second", format_count(all)), multiple)
-        } else if first.bin_s == 1.0 {
-            (
-                format!("{} per second", format_count(first.peak_per_s)),
-                first.peak_to_mean,
-            )
-        } else {
-            (
-                format!(
-                    "{} per second averaged over the busiest {}",
-                    format_rate(first.peak_per_s),
-                    format_duration(first.bin_s)
-                ),
-                first.peak_to_mean,
-            )
+        let (per_s, peak_to_mean, averaged) = self.first_retry_peak();
+        let peak = match averaged {
+            None => format!("{} per second", format_peak(per_s, averaged)),
+            Some(bin_s) => format!(
+                "{} per second averaged over the busiest {}",
+                format_peak(per_s, averaged),
+                format_duration(bin_s)
+            ),
         };
         let with = match self.mode.as_str() {
             "none" => "Without jitter".to_string(),
@@ -136,6 +125,31 @@ impl Herd {
 }
 
 /// A multiple of a mean, as every multiple is written: `1.32×`, `366×`.
+impl Herd {
+    /// The first retries' peak rate as the caption gives it, its multiple of their mean rate,
+    /// and the width of the bin it is averaged over when wider than a second. Unjittered,
+    /// every first retry arrives within one second of the others: wide bins would average that
+    /// second away (see the module docs), so it is counted whole.
+    pub(crate) fn first_retry_peak(&self) -> (f64, f64, Option<f64>) {
+        let first = &self.first_retry;
+        if self.mode == "none" {
+            let (all, multiple) = self.unjittered_first_second();
+            return (all, multiple, None);
+        }
+        let averaged = (first.bin_s != 1.0).then_some(first.bin_s);
+        (first.peak_per_s, first.peak_to_mean, averaged)
+    }
+}
+
+/// A peak rate as the caption writes it: a count of a second's retries, or a rate averaged
+/// over a wider bin (`0.0040`).
+pub(crate) fn format_peak(per_s: f64, averaged_over_s: Option<f64>) -> String {
+    match averaged_over_s {
+        None => format_count(per_s),
+        Some(_) => format_rate(per_s),
+    }
+}
+
 fn format_multiple(value: f64) -> String {
     format!("{}×", crate::number_text::multiple(value))
 }

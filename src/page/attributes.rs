@@ -52,6 +52,8 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
         );
     let mut settings = from_state.settings;
     let mut given = from_state.given;
+    // The keys named by attributes themselves (not inside `state`, which is a link).
+    let mut named = Vec::new();
     for (name, value) in attributes {
         if name == "theme" && !(value.is_empty() || THEMES.contains(&value.as_str())) {
             errors.push(AttributeError {
@@ -66,7 +68,10 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
             continue;
         }
         match settings.set_checked(name, value) {
-            Ok(()) => given.extend(super::settings::key(name)),
+            Ok(()) => {
+                given.extend(super::settings::key(name));
+                named.extend(super::settings::key(name));
+            }
             Err(message) => errors.push(AttributeError {
                 attribute: name.clone(),
                 message,
@@ -79,7 +84,14 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
             message,
         });
     }
-    if let Some((message, first)) = super::settings::formula_beside_gaps(&settings, &given) {
+    // Named as attributes beside a list (from either): told, as the attribute named.
+    let formula_named: Vec<&'static str> = given
+        .iter()
+        .copied()
+        .filter(|key| *key == "gaps" || named.contains(key))
+        .collect();
+    if let Some((message, first)) = super::settings::formula_beside_gaps(&settings, &formula_named)
+    {
         errors.push(AttributeError {
             attribute: first.into(),
             message,
@@ -142,6 +154,19 @@ mod tests {
             "base was ignored: gaps is given (clear the gaps to use base, multiplier and cap)"
         );
         assert_eq!(state.settings.get("gaps"), "5s,5m");
+        // Inside `state` they are a link's, read without a word (the page's links carried them);
+        // a base attribute beside a list from `state` is told.
+        let linked = element_state(&attributes(&[("state", "gaps=5s,5m&base=1m")]));
+        assert!(linked.errors.is_empty(), "{:?}", linked.errors);
+        let mixed = element_state(&attributes(&[("state", "gaps=5s,5m"), ("cap", "1h")]));
+        assert_eq!(
+            mixed
+                .errors
+                .iter()
+                .map(|e| e.attribute.as_str())
+                .collect::<Vec<_>>(),
+            ["cap"]
+        );
     }
 
     #[test]

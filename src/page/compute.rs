@@ -12,7 +12,7 @@ use crate::give_up::{JitterReport, HISTOGRAM_BINS};
 use crate::herd::Herd;
 use crate::jitter::Jitter;
 use crate::storm::{Memo, Scenario, StormReport, Summary};
-use crate::{Error, Params, Policy, ScheduleReport, DEFAULT_WINDOW_S};
+use crate::{Error, Params, Policy, Schedule, ScheduleReport, DEFAULT_WINDOW_S};
 
 /// The most minutes of a storm the page's chart is given.
 const CHART_MINUTES: usize = 1_500;
@@ -286,13 +286,20 @@ fn drawn<DB: DrawingBackend>(
     }
 }
 
+/// Your policy's schedule and its report, as the timeline draws it and its CSV download
+/// writes it.
+pub(super) fn your_schedule(settings: &Settings) -> Result<(Schedule, ScheduleReport), Error> {
+    let schedule = policy(&policy_params(settings))?.schedule();
+    let report = ScheduleReport::new(&schedule, DEFAULT_WINDOW_S);
+    Ok((schedule, report))
+}
+
 fn draw_timeline<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     settings: &Settings,
     options: &ChartOptions,
 ) -> Result<Drawn, PageError> {
-    let schedule = policy(&policy_params(settings))?.schedule();
-    let report = ScheduleReport::new(&schedule, DEFAULT_WINDOW_S);
+    let (schedule, report) = your_schedule(settings)?;
     let preset = crate::presets::preset(settings.get("compare")).ok();
     match &preset {
         Some(preset) => chart::timeline::draw_compared(

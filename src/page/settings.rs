@@ -462,7 +462,6 @@ pub fn decode_hash(hash: &str) -> DecodedState {
         }
     }
     notices.extend(choose_stop(&mut settings, &given));
-    notices.extend(formula_beside_gaps(&settings, &given).map(|(notice, _)| notice));
     DecodedState {
         settings,
         notices,
@@ -496,10 +495,12 @@ fn own_gaps(settings: &Settings) -> bool {
     !settings.get("gaps").trim().is_empty() && settings.get("preset").is_empty()
 }
 
-/// A list of gaps of the link's own is the schedule, as `--gaps` is in the CLI (which refuses
+/// A list of gaps of its own is the schedule, as `--gaps` is in the CLI (which refuses
 /// `--base`, `--multiplier` or `--cap` beside it): named beside it, they are left out of the
-/// schedule, and the notice says so, with the first of them. Their values stay, for when the
-/// list is cleared; the page's own links leave them out ([`encode_hash`]).
+/// schedule. An element's attributes are told so, with the first of them named
+/// ([`super::element_state`]); a link is read without a notice, as the page's own links
+/// carried them beside a list until December 2026 (they leave them out now: [`encode_hash`]).
+/// Their values stay, for when the list is cleared.
 pub(super) fn formula_beside_gaps(
     settings: &Settings,
     named: &[&'static str],
@@ -613,21 +614,23 @@ mod tests {
         assert_eq!(decode_hash(&hash).settings, kept);
     }
 
-    /// A list of gaps is the schedule (`--gaps` refuses the formula's flags beside it): a link
-    /// naming base, multiplier or cap beside it says they were ignored, and the page's own
-    /// links leave them out, so they read back without a notice. Beside a preset's list a cap
-    /// still cuts it, and stays in the link.
+    /// A list of gaps is the schedule (`--gaps` refuses the formula's flags beside it): named
+    /// beside it, base, multiplier or cap are ignored, and said so (to an element), and the
+    /// page's own links leave them out. Beside a preset's list a cap still cuts it, and stays
+    /// in the link.
     #[test]
     fn the_formula_beside_a_list_of_gaps_is_ignored_and_said_so() {
         let both = decode_hash("#base=1m&cap=10m&gaps=5s,5m");
         assert_eq!(
-            both.notices,
-            ["base and cap were ignored: gaps is given (clear the gaps to use base, multiplier and cap)"]
+            formula_beside_gaps(&both.settings, &both.given),
+            Some(("base and cap were ignored: gaps is given (clear the gaps to use base, multiplier and cap)".to_string(), "base"))
         );
+        // A link the page wrote before its links left them out reads without a notice.
+        assert!(both.notices.is_empty());
         let one = decode_hash("#gaps=5s,5m&multiplier=2");
         assert_eq!(
-            one.notices,
-            ["multiplier was ignored: gaps is given (clear the gaps to use base, multiplier and cap)"]
+            formula_beside_gaps(&one.settings, &one.given).map(|(notice, _)| notice).as_deref(),
+            Some("multiplier was ignored: gaps is given (clear the gaps to use base, multiplier and cap)")
         );
         let mut own = Settings::default();
         own.set("gaps", "5s,5m");

@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 use super::compute::{Computed, StormDrawn};
 use crate::duration::format_precise;
 use crate::give_up::JitterReport;
-use crate::herd::{format_rate, Herd};
+use crate::herd::{format_peak, format_rate, Herd};
 use crate::number_text::format_count;
 use crate::staleness::StalenessReport;
-use crate::{format_duration, Error, ScheduleReport, DEFAULT_WINDOW_S};
+use crate::{format_duration, ScheduleReport};
 
 /// A table of text: a header row and rows of the same length.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -28,9 +28,9 @@ pub struct NumberTable {
     pub data: Option<Box<NumberTable>>,
 }
 
-/// The most rows a drawn table (and a drawn schedule) carries to the page: a long schedule's
-/// ten thousand rows, each a few strings across the wasm boundary, took 100-300 ms of every
-/// redraw, for a table that shows a few hundred.
+/// The most attempts a drawn schedule (and its table, plus a row saying how many are left out)
+/// carries to the page: a long schedule's ten thousand rows, each a few strings across the wasm
+/// boundary, took 100-300 ms of every redraw, for a table that shows a few hundred.
 pub const SHOWN_ROWS: usize = 400;
 
 /// The rows a reader is shown of `all`: every one up to [`SHOWN_ROWS`], else the first
@@ -108,31 +108,31 @@ fn count(value: f64) -> String {
 }
 
 /// The schedule table as the page shows it: of a long schedule its first rows and its last
-/// ([`shown`]), with a row before the last saying how many are left out (the CSV download has
-/// every one: see [`view_csv`]).
+/// ([`shown`]), with a row before the last saying how many attempts are left out (its CSV
+/// download has every one: see [`view_csv`]); the numbers for a spreadsheet have no such row.
 pub fn shown_schedule_table(shown: &ScheduleReport, left_out: usize) -> NumberTable {
     let mut table = schedule_table(shown);
     if left_out > 0 {
         let mut note = vec![String::new(); table.headers.len()];
-        note[0] = format!("… {left_out} more rows (every one is in the CSV download)");
+        note[0] = format!("… {left_out} more attempts");
         let last = table.rows.len() - 1;
         table.rows.insert(last, note);
     }
     table
 }
 
-/// The CSV download of `view`'s drawn `table` for `settings`: the table's own, but a long
-/// schedule's, which the drawn table only shows in part, made whole again.
+/// The CSV download of `view`'s drawn `table` for `settings`: the table's own, but the
+/// timeline's, which shows a long schedule in part, made whole again.
 pub fn view_csv(
     view: super::View,
     settings: &super::Settings,
     table: &NumberTable,
-) -> Result<String, Error> {
+) -> Result<String, super::PageError> {
     if view != super::View::Timeline {
         return Ok(table.to_csv());
     }
-    let schedule = super::policy_params(settings).policy()?.schedule();
-    Ok(schedule_table(&ScheduleReport::new(&schedule, DEFAULT_WINDOW_S)).to_csv())
+    let (_, report) = super::compute::your_schedule(settings)?;
+    Ok(schedule_table(&report).to_csv())
 }
 
 /// Attempt, gap and time of each attempt.
@@ -210,21 +210,21 @@ fn distribution_table(report: &JitterReport) -> NumberTable {
     )
 }
 
-/// The first retries' peak and mean rate, with the chosen jitter and without: to three
-/// significant digits, as the caption writes rates and multiples (`33.3/s`, `1.32×`).
+/// The first retries' peak and mean rate, with the chosen jitter and without, as the caption
+/// gives them (`44/s`, `33.3/s`, `1.32×`; unjittered, the one second they all arrive in).
 fn herd_table(spread: &Herd, spike: &Herd) -> NumberTable {
     let row = |label: &str, herd: &Herd| {
-        let rates = &herd.first_retry;
+        let (peak, multiple, averaged) = herd.first_retry_peak();
         vec![
             label.to_string(),
-            format!("{}/s", format_rate(rates.peak_per_s)),
-            format!("{}/s", format_rate(rates.mean_per_s)),
-            format!("{}×", crate::number_text::multiple(rates.peak_to_mean)),
+            format!("{}/s", format_peak(peak, averaged)),
+            format!("{}/s", format_rate(herd.first_retry.mean_per_s)),
+            format!("{}×", crate::number_text::multiple(multiple)),
         ]
     };
     let data = |label: &str, herd: &Herd| {
-        let rates = &herd.first_retry;
-        let numbers = [rates.peak_per_s, rates.mean_per_s, rates.peak_to_mean];
+        let (peak, multiple, _) = herd.first_retry_peak();
+        let numbers = [peak, herd.first_retry.mean_per_s, multiple];
         std::iter::once(label.to_string())
             .chain(numbers.map(|value| number(Some(value))))
             .collect::<Vec<_>>()
@@ -485,7 +485,6 @@ mod tests {
         );
     }
 
-    /// Every table's CSV carries numbers, not the words and units the rows are written in.
     /// The page's herd caption of 1,000 deliveries under full jitter (seed 42) reads "44 per
     /// second against a mean of 33.3 per second (1.32× the mean)": its table says the same.
     #[test]
@@ -496,20 +495,20 @@ mod tests {
         let caption = spread.caption(Some(&spike));
         let table = herd_table(&spread, &spike);
         let jittered = &table.rows[0];
-        assert!(
-            caption.contains(&format!(
-                "a mean of {} per second",
-                jittered[2].trim_end_matches("/s")
-            )),
-            "{caption} {jittered:?}"
-        );
-        assert!(
-            caption.contains(&format!("({} the mean)", jittered[3])),
-            "{caption} {jittered:?}"
-        );
-        assert_eq!(jittered[1..], ["44.0/s", "33.3/s", "1.32×"]);
+        let per_s = |cell: &String| cell.trim_end_matches("/s").to_string();
+        for said in [
+            format!("peak at {} per second", per_s(&jittered[1])),
+            format!("a mean of {} per second", per_s(&jittered[2])),
+            format!("({} the mean)", jittered[3]),
+        ] {
+            assert!(caption.contains(&said), "{said:?} in {caption}");
+        }
+        assert_eq!(jittered[1..], ["44/s", "33.3/s", "1.32×"]);
+        // Unjittered: all 1,000 in one second, as the caption says.
+        assert_eq!(table.rows[1][1], "1,000/s");
     }
 
+    /// Every table's CSV carries numbers, not the words and units the rows are written in.
     #[test]
     fn every_csv_is_numbers_under_headings_with_units() {
         let report = ScheduleReport::new(&Policy::article().schedule(), 1_200.0);

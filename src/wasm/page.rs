@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{api_error, canvas_svg_size, chart_options, from_js, page_error, text, to_js};
+use super::convert::{canvas_svg_size, chart_options, from_js, page_error, text, to_js};
 use super::surface::{on_canvas, svg};
 use crate::page::{self, Computed, Settings, View};
 use crate::storm::Memo;
@@ -47,7 +47,7 @@ pub fn view_csv(
     #[wasm_bindgen(unchecked_param_type = "NumberTable")] table: JsValue,
 ) -> Result<String, JsValue> {
     let table = from_js::<page::NumberTable>("table", table)?;
-    page::view_csv(view(&view_name)?, &settings(values)?, &table).map_err(|e| api_error(&e))
+    page::view_csv(view(&view_name)?, &settings(values)?, &table).map_err(|e| page_error(&e))
 }
 
 /// Writes the settings as a URL hash (without `#`), defaults left out.

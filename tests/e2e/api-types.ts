@@ -132,7 +132,7 @@ export async function everyExport(): Promise<string[]> {
   const element: ElementState = elementState([['view', 'storm'], ['class', 'wide'], ['multiplier', 'NaN']]);
   const unused: string = element.errors.map((e) => `${e.attribute}: ${e.message}`).join('\n');
   const numbers: NumberTable = page.table;
-  const numbersCsv: string = viewCsv(element.settings.view, element.settings, numbers) + element.settings.view + unused;
+  const numbersCsv: string = viewCsv(view, element.settings, numbers) + element.settings.view + unused;
   const map: SurvivalMap = survival(scenario, { steps: '6x4', outages: '1m..2h' });
   const cliff: number | null = map.series[0].boundary[0];
   const jobs: Array<[number, number[]]> = survivalJobs(settings, 2);

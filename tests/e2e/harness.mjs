@@ -59,7 +59,6 @@ export async function closeServer(server) {
   await new Promise((resolve) => server.close(resolve));
 }
 
-/** Console errors, page errors, failed requests and HTTP errors of `page`, as they happen. */
 /** Counts, in `window.__rowJobs`, the survival map's pieces of rows `page` hands to workers. */
 export function countRowJobs(page) {
   return page.addInitScript(() => {
@@ -74,6 +73,7 @@ export function countRowJobs(page) {
   });
 }
 
+/** Console errors, page errors, failed requests and HTTP errors of `page`, as they happen. */
 export function watchProblems(page) {
   const problems = [];
   // Chromium asks for /favicon.ico on its own; a page without one is not a page error.

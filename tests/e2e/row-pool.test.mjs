@@ -29,6 +29,12 @@ class StandInWorker {
     this.onmessage({ data: { id, rows: headrooms.map((headroom) => ({ series, headroom })) } });
   }
 
+  /** A refusal of its job (its wasm may have trapped). */
+  fail() {
+    const { id } = this.jobs.shift();
+    this.onmessage({ data: { id, error: { message: 'unreachable', setting: null } } });
+  }
+
   /** Its script was refused: an error before any message. */
   refuse() {
     this.onerror({ preventDefault() {}, message: '' });
@@ -91,12 +97,14 @@ test('maps sharing a count of busy workers take a second worker only below its l
   assert.equal(busy.count, 0, 'no worker counted busy once the maps are done');
 });
 
-test('a worker whose script never runs hands the whole map to this thread', async () => {
-  const { rows, workers } = pool();
+test('a worker whose script never runs hands the whole map to this thread, and says so', async () => {
+  let told = 0;
+  const { rows, workers } = pool({ onRefused: () => { told += 1; } });
   const result = request(rows);
   assert.equal(workers.length, 2);
   workers[0].refuse();
   assert.ok(workers.every((worker) => worker.terminated), 'the other worker is stopped too');
+  assert.equal(told, 1, 'the others sharing the workers are told once');
   const { computed } = await result;
   assert.equal(computed.rows.length, 6);
   assert.ok(computed.rows.every((row) => row.here), 'every row computed on this thread');
@@ -118,6 +126,21 @@ test('a stopped map frees its workers, and a late answer from one is dropped', a
   worker.answer();
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(answered, false);
+  assert.equal(busy.count, 0);
+});
+
+test('a worker that answered with an error is stopped, not handed back to the pool', async () => {
+  const given = [];
+  const idle = { take: () => given.pop(), give: (worker) => given.push(worker) };
+  const busy = { count: 0, limit: 8 };
+  const { rows, workers } = pool({ idle, busy });
+  const failed = new Promise((resolve) => {
+    rows.request('survival', {}, { onResult: () => resolve('a result'), onError: resolve });
+  });
+  workers[0].fail();
+  assert.equal((await failed).message, 'unreachable');
+  assert.ok(workers.every((worker) => worker.terminated), 'the failed one and the other');
+  assert.equal(given.length, 0);
   assert.equal(busy.count, 0);
 });
 

@@ -154,7 +154,7 @@ mod tests {
             "base was ignored: gaps is given (clear the gaps to use base, multiplier and cap)"
         );
         assert_eq!(state.settings.get("gaps"), "5s,5m");
-        // Inside `state` they are a link's, read without a word (the page's links carried them);
+        // Inside `state` they are a link's, read without a word (the page's links carry them);
         // a base attribute beside a list from `state` is told.
         let linked = element_state(&attributes(&[("state", "gaps=5s,5m&base=1m")]));
         assert!(linked.errors.is_empty(), "{:?}", linked.errors);

@@ -498,9 +498,8 @@ fn own_gaps(settings: &Settings) -> bool {
 /// A list of gaps of its own is the schedule, as `--gaps` is in the CLI (which refuses
 /// `--base`, `--multiplier` or `--cap` beside it): named beside it, they are left out of the
 /// schedule. An element's attributes are told so, with the first of them named
-/// ([`super::element_state`]); a link is read without a notice, as the page's own links
-/// carried them beside a list until December 2026 (they leave them out now: [`encode_hash`]).
-/// Their values stay, for when the list is cleared.
+/// ([`super::element_state`]); a link is read without a notice, as the page's own links carry
+/// them beside a list ([`encode_hash`]). Their values stay, for when the list is cleared.
 pub(super) fn formula_beside_gaps(
     settings: &Settings,
     named: &[&'static str],
@@ -533,8 +532,8 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
 
 /// Writes settings as a URL hash (without the `#`), in the fixed order, skipping defaults, but
 /// for the stop rule beside a give-up deadline (a deadline alone is the stop, see
-/// [`super::resolve`]), and the formula's base, multiplier and cap beside a list of gaps of
-/// the page's own (which is the schedule: see [`formula_beside_gaps`]).
+/// [`super::resolve`]). The formula's base, multiplier and cap are written beside a list of
+/// gaps too, which is the schedule: their fields keep them for when the list is cleared.
 ///
 /// # Example
 /// ```
@@ -550,9 +549,6 @@ pub fn encode_hash(settings: &Settings) -> String {
         .zip(&settings.values)
         .filter_map(|((key, _, default), value)| {
             let value = value.trim();
-            if FORMULA.contains(key) && own_gaps(settings) {
-                return None;
-            }
             let kept = value != *default || (*key == "stop" && !settings.is_default("give-up"));
             kept.then(|| format!("{key}={}", utf8_percent_encode(value, ESCAPED)))
         })
@@ -615,9 +611,9 @@ mod tests {
     }
 
     /// A list of gaps is the schedule (`--gaps` refuses the formula's flags beside it): named
-    /// beside it, base, multiplier or cap are ignored, and said so (to an element), and the
-    /// page's own links leave them out. Beside a preset's list a cap still cuts it, and stays
-    /// in the link.
+    /// beside it, base, multiplier or cap are ignored, and said so to an element. A link reads
+    /// them without a notice: the page's own links keep them beside a list, and read back the
+    /// same. Beside a preset's list a cap still cuts it.
     #[test]
     fn the_formula_beside_a_list_of_gaps_is_ignored_and_said_so() {
         let both = decode_hash("#base=1m&cap=10m&gaps=5s,5m");
@@ -625,7 +621,6 @@ mod tests {
             formula_beside_gaps(&both.settings, &both.given),
             Some(("base and cap were ignored: gaps is given (clear the gaps to use base, multiplier and cap)".to_string(), "base"))
         );
-        // A link the page wrote before its links left them out reads without a notice.
         assert!(both.notices.is_empty());
         let one = decode_hash("#gaps=5s,5m&multiplier=2");
         assert_eq!(
@@ -636,8 +631,9 @@ mod tests {
         own.set("gaps", "5s,5m");
         own.set("base", "1 min");
         let hash = encode_hash(&own);
-        assert_eq!(hash, "gaps=5s,5m");
-        assert!(decode_hash(&hash).notices.is_empty());
+        assert_eq!(hash, "base=1%20min&gaps=5s,5m");
+        let back = decode_hash(&hash);
+        assert_eq!((back.notices.len(), back.settings), (0, own));
         let preset = decode_hash("#preset=svix&cap=1h");
         assert!(preset.notices.is_empty());
         let resolved = super::super::resolve(preset);
@@ -652,6 +648,7 @@ mod tests {
     fn a_link_round_trips_exactly() {
         let mut settings = decode_hash("").settings;
         for (key, value) in [
+            ("base", "1 min"),
             ("mode", "proportional"),
             ("factor", "0.35"),
             ("seed", "123456789"),

@@ -63,13 +63,15 @@ pub(crate) fn caption(
     let within_a_minute = |at: u32| at <= summary.outage_end_s + 60;
     // The survival map's collapse: no delivery of the backlog within the hour after the outage,
     // and goodput in that hour under half the arrival rate. Said here unless the sentence below
-    // says it (most deliveries exhausted).
+    // says it (most deliveries exhausted), and only of steady traffic that brings deliveries:
+    // a batch alone has no arrival rate to fall short of (its `--arrivals` changes nothing else).
     let delivered_within_the_hour = summary.drained_by == Some(DrainedBy::Delivery)
         && summary
             .drained_at_s
             .is_some_and(|at| at <= summary.outage_end_s + crate::survival::RECOVERY_WINDOW_S);
     if let Some(recovery) = recovery.filter(|recovery| {
-        recovery.goodput_share < crate::survival::COLLAPSE_GOODPUT_SHARE
+        steady >= 1.0
+            && recovery.goodput_share < crate::survival::COLLAPSE_GOODPUT_SHARE
             && !delivered_within_the_hour
             && !mostly_exhausted
     }) {
@@ -349,6 +351,35 @@ mod tests {
                 "{outage:?} {batch:?}: {text}"
             );
         }
+    }
+
+    /// A batch alone (no steady traffic) has no arrival rate for its goodput to fall short of:
+    /// no collapse is called, whatever `arrivals` says (it changes nothing else). The same
+    /// batch beside steady traffic that the destination cannot keep up with is called one.
+    #[test]
+    fn a_batch_alone_is_not_called_a_collapse_of_a_rate_nobody_sends() {
+        let caption = |arrivals_per_s: f64, traffic_s: u32| {
+            let spec = Spec {
+                arrivals_per_s,
+                traffic_s,
+                batch: Some((100_000, 0)),
+                outage: (0, 0),
+                capacity_per_s: 20.0,
+                bounds: crate::storm::Bounds {
+                    rate_limit_per_s: Some(20.0),
+                    ..Default::default()
+                },
+                ..Spec::article_fixed()
+            };
+            simulate_fluid(&Scenario::new(spec).unwrap(), false)
+                .unwrap()
+                .caption
+        };
+        for arrivals in [10.0, 100.0] {
+            let text = caption(arrivals, 0);
+            assert!(!text.contains("collapses"), "{arrivals}/s: {text}");
+        }
+        assert!(caption(100.0, 7_200).contains("Goodput collapses"));
     }
 
     /// A 30 min outage at 2× headroom, the article's policy with full jitter: no success for

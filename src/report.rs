@@ -320,14 +320,18 @@ fn caption(schedule: &Schedule) -> String {
     } else {
         text += "the first delivery is at 0 s. ";
     }
-    let last = rows.last().map_or(1, |r| r.attempt);
+    // Attempt numbers grouped by thousands, as everywhere ("attempt 2,000").
+    let last = format_count(f64::from(rows.last().map_or(1, |r| r.attempt)));
     let give_up = format_duration(schedule.give_up_s());
     match schedule.first_capped_attempt() {
-        Some(first) if !policy.is_fixed_interval() => text += &format!(
-            "From attempt {first} the cap engages and every further attempt sits {} after the last, \
+        Some(first) if !policy.is_fixed_interval() => {
+            text += &format!(
+            "From attempt {} the cap engages and every further attempt sits {} after the last, \
              so attempt {last} falls at {give_up}, where the schedule gives up.",
+            format_count(f64::from(first)),
             format_duration(policy.cap_s())
-        ),
+        )
+        }
         _ => text += &format!("Attempt {last} falls at {give_up}, where the schedule gives up."),
     }
     if let Some((_, deadline, _)) = crossed_deadline(schedule) {
@@ -362,7 +366,8 @@ fn past_deadline(schedule: &Schedule) -> String {
     };
     match crossed_deadline(schedule) {
         Some((attempt, deadline, before)) => format!(
-            ", the first at or past the {deadline} deadline (attempt {attempt} falls at {before})"
+            ", the first at or past the {deadline} deadline (attempt {} falls at {before})",
+            format_count(f64::from(attempt))
         ),
         None => format!(", on the {} deadline", format_duration(deadline_s)),
     }
@@ -527,6 +532,21 @@ mod tests {
 
     /// A staleness CSV read `254.99999999999997` for a p95 of 255 s: CSV numbers keep 12
     /// significant digits, which is noise-free and loses nothing a figure here has.
+    /// Attempt numbers in the caption are grouped by thousands, as in the facts.
+    #[test]
+    fn the_caption_groups_attempt_numbers() {
+        let policy = Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(2_000)).unwrap();
+        let report = ScheduleReport::new(&policy.schedule(), 1_200.0);
+        assert!(
+            report.caption.contains("so attempt 2,000 falls at"),
+            "{}",
+            report.caption
+        );
+        let deadline = Policy::new(1.0, 1.0, 1.0, Stop::GiveUpAfter(1_500.5)).unwrap();
+        let facts = ScheduleReport::new(&deadline.schedule(), 1_200.0).facts;
+        assert!(facts[0].contains("(attempt 1,501 falls at"), "{}", facts[0]);
+    }
+
     #[test]
     fn csv_numbers_carry_no_float_noise() {
         assert_eq!(csv_number(254.999_999_999_999_97), "255");

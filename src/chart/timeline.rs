@@ -406,7 +406,10 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         x: f64,
         (number_font, elapsed_font): (&TextStyle, &TextStyle),
     ) -> Result<Option<f64>, Error> {
-        let number = format!("#{}", row.attempt);
+        let number = format!(
+            "#{}",
+            crate::number_text::format_count(f64::from(row.attempt))
+        );
         let elapsed = format_duration(row.elapsed_s);
         let (ew, eh) = self.painter.size(&elapsed, elapsed_font);
         let nw = self.painter.size(&number, number_font).0;

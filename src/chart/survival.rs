@@ -404,15 +404,20 @@ fn current<DB: DrawingBackend>(
         let (width, height) = super::text_size(area, &label, &label_style);
         (label, width, height)
     };
-    let mut sized_wordings = wordings.into_iter().map(sized);
+    let sized_wordings: Vec<_> = wordings.into_iter().map(sized).collect();
     let mut chosen = sized_wordings
-        .next()
+        .iter()
+        .find(|wording| wording.1 <= plot_right - plot_left)
+        .or(sized_wordings.last())
+        .cloned()
         .unwrap_or_else(|| sized(String::new()));
-    for shorter in sized_wordings {
-        if chosen.1 <= plot_right - plot_left {
-            break;
+    // On a small map even the shortest wording covered a quarter of it (a 240 × 160 figure):
+    // the mark's outcome alone, which the caption names as your scenario's.
+    let shortest = sized_wordings.last().map_or(0.0, |wording| wording.1);
+    if let Some(own) = map.scenario.as_ref() {
+        if shortest > (plot_right - plot_left) / 2.0 {
+            chosen = sized(outcome_words(own));
         }
-        chosen = shorter;
     }
     let (label, label_width, label_height) = chosen;
     let plot_bottom = f64::from(rows_px.end) - edge;
@@ -546,7 +551,10 @@ mod tests {
             crate::chart::svg_read::labels(&svg)
                 .into_iter()
                 .map(|l| l.text)
-                .find(|t| t.starts_with("your scenario"))
+                .find(|t| {
+                    t.starts_with("your scenario")
+                        || map.scenario.is_some_and(|own| *t == outcome_words(&own))
+                })
                 .unwrap()
         };
         let label = |map: &SurvivalMap| label_at(map, (900, 460));
@@ -577,9 +585,12 @@ mod tests {
                 outcome_words(&under)
             )
         );
-        // Too long to fit across a small map: the outcome alone (it ran off a 240 px figure).
+        // Too long to fit across a small map: the outcome alone (it ran off a 240 px figure,
+        // and the shorter wording covered a quarter of the map); on a middling one, the
+        // shorter wording.
+        assert_eq!(label_at(&map, (240, 160)), outcome_words(&own));
         assert_eq!(
-            label_at(&map, (240, 160)),
+            label_at(&map, (480, 240)),
             format!("your scenario: {}", outcome_words(&own))
         );
     }
@@ -611,9 +622,10 @@ mod tests {
                 crate::chart::to_svg(size, |area| draw(area, &map((6, 4)), &Default::default()))
                     .unwrap();
             let labels = crate::chart::svg_read::labels(&svg);
+            let own = map((6, 4)).scenario.map(|own| outcome_words(&own));
             let mark = labels
                 .iter()
-                .find(|l| l.text.starts_with("your scenario"))
+                .find(|l| l.text.starts_with("your scenario") || Some(&l.text) == own.as_ref())
                 .unwrap();
             let axis: Vec<_> = labels.iter().filter(|l| l.text.ends_with('×')).collect();
             assert!(axis.len() >= 2, "{size:?}: {labels:?}");
@@ -717,9 +729,10 @@ mod tests {
             })
             .unwrap();
             let labels = crate::chart::svg_read::labels(&svg);
+            let own = map((6, 4)).scenario.map(|own| outcome_words(&own));
             let label = labels
                 .iter()
-                .find(|l| l.text.starts_with("your scenario"))
+                .find(|l| l.text.starts_with("your scenario") || Some(&l.text) == own.as_ref())
                 .unwrap_or_else(|| panic!("{width} px: no scenario label"));
             let outside =
                 crate::chart::svg_read::outside(std::slice::from_ref(label), (width, 360), 2.0);

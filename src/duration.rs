@@ -196,6 +196,20 @@ pub fn format_limit(limit: f64, given: f64) -> (String, String) {
     (format_unrounded(limit), format_unrounded(given))
 }
 
+/// A duration as a refusal quotes it: as [`format_duration`] writes it where it is one (0 s or
+/// more, finite), else the number of seconds given (`-600`, `NaN`, `inf`). `format_duration`
+/// writes a negative or NaN count as 0 s, which made a refusal contradict itself ("a duration
+/// from 0 s to 7 days, got 10 min" for -600).
+pub(crate) fn refused_duration(seconds: f64) -> String {
+    if seconds.is_finite() && seconds >= 0.0 {
+        format_duration(seconds)
+    } else if seconds.abs() >= 1e15 && seconds.is_finite() {
+        format!("{seconds:e}")
+    } else {
+        seconds.to_string()
+    }
+}
+
 /// `seconds` as [`format_duration`] writes it where that reads back as the same value (`60 s`,
 /// `24 h`), else as [`format_cap`] does, to the millisecond (`12 days 12 h`, not `12 days`).
 pub(crate) fn format_unrounded(seconds: f64) -> String {
@@ -342,6 +356,16 @@ fn rounded(value: f64, decimals: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a refusal quotes of a duration: its length, or the number given where it has none.
+    #[test]
+    fn a_refused_duration_is_quoted_as_given() {
+        assert_eq!(refused_duration(600.0), "10 min");
+        assert_eq!(refused_duration(-600.0), "-600");
+        assert_eq!(refused_duration(f64::NAN), "NaN");
+        assert_eq!(refused_duration(f64::INFINITY), "inf");
+        assert_eq!(refused_duration(-1e300), "-1e300");
+    }
 
     #[test]
     fn a_value_that_rounds_up_to_the_next_unit_is_written_in_it() {

@@ -147,11 +147,37 @@ fn a_missing_canvas_is_an_error_not_a_panic() {
         JsValue::UNDEFINED,
     )
     .expect_err("no canvas");
-    let err: js_sys::Error = err.dyn_into().expect("a real Error");
+    let (field, message) = refusal(Err::<JsValue, _>(err));
+    assert_eq!(field, "canvas");
     assert_eq!(
-        String::from(err.message()),
-        "no element with id \"no-such-canvas\" to draw the chart in"
+        message,
+        "canvas must be a <canvas> element of the document, or its id, got \"no-such-canvas\", the id of no element"
     );
+    // Another element, given or named, and a value that is neither.
+    let document = web_sys::window().unwrap().document().unwrap();
+    let body: JsValue = document.body().unwrap().into();
+    let paragraph = document.create_element("p").unwrap();
+    paragraph.set_id("not-a-canvas");
+    document.body().unwrap().append_child(&paragraph).unwrap();
+    for (target, got) in [
+        (body, "a <body>".to_string()),
+        (
+            JsValue::from("not-a-canvas"),
+            "\"not-a-canvas\", the id of a <p>".to_string(),
+        ),
+        (JsValue::from(7), "a value of type number".to_string()),
+    ] {
+        let err = draw_timeline(
+            target,
+            article_params(),
+            JsValue::UNDEFINED,
+            JsValue::UNDEFINED,
+        )
+        .expect_err("not a canvas");
+        let (field, message) = refusal(Err::<JsValue, _>(err));
+        assert_eq!(field, "canvas");
+        assert!(message.ends_with(&format!("got {got}")), "{message}");
+    }
     let err = draw_timeline(
         JsValue::from("timeline-test"),
         article_params(),
@@ -658,7 +684,10 @@ fn exports_refuse_values_of_the_wrong_javascript_type_instead_of_trapping() {
     )
     .expect_err("a number is no canvas id");
     let err: js_sys::Error = err.dyn_into().unwrap();
-    assert!(String::from(err.message()).starts_with("canvas must be text"));
+    assert_eq!(
+        String::from(err.message()),
+        "canvas must be a <canvas> element of the document, or its id, got a value of type number"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -486,7 +486,7 @@ fn whole_seconds_within(field: &'static str, seconds: f64) -> Result<u32, Error>
     } else {
         Err(Error::out_of_range(
             field,
-            crate::format_duration(seconds.abs()),
+            crate::duration::refused_duration(seconds),
             "a whole number of seconds from 1 s to 1 h",
         ))
     }
@@ -509,7 +509,7 @@ fn whole_seconds(
     } else {
         Err(Error::out_of_range(
             field,
-            crate::format_duration(value.abs()),
+            crate::duration::refused_duration(value),
             "a duration from 0 s to 7 days",
         ))
     }

@@ -126,7 +126,7 @@ impl Spec {
         {
             return Err(Error::out_of_range(
                 "latency",
-                crate::format_duration(self.latency_s),
+                crate::duration::refused_duration(self.latency_s),
                 format!(
                     "a duration from 0 s to less than the timeout ({}): a destination slower than the timeout never answers in time",
                     crate::format_duration(self.timeout_s)
@@ -377,7 +377,7 @@ fn duration(field: &'static str, value: f64, max: f64, max_text: &str) -> Result
     } else {
         Err(Error::out_of_range(
             field,
-            crate::format_duration(value),
+            crate::duration::refused_duration(value),
             format!("a duration from 1 µs to {max_text}"),
         ))
     }

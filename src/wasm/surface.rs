@@ -8,30 +8,45 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::canvas::Surface;
-use super::convert::{js_error, text};
+use super::convert::js_error;
 use crate::Error;
+
+/// What a drawing function's `canvas` may be.
+const CANVAS_RANGE: &str = "a <canvas> element of the document, or its id";
+
+/// A refusal of `canvas`, naming it as the field, and what was given.
+fn canvas_refused(given: String) -> JsValue {
+    js_error(&Error::out_of_range("canvas", given, CANVAS_RANGE))
+}
 
 fn canvas(id: &str) -> Result<web_sys::HtmlCanvasElement, JsValue> {
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or_else(|| JsValue::from(js_sys::Error::new("no document to draw in")))?;
-    document
+    let element = document
         .get_element_by_id(id)
-        .ok_or_else(|| {
-            js_sys::Error::new(&format!("no element with id {id:?} to draw the chart in"))
-        })?
+        .ok_or_else(|| canvas_refused(format!("{id:?}, the id of no element")))?;
+    let tag = element.tag_name().to_lowercase();
+    element
         .dyn_into::<web_sys::HtmlCanvasElement>()
-        .map_err(|_| {
-            js_sys::Error::new(&format!("the element with id {id:?} is not a <canvas>")).into()
-        })
+        .map_err(|_| canvas_refused(format!("{id:?}, the id of a <{tag}>")))
 }
 
 /// The `<canvas>` itself, or the one whose id `canvas` names (a canvas in a shadow root has no
 /// id the document can find: the `<backoff-lab>` element passes the element).
 fn canvas_of(canvas_or_id: &JsValue) -> Result<web_sys::HtmlCanvasElement, JsValue> {
-    match canvas_or_id.dyn_ref::<web_sys::HtmlCanvasElement>() {
-        Some(element) => Ok(element.clone()),
-        None => canvas(&text("canvas", canvas_or_id)?),
+    if let Some(element) = canvas_or_id.dyn_ref::<web_sys::HtmlCanvasElement>() {
+        return Ok(element.clone());
+    }
+    if let Some(element) = canvas_or_id.dyn_ref::<web_sys::Element>() {
+        return Err(canvas_refused(format!(
+            "a <{}>",
+            element.tag_name().to_lowercase()
+        )));
+    }
+    match canvas_or_id.as_string() {
+        Some(id) => canvas(&id),
+        None => Err(canvas_refused(super::convert::js_type(canvas_or_id))),
     }
 }
 

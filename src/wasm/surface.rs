@@ -26,7 +26,7 @@ fn canvas(id: &str) -> Result<web_sys::HtmlCanvasElement, JsValue> {
     let element = document
         .get_element_by_id(id)
         .ok_or_else(|| canvas_refused(format!("{id:?}, the id of no element")))?;
-    let tag = element.tag_name().to_lowercase();
+    let tag = element.tag_name().to_ascii_lowercase();
     element
         .dyn_into::<web_sys::HtmlCanvasElement>()
         .map_err(|_| canvas_refused(format!("{id:?}, the id of a <{tag}>")))
@@ -41,7 +41,7 @@ fn canvas_of(canvas_or_id: &JsValue) -> Result<web_sys::HtmlCanvasElement, JsVal
     if let Some(element) = canvas_or_id.dyn_ref::<web_sys::Element>() {
         return Err(canvas_refused(format!(
             "a <{}>",
-            element.tag_name().to_lowercase()
+            element.tag_name().to_ascii_lowercase()
         )));
     }
     match canvas_or_id.as_string() {

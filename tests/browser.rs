@@ -400,10 +400,65 @@ fn the_js_api_takes_the_clis_defaults_and_refuses_what_it_would_ignore() {
         r#"{"base": "30s", "multiplier": "3", "cap": "3h", "attempts": 3}"#,
     )));
     assert_eq!(field, "multiplier", "{message}");
-    // In the crate's words, not serde's ("invalid type: unit value, expected struct Params").
+    // In the crate's words, not serde's ("invalid type: unit value, expected struct Params"),
+    // with the range the core's own refusals give.
     assert_eq!(
         message,
-        "parameters: multiplier must be a number, got \"3\""
+        "parameters: multiplier must be a number from 1 to 1000, got \"3\""
+    );
+    // Each value quoted as JavaScript writes it; a list and its items told apart.
+    for (given, field, expected) in [
+        (
+            r#""base": [], "multiplier": 3"#,
+            "base",
+            "parameters: base must be a number or text, got an array",
+        ),
+        (
+            r#""base": "30s", "multiplier": {}"#,
+            "multiplier",
+            "parameters: multiplier must be a number from 1 to 1000, got an object",
+        ),
+        (
+            r#""base": "30s", "multiplier": true"#,
+            "multiplier",
+            "parameters: multiplier must be a number from 1 to 1000, got true",
+        ),
+    ] {
+        let json = format!(r#"{{{given}, "cap": "3h", "attempts": 3}}"#);
+        assert_eq!(
+            refusal(schedule(params(&json))),
+            (field.into(), expected.into())
+        );
+    }
+    for (gaps, expected) in [
+        ("5", "parameters: gaps must be a list (an array), got 5"),
+        (
+            "{}",
+            "parameters: gaps must be a list (an array), got an object",
+        ),
+        (
+            r#"["5s", {}]"#,
+            "parameters: gaps: each item must be a number or text, got an object",
+        ),
+    ] {
+        let json = format!(r#"{{"gaps": {gaps}, "attempts": 3}}"#);
+        assert_eq!(
+            refusal(schedule(params(&json))),
+            ("gaps".into(), expected.into())
+        );
+    }
+    let infinite = js_sys::Object::new();
+    for (key, value) in [
+        ("base", JsValue::from(30)),
+        ("cap", JsValue::from(60)),
+        ("attempts", JsValue::from(3)),
+    ] {
+        js_sys::Reflect::set(&infinite, &key.into(), &value).unwrap();
+    }
+    js_sys::Reflect::set(&infinite, &"multiplier".into(), &f64::INFINITY.into()).unwrap();
+    assert_eq!(
+        refusal(schedule(infinite.into())).1,
+        "multiplier must be a number from 1 to 1000, got Infinity"
     );
     // Anything but a plain object is refused for what it is: serde read an array, a Map or a
     // Date as an object without keys ("attempts must be given").
@@ -430,7 +485,10 @@ fn the_js_api_takes_the_clis_defaults_and_refuses_what_it_would_ignore() {
         r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 3, "mode": -1}"#,
     )));
     assert_eq!(field, "mode", "{message}");
-    assert_eq!(message, "parameters: mode must be a string, got -1.0");
+    assert_eq!(
+        message,
+        "parameters: mode must be one of none, full, equal, decorrelated, proportional, got -1"
+    );
     let (field, message) = refusal(schedule(params(
         r#"{"base": "30s", "multiplier": 3, "cap": "3h", "giveUp": "-1h"}"#,
     )));
@@ -487,6 +545,15 @@ fn presets_state_and_exports_through_the_js_api() {
     assert_eq!(notices.length(), 1);
     let settings = js_sys::Reflect::get(&decoded, &"settings".into()).unwrap();
     assert_eq!(encode_state(settings).unwrap(), "base=1m");
+    // A key that is no setting is refused by name: a link would drop it without a word.
+    let err: js_sys::Error = encode_state(params(r#"{"base": "1m", "giveUp": "2h"}"#))
+        .unwrap_err()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(
+        String::from(err.message()),
+        "giveUp is not one of the settings: did you mean give-up?"
+    );
 
     let csv = export_schedule(article_params(), JsValue::from("csv")).unwrap();
     assert_eq!(csv.lines().count(), 15);

@@ -1,6 +1,9 @@
 //! Policy parameters as people type them (seconds or duration text), shared by the CLI, the JS
 //! API and the page's state. Converting them to a [`Policy`] is where validation happens.
 
+// The JS API's refusals of a value of the wrong type (the wasm build's alone).
+#[cfg(any(target_arch = "wasm32", test))]
+mod expected;
 mod input;
 mod reads;
 mod staleness;
@@ -13,6 +16,8 @@ use serde::{Deserialize, Serialize};
 use crate::jitter::Jitter;
 use crate::{Error, Policy, Stop};
 
+#[cfg(target_arch = "wasm32")]
+pub use expected::expected_value;
 pub use input::{parse_percent, DurationInput, NumberInput};
 // For the TypeScript declarations (`api_types`, native tests only).
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -45,14 +45,36 @@ pub fn checked_from_js<T: serde::de::DeserializeOwned>(
         refuse_all_but_plain_objects(what, &value)?;
     }
     refuse_unknown_keys(what, &value, fields)?;
-    from_js(what, value)
+    read_js(
+        what,
+        value,
+        fields == crate::field_names::of::<crate::Params>(),
+    )
 }
 
 /// Refuses, for a struct's fields, anything but a plain object (`{ attempts: 14 }`): serde
 /// reads an array, a `Map` or a `Date` as an object without keys, which was then refused for a
 /// missing field ("attempts must be given") rather than for what it is.
 fn refuse_all_but_plain_objects(what: &str, value: &JsValue) -> Result<(), JsValue> {
-    let got = if value.is_undefined() {
+    let got = described(value);
+    if got == "an object" {
+        return Ok(());
+    }
+    let example = match what {
+        "axes" => "{ steps: \"12x8\" }",
+        _ => "{ attempts: 14 }",
+    };
+    Err(error_with(
+        &format!("{what} must be an object, such as {example}, got {got}"),
+        "field",
+        Some(camel_case(what).as_str()),
+    ))
+}
+
+/// A JS value as a refusal quotes it: a number as JavaScript writes it (`3`, `NaN`,
+/// `Infinity`), text quoted, `null`, `true`, "an array", "an object" (a plain one), "a Map".
+fn described(value: &JsValue) -> String {
+    if value.is_undefined() {
         "undefined".to_string()
     } else if value.is_null() {
         "null".to_string()
@@ -65,27 +87,44 @@ fn refuse_all_but_plain_objects(what: &str, value: &JsValue) -> Result<(), JsVal
             .and_then(|c| c.dyn_into::<js_sys::Function>().ok())
             .map(|c| String::from(c.name()));
         match constructor.as_deref() {
-            None | Some("Object") => return Ok(()),
+            None | Some("Object") => "an object".to_string(),
             Some("") => "an instance of a class".to_string(),
             Some(name) => format!("a {name}"),
         }
     } else if let Some(number) = value.as_f64() {
-        number.to_string()
+        js_number(number)
     } else if let Some(text) = value.as_string() {
         format!("{text:?}")
+    } else if let Some(flag) = value.as_bool() {
+        flag.to_string()
     } else {
-        "a value of another kind".to_string()
-    };
-    Err(error_with(
-        &format!("{what} must be an object, such as {{ attempts: 14 }}, got {got}"),
-        "field",
-        Some(camel_case(what).as_str()),
-    ))
+        js_type(value)
+    }
+}
+
+/// A number as JavaScript writes it: `Infinity` and `-Infinity` (Rust writes `inf`).
+fn js_number(number: f64) -> String {
+    match number {
+        f64::INFINITY => "Infinity".to_string(),
+        f64::NEG_INFINITY => "-Infinity".to_string(),
+        number => number.to_string(),
+    }
 }
 
 /// A plain JS object (or array) as `T`; anything else names `what` and what was wrong. A value
 /// of the wrong type names its key (`multiplier: "3"`).
 pub fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsValue> {
+    read_js(what, value, false)
+}
+
+/// [`from_js`]; `params_keys` when `T` has the JS API's parameters, whose ranges a value of
+/// the wrong type is told ([`crate::params::expected_value`]). Only the read and the search
+/// for the refused key are generic: what is said is not, so that it is built once in the wasm.
+fn read_js<T: serde::de::DeserializeOwned>(
+    what: &str,
+    value: JsValue,
+    params_keys: bool,
+) -> Result<T, JsValue> {
     serde_wasm_bindgen::from_value(value.clone()).map_err(|err| {
         // serde-wasm-bindgen's errors are JavaScript errors ("Error: invalid type ..."), and a
         // list given as text fails in `Reflect.get`.
@@ -93,7 +132,7 @@ pub fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Re
         let inner = match inner.strip_prefix("Error: ") {
             Some(rest) => rest.to_string(),
             None if inner.contains("Reflect.get called on non-object") => {
-                "invalid type: expected a list (an array)".to_string()
+                LIST_GIVEN_AS_OTHER.to_string()
             }
             None => inner,
         };
@@ -102,17 +141,81 @@ pub fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Re
             Some((field, _)) => Some(field.to_string()),
             None => key_refused::<T>(&value),
         };
-        let inner = plain_words(&inner);
-        let message = match &field {
-            Some(key) if inner.starts_with("must be") => format!("{what}: {key} {inner}"),
-            Some(key) if !inner.starts_with(key.as_str()) => format!("{what}: {key}: {inner}"),
-            None if inner.starts_with("must be") => format!("{what} {inner}"),
-            _ => format!("{what}: {inner}"),
-        };
-        // Without a key of its own, the refusal is of the whole value: `what` names it.
-        let field = field.unwrap_or_else(|| what.to_string());
-        error_with(&message, "field", Some(camel_case(&field).as_str()))
+        refused(what, &value, &inner, field, params_keys)
     })
+}
+
+/// The refusal of `value` (as `what`) for serde's `inner`, about `field` when one is known.
+fn refused(
+    what: &str,
+    value: &JsValue,
+    inner: &str,
+    field: Option<String>,
+    params_keys: bool,
+) -> JsValue {
+    if let Some(message) =
+        (field.as_deref()).and_then(|key| wrong_type(inner, value, key, params_keys))
+    {
+        let key = field.unwrap_or_default();
+        return error_with(&format!("{what}: {message}"), "field", Some(key.as_str()));
+    }
+    let inner = plain_words(inner);
+    let message = match &field {
+        Some(key) if inner.starts_with("must be") => format!("{what}: {key} {inner}"),
+        Some(key) if !inner.starts_with(key.as_str()) => format!("{what}: {key}: {inner}"),
+        None if inner.starts_with("must be") => format!("{what} {inner}"),
+        _ => format!("{what}: {inner}"),
+    };
+    // Without a key of its own, the refusal is of the whole value: `what` names it.
+    let field = field.unwrap_or_else(|| what.to_string());
+    error_with(&message, "field", Some(camel_case(&field).as_str()))
+}
+
+/// serde-wasm-bindgen's refusal of a list given as something else (it fails in `Reflect.get`).
+const LIST_GIVEN_AS_OTHER: &str = "invalid type: expected a list (an array)";
+
+/// serde's refusal `inner` of the value of `key` in `value` for its type, in this crate's words
+/// with what the key holds: `multiplier must be a number from 1 to 1000, got "3"` (the range as
+/// the core's own refusals say it, for the parameters), `gaps must be a list (an array), got
+/// 5`, and for an item of a list `gaps: each item must be a number or text, got an object`.
+/// `None` when `inner` is no type error.
+fn wrong_type(inner: &str, value: &JsValue, key: &str, params_keys: bool) -> Option<String> {
+    let (got, expected) = if inner == LIST_GIVEN_AS_OTHER {
+        ("", "a sequence")
+    } else {
+        inner
+            .strip_prefix("invalid type: ")?
+            .split_once(", expected ")?
+    };
+    let given = js_sys::Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let in_words = |expected: &str| match expected {
+        "f64" => "a number".to_string(),
+        "a sequence" => "a list (an array)".to_string(),
+        "a string" => "text (a string)".to_string(),
+        "a boolean" => "true or false".to_string(),
+        other => other.to_string(),
+    };
+    // An item of a list is refused (serde says of what kind: the list itself is fine).
+    if js_sys::Array::is_array(&given) && expected != "a sequence" && got != "sequence" {
+        let got = match got {
+            "map" => "an object".to_string(),
+            "sequence" => "an array".to_string(),
+            "unit value" => "null".to_string(),
+            other => other.replace('`', "").replace("boolean ", ""),
+        };
+        return Some(format!(
+            "{key}: each item must be {}, got {got}",
+            in_words(expected)
+        ));
+    }
+    let expected = (params_keys)
+        .then(|| crate::params::expected_value(key))
+        .flatten()
+        .unwrap_or_else(|| in_words(expected));
+    Some(format!(
+        "{key} must be {expected}, got {}",
+        described(&given)
+    ))
 }
 
 /// serde's "invalid type: floating point `-1.0`, expected a string" in this crate's words:
@@ -166,7 +269,7 @@ fn key_refused<T: serde::de::DeserializeOwned>(value: &JsValue) -> Option<String
 /// Refuses a key of the object `value` that is not one of `fields` (a struct's; nothing is
 /// refused when there are none), naming the key and the nearest field or, with the camelCase
 /// spelling, the field it means.
-fn refuse_unknown_keys(what: &str, value: &JsValue, fields: &[&str]) -> Result<(), JsValue> {
+pub fn refuse_unknown_keys(what: &str, value: &JsValue, fields: &[&str]) -> Result<(), JsValue> {
     let Some(object) = value
         .dyn_ref::<js_sys::Object>()
         .filter(|_| !fields.is_empty())
@@ -179,7 +282,9 @@ fn refuse_unknown_keys(what: &str, value: &JsValue, fields: &[&str]) -> Result<(
             continue;
         }
         let camel = camel_case(&key);
-        let near = fields.iter().find(|field| edits(field, &key) <= 2);
+        // Near enough to be a slip (`atempts`, `giveUp` for `give-up`), not another word
+        // (`foo` is two edits from `log`).
+        let near = (fields.iter()).find(|field| edits(field, &key) <= 2.min((key.len() - 1) / 2));
         let hint = if fields.contains(&camel.as_str()) {
             format!("write {camel}")
         } else if let Some(near) = near {
@@ -255,7 +360,16 @@ fn about_key(message: String, field: &str, key: &str) -> JsValue {
 /// A JS `Error` for the JS API: [`js_error`] with `field` spelt as the key JavaScript passes
 /// (`giveUp`, not the CLI's `give-up`).
 pub fn api_error(error: &Error) -> JsValue {
-    let message = crate::field_names::in_js_spelling(&error.to_string());
+    let mut message = crate::field_names::in_js_spelling(&error.to_string());
+    // The value given, as JavaScript wrote it.
+    for (rust, js) in [
+        (", got inf", ", got Infinity"),
+        (", got -inf", ", got -Infinity"),
+    ] {
+        if let Some(range) = message.strip_suffix(rust) {
+            message = format!("{range}{js}");
+        }
+    }
     match error {
         Error::OutOfRange { field, .. } | Error::BadDuration { field, .. } => {
             about_key(message, field, &camel_case(field))
@@ -316,8 +430,30 @@ pub fn chart_options(options: JsValue) -> Result<ChartOptions, JsValue> {
 ///
 /// [`figure_size`]: crate::chart::figure_size
 pub fn svg_size(width: &JsValue, height: &JsValue) -> Result<(u32, u32), JsValue> {
-    let (width, height) = (number("width", width)?, number("height", height)?);
-    crate::chart::figure_size(width, height).map_err(|e| js_error(&e))
+    sized(width, height, crate::chart::figure_size)
+}
+
+/// `size` of the width and height given (what is no number read as NaN, which `size` refuses
+/// with the range); a refusal quotes the value given as JavaScript writes it.
+fn sized(
+    width: &JsValue,
+    height: &JsValue,
+    size: fn(f64, f64) -> Result<(u32, u32), Error>,
+) -> Result<(u32, u32), JsValue> {
+    let read = |value: &JsValue| value.as_f64().unwrap_or(f64::NAN);
+    size(read(width), read(height)).map_err(|error| {
+        let mut message = error.to_string();
+        let given = if message.starts_with("width") {
+            width
+        } else {
+            height
+        };
+        if let Some(range) = message.strip_suffix(", got NaN") {
+            message = format!("{range}, got {}", described(given));
+        }
+        let field = message.split(' ').next().unwrap_or_default().to_string();
+        error_with(&message, "field", Some(&field))
+    })
 }
 
 /// A canvas's size for its SVG export, brought within the figure's limits
@@ -325,8 +461,7 @@ pub fn svg_size(width: &JsValue, height: &JsValue) -> Result<(u32, u32), JsValue
 ///
 /// [`figure_size_within`]: crate::chart::figure_size_within
 pub fn canvas_svg_size(width: &JsValue, height: &JsValue) -> Result<(u32, u32), JsValue> {
-    let (width, height) = (number("width", width)?, number("height", height)?);
-    crate::chart::figure_size_within(width, height).map_err(|e| js_error(&e))
+    sized(width, height, crate::chart::figure_size_within)
 }
 
 /// A `Computed` from JS: the bytes `computeView` packed, or a survival map assembled from its

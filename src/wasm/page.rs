@@ -50,11 +50,15 @@ pub fn view_csv(
     page::view_csv(view(&view_name)?, &settings(values)?, &table).map_err(|e| page_error(&e))
 }
 
-/// Writes the settings as a URL hash (without `#`), defaults left out.
+/// Writes the settings as a URL hash (without `#`), defaults left out. A key that is no
+/// setting is refused by name (a link would drop it without a word); the page's other
+/// functions take its whole state and read what they use.
 #[wasm_bindgen(js_name = encodeState)]
 pub fn encode_state(
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
 ) -> Result<String, JsValue> {
+    let keys: Vec<&str> = Settings::default().iter().map(|(key, _)| key).collect();
+    super::convert::refuse_unknown_keys("settings", &values, &keys)?;
     Ok(page::encode_hash(&settings(values)?))
 }
 

@@ -295,7 +295,7 @@ function showDrawn(view, drawn, tableDone) {
   captionNotes.delete(view);
   $(view).setAttribute('aria-label', drawn.caption);
   if (view === 'timeline') {
-    fillScheduleTable($('schedule-table').tBodies[0], drawn.schedule, drawn.schedule_rows_left_out, tableDone);
+    fillScheduleTable($('schedule-table').tBodies[0], drawn.schedule, drawn.schedule_left_out_note, tableDone);
     $('facts').replaceChildren(...listItems(drawn.schedule.facts));
     $('compare-info').hidden = drawn.compared === null;
     $('compare-info').textContent = drawn.compared ?? '';

@@ -5,21 +5,22 @@ let tableJob = 0;
 
 /**
  * Fills the schedule table's `body` from a drawn schedule report (a long one's first rows and its
- * last: the core leaves `leftOut` rows out between them, said in a row of their own; the CSV and
- * JSON downloads have every one), two hundred rows at a time so that a long schedule never
- * holds the main thread; `done()` once every row is in (not when a newer table replaced it).
+ * last: the core leaves rows out between them, said by `leftOutNote` in a row of its own, or
+ * null when none is; the CSV and JSON downloads have every one), two hundred rows at a time so
+ * that a long schedule never holds the main thread; `done()` once every row is in (not when a
+ * newer table replaced it).
  */
-export function fillScheduleTable(body, report, leftOut, done) {
+export function fillScheduleTable(body, report, leftOutNote, done) {
   const job = ++tableJob;
   const rows = report.rows;
-  const shown = leftOut === 0 ? rows : [...rows.slice(0, -1), null, rows[rows.length - 1]];
+  const shown = leftOutNote === null ? rows : [...rows.slice(0, -1), null, rows[rows.length - 1]];
   const row = (r) => {
     const tr = document.createElement('tr');
     if (r === null) {
       tr.className = 'left-out';
       const td = document.createElement('td');
       td.colSpan = 3;
-      td.textContent = `… ${leftOut} more attempts (every one is in the CSV and JSON downloads)`;
+      td.textContent = leftOutNote;
       tr.append(td);
       return tr;
     }

@@ -79,6 +79,9 @@ pub struct Drawn {
     /// How many of the schedule's rows are left out of [`Drawn::schedule`] (between its last
     /// two), 0 when none.
     pub schedule_rows_left_out: usize,
+    /// The page's row for them, between the last two: "… 9,600 more attempts (every one is in
+    /// the CSV and JSON downloads)"; `None` when none is left out.
+    pub schedule_left_out_note: Option<String>,
     /// "Your policy gives up after X; Svix after Y", when a preset is compared.
     pub compared: Option<String>,
     /// Each storm series.
@@ -251,6 +254,7 @@ fn drawn<DB: DrawingBackend>(
         caption,
         schedule: None,
         schedule_rows_left_out: 0,
+        schedule_left_out_note: None,
         compared: None,
         storms: Vec::new(),
         suggestion: None,
@@ -332,6 +336,10 @@ fn draw_timeline<DB: DrawingBackend>(
         table: super::table::shown_schedule_table(&report, rows_left_out),
         schedule: Some(report),
         schedule_rows_left_out: rows_left_out,
+        schedule_left_out_note: (rows_left_out > 0).then(|| {
+            let note = super::table::left_out_note(rows_left_out);
+            format!("{note} (every one is in the CSV and JSON downloads)")
+        }),
         compared,
         storms: Vec::new(),
         suggestion: None,
@@ -393,6 +401,7 @@ fn draw_storm<DB: DrawingBackend>(
         table: super::table::storm_table(&storms),
         schedule: None,
         schedule_rows_left_out: 0,
+        schedule_left_out_note: None,
         compared: None,
         storms,
         suggestion: None,

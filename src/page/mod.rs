@@ -285,12 +285,17 @@ mod tests {
         assert_eq!((attempts[398], attempts[399]), (399, 1000));
         assert_eq!(drawn.schedule_rows_left_out, 600);
         assert_eq!(
+            drawn.schedule_left_out_note.as_deref(),
+            Some("… 600 more attempts (every one is in the CSV and JSON downloads)")
+        );
+        assert_eq!(
             schedule.attempts, 1000,
             "the report's own numbers are the whole schedule's"
         );
         let table = &drawn.table;
         assert_eq!(table.rows.len(), 401);
         assert_eq!(table.rows[399][0], "… 600 more attempts");
+        assert_eq!(super::table::left_out_note(9_600), "… 9,600 more attempts");
         assert_eq!(table.rows[400][0], "1000");
         let csv = view_csv(View::Timeline, &settings, table).expect("the schedule's CSV");
         assert_eq!(csv.lines().count(), 1 + 1000, "a header and every attempt");

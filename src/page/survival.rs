@@ -88,6 +88,7 @@ pub(super) fn draw_survival<DB: DrawingBackend>(
         table: boundary_table(&map),
         schedule: None,
         schedule_rows_left_out: 0,
+        schedule_left_out_note: None,
         compared: None,
         storms: Vec::new(),
         suggestion: None,

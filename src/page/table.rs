@@ -114,11 +114,20 @@ pub fn shown_schedule_table(shown: &ScheduleReport, left_out: usize) -> NumberTa
     let mut table = schedule_table(shown);
     if left_out > 0 {
         let mut note = vec![String::new(); table.headers.len()];
-        note[0] = format!("… {left_out} more attempts");
+        note[0] = left_out_note(left_out);
         let last = table.rows.len() - 1;
         table.rows.insert(last, note);
     }
     table
+}
+
+/// The row that stands for the `left_out` attempts a long schedule's table leaves out:
+/// "… 9,600 more attempts".
+pub fn left_out_note(left_out: usize) -> String {
+    format!(
+        "… {} more attempts",
+        crate::number_text::grouped(&left_out.to_string())
+    )
 }
 
 /// The CSV download of `view`'s drawn `table` for `settings`: the table's own, but the

@@ -977,6 +977,11 @@ schedule: ScheduleReport | null,
  */
 schedule_rows_left_out: number,
 /**
+ * The page's row for them, between the last two: "… 9,600 more attempts (every one is in
+ * the CSV and JSON downloads)"; `None` when none is left out.
+ */
+schedule_left_out_note: string | null,
+/**
  * "Your policy gives up after X; Svix after Y", when a preset is compared.
  */
 compared: string | null,

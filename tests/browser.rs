@@ -210,6 +210,20 @@ fn seeded_jitter_in_wasm_equals_native_to_the_last_bit() {
     let from_wasm: backoff_lab::herd::Herd = serde_wasm_bindgen::from_value(js).unwrap();
     let native = backoff_lab::herd::herd(&Policy::article(), Jitter::Full, 500, 7).unwrap();
     assert_eq!(from_wasm, native);
+    // A schedule past 2^32 s (136 years): its bins were counted in wasm's 32-bit usize, which
+    // wrapped to one bin of 1 s holding every retry.
+    let js = backoff_lab::wasm::api::herd(params(r#"{"base": "365d", "multiplier": 1, "cap": "365d", "attempts": 138, "mode": "full", "seed": 1, "deliveries": 100}"#)).unwrap();
+    let from_wasm: backoff_lab::herd::Herd = serde_wasm_bindgen::from_value(js).unwrap();
+    let long = Policy::new(
+        365.0 * 86_400.0,
+        1.0,
+        365.0 * 86_400.0,
+        backoff_lab::Stop::Attempts(138),
+    )
+    .unwrap();
+    let native = backoff_lab::herd::herd(&long, Jitter::Full, 100, 1).unwrap();
+    assert!(native.bin_s > 1.0, "{}", native.bin_s);
+    assert_eq!(from_wasm, native);
 }
 
 #[wasm_bindgen_test]

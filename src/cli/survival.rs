@@ -54,8 +54,10 @@ pub(super) fn map_on_every_core(
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pieces = plan.pieces(threads);
     let next = AtomicUsize::new(0);
-    // Each thread's pieces, by their index.
-    type Done = Result<Vec<(usize, Vec<Row>)>, Error>;
+    // Each thread's pieces, by their index. A refused piece stops the others from taking more
+    // (each finishes the one it has: every piece before the refused one is done), and the
+    // first refusal in the pieces' order is the map's, as the serial map's is.
+    type Done = Vec<(usize, Result<Vec<Row>, Error>)>;
     let results: Vec<Done> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.min(pieces.len()))
             .map(|_| {
@@ -64,9 +66,15 @@ pub(super) fn map_on_every_core(
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         let Some((series, headrooms)) = pieces.get(index) else {
-                            return Ok(done);
+                            return done;
                         };
-                        done.push((index, plan.rows_of(*series, headrooms)?));
+                        let rows = plan.rows_of(*series, headrooms);
+                        let refused = rows.is_err();
+                        done.push((index, rows));
+                        if refused {
+                            next.store(pieces.len(), Ordering::Relaxed);
+                            return done;
+                        }
                     }
                 })
             })
@@ -80,13 +88,13 @@ pub(super) fn map_on_every_core(
             })
             .collect()
     });
-    let mut rows: Vec<(usize, Vec<Row>)> = Vec::new();
-    for result in results {
-        rows.extend(result?);
-    }
+    let mut done: Done = results.into_iter().flatten().collect();
     // The pieces in their order, whichever thread finished first.
-    rows.sort_by_key(|(index, _)| *index);
-    let rows: Vec<Row> = rows.into_iter().flat_map(|(_, rows)| rows).collect();
+    done.sort_by_key(|(index, _)| *index);
+    let mut rows: Vec<Row> = Vec::new();
+    for (_, piece) in done {
+        rows.extend(piece?);
+    }
     plan.map(&rows)
 }
 

@@ -228,6 +228,26 @@ mod tests {
     use super::super::distribution;
     use super::*;
 
+    /// A deadline out of its range is refused before the report draws anything: with a sample
+    /// request the draws would refuse too (too many bins), the deadline's refusal comes first
+    /// (it came after seconds of sampling of 10,000 attempts).
+    #[test]
+    fn a_report_refuses_its_deadline_before_drawing() {
+        let refused = super::super::JitterReport::new(
+            &Policy::article(),
+            Jitter::Full,
+            1_000,
+            1,
+            1_000_000,
+            Some((1_000.0 * 86_400.0, 0.05)),
+        )
+        .unwrap_err();
+        assert!(
+            refused.to_string().starts_with("deadline must be"),
+            "{refused}"
+        );
+    }
+
     /// Twenty gaps drawn from [0, 10 s] have a median of exactly 100 s (the sum is symmetric
     /// about its mean): 21 attempts reach a 100 s deadline at the 50th percentile, not 22.
     #[test]

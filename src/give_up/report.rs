@@ -136,11 +136,8 @@ impl JitterReport {
             jitter,
             crate::limits::Draws::GiveUpTimes,
         )?;
-        let summary = distribution(policy, jitter)?.summary;
-        // Nothing is drawn without jitter (nor with ±0%): the report says seed 0, so that the
-        // same question gives the same report wherever a fresh seed was drawn for it.
-        let seed = if jitter.draws() { seed } else { 0 };
-        let sampled = sample(policy, jitter, samples, seed, bins)?;
+        // The deadline's question before the distribution and the draws: a deadline out of its
+        // range is refused at once, not after seconds of sampling.
         let deadline_safe = deadline
             .map(|(deadline_s, percentile)| {
                 deadline_safe_attempts(policy, jitter, deadline_s, percentile).map(|attempts| {
@@ -152,6 +149,11 @@ impl JitterReport {
                 })
             })
             .transpose()?;
+        let summary = distribution(policy, jitter)?.summary;
+        // Nothing is drawn without jitter (nor with ±0%): the report says seed 0, so that the
+        // same question gives the same report wherever a fresh seed was drawn for it.
+        let seed = if jitter.draws() { seed } else { 0 };
+        let sampled = sample(policy, jitter, samples, seed, bins)?;
         let caption = caption(jitter, &summary, &sampled, deadline_safe);
         Ok(JitterReport {
             mode: jitter.name().to_string(),

@@ -11,15 +11,16 @@ const ROUND_WIDTHS_S: [f64; 17] = [
 const DAY_S: f64 = 86_400.0;
 
 /// Bins of `width_s` from second 0 that hold every arrival before `latest_s`: one per started
-/// width, and one spare for a sum of draws that rounds onto `latest_s`.
-pub(super) fn bin_count(latest_s: f64, width_s: f64) -> usize {
-    (latest_s / width_s) as usize + 2
+/// width, and one spare for a sum of draws that rounds onto `latest_s`. Counted in `f64`: in
+/// wasm `usize` has 32 bits, and a span past 2^32 s (136 years) in 1 s bins wrapped to 1 bin.
+pub(super) fn bin_count(latest_s: f64, width_s: f64) -> f64 {
+    (latest_s / width_s).floor() + 2.0
 }
 
 /// The narrowest round width (1 s first) whose [`bin_count`] for arrivals before `latest_s`
 /// is at most `max_bins` (at least 3).
 pub(super) fn width_for(latest_s: f64, max_bins: usize) -> f64 {
-    let fits = |width: f64| bin_count(latest_s, width) <= max_bins;
+    let fits = |width: f64| bin_count(latest_s, width) <= max_bins as f64;
     if let Some(width) = ROUND_WIDTHS_S.into_iter().find(|w| fits(*w)) {
         return width;
     }
@@ -51,7 +52,8 @@ impl Bins {
         let width_s = width_for(latest_s, max_bins);
         Bins {
             width_s,
-            counts: vec![0; bin_count(latest_s, width_s)],
+            // At most `max_bins` (or 2, for a width that ran out of days).
+            counts: vec![0; bin_count(latest_s, width_s) as usize],
         }
     }
 
@@ -75,7 +77,10 @@ mod tests {
     fn one_second_bins_while_the_span_fits_then_round_widths() {
         // 99,998 s fit 100,000 one-second bins with the spare; a second more does not.
         assert_eq!(width_for(31.0, 100_000), 1.0);
-        assert_eq!(bin_count(31.0, 1.0), 33);
+        assert_eq!(bin_count(31.0, 1.0), 33.0);
+        // Past 2^32 s the count stays exact (wasm's 32-bit usize wrapped it to 1 bin of 1 s).
+        assert_eq!(bin_count(2f64.powi(32) + 5.0, 1.0), 2f64.powi(32) + 7.0);
+        assert_eq!(width_for(2f64.powi(33), 1_000_000), 10_800.0);
         assert_eq!(width_for(99_998.0, 100_000), 1.0);
         assert_eq!(width_for(99_999.0, 100_000), 2.0);
         assert_eq!(width_for(199_997.0, 100_000), 2.0);
@@ -95,7 +100,10 @@ mod tests {
             let latest = 10f64.powf(f64::from(exponent) / 10.0);
             for max in [100, 100_000, 1_000_000] {
                 let width = width_for(latest, max);
-                assert!(bin_count(latest, width) <= max, "{latest} s, {max} bins");
+                assert!(
+                    bin_count(latest, width) <= max as f64,
+                    "{latest} s, {max} bins"
+                );
             }
         }
     }

@@ -58,8 +58,11 @@ pub struct Rates {
     pub peak_per_s: f64,
     /// Arrivals divided by the window they belong to: for the first retry the first gap's reach
     /// (the upper end of its jitter window: the gap itself without jitter, 1.2 × it with
-    /// proportional 0.2, 3 × base, capped, with decorrelated jitter); for the whole schedule the
-    /// unjittered give-up time.
+    /// proportional 0.2, 3 × base, capped, with decorrelated jitter); for the whole schedule its
+    /// reach likewise, the sum of every gap's upper end (the unjittered give-up time without
+    /// jitter or with full or equal jitter), so that a peak is never below the mean the way a
+    /// herd spread past the unjittered give-up time made it (0.6× under ±100% proportional
+    /// jitter). At least one bin's width.
     pub mean_per_s: f64,
     /// `peak_per_s / mean_per_s`: 1 is perfectly even; the unjittered first retry gives the gap
     /// in seconds (all in one second).
@@ -186,7 +189,8 @@ pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Re
         if retries > 0 { n } else { 0.0 },
         first_latest - 1.0,
     );
-    let whole = rates(&all, n * f64::from(retries), policy.schedule().give_up_s());
+    // The schedule's reach, as the first retry's (`latest` counts the failure's second).
+    let whole = rates(&all, n * f64::from(retries), latest - 1.0);
     Ok(Herd {
         deliveries,
         mode: jitter.name().to_string(),
@@ -354,6 +358,19 @@ mod tests {
         assert_eq!((h.first_retry.bin_s, h.bin_s), (900.0, 864_000.0));
     }
 
+    /// A schedule that jitter stretches past its give-up time: its mean was taken over the
+    /// unjittered 1.001 s, and the peak read 0.6× it (from an outside tester).
+    #[test]
+    fn a_peak_is_never_below_the_mean_of_a_stretched_schedule() {
+        let policy = Policy::new(0.001, 1_000.0, 365.0 * 86_400.0, crate::Stop::Attempts(3));
+        let jitter = Jitter::proportional(1.0).unwrap();
+        for seed in 0..20 {
+            let h = herd(policy.as_ref().unwrap(), jitter, 100, seed).unwrap();
+            assert!(h.peak_per_s >= h.mean_per_s, "seed {seed}: {h:?}");
+            assert!((h.mean_per_s - 200.0 / 2.002).abs() < 1e-9);
+        }
+    }
+
     /// Herds of ordinary schedules count per second exactly as before bins could widen
     /// (vectors recorded from that code).
     #[test]
@@ -402,7 +419,15 @@ mod tests {
             assert_eq!(h.per_second, all, "{}", jitter.name());
             assert_eq!((h.bin_s, h.first_retry.bin_s), (1.0, 1.0));
             assert_eq!(h.peak_per_s, peak);
-            assert_eq!(h.mean_per_s, 30.0 / 14.0);
+            // Over the schedule's reach: the give-up time of 14 s where jitter only shortens
+            // gaps; 1.5 × it under ±50%; 6 + 10 + 10 s (min(cap, 3^r × base)) decorrelated.
+            let reach = match jitter.name() {
+                "proportional" => 21.0,
+                "decorrelated" => 26.0,
+                _ => 14.0,
+            };
+            assert_eq!(h.mean_per_s, 30.0 / reach, "{}", jitter.name());
+            assert!(h.peak_per_s >= h.mean_per_s, "{}", jitter.name());
         }
         let article = herd(&Policy::article(), Jitter::Full, 1_000, 42).unwrap();
         assert_eq!(

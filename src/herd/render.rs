@@ -215,8 +215,8 @@ mod tests {
              mean of 0.0000193 per second over the 600 days to the latest first retry (173× \
              the mean). Without \
              jitter all 1,000 arrive within one second, 51,840,000× the mean. Over the whole \
-             schedule retries peak at 0.0167 per second averaged over the busiest 60 s (432× the \
-             mean of 0.0000386 per second)."
+             schedule retries peak at 0.0167 per second averaged over the busiest 60 s (864× the \
+             mean of 0.0000193 per second)."
         );
         // First retries in 10 min bins, the schedule in 1 min bins: the CSV is the schedule's.
         let csv = spread.to_csv();

@@ -364,7 +364,16 @@ impl Params {
             ));
         };
         let max = crate::give_up::MAX_SAMPLES as u64;
-        Ok(whole_number("samples", samples, 1, max)? as usize)
+        let samples = whole_number("samples", samples, 1, max)? as usize;
+        // Past the work limit, refused before any draw, whatever draws them.
+        crate::limits::check_draws(
+            "samples",
+            samples,
+            policy.attempts(),
+            jitter,
+            crate::limits::Draws::GiveUpTimes,
+        )?;
+        Ok(samples)
     }
 
     /// Deliveries in a herd: 1 to 10,000,000, 1,000 unless chosen.
@@ -416,7 +425,8 @@ mod tests {
 
     /// The default count was refused as if typed (`jitter --attempts 10000` said "--samples must
     /// be at most 200020 …, got 1000000"): it is now the most the limit allows, when fewer; a
-    /// count that is given stays as given, for the report to refuse.
+    /// count that is given is refused past the limit here, for every function that draws them
+    /// (`sampledMeanGiveUp` drew 10,000,000 give-up times of 10,000 attempts for two minutes).
     #[test]
     fn the_default_samples_fit_the_work_limit_and_given_ones_are_kept() {
         let params = |attempts: f64, samples: Option<f64>| Params {
@@ -438,8 +448,15 @@ mod tests {
             Ok(40_004)
         );
         assert_eq!(
-            samples(params(10_000.0, Some(1e6)), Jitter::Full),
-            Ok(1_000_000)
+            samples(params(10_000.0, Some(2e5)), Jitter::Full),
+            Ok(200_000)
+        );
+        let refused = samples(params(10_000.0, Some(1e7)), Jitter::Full).unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .starts_with("samples must be at most 200020"),
+            "{refused}"
         );
     }
 

@@ -24,17 +24,28 @@ impl Branch {
 /// The rows of `spec`'s series at the headroom indices `headrooms` (in range) of `axes` (one row per
 /// index, one cell per outage), each cell exactly the cell [`super::cell`] computes on the
 /// fluid engine, and the same first error.
+/// The storm of the cell of `spec` with an outage of `length` seconds at headroom `ratio`, and
+/// its scenario: refused where it is no scenario or the fluid engine cannot represent it.
+pub(super) fn cell_scenario(
+    spec: &Spec,
+    length: f64,
+    ratio: f64,
+) -> Result<(Spec, Scenario), Error> {
+    let storm = cell_spec(spec, length, ratio);
+    let scenario = Scenario::new(storm)?;
+    match fluid_unrepresentable(&scenario, scenario.units()) {
+        Some(why) => Err(why.into()),
+        None => Ok((storm, scenario)),
+    }
+}
+
 pub(super) fn rows(spec: &Spec, axes: &Axes, headrooms: &[usize]) -> Result<Vec<Vec<Cell>>, Error> {
     // Every cell's storm, refused in the order the cells would be computed one by one.
     let mut branches = Vec::with_capacity(headrooms.len() * axes.outages_s.len());
     for (row, &headroom) in headrooms.iter().enumerate() {
         let ratio = axes.headroom[headroom];
         for (outage, &length) in axes.outages_s.iter().enumerate() {
-            let storm = cell_spec(spec, length, ratio);
-            let scenario = Scenario::new(storm)?;
-            if let Some(why) = fluid_unrepresentable(&scenario, scenario.units()) {
-                return Err(why.into());
-            }
+            let (storm, scenario) = cell_scenario(spec, length, ratio)?;
             branches.push(Branch {
                 row,
                 outage,

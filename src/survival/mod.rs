@@ -353,13 +353,25 @@ impl Plan {
                 <= u64::from(crate::storm::MAX_HORIZON_S))
             .then_some(own);
         check_work(&series, own.as_ref(), &axes, engine)?;
-        Ok(Plan {
+        let plan = Plan {
             series,
             engine,
             current,
             own,
             axes,
-        })
+        };
+        // Every cell refused before any is run, in the order the rows are computed one after
+        // another (a refused cell of a row computed last came after seconds of the other rows'
+        // work, on every core).
+        if plan.engine == Engine::Fluid {
+            for (series, headroom) in plan.rows() {
+                for &length in &plan.axes.outages_s {
+                    let ratio = plan.axes.headroom[headroom];
+                    branching::cell_scenario(&plan.series[series].1, length, ratio)?;
+                }
+            }
+        }
+        Ok(plan)
     }
 
     /// The headroom index of the row that carries your scenario's own cell: your policy's row

@@ -522,8 +522,11 @@ peak_per_s: number,
 /**
  * Arrivals divided by the window they belong to: for the first retry the first gap's reach
  * (the upper end of its jitter window: the gap itself without jitter, 1.2 × it with
- * proportional 0.2, 3 × base, capped, with decorrelated jitter); for the whole schedule the
- * unjittered give-up time.
+ * proportional 0.2, 3 × base, capped, with decorrelated jitter); for the whole schedule its
+ * reach likewise, the sum of every gap's upper end (the unjittered give-up time without
+ * jitter or with full or equal jitter), so that a peak is never below the mean the way a
+ * herd spread past the unjittered give-up time made it (0.6× under ±100% proportional
+ * jitter). At least one bin's width.
  */
 mean_per_s: number,
 /**

@@ -667,15 +667,14 @@ def herd_report(pol, mode, factor, seed, deliveries):
             per[min(len(per) - 1, int(t // w_all))] += 1
             if k == 0:
                 first[min(len(first) - 1, int(t // w_first))] += 1
-    sched = schedule_report(pol, 1200.0)
     retries = deliveries * (pol.attempts - 1)
     out = dict(deliveries=deliveries, mode=mode, seed=seed, bin_s=w_all, per_second=per,
                first_retry_per_second=first)
     peak = max(per) / w_all
-    mean = retries / max(1.0, sched["give_up_s"])  # found: windows of at least 1 s
+    mean = retries / max(w_all, latest_all - 1.0)  # the schedule's reach, at least a bin
     out.update(peak_per_s=peak, mean_per_s=mean, peak_to_mean=peak / mean if mean else 0.0)
     fpeak = max(first) / w_first
-    window = max(1.0, latest_first - 1.0)  # the first gap's reach: its window's upper end
+    window = max(w_first, latest_first - 1.0)  # the first gap's reach: its window's upper end
     fmean = deliveries / window
     out["first_retry"] = dict(peak_per_s=fpeak, mean_per_s=fmean, peak_to_mean=fpeak / fmean if fmean else 0.0,
                               window_s=window, bin_s=w_first)

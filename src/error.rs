@@ -72,10 +72,11 @@ impl fmt::Display for Error {
                 field,
                 value,
                 valid,
-            } => write!(f, "{field} must be {valid}, got {value}"),
+            } => write!(f, "{field} must be {valid}, got {}", cut_short(value)),
             Error::BadDuration { field, value } => write!(
                 f,
-                "{field} must be a duration such as 30s, 4m30s, 4.5min, 3h or 1d, got {value:?}"
+                "{field} must be a duration such as 30s, 4m30s, 4.5min, 3h or 1d, got {}",
+                cut_short(&format!("{value:?}"))
             ),
             Error::Unreachable(why) => f.write_str(why),
             Error::Drawing(why) => write!(f, "the chart could not be drawn: {why}"),
@@ -85,9 +86,51 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The most characters of text given (quoted) that a refusal quotes whole.
+const QUOTED_CHARS: usize = 80;
+/// The most characters of any other value a refusal writes whole: the core's own words about a
+/// value ("about 17,245,640 attempts expected (the fluid engine's estimate, …)") run longer.
+const WRITTEN_CHARS: usize = 300;
+
+/// `value` as a refusal quotes it: whole up to [`QUOTED_CHARS`] characters, else its start and
+/// how long it was (a 100,000-character `base` made a 100 kB message); text in quotes keeps
+/// its quotes, and its length is the text's.
+pub(crate) fn cut_short(value: &str) -> std::borrow::Cow<'_, str> {
+    let (quote, text) = match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+        Some(inner) => ("\"", inner),
+        None => ("", value),
+    };
+    let most = if quote.is_empty() {
+        WRITTEN_CHARS
+    } else {
+        QUOTED_CHARS
+    };
+    if value.chars().count() <= most {
+        return value.into();
+    }
+    let start: String = text.chars().take(QUOTED_CHARS / 2).collect();
+    let count = crate::number_text::grouped(&text.chars().count().to_string());
+    format!("{quote}{start}…{quote} ({count} characters)").into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::Error;
+
+    /// A 100,000-character value made a 100 kB message: its start is quoted, and its length.
+    #[test]
+    fn a_long_value_is_quoted_by_its_start_and_length() {
+        let long = "9".repeat(100_000) + "s";
+        let message = crate::parse_duration("base", &long)
+            .unwrap_err()
+            .to_string();
+        assert!(message.len() < 200, "{}", message.len());
+        let start = "9".repeat(40);
+        let quoted = format!("got \"{start}…\" (100,001 characters)");
+        assert!(message.ends_with(&quoted), "{message}");
+        let short = Error::out_of_range("base", "x".repeat(80), "a duration").to_string();
+        assert!(short.ends_with(&"x".repeat(80)), "{short}");
+    }
 
     /// `multiplier: 1e-320` was quoted as "got 0.000…" with 320 digits.
     #[test]

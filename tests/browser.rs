@@ -454,6 +454,10 @@ fn the_js_api_takes_the_clis_defaults_and_refuses_what_it_would_ignore() {
             r#"["5s", {}]"#,
             "parameters: gaps: each item must be a number or text, got an object",
         ),
+        (
+            r#"["5s", [1]]"#,
+            "parameters: gaps: each item must be a number or text, got an array",
+        ),
     ] {
         let json = format!(r#"{{"gaps": {gaps}, "attempts": 3}}"#);
         assert_eq!(
@@ -567,6 +571,33 @@ fn presets_state_and_exports_through_the_js_api() {
     assert_eq!(
         String::from(err.message()),
         "giveUp is not one of the settings: did you mean give-up?"
+    );
+    // Settings that are no object are refused for what they are ("expected a list" before).
+    let err: js_sys::Error = encode_state(JsValue::NULL).unwrap_err().dyn_into().unwrap();
+    assert_eq!(
+        String::from(err.message()),
+        "settings must be an object, such as { base: \"30s\" }, got null"
+    );
+    // A survival axis given as a list is refused whole, not as a list's item.
+    let axes = params(r#"{"headroom": [1, 2]}"#);
+    let err: js_sys::Error = backoff_lab::wasm::api::survival(params("{}"), axes)
+        .unwrap_err()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(
+        String::from(err.message()),
+        "axes: headroom must be text (a string), got an array"
+    );
+    // A long value is quoted by its start and its length, not whole.
+    let long = format!(
+        r#"{{"base": "{}", "multiplier": 3, "cap": "3h", "attempts": 3}}"#,
+        "x".repeat(100_000)
+    );
+    let (_, message) = refusal(schedule(params(&long)));
+    assert!(
+        message.ends_with("…\" (100,000 characters)"),
+        "{}",
+        message.len()
     );
 
     let csv = export_schedule(article_params(), JsValue::from("csv")).unwrap();

@@ -249,6 +249,36 @@ fn the_figure_draws_the_tolerance_and_the_outage_read_off() {
     );
 }
 
+/// The figure samples as many schedules as `staleness --samples` says (it refused the flag as
+/// the distribution's alone), within the same range.
+#[test]
+fn the_figure_samples_the_schedules_it_is_told_to() {
+    let figure = |samples: &str| {
+        run(&[
+            "figure",
+            "staleness",
+            "--preset",
+            "article",
+            "--mode",
+            "full",
+            "--samples",
+            samples,
+        ])
+    };
+    let svg = stdout(&figure("100"));
+    assert!(
+        svg.contains("Sampled from 100 jittered schedules (seed 42)."),
+        "{svg}"
+    );
+    let refused = figure("200000");
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("--samples must be a whole number from 1 to 100000"),
+        "{}",
+        stderr(&refused)
+    );
+}
+
 #[test]
 fn a_schedule_that_cannot_be_derived_is_an_answer_not_an_error() {
     // 1 s gaps that never grow cannot reach a 6 h tolerance within 10000 attempts.

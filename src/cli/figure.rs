@@ -108,7 +108,8 @@ pub(super) struct FigureArgs {
     #[command(flatten)]
     scenario: StormFlags,
     /// Give-up times sampled for the distribution (by default 100000, or as many as the work
-    /// limit allows when that is fewer).
+    /// limit allows when that is fewer); jittered schedules drawn for staleness (1 to 100000,
+    /// 20000 by default), as `staleness --samples`.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     samples: Option<String>,
     /// Deliveries in the herd.
@@ -241,7 +242,7 @@ impl FigureArgs {
             given.push((name, value, vec![Survival]));
         }
         let own: [(&'static str, Option<String>, &[FigureKind]); 6] = [
-            ("samples", self.samples.clone(), &[Distribution]),
+            ("samples", self.samples.clone(), &[Distribution, Staleness]),
             (
                 "deliveries",
                 (self.deliveries != DELIVERIES).then(|| self.deliveries.clone()),
@@ -318,8 +319,6 @@ impl FigureArgs {
                 |text: &Option<String>| text.clone().map(backoff_lab::DurationInput::Text);
             params.tolerance = duration(&self.tolerance);
             params.max_lag = duration(&self.max_lag);
-            // Staleness samples its own count of jittered schedules.
-            params.samples = None;
         }
         Ok(params)
     }

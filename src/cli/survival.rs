@@ -51,6 +51,7 @@ pub(super) fn map_on_every_core(
     engine: Engine,
 ) -> Result<SurvivalMap, Error> {
     let plan = Plan::new(yours, axes.clone(), engine)?;
+    plan.check_cells()?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pieces = plan.pieces(threads);
     let next = AtomicUsize::new(0);

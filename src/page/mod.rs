@@ -75,7 +75,8 @@ impl PageError {
         let range = (self.message.strip_suffix(", got NaN"))
             .or_else(|| self.message.strip_suffix(", got NaN%"));
         if let Some(range) = range {
-            self.message = format!("{range}, got {typed:?}");
+            let typed = crate::error::cut_short(&format!("{typed:?}")).into_owned();
+            self.message = format!("{range}, got {typed}");
         }
         self
     }

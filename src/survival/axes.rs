@@ -165,9 +165,11 @@ const OUTAGES_TEXT: &str = "two durations such as 10s..24h";
 const HEADROOM_TEXT: &str = "two ratios such as 1.05..20";
 const STEPS_TEXT: &str = "two counts such as 24x16";
 
-/// `from..to` split in two, or the field's range in the message.
+/// `from..to` split in two, or the field's range in the message. Three dots are refused, not
+/// read as `from..` and `.to` (`1s...1m` ran on 1 s..6 s).
 fn ends<'a>(field: &'static str, text: &'a str, valid: &str) -> Result<(&'a str, &'a str), Error> {
     text.split_once("..")
+        .filter(|(from, to)| !from.trim_end().ends_with('.') && !to.trim_start().starts_with('.'))
         .ok_or_else(|| Error::out_of_range(field, format!("{text:?}"), valid))
 }
 
@@ -227,6 +229,31 @@ mod tests {
         assert!(refused("10s..1m", "1..2", "4*4").contains("two counts such as 24x16"));
         assert!(refused("10s..1m", "1..2", "-4x4").contains("two counts"));
         assert!(refused("10s..1m", "1..2", "1x4").starts_with("steps must be"));
+    }
+
+    /// Three dots read as `from..` and `.to`: `1s...1m` ran on 1 s..6 s (0.1 min).
+    #[test]
+    fn three_dots_are_refused_not_read_as_a_decimal_point() {
+        for (outages, headroom) in [("1s...1m", "1.05..20"), ("10s..24h", "1...5")] {
+            let text = AxesText {
+                outages: Some(outages.into()),
+                headroom: Some(headroom.into()),
+                steps: None,
+            };
+            let refused = text.axes().unwrap_err().to_string();
+            assert!(
+                refused.contains(&format!(
+                    "got \"{}\"",
+                    if outages.contains("...") {
+                        outages
+                    } else {
+                        headroom
+                    }
+                )),
+                "{refused}"
+            );
+        }
+        assert!(outage_ends("1s .. 1m").is_ok());
     }
 
     #[test]

@@ -353,25 +353,30 @@ impl Plan {
                 <= u64::from(crate::storm::MAX_HORIZON_S))
             .then_some(own);
         check_work(&series, own.as_ref(), &axes, engine)?;
-        let plan = Plan {
+        Ok(Plan {
             series,
             engine,
             current,
             own,
             axes,
-        };
-        // Every cell refused before any is run, in the order the rows are computed one after
-        // another (a refused cell of a row computed last came after seconds of the other rows'
-        // work, on every core).
-        if plan.engine == Engine::Fluid {
-            for (series, headroom) in plan.rows() {
-                for &length in &plan.axes.outages_s {
-                    let ratio = plan.axes.headroom[headroom];
-                    branching::cell_scenario(&plan.series[series].1, length, ratio)?;
-                }
+        })
+    }
+
+    /// Every cell's refusal before any is run, the first in the order the rows are computed
+    /// one after another ([`survival_map`]'s): for rows computed at once on several threads,
+    /// where a refused cell of a row computed last came after seconds of the other rows' work
+    /// on every core. (Computed one after another, each piece checks its own cells first.)
+    pub fn check_cells(&self) -> Result<(), Error> {
+        if self.engine != Engine::Fluid {
+            return Ok(());
+        }
+        for (series, headroom) in self.rows() {
+            for &length in &self.axes.outages_s {
+                let ratio = self.axes.headroom[headroom];
+                branching::cell_scenario(&self.series[series].1, length, ratio)?;
             }
         }
-        Ok(plan)
+        Ok(())
     }
 
     /// The headroom index of the row that carries your scenario's own cell: your policy's row
@@ -605,6 +610,7 @@ fn direct_cells(
 /// it would exceed [`MAX_MAP_WORK`].
 pub fn survival_map(yours: &Spec, axes: &Axes, engine: Engine) -> Result<SurvivalMap, Error> {
     let plan = Plan::new(yours, axes.clone(), engine)?;
+    plan.check_cells()?;
     // A series' rows together, so that they share their storms.
     let mut rows = Vec::new();
     for (series, headrooms) in plan.pieces(1) {

@@ -153,17 +153,15 @@ fn a_map_beyond_its_work_limit_is_refused_before_it_starts() {
     assert!(refused.contains("class-seconds"), "{refused}");
 }
 
-/// A cell the fluid engine cannot represent (a destination too slow at 0.1× headroom) refuses
-/// the map when it is planned, before any row runs: in the CLI, a row computed last held the
-/// refusal until the other rows had run on every core (17 s, from an outside tester). The
-/// refusal is the one the rows computed one after another give.
+/// A cell the fluid engine cannot represent (a destination too slow at 0.1× headroom) is found
+/// before any row runs: in the CLI, a row computed last held the refusal until the other rows
+/// had run on every core (17 s, from an outside tester). The refusal is the one the rows
+/// computed one after another give.
 #[test]
 fn a_cell_the_fluid_engine_cannot_run_refuses_the_plan() {
     let axes = Axes::new((10.0, 86_400.0), (0.1, 5.0), (8, 4)).unwrap();
-    let Err(refused) = Plan::new(&Spec::article_fixed(), axes.clone(), Engine::Fluid) else {
-        panic!("refused when planned");
-    };
-    let refused = refused.to_string();
+    let plan = Plan::new(&Spec::article_fixed(), axes.clone(), Engine::Fluid).unwrap();
+    let refused = plan.check_cells().unwrap_err().to_string();
     assert!(
         refused.starts_with("engine must be discrete here"),
         "{refused}"

@@ -55,13 +55,14 @@ pub fn checked_from_js<T: serde::de::DeserializeOwned>(
 /// Refuses, for a struct's fields, anything but a plain object (`{ attempts: 14 }`): serde
 /// reads an array, a `Map` or a `Date` as an object without keys, which was then refused for a
 /// missing field ("attempts must be given") rather than for what it is.
-fn refuse_all_but_plain_objects(what: &str, value: &JsValue) -> Result<(), JsValue> {
+pub fn refuse_all_but_plain_objects(what: &str, value: &JsValue) -> Result<(), JsValue> {
     let got = described(value);
     if got == "an object" {
         return Ok(());
     }
     let example = match what {
         "axes" => "{ steps: \"12x8\" }",
+        "settings" => "{ base: \"30s\" }",
         _ => "{ attempts: 14 }",
     };
     Err(error_with(
@@ -94,7 +95,7 @@ fn described(value: &JsValue) -> String {
     } else if let Some(number) = value.as_f64() {
         js_number(number)
     } else if let Some(text) = value.as_string() {
-        format!("{text:?}")
+        crate::error::cut_short(&format!("{text:?}")).into_owned()
     } else if let Some(flag) = value.as_bool() {
         flag.to_string()
     } else {
@@ -141,7 +142,14 @@ fn read_js<T: serde::de::DeserializeOwned>(
             Some((field, _)) => Some(field.to_string()),
             None => key_refused::<T>(&value),
         };
-        refused(what, &value, &inner, field, params_keys)
+        // Whether the key holds a list (`gaps`): then an array's item may be what is refused.
+        let list = field.as_deref().is_some_and(|key| {
+            let probe = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&probe, &key.into(), &js_sys::Array::new());
+            serde_wasm_bindgen::from_value::<T>(probe.into())
+                .map_or_else(|err| !err.to_string().contains("invalid type"), |_| true)
+        });
+        refused(what, &value, &inner, field, (params_keys, list))
     })
 }
 
@@ -151,10 +159,10 @@ fn refused(
     value: &JsValue,
     inner: &str,
     field: Option<String>,
-    params_keys: bool,
+    (params_keys, list): (bool, bool),
 ) -> JsValue {
     if let Some(message) =
-        (field.as_deref()).and_then(|key| wrong_type(inner, value, key, params_keys))
+        (field.as_deref()).and_then(|key| wrong_type(inner, value, key, (params_keys, list)))
     {
         let key = field.unwrap_or_default();
         return error_with(&format!("{what}: {message}"), "field", Some(key.as_str()));
@@ -179,9 +187,17 @@ const LIST_GIVEN_AS_OTHER: &str = "invalid type: expected a list (an array)";
 /// the core's own refusals say it, for the parameters), `gaps must be a list (an array), got
 /// 5`, and for an item of a list `gaps: each item must be a number or text, got an object`.
 /// `None` when `inner` is no type error.
-fn wrong_type(inner: &str, value: &JsValue, key: &str, params_keys: bool) -> Option<String> {
+fn wrong_type(
+    inner: &str,
+    value: &JsValue,
+    key: &str,
+    (params_keys, list): (bool, bool),
+) -> Option<String> {
     let (got, expected) = if inner == LIST_GIVEN_AS_OTHER {
         ("", "a sequence")
+    } else if inner.contains("BigInt") {
+        // serde-wasm-bindgen reads a BigInt only within 64 bits, and says so in Rust's words.
+        ("", "f64")
     } else {
         inner
             .strip_prefix("invalid type: ")?
@@ -196,11 +212,13 @@ fn wrong_type(inner: &str, value: &JsValue, key: &str, params_keys: bool) -> Opt
         other => other.to_string(),
     };
     // An item of a list is refused (serde says of what kind: the list itself is fine).
-    if js_sys::Array::is_array(&given) && expected != "a sequence" && got != "sequence" {
+    if list && js_sys::Array::is_array(&given) && expected != "a sequence" {
         let got = match got {
             "map" => "an object".to_string(),
             "sequence" => "an array".to_string(),
             "unit value" => "null".to_string(),
+            other if other.starts_with("JsValue([") => "an array".to_string(),
+            other if other.starts_with("JsValue(") => "a value of another kind".to_string(),
             other => other.replace('`', "").replace("boolean ", ""),
         };
         return Some(format!(
@@ -405,7 +423,7 @@ pub fn number(field: &'static str, value: &JsValue) -> Result<f64, JsValue> {
 
 pub fn js_type(value: &JsValue) -> String {
     match value.js_typeof().as_string() {
-        Some(kind) if value.is_null() => format!("null (not {kind} text)"),
+        Some(_) if value.is_null() => "null".to_string(),
         Some(kind) => format!("a value of type {kind}"),
         None => "a value of unknown type".into(),
     }

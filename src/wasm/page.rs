@@ -10,6 +10,7 @@ use crate::page::{self, Computed, Settings, View};
 use crate::storm::Memo;
 
 fn settings(value: JsValue) -> Result<Settings, JsValue> {
+    super::convert::refuse_all_but_plain_objects("settings", &value)?;
     from_js("settings", value)
 }
 

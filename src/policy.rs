@@ -407,16 +407,24 @@ impl Policy {
         }
         let reach: f64 = self.gaps().take(MAX_ATTEMPTS as usize - 1).sum();
         let (reach_text, deadline_text) = crate::format_limit(reach, deadline_s);
-        Err(Error::out_of_range(
-            "give-up",
-            deadline_text,
-            format!(
-                "at most {reach_text}, what {MAX_ATTEMPTS} attempts reach with a {} base, ×{} and \
-                 a {} cap (or a longer base or cap)",
+        // A list of gaps is told in its own terms: it has no base, multiplier or cap to change.
+        let schedule = match self.explicit_gaps() {
+            Some((_, Some(tail))) => format!(
+                "with these gaps and then one every {} (or a longer tail)",
+                crate::format_duration(tail)
+            ),
+            Some((_, None)) => "with these gaps, the last repeated (or longer gaps)".to_string(),
+            None => format!(
+                "with a {} base, ×{} and a {} cap (or a longer base or cap)",
                 crate::format_duration(self.base_s),
                 self.multiplier,
                 crate::format_duration(self.cap_s),
             ),
+        };
+        Err(Error::out_of_range(
+            "give-up",
+            deadline_text,
+            format!("at most {reach_text}, what {MAX_ATTEMPTS} attempts reach {schedule}"),
         ))
     }
 
@@ -607,6 +615,31 @@ mod tests {
     use super::*;
 
     const HOUR: f64 = 3600.0;
+
+    /// A list of gaps has no base, multiplier or cap to change: its deadline refusal says
+    /// what it has (it read "with a 1 s base, ×1 and a 2 s cap", none of which can be given
+    /// beside gaps).
+    #[test]
+    fn a_gap_lists_unreachable_deadline_is_told_in_its_own_terms() {
+        let refused = |tail: Option<f64>| {
+            Policy::explicit(&[1.0, 2.0], tail, Some(Stop::Attempts(3)))
+                .unwrap()
+                .attempts_for_deadline(365.0 * 86_400.0)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            refused(None),
+            "give-up must be at most 5 h 33 min 17 s, what 10000 attempts reach with these gaps, \
+             the last repeated (or longer gaps), got 365 days"
+        );
+        assert!(
+            refused(Some(5.0))
+                .contains("with these gaps and then one every 5 s (or a longer tail)"),
+            "{}",
+            refused(Some(5.0))
+        );
+    }
 
     #[test]
     fn article_table_gaps_and_elapsed() {

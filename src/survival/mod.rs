@@ -373,7 +373,25 @@ impl Plan {
         for (series, headroom) in self.rows() {
             for &length in &self.axes.outages_s {
                 let ratio = self.axes.headroom[headroom];
-                branching::cell_scenario(&self.series[series].1, length, ratio)?;
+                branching::cell_scenario(&self.series[series].1, length, ratio).map_err(
+                    // Which cell: the map's axes, not a flag given, decided it.
+                    |error| match error {
+                        Error::OutOfRange {
+                            field,
+                            value,
+                            valid,
+                        } if valid.contains("needs capacity") => Error::OutOfRange {
+                            field,
+                            value: format!(
+                                "{value}, in the map's cell at {ratio:.2}× headroom and a {} \
+                                 outage (raise the headroom axis' low end)",
+                                crate::format_duration(length)
+                            ),
+                            valid,
+                        },
+                        other => other,
+                    },
+                )?;
             }
         }
         Ok(())

@@ -162,6 +162,8 @@ fn a_cell_the_fluid_engine_cannot_run_refuses_the_plan() {
     let axes = Axes::new((10.0, 86_400.0), (0.1, 5.0), (8, 4)).unwrap();
     let plan = Plan::new(&Spec::article_fixed(), axes.clone(), Engine::Fluid).unwrap();
     let refused = plan.check_cells().unwrap_err().to_string();
+    // The cell is named: the map's axes, not a flag given, decided it.
+    assert!(refused.contains("in the map's cell at 0.37× headroom and a 10 s outage (raise the headroom axis' low end)"), "{refused}");
     assert!(
         refused.starts_with("engine must be discrete here"),
         "{refused}"

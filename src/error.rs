@@ -92,8 +92,8 @@ const QUOTED_CHARS: usize = 80;
 /// value ("about 17,245,640 attempts expected (the fluid engine's estimate, …)") run longer.
 const WRITTEN_CHARS: usize = 300;
 
-/// `value` as a refusal quotes it: whole up to [`QUOTED_CHARS`] characters, else its start and
-/// how long it was (a 100,000-character `base` made a 100 kB message); text in quotes keeps
+/// `value` as a refusal quotes it: whole up to [`QUOTED_CHARS`] characters of text given (in
+/// quotes) or [`WRITTEN_CHARS`] of anything else, else its start and how long it was (a 100,000-character `base` made a 100 kB message); text in quotes keeps
 /// its quotes, and its length is the text's.
 pub(crate) fn cut_short(value: &str) -> std::borrow::Cow<'_, str> {
     let (quote, text) = match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {

@@ -395,6 +395,11 @@ fn the_js_api_takes_the_clis_defaults_and_refuses_what_it_would_ignore() {
     let mode = js_sys::Reflect::get(&report, &"mode".into()).unwrap();
     assert_eq!(mode, JsValue::from("full"));
 
+    // An empty key is refused by name too (its length once underflowed the slip distance).
+    let (field, _) = refusal(schedule(params(
+        r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 3, "": 1}"#,
+    )));
+    assert_eq!(field, "");
     // A misspelt or unknown key is refused by name, never ignored.
     let (field, message) = refusal(schedule(params(
         r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 3, "atempts": 5}"#,

@@ -302,7 +302,8 @@ pub fn refuse_unknown_keys(what: &str, value: &JsValue, fields: &[&str]) -> Resu
         let camel = camel_case(&key);
         // Near enough to be a slip (`atempts`, `giveUp` for `give-up`), not another word
         // (`foo` is two edits from `log`).
-        let near = (fields.iter()).find(|field| edits(field, &key) <= 2.min((key.len() - 1) / 2));
+        let near = (fields.iter())
+            .find(|field| edits(field, &key) <= 2.min(key.len().saturating_sub(1) / 2));
         let hint = if fields.contains(&camel.as_str()) {
             format!("write {camel}")
         } else if let Some(near) = near {

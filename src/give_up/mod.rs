@@ -17,7 +17,7 @@ pub use deadline::{deadline_safe_attempts, DeadlineSafe};
 pub use exact::{distribution, GiveUpDistribution, GiveUpSummary, SumOfUniforms};
 pub use percentiles::{Percentiles, LEVELS};
 pub use report::JitterReport;
+pub(crate) use sampled::{check_samples, nearest_rank, nearest_ranks, rank_of, select_ranks};
 pub use sampled::{
     give_up_times, sample, Histogram, Sampled, DEFAULT_SAMPLES, HISTOGRAM_BINS, MAX_SAMPLES,
 };
-pub(crate) use sampled::{nearest_rank, nearest_ranks, rank_of, select_ranks};

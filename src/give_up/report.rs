@@ -129,13 +129,7 @@ impl JitterReport {
         deadline: Option<(f64, f64)>,
     ) -> Result<Self, Error> {
         // Refused before the decorrelated estimate spends its own share of the work.
-        crate::limits::check_draws(
-            "samples",
-            samples,
-            policy.attempts(),
-            jitter,
-            crate::limits::Draws::GiveUpTimes,
-        )?;
+        super::sampled::check_samples(policy, jitter, samples)?;
         // The deadline's question before the distribution and the draws: a deadline out of its
         // range is refused at once, not after seconds of sampling.
         let deadline_safe = deadline

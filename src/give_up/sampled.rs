@@ -50,6 +50,18 @@ pub struct Histogram {
     pub counts: Vec<u64>,
 }
 
+/// Refuses `samples` give-up times of `policy` under `jitter` past the work limit
+/// ([`crate::limits::check_draws`]), before any is drawn.
+pub(crate) fn check_samples(policy: &Policy, jitter: Jitter, samples: usize) -> Result<(), Error> {
+    crate::limits::check_draws(
+        "samples",
+        samples,
+        policy.attempts(),
+        jitter,
+        crate::limits::Draws::GiveUpTimes,
+    )
+}
+
 /// Draws `samples` give-up times with `seed` and summarises them (`bins` histogram bins; 0 for
 /// none). Refuses 0 samples, more than [`MAX_SAMPLES`], and more draws than
 /// [`crate::limits::MAX_DRAWS`], before allocating anything.
@@ -79,13 +91,7 @@ pub fn sample(
             "a whole number from 1 to 10000000",
         ));
     }
-    crate::limits::check_draws(
-        "samples",
-        samples,
-        policy.attempts(),
-        jitter,
-        crate::limits::Draws::GiveUpTimes,
-    )?;
+    check_samples(policy, jitter, samples)?;
     if bins > 10_000 {
         return Err(Error::out_of_range(
             "bins",

@@ -366,13 +366,7 @@ impl Params {
         let max = crate::give_up::MAX_SAMPLES as u64;
         let samples = whole_number("samples", samples, 1, max)? as usize;
         // Past the work limit, refused before any draw, whatever draws them.
-        crate::limits::check_draws(
-            "samples",
-            samples,
-            policy.attempts(),
-            jitter,
-            crate::limits::Draws::GiveUpTimes,
-        )?;
+        crate::give_up::check_samples(policy, jitter, samples)?;
         Ok(samples)
     }
 

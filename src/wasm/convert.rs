@@ -204,32 +204,18 @@ fn wrong_type(
             .split_once(", expected ")?
     };
     let given = js_sys::Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
-    let in_words = |expected: &str| match expected {
-        "f64" => "a number".to_string(),
-        "a sequence" => "a list (an array)".to_string(),
-        "a string" => "text (a string)".to_string(),
-        "a boolean" => "true or false".to_string(),
-        other => other.to_string(),
-    };
     // An item of a list is refused (serde says of what kind: the list itself is fine).
     if list && js_sys::Array::is_array(&given) && expected != "a sequence" {
-        let got = match got {
-            "map" => "an object".to_string(),
-            "sequence" => "an array".to_string(),
-            "unit value" => "null".to_string(),
-            other if other.starts_with("JsValue([") => "an array".to_string(),
-            other if other.starts_with("JsValue(") => "a value of another kind".to_string(),
-            other => other.replace('`', "").replace("boolean ", ""),
-        };
         return Some(format!(
-            "{key}: each item must be {}, got {got}",
-            in_words(expected)
+            "{key}: each item must be {}, got {}",
+            expected_in_words(expected),
+            got_in_words(got)
         ));
     }
     let expected = (params_keys)
         .then(|| crate::params::expected_value(key))
         .flatten()
-        .unwrap_or_else(|| in_words(expected));
+        .unwrap_or_else(|| expected_in_words(expected).to_string());
     Some(format!(
         "{key} must be {expected}, got {}",
         described(&given)
@@ -237,33 +223,60 @@ fn wrong_type(
 }
 
 /// serde's "invalid type: floating point `-1.0`, expected a string" in this crate's words:
-/// "must be a string, got -1.0" ("got null" for `null`, "an object" for a struct or a map).
+/// "must be text (a string), got -1.0" ("got null" for `null`, "an object" for a struct or a
+/// map).
 fn plain_words(inner: &str) -> String {
+    if inner == LIST_GIVEN_AS_OTHER {
+        return "must be a list (an array)".to_string();
+    }
     let Some((got, expected)) = inner
         .strip_prefix("invalid type: ")
         .and_then(|rest| rest.split_once(", expected "))
     else {
         return inner.to_string();
     };
-    let expected = if expected.starts_with("struct ") || expected.starts_with("a map") {
-        "an object"
-    } else if expected == "f64" || expected.starts_with("u32") || expected.starts_with("u64") {
-        "a number"
-    } else {
-        expected
-    };
-    let got = match got {
+    format!(
+        "must be {}, got {}",
+        expected_in_words(expected),
+        got_in_words(got)
+    )
+}
+
+/// What serde expected ("f64", "a sequence", "struct Params"), as a JavaScript caller knows it.
+fn expected_in_words(expected: &str) -> &str {
+    match expected {
+        number if number == "f64" || number.starts_with("u32") || number.starts_with("u64") => {
+            "a number"
+        }
+        "a sequence" => "a list (an array)",
+        "a string" => "text (a string)",
+        "a boolean" => "true or false",
+        struct_or_map
+            if struct_or_map.starts_with("struct ") || struct_or_map.starts_with("a map") =>
+        {
+            "an object"
+        }
+        other => other,
+    }
+}
+
+/// What serde says it got ("map", "floating point `-1.0`", "JsValue([1])"), as JavaScript
+/// writes it: "an object", "-1.0", "an array".
+fn got_in_words(got: &str) -> String {
+    match got {
+        "map" => "an object".to_string(),
+        "sequence" => "an array".to_string(),
         "unit value" => "null".to_string(),
-        got if got.starts_with("JsValue(") => "a value of another kind".to_string(),
+        array if array.starts_with("JsValue([") => "an array".to_string(),
+        other if other.starts_with("JsValue(") => "a value of another kind".to_string(),
         got => {
             let shown = got.replace('`', "");
-            ["floating point ", "integer ", "string "]
+            ["floating point ", "integer ", "string ", "boolean "]
                 .iter()
                 .find_map(|kind| shown.strip_prefix(kind).map(str::to_string))
                 .unwrap_or(shown)
         }
-    };
-    format!("must be {expected}, got {got}")
+    }
 }
 
 /// The key of the object `value` whose value alone `T` refuses (serde's type errors do not say

@@ -237,8 +237,16 @@ impl Settings {
             Err(why) => {
                 // The value is shown cut to 40 characters, in the reason as well.
                 let shown_value: String = value.chars().take(40).collect();
+                // Reasons quote text escaped (`{:?}`): the cut text is put in the same way, so a
+                // tab or line break in a link stays `\t`, `\n` (a raw one broke the notice's line).
+                let escaped = |text: &str| {
+                    let quoted = format!("{text:?}");
+                    quoted[1..quoted.len() - 1].to_string()
+                };
                 let why = match value.trim() {
-                    long if long.chars().count() > 40 => why.replace(long, &shown_value),
+                    long if long.chars().count() > 40 => {
+                        why.replace(&escaped(long), &escaped(&shown_value))
+                    }
                     _ => why,
                 };
                 let why = cut(&why, 200);
@@ -586,6 +594,21 @@ mod tests {
         assert_eq!(value(&refused, "base"), "1");
         assert_eq!(refused.notices.len(), 1);
         assert!(refused.notices[0].starts_with("base \"abc\" was ignored"));
+    }
+
+    /// A long refused value is cut in the reason as in the notice, and stays escaped there: a tab
+    /// and a line break opening a link's value broke the notice over two lines.
+    #[test]
+    fn a_long_refused_value_is_cut_and_escaped_in_its_reason() {
+        let state = decode_hash("#outages=%09%0A,0.0000001ms,99999999999999999999s,0months");
+        assert_eq!(state.notices.len(), 1);
+        let notice = &state.notices[0];
+        assert!(!notice.contains(['\n', '\t']), "{notice:?}");
+        let cut = r#""\t\n,0.0000001ms,99999999999999999999s,0mo""#;
+        assert_eq!(
+            *notice,
+            format!("outages {cut} was ignored (outages must be two durations such as 10s..24h, got {cut}); using \"10s..24h\"")
+        );
     }
 
     #[test]

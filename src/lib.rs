@@ -23,6 +23,7 @@ pub mod page;
 mod params;
 pub mod policy;
 pub mod presets;
+pub mod reaches;
 mod report;
 pub mod staleness;
 pub mod storm;

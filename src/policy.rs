@@ -401,12 +401,13 @@ impl Policy {
         let mut elapsed = 0.0;
         for (retry, gap) in (1..MAX_ATTEMPTS).zip(self.gaps()) {
             elapsed += gap;
-            if elapsed >= deadline_s {
+            if crate::reaches::reaches(elapsed, deadline_s) {
                 return Ok(retry + 1);
             }
         }
         let reach: f64 = self.gaps().take(MAX_ATTEMPTS as usize - 1).sum();
-        let (reach_text, deadline_text) = crate::format_limit(reach, deadline_s);
+        let (reach_text, deadline_text) =
+            crate::format_limit(crate::reaches::latest_mark(reach), deadline_s);
         // A list of gaps is told in its own terms: it has no base, multiplier or cap to change.
         let schedule = match self.explicit_gaps() {
             Some((_, Some(tail))) => format!(
@@ -460,14 +461,14 @@ impl Policy {
         for j in 0..retries {
             let next = self.uncapped_gap(j + 1);
             let at_next = below + f64::from(retries - j) * next;
-            if at_next >= deadline_s {
+            if crate::reaches::reaches(at_next, deadline_s) {
                 let cap = (deadline_s - below) / f64::from(retries - j);
                 return Ok(cap.max(lower));
             }
             below += next;
             lower = next;
         }
-        let (reached, wanted) = crate::format_limit(below, deadline_s);
+        let (reached, wanted) = crate::format_limit(crate::reaches::latest_mark(below), deadline_s);
         Err(Error::out_of_range(
             "give-up",
             wanted,
@@ -687,6 +688,23 @@ mod tests {
         assert!((last.unwrap_or(0.0) / 86_400.0 - 184.5).abs() < 0.05);
     }
 
+    /// Three 0.3 s gaps sum to 0.8999999999999999 s: the fourth attempt is on a 0.9 s deadline
+    /// (`crate::reaches`), so it gives up there, as by hand; it made a fifth, and a cap for four
+    /// attempts to reach 0.9 s was refused as "at most 899 ms".
+    #[test]
+    fn a_deadline_on_a_sum_of_decimal_gaps_is_reached() {
+        let thirds = Policy::new(0.3, 1.0, 0.3, Stop::GiveUpAfter(0.9)).unwrap();
+        assert_eq!(thirds.attempts(), 4);
+        let tenths = Policy::explicit(&[0.1], None, Some(Stop::GiveUpAfter(1.0))).unwrap();
+        assert_eq!(tenths.attempts(), 11);
+        let uncapped = Policy::new(0.3, 1.0, 0.3, Stop::Attempts(4)).unwrap();
+        assert_eq!(
+            uncapped.cap_for_deadline(0.9, 4).map(|cap| cap > 0.29),
+            Ok(true)
+        );
+        assert!(uncapped.cap_for_deadline(0.9001, 4).is_err());
+    }
+
     #[test]
     fn deadline_gives_attempt_count() {
         let policy = Policy::article();
@@ -717,13 +735,15 @@ mod tests {
         let err = policy.attempts_for_deadline(MAX_SPAN_S).unwrap_err();
         assert!(
             err.to_string().starts_with(
-                // 9,999 gaps of 1 ms sum to a hair under 9.999 s: the limit is written rounded
-                // down, so that giving it is never refused.
-                "give-up must be at most 9.998 s, what 10000 attempts reach with a 1 ms base, ×1 and a 1 ms cap"
+                // 9,999 gaps of 1 ms sum to a hair under 9.999 s, which reaches 9.999 s
+                // (`crate::reaches`); the limit is written rounded down, so that giving it is
+                // never refused.
+                "give-up must be at most 9.999 s, what 10000 attempts reach with a 1 ms base, ×1 and a 1 ms cap"
             ),
             "{err}"
         );
-        assert_eq!(policy.attempts_for_deadline(9.998), Ok(10_000));
+        assert_eq!(policy.attempts_for_deadline(9.999), Ok(10_000));
+        assert_eq!(policy.attempts_for_deadline(9.998), Ok(9_999));
     }
 
     #[test]

@@ -263,10 +263,17 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
                  cheap, the tail is where the time goes."
                     .to_string(),
             );
-        } else if ramp >= 2 {
+        } else if ramp >= 2 && schedule.capped_share() < 0.5 {
             facts.push(
                 "Gaps grow slower than the time already spent: with a multiplier under 2 the \
                  ramp itself takes most of the time."
+                    .to_string(),
+            );
+        } else if ramp >= 2 {
+            // The cap's share, told above, is most of the time: the ramp is only slow.
+            facts.push(
+                "Below the cap, gaps grow slower than the time already spent (a multiplier \
+                 under 2)."
                     .to_string(),
             );
         }
@@ -452,9 +459,9 @@ fn solved_cap(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<SolvedC
     )?
     .schedule()
     .give_up_s();
-    // The solved cap lands on the deadline up to float noise; past that, only a cap below the
-    // base, which there is not, would do.
-    Ok(if reached > deadline_s * (1.0 + 1e-12) {
+    // The solved cap lands on the deadline up to float noise ([`crate::reaches`]); past that,
+    // only a cap below the base, which there is not, would do.
+    Ok(if !crate::reaches::within(reached, deadline_s) {
         SolvedCap::Overshoots { cap, reached }
     } else {
         SolvedCap::Reaches(cap)
@@ -545,6 +552,28 @@ mod tests {
         let deadline = Policy::new(1.0, 1.0, 1.0, Stop::GiveUpAfter(1_500.5)).unwrap();
         let facts = ScheduleReport::new(&deadline.schedule(), 1_200.0).facts;
         assert!(facts[0].contains("(attempt 1,501 falls at"), "{}", facts[0]);
+    }
+
+    /// A multiplier under 2 whose cap holds most of the time said "the ramp itself takes most of
+    /// the time" right after "gaps at the cap hold 60% of the time" (outside tester).
+    #[test]
+    fn a_slow_ramp_is_said_to_take_most_of_the_time_only_when_it_does() {
+        let slow = |cap_s: f64| {
+            let policy = Policy::new(45.0, 1.1, cap_s, Stop::GiveUpAfter(86_400.0)).unwrap();
+            let schedule = policy.schedule();
+            let facts = ScheduleReport::new(&schedule, 1_200.0).facts.join(" ");
+            (schedule.capped_share(), facts)
+        };
+        let (share, capped) = slow(3_600.0);
+        assert!(share > 0.5, "{share}");
+        assert!(!capped.contains("ramp itself takes most"), "{capped}");
+        assert!(capped.contains("Below the cap, gaps grow slower than the time already spent"));
+        let (share, ramped) = slow(86_400.0);
+        assert!(share < 0.5, "{share}");
+        assert!(
+            ramped.contains("the ramp itself takes most of the time"),
+            "{ramped}"
+        );
     }
 
     #[test]

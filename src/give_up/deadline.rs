@@ -71,8 +71,10 @@ pub fn deadline_safe_attempts(
     let mut hi = 2u32;
     while !reached(percentile.coarse(hi)?, deadline_s) {
         if hi == max {
-            let reach = percentile.coarse(max)?;
-            let (reach_text, deadline_text) = crate::format_distinct(reach, deadline_s);
+            // Written rounded down, as every limit: rounded to the nearest, "at most 1 h 23 min"
+            // was itself refused.
+            let latest = percentile.coarse(max)? / (1.0 - REACHED_TOLERANCE);
+            let (reach_text, deadline_text) = crate::format_limit(latest, deadline_s);
             return Err(Error::out_of_range(
                 "deadline",
                 deadline_text,
@@ -108,8 +110,12 @@ pub fn deadline_safe_attempts(
 /// 100 s by symmetry) comes out of a grid's sums a few billionths short, and the count that
 /// reaches the deadline must not turn into the next one for that.
 fn reached(percentile_s: f64, deadline_s: f64) -> bool {
-    percentile_s >= deadline_s * (1.0 - 1e-8)
+    percentile_s >= deadline_s * (1.0 - REACHED_TOLERANCE)
 }
+
+/// How far below a deadline, relative to it, a computed percentile still reaches it: wider than
+/// [`crate::reaches`]'s rounding of summed gaps, for a grid's error.
+const REACHED_TOLERANCE: f64 = 1e-8;
 
 /// One percentile of the give-up time of a policy, as a function of its attempt count.
 struct Percentile<'a> {
@@ -273,10 +279,22 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            refused.starts_with("deadline must be at most 5 s, what even 10000 attempts reach at the 5th percentile")
+            refused.starts_with("deadline must be at most 4.9")
+                && refused.contains(", what even 10000 attempts reach at the 5th percentile")
                 && refused.ends_with("got 365 days"),
             "{refused}"
         );
+        // The limit is written rounded down: given, it is taken (rounded, "5 s" was refused).
+        let limit = refused["deadline must be at most ".len()..]
+            .split(',')
+            .next()
+            .unwrap();
+        let limit_s = crate::parse_duration("deadline", limit).unwrap();
+        assert_eq!(
+            deadline_safe_attempts(&policy, Jitter::Full, limit_s, 0.05),
+            Ok(10_000)
+        );
+        assert!(deadline_safe_attempts(&policy, Jitter::Full, limit_s + 0.002, 0.05).is_err());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! per-outage quantity of the model a binary search instead of a scan.
 
 use super::mixture::{Mixture, Piece};
+use crate::reaches::{reaches, within};
 
 /// What an outage makes of one schedule ([`Timeline::outcome`]). The tests check each field
 /// against a method of its own name that computes it alone, from the model's definition.
@@ -78,13 +79,13 @@ impl Timeline {
     /// delivers an event still `elapsed_s` away from recovery when it arrives.
     #[cfg(test)]
     pub(crate) fn reach(&self, elapsed_s: f64) -> Option<usize> {
-        let i = self.times.partition_point(|&t| t < elapsed_s);
+        let i = self.times.partition_point(|&t| !reaches(t, elapsed_s));
         (i < self.times.len()).then_some(i)
     }
 
     /// The latest attempt time at or below `tolerance_s` (0 at least: attempt 1 is at 0).
     pub(crate) fn last_within(&self, tolerance_s: f64) -> f64 {
-        let i = self.times.partition_point(|&t| t <= tolerance_s);
+        let i = self.times.partition_point(|&t| within(t, tolerance_s));
         self.times[i.saturating_sub(1)]
     }
 
@@ -92,19 +93,25 @@ impl Timeline {
     /// `u = D − a` (time left to recovery at arrival), attempt `k` delivers `u` in
     /// `(t_{k−1}, t_k]`, so exactly `u ≤ t_n` is delivered.
     pub(crate) fn delivered_len(&self, outage_s: f64) -> f64 {
-        outage_s.min(self.give_up_s())
+        if reaches(self.give_up_s(), outage_s) {
+            outage_s
+        } else {
+            self.give_up_s()
+        }
     }
 
     /// The measure of arrivals delivered at most `tolerance_s` old: the attempts at or below
     /// `T` cover `u ≤ max{t_k ≤ T}`.
     pub(crate) fn fresh_len(&self, outage_s: f64, tolerance_s: f64) -> f64 {
-        outage_s.min(self.last_within(tolerance_s))
+        fresh_len(outage_s, self.last_within(tolerance_s))
     }
 
     /// The index of the last attempt that delivers anything in an outage of `outage_s`: the
     /// attempt holding `u = L`. `None` when nothing is delivered.
     fn last_delivering(&self, outage_s: f64) -> Option<usize> {
-        self.last_delivering_by(outage_s, |times, x| times.partition_point(|&t| t < x))
+        self.last_delivering_by(outage_s, |times, x| {
+            times.partition_point(|&t| !reaches(t, x))
+        })
     }
 
     /// [`Timeline::last_delivering`] with `first_at_or_after(times, x)` as the search for the
@@ -164,8 +171,8 @@ impl Timeline {
             // the last arrival is the one that reaches the first (`event`'s search); past it
             // the first event is exhausted.
             first_event: last
-                .filter(|_| outage_s <= self.give_up_s())
-                .map(|j| (self.times[j] - outage_s, self.times[j], j as u32 + 1)),
+                .filter(|_| reaches(self.give_up_s(), outage_s))
+                .map(|j| lag_age_attempt(self.times[j], outage_s, j)),
         }
     }
 
@@ -214,9 +221,24 @@ impl Timeline {
     }
 
     fn event_at(&self, left_s: f64, reached: Option<usize>) -> Option<(f64, f64, u32)> {
-        let k = reached?;
-        let t = self.times[k];
-        Some((t - left_s, t, k as u32 + 1))
+        reached.map(|k| lag_age_attempt(self.times[k], left_s, k))
+    }
+}
+
+/// The lag, age and attempt (1-based) of an event delivered by attempt index `k` at `t_s`, with
+/// `left_s` to go until recovery at its arrival: an attempt that counts as at the recovery
+/// ([`reaches`]) delivers with no lag, not a rounding's worth below none.
+fn lag_age_attempt(t_s: f64, left_s: f64, k: usize) -> (f64, f64, u32) {
+    ((t_s - left_s).max(0.0), t_s, k as u32 + 1)
+}
+
+/// The measure of arrivals delivered at most the tolerance old, with `reach_s` the latest
+/// attempt within it: the attempts up to it cover `u ≤ reach_s`.
+pub(crate) fn fresh_len(outage_s: f64, reach_s: f64) -> f64 {
+    if reaches(reach_s, outage_s) {
+        outage_s
+    } else {
+        reach_s
     }
 }
 
@@ -227,13 +249,13 @@ impl Timeline {
 pub(crate) struct Walk(usize);
 
 impl Walk {
-    /// The index of the first of `times` (ascending) at or after `x`: `times.partition_point(|&t| t < x)`.
+    /// The index of the first of `times` (ascending) that [`reaches`] `x`.
     fn first_at_or_after(&mut self, times: &[f64], x: f64) -> usize {
         let mut i = self.0;
-        if i > 0 && times[i - 1] >= x {
-            i = times.partition_point(|&t| t < x);
+        if i > 0 && reaches(times[i - 1], x) {
+            i = times.partition_point(|&t| !reaches(t, x));
         } else {
-            while i < times.len() && times[i] < x {
+            while i < times.len() && !reaches(times[i], x) {
                 i += 1;
             }
         }
@@ -278,6 +300,28 @@ mod tests {
         assert_eq!(t.lag_max(10.0), Some(10.0));
         assert_eq!(t.age_max(30.0), Some(30.0));
         assert_eq!(t.age_max(30.5), Some(60.0));
+    }
+
+    /// Attempt times summed from 0.1 s gaps are a rounding off their decimal values: an attempt
+    /// at 0.9999999999999999 s is at a 1 s recovery and delivers the first event with no lag
+    /// (it was exhausted), and one at 0.30000000000000004 s is within a 0.3 s tolerance.
+    #[test]
+    fn attempts_a_rounding_off_a_mark_are_at_it() {
+        let mut elapsed = 0.0;
+        let t = Timeline::new((0..11).map(|k| {
+            if k > 0 {
+                elapsed += 0.1;
+            }
+            elapsed
+        }));
+        assert!(t.give_up_s() < 1.0);
+        let walked = t.outcome_walking(1.0, &mut Walk::default());
+        for outcome in [t.outcome(1.0), walked] {
+            assert_eq!(outcome.delivered_len, 1.0);
+            assert_eq!(outcome.first_event, Some((0.0, t.give_up_s(), 11)));
+        }
+        assert_eq!(t.last_within(0.3), t.times()[3]);
+        assert_eq!(t.fresh_len(1.0, 0.3), t.times()[3]);
     }
 
     /// The one-search outcome is what the methods give one by one, on outages between,

@@ -82,6 +82,17 @@ LEVEL_NAMES = ("p1", "p5", "p50", "p95", "p99")
 HISTOGRAM_BINS = 60
 MAX_BINS = 1_000_000
 MAX_FIRST_RETRY_BINS = 100_000
+
+
+def at_or_past(t, mark):
+    """README: an attempt time is at or past a mark when t >= m - m x 1e-12 (sums of decimal
+    gaps land a rounding off their decimal total)."""
+    return t >= mark - abs(mark) * 1e-12
+
+
+def at_or_before(t, mark):
+    """README: at or before a mark when t <= m + m x 1e-12."""
+    return t <= mark + abs(mark) * 1e-12
 DECORRELATED_SAMPLES = 200_000
 DECORRELATED_SEED = 0x5EED
 EXACT_GRID_RETRIES = 400  # longer schedules: compared with the truth within W / GRID (too slow here)
@@ -163,7 +174,7 @@ class Policy:
         self.give_up = give_up
         if attempts is None:
             t, k = 0.0, 1
-            while t < give_up:
+            while not at_or_past(t, give_up):
                 if k >= MAX_ATTEMPTS:
                     raise ValueError("more than 10000 attempts")
                 t += self.gap(k)
@@ -235,13 +246,13 @@ def solve_cap(base, mult, attempts, deadline):
     None when even no cap falls short. Give-up(cap) is piecewise linear in the cap."""
     u = [base * powi(float(mult), k - 1) for k in range(1, attempts)]
     r = attempts - 1
-    if r * base >= deadline:
+    if at_or_past(r * base, deadline):
         return base
-    if sum(u) < deadline:
+    if not at_or_past(sum(u), deadline):
         return None
     below = 0.0  # sum of the gaps under the cap
     for j, uj in enumerate(u):  # cap in [u[j-1], u[j]]: j gaps below, r - j at the cap
-        if below + (r - j) * uj >= deadline:
+        if at_or_past(below + (r - j) * uj, deadline):
             return (deadline - below) / (r - j)
         below += uj
     return u[-1]
@@ -440,7 +451,7 @@ def deadline_safe(pol, mode, factor, deadline, level, at_least=1):
         t, n = 0.0, 1
         while True:
             qs[n] = (t, 0.0)
-            if t >= deadline and found is None:
+            if at_or_past(t, deadline) and found is None:
                 found = n
             if (found and n >= at_least) or n >= MAX_ATTEMPTS:
                 return found, qs
@@ -719,6 +730,7 @@ def gen(rng):
     else:
         attempts = rng.randint(301, 3000)
     stop_by_give_up = rng.random() < 0.3
+    decimal = False
     if kind < 0.15:  # a preset, maybe with the stop rule or (formula presets) the cap overridden
         name = rng.choice(sorted(PRESETS))
         p = dict(PRESETS[name])
@@ -753,6 +765,9 @@ def gen(rng):
         cap = rng.choice([base, base * rng.randint(1, 1000), 10800.0, 86400.0, 365 * DAY,
                           round(base * rng.uniform(1, 50), 3)])
         cap = min(max(cap, base), 365 * DAY)
+        if rng.random() < 0.08:  # a decimal interval: its sums land a rounding off decimal deadlines
+            base = cap = rng.choice([0.1, 0.3, 0.7, 0.03, 0.007])
+            mult, stop_by_give_up, decimal = 1.0, True, True
         f.update(base=fmt_dur(rng, base), multiplier=repr(mult), cap=fmt_dur(rng, cap))
         spec = dict(base=base, multiplier=mult, cap=cap)
     else:
@@ -766,10 +781,13 @@ def gen(rng):
             spec["then_every"] = te
     probe = Policy(attempts=attempts, **spec)
     if stop_by_give_up and attempts >= 2:
-        # a deadline between two attempts, or exactly on one
+        # a deadline between two attempts, or exactly on one, or on its decimal value (an
+        # attempt a rounding off it is at it: README)
         t = schedule_report(probe, 1200.0)["rows"]
         a, b = t[attempts - 2]["elapsed_s"], t[attempts - 1]["elapsed_s"]
-        give_up = rng.choice([b, round(a + (b - a) * rng.uniform(0.01, 1), 3)])
+        give_up = rng.choice([b, round(b, 6), round(a + (b - a) * rng.uniform(0.01, 1), 3)])
+        if decimal:
+            give_up = round(b, 6)
         if 0 < give_up <= 365 * DAY:
             f["give-up"] = plain(give_up)
             pol = Policy(give_up=give_up, **spec)

@@ -31,6 +31,17 @@ BIN = os.environ.get("BACKOFF_LAB") or next(
 MAX_ATTEMPTS = 10_000  # "--attempts <N>  Attempts in all ... (1 to 10000)"
 MAX_SPAN = 365 * 86_400.0  # "at most 365 days"
 MAX_LISTED_GAPS = 32  # "--gaps must be a list of 1 to 32 gaps (add a tail with then-every for more)"
+
+
+def at_or_past(t, mark):
+    """README: an attempt time is at or past a mark when t >= m - m x 1e-12 (sums of decimal
+    gaps land a rounding off their decimal total)."""
+    return t >= mark - abs(mark) * 1e-12
+
+
+def at_or_before(t, mark):
+    """README: at or before a mark when t <= m + m x 1e-12."""
+    return t <= mark + abs(mark) * 1e-12
 # src/staleness/ladder.rs: "1 min, 5 min, 15 min, 30 min, 1 h, 2 h, 4 h, 8 h, 12 h, 24 h, 48 h,
 # 72 h and 7 days", plus the give-up time when it is greater than 0 and at most 365 days.
 LADDER = [60.0, 300.0, 900.0, 1800.0, 3600.0, 7200.0, 14400.0, 28800.0, 43200.0, 86400.0,
@@ -68,7 +79,7 @@ class Policy:
                 t.append(t[-1] + self.gap(k))
             return t
         k = 1
-        while t[-1] < self.give_up_flag:
+        while not at_or_past(t[-1], self.give_up_flag):
             if len(t) >= MAX_ATTEMPTS:
                 return None
             t.append(t[-1] + self.gap(k))
@@ -135,16 +146,16 @@ def quantile(pieces, level):
 def outage_answer(t, D, T):
     """One outage of length D under attempt times t (tolerance T or None), as the JSON writes it."""
     n, tn = len(t), t[-1]
-    k = next((i for i in range(n) if t[i] >= D), None)  # the first t_k >= D (0-based)
+    k = next((i for i in range(n) if at_or_past(t[i], D)), None)  # the first t_k >= D (0-based)
     if k is None:  # D > t_n
         first = dict(outcome="exhausted", attempt=None, lag_s=None, age_s=None)
     else:
-        first = dict(outcome="delivered", attempt=k + 1, lag_s=t[k] - D, age_s=t[k])
-    L = min(D, tn)  # arrivals delivered: u = D - a <= t_n
-    ev = dict(delivered_share=L / D, exhausted_share=max(0.0, D - tn) / D)
+        first = dict(outcome="delivered", attempt=k + 1, lag_s=max(0.0, t[k] - D), age_s=t[k])
+    L = D if at_or_past(tn, D) else tn  # arrivals delivered: u = D - a <= t_n
+    ev = dict(delivered_share=L / D, exhausted_share=(D - L) / D)
     if T is not None:
-        X = max(x for x in t if x <= T)  # max{t_k <= T} (t_1 = 0 at least)
-        F = min(D, X)
+        X = max(x for x in t if at_or_before(x, T))  # max{t_k <= T} (t_1 = 0 at least)
+        F = D if at_or_past(X, D) else X
         ev["fresh_share"], ev["stale_share"] = F / D, (L - F) / D
     else:
         ev["fresh_share"] = ev["stale_share"] = None
@@ -152,7 +163,7 @@ def outage_answer(t, D, T):
         ev.update(lag_mean_s=None, lag_p50_s=None, lag_p95_s=None, lag_max_s=None, age_max_s=None)
         return dict(outage_s=D, first_event=first, all_events=ev)
     # attempt k (1-based, k >= 2) delivers u in (t_{k-1}, min(t_k, L)] with lag t_k - u
-    j = next(i for i in range(1, n) if t[i] >= L)
+    j = next(i for i in range(1, n) if at_or_past(t[i], L))
     pieces, integral = [], 0.0
     for i in range(1, j + 1):
         g = t[i] - t[i - 1]

@@ -80,7 +80,8 @@ class Policy:
             self.attempts = None
             for retry in range(1, 10000):
                 elapsed += self.gap(retry)
-                if elapsed >= give_up:
+                # README: at or past the deadline within a relative 1e-12 (rounding of sums)
+                if elapsed >= give_up - give_up * 1e-12:
                     self.attempts = retry + 1
                     break
             assert self.attempts

@@ -284,8 +284,14 @@ fn legend_entries(
     extent: &Extent<'_>,
     theme: &Theme,
 ) -> Vec<(String, ShapeStyle)> {
-    // The mean as the caption writes it (three significant digits: 33.3, 3,333).
-    let mean_text = format!("mean {}/s", format_rate(herd.first_retry.mean_per_s));
+    // The mean as the caption writes it (three significant digits: 33.3, 3,333), with the
+    // window it is taken over: the line runs over bars that come only late in it (equal jitter)
+    // and was read as their average.
+    let mean_text = format!(
+        "mean over {}: {}/s",
+        format_duration(herd.first_retry.window_s),
+        format_rate(herd.first_retry.mean_per_s)
+    );
     let peak_text = match extent.wide {
         None => format!("peak {}/s", format_count(herd.first_retry.peak_per_s)),
         Some(_) => format!(
@@ -420,7 +426,7 @@ mod tests {
         assert!(bars > 30, "{bars} bars");
         assert!(full.contains("without jitter: 1,000 in one second"));
         assert!(full.contains("full jitter: peak"));
-        assert!(full.contains("mean 33.3/s"));
+        assert!(full.contains("mean over 30 s: 33.3/s"));
         let none = svg(Jitter::None);
         assert!(
             !none.contains("1,000 in one second"),
@@ -565,7 +571,7 @@ mod tests {
         );
         assert!(svg.contains("peak 0.00333/s over 10 min"));
         assert!(svg.contains("without jitter: 1,000 in one second"));
-        assert!(svg.contains("mean 0.0000193/s"));
+        assert!(svg.contains("mean over 600 days: 0.0000193/s"), "{svg}");
         let bars = svg.matches("<rect").count();
         assert!(bars <= 2 * 800, "{bars} bars for 800 pixels");
         // The spike's 5 min bin at its average rate (1000 / 300 s) is a thousand times the

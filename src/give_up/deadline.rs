@@ -73,7 +73,7 @@ pub fn deadline_safe_attempts(
         if hi == max {
             // Written rounded down, as every limit: rounded to the nearest, "at most 1 h 23 min"
             // was itself refused.
-            let latest = percentile.coarse(max)? / (1.0 - REACHED_TOLERANCE);
+            let latest = deadline_reach(policy, jitter, level)?;
             let (reach_text, deadline_text) = crate::format_limit(latest, deadline_s);
             return Err(Error::out_of_range(
                 "deadline",
@@ -103,6 +103,17 @@ pub fn deadline_safe_attempts(
         lo -= 1;
     }
     Ok(lo)
+}
+
+/// The latest deadline that [`deadline_safe_attempts`] answers for `policy` under `jitter` at
+/// `level`: the one the `level` percentile of the most attempts allowed reaches.
+pub fn deadline_reach(policy: &Policy, jitter: Jitter, level: f64) -> Result<f64, Error> {
+    let percentile = Percentile {
+        policy,
+        jitter,
+        level,
+    };
+    Ok(percentile.coarse(crate::policy::MAX_ATTEMPTS)? / (1.0 - REACHED_TOLERANCE))
 }
 
 /// Whether a computed percentile reaches the deadline: at least it, less a hundred-millionth

@@ -13,7 +13,7 @@ mod percentiles;
 mod report;
 mod sampled;
 
-pub use deadline::{deadline_safe_attempts, DeadlineSafe};
+pub use deadline::{deadline_reach, deadline_safe_attempts, DeadlineSafe};
 pub use exact::{distribution, GiveUpDistribution, GiveUpSummary, SumOfUniforms};
 pub use percentiles::{Percentiles, LEVELS};
 pub use report::JitterReport;

@@ -163,6 +163,43 @@ impl JitterReport {
         })
     }
 
+    /// [`JitterReport::new`], except that a deadline no count of attempts reaches leaves the
+    /// report without its answer and says so in the caption, instead of refusing the report:
+    /// the page's deadline has a default (24 h), and a short cap must not lose its chart for a
+    /// field its reader never set. A deadline out of its own range is still refused.
+    pub fn with_deadline_told(
+        policy: &Policy,
+        jitter: Jitter,
+        samples: usize,
+        seed: u64,
+        bins: usize,
+        deadline: Option<(f64, f64)>,
+    ) -> Result<Self, Error> {
+        let report = Self::new(policy, jitter, samples, seed, bins, deadline);
+        let Some((deadline_s, level)) = deadline else {
+            return report;
+        };
+        match report {
+            Err(Error::OutOfRange {
+                field: "deadline", ..
+            }) if crate::policy::check_duration("deadline", deadline_s).is_ok() => {
+                let reach_s = super::deadline_reach(policy, jitter, level)?;
+                let mut report = Self::new(policy, jitter, samples, seed, bins, None)?;
+                report.caption += &format!(
+                    " No count of attempts keeps {} of deliveries trying until {}: even {} \
+                     attempts give up by {} at the {} percentile (a longer cap reaches further).",
+                    crate::report::percent_as_given((1.0 - level) * 100.0),
+                    format_duration(deadline_s),
+                    crate::number_text::format_count(f64::from(crate::policy::MAX_ATTEMPTS)),
+                    format_duration(reach_s),
+                    crate::number_text::ordinal(level * 100.0),
+                );
+                Ok(report)
+            }
+            report => report,
+        }
+    }
+
     /// A table of exact and sampled figures, then the caption. Without jitter (or with ±0%
     /// proportional jitter) nothing is drawn, every sample being the unjittered time: the table
     /// has the exact column alone.

@@ -103,7 +103,7 @@ fn policy(params: &Params) -> Result<Policy, Error> {
 pub fn jitter_report(params: &Params) -> Result<JitterReport, Error> {
     let seed = params.seed()?.unwrap_or_default();
     let (policy, jitter) = (policy(params)?, params.jitter()?);
-    JitterReport::new(
+    JitterReport::with_deadline_told(
         &policy,
         jitter,
         params.samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)?,
@@ -441,6 +441,45 @@ mod tests {
             compared("article")
         );
         assert!(compared("svix").contains("); Svix after 27 h 35 min"));
+    }
+
+    /// `#base=1s&cap=10s` lost its jitter chart to "deadline must be at most 13 h 45 min": the
+    /// page's default 24 h deadline, which its reader never set, is out of that schedule's
+    /// reach. The chart is drawn and its caption says so; a deadline out of its own range is
+    /// still refused.
+    #[test]
+    fn a_deadline_out_of_reach_is_told_in_the_caption_not_refused() {
+        let report = |pairs: &[(&str, &str)]| {
+            let mut settings = Settings::default();
+            for (key, value) in pairs {
+                settings.set(key, *value);
+            }
+            match compute(View::Distribution, &settings, &mut Memo::default()) {
+                Ok(Computed::Distribution { report }) => Ok(report),
+                Ok(_) => panic!("not a distribution"),
+                Err(error) => Err(error.message),
+            }
+        };
+        let short = report(&[("base", "1s"), ("cap", "10s")]).unwrap();
+        assert!(short.deadline_safe.is_none());
+        assert!(
+            short.caption.ends_with(
+                "No count of attempts keeps 95% of deliveries trying until 24 h: even 10,000 \
+                 attempts give up by 13 h 45 min at the 5th percentile (a longer cap reaches \
+                 further)."
+            ),
+            "{}",
+            short.caption
+        );
+        let within = report(&[("base", "1s"), ("cap", "10s"), ("deadline", "1h")]).unwrap();
+        assert!(within.deadline_safe.is_some_and(|d| d.attempts > 360));
+        let refused = report(&[("base", "1s"), ("cap", "10s"), ("deadline", "400d")]);
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|m| m.starts_with("deadline must be")),
+            "{refused:?}"
+        );
     }
 
     fn storm_with(pairs: &[(&str, &str)]) -> PageError {

@@ -140,10 +140,28 @@ pub(crate) fn caption(
             after(at),
             format_count(summary.exhausted_after_outage)
         ),
-        (None, _) => format!(
-            "The storm outlives the outage: the backlog has not drained {} after recovery. ",
-            after(summary.horizon_s)
-        ),
+        (None, _) => {
+            // Not drained when the simulation stopped: at its limit, or before it with every
+            // retry left due past it (it read "has not drained 0 s after recovery" for a 7-day
+            // outage of yearly retries).
+            let limit =
+                crate::duration::as_adjective(&format_duration(f64::from(super::MAX_HORIZON_S)));
+            let end = match after(summary.horizon_s).as_str() {
+                "0 s" => "at recovery".to_string(),
+                later => format!("{later} after recovery"),
+            };
+            if summary.horizon_s >= super::MAX_HORIZON_S {
+                format!(
+                    "The storm outlives the outage: the backlog has not drained by the \
+                     simulation's {limit} limit ({end}). "
+                )
+            } else {
+                format!(
+                    "The storm outlives the outage: the backlog has not drained when the \
+                     simulation ends {end}, as every retry left is due past its {limit} limit. "
+                )
+            }
+        }
         }
     };
     if let (Some(drained), Some(emptied)) = (summary.drained_at_s, summary.emptied_at_s) {
@@ -412,6 +430,36 @@ mod tests {
         };
         let report = simulate_fluid(&Scenario::new(budgeted).unwrap(), false).unwrap();
         assert!(!report.caption.contains("collapses"), "{}", report.caption);
+    }
+
+    /// A storm that stops undrained says why: at its 7-day limit, or before it with every retry
+    /// left due past it. A 7-day outage of yearly retries read "the backlog has not drained 0 s
+    /// after recovery" (outside tester).
+    #[test]
+    fn an_undrained_storm_says_where_the_simulation_stopped() {
+        let yearly = |outage_s: u32| {
+            let spec = Spec {
+                outage: (0, outage_s),
+                policy: Policy::new(365.0 * 86_400.0, 3.0, 365.0 * 86_400.0, Stop::Attempts(14))
+                    .unwrap(),
+                ..Spec::article_fixed()
+            };
+            crate::storm::simulate(&Scenario::new(spec).unwrap(), Engine::Auto, false)
+                .unwrap()
+                .caption
+        };
+        let week = yearly(7 * 86_400);
+        assert!(
+            week.contains(
+                "the backlog has not drained by the simulation's 7-day limit (at recovery)."
+            ),
+            "{week}"
+        );
+        let day = yearly(86_400);
+        assert!(
+            day.contains("has not drained when the simulation ends 1 s after recovery, as every retry left is due past its 7-day limit."),
+            "{day}"
+        );
     }
 
     /// The attempts per delivered event keep three significant figures and no more than two

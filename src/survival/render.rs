@@ -66,6 +66,16 @@ fn own_sentence((outage, headroom): (f64, f64), own: &Own<'_>) -> Option<String>
             "{what} recovers: its backlog is delivered {} after the outage ends.",
             format_duration(cell.recovery_s.unwrap_or(0.0))
         ),
+        // Exhaustion can clear a backlog before delivery does (the storm's caption then says
+        // "gone … partly because deliveries ran out of attempts"): "not delivered" alone read
+        // as a backlog still waiting an hour later.
+        Outcome::Slow if cell.exhausted_share > 0.0 => format!(
+            "{what} recovers slowly: its backlog is not cleared by delivery alone within 1 h of \
+             the outage's end ({} of its deliveries ran out of attempts, kept for a replay), \
+             though goodput in that hour is {} of the arrival rate.",
+            crate::report::whole_percent(cell.exhausted_share * 100.0),
+            percent(cell.goodput_vs_arrivals)
+        ),
         Outcome::Slow => format!(
             "{what} recovers slowly: its backlog is not delivered within 1 h of the outage's \
              end, though goodput in that hour is {} of the arrival rate.",
@@ -178,6 +188,35 @@ impl SurvivalMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A slow cell whose deliveries ran out of attempts is not said to have a backlog waiting
+    /// an hour on: the storm of the same scenario says its backlog is gone, partly by
+    /// exhaustion (outside tester, `#preset=aws-sns`).
+    #[test]
+    fn a_slow_cell_with_exhaustion_is_not_said_to_wait() {
+        let cell = |exhausted_share: f64| Cell {
+            outcome: Outcome::Slow,
+            recovery_s: None,
+            exhausted_share,
+            peak_multiple: Some(4.0),
+            goodput_vs_arrivals: 1.02,
+        };
+        let said = |c: &Cell| {
+            let own = Own {
+                cell: Some(c),
+                computable: true,
+            };
+            own_sentence((600.0, 3.0), &own).unwrap()
+        };
+        assert_eq!(
+            said(&cell(0.07)),
+            "Your scenario (an outage of 10 min at 3.00× headroom) recovers slowly: its backlog \
+             is not cleared by delivery alone within 1 h of the outage's end (7% of its \
+             deliveries ran out of attempts, kept for a replay), though goodput in that hour is \
+             102% of the arrival rate."
+        );
+        assert!(said(&cell(0.0)).contains("its backlog is not delivered within 1 h"));
+    }
 
     /// Every fractional number of the CSV to 12 significant digits, the axes' too (a geometric
     /// axis's 1.2779445558198879× read so).

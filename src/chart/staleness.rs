@@ -303,8 +303,16 @@ fn tolerance<DB: DrawingBackend>(
     s: f64,
 ) -> Result<LabelBox, Error> {
     let style = theme.alert.stroke_width(stroke(1.5, s));
-    dashed_line(plot, vec![(60.0, t), (x_end, t)], (6.0 * s, 4.0 * s), style)?;
-    let (x, y) = plot.backend_coord(&(60.0, t));
+    // A tolerance under the axis' floor (`< 1 min`) is drawn on it, as every lag under it is:
+    // its label was written below the plot, among the outage axis' ticks.
+    let drawn = floored(t);
+    dashed_line(
+        plot,
+        vec![(60.0, drawn), (x_end, drawn)],
+        (6.0 * s, 4.0 * s),
+        style,
+    )?;
+    let (x, y) = plot.backend_coord(&(60.0, drawn));
     let text = format!("tolerance {}: older arrives stale", format_duration(t));
     let style = font(11.0, s, theme.alert).pos(Pos::new(HPos::Left, VPos::Bottom));
     let (left, bottom) = (f64::from(x) + 6.0 * s, f64::from(y) - 4.0 * s);
@@ -585,6 +593,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A tolerance under the lag axis' floor (`< 1 min`) was drawn below the plot, its label
+    /// among the outage axis' ticks: it is drawn on the floor, its label above the ticks.
+    #[test]
+    fn a_tolerance_under_the_floor_is_drawn_on_it() {
+        let mut settings = Settings::default();
+        settings.set("tolerance", "1s");
+        let chart = staleness_chart(&settings).unwrap();
+        let svg = to_svg((800, 400), |area| {
+            draw(area, &chart, &ChartOptions::default())
+        })
+        .unwrap();
+        let labels = crate::chart::svg_read::labels(&svg);
+        let find = |start: &str| labels.iter().find(|l| l.text.starts_with(start)).unwrap();
+        let (tolerance, tick) = (find("tolerance 1 s"), find("1 min"));
+        assert!(
+            tolerance.rect.3 <= tick.rect.1,
+            "{:?} is not above the tick {:?}",
+            tolerance.rect,
+            tick.rect
+        );
     }
 
     #[test]

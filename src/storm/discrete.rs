@@ -55,6 +55,13 @@ pub(super) fn simulate_within(
 ) -> Result<StormReport, Error> {
     let units = *scenario.units();
     let worst = scenario.deliveries() * f64::from(scenario.policy.attempts());
+    // The fluid engine is a way out only where it runs the scenario: "use the fluid engine" to
+    // a destination it cannot represent sent the reader in a circle.
+    let fluid_cannot = super::fluid::unrepresentable(scenario, &units);
+    let ways = match &fluid_cannot {
+        None => "use the fluid engine, fewer attempts or less traffic".to_string(),
+        Some(why) => format!("fewer attempts or less traffic ({})", why.reason),
+    };
     if worst > MAX_DISCRETE_WORST_CASE {
         return Err(Error::out_of_range(
             "traffic",
@@ -63,13 +70,13 @@ pub(super) fn simulate_within(
                 scenario.deliveries(),
                 scenario.policy.attempts()
             ),
-            "at most 1000000000 attempts at worst for the discrete engine (deliveries × attempts per delivery, refused before it starts): use the fluid engine, fewer attempts or less traffic",
+            format!("at most 1000000000 attempts at worst for the discrete engine (deliveries × attempts per delivery, refused before it starts): {ways}"),
         ));
     }
     // Past the limit at worst, the expected attempts (the fluid engine's, a few milliseconds)
     // say whether the storm would stop at the limit: refused now, not after seconds of work.
-    let valid = format!("at most {limit} simulated attempts for the discrete engine (about ten seconds of work at the full limit): use the fluid engine, fewer attempts or less traffic");
-    if worst > limit && super::fluid::unrepresentable(scenario, &units).is_none() {
+    let valid = format!("at most {limit} simulated attempts for the discrete engine (about ten seconds of work at the full limit): {ways}");
+    if worst > limit && fluid_cannot.is_none() {
         let expected = super::fluid::simulate_fluid_until(scenario, false, until_s)?
             .summary
             .attempts;

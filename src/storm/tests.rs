@@ -499,6 +499,14 @@ fn a_discrete_storm_past_its_attempts_stops_with_an_error_saying_so() {
         error.contains("got a storm still going after 100000 simulated attempts, at "),
         "{error}"
     );
+    // Its ways out are those that exist: not the fluid engine, which cannot run it (the reader
+    // was sent from one engine to the other).
+    assert!(
+        error.contains("fewer attempts or less traffic (the fluid engine needs gaps that depend only on the attempt number")
+            && !error.contains("use the fluid engine"),
+        "{error}"
+    );
+    assert!(within(&Scenario::article_fixed()).contains("use the fluid engine, fewer attempts"));
     // Under the limit it runs as ever.
     assert!(super::discrete::simulate_within(
         &Scenario::article_fixed(),

@@ -255,11 +255,21 @@ fn check_work(
             work += per_cell * axes.headroom.len() as f64;
         }
     }
+    // The fluid engine is a way out only for jitter it can run.
+    let fluid_runs_it = specs
+        .iter()
+        .all(|(_, spec)| spec.jitter != Jitter::Decorrelated);
     let (limit, unit, ways) = match engine {
-        Engine::Discrete => (
+        Engine::Discrete if fluid_runs_it => (
             discrete,
             "delivery-attempts for the discrete engine",
             "fewer steps, shorter outages, fewer attempts or the fluid engine",
+        ),
+        Engine::Discrete => (
+            discrete,
+            "delivery-attempts for the discrete engine",
+            "fewer steps, shorter outages or fewer attempts (the fluid engine cannot run \
+             decorrelated jitter)",
         ),
         _ => (
             fluid,
@@ -339,7 +349,7 @@ impl Plan {
             ));
         }
         check_deliveries(yours, &axes)?;
-        let engine = map_engine(engine);
+        let engine = map_engine(engine, yours);
         let series = series_specs(yours)?;
         let current = (
             f64::from(yours.outage.1),
@@ -596,11 +606,14 @@ impl Plan {
     }
 }
 
-/// The engine a map runs on when `engine` is asked for: the discrete engine when asked, else
-/// the fluid one (`auto` included: the map does not switch engines from cell to cell).
-pub fn map_engine(engine: Engine) -> Engine {
+/// The engine a map of `yours` runs on when `engine` is asked for: the discrete engine when
+/// asked, or when `auto` is asked for decorrelated jitter (which the fluid engine cannot run at
+/// any cell: the page's `auto` map was refused with "engine must be discrete here … got
+/// fluid"); else the fluid one (the map does not switch engines from cell to cell).
+pub fn map_engine(engine: Engine, yours: &Spec) -> Engine {
     match engine {
         Engine::Discrete => Engine::Discrete,
+        Engine::Auto if yours.jitter == Jitter::Decorrelated => Engine::Discrete,
         _ => Engine::Fluid,
     }
 }

@@ -133,6 +133,36 @@ fn more_headroom_never_moves_the_fixed_interval_cliff_shorter() {
     assert!(map.caption.starts_with("Your scenario "), "{}", map.caption);
 }
 
+/// Decorrelated jitter on `auto`: the map runs discrete (the fluid engine cannot run it at any
+/// cell), and a map over the discrete limit is told ways that exist. The page's `auto` map read
+/// "engine must be discrete here … got fluid", and on `discrete` "… or the fluid engine".
+#[test]
+fn an_auto_map_of_decorrelated_jitter_runs_discrete() {
+    let decorrelated = Spec {
+        jitter: Jitter::Decorrelated,
+        ..Spec::article_fixed()
+    };
+    let small = Axes::new((10.0, 120.0), (2.0, 8.0), (2, 2)).unwrap();
+    let plan = Plan::new(&decorrelated, small, Engine::Auto).unwrap();
+    assert_eq!(plan.engine, Engine::Discrete);
+    let default = Axes::new((10.0, 86_400.0), (1.05, 20.0), (24, 16)).unwrap();
+    for engine in [Engine::Auto, Engine::Discrete] {
+        let refused = Plan::new(&decorrelated, default.clone(), engine)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            refused.starts_with("steps must be at most 2e8 delivery-attempts")
+                && refused.contains(
+                    "fewer steps, shorter outages or fewer attempts (the fluid engine cannot run decorrelated jitter)"
+                ),
+            "{engine:?}: {refused}"
+        );
+    }
+    let fluid = Plan::new(&Spec::article_fixed(), default, Engine::Auto).unwrap();
+    assert_eq!(fluid.engine, Engine::Fluid);
+}
+
 #[test]
 fn a_map_beyond_its_work_limit_is_refused_before_it_starts() {
     let axes = Axes::new((10.0, 86_400.0), (1.05, 20.0), (24, 16)).unwrap();

@@ -209,13 +209,13 @@ fn facts(schedule: &Schedule, window_s: f64) -> Vec<String> {
         Some(first) => facts.push(format!(
             "The {} cap engages at attempt {}; gaps at the cap hold {} of the time to give up, \
              and each further attempt adds exactly one cap.",
-            format_duration(policy.cap_s()),
+            crate::duration::as_adjective(&format_duration(policy.cap_s())),
             count(first),
             crate::number_text::share_percent(schedule.capped_share())
         )),
         None if attempts > 1 => facts.push(format!(
             "The {} cap is never reached: the longest gap is {}.",
-            format_duration(policy.cap_s()),
+            crate::duration::as_adjective(&format_duration(policy.cap_s())),
             format_duration(schedule.rows().last().and_then(|r| r.gap_s).unwrap_or(0.0))
         )),
         None => {}
@@ -286,9 +286,12 @@ fn caption(schedule: &Schedule) -> String {
     let policy = schedule.policy();
     let rows = schedule.rows();
     let ramp: Vec<_> = rows.iter().take_while(|r| !r.capped).take(LISTED).collect();
+    // A list cut short ends "and so on" ("1 h, …." read as a stray full stop after "and").
+    let cut = ramp.len() < rows.iter().take_while(|r| !r.capped).count();
     let list = |values: Vec<String>| match values.as_slice() {
         [] => String::new(),
         [one] => one.clone(),
+        all if cut => format!("{} and so on", all.join(", ")),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     };
     let times = list(ramp.iter().map(|r| format_duration(r.elapsed_s)).collect());
@@ -315,15 +318,13 @@ fn caption(schedule: &Schedule) -> String {
             crate::duration::with_article(&format_duration(policy.cap_s()))
         ),
     };
-    let more = if ramp.len() < rows.iter().take_while(|r| !r.capped).count() {
-        ", …"
-    } else {
-        ""
-    };
-    if ramp.len() == 2 && more.is_empty() {
+    if ramp.len() > 1 && policy.explicit_gaps().is_none() && policy.is_fixed_interval() {
+        // Its one gap is in the sentence's start: "gaps of 1 ms, 1 ms, 1 ms and 1 ms" said no more.
+        text += &format!("attempts land at {times}. ");
+    } else if ramp.len() == 2 && !cut {
         text += &format!("attempts land at {times}, separated by a gap of {gaps}. ");
     } else if ramp.len() > 1 {
-        text += &format!("attempts land at {times}{more}, separated by gaps of {gaps}{more}. ");
+        text += &format!("attempts land at {times}, separated by gaps of {gaps}. ");
     } else {
         text += "the first delivery is at 0 s. ";
     }
@@ -763,6 +764,43 @@ mod tests {
         assert!(
             text.contains("attempts land at 0 s and 30 s, separated by a gap of 30 s."),
             "{text}"
+        );
+    }
+
+    /// Outside tester: a list cut short read "…and 1 h 47 min, …." (a stray full stop after
+    /// "and"); a fixed interval listed its one gap eight times; a cap in days read "The 365
+    /// days cap" where the caption says "a 365-day cap".
+    #[test]
+    fn captions_cut_lists_short_and_say_a_fixed_gap_once() {
+        let report = |policy: Policy| ScheduleReport::new(&policy.schedule(), 1_200.0);
+        let long = report(Policy::new(30.0, 1.5, 86_400.0, Stop::Attempts(30)).unwrap());
+        assert!(
+            long.caption.contains(
+                "attempts land at 0 s, 30 s, 75 s, 2.4 min, 4.1 min, 6.6 min, 10.4 min, 16.1 min \
+                 and so on, separated by gaps of 30 s, 45 s, 67.5 s, 101.3 s, 2.5 min, 3.8 min, \
+                 5.7 min and so on."
+            ),
+            "{}",
+            long.caption
+        );
+        let fixed = report(Policy::new(0.001, 3.0, 0.001, Stop::Attempts(50)).unwrap());
+        assert!(
+            fixed.caption.starts_with(
+                "A retry timeline at a fixed 1 ms interval: attempts land at 0 s, 1 ms, 2 ms, \
+                 3 ms, 4 ms, 5 ms, 6 ms, 7 ms and so on. Attempt 50"
+            ),
+            "{}",
+            fixed.caption
+        );
+        let yearly =
+            report(Policy::new(0.001, 1_000.0, 365.0 * 86_400.0, Stop::Attempts(20)).unwrap());
+        assert!(
+            yearly
+                .facts
+                .iter()
+                .any(|f| f.starts_with("The 365-day cap engages at attempt")),
+            "{:?}",
+            yearly.facts
         );
     }
 

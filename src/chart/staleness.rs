@@ -317,6 +317,16 @@ fn tolerance<DB: DrawingBackend>(
     let style = font(11.0, s, theme.alert).pos(Pos::new(HPos::Left, VPos::Bottom));
     let (left, bottom) = (f64::from(x) + 6.0 * s, f64::from(y) - 4.0 * s);
     let (width, height) = super::text_size(area, &text, &style);
+    // On the page's background, as the read-off: on the floor the curves start under it.
+    let pad = 2.0 * s;
+    area.draw(&Rectangle::new(
+        [
+            ((left - pad) as i32, (bottom - height - pad) as i32),
+            ((left + width + pad) as i32, (bottom + pad) as i32),
+        ],
+        theme.background.mix(0.85).filled(),
+    ))
+    .map_err(drawing_error)?;
     area.draw(&Text::new(text, (left as i32, bottom as i32), style))
         .map_err(drawing_error)?;
     Ok((left, bottom - height, left + width, bottom))

@@ -23,7 +23,7 @@ pub(super) struct PolicyFlags {
     /// Longest gap, e.g. 3h (at least the base, at most 365 days).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     cap: Option<String>,
-    /// An explicit schedule instead: the gaps, comma-separated (5s,5m,30m,2h).
+    /// An explicit schedule instead: 1 to 32 gaps, comma-separated (5s,5m,30m,2h).
     #[arg(long, value_name = "DURATIONS", allow_hyphen_values = true)]
     gaps: Option<String>,
     /// After the explicit gaps, one attempt every this long.

@@ -147,7 +147,6 @@ pub(super) struct FigureArgs {
         long,
         value_name = "BOOL",
         num_args = 0..=1,
-        require_equals = true,
         default_missing_value = "true"
     )]
     log_scale: Option<bool>,

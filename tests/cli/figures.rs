@@ -138,6 +138,11 @@ fn figures_default_to_the_elements_log_axis_and_carry_their_caption() {
         figure(&["--log-scale=false"]),
         "a linear axis on request"
     );
+    // As other flags take their values (it was "unexpected argument 'false' found").
+    assert_eq!(
+        figure(&["--log-scale", "false"]),
+        figure(&["--log-scale=false"])
+    );
     let head: Vec<&str> = default.lines().take(3).collect();
     assert!(head[0].starts_with("<svg "), "{head:?}");
     assert_eq!(head[1], "<title>backoff-lab: retry timeline</title>");

@@ -41,7 +41,10 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
         .find(|(name, _)| name == "state")
         .map_or_else(
             || decode_hash(""),
-            |(_, hash)| {
+            |(_, link)| {
+                // The page's Copy link copies a whole address: its settings are after the `#`
+                // (the address was read as an unknown setting, and the first one lost).
+                let hash = link.split_once('#').map_or(link.as_str(), |(_, hash)| hash);
                 let decoded = decode_hash(hash);
                 errors.extend(decoded.notices.iter().map(|notice| AttributeError {
                     attribute: "state".into(),
@@ -117,6 +120,19 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    /// `state` takes what the page's Copy link copies, a whole address, as well as its hash:
+    /// the address was read as an unknown setting and its first setting lost (outside tester).
+    #[test]
+    fn state_takes_a_whole_share_link() {
+        let hash = "preset=svix&mode=none&view=distribution";
+        let link = format!("https://docs.example.com/backoff-lab/index.html#{hash}");
+        for state in [link, format!("#{hash}"), hash.to_string()] {
+            let element = element_state(&attributes(&[("state", &state)]));
+            assert!(element.errors.is_empty(), "{state}: {:?}", element.errors);
+            assert_eq!(element.settings.get("preset"), "svix", "{state}");
+        }
     }
 
     /// A docs author's `preset="svix" cap="3 h"` cuts Svix's gaps to 3 h, although 3 h is the

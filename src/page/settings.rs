@@ -222,11 +222,10 @@ impl Settings {
 
     /// Sets `key` to `value` if `key` is a setting and `value` valid for it; otherwise leaves
     /// the settings as they are and says, in one sentence, what was ignored and why (`key` and
-    /// `value` shown cut to 40 characters).
+    /// `value` [`quoted`]).
     pub fn set_checked(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let shown: String = key.chars().take(40).collect();
         let Some(index) = index(key) else {
-            return Err(format!("unknown setting {shown:?} was ignored"));
+            return Err(format!("unknown setting {} was ignored", quoted(key)));
         };
         let (_, kind, default) = SETTINGS[index];
         match valid(kind, value.trim()) {
@@ -235,20 +234,8 @@ impl Settings {
                 Ok(())
             }
             Err(why) => {
-                // The value is shown cut to 40 characters, in the reason as well.
-                let shown_value: String = value.chars().take(40).collect();
-                // Reasons quote text escaped (`{:?}`): the cut text is put in the same way, so a
-                // tab or line break in a link stays `\t`, `\n` (a raw one broke the notice's line).
-                let escaped = |text: &str| {
-                    let quoted = format!("{text:?}");
-                    quoted[1..quoted.len() - 1].to_string()
-                };
-                let why = match value.trim() {
-                    long if long.chars().count() > 40 => {
-                        why.replace(&escaped(long), &escaped(&shown_value))
-                    }
-                    _ => why,
-                };
+                // The reason quotes the value as a refusal does (cut the same way past 80
+                // characters), so the notice needs no more than a bound on its length.
                 let why = cut(&why, 200);
                 // An empty default is no value at all (no preset, no breaker): "none", not "".
                 let using = if default.is_empty() {
@@ -257,7 +244,8 @@ impl Settings {
                     format!("{default:?}")
                 };
                 Err(format!(
-                    "{key} {shown_value:?} was ignored ({why}); using {using}"
+                    "{key} {} was ignored ({why}); using {using}",
+                    quoted(value)
                 ))
             }
         }
@@ -406,6 +394,13 @@ pub(super) fn number_of(key: &str, text: &str) -> Option<f64> {
 }
 
 /// `text` cut to `most` characters, with an ellipsis when cut.
+/// Text from a link as a notice quotes it: escaped, in quotes, whole up to 80 characters and
+/// else its start, "…" and its length, as every refusal quotes text ([`crate::error`]). It was
+/// cut to 40 characters without a mark: 100 nines read as a 40-digit value.
+fn quoted(text: &str) -> String {
+    crate::error::cut_short(&format!("{text:?}")).into_owned()
+}
+
 fn cut(text: &str, most: usize) -> String {
     if text.chars().count() <= most {
         return text.to_string();
@@ -459,9 +454,9 @@ pub fn decode_hash(hash: &str) -> DecodedState {
                 // A key given twice is a link edited by hand: the last valid one counts, and
                 // the notice says so rather than dropping the first in silence.
                 if let Some(known) = known.filter(|known| given.contains(known)) {
-                    let shown: String = value.trim().chars().take(40).collect();
                     notices.push(format!(
-                        "{known} is given more than once in the link: the last, {shown:?}, is used"
+                        "{known} is given more than once in the link: the last, {}, is used",
+                        quoted(value.trim())
                     ));
                 }
                 given.extend(known);
@@ -596,18 +591,29 @@ mod tests {
         assert!(refused.notices[0].starts_with("base \"abc\" was ignored"));
     }
 
-    /// A long refused value is cut in the reason as in the notice, and stays escaped there: a tab
-    /// and a line break opening a link's value broke the notice over two lines.
+    /// A refused value stays escaped in its notice: a tab and a line break opening a link's
+    /// value broke the notice over two lines. A long one is quoted by its start, "…" and its
+    /// length, as every refusal quotes text: cut to 40 characters without a mark, 100 nines
+    /// read as a 40-digit value (outside tester).
     #[test]
-    fn a_long_refused_value_is_cut_and_escaped_in_its_reason() {
+    fn a_refused_value_is_escaped_and_a_long_one_cut_with_its_length() {
         let state = decode_hash("#outages=%09%0A,0.0000001ms,99999999999999999999s,0months");
         assert_eq!(state.notices.len(), 1);
         let notice = &state.notices[0];
         assert!(!notice.contains(['\n', '\t']), "{notice:?}");
-        let cut = r#""\t\n,0.0000001ms,99999999999999999999s,0mo""#;
+        assert!(
+            notice.starts_with(
+                r#"outages "\t\n,0.0000001ms,99999999999999999999s,0months" was ignored"#
+            ),
+            "{notice}"
+        );
+        let long = decode_hash(&format!("#multiplier={}", "9".repeat(100)));
+        let nines = "9".repeat(40);
         assert_eq!(
-            *notice,
-            format!("outages {cut} was ignored (outages must be two durations such as 10s..24h, got {cut}); using \"10s..24h\"")
+            long.notices,
+            [format!(
+                "multiplier \"{nines}…\" (100 characters) was ignored (a number from 1 to 1000); using \"3\""
+            )]
         );
     }
 

@@ -349,7 +349,7 @@ impl Plan {
             ));
         }
         check_deliveries(yours, &axes)?;
-        let engine = map_engine(engine, yours);
+        let engine = map_engine(engine);
         let series = series_specs(yours)?;
         let current = (
             f64::from(yours.outage.1),
@@ -606,14 +606,14 @@ impl Plan {
     }
 }
 
-/// The engine a map of `yours` runs on when `engine` is asked for: the discrete engine when
-/// asked, or when `auto` is asked for decorrelated jitter (which the fluid engine cannot run at
-/// any cell: the page's `auto` map was refused with "engine must be discrete here … got
-/// fluid"); else the fluid one (the map does not switch engines from cell to cell).
-pub fn map_engine(engine: Engine, yours: &Spec) -> Engine {
+/// The engine a map runs on when `engine` is asked for: the discrete engine when asked, else
+/// the fluid one (`auto` included: the map does not switch engines from cell to cell). A map of
+/// decorrelated jitter, which the fluid engine cannot run, is refused by its cells on `auto`
+/// too, and on `discrete` fits its limit only with few steps or short outages: `auto` turning
+/// discrete would only trade one refusal for another, and refuse it before any row runs.
+pub fn map_engine(engine: Engine) -> Engine {
     match engine {
         Engine::Discrete => Engine::Discrete,
-        Engine::Auto if yours.jitter == Jitter::Decorrelated => Engine::Discrete,
         _ => Engine::Fluid,
     }
 }

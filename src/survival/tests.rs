@@ -133,34 +133,34 @@ fn more_headroom_never_moves_the_fixed_interval_cliff_shorter() {
     assert!(map.caption.starts_with("Your scenario "), "{}", map.caption);
 }
 
-/// Decorrelated jitter on `auto`: the map runs discrete (the fluid engine cannot run it at any
-/// cell), and a map over the discrete limit is told ways that exist. The page's `auto` map read
-/// "engine must be discrete here … got fluid", and on `discrete` "… or the fluid engine".
+/// A discrete map of decorrelated jitter over its limit is told the ways that exist: it read
+/// "… or the fluid engine", which refuses decorrelated jitter ("engine must be discrete here").
 #[test]
-fn an_auto_map_of_decorrelated_jitter_runs_discrete() {
+fn a_discrete_map_of_decorrelated_jitter_is_not_sent_to_the_fluid_engine() {
     let decorrelated = Spec {
         jitter: Jitter::Decorrelated,
         ..Spec::article_fixed()
     };
     let small = Axes::new((10.0, 120.0), (2.0, 8.0), (2, 2)).unwrap();
-    let plan = Plan::new(&decorrelated, small, Engine::Auto).unwrap();
+    let plan = Plan::new(&decorrelated, small, Engine::Discrete).unwrap();
     assert_eq!(plan.engine, Engine::Discrete);
     let default = Axes::new((10.0, 86_400.0), (1.05, 20.0), (24, 16)).unwrap();
-    for engine in [Engine::Auto, Engine::Discrete] {
-        let refused = Plan::new(&decorrelated, default.clone(), engine)
+    let refused = |spec: &Spec| {
+        Plan::new(spec, default.clone(), Engine::Discrete)
             .err()
             .map(|e| e.to_string())
-            .unwrap_or_default();
-        assert!(
-            refused.starts_with("steps must be at most 2e8 delivery-attempts")
-                && refused.contains(
-                    "fewer steps, shorter outages or fewer attempts (the fluid engine cannot run decorrelated jitter)"
-                ),
-            "{engine:?}: {refused}"
-        );
-    }
-    let fluid = Plan::new(&Spec::article_fixed(), default, Engine::Auto).unwrap();
-    assert_eq!(fluid.engine, Engine::Fluid);
+            .unwrap_or_default()
+    };
+    let told = refused(&decorrelated);
+    assert!(
+        told.starts_with("steps must be at most 2e8 delivery-attempts")
+            && told.contains(
+                "fewer steps, shorter outages or fewer attempts (the fluid engine cannot run decorrelated jitter)"
+            ),
+        "{told}"
+    );
+    let fixed = refused(&Spec::article_fixed());
+    assert!(fixed.contains("or the fluid engine"), "{fixed}");
 }
 
 #[test]

@@ -45,7 +45,13 @@ table { border-collapse: collapse; margin-top: 0.3em; }
 th, td { padding: 0.15em 0.6em; border-bottom: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.35)); text-align: left; }
 .actions { display: flex; gap: 0.5em; margin-top: 0.4em; }
 button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.6)); background: transparent; color: inherit; cursor: pointer; }
-button:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; }
+button:focus-visible, summary:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; }
+:host([theme="dark"]) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); }
+:host([theme="dark"]) :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); }
+@media (prefers-color-scheme: dark) {
+  :host(:not([theme="light"])) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); }
+  :host(:not([theme="light"])) :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); }
+}
 `;
 
 // How long a computation runs before the element says it is computing, ms.

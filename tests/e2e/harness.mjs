@@ -87,7 +87,12 @@ export function watchProblems(page) {
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.stack || error.message}`));
   page.on('requestfailed', (request) => {
-    if (!ignorable(request.url())) {
+    // A worker stopped while its script still loads (a newer input superseded its work: the
+    // page's cancellation) aborts that request; a script that fails to load is an HTTP error
+    // (below) or another failure.
+    const cancelledWorker =
+      request.failure()?.errorText === 'net::ERR_ABORTED' && /\/worker\.js$/.test(new URL(request.url()).pathname);
+    if (!ignorable(request.url()) && !cancelledWorker) {
       problems.push(`request failed: ${request.url()}: ${request.failure()?.errorText}`);
     }
   });

@@ -28,7 +28,7 @@ Examples:
   backoff-lab jitter --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --deadline 24h
   backoff-lab herd --deliveries 1000 --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42
 
-Durations: 30s, 90 s, 4m30s, 4.5min, 3h, 1d, 2h30m (a bare number is seconds).";
+Durations: 30s, 4m30s, 4.5min, 3h, 1d, 2h30m, or '90 s' in quotes (a bare number is seconds).";
 
 /// Every command's first example; `<command> --help` has more.
 const COMMANDS_EXAMPLES: &str = "\
@@ -43,7 +43,7 @@ Examples (each command's --help has more):
   backoff-lab figure timeline --preset svix > svix-timeline.svg
   backoff-lab presets
 
-Durations: 30s, 90 s, 4m30s, 4.5min, 3h, 1d, 2h30m (a bare number is seconds).";
+Durations: 30s, 4m30s, 4.5min, 3h, 1d, 2h30m, or '90 s' in quotes (a bare number is seconds).";
 
 /// Reason about retry schedules: the gap before retry k is min(cap, base × multiplier^(k-1)).
 #[derive(Parser)]

@@ -12,7 +12,7 @@ use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
 
 use super::outage::{AllEvents, FirstEvent, OutageAnswer, SampledSpread, Spread};
-use super::timeline::{fresh_len, Timeline, Walk};
+use super::timeline::{covered_len, Timeline, Walk};
 use super::{Answers, SAFE_LEVEL};
 
 /// Draws `samples` schedules of `policy` with `jitter` from `seed` and hands each to `visit`
@@ -96,7 +96,7 @@ impl Tally {
         let d = self.outage_s;
         let outcome = timeline.outcome_walking(d, &mut walks[0]);
         self.delivered += outcome.delivered_len;
-        self.fresh += fresh_reach.map_or(0.0, |reach| fresh_len(d, reach));
+        self.fresh += fresh_reach.map_or(0.0, |reach| covered_len(d, reach));
         self.lag_integral += outcome.lag_integral;
         self.lag_max = max_of(self.lag_max, outcome.lag_max);
         self.age_max = max_of(self.age_max, outcome.age_max);

@@ -93,17 +93,13 @@ impl Timeline {
     /// `u = D − a` (time left to recovery at arrival), attempt `k` delivers `u` in
     /// `(t_{k−1}, t_k]`, so exactly `u ≤ t_n` is delivered.
     pub(crate) fn delivered_len(&self, outage_s: f64) -> f64 {
-        if reaches(self.give_up_s(), outage_s) {
-            outage_s
-        } else {
-            self.give_up_s()
-        }
+        covered_len(outage_s, self.give_up_s())
     }
 
     /// The measure of arrivals delivered at most `tolerance_s` old: the attempts at or below
     /// `T` cover `u ≤ max{t_k ≤ T}`.
     pub(crate) fn fresh_len(&self, outage_s: f64, tolerance_s: f64) -> f64 {
-        fresh_len(outage_s, self.last_within(tolerance_s))
+        covered_len(outage_s, self.last_within(tolerance_s))
     }
 
     /// The index of the last attempt that delivers anything in an outage of `outage_s`: the
@@ -232,9 +228,10 @@ fn lag_age_attempt(t_s: f64, left_s: f64, k: usize) -> (f64, f64, u32) {
     ((t_s - left_s).max(0.0), t_s, k as u32 + 1)
 }
 
-/// The measure of arrivals delivered at most the tolerance old, with `reach_s` the latest
-/// attempt within it: the attempts up to it cover `u ≤ reach_s`.
-pub(crate) fn fresh_len(outage_s: f64, reach_s: f64) -> f64 {
+/// The measure of arrivals `u ≤ reach_s` in an outage of `outage_s`: `min(D, reach)`, and all of
+/// `D` when the reach counts as at it ([`reaches`]). Delivered with `t_n` as the reach, fresh with
+/// the latest attempt within the tolerance.
+pub(crate) fn covered_len(outage_s: f64, reach_s: f64) -> f64 {
     if reaches(reach_s, outage_s) {
         outage_s
     } else {

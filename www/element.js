@@ -40,9 +40,11 @@ canvas { display: block; width: 100%; height: 100%; }
 .caption-line + .caption-line { margin-top: 0.4em; }
 .error { margin: 0.4em 0; padding: 0.4em 0.6em; border-left: 3px solid var(--backoff-lab-error, #c62828); color: var(--backoff-lab-error, #c62828); font-size: 0.9em; }
 .error ul { margin: 0; padding-left: 1.2em; }
-details { margin-top: 0.4em; font-size: 0.85em; }
-table { border-collapse: collapse; margin-top: 0.3em; }
+details { margin-top: 0.4em; font-size: 0.85em; max-width: 100%; overflow-x: auto; }
+table { border-collapse: collapse; margin-top: 0.3em; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.15em 0.6em; border-bottom: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.35)); text-align: left; }
+/* Every column after the first holds numbers (a duration, a count, a rate): their digits line up. */
+:is(th, td):not(:first-child) { text-align: right; }
 .actions { display: flex; gap: 0.5em; margin-top: 0.4em; }
 button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.6)); background: transparent; color: inherit; cursor: pointer; }
 button:focus-visible, summary:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; }

@@ -103,10 +103,6 @@ fn share(value: f64) -> String {
     format!("{:.2}%", value * 100.0)
 }
 
-fn count(value: f64) -> String {
-    format!("{:.0}", value.round())
-}
-
 /// The schedule table as the page shows it: of a long schedule its first rows and its last
 /// ([`shown`]), with a row before the last saying how many attempts are left out (its CSV
 /// download has every one: see [`view_csv`]); the numbers for a spreadsheet have no such row.
@@ -262,10 +258,10 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
             let s = &storm.summary;
             vec![
                 storm.label.clone(),
-                count(s.delivered),
-                count(s.exhausted),
-                count(s.duplicates),
-                count(s.peak_attempts_per_min),
+                format_count(s.delivered),
+                format_count(s.exhausted),
+                format_count(s.duplicates),
+                format_count(s.peak_attempts_per_min),
                 // From recovery, as the caption counts it ("drains 6 h 57 min after recovery").
                 optional_duration(s.drained_at_s.map(|at| s.after_recovery_s(at))),
             ]
@@ -475,6 +471,14 @@ mod tests {
             "{after}: {}",
             report.caption
         );
+        // Its counts are grouped as the caption's are ("149 of 72,000 deliveries delivered").
+        let delivered = &table.rows[0][1];
+        assert!(
+            report.caption.contains(&format!("{delivered} of 72,000")),
+            "{delivered}: {}",
+            report.caption
+        );
+        assert!(table.rows[0][3].contains(','), "{:?}", table.rows[0]);
         // Its CSV has the numbers a spreadsheet reads: seconds, and how the backlog ended (the
         // element's CSV wrote "8 h 36 min" and lost "by exhaustion").
         let csv = table.to_csv();

@@ -276,13 +276,14 @@ impl Policy {
                 valid,
             },
             // An interval too short to retry for the give-up time within the attempts allowed:
-            // the interval is what the fixed policy has to change (it has no base or cap).
+            // the interval is what the fixed policy has to change (it has no base or cap). A
+            // give-up time out of its own range (0 s, over a year) is refused as itself.
             (
                 Error::OutOfRange {
                     field: "give-up", ..
                 },
                 Stop::GiveUpAfter(give_up_s),
-            ) => {
+            ) if check_duration("give-up", give_up_s).is_ok() => {
                 let shortest = give_up_s / f64::from(MAX_ATTEMPTS - 1);
                 let (shortest_text, interval_text) = crate::format_distinct(shortest, interval_s);
                 Error::out_of_range(
@@ -299,14 +300,16 @@ impl Policy {
         })
     }
 
-    /// The article's storm-maker: a fixed 30 s interval for two hours (240 attempts).
+    /// The storm-maker the storm compares with, and its default: a fixed 30 s interval giving up
+    /// at 2 h, which the schedule's 241st attempt reaches (as `Policy::fixed(30.0,
+    /// Stop::GiveUpAfter(7_200.0))`, which the CLI and the page build from their defaults).
     pub fn article_storm() -> Self {
         Policy {
             base_s: 30.0,
             multiplier: 1.0,
             cap_s: 30.0,
-            attempts: 240,
-            stop: Stop::Attempts(240),
+            attempts: 241,
+            stop: Stop::GiveUpAfter(7_200.0),
             explicit: None,
         }
     }
@@ -616,6 +619,37 @@ mod tests {
     use super::*;
 
     const HOUR: f64 = 3600.0;
+
+    /// The library's storm-maker was 240 attempts where the CLI's and the page's default (a
+    /// 30 s interval, giving up at 2 h) is 241: one policy.
+    #[test]
+    fn the_storm_maker_is_the_fixed_policy_giving_up_at_two_hours() {
+        assert_eq!(
+            Policy::article_storm(),
+            Policy::fixed(30.0, Stop::GiveUpAfter(7_200.0)).unwrap()
+        );
+    }
+
+    /// `storm --give-up 0s` was refused as "interval must be at least 0 s …, got 30 s": a
+    /// give-up time out of its own range is refused as the give-up time, and only one the
+    /// attempts cannot reach asks for a longer interval.
+    #[test]
+    fn a_fixed_policys_give_up_out_of_range_is_refused_as_the_give_up() {
+        let refusal = |interval: f64, give_up: f64| {
+            Policy::fixed(interval, Stop::GiveUpAfter(give_up))
+                .unwrap_err()
+                .to_string()
+        };
+        for (interval, give_up) in [(30.0, 0.0), (86_400.0, 400.0 * 86_400.0), (30.0, -1.0)] {
+            let text = refusal(interval, give_up);
+            assert!(text.starts_with("give-up must be"), "{text}");
+        }
+        let text = refusal(1.0, 86_400.0);
+        assert!(
+            text.starts_with("interval must be at least 8.6 s to retry for 24 h"),
+            "{text}"
+        );
+    }
 
     /// A list of gaps has no base, multiplier or cap to change: its deadline refusal says
     /// what it has (it read "with a 1 s base, ×1 and a 2 s cap", none of which can be given

@@ -15,10 +15,6 @@ use super::{
 use crate::staleness::{OutageAnswer, StalenessReport};
 use crate::{format_duration, Error};
 
-/// The shortest time drawn on the log axis: a lag under a minute (delivered at recovery or
-/// soon after) sits here, rather than diving toward zero at every retry.
-const FLOOR_S: f64 = 60.0;
-
 /// One schedule along the outage lengths.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -75,20 +71,23 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<(), Error> {
     let (options, theme) = prepare(area, options)?;
     let s = options.scale;
-    let (x_end, y_end) = extent(chart);
+    let ((x_start, x_end), (floor, y_end)) = extent(chart);
     let legend = Legend::new(area, legend_entries(chart, &theme, s), &theme, s);
 
     let mut plot = frame(area, s, legend.height + 6.0 * s, 34.0 * s, 64.0 * s)
-        .build_cartesian_2d((60.0..x_end).log_scale(), (FLOOR_S..y_end).log_scale())
+        .build_cartesian_2d((x_start..x_end).log_scale(), (floor..y_end).log_scale())
         .map_err(drawing_error)?;
     log_axis_lines(&mut plot, ("outage length", &["time"]), &theme, s)?;
-    axes(&mut plot, area, (x_end, y_end), &theme, s)?;
+    axes(&mut plot, area, &theme, s)?;
 
     // Outages longer than the give-up time exhaust their first event (under jitter, in more
     // than one schedule in twenty).
-    let exhausted_from = chart.report.longest_delivered_outage_s.clamp(60.0, x_end);
+    let exhausted_from = chart
+        .report
+        .longest_delivered_outage_s
+        .clamp(x_start, x_end);
     let fill = exhausted_fill(&theme);
-    shade(&mut plot, (exhausted_from, x_end), (FLOOR_S, y_end), fill)?;
+    shade(&mut plot, (exhausted_from, x_end), (floor, y_end), fill)?;
     curves(&mut plot, chart, &theme, s)?;
     let tolerance_label = match chart.report.tolerance_s {
         Some(t) => Some(tolerance(&mut plot, area, (t, x_end), &theme, s)?),
@@ -100,9 +99,17 @@ pub fn draw<DB: DrawingBackend>(
     legend.draw(area)
 }
 
-/// Where both axes end: the longest outage drawn; twice the highest age or lag drawn (or the
-/// tolerance), at least ten minutes.
-fn extent(chart: &StalenessChart) -> (f64, f64) {
+/// Both axes' ranges. The outages from the shortest drawn (a minute, or less for a schedule
+/// that gives up within ten: see [`crate::staleness::curve_outages`]) to the longest. The
+/// times from the same floor (a lag under it, delivered at recovery or soon after, sits on it
+/// rather than diving toward zero at every retry) to twice the highest age or lag drawn (or
+/// the tolerance), at least ten minutes.
+fn extent(chart: &StalenessChart) -> ((f64, f64), (f64, f64)) {
+    let first = |curve: &StalenessCurve| curve.points.first().map_or(60.0, |p| p.outage_s);
+    let x_start = first(&chart.mine)
+        .min(chart.compared.as_ref().map_or(60.0, first))
+        .min(60.0);
+    let floor = x_start;
     let x_end = chart
         .mine
         .points
@@ -124,14 +131,14 @@ fn extent(chart: &StalenessChart) -> (f64, f64) {
             .iter()
             .flat_map(|p| [p.first_event.age_s, p.all_events.age_max_s])
             .flatten()
-            .fold(FLOOR_S, f64::max)
+            .fold(floor, f64::max)
     };
     let y_end = (highest(&chart.mine)
         .max(chart.compared.as_ref().map_or(0.0, highest))
         .max(chart.report.tolerance_s.unwrap_or(0.0))
         * 2.0)
         .max(600.0);
-    (x_end, y_end)
+    ((x_start, x_end), (floor, y_end))
 }
 
 /// The first event's lag (its median and 95th percentile under jitter) and age, the band of all
@@ -187,15 +194,16 @@ fn exhausted_fill(theme: &Theme) -> ShapeStyle {
 fn axes<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
-    (x_end, y_end): (f64, f64),
     theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
+    let (x_start, x_end) = (plot.x_range().start, plot.x_range().end);
+    let (floor, y_end) = (plot.y_range().start, plot.y_range().end);
     let grid = theme.grid.stroke_width(stroke(1.0, s));
     let (width, height) = area.dim_in_pixel();
-    for t in log_ticks(60.0, x_end, tick_count(f64::from(width), s, 80.0)) {
-        line(plot, vec![(t, FLOOR_S), (t, y_end)], grid)?;
-        let (x, y) = plot.backend_coord(&(t, FLOOR_S));
+    for t in log_ticks(x_start, x_end, tick_count(f64::from(width), s, 80.0)) {
+        line(plot, vec![(t, floor), (t, y_end)], grid)?;
+        let (x, y) = plot.backend_coord(&(t, floor));
         area.draw(&Text::new(
             super::time_tick(t, false),
             (x, y + (6.0 * s) as i32),
@@ -203,11 +211,11 @@ fn axes<DB: DrawingBackend>(
         ))
         .map_err(drawing_error)?;
     }
-    for t in log_ticks(FLOOR_S, y_end, tick_count(f64::from(height), s, 40.0)) {
-        line(plot, vec![(60.0, t), (x_end, t)], grid)?;
-        let (x, y) = plot.backend_coord(&(60.0, t));
-        let label = if t <= FLOOR_S {
-            "< 1 min".to_string()
+    for t in log_ticks(floor, y_end, tick_count(f64::from(height), s, 40.0)) {
+        line(plot, vec![(x_start, t), (x_end, t)], grid)?;
+        let (x, y) = plot.backend_coord(&(x_start, t));
+        let label = if t <= floor {
+            format!("< {}", super::time_tick(floor, false))
         } else {
             super::time_tick(t, false)
         };
@@ -221,11 +229,6 @@ fn axes<DB: DrawingBackend>(
     Ok(())
 }
 
-/// A time on the log axis: under a minute sits at its floor.
-fn floored(v: f64) -> f64 {
-    v.max(FLOOR_S)
-}
-
 /// The band of all events, the first event's 95th percentile under jitter, its lag and age, and
 /// the compared.
 fn curves<DB: DrawingBackend>(
@@ -235,12 +238,14 @@ fn curves<DB: DrawingBackend>(
     s: f64,
 ) -> Result<(), Error> {
     bands(plot, &chart.mine, theme, s)?;
+    // A time under the axis' floor sits on it.
+    let floor = plot.y_range().start;
     let width = stroke(2.0, s);
     let first = |curve: &StalenessCurve, pick: fn(&OutageAnswer) -> Option<f64>| {
         curve
             .points
             .iter()
-            .filter_map(|p| pick(p).map(|v| (p.outage_s, floored(v))))
+            .filter_map(|p| pick(p).map(|v| (p.outage_s, v.max(floor))))
             .collect::<Vec<_>>()
     };
     if let Some(compared) = &chart.compared {
@@ -262,18 +267,19 @@ fn bands<DB: DrawingBackend>(
     theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
+    let floor = plot.y_range().start;
     let delivered = |p: &&OutageAnswer| p.all_events.lag_max_s.is_some();
     let band: Vec<(f64, f64)> = mine
         .points
         .iter()
         .filter(delivered)
-        .map(|p| (p.outage_s, floored(p.all_events.lag_max_s.unwrap_or(0.0))))
+        .map(|p| (p.outage_s, p.all_events.lag_max_s.unwrap_or(0.0).max(floor)))
         .chain(
             mine.points
                 .iter()
                 .filter(delivered)
                 .rev()
-                .map(|p| (p.outage_s, floored(p.all_events.lag_p50_s.unwrap_or(0.0)))),
+                .map(|p| (p.outage_s, p.all_events.lag_p50_s.unwrap_or(0.0).max(floor))),
         )
         .collect();
     polygon(plot, band, all_events_fill(theme))?;
@@ -281,7 +287,7 @@ fn bands<DB: DrawingBackend>(
         .points
         .iter()
         .zip(&mine.first_lag_p95_s)
-        .map(|(p, p95)| p95.map(|p95| (p.outage_s, floored(p95))))
+        .map(|(p, p95)| p95.map(|p95| (p.outage_s, p95.max(floor))))
         .collect();
     for run in p95.split(Option::is_none).filter(|run| !run.is_empty()) {
         let run = run.iter().flatten().copied().collect();
@@ -305,14 +311,15 @@ fn tolerance<DB: DrawingBackend>(
     let style = theme.alert.stroke_width(stroke(1.5, s));
     // A tolerance under the axis' floor (`< 1 min`) is drawn on it, as every lag under it is:
     // its label was written below the plot, among the outage axis' ticks.
-    let drawn = floored(t);
+    let drawn = t.max(plot.y_range().start);
+    let x_start = plot.x_range().start;
     dashed_line(
         plot,
-        vec![(60.0, drawn), (x_end, drawn)],
+        vec![(x_start, drawn), (x_end, drawn)],
         (6.0 * s, 4.0 * s),
         style,
     )?;
-    let (x, y) = plot.backend_coord(&(60.0, drawn));
+    let (x, y) = plot.backend_coord(&(x_start, drawn));
     let text = format!("tolerance {}: older arrives stale", format_duration(t));
     let style = font(11.0, s, theme.alert).pos(Pos::new(HPos::Left, VPos::Bottom));
     let (left, bottom) = (f64::from(x) + 6.0 * s, f64::from(y) - 4.0 * s);
@@ -342,21 +349,16 @@ fn read_off<DB: DrawingBackend>(
     s: f64,
 ) -> Result<(), Error> {
     let x = read.outage_s;
-    let top = plot.y_range().end;
+    let (floor, top) = (plot.y_range().start, plot.y_range().end);
     let style = theme.text.stroke_width(stroke(1.0, s));
-    dashed_line(
-        plot,
-        vec![(x, FLOOR_S), (x, top)],
-        (3.0 * s, 3.0 * s),
-        style,
-    )?;
+    dashed_line(plot, vec![(x, floor), (x, top)], (3.0 * s, 3.0 * s), style)?;
     let outage = crate::duration::format_precise(x);
     // Longest first: a small figure takes the shorter wording (the long one covered its plot).
     let wordings = match (read.first_event.lag_s, read.first_event.age_s) {
         (Some(lag), Some(age)) => {
             for (value, colour) in [(lag, theme.primary), (age, theme.secondary)] {
                 plot.draw_series(std::iter::once(Circle::new(
-                    (x, value.max(FLOOR_S)),
+                    (x, value.max(floor)),
                     (4.0 * s) as i32,
                     colour.filled(),
                 )))
@@ -393,7 +395,7 @@ fn read_off<DB: DrawingBackend>(
     // where it takes one line (wrapped, it covered a phone's plot and the curves in it), in
     // the shorter one where that covers at most a third of the plot's height, in none when it
     // would cover more (the line, its dots and the caption still say it).
-    let plot_height = f64::from(plot.backend_coord(&(x, FLOOR_S)).1 - py);
+    let plot_height = f64::from(plot.backend_coord(&(x, floor)).1 - py);
     let lines_of =
         |text: &str| super::wrapped(area, text, &style, plot_right - plot_left - 2.0 * gap);
     let line_height_of = |line: &str| super::text_size(area, line, &style).1 + 2.0 * s;
@@ -653,11 +655,46 @@ mod tests {
         settings.set("mode", "none");
         settings.set("read-outage", "100d");
         let chart = staleness_chart(&settings).unwrap();
-        assert_eq!(super::extent(&chart).0, 100.0 * 86_400.0);
+        assert_eq!(super::extent(&chart).0 .1, 100.0 * 86_400.0);
         settings.set("read-outage", "4h");
         let chart = staleness_chart(&settings).unwrap();
         // Twice the article schedule's give-up time (24 h 02 min).
-        assert_eq!(super::extent(&chart).0, 2.0 * 86_520.0);
+        assert_eq!(super::extent(&chart).0 .1, 2.0 * 86_520.0);
+    }
+
+    /// A schedule that gives up within a minute (AWS SNS's, at 60 s) was drawn from a 1 min
+    /// outage: every outage exhausted, no curve. Its outages start at a tenth of its give-up
+    /// time, rounded down (5 s), and so do the times (a lag under 5 s sits on the floor); the
+    /// article's schedule still starts at a minute.
+    #[test]
+    fn a_schedule_giving_up_within_a_minute_is_drawn_from_shorter_outages() {
+        let settings = crate::page::resolve(crate::page::decode_hash("preset=aws-sns")).settings;
+        let chart = staleness_chart(&settings).unwrap();
+        assert!(
+            (59.0..=61.0).contains(&chart.mine.give_up_s),
+            "{}",
+            chart.mine.give_up_s
+        );
+        assert_eq!(super::extent(&chart).0 .0, 5.0);
+        assert_eq!(super::extent(&chart).1 .0, 5.0);
+        let delivered = (chart.mine.points.iter())
+            .filter(|p| p.first_event.lag_s.is_some())
+            .count();
+        assert!(
+            delivered >= 20,
+            "{delivered} outages with a first event delivered"
+        );
+        let svg = to_svg((800, 400), |area| {
+            draw(area, &chart, &ChartOptions::default())
+        })
+        .unwrap();
+        let labels = crate::chart::svg_read::labels(&svg);
+        for tick in ["< 5 s", "5 s", "15 s"] {
+            assert!(labels.iter().any(|l| l.text == tick), "{tick}: {labels:?}");
+        }
+        let article = staleness_chart(&Settings::default()).unwrap();
+        assert_eq!(super::extent(&article).0 .0, 60.0);
+        assert_eq!(super::extent(&article).1 .0, 60.0);
     }
 
     /// The read-off outage's sentence stays inside the chart, whichever side of its line it

@@ -260,19 +260,36 @@ impl Panels<'_> {
         )
     }
 
-    /// `value` in each minute of `series` on the time axis, at its middle, at least `floor`.
+    /// `value` in each minute of `series` on the time axis, at its middle, at least `floor`;
+    /// the first minute's from the start, and carried on to the axis' end (or to the end of the
+    /// last minute simulated, if sooner). Drawn from the middles alone, a filled area rose from
+    /// nothing over the first half minute and fell to nothing half a minute before the edge, as
+    /// if the traffic had stopped.
     fn per_minute(
         &self,
         series: &Series<'_>,
         value: fn(&Interval) -> f64,
         floor: f64,
     ) -> Vec<(f64, f64)> {
-        series
-            .report
-            .minutes
+        let minutes = &series.report.minutes;
+        let points: Vec<(f64, f64)> = minutes
             .iter()
-            .filter(|m| minute_x(m.index) <= self.end_s)
             .map(|m| (minute_x(m.index), value(m).max(floor)))
+            .collect();
+        let Some(&(_, first)) = points.first() else {
+            return Vec::new();
+        };
+        let simulated = minutes.last().map_or(0.0, |m| f64::from(m.index) * 60.0);
+        let edge = self.end_s.min(simulated);
+        let inside = points.partition_point(|p| p.0 <= edge);
+        let at_edge = match (points[..inside].last(), points.get(inside)) {
+            (Some(&(x0, y0)), Some(&(x1, y1))) => y0 + (y1 - y0) * (edge - x0) / (x1 - x0),
+            (Some(&(_, y)), None) | (None, Some(&(_, y))) => y,
+            (None, None) => first,
+        };
+        std::iter::once((0.0, first))
+            .chain(points[..inside].iter().copied())
+            .chain([(edge, at_edge)])
             .collect()
     }
 
@@ -287,8 +304,9 @@ impl Panels<'_> {
             .series
             .iter()
             .flat_map(|sr| sr.report.minutes.iter().map(|m| m.backlog))
-            .fold(1.0, f64::max);
-        let top = backlog_peak * 1.15;
+            .fold(0.0, f64::max);
+        // At least 4: a backlog of at most one had ticks at 0, 0.5 and 1, written "0, 1, 1".
+        let top = (backlog_peak * 1.15).max(4.0);
         let mut chart = frame(lower, s, 6.0 * s, 28.0 * s, 60.0 * s)
             .build_cartesian_2d(0.0..self.end_s, 0.0..top)
             .map_err(drawing_error)?;
@@ -533,6 +551,50 @@ mod tests {
             let out = svg_read::outside(&labels, size, 0.0);
             assert!(out.is_empty(), "{size:?}: {out:?}");
         }
+    }
+
+    /// A 1 s outage drains at once: the axis shows 10 min of the 2 h of traffic. Its areas
+    /// sloped up from nothing over the first half minute and down to nothing half a minute
+    /// before the edge, and its backlog axis read "0, 1, 1".
+    #[test]
+    fn a_short_storms_areas_run_edge_to_edge_and_its_backlog_axis_reads_whole_counts() {
+        let spec = crate::storm::Spec {
+            outage: (0, 1),
+            ..*Scenario::article_fixed().spec()
+        };
+        let scenario = Scenario::new(spec).unwrap();
+        let report = simulate_fluid(&scenario, false).unwrap();
+        let one = [Series {
+            label: "fixed 30 s".into(),
+            scenario: &scenario,
+            report: &report,
+        }];
+        let theme = Theme::new(false);
+        let panels = Panels {
+            series: &one,
+            colours: &[theme.primary],
+            theme: &theme,
+            scale: 1.0,
+            outage: (0.0, 1.0),
+            capacity_per_min: 1_800.0,
+            end_s: end_s(&one),
+            line_width: 1,
+        };
+        assert_eq!(panels.end_s, 600.0);
+        let firsts = panels.per_minute(&one[0], |m| m.first_attempts, 0.0);
+        assert_eq!(firsts.first(), Some(&(0.0, 600.0)), "{firsts:?}");
+        assert_eq!(firsts.last(), Some(&(600.0, 600.0)), "{firsts:?}");
+        let svg = to_svg((900, 420), |area| {
+            draw(area, &one, &ChartOptions::default())
+        })
+        .unwrap();
+        let labels: Vec<String> = svg_read::labels(&svg).into_iter().map(|l| l.text).collect();
+        let times = |text: &str| labels.iter().filter(|l| *l == text).count();
+        assert_eq!(
+            (times("1"), times("2"), times("4")),
+            (0, 1, 1),
+            "{labels:?}"
+        );
     }
 
     /// The log axis of a storm that dwarfs the capacity reads "10k", "100k": no "100.0k".

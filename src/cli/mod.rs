@@ -143,15 +143,28 @@ fn flagged_rule(message: &str) -> String {
     format!("{}{clause}{}", &message[..at], &message[end..])
 }
 
+/// What `--give-up` means where a storm is simulated: there each retry waits for its attempt's
+/// failure (a timeout during the outage) before its gap, so the retries span longer than the
+/// schedule's give-up time (a 30 s interval and a 2 h give-up: 241 attempts over 2 h 20 min).
+const STORM_GIVE_UP_HELP: &str = "Give up after as many attempts as the schedule makes in this \
+     time since the first failure (a storm's retries also wait for each failure, so they span longer)";
+
 /// The command line: the derived commands, with the storm flags a survival map refuses (it sets
 /// each cell's traffic, and a batch would be dropped from every cell) left out of its `--help`.
-/// They are still read, so that giving one is refused by name rather than as unknown.
+/// They are still read, so that giving one is refused by name rather than as unknown. The
+/// commands that simulate storms say what their give-up time counts.
 fn command() -> clap::Command {
-    <Cli as clap::CommandFactory>::command().mut_subcommand("survival", |map| {
-        ["traffic", "batch", "batch_at"]
-            .into_iter()
-            .fold(map, |map, flag| map.mut_arg(flag, |arg| arg.hide(true)))
-    })
+    let storm_give_up =
+        |command: clap::Command| command.mut_arg("give_up", |arg| arg.help(STORM_GIVE_UP_HELP));
+    <Cli as clap::CommandFactory>::command()
+        .mut_subcommand("survival", |map| {
+            ["traffic", "batch", "batch_at"]
+                .into_iter()
+                .fold(storm_give_up(map), |map, flag| {
+                    map.mut_arg(flag, |arg| arg.hide(true))
+                })
+        })
+        .mut_subcommand("storm", storm_give_up)
 }
 
 pub fn main() -> ExitCode {

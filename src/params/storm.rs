@@ -2,7 +2,7 @@
 
 use super::{whole_number, DurationInput, NumberInput, Params};
 use crate::storm::{Bounds, Breaker, Engine, FailureShare, RetryQuota, Scenario, Spec};
-use crate::{Error, Policy, Stop};
+use crate::{Error, Policy};
 
 impl Params {
     /// The storm of these parameters, simulated by their engine (`keep_seconds`: its
@@ -25,7 +25,8 @@ impl Params {
 
     /// The storm scenario: every field not given takes the article's value. The policy is the
     /// fixed interval unless `policy` is `exponential`; without `attempts` or `give_up`, a fixed
-    /// interval retries for 2 h and a backoff policy for 24 h.
+    /// interval gives up at 2 h and a backoff policy at 24 h (each as the number of attempts its
+    /// schedule makes in that time: a storm's retries also wait for each failure).
     ///
     /// # Example
     /// ```
@@ -222,11 +223,12 @@ impl Params {
         let stop_given = self.attempts.is_some() || self.give_up.is_some();
         match self.policy.as_deref().unwrap_or("fixed") {
             "fixed" => {
-                let interval = seconds(&self.interval, "interval", 30.0)?;
+                let storm_maker = Policy::article_storm();
+                let interval = seconds(&self.interval, "interval", storm_maker.base_s())?;
                 let stop = if stop_given {
                     self.stop()?
                 } else {
-                    Stop::GiveUpAfter(7_200.0)
+                    storm_maker.stop()
                 };
                 Policy::fixed(interval, stop)
             }
@@ -503,14 +505,27 @@ fn whole_seconds(
     field: &'static str,
     default: u32,
 ) -> Result<u32, Error> {
-    let value = seconds(input, field, f64::from(default))?;
+    const RANGE: &str = "a duration from 0 s to 7 days";
+    // Text that is no duration, or a negative one, is told the range too (`--outage -1s` read
+    // "never negative", with no longest outage).
+    let value = seconds(input, field, f64::from(default)).map_err(|error| match error {
+        Error::BadDuration { value, .. } => Error::out_of_range(
+            field,
+            format!("{value:?}"),
+            format!("{RANGE}, such as 30s, 4m30s, 4.5min, 3h or 1d"),
+        ),
+        Error::OutOfRange { value, valid, .. } if valid.contains("never negative") => {
+            Error::out_of_range(field, value, RANGE)
+        }
+        other => other,
+    })?;
     if value.is_finite() && (0.0..=f64::from(crate::storm::MAX_HORIZON_S)).contains(&value) {
         Ok(value.round() as u32)
     } else {
         Err(Error::out_of_range(
             field,
             crate::duration::refused_duration(value),
-            "a duration from 0 s to 7 days",
+            RANGE,
         ))
     }
 }

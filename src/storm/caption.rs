@@ -32,7 +32,8 @@ pub(crate) fn caption(
     if scenario.traffic_s > 0 && scenario.arrivals_per_s > scenario.capacity_per_s {
         text += &format!(
             "The destination answers at most {} requests per second, fewer than the {} \
-             deliveries arriving each second: it falls behind even without an outage. ",
+             deliveries arriving each second: it falls behind while the traffic lasts, even \
+             without an outage. ",
             rate_text(scenario.capacity_per_s),
             rate_text(scenario.arrivals_per_s),
         );
@@ -521,7 +522,7 @@ mod tests {
         let report = crate::storm::simulate_discrete(&Scenario::new(spec).unwrap(), false).unwrap();
         let caption = &report.caption;
         assert!(
-            caption.contains("The destination answers at most 3 requests per second, fewer than the 10 deliveries arriving each second: it falls behind even without an outage."),
+            caption.contains("The destination answers at most 3 requests per second, fewer than the 10 deliveries arriving each second: it falls behind while the traffic lasts, even without an outage."),
             "{caption}"
         );
         assert!(
@@ -541,28 +542,69 @@ mod tests {
         }
     }
 
+    /// A day's outage exhausts nearly every delivery of the article's policy under full jitter:
+    /// the fluid engine's expected 0.002 deliveries read "0 of 72,000 deliveries delivered …
+    /// 504,000,000 attempts per delivered event". Under half a delivery is nothing delivered,
+    /// as the totals say.
+    #[test]
+    fn a_storm_delivering_under_half_an_event_delivers_nothing() {
+        let spec = Spec {
+            outage: (0, 86_400),
+            policy: Policy::article(),
+            jitter: Jitter::Full,
+            ..Spec::article_fixed()
+        };
+        let report = simulate_fluid(&Scenario::new(spec).unwrap(), false).unwrap();
+        let delivered = report.summary.delivered;
+        assert!(delivered > 0.0 && delivered < 0.5, "{delivered}");
+        assert_eq!(report.summary.attempts_per_delivered, None);
+        assert!(
+            report.caption.contains("0 of 72,000 deliveries delivered")
+                && report.caption.ends_with("; nothing delivered."),
+            "{}",
+            report.caption
+        );
+    }
+
     /// A collapse the destination did not cause (it answers in time what it is sent, and the
     /// backlog waits on the sender's gaps and bounds) is not put on the destination.
     #[test]
     fn a_collapse_paced_by_the_sender_is_put_on_the_sender() {
+        // A rate limit under the arrival rate: the destination (30/s) answers all it is sent.
         let spec = Spec {
-            outage: (0, 7_200),
             policy: Policy::article(),
             jitter: Jitter::Full,
             bounds: crate::storm::Bounds {
-                budget: Some(0.1),
+                rate_limit_per_s: Some(3.0),
                 ..Default::default()
             },
             ..Spec::article_fixed()
         };
         let report = simulate_fluid(&Scenario::new(spec).unwrap(), false).unwrap();
         assert!(
-            report.caption.contains("though the destination answers in time what it is sent: the backlog waits on the sender (its backoff gaps and its retry budget)."),
+            report.caption.contains("though the destination answers in time what it is sent: the backlog waits on the sender (its backoff gaps and its rate limit)."),
             "{}",
             report.caption
         );
         assert!(
             !report.caption.contains("the destination answers 5%"),
+            "{}",
+            report.caption
+        );
+        // Traffic that stops at recovery asks nothing of the hour after it: no arrival rate to
+        // fall short of (30 s of traffic read "in the hour after recovery 0% of the arrival
+        // rate is delivered").
+        let stopped = Spec {
+            outage: (0, 7_200),
+            bounds: crate::storm::Bounds {
+                budget: Some(0.1),
+                ..Default::default()
+            },
+            ..spec
+        };
+        let report = simulate_fluid(&Scenario::new(stopped).unwrap(), false).unwrap();
+        assert!(
+            !report.caption.contains("arrival rate"),
             "{}",
             report.caption
         );

@@ -18,8 +18,9 @@
 //! **Deliveries.** Steady traffic creates `floor(A·(s+1)) − floor(A·s)` deliveries in second
 //! `s < traffic` (`A` the arrival rate, `s` counted from 0); a batch of `N` arrives in its
 //! second. A delivery makes attempts 1, 2, … up to the policy's attempt count (a give-up deadline
-//! becomes the unjittered schedule's count). Its first attempt is due in the second it is
-//! created.
+//! becomes the unjittered schedule's count: the fixed 30 s interval giving up at 2 h makes 241,
+//! and as each retry also waits for its attempt's failure they span longer than 2 h). Its first
+//! attempt is due in the second it is created.
 //!
 //! **Each second** `s`, in this order:
 //! 1. *Due.* First attempts due: those held earlier and those created now (all alike). Retries
@@ -140,7 +141,8 @@
 //! when a delivery was exhausted in the seconds from the outage's end to `drained_at_s`, else
 //! `delivery`; `exhausted_after_outage` counts those exhausted at or after the outage's end.
 //! `peak_minute` is the first of equally busy minutes. `attempts_per_delivered` is `null` when
-//! nothing was delivered.
+//! under half a delivery was delivered (the fluid engine's expected values; the totals write
+//! that as 0).
 //!
 //! **End.** The simulation runs from second 0 and stops before the first second `s` at which
 //! `s` ≥ the second after the last arrival, `s` > the outage's end, and nothing is held or due at

@@ -98,8 +98,8 @@ pub struct Spec {
 
 impl Spec {
     /// The article's storm: 600 per minute for 2 h, 30 per second of capacity, 50 ms latency,
-    /// a 10-minute outage from 0, a 5 s timeout, a fixed 30 s interval for up to 240 attempts
-    /// (two hours of retrying).
+    /// a 10-minute outage from 0, a 5 s timeout, a fixed 30 s interval giving up at 2 h: 241
+    /// attempts (the storm's retries also wait out each failure, so they span 2 h 20 min).
     pub fn article_fixed() -> Self {
         Spec {
             arrivals_per_s: 10.0,

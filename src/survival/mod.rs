@@ -35,7 +35,7 @@
 //!
 //! A series' **boundary** at a headroom is the longest outage on the axis before the first
 //! collapsed cell (every shorter outage survived); `None` when the shortest outage collapses.
-//! The series are your policy, the fixed 30 s comparison (no jitter, 2 h of retrying, your
+//! The series are your policy, the fixed 30 s comparison (no jitter, giving up at 2 h, your
 //! bounds but no budget) and your policy with a 10% retry budget (or, when yours has a budget,
 //! without it).
 //!
@@ -65,7 +65,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::jitter::Jitter;
 use crate::storm::{simulate_until, Scenario, Spec};
-use crate::{Engine, Error, Policy, Stop};
+use crate::{Engine, Error, Policy};
 
 pub use axes::{
     headroom_ends, longest_outage_s, outage_ends, step_counts, Axes, AxesText, DEFAULT_TEXT,
@@ -122,7 +122,7 @@ pub struct SurvivalMap {
 /// budget, each with its label.
 pub fn series_specs(yours: &Spec) -> Result<Vec<(String, Spec)>, Error> {
     let fixed = Spec {
-        policy: Policy::fixed(30.0, Stop::GiveUpAfter(7_200.0))?,
+        policy: Policy::article_storm(),
         jitter: Jitter::None,
         bounds: crate::storm::Bounds {
             budget: None,

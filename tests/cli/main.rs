@@ -10,3 +10,4 @@ mod jitter;
 mod limits;
 mod presets;
 mod schedule;
+mod storm;

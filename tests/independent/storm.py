@@ -432,7 +432,7 @@ def simulate(sc, opts=None):
                    peak_vs_capacity=(pk / (sc["capacity"] * 60) if not opts.get("ratio_units") else pk / (C / MICRO * 60)),
                    outage_end_s=o_end, drained_at_s=drained_at, emptied_at_s=emptied_at,
                    drained_by=drained_by,
-                   attempts_per_delivered=(tot["attempts"] / tot["delivered"]) if tot["delivered"] else None,
+                   attempts_per_delivered=(tot["attempts"] / tot["delivered"]) if tot["delivered"] >= 0.5 else None,
                    horizon_s=horizon,
                    breaker_openings=br_openings if breaker is not None else None)
     return rows, minutes, summary, rng.draws

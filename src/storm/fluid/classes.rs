@@ -43,6 +43,10 @@ pub(super) fn attempt_classes(
     scenario: &Scenario,
     units: &Units,
 ) -> Result<(Vec<Class>, usize), Unrepresentable> {
+    // Decorrelated jitter is refused as itself before any limit: no size makes it representable.
+    if scenario.policy.attempts() > 1 && scenario.window(1).is_none() {
+        return Err(decorrelated());
+    }
     let count = within_limits(scenario, units)?;
     let answers_429 = units.retry_after_us.is_some();
     // Class 0, first attempts, has no predecessor.
@@ -59,10 +63,7 @@ pub(super) fn attempt_classes(
     let timeout = units.timeout_us as f64 / 1e6;
     let mut cells = 0usize;
     for (k, class) in classes.iter_mut().enumerate().skip(1) {
-        let (lo, hi) = scenario.window(k as u32).ok_or_else(|| Unrepresentable {
-            given: "with decorrelated jitter".into(),
-            reason: "the fluid engine needs gaps that depend only on the attempt number, and decorrelated jitter draws each from the one before",
-        })?;
+        let (lo, hi) = scenario.window(k as u32).ok_or_else(decorrelated)?;
         // A window narrower than a microsecond is a point: exactly the discrete engine's due
         // second, from the same whole microseconds.
         let point = micro(hi) <= micro(lo);
@@ -91,6 +92,13 @@ pub(super) fn attempt_classes(
         }
     }
     Ok((classes, cells))
+}
+
+fn decorrelated() -> Unrepresentable {
+    Unrepresentable {
+        given: "with decorrelated jitter".into(),
+        reason: "the fluid engine needs gaps that depend only on the attempt number, and decorrelated jitter draws each from the one before",
+    }
 }
 
 /// The number of attempt classes, unless the destination answers too few requests within its

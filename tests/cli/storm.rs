@@ -1,0 +1,62 @@
+//! `storm`'s policy flags as a storm reads them: what its give-up time counts, and refusals
+//! that name the flag at fault and its range.
+
+use crate::common::{refused, run, stdout};
+
+/// A storm's retries wait for each failure before their gap: `--give-up` there is the number
+/// of attempts the schedule makes in that time (a 30 s interval and 1 h: 121 attempts, the
+/// last 70 min in), which its help says (it read "the first attempt at or past this time").
+#[test]
+fn storms_give_up_help_says_it_counts_the_schedules_attempts() {
+    for command in ["storm", "survival"] {
+        let help = stdout(&run(&[command, "--help"]));
+        let help: String = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            help.contains("Give up after as many attempts as the schedule makes in this time"),
+            "{command}: {help}"
+        );
+    }
+    let schedule = stdout(&run(&["schedule", "--help"]));
+    assert!(schedule.contains("Give up at the first attempt at or past this time"));
+}
+
+/// A give-up time out of its own range is refused as itself (`--give-up 0s` read "--interval
+/// must be at least 0 s …, got 30 s"); the fluid engine refuses decorrelated jitter as such
+/// whatever the size (10,000 attempts read as a class-seconds limit); an outage is told its
+/// whole range (`-1s` read "never negative").
+#[test]
+fn storm_refusals_name_the_flag_at_fault_and_its_range() {
+    let give_up = "error: --give-up must be a duration greater than 0 s and at most 365 days";
+    refused(&["storm", "--give-up", "0s"], give_up);
+    refused(&["storm", "--interval", "1d", "--give-up", "400d"], give_up);
+    refused(
+        &["storm", "--interval", "1s", "--give-up", "24h"],
+        "error: --interval must be at least 8.6 s to retry for 24 h within 10000 attempts",
+    );
+    let decorrelated = "error: --engine must be discrete here: the fluid engine needs gaps that \
+                        depend only on the attempt number";
+    for attempts in ["5", "10000"] {
+        refused(
+            &[
+                "storm",
+                "--engine",
+                "fluid",
+                "--mode",
+                "decorrelated",
+                "--policy",
+                "exponential",
+                "--attempts",
+                attempts,
+            ],
+            decorrelated,
+        );
+    }
+    refused(
+        &["storm", "--outage", "-1s"],
+        "error: --outage must be a duration from 0 s to 7 days, got -1s",
+    );
+    refused(
+        &["storm", "--traffic", "1e300s"],
+        "error: --traffic must be a duration from 0 s to 7 days, such as 30s",
+    );
+}

@@ -948,3 +948,55 @@ fn a_computed_result_travels_as_bytes_and_garbage_is_refused() {
         );
     }
 }
+
+/// Outside review of the JS API: a jittered `staleness` without a seed reported seed 0 on every
+/// call (the CLI draws a fresh one and says it); a million-character key took seconds to refuse
+/// (its distance to every field was measured) and was quoted whole; a million-character canvas
+/// id lost its closing quote.
+#[wasm_bindgen_test]
+fn fresh_seeds_and_long_text_at_the_js_boundary() {
+    let jittered = r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "full",
+                       "samples": 1000, "outage": "4h"}"#;
+    let seed = |json: &str| {
+        let report = backoff_lab::wasm::api::staleness(params(json)).expect("valid question");
+        js_sys::Reflect::get(&report, &"seed".into())
+            .unwrap()
+            .as_f64()
+    };
+    let (first, second) = (seed(jittered), seed(jittered));
+    assert!(
+        first.is_some_and(|s| s != 0.0) && first != second,
+        "{first:?} {second:?}"
+    );
+    let exact = r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "none",
+                    "outage": "4h"}"#;
+    assert_eq!(seed(exact), None, "nothing is drawn without jitter");
+
+    let long_key = "k".repeat(1_000_000);
+    let with_long_key = article_params();
+    js_sys::Reflect::set(&with_long_key, &long_key.as_str().into(), &1.into()).unwrap();
+    let (field, message) = refusal(schedule(with_long_key));
+    assert!(
+        field.starts_with("kkkk") && field.ends_with("(1,000,000 characters)"),
+        "{}",
+        &field[..field.len().min(200)]
+    );
+    assert!(message.len() < 1_000, "{} bytes", message.len());
+
+    // A number as JavaScript writes it: `1e+308`, not its 309 digits.
+    let (_, message) = refusal(backoff_lab::wasm::api::storm(params(r#"{"pause": 1e308}"#)));
+    assert!(message.ends_with("got 1e+308"), "{message}");
+
+    let long_id = "x".repeat(1_000_000);
+    let (_, message) = refusal(draw_timeline(
+        JsValue::from(long_id.as_str()),
+        article_params(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ));
+    assert!(
+        message.ends_with("…\" (1,000,000 characters), the id of no element"),
+        "{}",
+        &message[message.len().saturating_sub(200)..]
+    );
+}

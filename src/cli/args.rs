@@ -1,8 +1,6 @@
 //! The flags several commands share (the policy, its jitter, a storm's scenario, the output
 //! formats) and their conversion to [`Params`], the same parameters the wasm edge reads.
 
-use backoff_lab::jitter::fresh_seed;
-use backoff_lab::jitter::Jitter;
 use backoff_lab::presets::{preset, Preset};
 use backoff_lab::{DurationInput, Error, NumberInput, Params, Purpose};
 use clap::{Args, ValueEnum};
@@ -225,12 +223,9 @@ impl JitterFlags {
     /// without the one that gives them a use, as the JS API checks them (`--factor` without
     /// proportional jitter, `--percentile` without `--deadline`, `--samples` or `--seed` where
     /// nothing is drawn), then seeded: a fresh seed when jittered without one.
-    pub(super) fn checked(&self, mut params: Params, purpose: Purpose) -> Result<Params, Error> {
+    pub(super) fn checked(&self, params: Params, purpose: Purpose) -> Result<Params, Error> {
         params.refuse_keys_without_their_rule(purpose)?;
-        if params.seed.is_none() && params.jitter()? != Jitter::None {
-            params.seed = Some(fresh_seed()? as f64);
-        }
-        Ok(params)
+        params.with_fresh_seed()
     }
 
     /// Says on stderr which seed was drawn when none was given, the run is jittered (an

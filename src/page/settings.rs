@@ -384,9 +384,11 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
 }
 
 /// The number `text` holds for the setting `key`, as its kind reads it (a percentage with or
-/// without its `%`), range unchecked; `None` if it is not a number (or `key` not a setting).
+/// without its `%`), when it is a valid value of it; `None` if it is not (or `key` is not a
+/// setting).
 pub(super) fn number_of(key: &str, text: &str) -> Option<f64> {
     let (_, kind, _) = SETTINGS.iter().find(|(name, ..)| *name == key)?;
+    valid(*kind, text).ok()?;
     match kind {
         Kind::Percent(..) => crate::parse_percent(text),
         _ => text.trim().parse().ok(),

@@ -36,14 +36,15 @@ pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
 }
 
 /// Where the thumb of `field`'s slider stands for the `text` in its field, or `None` when the
-/// text does not read as the field's value (the render says why, next to the field). A
+/// text is not a valid value of the field (the render says why, next to the field). A
 /// duration slider stands at the index of its stop nearest the duration, by ratio (2 min is
 /// nearer 1 min than 5 min); a number slider at the number, a percentage (`10%`) without its
-/// sign. Durations must be more than 0, numbers 0 or more.
+/// sign. Durations must be more than 0 s and at most 365 days; numbers in the field's range
+/// (`attempts` `1e9` or `0` stood at a number no slider has).
 pub fn slider_position(field: &str, text: &str) -> Option<f64> {
     if let Some((name, stops)) = slider_stops().into_iter().find(|(name, _)| *name == field) {
         let seconds = crate::parse_duration(name, text).ok()?;
-        if !(seconds.is_finite() && seconds > 0.0) {
+        if !(seconds > 0.0 && seconds <= crate::policy::MAX_SPAN_S) {
             return None;
         }
         let distance = |stop: f64| (stop / seconds).ln().abs();
@@ -97,7 +98,7 @@ mod tests {
             Some(1.0),
             "a bare number is seconds, as the core reads it"
         );
-        for refused in ["", "0s", "-5s", "soon", "5 parsecs"] {
+        for refused in ["", "0s", "-5s", "soon", "5 parsecs", "400d"] {
             assert_eq!(slider_position("cap", refused), None, "{refused:?}");
         }
     }
@@ -121,5 +122,14 @@ mod tests {
             None,
             "a percentage only where the field takes one"
         );
+        // Out of the field's range: no slider stands there (they read 1e308, 1e9, 0 and 5).
+        for (field, text) in [
+            ("multiplier", "1e308"),
+            ("attempts", "1e9"),
+            ("attempts", "0"),
+            ("factor", "5"),
+        ] {
+            assert_eq!(slider_position(field, text), None, "{field} {text}");
+        }
     }
 }

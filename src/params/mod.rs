@@ -343,6 +343,16 @@ impl Params {
         self.seed.map(crate::jitter::seed_from_f64).transpose()
     }
 
+    /// These parameters with a fresh seed from the system's randomness when none is given and
+    /// there is jitter (the CLI and the JS API alike), so that the report says which seed
+    /// repeats the run; without jitter the seed stays unset (reported as 0).
+    pub fn with_fresh_seed(mut self) -> Result<Params, Error> {
+        if self.seed.is_none() && self.jitter()? != Jitter::None {
+            self.seed = Some(crate::jitter::fresh_seed()? as f64);
+        }
+        Ok(self)
+    }
+
     /// Give-up times to sample of `policy` drawn with `jitter`: as given, 1 to 10,000,000 (a
     /// count past the work limit is then refused, before any draw); when not given, `default`
     /// or the most the limit allows, whichever is fewer. A default the user never typed must

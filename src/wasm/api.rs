@@ -24,10 +24,7 @@ pub(super) fn params_with_seed(purpose: Purpose, params: JsValue) -> Result<Para
     if params.mode.is_none() {
         params.mode = Some("full".into());
     }
-    if params.seed.is_none() {
-        params.seed = Some(fresh_seed().map_err(|e| api_error(&e))? as f64);
-    }
-    Ok(params)
+    params.with_fresh_seed().map_err(|e| api_error(&e))
 }
 
 pub(super) fn schedule_report(params: &Params) -> Result<(crate::Schedule, ScheduleReport), Error> {
@@ -275,6 +272,10 @@ pub fn parse_duration(
 pub fn staleness(
     #[wasm_bindgen(unchecked_param_type = "StalenessParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let params = params_for(Purpose::Staleness, params)?;
+    // A jittered one without a seed draws a fresh one, as `backoff-lab staleness` does (it
+    // read seed 0 on every call).
+    let params = params_for(Purpose::Staleness, params)?
+        .with_fresh_seed()
+        .map_err(|e| api_error(&e))?;
     to_js(&params.staleness_report().map_err(|e| api_error(&e))?)
 }

@@ -103,13 +103,17 @@ fn described(value: &JsValue) -> String {
     }
 }
 
-/// A number as JavaScript writes it: `Infinity` and `-Infinity` (Rust writes `inf`).
+/// A number as JavaScript writes it, by JavaScript's own `Number.prototype.toString`:
+/// `Infinity` (Rust writes `inf`), `1e+308` (Rust writes all 309 digits).
 fn js_number(number: f64) -> String {
-    match number {
-        f64::INFINITY => "Infinity".to_string(),
-        f64::NEG_INFINITY => "-Infinity".to_string(),
-        number => number.to_string(),
-    }
+    String::from(
+        js_sys::Number::from(number)
+            .to_string_with_radix(10)
+            .unwrap_or_else(|_| {
+                // Radix 10 is always valid.
+                js_sys::JsString::from(number.to_string())
+            }),
+    )
 }
 
 /// A plain JS object (or array) as `T`; anything else names `what` and what was wrong. A value
@@ -314,9 +318,13 @@ pub fn refuse_unknown_keys(what: &str, value: &JsValue, fields: &[&str]) -> Resu
         }
         let camel = camel_case(&key);
         // Near enough to be a slip (`atempts`, `giveUp` for `give-up`), not another word
-        // (`foo` is two edits from `log`).
+        // (`foo` is two edits from `log`). A key longer or shorter by more than the edits
+        // allowed is not measured: a million-character key took seconds per field.
+        let chars = key.chars().count();
+        let most = 2.min(chars.saturating_sub(1) / 2);
         let near = (fields.iter())
-            .find(|field| edits(field, &key) <= 2.min(key.len().saturating_sub(1) / 2));
+            .filter(|field| field.chars().count().abs_diff(chars) <= most)
+            .find(|field| edits(field, &key) <= most);
         let hint = if fields.contains(&camel.as_str()) {
             format!("write {camel}")
         } else if let Some(near) = near {
@@ -324,6 +332,8 @@ pub fn refuse_unknown_keys(what: &str, value: &JsValue, fields: &[&str]) -> Resu
         } else {
             format!("the {what} are {}", fields.join(", "))
         };
+        // A long key is quoted by its start and length, in the message and as the field.
+        let key = crate::error::cut_short(&key);
         return Err(error_with(
             &format!("{key} is not one of the {what}: {hint}"),
             "field",

@@ -19,17 +19,23 @@ fn canvas_refused(given: String) -> JsValue {
     js_error(&Error::out_of_range("canvas", given, CANVAS_RANGE))
 }
 
+/// An id as a refusal quotes it: whole up to 80 characters, else its start and its length (a
+/// million-character id was written whole, its closing quote lost).
+fn quoted(id: &str) -> String {
+    crate::error::cut_short(&format!("{id:?}")).into_owned()
+}
+
 fn canvas(id: &str) -> Result<web_sys::HtmlCanvasElement, JsValue> {
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or_else(|| JsValue::from(js_sys::Error::new("no document to draw in")))?;
     let element = document
         .get_element_by_id(id)
-        .ok_or_else(|| canvas_refused(format!("{id:?}, the id of no element")))?;
+        .ok_or_else(|| canvas_refused(format!("{}, the id of no element", quoted(id))))?;
     let tag = element.tag_name().to_ascii_lowercase();
     element
         .dyn_into::<web_sys::HtmlCanvasElement>()
-        .map_err(|_| canvas_refused(format!("{id:?}, the id of a <{tag}>")))
+        .map_err(|_| canvas_refused(format!("{}, the id of a <{tag}>", quoted(id))))
 }
 
 /// The `<canvas>` itself, or the one whose id `canvas` names (a canvas in a shadow root has no

@@ -373,13 +373,29 @@ function markSurvivalRefused(refused) {
 const WHOLE_MAP_PENDING = 'available once the whole map is computed';
 
 /** The map's exports wait, for `why` (or not, when null): a map still filling in, exported,
- * would pass for the whole map. */
+ * would pass for the whole map. Marked `aria-disabled` rather than disabled, so that a button
+ * the keyboard is on keeps the focus (a disabled one dropped it to the page's body); a click on
+ * one does nothing (`ignoreHeldExports`). */
 function holdSurvivalExports(why) {
   for (const button of $('survival').closest('figure').querySelectorAll('.exports button')) {
-    button.disabled = why !== null;
-    if (why === null) button.removeAttribute('title');
-    else button.title = why;
+    if (why === null) {
+      button.removeAttribute('aria-disabled');
+      button.removeAttribute('title');
+    } else {
+      button.setAttribute('aria-disabled', 'true');
+      button.title = why;
+    }
   }
+}
+
+/** Clicks on an export held by `holdSurvivalExports` stop before its handler. */
+function ignoreHeldExports() {
+  $('survival').closest('figure').addEventListener('click', (event) => {
+    if (event.target.closest?.('button[aria-disabled="true"]')) {
+      event.stopImmediatePropagation();
+      event.preventDefault();
+    }
+  }, true);
 }
 
 // A render draws the timeline at once and asks the workers for the rest; each chart is drawn when
@@ -697,6 +713,8 @@ function showEmbed() {
   $('embed-box').hidden = false;
   $('embed-code').focus();
   $('embed-code').select();
+  // Selecting scrolls a small box to the code's end: its start (`<iframe src=…`) is what to see.
+  $('embed-code').scrollTop = 0;
   const title = config.views.find((v) => v.name === $('embed-view').value)?.title ?? 'chart';
   say('share-status', `Embed code for the ${title} below.`);
 }
@@ -728,6 +746,7 @@ async function main() {
   for (const [field, stops] of Object.entries(config.sliderStops)) $(field).max = String(stops.length - 1);
   survivalWaiting = $('survival-caption').textContent;
   loadFromHash();
+  ignoreHeldExports();
 
   for (const field of SLIDERS) {
     $(field).addEventListener('input', () => {

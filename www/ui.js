@@ -149,6 +149,14 @@ export class Progress {
     clearTimeout(this.timers.get(view));
     this.timers.delete(view);
     const box = document.getElementById(view)?.parentElement.querySelector('.progress');
-    if (box) box.hidden = true;
+    if (!box) return;
+    // The keyboard on Stop stays in the chart's figure: hidden, Stop dropped the focus to the
+    // page's body, and the next Tab started over from the top.
+    if (box.contains(document.activeElement)) {
+      const figure = box.closest('figure') ?? box.parentElement;
+      figure.tabIndex = -1;
+      figure.focus({ preventScroll: true });
+    }
+    box.hidden = true;
   }
 }

@@ -147,34 +147,57 @@ pub(crate) const NICE_SECONDS: [f64; 30] = [
     63_072_000.0,
 ];
 
-/// A time axis' tick label: as [`crate::format_duration`] writes it, but one minute as
-/// `1 min` (beside `2 min` it read `60 s`), and on a linear axis reaching 100 h (`in_days`, see
-/// [`axis_in_days`]) every tick in days, where `format_duration` would switch unit mid-axis
-/// (`96 h, 5 days`): `0`, `1 day`, `4 days`, `1.5 days`.
-pub(crate) fn time_tick(seconds: f64, in_days: bool) -> String {
-    const DAY: f64 = 86_400.0;
-    if in_days {
-        if seconds <= 0.0 {
-            return "0".to_string();
-        }
-        let days = seconds / DAY;
-        let text = format!("{days:.1}");
-        let text = crate::number_text::without_trailing_zeros(&text);
-        return format!("{text} {}", if text == "1" { "day" } else { "days" });
-    }
-    if seconds == 60.0 {
-        return "1 min".to_string();
-    }
-    crate::format_duration(seconds)
+/// The unit a time axis writes every tick in ([`axis_unit`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum TickUnit {
+    /// As [`crate::format_duration`] writes each, one minute as `1 min`.
+    Natural,
+    /// Seconds throughout: `90 s`, `120 s`, `125 s`.
+    Seconds,
+    /// Days throughout: `0`, `1 day`, `1.5 days`.
+    Days,
 }
 
-/// Whether a linear time axis with `ticks` is labelled in days ([`time_tick`]): when a tick
-/// reaches 100 h (where `format_duration` writes days) and every tick is a whole half day, so
-/// that a tenth of a day writes each exactly (ticks 6 h apart would read "0.2 days").
-pub(crate) fn axis_in_days(ticks: &[f64]) -> bool {
+/// A time axis' tick label in `unit`: as [`crate::format_duration`] writes it, but one minute
+/// as `1 min` (beside `2 min` it read `60 s`); in seconds or in days throughout an axis whose
+/// ticks `format_duration` would write in two units ([`axis_unit`]).
+pub(crate) fn time_tick(seconds: f64, unit: TickUnit) -> String {
+    const DAY: f64 = 86_400.0;
+    let trimmed =
+        |value: f64| crate::number_text::without_trailing_zeros(&format!("{value:.1}")).to_string();
+    match unit {
+        TickUnit::Days if seconds <= 0.0 => "0".to_string(),
+        TickUnit::Days => {
+            let text = trimmed(seconds / DAY);
+            format!("{text} {}", if text == "1" { "day" } else { "days" })
+        }
+        TickUnit::Seconds => format!("{} s", trimmed(seconds)),
+        TickUnit::Natural if seconds == 60.0 => "1 min".to_string(),
+        TickUnit::Natural => crate::format_duration(seconds),
+    }
+}
+
+/// The unit of a linear time axis with `ticks`, so that one axis reads in one unit:
+/// - days when a tick reaches 100 h (where `format_duration` writes days) and every tick is a
+///   whole half day, so that a tenth of a day writes each exactly (ticks 6 h apart would read
+///   "0.2 days"; the week's axis read "0 s, 24 h, 48 h, 72 h, 96 h, 5 days");
+/// - seconds when ticks less than a minute apart reach a minute, under an hour (ticks 5 s apart
+///   read "115 s, 2 min, 2.1 min", the last at 125 s; 20 s apart "40 s, 1 min, 80 s");
+/// - else each as `format_duration` writes it.
+pub(crate) fn axis_unit(ticks: &[f64]) -> TickUnit {
     const HALF_DAY: f64 = 43_200.0;
-    ticks.iter().any(|&t| t >= 100.0 * 3_600.0)
-        && ticks.iter().all(|&t| (t / HALF_DAY).fract() == 0.0)
+    let highest = ticks.iter().copied().fold(0.0, f64::max);
+    let step = ticks
+        .windows(2)
+        .map(|pair| pair[1] - pair[0])
+        .fold(f64::INFINITY, f64::min);
+    if highest >= 100.0 * 3_600.0 && ticks.iter().all(|&t| (t / HALF_DAY).fract() == 0.0) {
+        TickUnit::Days
+    } else if step < 60.0 && (60.0..3_600.0).contains(&highest) {
+        TickUnit::Seconds
+    } else {
+        TickUnit::Natural
+    }
 }
 
 /// Multiples of the smallest nice duration that puts at most `max` ticks in `lo..=hi`.
@@ -558,7 +581,7 @@ where
     use plotters::style::text_anchor::{HPos, Pos, VPos};
     let s = scale;
     let style = font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top));
-    let in_days = axis_in_days(ticks);
+    let unit = axis_unit(ticks);
     for t in ticks {
         let (x, y) = chart.backend_coord(&(*t, 0.0));
         if marks {
@@ -569,7 +592,7 @@ where
             .map_err(drawing_error)?;
         }
         area.draw(&Text::new(
-            time_tick(*t, in_days),
+            time_tick(*t, unit),
             (x, y + (7.0 * s) as i32),
             style.clone(),
         ))

@@ -205,7 +205,7 @@ fn axes<DB: DrawingBackend>(
         line(plot, vec![(t, floor), (t, y_end)], grid)?;
         let (x, y) = plot.backend_coord(&(t, floor));
         area.draw(&Text::new(
-            super::time_tick(t, false),
+            super::time_tick(t, super::TickUnit::Natural),
             (x, y + (6.0 * s) as i32),
             font(11.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Top)),
         ))
@@ -215,9 +215,9 @@ fn axes<DB: DrawingBackend>(
         line(plot, vec![(x_start, t), (x_end, t)], grid)?;
         let (x, y) = plot.backend_coord(&(x_start, t));
         let label = if t <= floor {
-            format!("< {}", super::time_tick(floor, false))
+            format!("< {}", super::time_tick(floor, super::TickUnit::Natural))
         } else {
-            super::time_tick(t, false)
+            super::time_tick(t, super::TickUnit::Natural)
         };
         area.draw(&Text::new(
             label,

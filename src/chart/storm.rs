@@ -640,9 +640,26 @@ mod tests {
     }
 
     /// A week's axis read "0 s, 24 h, 48 h, 72 h, 96 h, 5 days": once a tick reaches 100 h,
-    /// every tick is in days; and a log axis' first minute reads "1 min", not "60 s".
+    /// every tick is in days; ticks 5 s apart read "115 s, 2 min, 2.1 min" (at 125 s): in
+    /// seconds throughout; a log axis' first minute reads "1 min", not "60 s".
     #[test]
     fn time_axes_keep_one_unit() {
+        use super::super::{axis_unit, time_tick, TickUnit};
+        let written = |ticks: &[f64]| -> Vec<String> {
+            let unit = axis_unit(ticks);
+            ticks.iter().map(|&t| time_tick(t, unit)).collect()
+        };
+        assert_eq!(
+            written(&[110.0, 115.0, 120.0, 125.0]),
+            ["110 s", "115 s", "120 s", "125 s"]
+        );
+        assert_eq!(
+            written(&[0.0, 20.0, 40.0, 60.0, 80.0]),
+            ["0 s", "20 s", "40 s", "60 s", "80 s"]
+        );
+        assert_eq!(written(&[0.0, 60.0, 120.0]), ["0 s", "1 min", "2 min"]);
+        assert_eq!(written(&[0.0, 10.0, 20.0]), ["0 s", "10 s", "20 s"]);
+        assert_eq!(axis_unit(&[0.0, 0.5, 1.0]), TickUnit::Natural);
         let week = [
             0.0,
             86_400.0,
@@ -650,19 +667,14 @@ mod tests {
             4.0 * 86_400.0,
             5.0 * 86_400.0,
         ];
-        let in_days = super::super::axis_in_days(&week);
-        let labels: Vec<String> = week
-            .iter()
-            .map(|&t| super::super::time_tick(t, in_days))
-            .collect();
-        assert_eq!(labels, ["0", "1 day", "2 days", "4 days", "5 days"]);
+        assert_eq!(written(&week), ["0", "1 day", "2 days", "4 days", "5 days"]);
         let hours = [0.0, 3_600.0, 36_000.0];
-        assert!(!super::super::axis_in_days(&hours));
+        assert_eq!(axis_unit(&hours), TickUnit::Natural);
         // Ticks 6 h apart past 100 h stay in hours: in days they would read "0.2 days".
         let quarter_days: Vec<f64> = (0..20).map(|k| f64::from(k) * 21_600.0).collect();
-        assert!(!super::super::axis_in_days(&quarter_days));
-        assert_eq!(super::super::time_tick(60.0, false), "1 min");
-        assert_eq!(super::super::time_tick(36_000.0, false), "10 h");
-        assert_eq!(super::super::time_tick(1.5 * 86_400.0, true), "1.5 days");
+        assert_eq!(axis_unit(&quarter_days), TickUnit::Natural);
+        assert_eq!(time_tick(60.0, TickUnit::Natural), "1 min");
+        assert_eq!(time_tick(36_000.0, TickUnit::Natural), "10 h");
+        assert_eq!(time_tick(1.5 * 86_400.0, TickUnit::Days), "1.5 days");
     }
 }

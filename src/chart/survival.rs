@@ -245,7 +245,7 @@ fn axes<DB: DrawingBackend>(
         line(plot, vec![(t, y.0), (t, y.1)], grid)?;
         let (px, py) = plot.backend_coord(&(t, y.0));
         area.draw(&Text::new(
-            super::time_tick(t, false),
+            super::time_tick(t, super::TickUnit::Natural),
             (px, py + (6.0 * s) as i32),
             style.pos(Pos::new(HPos::Center, VPos::Top)),
         ))

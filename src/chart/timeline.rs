@@ -487,9 +487,13 @@ impl TimeAxis {
                 super::nice_time_ticks(0.0, self.end, fit as usize)
             }
         };
-        // A linear axis reaching 100 h in whole half days reads in days throughout.
-        let in_days = self.log_base.is_none() && super::axis_in_days(&candidates);
-        let label = |t: f64| super::time_tick(t, in_days);
+        // A linear axis reads in one unit throughout (days, seconds); a log axis each tick in
+        // its own.
+        let unit = match self.log_base {
+            Some(_) => super::TickUnit::Natural,
+            None => super::axis_unit(&candidates),
+        };
+        let label = |t: f64| super::time_tick(t, unit);
         let room = |t: f64| width(&label(t));
         let mut ticks = Vec::new();
         let mut next_free = f64::NEG_INFINITY;

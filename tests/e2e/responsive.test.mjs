@@ -186,9 +186,17 @@ test('a newer input supersedes a running computation, and the stale result never
 test('Stop ends a computation and leaves no progress behind', { timeout: 120_000 }, async () => {
   await open('#samples=1000000&attempts=1000', async (page) => {
     await until(() => progressShown(page, 'distribution'), 'the distribution to show its progress');
-    await page.locator('.canvas-box:has(#distribution) .progress button').click();
+    // By the keyboard: once Stop is gone, the focus stays in the chart's figure (it fell to the
+    // page's body, and the next Tab started from the top).
+    await page.locator('.canvas-box:has(#distribution) .progress button').focus();
+    await page.keyboard.press('Enter');
     await finalStatus(page);
     assert.equal(await progressShown(page, 'distribution'), false, 'the progress is gone');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.closest('figure')?.contains(document.getElementById('distribution')) ?? false),
+      true,
+      'the focus stays in the chart\'s figure',
+    );
     assert.match(await textOf(page, '#form-error'), /the distribution chart was stopped/);
     assert.match(await textOf(page, '#status'), /^not everything was redrawn/);
   });

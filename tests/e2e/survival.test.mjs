@@ -128,18 +128,29 @@ test('the rest of the page answers while the map computes', { timeout: 120_000 }
     await p.fill('#attempts-text', '9');
     await until(async () => (await p.$$eval('#schedule-table tbody tr', (rows) => rows.length)) === 9, 'the schedule table to follow the input');
     // The caption and the map's exports, read in one go: the exports wait for the whole map.
+    // Held by aria-disabled, not disabled: a held button keeps the keyboard's focus (a disabled
+    // one dropped it to the page's body).
     const exportsNow = () => p.evaluate(() => [
       document.getElementById('survival-caption').textContent.trim(),
       [...document.querySelectorAll('figure:has(#survival) .exports button')]
-        .map((button) => [button.disabled, button.title]),
+        .map((button) => [button.getAttribute('aria-disabled') === 'true', button.title]),
     ]);
     const [progress, held] = await exportsNow();
     assert.match(progress, PARTIAL, 'the new map is still under way when the table has followed');
     assert.equal(held.length, 4);
     assert.ok(held.every(([disabled, title]) => disabled && title === 'available once the whole map is computed'), JSON.stringify(held));
+    // A click on a held export downloads nothing, and the button keeps the focus.
+    let downloads = 0;
+    p.on('download', () => { downloads += 1; });
+    await p.focus('#export-survival-csv');
+    await p.keyboard.press('Enter');
+    await p.waitForTimeout(300);
+    assert.equal(downloads, 0, 'a held export downloads nothing');
+    assert.equal(await p.evaluate(() => document.activeElement?.id), 'export-survival-csv', 'the held button keeps the focus');
     await until(async () => FINAL.test(await caption(p)), 'the whole map', 90_000);
     const [, ready] = await exportsNow();
     assert.ok(ready.every(([disabled, title]) => !disabled && title === ''), JSON.stringify(ready));
+    assert.equal(await p.evaluate(() => document.activeElement?.id), 'export-survival-csv', 'and keeps it when the map is whole');
   });
 });
 

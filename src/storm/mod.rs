@@ -116,6 +116,9 @@
 //! **Duplicates.** An attempt is *processed* when it succeeds or is late. A processing of a
 //! delivery that the destination had already processed is a duplicate, counted in the second of
 //! the attempt. A delivery's first processing never is, even if it came after a timeout.
+//! `delivered` and `exhausted` count what the sender saw: an exhausted delivery's last attempt
+//! failed, but an earlier one may have timed out and still been processed, so a replay of it
+//! can process it a second time.
 //!
 //! **Gaps.** The gap before retry `k` (attempt `k + 1`) is drawn from the ideal gap
 //! `g_k = min(cap, base × multiplier^(k−1))` (or the explicit list): none `g_k`; full

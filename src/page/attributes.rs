@@ -61,8 +61,10 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
         if name == "theme" && !(value.is_empty() || THEMES.contains(&value.as_str())) {
             errors.push(AttributeError {
                 attribute: name.clone(),
+                // Quoted as every refusal quotes text (a 100,000-character theme was whole).
                 message: format!(
-                    "theme \"{value}\" was ignored (one of {}); using auto",
+                    "theme {} was ignored (one of {}); using auto",
+                    crate::error::cut_short(&format!("{value:?}")),
                     THEMES.join(", ")
                 ),
             });
@@ -187,6 +189,13 @@ mod tests {
 
     #[test]
     fn an_unknown_theme_is_named_and_auto_used() {
+        let long = element_state(&attributes(&[("theme", &"x".repeat(100_000))]));
+        assert!(
+            long.errors[0].message.len() < 200
+                && long.errors[0].message.contains("(100,000 characters)"),
+            "{}",
+            long.errors[0].message.chars().take(200).collect::<String>()
+        );
         let state = element_state(&attributes(&[("theme", "blue")]));
         assert_eq!(
             state.errors,

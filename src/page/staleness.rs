@@ -130,4 +130,16 @@ mod tests {
             "read-outage must be a duration greater than 0 s and at most 365 days, got 400 days"
         );
     }
+
+    /// A tolerance cleared leaves the default allowed lag (1 h) without the suggestion it
+    /// serves: the chart is drawn, without a suggestion (it was refused with "tolerance must be
+    /// given with a max-lag", a lag the reader never set).
+    #[test]
+    fn no_tolerance_draws_the_chart_without_a_suggestion() {
+        let mut settings = Settings::default();
+        settings.set("tolerance", "");
+        let chart = staleness_chart(&settings).unwrap();
+        assert_eq!(chart.report.tolerance_s, None);
+        assert!(chart.report.suggestion.is_none());
+    }
 }

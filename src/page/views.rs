@@ -181,7 +181,12 @@ pub fn staleness_params(settings: &Settings) -> Params {
         factor: factor(settings),
         seed: Some(number(settings.get("seed"))),
         tolerance: optional("tolerance").map(DurationInput::Text),
-        max_lag: optional("max-lag").map(DurationInput::Text),
+        // The allowed lag serves the suggestion, which needs a tolerance: without one the
+        // page's default lag (1 h) refused the chart with "tolerance must be given with a
+        // max-lag", a lag the reader never set.
+        max_lag: optional("tolerance")
+            .and(optional("max-lag"))
+            .map(DurationInput::Text),
         // The page's sample count, up to what a staleness report draws at most.
         samples: Some(number(settings.get("samples")).min(crate::staleness::MAX_SAMPLES as f64)),
         ..policy_params(settings)

@@ -451,6 +451,24 @@ const render = (() => {
       state.log === 'true');
   }
 
+  /**
+   * Draws the survival map computed whole for this render's very settings again, rather than
+   * computing it again (a new width, the colour scheme: its rows took every core for a second
+   * or more); whether it did.
+   */
+  function redrawWholeSurvival() {
+    const last = lastComputed.get('survival');
+    if (!last?.whole || JSON.stringify(last.settings) !== JSON.stringify(state)) return false;
+    try {
+      draw('survival', last.computed);
+      lastComputed.get('survival').whole = true;
+      holdSurvivalExports(null);
+    } catch (error) {
+      errors.push({ ...asError(error), view: 'survival' });
+    }
+    return true;
+  }
+
   function draw(view, computed, tableDone = () => {}) {
     const mark = performance.now();
     showDrawn(view, drawView(view, view, state, computed, optionsOf(view)), tableDone);
@@ -561,6 +579,7 @@ const render = (() => {
     }
     for (const view of COMPUTED) {
       if (view === 'survival' && (survivalRefused || !survivalWanted)) continue;
+      if (view === 'survival' && redrawWholeSurvival()) continue;
       if (view !== 'survival' && measuredOnScreen.has(view)) {
         request(view, mine, drawInstantly(view));
       } else {
@@ -624,7 +643,11 @@ const render = (() => {
         } catch (error) {
           errors.push({ ...asError(error), view });
         }
-        if (view === 'survival') holdSurvivalExports(partial ? WHOLE_MAP_PENDING : null);
+        if (view === 'survival') {
+          holdSurvivalExports(partial ? WHOLE_MAP_PENDING : null);
+          const last = lastComputed.get('survival');
+          if (!partial && last?.computed === computed) last.whole = true;
+        }
         drawnOnScreen.add(view);
         if (partial) announceVisible();
         else settle(view);

@@ -182,8 +182,10 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
             }
         }
     }
+    // An older link named the section alone: its view follows. A view named beside it (the
+    // element's `view="timeline" section="storm"`) is the view.
     let section = settings.get("section").to_string();
-    if settings.get("view") == "timeline" && section != "schedule" {
+    if settings.get("view") == "timeline" && section != "schedule" && !named.contains(&"view") {
         if let Some(view) = View::of_section(&section) {
             settings.set("view", view.name());
         }
@@ -393,5 +395,10 @@ mod tests {
         assert_eq!(resolved("#view=storm").get("section"), "storm");
         assert_eq!(resolved("#section=jitter").get("view"), "distribution");
         assert_eq!(resolved("#section=jitter").get("section"), "jitter");
+        let both = resolved("#view=timeline&section=storm");
+        assert_eq!(
+            (both.get("view"), both.get("section")),
+            ("timeline", "schedule")
+        );
     }
 }

@@ -95,6 +95,18 @@ test('the map waits for its section, then draws row by row into the whole map', 
     assert.match(await caption(p), /^Your scenario \(an outage of 10 min at 3\.00× headroom\) collapses: goodput in the hour after the outage is [\d.]+% of the arrival rate\. /);
     assert.match(await caption(p), / At 2\.44× headroom \(capacity ÷ arrivals\), the map's row nearest your 3\.00×, your policy /);
     assert.match(await p.locator('#survival').getAttribute('aria-label'), FINAL);
+
+    // A new width redraws the whole map as computed: no row is computed again (a phone turned
+    // sideways showed "Computing the survival map: 8 of 48 rows" for a second).
+    const whole = await caption(p);
+    const width = await p.$eval('#survival', (c) => c.width);
+    const again = await recordCaptions(p);
+    await p.setViewportSize({ width: 1100, height: 900 });
+    await until(async () => (await p.$eval('#survival', (c) => c.width)) !== width, 'the map redrawn at the new width');
+    await until(async () => STATUS_PATTERN.test(await textOf(p, '#status')), 'the render after the resize');
+    await p.waitForTimeout(500);
+    assert.deepEqual((await again()).filter((text) => PARTIAL.test(text)), [], 'no row computed again');
+    assert.equal(await caption(p), whole);
   });
 });
 

@@ -359,12 +359,15 @@ impl Params {
             ),
             ("seed", self.seed.as_ref().map(|v| v as &dyn GivenText)),
         ];
+        // Proportional jitter of ±0% is jitter by name only: said so, not "without jitter".
+        let why = match jitter {
+            crate::jitter::Jitter::Proportional(_) => {
+                "left out with proportional jitter of ±0% (the answers are exact: nothing is drawn)"
+            }
+            _ => "left out without jitter (the answers are exact: nothing is drawn)",
+        };
         match drawn.into_iter().find(|(_, value)| value.is_some()) {
-            Some((key, Some(value))) if !draws => refused(
-                key,
-                value,
-                "left out without jitter (the answers are exact: nothing is drawn)",
-            ),
+            Some((key, Some(value))) if !draws => refused(key, value, why),
             _ => Ok(()),
         }
     }
@@ -569,7 +572,10 @@ mod tests {
                 r#", "mode": "proportional", "factor": 0, "seed": 3"#,
                 Purpose::GiveUp
             ),
-            Err(format!("seed must be {exact}, got 3"))
+            // Jitter by name, not "without jitter", as the outside review of the JS API read it.
+            Err("seed must be left out with proportional jitter of ±0% (the answers are exact: \
+                 nothing is drawn), got 3"
+                .into())
         );
         // Left out, the distribution's mode is full jitter, which draws.
         assert_eq!(refused(r#", "samples": 10"#, Purpose::GiveUp), Ok(()));

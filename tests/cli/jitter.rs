@@ -235,7 +235,8 @@ fn draws_are_not_asked_for_without_jitter() {
             "--seed",
             "7",
         ],
-        &format!("error: --seed {reason}, got 7"),
+        "error: --seed must be left out with proportional jitter of ±0% (the answers are exact: \
+         nothing is drawn), got 7",
     );
     // Nor is a seed drawn for nothing: the same command prints the same JSON, with seed 0.
     let json = || stdout(&run(&["jitter", "--preset", "svix", "--format", "json"]));

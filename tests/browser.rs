@@ -541,6 +541,11 @@ fn the_js_api_takes_the_clis_defaults_and_refuses_what_it_would_ignore() {
     }
     let err = parse_duration(JsValue::from("give-up"), JsValue::from("-5s")).map(JsValue::from);
     assert_eq!(refusal(err).0, "giveUp");
+    // A name that is no parameter's key is `duration`, as the declarations say (`foo` was kept).
+    for name in ["foo", "Base"] {
+        let err = parse_duration(JsValue::from(name), JsValue::from("abc")).map(JsValue::from);
+        assert_eq!(refusal(err).0, "duration", "{name}");
+    }
 }
 
 #[wasm_bindgen_test]

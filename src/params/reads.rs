@@ -573,9 +573,11 @@ mod tests {
                 Purpose::GiveUp
             ),
             // Jitter by name, not "without jitter", as the outside review of the JS API read it.
-            Err("seed must be left out with proportional jitter of ±0% (the answers are exact: \
+            Err(
+                "seed must be left out with proportional jitter of ±0% (the answers are exact: \
                  nothing is drawn), got 3"
-                .into())
+                    .into()
+            )
         );
         // Left out, the distribution's mode is full jitter, which draws.
         assert_eq!(refused(r#", "samples": 10"#, Purpose::GiveUp), Ok(()));

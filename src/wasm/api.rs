@@ -249,16 +249,13 @@ pub fn parse_duration(
     #[wasm_bindgen(unchecked_param_type = "string")] field: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] duration: JsValue,
 ) -> Result<f64, JsValue> {
-    // A name of letters, digits, `-` and `_` (a key), else `duration`.
+    // A parameter's key (as JavaScript spells it), else `duration` (`foo` was taken as given).
+    let keys = crate::field_names::of::<Params>();
     let name = optional(field)
         .and_then(|f| f.as_string())
-        .filter(|name| {
-            (1..=40).contains(&name.len())
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        })
+        .filter(|name| name.len() <= 40)
         .map(|name| super::convert::camel_case(&name))
+        .filter(|name| keys.contains(&name.as_str()))
         .unwrap_or_else(|| "duration".into());
     let refused = |error: JsValue| super::convert::renamed(error, "duration", &name);
     let duration = text("duration", &duration).map_err(refused)?;

@@ -235,7 +235,7 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
             }
         }
         let line = (x - self.px(1.0), self.top, x + self.px(1.0), self.line_y);
-        self.painter.claim(line);
+        self.painter.reserve(line);
         Ok(())
     }
 
@@ -265,9 +265,10 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
                 break;
             }
         }
-        // No gap's label may sit on the band's edge either.
+        // No gap's label may sit on the band's edge either (a 9,999-attempt schedule's first
+        // capped gap, "3 h", was written across it on a phone).
         self.painter
-            .claim((start - self.px(1.0), top, start + self.px(1.0), self.line_y));
+            .reserve((start - self.px(1.0), top, start + self.px(1.0), self.line_y));
         Ok(())
     }
 
@@ -528,6 +529,35 @@ mod tests {
                 Some(body[..body.find("</text>")?].trim().to_string())
             })
             .collect()
+    }
+
+    /// On a phone, a 9,999-attempt schedule's first capped gap ("3 h") was written across the
+    /// cap band's edge: the edge was claimed beside its own label, which the claim refused.
+    #[test]
+    fn no_gap_label_crosses_the_cap_bands_edge() {
+        let schedule = Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(9_999))
+            .unwrap()
+            .schedule();
+        let options = ChartOptions {
+            log_scale: true,
+            ..ChartOptions::default()
+        };
+        for width in [360, 390, 600] {
+            let text = to_svg((width, 300), |area| draw(area, &schedule, &options)).unwrap();
+            let placed = svg_read::labels(&text);
+            let band = placed
+                .iter()
+                .find(|l| l.text.starts_with("capped"))
+                .expect("the band's label");
+            // The label starts 4 px right of the edge.
+            let edge = band.rect.0 - 4.0;
+            for gap in placed.iter().filter(|l| l.text == "3 h") {
+                assert!(
+                    gap.rect.2 <= edge - 1.0 || gap.rect.0 >= edge + 1.0,
+                    "{width}: {gap:?} crosses the edge at {edge}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub(super) struct Painter<'a, DB: DrawingBackend> {
     area: &'a DrawingArea<DB, Shift>,
     pub(super) scale: f64,
     pub(super) placed: Vec<Rect>,
+    /// Lines no label may come near ([`Painter::reserve`]).
+    reserved: Vec<Rect>,
 }
 
 fn px(point: (f64, f64)) -> (i32, i32) {
@@ -27,6 +29,7 @@ impl<'a, DB: DrawingBackend> Painter<'a, DB> {
             area,
             scale,
             placed: Vec::new(),
+            reserved: Vec::new(),
         }
     }
 
@@ -65,11 +68,19 @@ impl<'a, DB: DrawingBackend> Painter<'a, DB> {
             .max(margin.min((area_w - w) / 2.0))
     }
 
+    /// Takes a rectangle that no later label may come near, whatever is there already: a line
+    /// drawn beside its own label (the cap band's edge, the give-up line), which `claim` would
+    /// refuse for being within a word space of that label, leaving the line free to be written
+    /// over.
+    pub(super) fn reserve(&mut self, rect: Rect) {
+        self.reserved.push(rect);
+    }
+
     /// Takes a rectangle for a label unless it overlaps one already taken or comes within a
     /// word space of one on its line (side by side, two labels would read as one).
     pub(super) fn claim(&mut self, rect: Rect) -> bool {
         let space = 6.0 * self.scale;
-        let free = self.placed.iter().all(|p| {
+        let free = self.placed.iter().chain(&self.reserved).all(|p| {
             rect.2 + space <= p.0 || rect.0 >= p.2 + space || rect.3 <= p.1 || rect.1 >= p.3
         });
         if free {

@@ -9,18 +9,20 @@
 //!    ([`Policy::attempts_for_deadline`]);
 //! 2. the cap = the smallest with which those `n` attempts reach `T`
 //!    ([`Policy::cap_for_deadline`]), at most `R`; the last attempt then lands on `T`. When that
-//!    cap would be below the base, the cap is the base and the schedule ends at the first
-//!    attempt at or after `T` (the findings say where the last attempt lands). A base longer
-//!    than `T` is refused: its first retry would already deliver a stale event.
+//!    cap would be below the base, the cap is the base (a fixed interval) and the schedule ends
+//!    at its last attempt at or before `T`: it gives up early rather than deliver stale events
+//!    (the findings say where the last attempt lands). A base longer than `T` is refused: its
+//!    first retry would already deliver a stale event.
 //!
 //! The reported give-up time is the proposed schedule's own (its gaps summed in `f64`), so it
 //! may differ from `T` in the last digits (604800.0000000097 for 7 days).
 //!
 //! An explicit gap list keeps its gaps, each cut to `R`, continues at its last (or tail) gap cut
 //! to `R`, and shortens the final gap to end on `T`; when that takes more than
-//! [`MAX_EXPLICIT_GAPS`] (32) gaps, the list is filled to 32 gaps, the tail (`then_every_s`)
-//! repeats the last continued gap cut to `R`, and the schedule ends at the first attempt at or
-//! after `T` instead.
+//! [`MAX_EXPLICIT_GAPS`] (32) gaps, the list is filled to 32 gaps and the tail (`then_every_s`)
+//! is the time left to `T` divided into the fewest equal gaps no longer than the last
+//! continued gap cut to `R`, so the last attempt lands on `T` too. A first gap longer than `T`
+//! is cut to `T`, as every gap is cut to end on `T`.
 
 use serde::{Deserialize, Serialize};
 
@@ -106,7 +108,7 @@ pub fn suggest(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Sugg
         from_formula(policy, tolerance_s, max_lag_s)?
     };
     let mut findings = against(policy, tolerance_s, max_lag_s);
-    findings.push(proposal(policy, &proposed, max_lag_s));
+    findings.push(proposal(policy, &proposed, tolerance_s, max_lag_s));
     let (gaps_s, then_every_s) = match proposed.explicit_gaps() {
         Some((gaps, tail)) => (Some(gaps.to_vec()), tail),
         None => (None, None),
@@ -156,7 +158,17 @@ fn from_formula(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Pol
     let cap = at_widest
         .cap_for_deadline(tolerance_s, attempts)?
         .min(widest);
-    Policy::new(base, multiplier, cap, Stop::Attempts(attempts))
+    let proposed = Policy::new(base, multiplier, cap, Stop::Attempts(attempts))?;
+    // A cap held at the base overshoots `T`: its last attempt would deliver only stale events
+    // (AWS SNS's 20 s gaps for a 30 s tolerance ended at 40 s). It ends at its last attempt
+    // at or before `T` instead.
+    let within = (proposed.schedule().rows().iter())
+        .filter(|row| crate::reaches::within(row.elapsed_s, tolerance_s))
+        .count() as u32;
+    if within < attempts {
+        return Policy::new(base, multiplier, cap, Stop::Attempts(within));
+    }
+    Ok(proposed)
 }
 
 /// The listed gaps cut to `R`, ending exactly on `T` when that fits in a gap list.
@@ -175,9 +187,24 @@ fn from_gap_list(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Po
         gaps.push(gap);
         elapsed += gap;
     }
-    // Too many gaps to list: keep the steady tail and stop at the first attempt at or after T.
+    // Too many gaps to list: the time left to T in the fewest equal gaps no longer than the
+    // steady tail, so that the last attempt lands on T (the tail itself overshot T by up to a
+    // gap, its last attempt delivering only stale events).
     let tail = policy.gap(MAX_EXPLICIT_GAPS as u32 + 1).min(max_lag_s);
-    Policy::explicit(&gaps, Some(tail), Some(Stop::GiveUpAfter(tolerance_s)))
+    let left = tolerance_s - elapsed;
+    let count = (left / tail).ceil().max(1.0);
+    let tail = left / count;
+    let attempts = gaps.len() as f64 + count + 1.0;
+    if attempts > f64::from(MAX_ATTEMPTS) {
+        return Err(Error::Unreachable(format!(
+            "reaching the {} tolerance with gaps of at most {} would take more than {} \
+             attempts; a longer maximum lag or longer gaps need fewer",
+            crate::duration::as_adjective(&format_duration(tolerance_s)),
+            format_duration(tail),
+            crate::number_text::format_count(f64::from(MAX_ATTEMPTS)),
+        )));
+    }
+    Policy::explicit(&gaps, Some(tail), Some(Stop::Attempts(attempts as u32)))
 }
 
 /// How close to `T` a give-up time counts as on it: half a millisecond, the finest step any
@@ -220,7 +247,8 @@ fn against(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Vec<String> {
     }
     findings.push(lag_finding(&schedule, max_lag_s));
     let base = policy.base_s();
-    if base > max_lag_s {
+    // A list's gaps are each cut to `R` by the proposal: only a formula's base is stuck.
+    if base > max_lag_s && policy.explicit_gaps().is_none() {
         findings.push(format!(
             "The {} base alone is longer than the {r} allowed: no cap keeps every delivery \
              within it; shorten the base.",
@@ -228,11 +256,20 @@ fn against(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Vec<String> {
         ));
     }
     if base > tolerance_s {
-        findings.push(format!(
-            "The {} base alone is longer than the {t} tolerance: every retry delivers a stale \
-             event; shorten the base.",
-            format_duration(base)
-        ));
+        // A list's first gap is cut to `T` by the proposal ("shorten the base" beside a
+        // derived list read as a contradiction).
+        findings.push(match policy.explicit_gaps() {
+            None => format!(
+                "The {} base alone is longer than the {t} tolerance: every retry delivers a \
+                 stale event; shorten the base.",
+                format_duration(base)
+            ),
+            Some(_) => format!(
+                "The first gap, {}, is longer than the {t} tolerance: every retry delivers a \
+                 stale event.",
+                format_duration(base)
+            ),
+        });
     }
     findings
 }
@@ -264,11 +301,13 @@ fn lag_finding(schedule: &Schedule, max_lag_s: f64) -> String {
 /// millisecond, under a second to the microsecond: typed back, it gives the same schedule to
 /// within that per gap), and one still above the allowed lag `max_lag_s` (a base longer than
 /// it) says so.
-fn proposal(current: &Policy, proposed: &Policy, max_lag_s: f64) -> String {
+fn proposal(current: &Policy, proposed: &Policy, tolerance_s: f64, max_lag_s: f64) -> String {
     let schedule = proposed.schedule();
     let cap = crate::duration::format_cap(proposed.cap_s());
     let shape = match proposed.explicit_gaps() {
         Some(_) => format!("the listed gaps, none longer than {cap}"),
+        // Its multiplier does nothing ("a 30 s base, a ×3 multiplier and a 30 s cap").
+        None if proposed.is_fixed_interval() => format!("a fixed {cap} interval"),
         None => format!(
             "{} base, a {} multiplier and {} cap",
             crate::duration::with_article(&format_duration(proposed.base_s())),
@@ -304,10 +343,20 @@ fn proposal(current: &Policy, proposed: &Policy, max_lag_s: f64) -> String {
     } else {
         format!("Derived instead: {shape}, {count}")
     };
+    // On `T`, said so; else where, to the second (a 100 h tolerance's tail overshot to
+    // 100 h 05 min read "4.2 days", and 100.5 min read "1 h 41 min").
+    let give_up = schedule.give_up_s();
+    let lands = if (give_up - tolerance_s).abs() < ON_TIME_S {
+        format!(
+            "lands on the {} tolerance",
+            crate::duration::as_adjective(&crate::duration::format_precise(tolerance_s))
+        )
+    } else {
+        format!("lands at {}", crate::duration::format_precise(give_up))
+    };
     format!(
-        "{lead}; the last attempt lands at {} and a long outage's \
-         events arrive at most {} after recovery{still}.",
-        format_duration(schedule.give_up_s()),
+        "{lead}; the last attempt {lands} and a long outage's events arrive at most {} after \
+         recovery{still}.",
         format_duration(proposed.cap_s()),
     )
 }
@@ -445,14 +494,42 @@ mod tests {
         assert_eq!(suggest(&listed, 300.0, 60.0).unwrap().give_up_s, 300.0);
     }
 
+    /// A base longer than `R` holds the cap at the base: a fixed interval, which overshot `T`
+    /// (AWS SNS's 20 s gaps for a 30 s tolerance ended at 40 s, its last attempt delivering
+    /// only stale events, and read "a 20 s base, a ×2 multiplier and a 20 s cap").
+    #[test]
+    fn a_cap_held_at_the_base_ends_within_t_and_reads_as_a_fixed_interval() {
+        let policy = Policy::new(20.0, 2.0, 3_600.0, Stop::Attempts(5)).unwrap();
+        let s = suggest(&policy, 30.0, 5.0).unwrap();
+        assert_eq!((s.cap_s, s.attempts, s.give_up_s), (20.0, 2, 20.0));
+        let proposed = s.policy().unwrap().schedule();
+        assert!(proposed.rows().iter().all(|row| row.elapsed_s <= 30.0));
+        let said = s.findings.last().unwrap();
+        assert!(
+            said.starts_with(
+                "Derived instead: a fixed 20 s interval, 2 attempts instead of 5; \
+                              the last attempt lands at 20 s"
+            ),
+            "{said}"
+        );
+    }
+
     #[test]
     fn a_gap_list_too_long_to_list_keeps_a_tail() {
         let every_minute = Policy::explicit(&[60.0], Some(60.0), Some(Stop::Attempts(3))).unwrap();
         let s = suggest(&every_minute, 100.0 * 60.0 + 30.0, HOUR).unwrap();
-        assert_eq!(s.then_every_s, Some(60.0));
-        assert_eq!(s.attempts, 102); // 101 gaps of a minute: the first attempt past 100.5 min
+        // 32 gaps of a minute (1,920 s), then the 4,110 s left in 69 equal gaps of at most a
+        // minute: the last attempt lands on 100.5 min (the minute's tail overshot it by 30 s,
+        // its last attempt delivering only stale events).
+        assert_eq!(s.then_every_s, Some(4_110.0 / 69.0));
+        assert_eq!(s.attempts, 32 + 69 + 1);
         let policy = s.policy().unwrap();
-        assert_eq!(policy.schedule().give_up_s(), 101.0 * 60.0);
+        assert!((policy.schedule().give_up_s() - 6_030.0).abs() < 1e-6);
+        let said = s.findings.last().unwrap();
+        assert!(
+            said.contains("the last attempt lands on the 1 h 40 min 30 s tolerance"),
+            "{said}"
+        );
     }
 
     #[test]

@@ -20,7 +20,7 @@ How each JSON field is compared:
 - null exactly where the docs say a number does not apply.
 The suggestion's findings (sentences) are not compared.
 """
-import json, os, random, subprocess, sys
+import json, math, os, random, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("BACKOFF_LAB") or next(
@@ -204,9 +204,15 @@ def suggestion(p, T, R):
         if c is None:
             c = u[-1]
         cap = max(p.base, c)  # a cap is at least the base (`--cap` "at least the base")
-        give = Policy(p.base, p.mult, cap, attempts=n).times()[-1]
+        times = Policy(p.base, p.mult, cap, attempts=n).times()
+        give = times[-1] if cap > c else T
+        if cap > c:
+            # "when even that cap lands past T, the schedule ends at its last attempt at or
+            # before T" (within a relative 1e-12, as every mark)
+            within = [x for x in times if x <= T + T * 1e-12]
+            n, give = len(within), within[-1]
         return dict(tolerance_s=T, max_lag_s=R, base_s=p.base, multiplier=p.mult, cap_s=cap, attempts=n,
-                    give_up_s=give if cap > c else T, gaps_s=None, then_every_s=None), False
+                    give_up_s=give, gaps_s=None, then_every_s=None), False
     listed = [min(g, R) for g in p.gaps]
     tail = min(p.then_every if p.then_every else p.gaps[-1], R)
     gaps, total = [], 0.0
@@ -223,15 +229,23 @@ def suggestion(p, T, R):
     if total == T and len(gaps) <= MAX_LISTED_GAPS:
         return dict(tolerance_s=T, max_lag_s=R, base_s=gaps[0], multiplier=1.0, cap_s=max(gaps),
                     attempts=len(gaps) + 1, give_up_s=T, gaps_s=gaps, then_every_s=None), False
-    # too long for a list: the listed gaps (continued at the tail) up to 32, then the tail,
-    # ending at the first attempt at or after T; refused past 10000 attempts
+    # too long for a list: the listed gaps (continued at the tail) up to 32, then "the time
+    # left to T in the fewest equal gaps no longer than its last gap cut to R", ending on T;
+    # refused past 10000 attempts
     gaps = [listed[i] if i < len(listed) else tail for i in range(MAX_LISTED_GAPS)]
-    q = Policy(gaps=gaps, then_every=tail, give_up=T)
-    t = q.times()
-    if t is None:
+    elapsed = 0.0
+    for g in gaps:
+        elapsed += g
+    left = T - elapsed
+    count = max(1.0, math.ceil(left / tail))
+    tail = left / count
+    attempts = len(gaps) + count + 1
+    if attempts > 10000:
         return None, True
+    q = Policy(gaps=gaps, then_every=tail, attempts=int(attempts))
+    t = q.times()
     return dict(tolerance_s=T, max_lag_s=R, base_s=gaps[0], multiplier=1.0, cap_s=max(gaps + [tail]),
-                attempts=len(t), give_up_s=t[-1], gaps_s=gaps, then_every_s=tail), False
+                attempts=int(attempts), give_up_s=t[-1], gaps_s=gaps, then_every_s=tail), False
 
 
 def report(p, outages, T=None, R=None):

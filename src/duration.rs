@@ -196,13 +196,15 @@ pub fn format_limit(limit: f64, given: f64) -> (String, String) {
     (format_unrounded(limit), format_unrounded(given))
 }
 
-/// A duration as a refusal quotes it: as [`format_duration`] writes it where it is one (0 s or
-/// more, finite), else the number of seconds given (`-600`, `NaN`, `inf`). `format_duration`
+/// A duration as a refusal quotes it: as [`format_unrounded`] writes it where it is one (0 s or
+/// more, finite: what reads back as the value, 3601 s as "1 h 1 s", not "1 h" beside a limit of
+/// 1 h), else the number of seconds given (`-600`, `NaN`, `inf`). `format_duration`
 /// writes a negative or NaN count as 0 s, which made a refusal contradict itself ("a duration
 /// from 0 s to 7 days, got 10 min" for -600).
 pub(crate) fn refused_duration(seconds: f64) -> String {
     if seconds.is_finite() && seconds >= 0.0 {
-        format_duration(seconds)
+        // As it reads back: rounded, 3601 s read "got 1 h" beside "from 1 s to 1 h".
+        format_unrounded(seconds)
     } else if seconds.abs() >= 1e15 && seconds.is_finite() {
         format!("{seconds:e}")
     } else {

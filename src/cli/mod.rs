@@ -165,6 +165,16 @@ fn command() -> clap::Command {
                 })
         })
         .mut_subcommand("storm", storm_give_up)
+        // The staleness figure reads its outage off the chart, at 4 h unless given (the help
+        // said only the storm's 10 min).
+        .mut_subcommand("figure", |figure| {
+            figure.mut_arg("outage", |arg| {
+                arg.help(
+                    "How long the outage lasts (default 10m); for `figure staleness`, the outage \
+                     read off the chart (default 4h)",
+                )
+            })
+        })
 }
 
 pub fn main() -> ExitCode {

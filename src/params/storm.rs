@@ -314,15 +314,24 @@ impl Params {
     /// ratio with `aws`, which has none).
     fn retry_quota(&self) -> Result<Option<RetryQuota>, Error> {
         let Some(name) = &self.retry_quota else {
+            // The ratio is gRPC's alone (it read "aws or grpc", then with aws "grpc only").
             let given = [
-                ("retry-quota-tokens", self.retry_quota_tokens.is_some()),
-                ("retry-quota-ratio", self.retry_quota_ratio.is_some()),
+                (
+                    "retry-quota-tokens",
+                    self.retry_quota_tokens.is_some(),
+                    "given only with retry-quota aws or grpc",
+                ),
+                (
+                    "retry-quota-ratio",
+                    self.retry_quota_ratio.is_some(),
+                    "given only with retry-quota grpc (the AWS SDKs' bucket has no ratio)",
+                ),
             ];
-            return match given.iter().find(|(_, given)| *given) {
-                Some((field, _)) => Err(Error::out_of_range(
+            return match given.iter().find(|(_, given, _)| *given) {
+                Some((field, _, valid)) => Err(Error::out_of_range(
                     field,
                     self.given_text_of(field),
-                    "given only with retry-quota aws or grpc",
+                    *valid,
                 )),
                 None => Ok(None),
             };

@@ -99,7 +99,7 @@ fn bad_retry_quotas_are_refused_naming_the_field_and_its_range() {
                 retry_quota_ratio: Some(0.5),
                 ..Params::default()
             },
-            "retry-quota-ratio must be given only with retry-quota aws or grpc",
+            "retry-quota-ratio must be given only with retry-quota grpc",
         ),
     ];
     for (params, expected) in cases {

@@ -186,6 +186,12 @@ fn figures_default_to_the_elements_log_axis_and_carry_their_caption() {
 fn a_figure_without_a_seed_draws_with_the_documented_default() {
     let help = stdout(&run(&["figure", "--help"]));
     assert!(help.contains("(default 42)"), "{help}");
+    // The staleness figure reads off a 4 h outage unless given (the help said only "10m").
+    let help: String = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("for `figure staleness`, the outage read off the chart (default 4h)"),
+        "{help}"
+    );
     for (kind, extra) in [
         ("distribution", &["--samples", "2000"][..]),
         ("herd", &[][..]),

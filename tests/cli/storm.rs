@@ -60,3 +60,28 @@ fn storm_refusals_name_the_flag_at_fault_and_its_range() {
         "error: --traffic must be a duration from 0 s to 7 days, such as 30s",
     );
 }
+
+/// A refused duration is written as it reads back, not rounded into the range it is refused
+/// from ("from 1 s to 1 h, got 1 h" for 3601 s); a retry quota's ratio, gRPC's alone, says so
+/// without a quota too.
+#[test]
+fn refused_values_read_back_as_given() {
+    refused(
+        &[
+            "storm",
+            "--breaker-share",
+            "50%",
+            "--breaker-window",
+            "3601s",
+        ],
+        "error: --breaker-window must be a whole number of seconds from 1 s to 1 h, got 1 h 1 s",
+    );
+    refused(
+        &["storm", "--outage", "7d1s", "--engine", "fluid"],
+        "error: --outage must be a duration from 0 s to 7 days, got 7 days 1 s",
+    );
+    refused(
+        &["storm", "--retry-quota-ratio", "0.5"],
+        "error: --retry-quota-ratio must be given only with --retry-quota grpc",
+    );
+}

@@ -240,7 +240,7 @@ fn the_figure_draws_the_tolerance_and_the_outage_read_off() {
     assert!(svg.contains(
         "a 4 h outage: the first event arrives 2 h 02 min after recovery, 6 h 02 min old"
     ));
-    assert!(svg.contains("exhausted: replay needed"));
+    assert!(svg.contains("exhausted (kept for a replay)"));
     // Without a tolerance there is no line to draw.
     let plain = stdout(&run(&["figure", "staleness", "--preset", "article"]));
     assert!(

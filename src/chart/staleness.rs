@@ -169,7 +169,7 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme, s: f64) -> Vec<(String,
         entries.push((compared.label.clone(), theme.tertiary.filled()));
     }
     entries.push((
-        "exhausted: replay needed".to_string(),
+        "exhausted (kept for a replay)".to_string(),
         exhausted_fill(theme),
     ));
     entries
@@ -483,7 +483,7 @@ mod tests {
             let theme = Theme::new(dark);
             let label = crate::chart::svg_read::labels(&svg)
                 .into_iter()
-                .find(|l| l.text == "exhausted: replay needed")
+                .find(|l| l.text == "exhausted (kept for a replay)")
                 .unwrap();
             let rects = crate::chart::svg_read::rects(&svg);
             // The swatch: left of its words, on their line.

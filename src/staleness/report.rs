@@ -138,7 +138,11 @@ impl StalenessReport {
         ) {
             // The one outage asked about (the page's to read off) exhausts its first event:
             // what becomes of its events. (A schedule that never retries says so below.)
-            clauses.push(exhausted_outage_clause(outage, sampled));
+            clauses.push(exhausted_outage_clause(
+                outage,
+                sampled,
+                self.exhausted_are_stale(sampled),
+            ));
         }
         clauses.push(self.exhausted_clause(sampled));
         let mut text = capitalized(&clauses.join("; "));
@@ -182,17 +186,32 @@ impl StalenessReport {
         } else {
             ""
         };
+        let kept = match self.tolerance_s {
+            Some(tolerance) if self.exhausted_are_stale(sampled) => format!(
+                "which are kept, but already older than the {} tolerance: a replay delivers \
+                 them stale",
+                format_duration(tolerance)
+            ),
+            _ => "which are kept and need a replay".to_string(),
+        };
         format!(
-            "outages longer than {} exhaust their earliest events{share}, which are kept and \
-             need a replay",
+            "outages longer than {} exhaust their earliest events{share}, {kept}",
             boundary(longest, sampled)
         )
+    }
+
+    /// Whether every exhausted event is already stale: the schedule as written gives up at or
+    /// after the tolerance, so an event exhausted is at least that old (a caption said such
+    /// events "need a replay" though they were worth nothing). Under jitter each schedule gives
+    /// up at its own time: not said.
+    fn exhausted_are_stale(&self, sampled: bool) -> bool {
+        !sampled && self.tolerance_s.is_some_and(|t| t <= self.give_up_s)
     }
 }
 
 /// An outage whose first event is exhausted: the share of its events exhausted, and how the
 /// rest arrive (fresh and stale with a tolerance).
-fn exhausted_outage_clause(outage: &OutageAnswer, sampled: bool) -> String {
+fn exhausted_outage_clause(outage: &OutageAnswer, sampled: bool, stale: bool) -> String {
     let events = &outage.all_events;
     // The shares of the whole add up (thirds read 33% + 33% + 33%), in whole percents but for
     // a share that would read 0% or 100% and is not.
@@ -213,8 +232,13 @@ fn exhausted_outage_clause(outage: &OutageAnswer, sampled: bool) -> String {
         [_, delivered] => format!("{delivered} are delivered"),
         _ => String::new(),
     };
+    let exhausted = if stale {
+        "are exhausted (kept, already stale)"
+    } else {
+        "need a replay"
+    };
     format!(
-        "after {} outage the {}first event is exhausted: {}{} of its events need a replay, \
+        "after {} outage the {}first event is exhausted: {}{} of its events {exhausted}, \
          {rest}",
         crate::duration::with_article(&format_precise(outage.outage_s)),
         if sampled { "median " } else { "" },
@@ -289,10 +313,13 @@ mod tests {
             all_events: super::super::outage::AllEvents::shares(3.0, delivered, Some(fresh)),
             spread: None,
         };
-        assert!(exhausted_outage_clause(&outage(2.0, 1.0), false)
+        assert!(exhausted_outage_clause(&outage(2.0, 1.0), false, false)
             .contains("34% of its events need a replay, 33% arrive fresh and 33% stale"));
-        assert!(exhausted_outage_clause(&outage(2.99, 2.989), false)
+        assert!(exhausted_outage_clause(&outage(2.99, 2.989), false, false)
             .contains("0.3% of its events need a replay, 99.6% arrive fresh and 0.03% stale"));
+        // A schedule giving up past the tolerance exhausts only stale events.
+        assert!(exhausted_outage_clause(&outage(2.0, 1.0), false, true)
+            .contains("34% of its events are exhausted (kept, already stale), 33% arrive fresh"));
     }
 
     fn article(tolerance_s: f64) -> StalenessReport {
@@ -308,9 +335,14 @@ mod tests {
             article(6.0 * HOUR).caption(),
             "Outages up to 3 h 02 min deliver every event fresh; after a 4 h outage the first \
              event arrives 2 h 02 min after recovery, 6 h 02 min old; outages longer than \
-             24 h 02 min exhaust their earliest events, which are kept and need a replay. A long \
-             outage's events arrive up to 3 h after recovery."
+             24 h 02 min exhaust their earliest events, which are kept, but already older than \
+             the 6 h tolerance: a replay delivers them stale. A long outage's events arrive up \
+             to 3 h after recovery."
         );
+        // Giving up before the tolerance, an exhausted event is still worth a replay.
+        assert!(article(48.0 * HOUR)
+            .caption()
+            .contains("exhaust their earliest events, which are kept and need a replay."));
     }
 
     #[test]
@@ -339,8 +371,8 @@ mod tests {
         let caption = report.caption();
         assert!(
             caption.contains(
-                "after a 30 h outage the first event is exhausted: 20% of its events need a \
-                 replay, 10% arrive fresh and 70% stale;"
+                "after a 30 h outage the first event is exhausted: 20% of its events are \
+                 exhausted (kept, already stale), 10% arrive fresh and 70% stale;"
             ),
             "{caption}"
         );

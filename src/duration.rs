@@ -8,6 +8,9 @@ const HOUR: f64 = 3600.0;
 const DAY: f64 = 86_400.0;
 const YEAR: f64 = 365.0 * DAY;
 
+/// How a refusal shows what a duration looks like.
+pub(crate) const DURATION_EXAMPLES: &str = "such as 30s, 4m30s, 4.5min, 3h or 1d";
+
 /// Parses a duration into seconds. A bare number is seconds.
 ///
 /// Whole-unit forms (`4m30s`, `2h30m`, `1d`, `50ms`) go to `humantime`; a single decimal

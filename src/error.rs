@@ -75,7 +75,8 @@ impl fmt::Display for Error {
             } => write!(f, "{field} must be {valid}, got {}", cut_short(value)),
             Error::BadDuration { field, value } => write!(
                 f,
-                "{field} must be a duration such as 30s, 4m30s, 4.5min, 3h or 1d, got {}",
+                "{field} must be a duration {}, got {}",
+                crate::duration::DURATION_EXAMPLES,
                 cut_short(&format!("{value:?}"))
             ),
             Error::Unreachable(why) => f.write_str(why),

@@ -44,6 +44,11 @@ pub struct StalenessChart {
     pub read: Option<OutageAnswer>,
 }
 
+/// Whether the chart's schedule is sampled under jitter (its first event is the median's).
+fn sampled(chart: &StalenessChart) -> bool {
+    chart.report.method == crate::staleness::Method::Sampled
+}
+
 /// A nice duration of [`NICE_SECONDS`] per stretch of the log axis from `lo` to `hi`.
 fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
     let within: Vec<f64> = NICE_SECONDS
@@ -94,8 +99,15 @@ pub fn draw<DB: DrawingBackend>(
         None => None,
     };
     if let Some(read) = &chart.read {
-        let sampled = !chart.mine.first_lag_p95_s.is_empty();
-        read_off(&mut plot, area, read, sampled, tolerance_label, &theme, s)?;
+        read_off(
+            &mut plot,
+            area,
+            read,
+            sampled(chart),
+            tolerance_label,
+            &theme,
+            s,
+        )?;
     }
     legend.draw(area)
 }
@@ -169,12 +181,15 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme, s: f64) -> Vec<(String,
     if let Some(compared) = &chart.compared {
         entries.push((compared.label.clone(), theme.tertiary.filled()));
     }
-    // Under jitter the region starts where at least 5% of the schedules exhaust the first
-    // event (the median's curve goes on past it).
-    let exhausted = if chart.mine.first_lag_p95_s.is_empty() {
-        "exhausted (kept for a replay)"
-    } else {
+    // As the caption says it: under jitter the region starts where at least 5% of the
+    // schedules exhaust the first event (the median's curve goes on past it); a schedule giving
+    // up past the tolerance exhausts only stale events.
+    let exhausted = if sampled(chart) {
         "exhausted in 5%+ of schedules (kept for a replay)"
+    } else if chart.report.exhausted_are_stale(false) {
+        "exhausted (kept, already stale)"
+    } else {
+        "exhausted (kept for a replay)"
     };
     entries.push((exhausted.to_string(), exhausted_fill(theme)));
     entries
@@ -489,9 +504,11 @@ mod tests {
             };
             let svg = to_svg((900, 400), |area| draw(area, &chart, &options)).unwrap();
             let theme = Theme::new(dark);
+            // The article's schedule gives up (24 h 02 min) past the 6 h tolerance: what it
+            // exhausts is stale already, as the caption says.
             let label = crate::chart::svg_read::labels(&svg)
                 .into_iter()
-                .find(|l| l.text == "exhausted (kept for a replay)")
+                .find(|l| l.text == "exhausted (kept, already stale)")
                 .unwrap();
             let rects = crate::chart::svg_read::rects(&svg);
             // The swatch: left of its words, on their line.

@@ -308,7 +308,7 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
         let seconds = parse_duration("value", text).map_err(|error| match error {
             // A reason of its own (a unit written twice, a capital M) is kept.
             crate::Error::OutOfRange { valid, .. } => format!("{valid}; {duration_range}"),
-            _ => format!("{duration_range}, such as 30s, 4m30s, 4.5min, 3h or 1d"),
+            _ => format!("{duration_range}, {}", crate::duration::DURATION_EXAMPLES),
         })?;
         if seconds > 0.0 && seconds <= 365.0 * 86_400.0 {
             Ok(())
@@ -383,12 +383,20 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
     }
 }
 
+/// Whether `text` is a valid value of the setting `key` (false for no setting).
+pub(super) fn is_valid(key: &str, text: &str) -> bool {
+    SETTINGS
+        .iter()
+        .find(|(name, ..)| *name == key)
+        .is_some_and(|(_, kind, _)| valid(*kind, text).is_ok())
+}
+
 /// The number `text` holds for the setting `key`, as its kind reads it (a percentage with or
 /// without its `%`), when it is a valid value of it; `None` if it is not (or `key` is not a
 /// setting).
 pub(super) fn number_of(key: &str, text: &str) -> Option<f64> {
     let (_, kind, _) = SETTINGS.iter().find(|(name, ..)| *name == key)?;
-    valid(*kind, text).ok()?;
+    is_valid(key, text).then_some(())?;
     match kind {
         Kind::Percent(..) => crate::parse_percent(text),
         _ => text.trim().parse().ok(),

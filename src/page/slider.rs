@@ -43,10 +43,10 @@ pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
 /// (`attempts` `1e9` or `0` stood at a number no slider has).
 pub fn slider_position(field: &str, text: &str) -> Option<f64> {
     if let Some((name, stops)) = slider_stops().into_iter().find(|(name, _)| *name == field) {
-        let seconds = crate::parse_duration(name, text).ok()?;
-        if !(seconds > 0.0 && seconds <= crate::policy::MAX_SPAN_S) {
+        if !super::settings::is_valid(name, text) {
             return None;
         }
+        let seconds = crate::parse_duration(name, text).ok()?;
         let distance = |stop: f64| (stop / seconds).ln().abs();
         let nearest = (0..stops.len()).reduce(|best, i| {
             if distance(stops[i]) < distance(stops[best]) {

@@ -256,9 +256,10 @@ pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
         all.push(series(
             "fixed 30 s",
             Params {
+                // The storm's fixed interval at its defaults: `Policy::article_storm`.
                 policy: Some("fixed".into()),
-                interval: Some(DurationInput::Text("30s".into())),
-                give_up: Some(DurationInput::Text("2h".into())),
+                interval: None,
+                give_up: None,
                 attempts: None,
                 gaps: None,
                 then_every: None,

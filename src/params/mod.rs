@@ -344,10 +344,11 @@ impl Params {
     }
 
     /// These parameters with a fresh seed from the system's randomness when none is given and
-    /// there is jitter (the CLI and the JS API alike), so that the report says which seed
-    /// repeats the run; without jitter the seed stays unset (reported as 0).
+    /// the jitter draws (the CLI and the JS API alike), so that the report says which seed
+    /// repeats the run; where nothing is drawn (no jitter, proportional of ±0%) the seed stays
+    /// unset (reported as 0).
     pub fn with_fresh_seed(mut self) -> Result<Params, Error> {
-        if self.seed.is_none() && self.jitter()? != Jitter::None {
+        if self.seed.is_none() && self.jitter()?.draws() {
             self.seed = Some(crate::jitter::fresh_seed()? as f64);
         }
         Ok(self)

@@ -324,7 +324,7 @@ impl Params {
                 (
                     "retry-quota-ratio",
                     self.retry_quota_ratio.is_some(),
-                    "given only with retry-quota grpc (the AWS SDKs' bucket has no ratio)",
+                    crate::storm::RATIO_ONLY_WITH_GRPC,
                 ),
             ];
             return match given.iter().find(|(_, given, _)| *given) {
@@ -521,9 +521,9 @@ fn whole_seconds(
         Error::BadDuration { value, .. } => Error::out_of_range(
             field,
             format!("{value:?}"),
-            format!("{RANGE}, such as 30s, 4m30s, 4.5min, 3h or 1d"),
+            format!("{RANGE}, {}", crate::duration::DURATION_EXAMPLES),
         ),
-        Error::OutOfRange { value, valid, .. } if valid.contains("never negative") => {
+        Error::OutOfRange { value, .. } if value.trim_start().starts_with('-') => {
             Error::out_of_range(field, value, RANGE)
         }
         other => other,

@@ -204,8 +204,13 @@ impl StalenessReport {
     /// after the tolerance, so an event exhausted is at least that old (a caption said such
     /// events "need a replay" though they were worth nothing). Under jitter each schedule gives
     /// up at its own time: not said.
-    fn exhausted_are_stale(&self, sampled: bool) -> bool {
-        !sampled && self.tolerance_s.is_some_and(|t| t <= self.give_up_s)
+    pub(crate) fn exhausted_are_stale(&self, sampled: bool) -> bool {
+        // Within rounding, as every mark: a derived schedule's gaps sum to its tolerance only
+        // up to the last digits (32399.999999999993 s for 9 h).
+        !sampled
+            && self
+                .tolerance_s
+                .is_some_and(|t| crate::reaches::reaches(self.give_up_s, t))
     }
 }
 

@@ -51,7 +51,7 @@ pub struct Suggestion {
     pub give_up_s: f64,
     /// For a gap list: the proposed gaps. `None` for a formula schedule.
     pub gaps_s: Option<Vec<f64>>,
-    /// For a gap list too long to end exactly on `T`: its steady tail.
+    /// For a gap list of more than 32 gaps: the equal tail gaps that end it on `T`.
     pub then_every_s: Option<f64>,
     /// One sentence each: the current schedule against `T` and `R`, then the proposal.
     pub findings: Vec<String>,
@@ -127,8 +127,10 @@ pub fn suggest(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Sugg
     })
 }
 
-/// Steps 1 and 2 for `base × multiplier^(k−1)` gaps. A base longer than `R` leaves the cap at
-/// the base, the closest to `R` a policy with that base allows.
+/// Steps 1 and 2 for `base × multiplier^(k−1)` gaps. When the smallest cap that reaches `T`
+/// would be below the base (a base longer than `R`, or a `T` short of what the attempts reach
+/// at the base), the cap is the base: a fixed interval, ending at its last attempt at or
+/// before `T`.
 fn from_formula(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Policy, Error> {
     let (base, multiplier) = (policy.base_s(), policy.multiplier());
     if base > tolerance_s {
@@ -180,7 +182,7 @@ fn from_gap_list(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Po
             break;
         }
         let gap = policy.gap(retry).min(max_lag_s);
-        if elapsed + gap >= tolerance_s {
+        if crate::reaches::reaches(elapsed + gap, tolerance_s) {
             gaps.push(tolerance_s - elapsed);
             return Policy::explicit(&gaps, None, None);
         }
@@ -190,21 +192,28 @@ fn from_gap_list(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Po
     // Too many gaps to list: the time left to T in the fewest equal gaps no longer than the
     // steady tail, so that the last attempt lands on T (the tail itself overshot T by up to a
     // gap, its last attempt delivering only stale events).
-    let tail = policy.gap(MAX_EXPLICIT_GAPS as u32 + 1).min(max_lag_s);
+    // The 32 gaps ending on T but for rounding: no tail (a 1e-16 s gap would add an attempt).
+    if crate::reaches::reaches(elapsed, tolerance_s) {
+        return Policy::explicit(&gaps, None, None);
+    }
+    let longest = policy.gap(MAX_EXPLICIT_GAPS as u32 + 1).min(max_lag_s);
     let left = tolerance_s - elapsed;
-    let count = (left / tail).ceil().max(1.0);
-    let tail = left / count;
+    let count = (left / longest).ceil().max(1.0);
     let attempts = gaps.len() as f64 + count + 1.0;
     if attempts > f64::from(MAX_ATTEMPTS) {
         return Err(Error::Unreachable(format!(
             "reaching the {} tolerance with gaps of at most {} would take more than {} \
              attempts; a longer maximum lag or longer gaps need fewer",
             crate::duration::as_adjective(&format_duration(tolerance_s)),
-            format_duration(tail),
+            format_duration(longest),
             crate::number_text::format_count(f64::from(MAX_ATTEMPTS)),
         )));
     }
-    Policy::explicit(&gaps, Some(tail), Some(Stop::Attempts(attempts as u32)))
+    Policy::explicit(
+        &gaps,
+        Some(left / count),
+        Some(Stop::Attempts(attempts as u32)),
+    )
 }
 
 /// How close to `T` a give-up time counts as on it: half a millisecond, the finest step any

@@ -171,6 +171,7 @@ mod discrete;
 mod fluid;
 mod memo;
 mod quota;
+pub(crate) use quota::RATIO_ONLY_WITH_GRPC;
 mod report;
 mod scenario;
 

@@ -48,6 +48,11 @@ pub enum RetryQuota {
     },
 }
 
+/// Where a ratio belongs: gRPC's throttling has one, the AWS SDKs' bucket none (the refusal
+/// of a ratio with `aws`, and of one without a quota).
+pub(crate) const RATIO_ONLY_WITH_GRPC: &str =
+    "given only with retry-quota grpc (the AWS SDKs' bucket has no ratio)";
+
 impl RetryQuota {
     /// The AWS SDKs' bucket size.
     pub const AWS_DEFAULT_TOKENS: u32 = 500;
@@ -66,7 +71,7 @@ impl RetryQuota {
                     return Err(Error::out_of_range(
                         "retry-quota-ratio",
                         "given with retry-quota aws",
-                        "given only with retry-quota grpc (the AWS SDKs' bucket has no ratio)",
+                        RATIO_ONLY_WITH_GRPC,
                     ));
                 }
                 RetryQuota::Aws {

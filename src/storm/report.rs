@@ -109,7 +109,8 @@ pub struct Summary {
     pub emptied_at_s: Option<u32>,
     /// How the backlog ended by then (`None` when it did not drain).
     pub drained_by: Option<DrainedBy>,
-    /// Attempts per delivered delivery (`None` when nothing was delivered).
+    /// Attempts per delivered delivery (`None` under half a delivery delivered, which the
+    /// totals write as 0).
     pub attempts_per_delivered: Option<f64>,
     /// Seconds simulated.
     pub horizon_s: u32,

@@ -714,7 +714,8 @@ emptied_at_s: number | null,
  */
 drained_by: DrainedBy | null,
 /**
- * Attempts per delivered delivery (`None` when nothing was delivered).
+ * Attempts per delivered delivery (`None` under half a delivery delivered, which the
+ * totals write as 0).
  */
 attempts_per_delivered: number | null,
 /**
@@ -1134,7 +1135,7 @@ give_up_s: number,
  */
 gaps_s: Array<number> | null,
 /**
- * For a gap list too long to end exactly on `T`: its steady tail.
+ * For a gap list of more than 32 gaps: the equal tail gaps that end it on `T`.
  */
 then_every_s: number | null,
 /**

@@ -238,12 +238,25 @@ fn draws_are_not_asked_for_without_jitter() {
         "error: --seed must be left out with proportional jitter of ±0% (the answers are exact: \
          nothing is drawn), got 7",
     );
-    // Nor is a seed drawn for nothing: the same command prints the same JSON, with seed 0.
-    let json = || stdout(&run(&["jitter", "--preset", "svix", "--format", "json"]));
-    let first = json();
-    assert_eq!(first, json());
-    let parsed: serde_json::Value = serde_json::from_str(&first).unwrap();
-    assert_eq!(parsed["sampled"]["seed"], 0);
+    // Nor is a seed drawn for nothing: the same command prints the same JSON, with seed 0,
+    // proportional jitter of ±0% too.
+    for args in [
+        &["--preset", "svix"][..],
+        &[
+            "--preset",
+            "article",
+            "--mode",
+            "proportional",
+            "--factor",
+            "0",
+        ][..],
+    ] {
+        let json = || stdout(&run(&[&["jitter"], args, &["--format", "json"]].concat()));
+        let first = json();
+        assert_eq!(first, json(), "{args:?}");
+        let parsed: serde_json::Value = serde_json::from_str(&first).unwrap();
+        assert_eq!(parsed["sampled"]["seed"], 0, "{args:?}");
+    }
 }
 
 /// Without jitter nothing is drawn: the table has the exact column alone and the caption no

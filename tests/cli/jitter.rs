@@ -223,34 +223,22 @@ fn draws_are_not_asked_for_without_jitter() {
         );
     }
     // Proportional jitter of ±0% draws nothing either (staleness still samples it).
+    let no_width = [
+        "--preset",
+        "article",
+        "--mode",
+        "proportional",
+        "--factor",
+        "0",
+    ];
     refused(
-        &[
-            "jitter",
-            "--preset",
-            "article",
-            "--mode",
-            "proportional",
-            "--factor",
-            "0",
-            "--seed",
-            "7",
-        ],
+        &[&["jitter"], &no_width[..], &["--seed", "7"]].concat(),
         "error: --seed must be left out with proportional jitter of ±0% (the answers are exact: \
          nothing is drawn), got 7",
     );
     // Nor is a seed drawn for nothing: the same command prints the same JSON, with seed 0,
     // proportional jitter of ±0% too.
-    for args in [
-        &["--preset", "svix"][..],
-        &[
-            "--preset",
-            "article",
-            "--mode",
-            "proportional",
-            "--factor",
-            "0",
-        ][..],
-    ] {
+    for args in [&["--preset", "svix"][..], &no_width[..]] {
         let json = || stdout(&run(&[&["jitter"], args, &["--format", "json"]].concat()));
         let first = json();
         assert_eq!(first, json(), "{args:?}");

@@ -134,12 +134,14 @@ pub fn suggest(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Sugg
 fn from_formula(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Policy, Error> {
     let (base, multiplier) = (policy.base_s(), policy.multiplier());
     if base > tolerance_s {
+        // Written apart where rounding would make them one ("the 2 s base, past the 2 s
+        // tolerance" for 2 s against 1.9999 s).
+        let (base_text, tolerance_text) = crate::format_distinct(base, tolerance_s);
         return Err(Error::Unreachable(format!(
             "the first retry comes after the {} base, past the {} tolerance, so every retry \
-             would deliver a stale event; a base of at most {} can retry in time",
-            crate::duration::as_adjective(&format_duration(base)),
-            crate::duration::as_adjective(&format_duration(tolerance_s)),
-            format_duration(tolerance_s),
+             would deliver a stale event; a base of at most {tolerance_text} can retry in time",
+            crate::duration::as_adjective(&base_text),
+            crate::duration::as_adjective(&tolerance_text),
         )));
     }
     let widest = max_lag_s.max(base);
@@ -198,7 +200,12 @@ fn from_gap_list(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Po
     }
     let longest = policy.gap(MAX_EXPLICIT_GAPS as u32 + 1).min(max_lag_s);
     let left = tolerance_s - elapsed;
-    let count = (left / longest).ceil().max(1.0);
+    // The fewest gaps no longer than `longest` that reach what is left, within rounding as
+    // every mark (65.4 s of 0.3 s gaps divide into 218.00000000000003 in f64: 218, not 219).
+    let mut count = (left / longest).ceil().max(1.0);
+    if count > 1.0 && crate::reaches::reaches((count - 1.0) * longest, left) {
+        count -= 1.0;
+    }
     let attempts = gaps.len() as f64 + count + 1.0;
     if attempts > f64::from(MAX_ATTEMPTS) {
         return Err(Error::Unreachable(format!(
@@ -520,6 +527,27 @@ mod tests {
                               the last attempt lands at 20 s"
             ),
             "{said}"
+        );
+    }
+
+    /// 32 gaps of 0.3 s leave 65.4 s to a 75 s tolerance: 218 more gaps of 0.3 s, though in
+    /// f64 the division reads 218.00000000000003 (it took 219 shorter gaps).
+    #[test]
+    fn a_tail_that_divides_evenly_within_rounding_keeps_its_gap() {
+        let every = Policy::explicit(&[0.3], None, Some(Stop::Attempts(5))).unwrap();
+        let s = suggest(&every, 75.0, HOUR).unwrap();
+        assert_eq!(s.attempts, 32 + 218 + 1);
+        assert!(
+            (s.then_every_s.unwrap() - 0.3).abs() < 1e-12,
+            "{:?}",
+            s.then_every_s
+        );
+        // A base refused against a tolerance it rounds to is written apart from it.
+        let two = Policy::new(2.0, 1.0, 2.0, Stop::Attempts(3)).unwrap();
+        let refusal = suggest(&two, 1.9999, 5.0).unwrap_err().to_string();
+        assert!(
+            !refusal.contains("2 s base, past the 2 s tolerance"),
+            "{refusal}"
         );
     }
 

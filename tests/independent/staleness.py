@@ -238,6 +238,9 @@ def suggestion(p, T, R):
         elapsed += g
     left = T - elapsed
     count = max(1.0, math.ceil(left / tail))
+    # "the fewest equal gaps", reaching what is left within a relative 1e-12 as every mark
+    if count > 1.0 and (count - 1.0) * tail >= left - left * 1e-12:
+        count -= 1.0
     tail = left / count
     attempts = len(gaps) + count + 1
     if attempts > 10000:

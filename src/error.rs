@@ -93,6 +93,12 @@ const QUOTED_CHARS: usize = 80;
 /// value ("about 17,245,640 attempts expected (the fluid engine's estimate, …)") run longer.
 const WRITTEN_CHARS: usize = 300;
 
+/// Text given, as every refusal and notice quotes it: escaped, in quotes, whole up to
+/// [`QUOTED_CHARS`] characters and else its start, "…" and its length ([`cut_short`]).
+pub(crate) fn quoted(text: &str) -> String {
+    cut_short(&format!("{text:?}")).into_owned()
+}
+
 /// `value` as a refusal quotes it: whole up to [`QUOTED_CHARS`] characters of text given (in
 /// quotes) or [`WRITTEN_CHARS`] of anything else, else its start and how long it was (a 100,000-character `base` made a 100 kB message); text in quotes keeps
 /// its quotes, and its length is the text's.

@@ -64,7 +64,7 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
                 // Quoted as every refusal quotes text (a 100,000-character theme was whole).
                 message: format!(
                     "theme {} was ignored (one of {}); using auto",
-                    crate::error::cut_short(&format!("{value:?}")),
+                    crate::error::quoted(value),
                     THEMES.join(", ")
                 ),
             });

@@ -75,7 +75,7 @@ impl PageError {
         let range = (self.message.strip_suffix(", got NaN"))
             .or_else(|| self.message.strip_suffix(", got NaN%"));
         if let Some(range) = range {
-            let typed = crate::error::cut_short(&format!("{typed:?}")).into_owned();
+            let typed = crate::error::quoted(typed);
             self.message = format!("{range}, got {typed}");
         }
         self

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde::{Deserialize, Serialize};
 
+use crate::error::quoted;
 use crate::survival::DEFAULT_TEXT as DEFAULT_AXES;
 use crate::{parse_duration, NumberInput};
 
@@ -404,13 +405,6 @@ pub(super) fn number_of(key: &str, text: &str) -> Option<f64> {
 }
 
 /// `text` cut to `most` characters, with an ellipsis when cut.
-/// Text from a link as a notice quotes it: escaped, in quotes, whole up to 80 characters and
-/// else its start, "…" and its length, as every refusal quotes text ([`crate::error`]). It was
-/// cut to 40 characters without a mark: 100 nines read as a 40-digit value.
-fn quoted(text: &str) -> String {
-    crate::error::cut_short(&format!("{text:?}")).into_owned()
-}
-
 fn cut(text: &str, most: usize) -> String {
     if text.chars().count() <= most {
         return text.to_string();

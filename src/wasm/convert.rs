@@ -95,7 +95,7 @@ fn described(value: &JsValue) -> String {
     } else if let Some(number) = value.as_f64() {
         js_number(number)
     } else if let Some(text) = value.as_string() {
-        crate::error::cut_short(&format!("{text:?}")).into_owned()
+        crate::error::quoted(&text)
     } else if let Some(flag) = value.as_bool() {
         flag.to_string()
     } else {

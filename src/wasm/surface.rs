@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 
 use super::canvas::Surface;
 use super::convert::js_error;
+use crate::error::quoted;
 use crate::Error;
 
 /// What a drawing function's `canvas` may be.
@@ -17,12 +18,6 @@ const CANVAS_RANGE: &str = "a <canvas> element of the document, or its id";
 /// A refusal of `canvas`, naming it as the field, and what was given.
 fn canvas_refused(given: String) -> JsValue {
     js_error(&Error::out_of_range("canvas", given, CANVAS_RANGE))
-}
-
-/// An id as a refusal quotes it: whole up to 80 characters, else its start and its length (a
-/// million-character id was written whole, its closing quote lost).
-fn quoted(id: &str) -> String {
-    crate::error::cut_short(&format!("{id:?}")).into_owned()
 }
 
 fn canvas(id: &str) -> Result<web_sys::HtmlCanvasElement, JsValue> {

@@ -2,7 +2,7 @@
 //! `scripts/bench.sh` prints the medians and the ratios.
 
 use backoff_lab::chart::{timeline, to_svg, ChartOptions};
-use backoff_lab::give_up::{distribution, give_up_times, sample, HISTOGRAM_BINS};
+use backoff_lab::give_up::{distribution, give_up_times, sample, Sampling, HISTOGRAM_BINS};
 use backoff_lab::herd::herd;
 use backoff_lab::jitter::{seeded_rng, Jitter};
 use backoff_lab::storm::{simulate_discrete, simulate_fluid, Scenario, Spec, StormReport};
@@ -47,7 +47,20 @@ fn sampling(c: &mut Criterion) {
     // The distribution's whole sampled report: the draws (above, the baseline) plus the mean,
     // the histogram and five percentiles.
     group.bench_function("sample_full_with_percentiles", |b| {
-        b.iter(|| black_box(sample(&policy, Jitter::Full, SAMPLES, 42, HISTOGRAM_BINS).unwrap()))
+        b.iter(|| {
+            black_box(
+                sample(
+                    &policy,
+                    Jitter::Full,
+                    Sampling {
+                        samples: SAMPLES,
+                        seed: 42,
+                        bins: HISTOGRAM_BINS,
+                    },
+                )
+                .unwrap(),
+            )
+        })
     });
     group.bench_function("give_up_times_decorrelated", |b| {
         b.iter(|| {

@@ -189,7 +189,7 @@ fn a_missing_canvas_is_an_error_not_a_panic() {
 
 #[wasm_bindgen_test]
 fn seeded_jitter_in_wasm_equals_native_to_the_last_bit() {
-    use backoff_lab::give_up::{JitterReport, HISTOGRAM_BINS};
+    use backoff_lab::give_up::{JitterReport, Sampling, HISTOGRAM_BINS};
     use backoff_lab::jitter::Jitter;
     for (mode, jitter) in [
         ("full", Jitter::Full),
@@ -201,9 +201,17 @@ fn seeded_jitter_in_wasm_equals_native_to_the_last_bit() {
         );
         let js = backoff_lab::wasm::api::jitter(params(&input)).expect("valid");
         let from_wasm: JitterReport = serde_wasm_bindgen::from_value(js).unwrap();
-        let native =
-            JitterReport::new(&Policy::article(), jitter, 20_000, 42, HISTOGRAM_BINS, None)
-                .unwrap();
+        let native = JitterReport::new(
+            &Policy::article(),
+            jitter,
+            Sampling {
+                samples: 20_000,
+                seed: 42,
+                bins: HISTOGRAM_BINS,
+            },
+            None,
+        )
+        .unwrap();
         assert_eq!(from_wasm, native, "{mode}");
     }
     let js = backoff_lab::wasm::api::herd(params(r#"{"base": 30, "multiplier": 3, "cap": 10800, "attempts": 14, "mode": "full", "seed": 7, "deliveries": 500}"#)).unwrap();

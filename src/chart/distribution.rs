@@ -19,10 +19,11 @@ use crate::{format_duration, Error};
 /// # Example
 /// ```
 /// use backoff_lab::chart::{distribution, to_svg, ChartOptions};
-/// use backoff_lab::give_up::JitterReport;
+/// use backoff_lab::give_up::{JitterReport, Sampling};
 /// use backoff_lab::jitter::Jitter;
 /// use backoff_lab::Policy;
-/// let report = JitterReport::new(&Policy::article(), Jitter::Full, 20_000, 42, 60, None)?;
+/// let sampling = Sampling { samples: 20_000, seed: 42, bins: 60 };
+/// let report = JitterReport::new(&Policy::article(), Jitter::Full, sampling, None)?;
 /// let svg = to_svg((800, 300), |area| distribution::draw(area, &report, &ChartOptions::default()))?;
 /// assert!(svg.contains("unjittered"));
 /// # Ok::<(), backoff_lab::Error>(())
@@ -228,11 +229,18 @@ impl Marker {
 mod tests {
     use super::*;
     use crate::chart::to_svg;
+    use crate::give_up::Sampling;
     use crate::jitter::Jitter;
     use crate::Policy;
 
+    const SAMPLING: Sampling = Sampling {
+        samples: 20_000,
+        seed: 42,
+        bins: 60,
+    };
+
     fn svg(jitter: Jitter) -> String {
-        let report = JitterReport::new(&Policy::article(), jitter, 20_000, 42, 60, None).unwrap();
+        let report = JitterReport::new(&Policy::article(), jitter, SAMPLING, None).unwrap();
         to_svg((800, 300), |area| {
             draw(area, &report, &ChartOptions::default())
         })
@@ -294,7 +302,7 @@ mod tests {
     #[test]
     fn share_labels_are_distinct_on_a_short_axis() {
         let policy = Policy::new(30.0, 3.0, 10_800.0, crate::Stop::Attempts(2)).unwrap();
-        let report = JitterReport::new(&policy, Jitter::Equal, 20_000, 42, 60, None).unwrap();
+        let report = JitterReport::new(&policy, Jitter::Equal, SAMPLING, None).unwrap();
         let drawn = to_svg((800, 300), |area| {
             draw(area, &report, &ChartOptions::default())
         })

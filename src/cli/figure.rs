@@ -2,7 +2,7 @@
 //! documentation.
 
 use backoff_lab::chart::{self, figure_size, ChartOptions, MAX_SIDE, MIN_HEIGHT, MIN_WIDTH};
-use backoff_lab::give_up::{JitterReport, HISTOGRAM_BINS};
+use backoff_lab::give_up::{JitterReport, Sampling, HISTOGRAM_BINS};
 use backoff_lab::herd::herd;
 use backoff_lab::jitter::Jitter;
 use backoff_lab::{Error, Params, Purpose};
@@ -340,9 +340,11 @@ fn distribution(params: &Params, size: Size, options: &ChartOptions) -> Result<F
     let report = JitterReport::new(
         &policy,
         jitter,
-        params.samples_for(&policy, jitter, SAMPLES)?,
-        seed,
-        HISTOGRAM_BINS,
+        Sampling {
+            samples: params.samples_for(&policy, jitter, SAMPLES)?,
+            seed,
+            bins: HISTOGRAM_BINS,
+        },
         None,
     )?;
     let svg = chart::to_svg(size, |area| {

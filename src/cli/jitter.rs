@@ -1,7 +1,7 @@
 //! `backoff-lab jitter`: one delivery under jitter, its give-up time exact and sampled, and
 //! (with --deadline) the attempts that keep a percentile above the deadline.
 
-use backoff_lab::give_up::{JitterReport, DEFAULT_SAMPLES, HISTOGRAM_BINS};
+use backoff_lab::give_up::{JitterReport, Sampling, DEFAULT_SAMPLES, HISTOGRAM_BINS};
 use backoff_lab::{DurationInput, Error, NumberInput, Params, Purpose};
 use clap::Args;
 
@@ -45,9 +45,11 @@ pub(super) fn run(args: JitterArgs) -> Result<String, Error> {
     let report = JitterReport::new(
         &policy,
         jitter,
-        params.samples_for(&policy, jitter, DEFAULT_SAMPLES)?,
-        params.seed()?.unwrap_or_default(),
-        HISTOGRAM_BINS,
+        Sampling {
+            samples: params.samples_for(&policy, jitter, DEFAULT_SAMPLES)?,
+            seed: params.seed()?.unwrap_or_default(),
+            bins: HISTOGRAM_BINS,
+        },
         params.deadline()?,
     )?;
     // Once the run has succeeded: an error is one line.

@@ -253,9 +253,11 @@ mod tests {
         let refused = super::super::JitterReport::new(
             &Policy::article(),
             Jitter::Full,
-            1_000,
-            1,
-            1_000_000,
+            super::super::Sampling {
+                samples: 1_000,
+                seed: 1,
+                bins: 1_000_000,
+            },
             Some((1_000.0 * 86_400.0, 0.05)),
         )
         .unwrap_err();

@@ -326,7 +326,15 @@ fn estimated(
         0.1,
         (1_000, DECORRELATED_SAMPLES),
     );
-    let estimate = sample(policy, jitter, samples, DECORRELATED_SEED, 0)?;
+    let estimate = sample(
+        policy,
+        jitter,
+        super::Sampling {
+            samples,
+            seed: DECORRELATED_SEED,
+            bins: 0,
+        },
+    )?;
     let (base, cap) = (policy.base_s(), policy.cap_s());
     let retries = f64::from(policy.attempts() - 1);
     // Each gap is at most three times the largest the previous could be, from the base, and

@@ -19,5 +19,6 @@ pub use percentiles::{Percentiles, LEVELS};
 pub use report::JitterReport;
 pub(crate) use sampled::{check_samples, nearest_rank, nearest_ranks, rank_of, select_ranks};
 pub use sampled::{
-    give_up_times, sample, Histogram, Sampled, DEFAULT_SAMPLES, HISTOGRAM_BINS, MAX_SAMPLES,
+    give_up_times, sample, Histogram, Sampled, Sampling, DEFAULT_SAMPLES, HISTOGRAM_BINS,
+    MAX_SAMPLES,
 };

@@ -5,7 +5,9 @@ use std::ops::Deref;
 
 use serde::{Deserialize, Serialize};
 
-use super::{deadline_safe_attempts, distribution, sample, DeadlineSafe, GiveUpSummary, Sampled};
+use super::{
+    deadline_safe_attempts, distribution, sample, DeadlineSafe, GiveUpSummary, Sampled, Sampling,
+};
 use crate::jitter::Jitter;
 use crate::{format_duration, Error, Policy};
 
@@ -109,27 +111,27 @@ impl Deref for JitterReport {
 }
 
 impl JitterReport {
-    /// Computes everything for one delivery: `samples` draws with `seed`, a histogram of `bins`.
+    /// Computes everything for one delivery: the exact figures, the draws `sampling` asks for and,
+    /// given a deadline and a percentile, the deadline-safe attempt count.
     ///
     /// # Example
     /// ```
-    /// use backoff_lab::give_up::JitterReport;
+    /// use backoff_lab::give_up::{JitterReport, Sampling};
     /// use backoff_lab::jitter::Jitter;
     /// use backoff_lab::Policy;
-    /// let report = JitterReport::new(&Policy::article(), Jitter::Equal, 10_000, 1, 40, None)?;
+    /// let sampling = Sampling { samples: 10_000, seed: 1, bins: 40 };
+    /// let report = JitterReport::new(&Policy::article(), Jitter::Equal, sampling, None)?;
     /// assert_eq!(report.expected_give_up_s, 64_890.0);
     /// # Ok::<(), backoff_lab::Error>(())
     /// ```
     pub fn new(
         policy: &Policy,
         jitter: Jitter,
-        samples: usize,
-        seed: u64,
-        bins: usize,
+        sampling: Sampling,
         deadline: Option<(f64, f64)>,
     ) -> Result<Self, Error> {
         // Refused before the decorrelated estimate spends its own share of the work.
-        super::sampled::check_samples(policy, jitter, samples)?;
+        super::sampled::check_samples(policy, jitter, sampling.samples)?;
         // The deadline's question before the distribution and the draws: a deadline out of its
         // range is refused at once, not after seconds of sampling.
         let deadline_safe = deadline
@@ -146,8 +148,8 @@ impl JitterReport {
         let summary = distribution(policy, jitter)?.summary;
         // Nothing is drawn without jitter (nor with ±0%): the report says seed 0, so that the
         // same question gives the same report wherever a fresh seed was drawn for it.
-        let seed = if jitter.draws() { seed } else { 0 };
-        let sampled = sample(policy, jitter, samples, seed, bins)?;
+        let seed = if jitter.draws() { sampling.seed } else { 0 };
+        let sampled = sample(policy, jitter, Sampling { seed, ..sampling })?;
         let caption = caption(jitter, &summary, &sampled, deadline_safe);
         Ok(JitterReport {
             mode: jitter.name().to_string(),
@@ -170,12 +172,10 @@ impl JitterReport {
     pub fn with_deadline_told(
         policy: &Policy,
         jitter: Jitter,
-        samples: usize,
-        seed: u64,
-        bins: usize,
+        sampling: Sampling,
         deadline: Option<(f64, f64)>,
     ) -> Result<Self, Error> {
-        let report = Self::new(policy, jitter, samples, seed, bins, deadline);
+        let report = Self::new(policy, jitter, sampling, deadline);
         let Some((deadline_s, level)) = deadline else {
             return report;
         };
@@ -184,7 +184,7 @@ impl JitterReport {
                 field: "deadline", ..
             }) if crate::policy::check_duration("deadline", deadline_s).is_ok() => {
                 let reach_s = super::deadline_reach(policy, jitter, level)?;
-                let mut report = Self::new(policy, jitter, samples, seed, bins, None)?;
+                let mut report = Self::new(policy, jitter, sampling, None)?;
                 report.caption += &format!(
                     " No count of attempts keeps {} of deliveries trying until {}: even {} \
                      attempts give up by {} at the {} percentile (a longer cap reaches further).",

@@ -50,6 +50,18 @@ pub struct Histogram {
     pub counts: Vec<u64>,
 }
 
+/// What a seeded sample draws: how many give-up times, with which seed, into how many histogram
+/// bins (0 for none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sampling {
+    /// How many give-up times to draw, from 1 to [`MAX_SAMPLES`].
+    pub samples: usize,
+    /// The seed of the generator they are drawn with.
+    pub seed: u64,
+    /// Histogram bins, from 0 (none) to 10,000.
+    pub bins: usize,
+}
+
 /// Refuses `samples` give-up times of `policy` under `jitter` past the work limit
 /// ([`crate::limits::check_draws`]), before any is drawn.
 pub(crate) fn check_samples(policy: &Policy, jitter: Jitter, samples: usize) -> Result<(), Error> {
@@ -62,27 +74,27 @@ pub(crate) fn check_samples(policy: &Policy, jitter: Jitter, samples: usize) -> 
     )
 }
 
-/// Draws `samples` give-up times with `seed` and summarises them (`bins` histogram bins; 0 for
-/// none). Refuses 0 samples, more than [`MAX_SAMPLES`], and more draws than
+/// Draws `sampling.samples` give-up times with its seed and summarises them in its histogram
+/// bins. Refuses 0 samples, more than [`MAX_SAMPLES`], and more draws than
 /// [`crate::limits::MAX_DRAWS`], before allocating anything.
 ///
 /// # Example
 /// ```
-/// use backoff_lab::give_up::sample;
+/// use backoff_lab::give_up::{sample, Sampling};
 /// use backoff_lab::jitter::Jitter;
 /// use backoff_lab::Policy;
-/// let a = sample(&Policy::article(), Jitter::Full, 10_000, 42, 40)?;
-/// let b = sample(&Policy::article(), Jitter::Full, 10_000, 42, 40)?;
+/// let sampling = Sampling { samples: 10_000, seed: 42, bins: 40 };
+/// let a = sample(&Policy::article(), Jitter::Full, sampling)?;
+/// let b = sample(&Policy::article(), Jitter::Full, sampling)?;
 /// assert_eq!(a, b);
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
-pub fn sample(
-    policy: &Policy,
-    jitter: Jitter,
-    samples: usize,
-    seed: u64,
-    bins: usize,
-) -> Result<Sampled, Error> {
+pub fn sample(policy: &Policy, jitter: Jitter, sampling: Sampling) -> Result<Sampled, Error> {
+    let Sampling {
+        samples,
+        seed,
+        bins,
+    } = sampling;
     jitter.check_applies_to(policy)?;
     if !(1..=MAX_SAMPLES).contains(&samples) {
         return Err(Error::out_of_range(
@@ -254,6 +266,14 @@ mod tests {
     use super::*;
     use crate::Stop;
 
+    fn sampling(samples: usize, seed: u64) -> Sampling {
+        Sampling {
+            samples,
+            seed,
+            bins: 0,
+        }
+    }
+
     #[test]
     fn exact_and_sampled_agree_within_the_statistical_tolerance() {
         let policies = [
@@ -271,7 +291,7 @@ mod tests {
         let n = 400_000;
         for (policy, jitter) in policies {
             let exact = distribution(&policy, jitter).unwrap();
-            let sampled = sample(&policy, jitter, n, 42, 0).unwrap();
+            let sampled = sample(&policy, jitter, sampling(n, 42)).unwrap();
             let sum = SumOfUniforms::new(
                 (1..policy.attempts()).filter_map(|r| jitter.window(policy.gap(r))),
             );
@@ -300,11 +320,11 @@ mod tests {
     fn sizes_are_refused_before_allocating() {
         let policy = Policy::article();
         assert_eq!(
-            sample(&policy, Jitter::Full, 10_000_001, 1, 0)
+            sample(&policy, Jitter::Full, sampling(10_000_001, 1))
                 .unwrap_err()
                 .to_string(),
             "samples must be a whole number from 1 to 10000000, got 10000001"
         );
-        assert!(sample(&policy, Jitter::Full, 0, 1, 0).is_err());
+        assert!(sample(&policy, Jitter::Full, sampling(0, 1)).is_err());
     }
 }

@@ -106,9 +106,11 @@ pub fn jitter_report(params: &Params) -> Result<JitterReport, Error> {
     JitterReport::with_deadline_told(
         &policy,
         jitter,
-        params.samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)?,
-        seed,
-        HISTOGRAM_BINS,
+        crate::give_up::Sampling {
+            samples: params.samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)?,
+            seed,
+            bins: HISTOGRAM_BINS,
+        },
         params.deadline()?,
     )
 }

@@ -533,9 +533,11 @@ mod tests {
         let jitter = JitterReport::new(
             &Policy::article(),
             crate::jitter::Jitter::Full,
-            1_000,
-            7,
-            10,
+            crate::give_up::Sampling {
+                samples: 1_000,
+                seed: 7,
+                bins: 10,
+            },
             None,
         )
         .unwrap();

@@ -259,13 +259,13 @@ pub(super) struct StormFlags {
     /// Steady first deliveries (default 600/min).
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     arrivals: Option<String>,
-    /// How long the steady traffic lasts (default 2h).
+    /// How long the steady traffic lasts, in whole seconds (rounded; default 2h).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     traffic: Option<String>,
     /// A one-off batch of deliveries (e.g. a batch import).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     batch: Option<String>,
-    /// When the batch arrives (default 0s).
+    /// When the batch arrives, in whole seconds (rounded; default 0s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     batch_at: Option<String>,
     /// The destination's healthy capacity (default 30/s).
@@ -277,10 +277,10 @@ pub(super) struct StormFlags {
     /// The sender's timeout (default 5s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     timeout: Option<String>,
-    /// How long the outage lasts (default 10m).
+    /// How long the outage lasts, in whole seconds (rounded; default 10m).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     outage: Option<String>,
-    /// When the outage starts (default 0s).
+    /// When the outage starts, in whole seconds (rounded; default 0s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: Option<String>,
     /// fixed (the default without a preset or policy flags) or exponential (the backoff policy
@@ -314,8 +314,8 @@ pub(super) struct StormFlags {
     /// Hold deliveries while the endpoint is down; from recovery on, send at most --resume-rate.
     #[arg(long)]
     pause: bool,
-    /// After a pause, attempts per second at most (default: the rate limit if set, else what
-    /// the destination answers in time in one second from an empty queue).
+    /// After a pause, attempts per second at most (default: the rate limit if set, else
+    /// capacity × min(1 s, timeout − latency), at least 1/s).
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     resume_rate: Option<String>,
     /// When overloaded the destination answers 429 with this Retry-After.

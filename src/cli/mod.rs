@@ -170,8 +170,8 @@ fn command() -> clap::Command {
         .mut_subcommand("figure", |figure| {
             figure.mut_arg("outage", |arg| {
                 arg.help(
-                    "How long the outage lasts (default 10m); for `figure staleness`, the outage \
-                     read off the chart (default 4h)",
+                    "How long the outage lasts, in whole seconds (rounded; default 10m); for \
+                     `figure staleness`, the outage read off the chart, exactly (default 4h)",
                 )
             })
         })

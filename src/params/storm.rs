@@ -508,7 +508,8 @@ fn seconds(input: &Option<DurationInput>, field: &'static str, default: f64) -> 
     input.as_ref().map_or(Ok(default), |d| d.seconds(field))
 }
 
-/// A duration field in whole seconds, from 0 s to the storm's longest horizon (7 days).
+/// A duration field rounded to whole seconds, halves up (the storm runs in whole seconds: an
+/// outage of 0.4 s is none), from 0 s to the storm's longest horizon (7 days).
 fn whole_seconds(
     input: &Option<DurationInput>,
     field: &'static str,

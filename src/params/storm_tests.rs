@@ -469,3 +469,21 @@ fn a_negative_or_nan_duration_is_quoted_as_given() {
         assert!(message.contains(quoted), "{json}: {message}");
     }
 }
+
+/// The storm runs in whole seconds: its outage, its start, the traffic and the batch's second
+/// are rounded to the nearest second, halves up (outside SRE review: the rule was only in the
+/// code). A 0.4 s outage is none; the staleness question reads the same `outage` exactly.
+#[test]
+fn the_storms_durations_round_to_whole_seconds_halves_up() {
+    let scenario = |json: &str| {
+        let params: Params = serde_json::from_str(json).unwrap();
+        *params.scenario().unwrap().spec()
+    };
+    let spec = scenario(
+        r#"{"outage": "2.5s", "outageStart": "1.49s", "traffic": "10.5s", "batch": 5, "batchAt": "2.7s"}"#,
+    );
+    assert_eq!(spec.outage, (1, 3));
+    assert_eq!(spec.traffic_s, 11);
+    assert_eq!(spec.batch, Some((5, 3)));
+    assert_eq!(scenario(r#"{"outage": "0.4s"}"#).outage.1, 0);
+}

@@ -66,10 +66,7 @@ pub(crate) fn caption(
     // and goodput in that hour under half the arrival rate. Said here unless the sentence below
     // says it (most deliveries exhausted), and only of steady traffic that brings deliveries:
     // a batch alone has no arrival rate to fall short of (its `--arrivals` changes nothing else).
-    let delivered_within_the_hour = summary.drained_by == Some(DrainedBy::Delivery)
-        && summary
-            .drained_at_s
-            .is_some_and(|at| at <= summary.outage_end_s + crate::survival::RECOVERY_WINDOW_S);
+    let delivered_within_the_hour = crate::survival::drained_within_the_hour(summary);
     if let Some(recovery) = recovery.filter(|recovery| {
         steady >= 1.0
             && recovery.goodput_share < crate::survival::COLLAPSE_GOODPUT_SHARE

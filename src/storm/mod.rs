@@ -8,7 +8,10 @@
 //! delivery by delivery ([`simulate_discrete`]) and the fluid engine on expected values
 //! ([`simulate_fluid`]).
 //!
-//! **Units.** Time runs in whole seconds. Rates (arrivals, capacity, rate limit, resume pace,
+//! **Units.** Time runs in whole seconds: the outage's start and length, the traffic's length
+//! and the batch's second are whole seconds (the inputs' durations rounded to the nearest
+//! second, halves up, by [`crate::Params`]); the outage covers seconds `start` to
+//! `start + length − 1`. Rates (arrivals, capacity, rate limit, resume pace,
 //! budget floor) are whole millionths per second, durations (timeout, latency, gaps,
 //! `Retry-After` and its threshold) whole microseconds, the budget whole parts per million: every
 //! input, the default resume pace (computed from the inputs as given) and every drawn gap is
@@ -30,7 +33,9 @@
 //! 2. *Sender's bounds.* With `pause`, during the outage nothing is sent and everything due is
 //!    held. Otherwise the sender may send an allowance of attempts: unlimited; under a rate limit
 //!    `L`, `floor(L·(s+1)) − floor(L·s)` (with `s` the absolute second); after a pause, from the
-//!    outage's end on, at most the same count of the resume pace too; under a circuit breaker,
+//!    outage's end on, at most the same count of the resume pace too (by default the rate limit
+//!    if set, else `max(1, capacity × min(1 s, timeout − latency))` per second:
+//!    [`Scenario::resume_pace_per_s`]); under a circuit breaker,
 //!    none while it is open and at most its probes while it is half-open (see **The circuit
 //!    breaker**); the smallest of these. First attempts go first; retries get what is left, at
 //!    most the budget's room: `max(0, floor(share × F + floor × W) − R)`, with `F` the first
@@ -140,7 +145,7 @@
 //!
 //! **Summary.** `drained_at_s` is the first second `s` at or after the outage's end at whose end
 //! the backlog is below `max(0.001 × deliveries created so far, 0.5)`; `emptied_at_s` the first
-//! at whose end it is below 0.5 (none pending: the last straggler); `drained_by` is `exhaustion`
+//! second, also from the outage's end on, at whose end it is below 0.5 (none pending: the last straggler); `drained_by` is `exhaustion`
 //! when a delivery was exhausted in the seconds from the outage's end to `drained_at_s`, else
 //! `delivery`; `exhausted_after_outage` counts those exhausted at or after the outage's end.
 //! `peak_minute` is the first of equally busy minutes. `attempts_per_delivered` is `null` when
@@ -148,7 +153,8 @@
 //! that as 0).
 //!
 //! **End.** The simulation runs from second 0 and stops before the first second `s` at which
-//! `s` ≥ the second after the last arrival, `s` > the outage's end, and nothing is held or due at
+//! `s` ≥ the traffic's end (`traffic`, or the second after the batch's when later; a last second
+//! of traffic that brings no delivery is simulated too), `s` > the outage's end, and nothing is held or due at
 //! or before the 7-day limit (what is due after it stays pending); `horizon_s` is the number of
 //! seconds simulated. On expected values "nothing" is under a millionth of a delivery.
 

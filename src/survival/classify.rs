@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::storm::{DrainedBy, Spec, StormReport};
+use crate::storm::{DrainedBy, Spec, StormReport, Summary};
 
 use super::{COLLAPSE_GOODPUT_SHARE, RECOVERY_WINDOW_S};
 
@@ -66,16 +66,25 @@ pub fn cell_spec(base: &Spec, outage_s: f64, headroom: f64) -> Spec {
     }
 }
 
+/// Whether the backlog was delivered within the recovery window: drained by delivery, with
+/// `drained_at_s` (the second at whose end the backlog is drained) one of the window's 3,600
+/// seconds, `E` to `E + 3599` for an outage ending at `E`. A backlog drained at the end of second
+/// `E + 3600` took longer than the hour; the map does not simulate that second.
+pub fn drained_within_the_hour(summary: &Summary) -> bool {
+    summary.drained_by == Some(DrainedBy::Delivery)
+        && summary
+            .drained_at_s
+            .is_some_and(|at| at < summary.outage_end_s + RECOVERY_WINDOW_S)
+}
+
 /// The cell's outcome from its storm (`spec` the cell's storm, as [`cell_spec`] made it).
 pub fn classify(spec: &Spec, report: &StormReport) -> Cell {
     let summary = &report.summary;
     let end = summary.outage_end_s;
-    let recovery_s = match (summary.drained_at_s, summary.drained_by) {
-        (Some(at), Some(DrainedBy::Delivery)) if at.saturating_sub(end) <= RECOVERY_WINDOW_S => {
-            Some(f64::from(at.saturating_sub(end)))
-        }
-        _ => None,
-    };
+    let recovery_s = summary
+        .drained_at_s
+        .filter(|_| drained_within_the_hour(summary))
+        .map(|at| f64::from(at.saturating_sub(end)));
     let goodput_vs_arrivals =
         crate::storm::goodput_per_s(&report.minutes, end, RECOVERY_WINDOW_S) / spec.arrivals_per_s;
     let outcome = match recovery_s {

@@ -10,8 +10,10 @@
 //! lasts through the outage and the **recovery window** of [`RECOVERY_WINDOW_S`] (1 hour) after
 //! it, so that the destination recovers under its normal load. With the outage ending at `E`:
 //!
-//! - **recovers**: the backlog is delivered (the storm's `drained_by` is `delivery`) by
-//!   `E + 1 h`; the cell's `recovery_s` is `drained_at_s − E`;
+//! - **recovers**: the backlog is delivered within the window (the storm's `drained_by` is
+//!   `delivery`, and `drained_at_s`, the second at whose end the backlog is drained, is one of
+//!   the window's 3,600 seconds: `E` to `E + 3599`); the cell's `recovery_s` is
+//!   `drained_at_s − E`, at most 3,599;
 //! - **collapsed**: otherwise, when goodput in the window (attempts answered within the timeout
 //!   per second, over the minutes wholly inside `[E, E + 1 h)`) is below
 //!   [`COLLAPSE_GOODPUT_SHARE`] (half) of the arrival rate: the destination is up but its
@@ -71,7 +73,7 @@ pub use axes::{
     headroom_ends, longest_outage_s, outage_ends, step_counts, Axes, AxesText, DEFAULT_TEXT,
     HEADROOM_RANGE, MAX_CELLS, MAX_STEPS,
 };
-pub use classify::{cell_spec, classify, Cell, Outcome};
+pub use classify::{cell_spec, classify, drained_within_the_hour, Cell, Outcome};
 
 /// How long after the outage the destination has to deliver its backlog to count as
 /// recovered, seconds (traffic goes on through it).

@@ -11,16 +11,31 @@ pub(super) fn nearest(headroom: &[f64], current: f64) -> usize {
         .unwrap_or(0)
 }
 
-fn survives(boundary: Option<f64>, outages_s: &[f64]) -> String {
-    match boundary {
-        None => format!(
+/// A series' boundary in words, from its row of cells (empty while not computed): surviving
+/// includes slow cells, so the first outage whose backlog outlasts the hour is named too.
+fn survives(boundary: Option<f64>, row: &[Cell], outages_s: &[f64]) -> String {
+    let Some(b) = boundary else {
+        return format!(
             "collapses even after {} outage",
             crate::duration::with_article(&format_duration(outages_s[0]))
+        );
+    };
+    let up_to = if Some(&b) == outages_s.last() {
+        format!("survives every outage up to {}", format_duration(b))
+    } else {
+        format!("survives outages up to {}", format_duration(b))
+    };
+    let first_slow = row
+        .iter()
+        .zip(outages_s)
+        .take_while(|&(_, &outage)| outage <= b)
+        .find(|(cell, _)| cell.outcome == Outcome::Slow);
+    match first_slow {
+        Some((_, &outage)) => format!(
+            "{up_to}, slowly from {} (its backlog outlasts the hour)",
+            format_duration(outage)
         ),
-        Some(b) if Some(&b) == outages_s.last() => {
-            format!("survives every outage up to {}", format_duration(b))
-        }
-        Some(b) => format!("survives outages up to {}", format_duration(b)),
+        None => up_to,
     }
 }
 
@@ -102,7 +117,14 @@ pub(super) fn caption(axes: &Axes, current: (f64, f64), own: Own<'_>, series: &[
     let at = nearest(&axes.headroom, current.1);
     let parts: Vec<String> = series
         .iter()
-        .map(|s| format!("{} {}", s.label, survives(s.boundary[at], &axes.outages_s)))
+        .map(|s| {
+            let row = s.cells.get(at).map_or(&[][..], Vec::as_slice);
+            format!(
+                "{} {}",
+                s.label,
+                survives(s.boundary[at], row, &axes.outages_s)
+            )
+        })
         .collect();
     let row = if same_headroom(axes.headroom[at], current.1) {
         "your scenario's row of the map".to_string()
@@ -216,6 +238,39 @@ mod tests {
              102% of the arrival rate."
         );
         assert!(said(&cell(0.0)).contains("its backlog is not delivered within 1 h"));
+    }
+
+    /// Surviving counts slow cells (outside SRE review: "survives every outage up to 2 h" read
+    /// as recovering when those cells' backlogs outlasted the hour): the first slow outage up
+    /// to the boundary is named; one past it, or a row not computed yet, adds nothing.
+    #[test]
+    fn a_boundary_with_slow_cells_before_it_names_the_first() {
+        let cell = |outcome| Cell {
+            outcome,
+            recovery_s: None,
+            exhausted_share: 0.0,
+            peak_multiple: None,
+            goodput_vs_arrivals: 1.0,
+        };
+        let outages = [10.0, 20.0, 30.0, 40.0];
+        let row = [
+            cell(Outcome::Recovers),
+            cell(Outcome::Slow),
+            cell(Outcome::Slow),
+            cell(Outcome::Collapsed),
+        ];
+        assert_eq!(
+            survives(Some(30.0), &row, &outages),
+            "survives outages up to 30 s, slowly from 20 s (its backlog outlasts the hour)"
+        );
+        assert_eq!(
+            survives(Some(10.0), &row, &outages),
+            "survives outages up to 10 s"
+        );
+        assert_eq!(
+            survives(Some(40.0), &[], &outages),
+            "survives every outage up to 40 s"
+        );
     }
 
     /// Every fractional number of the CSV to 12 significant digits, the axes' too (a geometric

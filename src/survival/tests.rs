@@ -97,6 +97,40 @@ fn agree_to_their_end(
     late_recoveries
 }
 
+/// "Within the hour" is the hour's 3,600 seconds: a backlog drained at the end of second
+/// `E + 3599` recovers, one drained at the end of second `E + 3600` does not, in the map (which
+/// stops at the window's end) and in a storm run to its end alike. At 1/s paused through the
+/// outage and resumed at 2/s, an outage of `L` seconds drains `L − 8` seconds after it.
+#[test]
+fn a_backlog_drained_in_the_second_after_the_hour_is_slow_in_the_map_and_the_storm() {
+    let paused = Spec {
+        arrivals_per_s: 1.0,
+        bounds: crate::storm::Bounds {
+            pause: true,
+            resume_rate_per_s: Some(2.0),
+            ..Default::default()
+        },
+        ..Spec::article_fixed()
+    };
+    for (outage, recovery_s) in [(3_607, Some(3_599.0)), (3_608, None)] {
+        let storm = cell_spec(&paused, f64::from(outage), 3.0);
+        let whole = simulate(&Scenario::new(storm).unwrap(), Engine::Discrete, false).unwrap();
+        assert_eq!(
+            whole.summary.drained_at_s,
+            Some(2 * outage - 8),
+            "{outage} s"
+        );
+        let in_map = cell(&paused, f64::from(outage), 3.0, Engine::Discrete).unwrap();
+        assert_eq!(in_map.recovery_s, recovery_s, "{outage} s");
+        let direct = classify(&storm, &whole);
+        assert_eq!(
+            (direct.outcome, direct.recovery_s),
+            (in_map.outcome, recovery_s),
+            "{outage} s"
+        );
+    }
+}
+
 #[test]
 fn the_boundary_is_the_last_outage_before_the_first_collapse() {
     let c = |outcome| Cell {

@@ -229,8 +229,9 @@ pub(crate) fn text_size<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>
     }
 }
 
-/// `text` in lines of at most `width` pixels in `style`, broken between words (a word wider
-/// than `width` gets a line of its own).
+/// `text` in lines of at most `width` pixels in `style`, broken between words but never inside
+/// a duration ("6 h 02 min" was broken after "6 h"); a word wider than `width` gets a line of
+/// its own.
 pub(crate) fn wrapped<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
     area: &DrawingArea<DB, CT>,
     text: &str,
@@ -238,16 +239,39 @@ pub(crate) fn wrapped<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
     width: f64,
 ) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for word in text.split(' ') {
+    for word in unbreakable_words(text) {
         match lines.last_mut() {
             Some(line) if text_size(area, &format!("{line} {word}"), style).0 <= width => {
                 line.push(' ');
-                line.push_str(word);
+                line.push_str(&word);
             }
-            _ => lines.push(word.to_string()),
+            _ => lines.push(word),
         }
     }
     lines
+}
+
+/// The words of `text`, a duration's numbers and units kept together as one ("6 h 02 min").
+fn unbreakable_words(text: &str) -> Vec<String> {
+    const UNITS: [&str; 7] = ["ms", "s", "min", "h", "day", "days", "µs"];
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        let glued = words.last().is_some_and(|last| {
+            let unit_after_number = last.ends_with(|c: char| c.is_ascii_digit())
+                && UNITS.contains(&word.trim_end_matches([',', '.', ';', ':', ')']));
+            let number_after_unit = UNITS.iter().any(|unit| last.ends_with(&format!(" {unit}")))
+                && word.starts_with(|c: char| c.is_ascii_digit());
+            unit_after_number || number_after_unit
+        });
+        match words.last_mut() {
+            Some(last) if glued => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => words.push(word.to_string()),
+        }
+    }
+    words
 }
 
 /// Text styles and sizes at a device scale, shared by the charts.
@@ -547,6 +571,10 @@ pub(crate) fn y_label_room<DB: DrawingBackend>(
 
 /// A cartesian chart on `area` with the margins every chart shares: `top` above the plot (the
 /// legend's room), `x_labels` below it and `y_labels` left of it, in pixels.
+/// A [`frame`]'s margins left of its y axis' labels and right of its plot, unscaled pixels.
+pub(crate) const FRAME_LEFT: f64 = 8.0;
+pub(crate) const FRAME_RIGHT: f64 = 24.0;
+
 pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, plotters::coord::Shift>,
     scale: f64,
@@ -557,8 +585,8 @@ pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
     let mut builder = ChartBuilder::on(area);
     builder
         .margin_top(top)
-        .margin_right(24.0 * scale)
-        .margin_left(8.0 * scale)
+        .margin_right(FRAME_RIGHT * scale)
+        .margin_left(FRAME_LEFT * scale)
         .x_label_area_size(x_labels)
         .y_label_area_size(y_labels);
     builder
@@ -729,6 +757,29 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A duration is never broken across lines: "6 h" ended one line of the staleness chart's
+    /// read-off and "02 min old" began the next.
+    #[test]
+    fn wrapping_keeps_a_duration_whole() {
+        assert_eq!(
+            unbreakable_words("4 h outage: first event 2 h 02 min late, 6 h 02 min old"),
+            [
+                "4 h",
+                "outage:",
+                "first",
+                "event",
+                "2 h 02 min",
+                "late,",
+                "6 h 02 min",
+                "old"
+            ]
+        );
+        assert_eq!(
+            unbreakable_words("up to 30 s, then 2 attempts in 1.5 min."),
+            ["up", "to", "30 s,", "then", "2", "attempts", "in", "1.5 min."]
+        );
+    }
 
     /// A long noisy path thinned to the pixel: no more than four points a column, each column's
     /// lowest and highest point and the path's ends kept, in order.

@@ -78,8 +78,21 @@ pub fn draw<DB: DrawingBackend>(
     let s = options.scale;
     let ((x_start, x_end), (floor, y_end)) = extent(chart);
     let legend = Legend::new(area, legend_entries(chart, &theme, s), &theme, s);
+    let top = legend.height + 6.0 * s;
+    let (x_labels, y_labels) = (34.0 * s, 64.0 * s);
+    // The read-off's sentence takes a band of its own above the plot: written inside it, on a
+    // phone's plot it covered the curves.
+    let read = chart.read.as_ref().and_then(|read| {
+        let (width, height) = area.dim_in_pixel();
+        let plot = (
+            f64::from(width) - y_labels - (super::FRAME_LEFT + super::FRAME_RIGHT) * s,
+            f64::from(height) - top - x_labels,
+        );
+        read_off_lines(area, read, sampled(chart), plot, s).map(|lines| (read, lines))
+    });
+    let band = read.as_ref().map_or(0.0, |(_, lines)| lines.height);
 
-    let mut plot = frame(area, s, legend.height + 6.0 * s, 34.0 * s, 64.0 * s)
+    let mut plot = frame(area, s, top + band, x_labels, y_labels)
         .build_cartesian_2d((x_start..x_end).log_scale(), (floor..y_end).log_scale())
         .map_err(drawing_error)?;
     log_axis_lines(&mut plot, ("outage length", &["time"]), &theme, s)?;
@@ -94,20 +107,11 @@ pub fn draw<DB: DrawingBackend>(
     let fill = exhausted_fill(&theme);
     shade(&mut plot, (exhausted_from, x_end), (floor, y_end), fill)?;
     curves(&mut plot, chart, &theme, s)?;
-    let tolerance_label = match chart.report.tolerance_s {
-        Some(t) => Some(tolerance(&mut plot, area, (t, x_end), &theme, s)?),
-        None => None,
-    };
-    if let Some(read) = &chart.read {
-        read_off(
-            &mut plot,
-            area,
-            read,
-            sampled(chart),
-            tolerance_label,
-            &theme,
-            s,
-        )?;
+    if let Some(t) = chart.report.tolerance_s {
+        tolerance(&mut plot, area, (t, x_end), &theme, s)?;
+    }
+    if let Some((read, lines)) = read {
+        read_off(&mut plot, area, read, lines, &theme, s)?;
     }
     legend.draw(area)
 }
@@ -316,18 +320,14 @@ fn bands<DB: DrawingBackend>(
     Ok(())
 }
 
-/// A label's box in pixels: left, top, right, bottom.
-type LabelBox = (f64, f64, f64, f64);
-
-/// The tolerance `t`: a dashed line across to `x_end`, written above at its left; the box its
-/// label takes.
+/// The tolerance `t`: a dashed line across to `x_end`, written above at its left.
 fn tolerance<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     (t, x_end): (f64, f64),
     theme: &Theme,
     s: f64,
-) -> Result<LabelBox, Error> {
+) -> Result<(), Error> {
     let style = theme.alert.stroke_width(stroke(1.5, s));
     // A tolerance under the axis' floor (`< 1 min`) is drawn on it, as every lag under it is:
     // its label was written below the plot, among the outage axis' ticks.
@@ -355,38 +355,38 @@ fn tolerance<DB: DrawingBackend>(
     ))
     .map_err(drawing_error)?;
     area.draw(&Text::new(text, (left as i32, bottom as i32), style))
-        .map_err(drawing_error)?;
-    Ok((left, bottom - height, left + width, bottom))
+        .map_err(drawing_error)
 }
 
-/// The outage to read off: a line across, its first event's lag and age marked and written.
-fn read_off<DB: DrawingBackend>(
-    plot: &mut LogPlot<'_, DB>,
+/// The read-off's sentence as drawn: its lines, the widest line's width and the band they take
+/// above the plot.
+struct ReadOffLines {
+    lines: Vec<String>,
+    width: f64,
+    height: f64,
+}
+
+/// The read-off's font.
+fn read_off_style(theme_text: RGBColor, s: f64) -> TextStyle<'static> {
+    font(12.0, s, theme_text).pos(Pos::new(HPos::Left, VPos::Top))
+}
+
+/// The read-off outage's sentence in as many lines as the plot's width (`plot`: its width and
+/// height before the band) needs: in the longer wording only where it takes one line, in the
+/// shorter one where its band is at most a third of the plot's height, in none when it would
+/// take more (the line, its dots and the caption still say it).
+fn read_off_lines<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     read: &OutageAnswer,
     sampled: bool,
-    avoid: Option<LabelBox>,
-    theme: &Theme,
+    (plot_width, plot_height): (f64, f64),
     s: f64,
-) -> Result<(), Error> {
-    let x = read.outage_s;
+) -> Option<ReadOffLines> {
     // Under jitter the first event read off is the median schedule's, as the caption says.
     let median = if sampled { "median " } else { "" };
-    let (floor, top) = (plot.y_range().start, plot.y_range().end);
-    let style = theme.text.stroke_width(stroke(1.0, s));
-    dashed_line(plot, vec![(x, floor), (x, top)], (3.0 * s, 3.0 * s), style)?;
-    let outage = crate::duration::format_precise(x);
-    // Longest first: a small figure takes the shorter wording (the long one covered its plot).
+    let outage = crate::duration::format_precise(read.outage_s);
     let wordings = match (read.first_event.lag_s, read.first_event.age_s) {
         (Some(lag), Some(age)) => {
-            for (value, colour) in [(lag, theme.primary), (age, theme.secondary)] {
-                plot.draw_series(std::iter::once(Circle::new(
-                    (x, value.max(floor)),
-                    (4.0 * s) as i32,
-                    colour.filled(),
-                )))
-                .map_err(drawing_error)?;
-            }
             let (lag, age) = (format_duration(lag), format_duration(age));
             [
                 format!(
@@ -404,62 +404,67 @@ fn read_off<DB: DrawingBackend>(
             format!("{outage} outage: {median}first event exhausted"),
         ],
     };
+    // The colour does not change the size.
+    let style = read_off_style(BLACK, s);
+    let gap = 6.0 * s;
+    let [longer, shorter] =
+        wordings.map(|text| super::wrapped(area, &text, &style, plot_width - 2.0 * gap));
+    let lines = if longer.len() == 1 { longer } else { shorter };
+    let (width, line_height) = lines.iter().fold((0.0, 0.0), |(w, h), line| {
+        let (lw, lh) = super::text_size(area, line, &style);
+        (f64::max(w, lw), f64::max(h, lh + 2.0 * s))
+    });
+    let height = lines.len() as f64 * line_height + gap;
+    (height <= (plot_height - height) / 3.0).then_some(ReadOffLines {
+        lines,
+        width,
+        height,
+    })
+}
+
+/// The outage to read off: a line across, its first event's lag and age marked, and its
+/// sentence in the band above the plot, beside the line on the side with more room.
+fn read_off<DB: DrawingBackend>(
+    plot: &mut LogPlot<'_, DB>,
+    area: &DrawingArea<DB, Shift>,
+    read: &OutageAnswer,
+    sentence: ReadOffLines,
+    theme: &Theme,
+    s: f64,
+) -> Result<(), Error> {
+    let x = read.outage_s;
+    let (floor, top) = (plot.y_range().start, plot.y_range().end);
+    let style = theme.text.stroke_width(stroke(1.0, s));
+    dashed_line(plot, vec![(x, floor), (x, top)], (3.0 * s, 3.0 * s), style)?;
+    if let (Some(lag), Some(age)) = (read.first_event.lag_s, read.first_event.age_s) {
+        for (value, colour) in [(lag, theme.primary), (age, theme.secondary)] {
+            plot.draw_series(std::iter::once(Circle::new(
+                (x, value.max(floor)),
+                (4.0 * s) as i32,
+                colour.filled(),
+            )))
+            .map_err(drawing_error)?;
+        }
+    }
     let (px, py) = plot.backend_coord(&(x, top));
-    let style = font(12.0, s, theme.text).pos(Pos::new(HPos::Left, VPos::Top));
     let (px, gap) = (f64::from(px), 6.0 * s);
-    // The plot's own width, left of which the time axis writes its ticks.
     let x_range = plot.x_range();
     let (plot_left, plot_right) = (
         f64::from(plot.backend_coord(&(x_range.start, top)).0),
         f64::from(plot.backend_coord(&(x_range.end, top)).0),
     );
-    // In as many lines as the plot's width needs (a narrow column), beside the line on the
-    // side with more room, and kept inside the plot near an edge; in the longer wording only
-    // where it takes one line (wrapped, it covered a phone's plot and the curves in it), in
-    // the shorter one where that covers at most a third of the plot's height, in none when it
-    // would cover more (the line, its dots and the caption still say it).
-    let plot_height = f64::from(plot.backend_coord(&(x, floor)).1 - py);
-    let lines_of =
-        |text: &str| super::wrapped(area, text, &style, plot_right - plot_left - 2.0 * gap);
-    let line_height_of = |line: &str| super::text_size(area, line, &style).1 + 2.0 * s;
-    let [longer, shorter] = wordings.map(|text| lines_of(&text));
-    let lines = if longer.len() == 1 { longer } else { shorter };
-    let covered: f64 = lines.iter().map(|line| line_height_of(line)).sum();
-    if covered > plot_height / 3.0 {
-        return Ok(());
-    }
-    let (width, height) = lines.iter().fold((0.0, 0.0), |(w, _), line| {
-        let (lw, lh) = super::text_size(area, line, &style);
-        (f64::max(w, lw), lh)
-    });
+    let width = sentence.width;
     let left = if px > (plot_left + plot_right) * 0.55 {
         px - gap - width
     } else {
         px + gap
     };
     let left = left.min(plot_right - width - gap).max(plot_left + gap);
-    let (mut top, line_height) = (f64::from(py) + 4.0 * s, height + 2.0 * s);
-    // On the page's background, so that the lines and the bands under it do not cross it.
-    let pad = 3.0 * s;
-    let overlaps = |(l, t, r, b): LabelBox, top: f64| {
-        let bottom = top + lines.len() as f64 * line_height;
-        left - pad < r && l < left + width + pad && top - pad < b && t < bottom + pad
-    };
-    // Below the tolerance's label rather than over it (they showed through each other).
-    if let Some(label) = avoid.filter(|&label| overlaps(label, top)) {
-        top = label.3 + 2.0 * pad;
-    }
-    let bottom = top + lines.len() as f64 * line_height;
-    area.draw(&Rectangle::new(
-        [
-            ((left - pad) as i32, (top - pad) as i32),
-            ((left + width + pad) as i32, (bottom + pad) as i32),
-        ],
-        theme.background.mix(0.85).filled(),
-    ))
-    .map_err(drawing_error)?;
-    for (row, line) in lines.into_iter().enumerate() {
-        let y = top + row as f64 * line_height;
+    let line_height = (sentence.height - gap) / sentence.lines.len() as f64;
+    let band_top = f64::from(py) - sentence.height;
+    let style = read_off_style(theme.text, s);
+    for (row, line) in sentence.lines.into_iter().enumerate() {
+        let y = band_top + row as f64 * line_height;
         area.draw(&Text::new(line, (left as i32, y as i32), style.clone()))
             .map_err(drawing_error)?;
     }
@@ -632,6 +637,51 @@ mod tests {
         }
     }
 
+    /// The read-off's sentence is written in a band above the plot: inside it, on a phone's
+    /// plot it covered the curves and the 95th percentile's line (outside docs review, 360 px).
+    /// No line drawn (the curves, the tolerance, the read-off's own line) reaches into it.
+    #[test]
+    fn the_read_off_sentence_is_above_every_line() {
+        let mut settings = Settings::default();
+        settings.set("read-outage", "4h");
+        settings.set("samples", "500");
+        let chart = staleness_chart(&settings).unwrap();
+        let mut drawn = 0;
+        for (width, height) in [(360, 300), (360, 420), (480, 320), (700, 350), (900, 420)] {
+            let svg = to_svg((width, height), |area| {
+                draw(area, &chart, &ChartOptions::default())
+            })
+            .unwrap();
+            let labels = crate::chart::svg_read::labels(&svg);
+            let Some(first) = labels.iter().position(|l| l.text.contains("outage: ")) else {
+                continue;
+            };
+            drawn += 1;
+            let last = first
+                + labels[first..]
+                    .iter()
+                    .position(|l| l.text.ends_with(" old"))
+                    .unwrap();
+            let (top, bottom) = labels[first..=last]
+                .iter()
+                .fold((f64::INFINITY, 0.0), |(t, b), l| {
+                    (f64::min(t, l.rect.1), f64::max(b, l.rect.3))
+                });
+            // The lines below the sentence's top: the legend's samples are above it.
+            let highest = crate::chart::svg_read::polylines(&svg)
+                .iter()
+                .map(|line| line.points.iter().map(|p| p.1))
+                .filter(|ys| ys.clone().fold(0.0, f64::max) > top)
+                .flatten()
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                bottom <= highest,
+                "{width} × {height}: the sentence ends at {bottom}, a line reaches {highest}"
+            );
+        }
+        assert_eq!(drawn, 5, "the sentence is drawn at every size");
+    }
+
     /// A tolerance under the lag axis' floor (`< 1 min`) was drawn below the plot, its label
     /// among the outage axis' ticks: it is drawn on the floor, its label above the ticks.
     #[test]
@@ -670,8 +720,8 @@ mod tests {
                 .unwrap_or_default()
         };
         assert!(read_off((900, 400)).starts_with("a 4 h outage: the first event arrives"));
-        assert!(read_off((280, 180)).starts_with("4 h outage: first event"));
-        assert_eq!(read_off((240, 160)), "");
+        assert!(read_off((360, 300)).starts_with("4 h outage: first event"));
+        assert_eq!(read_off((280, 180)), "");
         // Under jitter the first event is the median schedule's, and the exhausted region
         // where 5% of the schedules exhaust it, as the caption says (the chart dropped both).
         let mut jittered = Settings::default();

@@ -71,15 +71,14 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
             "a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d",
         ));
     }
-    let seconds = if compact.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+    // A number may have an exponent (`1e2`, `1.5e2s`), as every number flag takes it.
+    let number = number_len(&compact);
+    let seconds = if number == compact.len() {
         compact.parse::<f64>().map_err(|_| bad())?
     } else if let Ok(d) = humantime::parse_duration(&compact) {
         d.as_secs_f64()
     } else {
-        let split = compact
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .ok_or_else(bad)?;
-        let (amount, unit) = compact.split_at(split);
+        let (amount, unit) = compact.split_at(number);
         let amount: f64 = amount.parse().map_err(|_| bad())?;
         let unit = humantime::parse_duration(&format!("1{unit}")).map_err(|_| bad())?;
         amount * unit.as_secs_f64()
@@ -88,6 +87,23 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
         Ok(seconds)
     } else {
         Err(bad())
+    }
+}
+
+/// The length of the number `text` starts with: digits and a point, then an exponent when one
+/// follows (`1.5e2`, `1e-3`); 0 when it starts with none.
+fn number_len(text: &str) -> usize {
+    let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let mantissa = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let Some(exponent) = text[mantissa..].strip_prefix(['e', 'E']) else {
+        return mantissa;
+    };
+    let unsigned = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+    match digits(unsigned) {
+        0 => mantissa,
+        n => mantissa + 1 + (exponent.len() - unsigned.len()) + n,
     }
 }
 
@@ -221,6 +237,9 @@ pub(crate) fn format_unrounded(seconds: f64) -> String {
     let text = format_duration(seconds);
     match parse_duration("value", &text) {
         Ok(back) if (back - seconds).abs() <= 1e-9 * seconds.abs() => text,
+        // Past what the millisecond form holds (1e300 s read "213503982334 days …"), as
+        // written: thousands of years need no exact digits.
+        _ if seconds >= 1e12 => text,
         _ => format_cap(seconds),
     }
 }
@@ -402,8 +421,21 @@ mod tests {
             ("1.5h", 5_400.0),
             ("45", 45.0),
             ("0.25", 0.25),
+            // With an exponent, as every number flag reads one (outside fuzz review: `1e2` was
+            // "a duration such as 30s", `--attempts 1e3` a count).
+            ("1e2", 100.0),
+            ("1.5e2s", 150.0),
+            ("2.5E1min", 1_500.0),
+            ("1e-3s", 0.001),
+            ("1e+1 s", 10.0),
         ] {
             assert_eq!(parse_duration("base", text), Ok(seconds), "{text}");
+        }
+        for text in ["5e", "1e", "e5", "1e400", "1e2e3"] {
+            assert!(
+                matches!(parse_duration("base", text), Err(Error::BadDuration { .. })),
+                "{text}"
+            );
         }
     }
 

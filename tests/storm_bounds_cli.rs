@@ -71,7 +71,7 @@ fn bad_quota_and_breaker_flags_are_refused_naming_the_flag_and_its_range() {
         ),
         (
             &["--breaker-share", "most"],
-            "error: --breaker-share must be a percentage from 0 to 100%",
+            "error: --breaker-share must be a whole percentage from 1% to 100%, such as 50%, got \"most\"",
         ),
         (
             &["--breaker-share", "50%", "--breaker-window", "0s"],

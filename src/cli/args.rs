@@ -570,11 +570,18 @@ fn json<T: Serialize>(value: &T) -> String {
 
 /// A number from a flag; text that is not one gets the field's range in the message.
 pub(super) fn number(field: &'static str, text: &str, valid: &str) -> Result<f64, Error> {
-    text.trim().parse::<f64>().map_err(|_| Error::OutOfRange {
-        field,
-        value: format!("{text:?}"),
-        valid: valid.to_string(),
-    })
+    match text.trim().parse::<f64>() {
+        // An overflowing number (`1e400`, 100,000 digits) is quoted as given, not as "inf";
+        // `NaN` and `inf` are read as what they say, and refused by the field's range.
+        Ok(number) if number.is_finite() || !text.contains(|c: char| c.is_ascii_digit()) => {
+            Ok(number)
+        }
+        _ => Err(Error::OutOfRange {
+            field,
+            value: format!("{text:?}"),
+            valid: valid.to_string(),
+        }),
+    }
 }
 
 /// An optional flag's number; text that is not one gets the field's range in the message.
@@ -613,14 +620,15 @@ fn factor_number(factor: &Option<String>) -> Result<Option<f64>, Error> {
 #[derive(Args)]
 pub(super) struct MapAxesFlags {
     /// The outage axis, two durations (log-spaced between them).
-    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.0)]
+    // Hyphens allowed: `--outages -1s..1h` is refused by the axis' own rule, with its range.
+    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.0, allow_hyphen_values = true)]
     outages: String,
     /// The headroom axis (capacity ÷ arrival rate), two ratios (log-spaced between them).
-    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.1)]
+    #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.1, allow_hyphen_values = true)]
     headroom: String,
     /// Steps on each axis: outages x headroom, 2 to 64 on each and at most 1024 cells in all
     /// (32x32, 64x16).
-    #[arg(long, value_name = "NxM", default_value = backoff_lab::survival::DEFAULT_TEXT.2)]
+    #[arg(long, value_name = "NxM", default_value = backoff_lab::survival::DEFAULT_TEXT.2, allow_hyphen_values = true)]
     steps: String,
 }
 

@@ -80,8 +80,9 @@ pub fn deadline_safe_attempts(
                 deadline_text,
                 format!(
                     "at most {reach_text}, what even {max} attempts reach at the {} \
-                     percentile (or a longer cap)",
-                    crate::number_text::ordinal(level * 100.0)
+                     percentile (or {})",
+                    crate::number_text::ordinal(level * 100.0),
+                    reaching_further(policy).0
                 ),
             ));
         }
@@ -237,6 +238,15 @@ fn standard_normal_quantile(p: f64) -> f64 {
         let r = q * q;
         (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
             / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
+}
+
+/// What reaches a later deadline: a longer cap, or longer gaps for a gap list (which has no
+/// cap); as the subject of "… reach(es) further", with its verb.
+pub(crate) fn reaching_further(policy: &Policy) -> (&'static str, &'static str) {
+    match policy.explicit_gaps() {
+        Some(_) => ("longer gaps", "reach"),
+        None => ("a longer cap", "reaches"),
     }
 }
 

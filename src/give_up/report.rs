@@ -185,9 +185,10 @@ impl JitterReport {
             }) if crate::policy::check_duration("deadline", deadline_s).is_ok() => {
                 let reach_s = super::deadline_reach(policy, jitter, level)?;
                 let mut report = Self::new(policy, jitter, sampling, None)?;
+                let (longer, reach) = super::deadline::reaching_further(policy);
                 report.caption += &format!(
                     " No count of attempts keeps {} of deliveries trying until {}: even {} \
-                     attempts give up by {} at the {} percentile (a longer cap reaches further).",
+                     attempts give up by {} at the {} percentile ({longer} {reach} further).",
                     crate::report::percent_as_given((1.0 - level) * 100.0),
                     format_duration(deadline_s),
                     crate::number_text::format_count(f64::from(crate::policy::MAX_ATTEMPTS)),

@@ -798,7 +798,7 @@ mod tests {
         assert_eq!(
             state.notices,
             [
-                "outage \"1e308s\" was ignored (a duration greater than 0 s and at most 365 days, such as 30s, 4m30s, 4.5min, 3h or 1d); using \"10 min\"",
+                "outage \"1e308s\" was ignored (a duration greater than 0 s and at most 365 days); using \"10 min\"",
                 "arrivals \"lots\" was ignored (a rate greater than 0, such as 600/min, 30/s or 36000/h); using \"600/min\"",
                 "base \"1h 1h\" was ignored (a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d; a duration greater than 0 s and at most 365 days); using \"30 s\"",
             ]

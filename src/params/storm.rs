@@ -62,6 +62,41 @@ impl Params {
         Ok(scenario)
     }
 
+    /// The latency and the timeout; a timeout no longer than the default latency, the latency
+    /// not given, is the timeout's fault (`--timeout 1ms` was told "latency must be … less than
+    /// the timeout", of a latency never typed).
+    fn latency_and_timeout(&self, article: &Spec) -> Result<(f64, f64), Error> {
+        let latency_s = seconds(&self.latency, "latency", article.latency_s)?;
+        let timeout_s = seconds(&self.timeout, "timeout", article.timeout_s)?;
+        if self.latency.is_none() && (0.0..=latency_s).contains(&timeout_s) {
+            return Err(Error::out_of_range(
+                "timeout",
+                crate::duration::refused_duration(timeout_s),
+                format!(
+                    "a duration longer than the latency ({}, its default) and at most 1 h",
+                    crate::format_duration(latency_s)
+                ),
+            ));
+        }
+        Ok((latency_s, timeout_s))
+    }
+
+    /// The outage in whole seconds; a positive one that would round to none is refused (the
+    /// storm runs in whole seconds, and `--outage 0.4s` ran without an outage).
+    fn outage_seconds(&self, default: u32) -> Result<u32, Error> {
+        let outage = whole_seconds(&self.outage, "outage", default)?;
+        let given = seconds(&self.outage, "outage", f64::from(default))?;
+        if outage == 0 && given > 0.0 {
+            return Err(Error::out_of_range(
+                "outage",
+                crate::duration::refused_duration(given),
+                "0 s or from 0.5 s to 7 days: the storm runs in whole seconds, and rounds 0.5 s \
+                 up to 1 s",
+            ));
+        }
+        Ok(outage)
+    }
+
     /// [`Params::scenario`] without its check that the traffic brings a delivery: a survival
     /// map's traffic is its cells' own.
     fn scenario_of_any_traffic(&self) -> Result<Scenario, Error> {
@@ -74,6 +109,7 @@ impl Params {
             )),
             None => None,
         };
+        let (latency_s, timeout_s) = self.latency_and_timeout(&article)?;
         Scenario::new(Spec {
             arrivals_per_s: self
                 .arrivals
@@ -85,12 +121,12 @@ impl Params {
                 .capacity
                 .as_ref()
                 .map_or(Ok(article.capacity_per_s), |c| c.per_second("capacity"))?,
-            latency_s: seconds(&self.latency, "latency", article.latency_s)?,
+            latency_s,
             outage: (
                 whole_seconds(&self.outage_start, "outage-start", article.outage.0)?,
-                whole_seconds(&self.outage, "outage", article.outage.1)?,
+                self.outage_seconds(article.outage.1)?,
             ),
-            timeout_s: seconds(&self.timeout, "timeout", article.timeout_s)?,
+            timeout_s,
             policy: self.storm_policy()?,
             jitter: self.jitter()?,
             bounds: self.bounds(&article.bounds)?,
@@ -478,13 +514,22 @@ fn budget_window(seconds: f64) -> Result<u32, Error> {
 
 /// The breaker's failure share as a whole percentage from 1% to 100% (`50`, `"50%"`).
 pub(crate) fn breaker_percent(share: &super::NumberInput) -> Result<u32, Error> {
-    let percent = share.share("breaker-share")? * 100.0;
+    const VALID: &str = "a whole percentage from 1% to 100%";
+    // Text that is no percentage gets this range too (it was told "from 0 to 100%").
+    let percent = share.share("breaker-share").map_err(|error| match error {
+        Error::OutOfRange { field, value, .. } => Error::OutOfRange {
+            field,
+            value,
+            valid: format!("{VALID}, such as 50%"),
+        },
+        other => other,
+    })? * 100.0;
     let whole = percent.round();
     if !(1.0..=100.0).contains(&whole) || (percent - whole).abs() > 1e-9 {
         return Err(Error::out_of_range(
             "breaker-share",
             format!("{percent}%"),
-            "a whole percentage from 1% to 100%",
+            VALID,
         ));
     }
     Ok(whole as u32)
@@ -508,8 +553,8 @@ fn seconds(input: &Option<DurationInput>, field: &'static str, default: f64) -> 
     input.as_ref().map_or(Ok(default), |d| d.seconds(field))
 }
 
-/// A duration field rounded to whole seconds, halves up (the storm runs in whole seconds: an
-/// outage of 0.4 s is none), from 0 s to the storm's longest horizon (7 days).
+/// A duration field rounded to whole seconds, halves up (the storm runs in whole seconds; an
+/// outage that would round to none is refused by [`Params::outage_seconds`]), from 0 s to the storm's longest horizon (7 days).
 fn whole_seconds(
     input: &Option<DurationInput>,
     field: &'static str,

@@ -180,7 +180,7 @@ fn bad_breakers_are_refused_naming_the_field_and_its_range() {
         ),
         (
             share("half", None, None),
-            "breaker-share must be a percentage from 0 to 100%",
+            "breaker-share must be a whole percentage from 1% to 100%, such as 50%",
         ),
         (
             share("NaN", None, None),
@@ -472,7 +472,7 @@ fn a_negative_or_nan_duration_is_quoted_as_given() {
 
 /// The storm runs in whole seconds: its outage, its start, the traffic and the batch's second
 /// are rounded to the nearest second, halves up (outside SRE review: the rule was only in the
-/// code). A 0.4 s outage is none; the staleness question reads the same `outage` exactly.
+/// code). The staleness question reads the same `outage` exactly.
 #[test]
 fn the_storms_durations_round_to_whole_seconds_halves_up() {
     let scenario = |json: &str| {
@@ -485,5 +485,6 @@ fn the_storms_durations_round_to_whole_seconds_halves_up() {
     assert_eq!(spec.outage, (1, 3));
     assert_eq!(spec.traffic_s, 11);
     assert_eq!(spec.batch, Some((5, 3)));
-    assert_eq!(scenario(r#"{"outage": "0.4s"}"#).outage.1, 0);
+    assert_eq!(scenario(r#"{"outage": "0.5s"}"#).outage.1, 1);
+    assert_eq!(scenario(r#"{"outage": 0}"#).outage.1, 0);
 }

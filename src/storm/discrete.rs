@@ -58,13 +58,14 @@ pub(super) fn simulate_within(
     // The fluid engine is a way out only where it runs the scenario: "use the fluid engine" to
     // a destination it cannot represent sent the reader in a circle.
     let fluid_cannot = super::fluid::unrepresentable(scenario, &units);
+    let (field, less) = volume_field(scenario);
     let ways = match &fluid_cannot {
-        None => "use the fluid engine, fewer attempts or less traffic".to_string(),
-        Some(why) => format!("fewer attempts or less traffic ({})", why.reason),
+        None => format!("use the fluid engine, fewer attempts or {less}"),
+        Some(why) => format!("fewer attempts or {less} ({})", why.reason),
     };
     if worst > MAX_DISCRETE_WORST_CASE {
         return Err(Error::out_of_range(
-            "traffic",
+            field,
             format!(
                 "{} deliveries × {} attempts",
                 scenario.deliveries(),
@@ -82,7 +83,7 @@ pub(super) fn simulate_within(
             .attempts;
         if expected > limit {
             return Err(Error::out_of_range(
-                "traffic",
+                field,
                 format!(
                     "about {} attempts expected (the fluid engine's estimate, refused before it starts)",
                     crate::number_text::format_count(expected)
@@ -102,7 +103,7 @@ pub(super) fn simulate_within(
         simulated += row.attempts;
         if simulated > limit {
             return Err(Error::out_of_range(
-                "traffic",
+                field,
                 format!(
                     "a storm still going after {limit} simulated attempts, at {}",
                     crate::format_duration(f64::from(second))
@@ -118,6 +119,17 @@ pub(super) fn simulate_within(
         engine.created as f64,
         engine.breaker.openings(),
     ))
+}
+
+/// The field a refusal for too much work names, and how to ask for less: the batch when it
+/// brings more deliveries than the steady traffic (`--batch 10000000 --traffic 0s` was told
+/// "traffic must be …"), else the traffic.
+fn volume_field(scenario: &Scenario) -> (&'static str, &'static str) {
+    let steady = (scenario.arrivals_per_s * f64::from(scenario.traffic_s)).floor();
+    match scenario.batch {
+        Some((batch, _)) if f64::from(batch) > steady => ("batch", "a smaller batch"),
+        _ => ("traffic", "less traffic"),
+    }
 }
 
 /// The engine's state between seconds.

@@ -79,13 +79,7 @@ impl Axes {
             return Err(Error::out_of_range(
                 "outages",
                 format!("{}..{}", given(low), given(high)),
-                format!(
-                    "two durations from 1 s to {} ({} less the {} recovery window), the first \
-                     shorter",
-                    crate::format_exact(longest),
-                    crate::format_duration(f64::from(MAX_HORIZON_S)),
-                    crate::format_duration(f64::from(RECOVERY_WINDOW_S)),
-                ),
+                outages_range(longest),
             ));
         }
         let (least, most) = headroom;
@@ -173,13 +167,34 @@ fn ends<'a>(field: &'static str, text: &'a str, valid: &str) -> Result<(&'a str,
         .ok_or_else(|| Error::out_of_range(field, format!("{text:?}"), valid))
 }
 
-/// `10s..24h`: the outage axis' ends, seconds (not yet range-checked).
+/// The outage axis' range, up to `longest` seconds.
+fn outages_range(longest: f64) -> String {
+    format!(
+        "two durations from 1 s to {} ({} less the {} recovery window), the first shorter",
+        crate::format_exact(longest),
+        crate::format_duration(f64::from(MAX_HORIZON_S)),
+        crate::format_duration(f64::from(RECOVERY_WINDOW_S)),
+    )
+}
+
+/// `10s..24h`: the outage axis' ends, seconds (not yet range-checked). A negative end is told
+/// the axis' range (it was told only "never negative").
 pub fn outage_ends(text: &str) -> Result<(f64, f64), Error> {
     let (low, high) = ends("outages", text, OUTAGES_TEXT)?;
-    Ok((
-        crate::parse_duration("outages", low)?,
-        crate::parse_duration("outages", high)?,
-    ))
+    let end = |end: &str| {
+        crate::parse_duration("outages", end).map_err(|error| {
+            if end.trim_start().starts_with('-') {
+                Error::out_of_range(
+                    "outages",
+                    format!("{text:?}"),
+                    outages_range(longest_outage_s()),
+                )
+            } else {
+                error
+            }
+        })
+    };
+    Ok((end(low)?, end(high)?))
 }
 
 /// `1.05..20`: the headroom axis' ends (not yet range-checked).

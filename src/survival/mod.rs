@@ -386,21 +386,27 @@ impl Plan {
             for &length in &self.axes.outages_s {
                 let ratio = self.axes.headroom[headroom];
                 branching::cell_scenario(&self.series[series].1, length, ratio).map_err(
-                    // Which cell: the map's axes, not a flag given, decided it.
+                    // Which cell: the map's axes, not a flag given, decided it, so the
+                    // headroom axis is named (a map run on its default engine was told
+                    // "engine must be discrete here").
                     |error| match error {
-                        Error::OutOfRange {
-                            field,
-                            value,
-                            valid,
-                        } if valid.contains("needs capacity") => Error::OutOfRange {
-                            field,
-                            value: format!(
-                                "{value}, in the map's cell at {ratio:.2}× headroom and a {} \
-                                 outage (raise the headroom axis' low end)",
-                                crate::format_duration(length)
-                            ),
-                            valid,
-                        },
+                        Error::OutOfRange { value, valid, .. }
+                            if valid.contains("needs capacity") =>
+                        {
+                            Error::OutOfRange {
+                                field: "headroom",
+                                value: format!(
+                                    "{ratio:.2}× at its low end, where the cell of a {} outage {}",
+                                    crate::format_duration(length),
+                                    value.replacen("fluid for a destination that ", "", 1)
+                                ),
+                                valid: format!(
+                                    "a low end at which the fluid engine runs every cell (or \
+                                     the discrete engine): {}",
+                                    valid.trim_start_matches("discrete here: ")
+                                ),
+                            }
+                        }
                         other => other,
                     },
                 )?;

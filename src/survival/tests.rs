@@ -228,9 +228,12 @@ fn a_cell_the_fluid_engine_cannot_run_refuses_the_plan() {
     let plan = Plan::new(&Spec::article_fixed(), axes.clone(), Engine::Fluid).unwrap();
     let refused = plan.check_cells().unwrap_err().to_string();
     // The cell is named: the map's axes, not a flag given, decided it.
-    assert!(refused.contains("in the map's cell at 0.37× headroom and a 10 s outage (raise the headroom axis' low end)"), "{refused}");
     assert!(
-        refused.starts_with("engine must be discrete here"),
+        refused.contains("got 0.37× at its low end, where the cell of a 10 s outage answers"),
+        "{refused}"
+    );
+    assert!(
+        refused.starts_with("headroom must be a low end at which the fluid engine runs every cell"),
         "{refused}"
     );
     let serial = survival_map(&Spec::article_fixed(), &axes, Engine::Fluid).unwrap_err();

@@ -189,7 +189,9 @@ fn a_figure_without_a_seed_draws_with_the_documented_default() {
     // The staleness figure reads off a 4 h outage unless given (the help said only "10m").
     let help: String = help.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        help.contains("for `figure staleness`, the outage read off the chart, exactly (default 4h)"),
+        help.contains(
+            "for `figure staleness`, the outage read off the chart, exactly (default 4h)"
+        ),
         "{help}"
     );
     for (kind, extra) in [

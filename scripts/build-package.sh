@@ -22,7 +22,7 @@ cp www/pkg/backoff_lab.js www/pkg/backoff_lab.d.ts www/pkg/backoff_lab_bg.wasm "
 # import.meta.url)`) wherever the two files are copied, and runs itself as its workers' script.
 define='--define:__BACKOFF_LAB_WASM__="backoff_lab_bg.wasm"'
 "$esbuild" www/backoff-lab.js --bundle --format=esm --minify "$define" --log-level=error --outfile="$out/backoff-lab.js"
-"$esbuild" www/backoff-lab-inline.js --bundle --format=esm --minify "$define" --loader:.wasm=binary \
+"$esbuild" www/inline-entry.js --bundle --format=esm --minify "$define" --loader:.wasm=binary \
     --log-level=error --outfile="$out/backoff-lab.inline.js"
 cp www/backoff-lab.d.ts "$out/backoff-lab.d.ts"
 cp README.md "$out/README.md"

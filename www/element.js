@@ -38,7 +38,8 @@ canvas { display: block; width: 100%; height: 100%; }
 .caption { margin: 0.4em 0 0; font-size: 0.9em; }
 .caption-line { display: block; }
 .caption-line + .caption-line { margin-top: 0.4em; }
-.error { margin: 0.4em 0; padding: 0.4em 0.6em; border-left: 3px solid var(--backoff-lab-error, #c62828); color: var(--backoff-lab-error, #c62828); font-size: 0.9em; }
+/* The error box has a background of its own: its text reads on any page, whatever the theme. */
+.error { margin: 0.4em 0; padding: 0.4em 0.6em; border-left: 3px solid var(--backoff-lab-error, #c62828); color: var(--backoff-lab-error, #c62828); background: var(--backoff-lab-error-background, #fdecea); font-size: 0.9em; }
 .error ul { margin: 0; padding-left: 1.2em; }
 details { margin-top: 0.4em; font-size: 0.85em; max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; margin-top: 0.3em; font-variant-numeric: tabular-nums; }
@@ -48,10 +49,10 @@ th, td { padding: 0.15em 0.6em; border-bottom: 1px solid var(--backoff-lab-rule,
 .actions { display: flex; gap: 0.5em; margin-top: 0.4em; }
 button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.6)); background: transparent; color: inherit; cursor: pointer; }
 button:focus-visible, summary:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; }
-:host([theme="dark"]) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); }
+:host([theme="dark"]) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); background: var(--backoff-lab-error-background, #3b1715); }
 :host([theme="dark"]) :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); }
 @media (prefers-color-scheme: dark) {
-  :host(:not([theme="light"])) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); }
+  :host(:not([theme="light"])) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); background: var(--backoff-lab-error-background, #3b1715); }
   :host(:not([theme="light"])) :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); }
 }
 `;
@@ -264,10 +265,15 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
    * it would be 0 px high until then and push the host page down as the reader scrolls to it.
    * Fallback children are shown in its place instead, as the README documents.
    */
+  /** Whether light-DOM children give the element something to show without its chart. */
+  hasFallback() {
+    return this.parts.slot.assignedNodes()
+      .some((node) => node.nodeType === Node.ELEMENT_NODE || node.textContent.trim() !== '');
+  }
+
   reserveChartBox() {
     if (this.settled) return;
-    const fallback = this.parts.slot.assignedNodes()
-      .some((node) => node.nodeType === Node.ELEMENT_NODE || node.textContent.trim() !== '');
+    const fallback = this.hasFallback();
     this.parts.chart.hidden = fallback;
   }
 
@@ -322,14 +328,23 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     }, (error) => this.unavailable(error));
   }
 
-  /** WebAssembly cannot run here: the light-DOM fallback stays, and the console says why. */
+  /** WebAssembly cannot run here: the light-DOM fallback stays, or, without one, a message in
+   * the chart's place (an element without children shrank to nothing, silently); the console
+   * says why once, and the host hears it as a `backoff-lab:error` with no field. */
   unavailable(error) {
     this.settled = true;
     this.parts.fallback.hidden = false;
     this.parts.chart.hidden = true;
+    const cause = error?.message ?? String(error);
+    if (!this.hasFallback()) {
+      this.fail([{ attribute: null, message: `the chart cannot be drawn here (WebAssembly did not load: ${cause}); the page gives no fallback image` }], []);
+    }
+    this.dispatchEvent(new CustomEvent('backoff-lab:error', {
+      bubbles: true, composed: true, detail: { field: null, message: `WebAssembly did not load: ${cause}` },
+    }));
     if (!warned) {
       warned = true;
-      console.warn(`<backoff-lab>: the chart cannot be drawn here, so its fallback content stays shown: ${error?.message ?? error}`);
+      console.warn(`<backoff-lab>: the chart cannot be drawn here, so its fallback content stays shown: ${cause}`);
     }
   }
 

@@ -118,6 +118,7 @@ impl From<Error> for PageError {
 /// assert!(snippet.starts_with(r#"<iframe src="https://docs.example.com/embed.html#preset=svix&amp;view=storm""#));
 /// assert!(snippet.ends_with(r#"<script src="https://docs.example.com/embed-host.js" defer></script>"#));
 /// assert!(!snippet.contains("style="));
+/// assert!(snippet.contains(r#"height="640""#));
 /// ```
 pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String {
     // The view goes last and explicitly, so that the link says which chart it shows.
@@ -131,9 +132,10 @@ pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String
     // No border by an attribute, not an inline style: a host page whose CSP allows styles from
     // its own files only (`style-src 'self'`) refuses `style="border:0"`, and kept the border.
     format!(
-        "<iframe src=\"{}\" width=\"100%\" height=\"360\" frameborder=\"0\" loading=\"lazy\" title=\"{}\"></iframe>\n\
+        "<iframe src=\"{}\" width=\"100%\" height=\"{}\" frameborder=\"0\" loading=\"lazy\" title=\"{}\"></iframe>\n\
          <script src=\"{}\" defer></script>",
         crate::chart::escaped(&src),
+        view.embed_height(),
         crate::chart::escaped(&format!("backoff-lab: {}", view.title())),
         crate::chart::escaped(&format!("{folder}/embed-host.js")),
     )

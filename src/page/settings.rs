@@ -40,11 +40,21 @@ enum Kind {
     Checked(fn(&str) -> Result<(), String>),
 }
 
+/// What a refusal says a field must be, for a notice that names the field and quotes the value
+/// itself ("breaker-share \"x\" was ignored (breaker-share must be …, got \"x\")" said both
+/// twice).
+fn reason(error: crate::Error) -> String {
+    match error {
+        crate::Error::OutOfRange { valid, .. } => valid,
+        other => other.to_string(),
+    }
+}
+
 /// The survival map's outage axis, `10s..24h` (its range checked where the map is made).
 fn check_outages(value: &str) -> Result<(), String> {
     crate::survival::outage_ends(value)
         .map(|_| ())
-        .map_err(|e| e.to_string())
+        .map_err(reason)
 }
 
 /// The breaker's failure share: empty (off) or a whole percentage.
@@ -54,19 +64,19 @@ fn check_breaker_share(value: &str) -> Result<(), String> {
     }
     crate::params::breaker_percent(&crate::NumberInput::Text(value.into()))
         .map(|_| ())
-        .map_err(|e| e.to_string())
+        .map_err(reason)
 }
 
 fn check_headroom(value: &str) -> Result<(), String> {
     crate::survival::headroom_ends(value)
         .map(|_| ())
-        .map_err(|e| e.to_string())
+        .map_err(reason)
 }
 
 fn check_steps(value: &str) -> Result<(), String> {
     crate::survival::step_counts(value)
         .map(|_| ())
-        .map_err(|e| e.to_string())
+        .map_err(reason)
 }
 
 /// Every setting of the page: its key, what it may hold and its default.
@@ -100,11 +110,11 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
         Kind::Whole(1.0, crate::herd::MAX_DELIVERIES as f64),
         "1000",
     ),
-    ("deadline", Kind::OptionalDuration, "24h"),
+    ("deadline", Kind::OptionalDuration, "24 h"),
     ("arrivals", Kind::Rate, "600/min"),
     ("capacity", Kind::Rate, "30/s"),
     ("outage", Kind::Duration, "10 min"),
-    ("timeout", Kind::Duration, "5s"),
+    ("timeout", Kind::Duration, "5 s"),
     ("budget", Kind::Percent(0.0, 100.0), "0"),
     ("rate-limit", Kind::OptionalRate, ""),
     ("retry-after", Kind::OptionalDuration, ""),
@@ -367,7 +377,7 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
         Kind::OneOf(options) => {
             let named: Vec<&str> = options.iter().copied().filter(|o| !o.is_empty()).collect();
             let or_empty = if named.len() < options.len() {
-                " (or empty)"
+                ", or empty"
             } else {
                 ""
             };
@@ -754,12 +764,11 @@ mod tests {
         assert_eq!(
             state.notices,
             [
-                "retry-quota \"azure\" was ignored (one of aws, grpc (or empty)); using none",
+                "retry-quota \"azure\" was ignored (one of aws, grpc, or empty); using none",
                 "retry-quota-ratio \"2\" was ignored (a number from 0.000001 to 1); using none",
                 "breaker-failures \"0\" was ignored (a number from 1 to 10000); using none",
                 "breaker-probes \"1.5\" was ignored (a number from 1 to 1000); using none",
-                "breaker-share \"33.3%\" was ignored (breaker-share must be a whole percentage \
-                 from 1% to 100%, got 33.3%); using none",
+                "breaker-share \"33.3%\" was ignored (a whole percentage from 1% to 100%); using none",
                 "breaker-min-attempts \"0\" was ignored (a number from 1 to 1000000); using none",
             ]
         );

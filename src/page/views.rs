@@ -85,6 +85,18 @@ impl View {
         }
     }
 
+    /// The iframe's height in the embed snippet, pixels: about what the embed page asks for in
+    /// a 700 px column (the chart at half the frame's width, then its caption), so that a frame
+    /// without the host script that sizes it (`embed-host.js`) cuts no caption short; a storm's
+    /// caption, one paragraph a series, is the longest (it was cut mid-line at 360 px).
+    pub fn embed_height(self) -> u32 {
+        match self {
+            View::Timeline | View::Distribution | View::Herd => 460,
+            View::Staleness | View::Survival => 580,
+            View::Storm => 640,
+        }
+    }
+
     /// What it shows, in words (titles, the embed snippet's title).
     pub fn title(self) -> &'static str {
         match self {

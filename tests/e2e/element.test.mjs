@@ -579,6 +579,19 @@ test('with WebAssembly refused by the CSP the fallback image stays, with one con
     assert.equal(seen.chartShown, false);
     const image = await tab.evaluate(() => document.querySelector('#timeline img').getBoundingClientRect().height);
     assert.ok(image > 100, `the fallback image is shown (${image} px high)`);
+    assert.equal(seen.error, '', 'with a fallback image, no message in the element');
+    // Without children the element said nothing and shrank to nothing (outside docs review):
+    // it says why in the chart's place, and the host hears it.
+    await tab.evaluate(() => document.getElementById('distribution').scrollIntoView());
+    await until(async () => (await look(tab, 'distribution')).error !== '', 'the message in the chart\'s place', 30_000);
+    const bare = await look(tab, 'distribution');
+    assert.match(bare.error, /^the chart cannot be drawn here \(WebAssembly did not load: .+\); the page gives no fallback image$/);
+    const height = await tab.evaluate(() => document.getElementById('distribution').getBoundingClientRect().height);
+    assert.ok(height > 10, `the element keeps a box (${height} px)`);
+    const heard = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error' && e.id === 'distribution'));
+    assert.equal(heard.length, 1, JSON.stringify(heard));
+    assert.equal(heard[0].detail.field, null);
+    assert.match(heard[0].detail.message, /^WebAssembly did not load: /);
     assert.equal(warnings.filter((w) => w.includes('<backoff-lab>')).length, 1, 'one warning for the page');
   } finally {
     await context.close();

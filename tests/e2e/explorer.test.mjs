@@ -456,7 +456,7 @@ test('the Embed button writes an iframe snippet, and the script that sizes it, f
     await page.click('#embed');
     const code = await page.locator('#embed-code').inputValue();
     assert.equal(await page.$eval('#embed-code', (t) => t.readOnly), true, '#embed-code is read-only');
-    const match = /^<iframe src="([^"]+)" width="100%" height="360" frameborder="0" loading="lazy" title="([^"]+)"><\/iframe>\n<script src="([^"]+)" defer><\/script>$/.exec(code);
+    const match = /^<iframe src="([^"]+)" width="100%" height="640" frameborder="0" loading="lazy" title="([^"]+)"><\/iframe>\n<script src="([^"]+)" defer><\/script>$/.exec(code);
     assert.ok(match, `#embed-code reads ${JSON.stringify(code)}`);
     const src = match[1].replaceAll('&amp;', '&');
     assert.ok(src.startsWith(new URL('embed.html#', baseUrl).href), `the iframe src ${src}`);
@@ -487,9 +487,9 @@ test('the Embed button writes an iframe snippet, and the script that sizes it, f
       await frame.waitForSelector('body[data-ready="true"]', { state: 'attached' });
       assert.equal(await frame.evaluate(() => document.querySelectorAll('canvas').length), 1, 'one canvas in the frame');
       assertPainted(await canvasStats(frame, 'canvas'), 'the embedded herd');
-      // embed-host.js gives the frame the height its content asks for, not the snippet's 360 px.
+      // embed-host.js gives the frame the height its content asks for, not the snippet's (herd: 460 px).
       const wanted = await frame.evaluate(() => document.querySelector('.embed-caption').scrollHeight);
-      await until(async () => (await host.$eval('iframe', (f) => f.clientHeight)) !== 360, 'the frame to size itself');
+      await until(async () => (await host.$eval('iframe', (f) => f.clientHeight)) !== 460, 'the frame to size itself');
       assert.ok((await host.$eval('iframe', (f) => f.clientHeight)) > wanted + 200, 'the chart and its caption fit');
       assertNoProblems(hostProblems);
     } finally {

@@ -71,14 +71,23 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
             "a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d",
         ));
     }
-    // A number may have an exponent (`1e2`, `1.5e2s`), as every number flag takes it.
+    // A number may have an exponent (`1e2`, `1.5e2s`), as every number flag takes it; spaces
+    // may separate parts, never split a number ("1e0 5s" read 1e05 s, "1 2s" 12 s).
     let number = number_len(&compact);
+    if number > number_len(text.trim_start()) {
+        return Err(bad());
+    }
     let seconds = if number == compact.len() {
         compact.parse::<f64>().map_err(|_| bad())?
     } else if let Ok(d) = humantime::parse_duration(&compact) {
         d.as_secs_f64()
     } else {
         let (amount, unit) = compact.split_at(number);
+        // One unit after a number humantime does not read (one with an exponent): `1e2m30s`
+        // was read as 100 × "1m30s".
+        if !unit.chars().all(|c| c.is_ascii_alphabetic()) {
+            return Err(bad());
+        }
         let amount: f64 = amount.parse().map_err(|_| bad())?;
         let unit = humantime::parse_duration(&format!("1{unit}")).map_err(|_| bad())?;
         amount * unit.as_secs_f64()
@@ -91,13 +100,16 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
 }
 
 /// The length of the number `text` starts with: digits and a point, then an exponent when one
-/// follows (`1.5e2`, `1e-3`); 0 when it starts with none.
+/// follows (`1.5e2`, `1e-3`); 0 when it starts with neither a digit nor a point.
 fn number_len(text: &str) -> usize {
     let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let mantissa = text
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(text.len());
-    let Some(exponent) = text[mantissa..].strip_prefix(['e', 'E']) else {
+    let Some(exponent) = text[mantissa..]
+        .strip_prefix(['e', 'E'])
+        .filter(|_| mantissa > 0)
+    else {
         return mantissa;
     };
     let unsigned = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
@@ -431,7 +443,10 @@ mod tests {
         ] {
             assert_eq!(parse_duration("base", text), Ok(seconds), "{text}");
         }
-        for text in ["5e", "1e", "e5", "1e400", "1e2e3"] {
+        // An exponent then several units, and a number split by a space, were read wrongly.
+        for text in [
+            "5e", "1e", "e5", "1e400", "1e2e3", "1e2m30s", "1e1h30m", "1e0 5s", "1 e2", "1 2s",
+        ] {
             assert!(
                 matches!(parse_duration("base", text), Err(Error::BadDuration { .. })),
                 "{text}"

@@ -95,23 +95,18 @@ impl Factor {
     /// gRPC's ±20%.
     pub const GRPC: Factor = Factor(0.2);
 
-    /// A factor from 0 to 1; anything else (NaN included) is refused.
+    /// A factor of 0 (nothing drawn) or from [`MIN_FACTOR`] to 1; anything else (NaN included) is
+    /// refused.
     pub fn new(factor: f64) -> Result<Factor, Error> {
-        if factor > 0.0 && factor < MIN_FACTOR {
-            // A subnormal factor drew 20,000 samples all ±0 s, and a herd "with jitter" of
-            // exactly the unjittered spike.
-            Err(Error::out_of_range(
-                "factor",
-                factor,
-                "a number from 0 to 1: 0 for none, else at least 0.000001 (±0.0001%)",
-            ))
-        } else if factor.is_finite() && (0.0..=1.0).contains(&factor) {
+        // A subnormal factor drew 20,000 samples all ±0 s, and a herd "with jitter" of exactly
+        // the unjittered spike.
+        if factor == 0.0 || (MIN_FACTOR..=1.0).contains(&factor) {
             Ok(Factor(factor))
         } else {
             Err(Error::out_of_range(
                 "factor",
                 factor,
-                "a number from 0 to 1",
+                "a number from 0 to 1: 0 for none, else at least 0.000001",
             ))
         }
     }
@@ -392,7 +387,7 @@ mod tests {
             Jitter::from_name("proportional", f64::NAN)
                 .unwrap_err()
                 .to_string(),
-            "factor must be a number from 0 to 1, got NaN"
+            "factor must be a number from 0 to 1: 0 for none, else at least 0.000001, got NaN"
         );
         assert_eq!(
             Jitter::from_name("fuzzy", 0.0).unwrap_err().to_string(),

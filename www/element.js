@@ -259,18 +259,18 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.settled = false;
   }
 
-  /**
-   * Before the chart is first drawn (it starts only near the viewport), an element without
-   * fallback children holds the chart's box, empty, at the size it will be drawn at: otherwise
-   * it would be 0 px high until then and push the host page down as the reader scrolls to it.
-   * Fallback children are shown in its place instead, as the README documents.
-   */
   /** Whether light-DOM children give the element something to show without its chart. */
   hasFallback() {
     return this.parts.slot.assignedNodes()
       .some((node) => node.nodeType === Node.ELEMENT_NODE || node.textContent.trim() !== '');
   }
 
+  /**
+   * Before the chart is first drawn (it starts only near the viewport), an element without
+   * fallback children holds the chart's box, empty, at the size it will be drawn at: otherwise
+   * it would be 0 px high until then and push the host page down as the reader scrolls to it.
+   * Fallback children are shown in its place instead, as the README documents.
+   */
   reserveChartBox() {
     if (this.settled) return;
     const fallback = this.hasFallback();
@@ -330,21 +330,21 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
 
   /** WebAssembly cannot run here: the light-DOM fallback stays, or, without one, a message in
    * the chart's place (an element without children shrank to nothing, silently); the console
-   * says why once, and the host hears it as a `backoff-lab:error` with no field. */
+   * says why once a page, and the host hears it from every element as a `backoff-lab:error`
+   * with no field. */
   unavailable(error) {
     this.settled = true;
     this.parts.fallback.hidden = false;
     this.parts.chart.hidden = true;
     const cause = error?.message ?? String(error);
-    if (!this.hasFallback()) {
-      this.fail([{ attribute: null, message: `the chart cannot be drawn here (WebAssembly did not load: ${cause}); the page gives no fallback image` }], []);
-    }
-    this.dispatchEvent(new CustomEvent('backoff-lab:error', {
-      bubbles: true, composed: true, detail: { field: null, message: `WebAssembly did not load: ${cause}` },
-    }));
+    const heard = { attribute: null, message: `WebAssembly did not load: ${cause}` };
+    const shown = this.hasFallback()
+      ? []
+      : [{ attribute: null, message: `the chart cannot be drawn here (WebAssembly did not load: ${cause}); the page gives no fallback image` }];
+    this.fail(shown, [heard]);
     if (!warned) {
       warned = true;
-      console.warn(`<backoff-lab>: the chart cannot be drawn here, so its fallback content stays shown: ${cause}`);
+      console.warn(`<backoff-lab>: the charts cannot be drawn here (WebAssembly did not load: ${cause}); fallback content stays shown, and an element without any says so`);
     }
   }
 

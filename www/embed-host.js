@@ -1,6 +1,6 @@
 // Sizes backoff-lab chart iframes to their content. Add it once to the page that embeds them:
 //   <script src="embed-host.js" defer></script>
-//   <iframe src="https://…/embed.html#view=timeline" width="100%" height="360" frameborder="0"
+//   <iframe src="https://…/embed.html#view=timeline" width="100%" height="460" frameborder="0"
 //           loading="lazy" title="backoff-lab retry timeline"></iframe>
 // Each embed posts {type: 'backoff-lab:height', height} to its parent; this sets the height of
 // the iframe it came from. Without this script an iframe keeps the height it was given.

@@ -569,12 +569,13 @@ pub(crate) fn y_label_room<DB: DrawingBackend>(
     (label + 26.0 * scale).max(52.0 * scale)
 }
 
-/// A cartesian chart on `area` with the margins every chart shares: `top` above the plot (the
-/// legend's room), `x_labels` below it and `y_labels` left of it, in pixels.
-/// A [`frame`]'s margins left of its y axis' labels and right of its plot, unscaled pixels.
+/// A [`frame`]'s margin left of its y axis' labels, unscaled pixels.
 pub(crate) const FRAME_LEFT: f64 = 8.0;
+/// A [`frame`]'s margin right of its plot, unscaled pixels.
 pub(crate) const FRAME_RIGHT: f64 = 24.0;
 
+/// A cartesian chart on `area` with the margins every chart shares: `top` above the plot (the
+/// legend's room), `x_labels` below it and `y_labels` left of it, in pixels.
 pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, plotters::coord::Shift>,
     scale: f64,
@@ -779,6 +780,21 @@ mod tests {
             unbreakable_words("up to 30 s, then 2 attempts in 1.5 min."),
             ["up", "to", "30 s,", "then", "2", "attempts", "in", "1.5 min."]
         );
+        // At every width, the lines hold the words in order and each duration on one line.
+        let text = "4 h outage: first event 2 h 02 min late, 6 h 02 min old";
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (400, 100)).into_drawing_area();
+        let style = font(12.0, 1.0, BLACK);
+        for width in (20..=400).step_by(10) {
+            let lines = wrapped(&area, text, &style, f64::from(width));
+            assert_eq!(lines.join(" "), text, "{width} px");
+            for duration in ["4 h", "2 h 02 min", "6 h 02 min"] {
+                assert!(
+                    lines.iter().any(|line| line.contains(duration)),
+                    "{width} px: {lines:?}"
+                );
+            }
+        }
     }
 
     /// A long noisy path thinned to the pixel: no more than four points a column, each column's

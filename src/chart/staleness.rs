@@ -340,12 +340,20 @@ fn tolerance<DB: DrawingBackend>(
         style,
     )?;
     let (x, y) = plot.backend_coord(&(x_start, drawn));
+    let plot_top = f64::from(plot.backend_coord(&(x_start, plot.y_range().end)).1);
     let text = format!("tolerance {}: older arrives stale", format_duration(t));
     let style = font(11.0, s, theme.alert).pos(Pos::new(HPos::Left, VPos::Bottom));
-    let (left, bottom) = (f64::from(x) + 6.0 * s, f64::from(y) - 4.0 * s);
     let (width, height) = super::text_size(area, &text, &style);
-    // On the page's background, as the read-off: on the floor the curves start under it.
     let pad = 2.0 * s;
+    // Above the line, or below it where that would leave the plot (into the read-off's band).
+    let above = f64::from(y) - 4.0 * s;
+    let bottom = if above - height - pad < plot_top {
+        f64::from(y) + 4.0 * s + height
+    } else {
+        above
+    };
+    let left = f64::from(x) + 6.0 * s;
+    // On the page's background, as the read-off: on the floor the curves start under it.
     area.draw(&Rectangle::new(
         [
             ((left - pad) as i32, (bottom - height - pad) as i32),
@@ -640,6 +648,33 @@ mod tests {
     /// The read-off's sentence is written in a band above the plot: inside it, on a phone's
     /// plot it covered the curves and the 95th percentile's line (outside docs review, 360 px).
     /// No line drawn (the curves, the tolerance, the read-off's own line) reaches into it.
+    /// A tolerance at the top of the plot wrote its label above the plot, into the read-off's
+    /// band: it goes under its line there (outside diff review).
+    #[test]
+    fn a_tolerance_at_the_top_keeps_its_label_in_the_plot() {
+        let mut settings = Settings::default();
+        settings.set("mode", "none");
+        settings.set("gaps", "10ms");
+        settings.set("attempts", "5");
+        settings.set("tolerance", "365d");
+        settings.set("read-outage", "20ms");
+        let chart = staleness_chart(&settings).unwrap();
+        let svg = to_svg((360, 240), |area| {
+            draw(area, &chart, &ChartOptions::default())
+        })
+        .unwrap();
+        let labels = crate::chart::svg_read::labels(&svg);
+        let find = |start: &str| labels.iter().find(|l| l.text.starts_with(start));
+        let tolerance = find("tolerance 365 days").expect("the tolerance's label");
+        let read = find("20 ms outage").expect("the read-off");
+        assert!(
+            tolerance.rect.1 >= read.rect.3,
+            "the tolerance's label {:?} reaches into the read-off's {:?}",
+            tolerance.rect,
+            read.rect
+        );
+    }
+
     #[test]
     fn the_read_off_sentence_is_above_every_line() {
         let mut settings = Settings::default();

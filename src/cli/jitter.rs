@@ -21,7 +21,8 @@ pub(super) struct JitterArgs {
     /// Also size the schedule: how many attempts keep the --percentile above this deadline.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     deadline: Option<String>,
-    /// The percentile (in percent, with or without %, 0.1 to 99.9, 5 by default) that must reach --deadline.
+    /// The percentile (in percent, with or without %, 0.1 to 99.9, 5 by default) that must
+    /// reach --deadline.
     #[arg(long, value_name = "P", allow_hyphen_values = true)]
     percentile: Option<String>,
     /// Output format: table, csv or json.

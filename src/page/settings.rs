@@ -46,6 +46,9 @@ enum Kind {
 fn reason(error: crate::Error) -> String {
     match error {
         crate::Error::OutOfRange { valid, .. } => valid,
+        crate::Error::BadDuration { .. } => {
+            format!("a duration {}", crate::duration::DURATION_EXAMPLES)
+        }
         other => other.to_string(),
     }
 }
@@ -810,6 +813,15 @@ mod tests {
                 "outage \"1e308s\" was ignored (a duration greater than 0 s and at most 365 days); using \"10 min\"",
                 "arrivals \"lots\" was ignored (a rate greater than 0, such as 600/min, 30/s or 36000/h); using \"600/min\"",
                 "base \"1h 1h\" was ignored (a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d; a duration greater than 0 s and at most 365 days); using \"30 s\"",
+            ]
+        );
+        // The axes' own checks say what the field must be, once: not "(outages must be …,
+        // got …)" inside the notice that names and quotes it already.
+        assert_eq!(
+            decode_hash("#outages=abc..1h&breaker-share=x").notices,
+            [
+                "outages \"abc..1h\" was ignored (a duration such as 30s, 4m30s, 4.5min, 3h or 1d); using \"10s..24h\"",
+                "breaker-share \"x\" was ignored (a whole percentage from 1% to 100%, such as 50%); using none",
             ]
         );
     }

@@ -96,7 +96,10 @@ mod tests {
                 "mode",
                 "one of none, full, equal, decorrelated, proportional",
             ),
-            ("factor", "a number from 0 to 1"),
+            (
+                "factor",
+                "a number from 0 to 1: 0 for none, else at least 0.000001",
+            ),
             ("deliveries", "a whole number from 1 to 10000000"),
             ("engine", "one of auto, arithmetic, discrete, fluid"),
             ("policy", "fixed or exponential"),

@@ -86,7 +86,7 @@ pub struct Params {
     /// A deadline for deadline-safe sizing: how many attempts keep a percentile above it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline: Option<DurationInput>,
-    /// The percentile (in percent, default 5) that must reach `deadline`.
+    /// The percentile (in percent, from 0.1 to 99.9, default 5) that must reach `deadline`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub percentile: Option<NumberInput>,
     /// Storm: steady first deliveries (default 600/min).

@@ -84,17 +84,17 @@ impl Params {
     /// The outage in whole seconds; a positive one that would round to none is refused (the
     /// storm runs in whole seconds, and `--outage 0.4s` ran without an outage).
     fn outage_seconds(&self, default: u32) -> Result<u32, Error> {
-        let outage = whole_seconds(&self.outage, "outage", default)?;
-        let given = seconds(&self.outage, "outage", f64::from(default))?;
-        if outage == 0 && given > 0.0 {
+        const RANGE: &str = "0 s or from 0.5 s to 7 days: the storm runs in whole seconds, and \
+                             rounds 0.5 s up to 1 s";
+        let given = seconds_within_the_horizon(&self.outage, "outage", default, RANGE)?;
+        if given > 0.0 && given < 0.5 {
             return Err(Error::out_of_range(
                 "outage",
                 crate::duration::refused_duration(given),
-                "0 s or from 0.5 s to 7 days: the storm runs in whole seconds, and rounds 0.5 s \
-                 up to 1 s",
+                RANGE,
             ));
         }
-        Ok(outage)
+        Ok(given.round() as u32)
     }
 
     /// [`Params::scenario`] without its check that the traffic brings a delivery: a survival
@@ -554,33 +554,45 @@ fn seconds(input: &Option<DurationInput>, field: &'static str, default: f64) -> 
 }
 
 /// A duration field rounded to whole seconds, halves up (the storm runs in whole seconds; an
-/// outage that would round to none is refused by [`Params::outage_seconds`]), from 0 s to the storm's longest horizon (7 days).
+/// outage that would round to none is refused by [`Params::outage_seconds`]), from 0 s to the
+/// storm's longest horizon (7 days).
 fn whole_seconds(
     input: &Option<DurationInput>,
     field: &'static str,
     default: u32,
 ) -> Result<u32, Error> {
-    const RANGE: &str = "a duration from 0 s to 7 days";
+    let range = "a duration from 0 s to 7 days";
+    seconds_within_the_horizon(input, field, default, range).map(|value| value.round() as u32)
+}
+
+/// A duration field's seconds, from 0 s to the storm's longest horizon (7 days), refused with
+/// `range`.
+fn seconds_within_the_horizon(
+    input: &Option<DurationInput>,
+    field: &'static str,
+    default: u32,
+    range: &str,
+) -> Result<f64, Error> {
     // Text that is no duration, or a negative one, is told the range too (`--outage -1s` read
     // "never negative", with no longest outage).
     let value = seconds(input, field, f64::from(default)).map_err(|error| match error {
         Error::BadDuration { value, .. } => Error::out_of_range(
             field,
             format!("{value:?}"),
-            format!("{RANGE}, {}", crate::duration::DURATION_EXAMPLES),
+            format!("{range}, {}", crate::duration::DURATION_EXAMPLES),
         ),
         Error::OutOfRange { value, .. } if value.trim_start().starts_with('-') => {
-            Error::out_of_range(field, value, RANGE)
+            Error::out_of_range(field, value, range)
         }
         other => other,
     })?;
     if value.is_finite() && (0.0..=f64::from(crate::storm::MAX_HORIZON_S)).contains(&value) {
-        Ok(value.round() as u32)
+        Ok(value)
     } else {
         Err(Error::out_of_range(
             field,
             crate::duration::refused_duration(value),
-            RANGE,
+            range,
         ))
     }
 }

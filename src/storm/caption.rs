@@ -41,7 +41,7 @@ pub(crate) fn caption(
     let no_outage = scenario.outage.1 == 0;
     // Steady traffic's n deliveries arrive by second ceil(n / A) (the module's rule: floor(A·(s+1))
     // by the end of second s); a batch arrives in its second.
-    let steady = (scenario.arrivals_per_s * f64::from(scenario.traffic_s)).floor();
+    let steady = scenario.steady_deliveries();
     let steady_end = if steady >= 1.0 {
         ((steady / scenario.arrivals_per_s).ceil() as u32).min(scenario.traffic_s)
     } else {

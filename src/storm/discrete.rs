@@ -125,9 +125,10 @@ pub(super) fn simulate_within(
 /// brings more deliveries than the steady traffic (`--batch 10000000 --traffic 0s` was told
 /// "traffic must be …"), else the traffic.
 fn volume_field(scenario: &Scenario) -> (&'static str, &'static str) {
-    let steady = (scenario.arrivals_per_s * f64::from(scenario.traffic_s)).floor();
     match scenario.batch {
-        Some((batch, _)) if f64::from(batch) > steady => ("batch", "a smaller batch"),
+        Some((batch, _)) if f64::from(batch) > scenario.steady_deliveries() => {
+            ("batch", "a smaller batch")
+        }
         _ => ("traffic", "less traffic"),
     }
 }

@@ -145,17 +145,18 @@
 //!
 //! **Summary.** `drained_at_s` is the first second `s` at or after the outage's end at whose end
 //! the backlog is below `max(0.001 × deliveries created so far, 0.5)`; `emptied_at_s` the first
-//! second, also from the outage's end on, at whose end it is below 0.5 (none pending: the last straggler); `drained_by` is `exhaustion`
-//! when a delivery was exhausted in the seconds from the outage's end to `drained_at_s`, else
-//! `delivery`; `exhausted_after_outage` counts those exhausted at or after the outage's end.
+//! second, also from the outage's end on, at whose end it is below 0.5 (none pending: the last
+//! straggler); `drained_by` is `exhaustion` when a delivery was exhausted in the seconds from
+//! the outage's end to `drained_at_s`, else `delivery`; `exhausted_after_outage` counts those
+//! exhausted at or after the outage's end.
 //! `peak_minute` is the first of equally busy minutes. `attempts_per_delivered` is `null` when
 //! under half a delivery was delivered (the fluid engine's expected values; the totals write
 //! that as 0).
 //!
 //! **End.** The simulation runs from second 0 and stops before the first second `s` at which
 //! `s` ≥ the traffic's end (`traffic`, or the second after the batch's when later; a last second
-//! of traffic that brings no delivery is simulated too), `s` > the outage's end, and nothing is held or due at
-//! or before the 7-day limit (what is due after it stays pending); `horizon_s` is the number of
+//! of traffic that brings no delivery is simulated too), `s` > the outage's end, and nothing is
+//! held or due at or before the 7-day limit (what is due after it stays pending); `horizon_s` is the number of
 //! seconds simulated. On expected values "nothing" is under a millionth of a delivery.
 
 //! # The engines

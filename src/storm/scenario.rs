@@ -191,8 +191,12 @@ impl Spec {
 
     /// Deliveries the scenario creates (steady arrivals over the traffic, plus the batch).
     pub fn deliveries(&self) -> f64 {
+        self.steady_deliveries() + self.batch.map_or(0.0, |(n, _)| f64::from(n))
+    }
+
+    /// Deliveries the steady traffic creates: `floor(A × traffic)`.
+    pub fn steady_deliveries(&self) -> f64 {
         (self.arrivals_per_s * f64::from(self.traffic_s)).floor()
-            + self.batch.map_or(0.0, |(n, _)| f64::from(n))
     }
 
     /// The pace after a pause: the resume rate if given, else the rate limit if one is set,
@@ -229,7 +233,8 @@ impl Spec {
         self.outage.0 + self.outage.1
     }
 
-    /// The second after the last first delivery arrives.
+    /// The traffic's end: its length in seconds, or the second after the batch's when later
+    /// (the stop rule's; a last second of traffic may bring no delivery).
     pub(crate) fn arrivals_end(&self) -> u32 {
         self.traffic_s
             .max(self.batch.map_or(0, |(_, at)| at.saturating_add(1)))

@@ -108,7 +108,7 @@ deliveries?: number | null,
  */
 deadline?: DurationInput | null,
 /**
- * The percentile (in percent, default 5) that must reach `deadline`.
+ * The percentile (in percent, from 0.1 to 99.9, default 5) that must reach `deadline`.
  */
 percentile?: NumberInput | null,
 /**

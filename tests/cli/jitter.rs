@@ -130,7 +130,7 @@ fn jitter_and_herd_refuse_bad_input() {
         (
             "jitter",
             &["--mode", "proportional", "--factor", "1.5"],
-            "--factor must be a number from 0 to 1, got 1.5",
+            "--factor must be a number from 0 to 1: 0 for none, else at least 0.000001, got 1.5",
         ),
         (
             "jitter",
@@ -431,7 +431,7 @@ fn the_deadline_sizing_writes_the_share_as_given() {
     for (percentile, said) in [
         (
             "99.9",
-            "To keep 0.1% of deliveries trying until 24 h, the schedule needs",
+            "To keep 0.1% of deliveries trying until 24 h, the schedule needs 17 attempts.",
         ),
         ("50.5%", "To keep 49.5% of deliveries trying until 24 h"),
     ] {

@@ -580,6 +580,8 @@ test('with WebAssembly refused by the CSP the fallback image stays, with one con
     const image = await tab.evaluate(() => document.querySelector('#timeline img').getBoundingClientRect().height);
     assert.ok(image > 100, `the fallback image is shown (${image} px high)`);
     assert.equal(seen.error, '', 'with a fallback image, no message in the element');
+    const told = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error' && e.id === 'timeline'));
+    assert.equal(told.length, 1, `the host hears it from an element with a fallback too: ${JSON.stringify(told)}`);
     // Without children the element said nothing and shrank to nothing (outside docs review):
     // it says why in the chart's place, and the host hears it.
     await tab.evaluate(() => document.getElementById('distribution').scrollIntoView());

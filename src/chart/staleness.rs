@@ -667,9 +667,17 @@ mod tests {
         let find = |start: &str| labels.iter().find(|l| l.text.starts_with(start));
         let tolerance = find("tolerance 365 days").expect("the tolerance's label");
         let read = find("20 ms outage").expect("the read-off");
+        // The plot's top: where the highest line below the read-off's band starts (its own
+        // dashed line runs the plot's height).
+        let plot_top = crate::chart::svg_read::polylines(&svg)
+            .iter()
+            .flat_map(|line| line.points.iter().map(|p| p.1))
+            .filter(|&y| y > read.rect.3)
+            .fold(f64::INFINITY, f64::min);
         assert!(
-            tolerance.rect.1 >= read.rect.3,
-            "the tolerance's label {:?} reaches into the read-off's {:?}",
+            tolerance.rect.1 >= plot_top && tolerance.rect.1 >= read.rect.3,
+            "the tolerance's label {:?} rises above the plot's top ({plot_top}), toward the \
+             read-off's {:?}",
             tolerance.rect,
             read.rect
         );

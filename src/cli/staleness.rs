@@ -4,7 +4,7 @@
 use backoff_lab::{DurationInput, Error, Params, Purpose};
 use clap::Args;
 
-use super::args::{count_number, Format, JitterFlags, PolicyFlags};
+use super::args::{number, Format, JitterFlags, PolicyFlags};
 
 pub(super) const EXAMPLES: &str = "\
 Examples:
@@ -49,7 +49,11 @@ pub(super) fn run(args: StalenessArgs) -> Result<String, Error> {
         samples: args
             .samples
             .as_deref()
-            .map(|n| count_number("samples", n))
+            // Text that is no number is told staleness's own range, not jitter's.
+            .map(|n| {
+                let most = backoff_lab::staleness::MAX_SAMPLES;
+                number("samples", n, &format!("a whole number from 1 to {most}"))
+            })
             .transpose()?,
         ..args.jitter.over(&args.policy)?
     };

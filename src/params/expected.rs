@@ -8,9 +8,16 @@ use super::{NumberInput, Params};
 
 /// What `key` (as the JS API spells it) must be, as its refusals say it: `"a number from 1 to
 /// 1000"` for `multiplier`, `"one of none, full, …"` for `mode`. `None` for a key whose value
-/// is no plain number or name (durations, rates and shares read text too, and say so), and for
-/// `samples`, whose range is each function's own.
+/// is no plain number or name (durations, rates and shares read text too, and say so). `samples`
+/// has a range of each function's own: both are named.
 pub fn expected_value(key: &str) -> Option<String> {
+    if key == "samples" {
+        return Some(format!(
+            "a whole number from 1 to {} (staleness: to {})",
+            crate::give_up::MAX_SAMPLES,
+            crate::staleness::MAX_SAMPLES
+        ));
+    }
     let nan = Some(f64::NAN);
     let empty = Some(String::new());
     let mut params = Params {
@@ -112,6 +119,10 @@ mod tests {
             ("breakerFailures", "a whole number from 1 to 10000"),
             ("breakerMinAttempts", "a whole number from 1 to 1000000"),
             ("breakerProbes", "a whole number from 1 to 1000"),
+            (
+                "samples",
+                "a whole number from 1 to 10000000 (staleness: to 100000)",
+            ),
         ] {
             assert_eq!(expected_value(key).as_deref(), Some(valid), "{key}");
         }
@@ -132,7 +143,7 @@ mod tests {
                 .to_string();
             let plain = refusal.contains("expected f64") || refusal.contains("expected a string");
             let described = expected_value(key).is_some();
-            assert_eq!(plain && *key != "samples", described, "{key}: {refusal}");
+            assert_eq!(plain, described, "{key}: {refusal}");
         }
     }
 

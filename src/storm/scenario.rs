@@ -507,6 +507,14 @@ pub(crate) fn quoted_rate(per_s: f64) -> String {
 /// past it in these words.
 pub fn arrivals_range(traffic_s: f64, batch: f64) -> String {
     let left = MAX_DELIVERIES - batch;
+    if left < 1.0 {
+        // No rate brings none: the batch is what leaves no room.
+        return format!(
+            "a rate that brings at most 0 deliveries over the storm's {} of traffic beside its \
+             batch of {batch}, which leaves no room: a smaller batch",
+            crate::format_duration(traffic_s),
+        );
+    }
     let batch_text = if batch > 0.0 {
         format!(" beside its batch of {batch}")
     } else {

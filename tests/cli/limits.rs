@@ -243,6 +243,25 @@ fn refusals_name_the_flag_given_and_its_range() {
             &["storm", "--outage", "0.4s"],
             "error: --outage must be 0 s or from 0.5 s to 7 days",
         ),
+        // Jitter's range for staleness's samples (outside parity review).
+        (
+            &["staleness", "--mode", "full", "--samples", "1e400"],
+            "error: --samples must be a whole number from 1 to 100000, got \"1e400\"",
+        ),
+        // "at most 0 deliveries … (up to about 0/min)": no rate brings none.
+        (
+            &[
+                "storm",
+                "--arrivals",
+                "1/s",
+                "--traffic",
+                "60s",
+                "--batch",
+                "10000000",
+            ],
+            "error: --arrivals must be a rate that brings at most 0 deliveries over the storm's \
+             60 s of traffic beside its batch of 10000000, which leaves no room: a smaller batch",
+        ),
         // "(or a longer cap)" for a list of gaps, which has none.
         (
             &[

@@ -48,12 +48,13 @@ th, td { padding: 0.15em 0.6em; border-bottom: 1px solid var(--backoff-lab-rule,
 :is(th, td):not(:first-child) { text-align: right; }
 .actions { display: flex; gap: 0.5em; margin-top: 0.4em; }
 button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.6)); background: transparent; color: inherit; cursor: pointer; }
-button:focus-visible, summary:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; }
+/* A ring with a halo of the theme's background inside it: it stands out on any page, whatever the theme. */
+button:focus-visible, summary:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; box-shadow: 0 0 0 2px var(--backoff-lab-focus-halo, #ffffff); }
 :host([theme="dark"]) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); background: var(--backoff-lab-error-background, #3b1715); }
-:host([theme="dark"]) :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); }
+:host([theme="dark"]) :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); box-shadow: 0 0 0 2px var(--backoff-lab-focus-halo, #0d1b2a); }
 @media (prefers-color-scheme: dark) {
   :host(:not([theme="light"])) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); background: var(--backoff-lab-error-background, #3b1715); }
-  :host(:not([theme="light"])) :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); }
+  :host(:not([theme="light"])) :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); box-shadow: 0 0 0 2px var(--backoff-lab-focus-halo, #0d1b2a); }
 }
 `;
 

@@ -143,159 +143,78 @@ fn survival_help_leaves_out_the_flags_a_map_refuses() {
 /// each names the flag the user gave and its range.
 #[test]
 fn refusals_name_the_flag_given_and_its_range() {
-    let cases: &[(&[&str], &str)] = &[
+    let cases = [
         // clap's "unexpected argument '-1' found" named nothing.
         (
-            &["survival", "--outages", "-1s..1h"],
+            "survival --outages -1s..1h",
             "error: --outages must be two durations from 1 s to 167 h",
         ),
         (
-            &["survival", "--headroom", "-1..2"],
+            "survival --headroom -1..2",
             "error: --headroom must be two ratios",
         ),
         (
-            &["figure", "survival", "--steps", "-1x2"],
+            "figure survival --steps -1x2",
             "error: --steps must be two counts such as 24x16",
         ),
         // "--traffic must be at most …" with no traffic: the batch was the cause.
         (
-            &[
-                "storm",
-                "--batch",
-                "10000000",
-                "--traffic",
-                "0s",
-                "--attempts",
-                "100",
-            ],
+            "storm --batch 10000000 --traffic 0s --attempts 100",
             "error: --batch must be at most 100000000 simulated attempts",
         ),
         // "--latency must be …" of a latency never given.
         (
-            &["storm", "--timeout", "1ms"],
+            "storm --timeout 1ms",
             "error: --timeout must be a duration longer than the latency (50 ms, its default)",
         ),
         // "--engine must be discrete here" on the map's default engine.
         (
-            &[
-                "survival",
-                "--headroom",
-                "0.1..1000",
-                "--steps",
-                "2x2",
-                "--outages",
-                "10s..1m",
-            ],
+            "survival --headroom 0.1..1000 --steps 2x2 --outages 10s..1m",
             "error: --headroom must be a low end at which the fluid engine runs every cell",
         ),
         // "from 0 to 100%" for text, "from 1% to 100%" for numbers.
         (
-            &["storm", "--breaker-share", "%"],
+            "storm --breaker-share %",
             "error: --breaker-share must be a whole percentage from 1% to 100%, such as 50%",
         ),
         // "got inf".
         (
-            &["schedule", "--preset", "article", "--attempts", "1e400"],
+            "schedule --preset article --attempts 1e400",
             "error: --attempts must be a whole number from 1 to 10000, got \"1e400\"",
         ),
         // Answered "to keep 100% of deliveries trying … 280 attempts".
         (
-            &[
-                "jitter",
-                "--base",
-                "30s",
-                "--multiplier",
-                "3",
-                "--cap",
-                "3h",
-                "--attempts",
-                "14",
-                "--mode",
-                "full",
-                "--deadline",
-                "24h",
-                "--percentile",
-                "1e-308",
-            ],
+            "jitter --preset article --mode full --deadline 24h --percentile 1e-308",
             "error: --percentile must be a percentage from 0.1 to 99.9",
         ),
         // 20,000 samples all ±0 s.
         (
-            &[
-                "jitter",
-                "--base",
-                "30s",
-                "--multiplier",
-                "3",
-                "--cap",
-                "3h",
-                "--attempts",
-                "14",
-                "--mode",
-                "proportional",
-                "--factor",
-                "1e-320",
-            ],
+            "jitter --preset article --mode proportional --factor 1e-320",
             "error: --factor must be a number from 0 to 1: 0 for none, else at least 0.000001",
         ),
         // Simulated without an outage.
         (
-            &["storm", "--outage", "0.4s"],
+            "storm --outage 0.4s",
             "error: --outage must be 0 s or from 0.5 s to 7 days",
         ),
         // Jitter's range for staleness's samples (outside parity review).
         (
-            &["staleness", "--mode", "full", "--samples", "1e400"],
+            "staleness --mode full --samples 1e400",
             "error: --samples must be a whole number from 1 to 100000, got \"1e400\"",
         ),
         // "at most 0 deliveries … (up to about 0/min)": no rate brings none.
         (
-            &[
-                "storm",
-                "--arrivals",
-                "1/s",
-                "--traffic",
-                "60s",
-                "--batch",
-                "10000000",
-            ],
+            "storm --arrivals 1/s --traffic 60s --batch 10000000",
             "error: --arrivals must be a rate that brings at most 0 deliveries over the storm's \
              60 s of traffic beside its batch of 10000000, which leaves no room: a smaller batch",
         ),
-        // "(or a longer cap)" for a list of gaps, which has none.
-        (
-            &[
-                "jitter",
-                "--gaps",
-                "1ms",
-                "--then-every",
-                "1ms",
-                "--attempts",
-                "100",
-                "--mode",
-                "full",
-                "--deadline",
-                "365d",
-            ],
-            "error: --deadline must be at most",
-        ),
     ];
-    for (args, expected) in cases {
-        refused(args, expected);
+    for (command, expected) in cases {
+        refused(&command.split_whitespace().collect::<Vec<_>>(), expected);
     }
-    let gaps = stderr(&run(&[
-        "jitter",
-        "--gaps",
-        "1ms",
-        "--then-every",
-        "1ms",
-        "--attempts",
-        "100",
-        "--mode",
-        "full",
-        "--deadline",
-        "365d",
-    ]));
+    // "(or a longer cap)" for a list of gaps, which has none.
+    let gaps = "jitter --gaps 1ms --then-every 1ms --attempts 100 --mode full --deadline 365d";
+    let gaps = stderr(&run(&gaps.split_whitespace().collect::<Vec<_>>()));
     assert!(gaps.contains("(or longer gaps)"), "{gaps}");
     // An exponent is a number in a duration too: 1e2 s is 100 s.
     let json = crate::common::json(&[

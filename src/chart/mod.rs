@@ -248,6 +248,17 @@ pub(crate) fn wrapped<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
             _ => lines.push(word),
         }
     }
+    // A short last word alone on its line ("… 6 h 02 min" / "old") takes the word before it
+    // along, where the two fit.
+    if let [.., before, last] = lines.as_mut_slice() {
+        let words = unbreakable_words(before);
+        if let ([kept @ .., moved], true) = (words.as_slice(), last.chars().count() <= 4) {
+            let joined = format!("{moved} {last}");
+            if !kept.is_empty() && text_size(area, &joined, style).0 <= width {
+                (*before, *last) = (kept.join(" "), joined);
+            }
+        }
+    }
     lines
 }
 
@@ -780,7 +791,8 @@ mod tests {
             unbreakable_words("up to 30 s, then 2 attempts in 1.5 min."),
             ["up", "to", "30 s,", "then", "2", "attempts", "in", "1.5 min."]
         );
-        // At every width, the lines hold the words in order and each duration on one line.
+        // At every width, the lines hold the words in order and each duration on one line, and
+        // "old" is not left alone on the last line where the duration before it fits there.
         let text = "4 h outage: first event 2 h 02 min late, 6 h 02 min old";
         let mut svg = String::new();
         let area = SVGBackend::with_string(&mut svg, (400, 100)).into_drawing_area();
@@ -794,6 +806,11 @@ mod tests {
                     "{width} px: {lines:?}"
                 );
             }
+            let fits = text_size(&area, "6 h 02 min old", &style).0 <= f64::from(width);
+            assert!(
+                lines.len() == 1 || !fits || lines.last().unwrap() != "old",
+                "{width} px: {lines:?}"
+            );
         }
     }
 

@@ -371,6 +371,7 @@ fn tolerance<DB: DrawingBackend>(
 struct ReadOffLines {
     lines: Vec<String>,
     width: f64,
+    line_height: f64,
     height: f64,
 }
 
@@ -422,10 +423,12 @@ fn read_off_lines<DB: DrawingBackend>(
         let (lw, lh) = super::text_size(area, line, &style);
         (f64::max(w, lw), f64::max(h, lh + 2.0 * s))
     });
-    let height = lines.len() as f64 * line_height + gap;
+    // The lines, a gap above them (off the legend) and one below (off the plot).
+    let height = lines.len() as f64 * line_height + gap + 4.0 * s;
     (height <= (plot_height - height) / 3.0).then_some(ReadOffLines {
         lines,
         width,
+        line_height,
         height,
     })
 }
@@ -468,8 +471,8 @@ fn read_off<DB: DrawingBackend>(
         px + gap
     };
     let left = left.min(plot_right - width - gap).max(plot_left + gap);
-    let line_height = (sentence.height - gap) / sentence.lines.len() as f64;
-    let band_top = f64::from(py) - sentence.height;
+    let line_height = sentence.line_height;
+    let band_top = f64::from(py) - gap - sentence.lines.len() as f64 * line_height;
     let style = read_off_style(theme.text, s);
     for (row, line) in sentence.lines.into_iter().enumerate() {
         let y = band_top + row as f64 * line_height;

@@ -210,7 +210,7 @@ pub(super) struct JitterFlags {
     /// preset's own jitter, else full for jitter and herd, none for staleness: exact).
     #[arg(long)]
     mode: Option<String>,
-    /// The factor of proportional jitter (0 to 1, default 0.2).
+    /// The factor of proportional jitter (0, or 0.000001 to 1; default 0.2).
     #[arg(long, value_name = "F", allow_hyphen_values = true)]
     factor: Option<String>,
     /// The seed of the random draws (0 to 9007199254740991); a fresh one, printed, if absent.
@@ -284,7 +284,8 @@ pub(super) struct StormFlags {
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: Option<String>,
     /// fixed (the default without a preset or policy flags) or exponential (the backoff policy
-    /// given by --preset, --base/--multiplier/--cap or --gaps).
+    /// given by --preset, --base/--multiplier/--cap or --gaps; the article's 30 s × 3 capped at
+    /// 3 h, 14 attempts, for what is not given).
     #[arg(long)]
     policy: Option<String>,
     /// The fixed policy's interval (default 30s).
@@ -296,16 +297,17 @@ pub(super) struct StormFlags {
     /// else none; `figure distribution` and `figure herd`: full, as `jitter` and `herd`).
     #[arg(long)]
     mode: Option<String>,
-    /// The factor of proportional jitter (0 to 1).
+    /// The factor of proportional jitter (0, or 0.000001 to 1; default 0.2).
     #[arg(long, value_name = "F", allow_hyphen_values = true)]
     factor: Option<String>,
     /// The seed of the jittered gaps and of the order retries are served in (default 42).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
-    /// A retry budget: retries at most this share of first attempts over the trailing window.
+    /// A retry budget, in percent (10 or 10%): retries at most this share of the first attempts
+    /// over the trailing window, plus a floor of 0.5 retries a second over it.
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
     budget: Option<String>,
-    /// The budget's trailing window (default 60s).
+    /// The budget's trailing window, whole seconds from 1 s to 1 h (default 60s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     budget_window: Option<String>,
     /// A per-endpoint rate limit on all attempts.
@@ -350,15 +352,16 @@ pub(super) struct StormFlags {
     /// Attempts the window must hold before --breaker-share counts (default 100).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     breaker_min_attempts: Option<String>,
-    /// How long the breaker stays open before it probes (default 30s).
+    /// How long the breaker stays open before it probes, whole seconds from 1 s to 1 h (default
+    /// 30s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     breaker_cooldown: Option<String>,
-    /// Attempts sent at most while the breaker is half-open (default 1).
+    /// Attempts sent at most each second while the breaker is half-open (default 1).
     #[arg(long, value_name = "P", allow_hyphen_values = true)]
     breaker_probes: Option<String>,
     /// discrete (every delivery, seeded; the default of storm), fluid (expected values, fast;
     /// the default of survival), auto (fluid where it represents the scenario, else discrete)
-    /// or arithmetic (the article's table; storm only).
+    /// or arithmetic (the article's table; the storm command only).
     #[arg(long)]
     engine: Option<String>,
 }
@@ -548,6 +551,15 @@ pub(super) enum DataFormat {
 }
 
 impl DataFormat {
+    /// The format as `--format` takes it.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            DataFormat::Table => "table",
+            DataFormat::Csv => "csv",
+            DataFormat::Json => "json",
+        }
+    }
+
     /// `report` in this format: JSON from serde, the others from the report's own forms.
     pub(super) fn render<T: Serialize>(
         self,

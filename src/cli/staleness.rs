@@ -26,7 +26,8 @@ pub(super) struct StalenessArgs {
     /// How long an event stays worth delivering: older ones arrive stale.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     tolerance: Option<String>,
-    /// How late after recovery a delivery may be; with --tolerance, a suggested schedule.
+    /// How late after recovery a delivery may be; given with --tolerance (required), a suggested
+    /// schedule.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     max_lag: Option<String>,
     /// One outage's length (without it, a ladder of lengths).

@@ -36,7 +36,7 @@ pub(super) fn run(args: StormArgs) -> Result<String, Error> {
     if args.per_second && args.format != DataFormat::Csv {
         return Err(Error::out_of_range(
             "per-second",
-            "given without --format csv",
+            format!("--format {}", args.format.name()),
             "given only with --format csv (per-second rows exist only as CSV)",
         ));
     }
@@ -44,7 +44,7 @@ pub(super) fn run(args: StormArgs) -> Result<String, Error> {
         if args.per_second {
             return Err(Error::out_of_range(
                 "per-second",
-                "given with the arithmetic engine",
+                "--engine arithmetic",
                 "left out: the arithmetic view has minutes only",
             ));
         }

@@ -31,10 +31,15 @@ pub(crate) fn caption(
     );
     if scenario.traffic_s > 0 && scenario.arrivals_per_s > scenario.capacity_per_s {
         text += &format!(
-            "The destination answers at most {} requests per second, fewer than the {} \
+            "The destination answers at most {} {} per second, fewer than the {} \
              deliveries arriving each second: it falls behind while the traffic lasts, even \
              without an outage. ",
             rate_text(scenario.capacity_per_s),
+            if scenario.capacity_per_s == 1.0 {
+                "request"
+            } else {
+                "requests"
+            },
             rate_text(scenario.arrivals_per_s),
         );
     }

@@ -70,7 +70,7 @@ impl RetryQuota {
                 if ratio.is_some() {
                     return Err(Error::out_of_range(
                         "retry-quota-ratio",
-                        "given with retry-quota aws",
+                        "retry-quota aws",
                         RATIO_ONLY_WITH_GRPC,
                     ));
                 }

@@ -208,6 +208,17 @@ fn refusals_name_the_flag_given_and_its_range() {
             "error: --arrivals must be a rate that brings at most 0 deliveries over the storm's \
              60 s of traffic beside its batch of 10000000, which leaves no room: a smaller batch",
         ),
+        // "got given without --format csv" (outside help review).
+        (
+            "storm --per-second",
+            "error: --per-second must be given only with --format csv (per-second rows exist \
+             only as CSV), got --format table",
+        ),
+        (
+            "storm --retry-quota aws --retry-quota-ratio 0.2",
+            "error: --retry-quota-ratio must be given only with --retry-quota grpc (the AWS SDKs' \
+             bucket has no ratio), got retry-quota aws",
+        ),
     ];
     for (command, expected) in cases {
         refused(&command.split_whitespace().collect::<Vec<_>>(), expected);
@@ -216,6 +227,13 @@ fn refusals_name_the_flag_given_and_its_range() {
     let gaps = "jitter --gaps 1ms --then-every 1ms --attempts 100 --mode full --deadline 365d";
     let gaps = stderr(&run(&gaps.split_whitespace().collect::<Vec<_>>()));
     assert!(gaps.contains("(or longer gaps)"), "{gaps}");
+    // "answers at most 1 requests per second".
+    let slow = "storm --arrivals 2/s --capacity 1/s --traffic 60s --outage 10s --engine discrete";
+    let slow = stdout(&run(&slow.split_whitespace().collect::<Vec<_>>()));
+    assert!(
+        slow.contains("answers at most 1 request per second"),
+        "{slow}"
+    );
     // An exponent is a number in a duration too: 1e2 s is 100 s.
     let json = crate::common::json(&[
         "schedule",

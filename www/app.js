@@ -782,7 +782,8 @@ async function main() {
     });
     $(`${field}-text`).addEventListener('input', () => {
       syncSlider(field);
-      if (POLICY_CONTROLS.includes(field)) edited(field);
+      // Typed, the value is the user's own (Rust keeps a typed cap from moving the base).
+      if (POLICY_CONTROLS.includes(field)) edited(`${field} typed`);
       render();
     });
   }

@@ -201,9 +201,17 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
 
 /// The settings after the reader changed `control`: choosing a preset sets its schedule and
 /// jitter; moving base, multiplier or cap (or pressing "drop-gaps") goes back to the formula
-/// and leaves the preset; a new stop rule or count leaves the preset but keeps its gaps;
+/// and leaves the preset (base and cap moved with their sliders never cross; `"cap typed"`, a
+/// value typed into the field, is left for the cap's own refusal); a new stop rule or count leaves the preset but keeps its gaps;
 /// "apply-suggestion" sets the schedule the staleness tolerance and allowed lag suggest.
 pub fn edited(mut settings: Settings, control: &str) -> Settings {
+    // A value typed into a field (`"cap typed"`) is the user's own: a cap typed under the base
+    // is refused next to its field rather than lowering the base (an outside tester lost a
+    // base that way, silently). A slider's move keeps the two from crossing.
+    let (control, typed) = match control.strip_suffix(" typed") {
+        Some(control) => (control, true),
+        None => (control, false),
+    };
     match control {
         "preset" => {
             if let Ok(preset) = crate::presets::preset(settings.get("preset")) {
@@ -218,12 +226,16 @@ pub fn edited(mut settings: Settings, control: &str) -> Settings {
             }
             None => {
                 to_formula(&mut settings);
-                keep_base_within_cap(&mut settings, "cap");
+                if !typed {
+                    keep_base_within_cap(&mut settings, "cap");
+                }
             }
         },
         "base" => {
             to_formula(&mut settings);
-            keep_base_within_cap(&mut settings, "base");
+            if !typed {
+                keep_base_within_cap(&mut settings, "base");
+            }
         }
         "multiplier" | "drop-gaps" => to_formula(&mut settings),
         "attempts" | "give-up" | "stop" => settings.set("preset", ""),
@@ -266,6 +278,20 @@ mod tests {
         };
         assert_eq!(edit("#base=10h", "base"), ("10h".into(), "10h".into()));
         assert_eq!(edit("#cap=10s", "cap"), ("10s".into(), "10s".into()));
+        // Typed, a cap under the base is refused where it was typed and the base kept.
+        let typed = edited(resolved("#cap=10s"), "cap typed");
+        assert_eq!((typed.get("base"), typed.get("cap")), ("30 s", "10s"));
+        let refusal = crate::page::views::policy_params(&typed)
+            .policy()
+            .unwrap_err();
+        assert!(
+            refusal
+                .to_string()
+                .starts_with("cap must be a duration of at least the base (30 s)"),
+            "{refusal}"
+        );
+        let typed = edited(resolved("#base=10h"), "base typed");
+        assert_eq!((typed.get("base"), typed.get("cap")), ("10h", "3 h"));
         assert_eq!(edit("#base=1h", "base"), ("1h".into(), "3 h".into()));
         let typing = edited(resolved("#base=10x"), "base");
         assert_eq!(typing.get("cap"), "3 h");

@@ -84,8 +84,8 @@ impl Params {
     /// The outage in whole seconds; a positive one that would round to none is refused (the
     /// storm runs in whole seconds, and `--outage 0.4s` ran without an outage).
     fn outage_seconds(&self, default: u32) -> Result<u32, Error> {
-        const RANGE: &str = "0 s or from 0.5 s to 7 days: the storm runs in whole seconds, and \
-                             rounds 0.5 s up to 1 s";
+        const RANGE: &str = "0 s or from 0.5 s to 7 days (the storm runs in whole seconds, and \
+                             rounds 0.5 s up to 1 s)";
         let given = seconds_within_the_horizon(&self.outage, "outage", default, RANGE)?;
         if given > 0.0 && given < 0.5 {
             return Err(Error::out_of_range(

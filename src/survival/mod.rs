@@ -283,11 +283,15 @@ fn check_work(
         let most = specs.iter().map(|(_, spec)| spec.policy.attempts()).max();
         return Err(Error::out_of_range(
             "steps",
-            format!("a map of {work:.3e} {unit} at worst"),
             format!(
-                "at most {limit:e} {unit} (each cell simulates its storm's seconds for each of up \
-                 to {} attempts; refused before it starts): {ways}",
-                most.unwrap_or(0)
+                "a map of {} {unit} at worst",
+                crate::number_text::format_count(work.round())
+            ),
+            format!(
+                "at most {} {unit} (each cell simulates its storm's seconds for each of up to {} \
+                 attempts; refused before it starts): {ways}",
+                crate::number_text::format_count(limit),
+                crate::number_text::format_count(f64::from(most.unwrap_or(0)))
             ),
         ));
     }
@@ -352,6 +356,17 @@ impl Plan {
         }
         check_deliveries(yours, &axes)?;
         let engine = map_engine(engine);
+        // Decorrelated jitter is what the fluid map cannot take: the mode is named (the page's
+        // engine field, left at auto, was told "engine must be discrete here").
+        if engine == Engine::Fluid && yours.jitter == Jitter::Decorrelated {
+            return Err(Error::out_of_range(
+                "mode",
+                "decorrelated",
+                "none, full, equal or proportional for a survival map on the fluid engine \
+                 (decorrelated jitter's gaps depend on the one before; engine discrete takes \
+                 it, within the discrete engine's limits)",
+            ));
+        }
         let series = series_specs(yours)?;
         let current = (
             f64::from(yours.outage.1),

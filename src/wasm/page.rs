@@ -78,7 +78,8 @@ pub fn slider_position(
 }
 
 /// The settings after the reader changed `control` (`preset`, `base`, `multiplier`, `cap`,
-/// `attempts`, `give-up`, `stop`, `drop-gaps`; others change nothing else).
+/// `attempts`, `give-up`, `stop`, `drop-gaps`, each followed by ` typed` when typed into its
+/// field rather than moved with its slider; others change nothing else).
 #[wasm_bindgen(js_name = settingEdited, unchecked_return_type = "Settings")]
 pub fn setting_edited(
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,

@@ -356,17 +356,6 @@ impl Plan {
         }
         check_deliveries(yours, &axes)?;
         let engine = map_engine(engine);
-        // Decorrelated jitter is what the fluid map cannot take: the mode is named (the page's
-        // engine field, left at auto, was told "engine must be discrete here").
-        if engine == Engine::Fluid && yours.jitter == Jitter::Decorrelated {
-            return Err(Error::out_of_range(
-                "mode",
-                "decorrelated",
-                "none, full, equal or proportional for a survival map on the fluid engine \
-                 (decorrelated jitter's gaps depend on the one before; engine discrete takes \
-                 it, within the discrete engine's limits)",
-            ));
-        }
         let series = series_specs(yours)?;
         let current = (
             f64::from(yours.outage.1),

@@ -131,35 +131,6 @@ fn a_backlog_drained_in_the_second_after_the_hour_is_slow_in_the_map_and_the_sto
     }
 }
 
-/// A fluid map of decorrelated jitter names the mode, not an engine the reader left at auto
-/// (outside page review: "engine must be discrete here … got fluid"); on the discrete engine
-/// the mode is no reason to refuse.
-#[test]
-fn a_fluid_map_of_decorrelated_jitter_names_the_mode() {
-    let decorrelated = Spec {
-        policy: Policy::new(1.0, 3.0, 600.0, Stop::Attempts(20)).unwrap(),
-        jitter: Jitter::Decorrelated,
-        ..Spec::article_fixed()
-    };
-    let axes = Axes::new((10.0, 600.0), (1.5, 4.0), (2, 2)).unwrap();
-    for engine in [Engine::Auto, Engine::Fluid] {
-        let refused = Plan::new(&decorrelated, axes.clone(), engine)
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
-        assert!(
-            refused
-                .starts_with("mode must be none, full, equal or proportional for a survival map"),
-            "{engine:?}: {refused}"
-        );
-    }
-    let discrete = Plan::new(&decorrelated, axes, Engine::Discrete).err();
-    assert!(
-        !discrete.is_some_and(|e| e.to_string().starts_with("mode")),
-        "the discrete engine takes decorrelated jitter"
-    );
-}
-
 #[test]
 fn the_boundary_is_the_last_outage_before_the_first_collapse() {
     let c = |outcome| Cell {

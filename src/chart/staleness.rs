@@ -488,6 +488,22 @@ mod tests {
     use crate::chart::to_svg;
     use crate::page::{staleness_chart, Settings};
 
+    /// `chart` drawn as SVG at `size` with the default options.
+    fn svg_of(chart: &StalenessChart, size: (u32, u32)) -> String {
+        to_svg(size, |area| draw(area, chart, &ChartOptions::default())).unwrap()
+    }
+
+    /// The highest point (least y) of the lines drawn in `svg` that reach below `y`: the plot's
+    /// lines, not the legend's samples above them.
+    fn highest_line_reaching_below(svg: &str, y: f64) -> f64 {
+        crate::chart::svg_read::polylines(svg)
+            .iter()
+            .map(|line| line.points.iter().map(|p| p.1))
+            .filter(|ys| ys.clone().fold(0.0, f64::max) > y)
+            .flatten()
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// WCAG's contrast ratio between two colours (1 to 21).
     fn contrast(a: RGBColor, b: RGBColor) -> f64 {
         let lum = |RGBColor(r, g, b): RGBColor| {
@@ -568,10 +584,7 @@ mod tests {
             let mut settings = Settings::default();
             settings.set("mode", mode);
             let chart = staleness_chart(&settings).unwrap();
-            let svg = to_svg((900, 400), |area| {
-                draw(area, &chart, &ChartOptions::default())
-            })
-            .unwrap();
+            let svg = svg_of(&chart, (900, 400));
             let named = labels(&svg)
                 .iter()
                 .any(|l| l.text == "its 95th percentile under jitter");
@@ -624,10 +637,7 @@ mod tests {
         // Without the rule, 57 of 612 sizes from 240 × 160 to 900 × 500 had them overlap.
         for width in (240..=900).step_by(20) {
             for height in (160..=500).step_by(20) {
-                let svg = to_svg((width, height), |area| {
-                    draw(area, &chart, &ChartOptions::default())
-                })
-                .unwrap();
+                let svg = svg_of(&chart, (width, height));
                 let labels = crate::chart::svg_read::labels(&svg);
                 let Some(tolerance) = labels.iter().find(|l| l.text.starts_with("tolerance"))
                 else {
@@ -662,21 +672,14 @@ mod tests {
         settings.set("tolerance", "365d");
         settings.set("read-outage", "20ms");
         let chart = staleness_chart(&settings).unwrap();
-        let svg = to_svg((360, 240), |area| {
-            draw(area, &chart, &ChartOptions::default())
-        })
-        .unwrap();
+        let svg = svg_of(&chart, (360, 240));
         let labels = crate::chart::svg_read::labels(&svg);
         let find = |start: &str| labels.iter().find(|l| l.text.starts_with(start));
         let tolerance = find("tolerance 365 days").expect("the tolerance's label");
         let read = find("20 ms outage").expect("the read-off");
         // The plot's top: where the highest line below the read-off's band starts (its own
         // dashed line runs the plot's height).
-        let plot_top = crate::chart::svg_read::polylines(&svg)
-            .iter()
-            .flat_map(|line| line.points.iter().map(|p| p.1))
-            .filter(|&y| y > read.rect.3)
-            .fold(f64::INFINITY, f64::min);
+        let plot_top = highest_line_reaching_below(&svg, read.rect.3);
         assert!(
             tolerance.rect.1 >= plot_top && tolerance.rect.1 >= read.rect.3,
             "the tolerance's label {:?} rises above the plot's top ({plot_top}), toward the \
@@ -694,10 +697,7 @@ mod tests {
         let chart = staleness_chart(&settings).unwrap();
         let mut drawn = 0;
         for (width, height) in [(360, 300), (360, 420), (480, 320), (700, 350), (900, 420)] {
-            let svg = to_svg((width, height), |area| {
-                draw(area, &chart, &ChartOptions::default())
-            })
-            .unwrap();
+            let svg = svg_of(&chart, (width, height));
             let labels = crate::chart::svg_read::labels(&svg);
             let Some(first) = labels.iter().position(|l| l.text.contains("outage: ")) else {
                 continue;
@@ -713,13 +713,7 @@ mod tests {
                 .fold((f64::INFINITY, 0.0), |(t, b), l| {
                     (f64::min(t, l.rect.1), f64::max(b, l.rect.3))
                 });
-            // The lines below the sentence's top: the legend's samples are above it.
-            let highest = crate::chart::svg_read::polylines(&svg)
-                .iter()
-                .map(|line| line.points.iter().map(|p| p.1))
-                .filter(|ys| ys.clone().fold(0.0, f64::max) > top)
-                .flatten()
-                .fold(f64::INFINITY, f64::min);
+            let highest = highest_line_reaching_below(&svg, top);
             assert!(
                 bottom <= highest,
                 "{width} × {height}: the sentence ends at {bottom}, a line reaches {highest}"
@@ -735,10 +729,7 @@ mod tests {
         let mut settings = Settings::default();
         settings.set("tolerance", "1s");
         let chart = staleness_chart(&settings).unwrap();
-        let svg = to_svg((800, 400), |area| {
-            draw(area, &chart, &ChartOptions::default())
-        })
-        .unwrap();
+        let svg = svg_of(&chart, (800, 400));
         let labels = crate::chart::svg_read::labels(&svg);
         let find = |start: &str| labels.iter().find(|l| l.text.starts_with(start)).unwrap();
         let (tolerance, tick) = (find("tolerance 1 s"), find("1 min"));
@@ -758,7 +749,7 @@ mod tests {
         let chart = staleness_chart(&settings).unwrap();
         // The read-off's first line.
         let read_off = |size| {
-            let svg = to_svg(size, |area| draw(area, &chart, &ChartOptions::default())).unwrap();
+            let svg = svg_of(&chart, size);
             crate::chart::svg_read::labels(&svg)
                 .into_iter()
                 .map(|l| l.text)
@@ -775,10 +766,7 @@ mod tests {
         jittered.set("samples", "500");
         jittered.set("read-outage", "4h");
         let chart = staleness_chart(&jittered).unwrap();
-        let svg = to_svg((900, 400), |area| {
-            draw(area, &chart, &ChartOptions::default())
-        })
-        .unwrap();
+        let svg = svg_of(&chart, (900, 400));
         let labels: Vec<String> = (crate::chart::svg_read::labels(&svg).into_iter())
             .map(|l| l.text)
             .collect();
@@ -828,10 +816,7 @@ mod tests {
             delivered >= 20,
             "{delivered} outages with a first event delivered"
         );
-        let svg = to_svg((800, 400), |area| {
-            draw(area, &chart, &ChartOptions::default())
-        })
-        .unwrap();
+        let svg = svg_of(&chart, (800, 400));
         let labels = crate::chart::svg_read::labels(&svg);
         for tick in ["< 5 s", "5 s", "15 s"] {
             assert!(labels.iter().any(|l| l.text == tick), "{tick}: {labels:?}");
@@ -858,10 +843,7 @@ mod tests {
             settings.set("mode", "none");
             settings.set("read-outage", outage);
             let chart = staleness_chart(&settings).unwrap();
-            let svg = to_svg((width, 400), |area| {
-                draw(area, &chart, &ChartOptions::default())
-            })
-            .unwrap();
+            let svg = svg_of(&chart, (width, 400));
             let first = svg[..svg.find("outage: ").unwrap()].rfind("<text").unwrap();
             // The time axis's tick labels end (right-aligned) left of the plot, where the
             // sentence once ran over "12 h" in a narrow column.

@@ -229,13 +229,15 @@ pub fn format_limit(limit: f64, given: f64) -> (String, String) {
 
 /// A duration as a refusal quotes it: as [`format_unrounded`] writes it where it is one (0 s or
 /// more, finite: what reads back as the value, 3601 s as "1 h 1 s", not "1 h" beside a limit of
-/// 1 h), else the number of seconds given (`-600`, `NaN`, `inf`). `format_duration`
-/// writes a negative or NaN count as 0 s, which made a refusal contradict itself ("a duration
-/// from 0 s to 7 days, got 10 min" for -600).
+/// 1 h), a negative one with its sign (`-10 min`: `format_duration` writes a negative count as
+/// 0 s, which made a refusal contradict itself, "a duration from 0 s to 7 days, got 10 min" for
+/// -600), else the number of seconds given (`NaN`, `inf`).
 pub(crate) fn refused_duration(seconds: f64) -> String {
     if seconds.is_finite() && seconds >= 0.0 {
         // As it reads back: rounded, 3601 s read "got 1 h" beside "from 1 s to 1 h".
         format_unrounded(seconds)
+    } else if seconds < 0.0 && seconds > -1e15 {
+        format!("-{}", format_unrounded(-seconds))
     } else if seconds.abs() >= 1e15 && seconds.is_finite() {
         format!("{seconds:e}")
     } else {
@@ -397,7 +399,8 @@ mod tests {
     #[test]
     fn a_refused_duration_is_quoted_as_given() {
         assert_eq!(refused_duration(600.0), "10 min");
-        assert_eq!(refused_duration(-600.0), "-600");
+        assert_eq!(refused_duration(-600.0), "-10 min");
+        assert_eq!(refused_duration(-1.5), "-1.5 s");
         assert_eq!(refused_duration(f64::NAN), "NaN");
         assert_eq!(refused_duration(f64::INFINITY), "inf");
         assert_eq!(refused_duration(-1e300), "-1e300");

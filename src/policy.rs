@@ -510,7 +510,11 @@ fn check_span_with(
             valid(),
         ))
     } else {
-        Err(Error::out_of_range(field, seconds, valid()))
+        Err(Error::out_of_range(
+            field,
+            crate::duration::refused_duration(seconds),
+            valid(),
+        ))
     }
 }
 
@@ -849,7 +853,7 @@ mod tests {
             ),
             (
                 Policy::new(1.0, 2.0, 10.0, Stop::GiveUpAfter(-1.0)),
-                "give-up must be a duration greater than 0 s and at most 365 days, got -1",
+                "give-up must be a duration greater than 0 s and at most 365 days, got -1 s",
             ),
             (
                 Policy::new(1.0, 2.0, 10.0, Stop::GiveUpAfter(400.0 * 86_400.0)),

@@ -456,7 +456,7 @@ fn bad_input_is_refused_naming_the_field_and_range() {
         ),
         (
             q.with_tolerance(-1.0).unwrap_err(),
-            format!("tolerance must be {span}, got -1"),
+            format!("tolerance must be {span}, got -1 s"),
         ),
         (
             suggest(&Policy::article(), HOUR, 0.0).unwrap_err(),

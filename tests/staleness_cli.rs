@@ -213,7 +213,10 @@ fn bad_input_is_refused_naming_the_flag_and_range() {
         &with(&["--tolerance", "banana"]),
         "error: --tolerance must be a duration such as",
     );
-    refused(&with(&["--max-lag", "-1h"]), "error: --max-lag must be");
+    refused(
+        &with(&["--tolerance", "1h", "--max-lag", "-1h"]),
+        "error: --max-lag must be a duration greater than 0 s and at most 365 days, got -1 h",
+    );
     refused(&with(&["--outage", "nan"]), "error: --outage must be");
     refused(
         &with(&["--samples", "0", "--mode", "full"]),

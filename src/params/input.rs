@@ -64,10 +64,19 @@ impl<'de> Deserialize<'de> for NumberInput {
 impl DurationInput {
     /// The duration in seconds; text is parsed, numbers are taken as they are (range checks
     /// happen where the field is used).
+    ///
+    /// Text with a minus sign reads as the negative duration, as a negative number of seconds
+    /// does, so that the field's own check refuses it with the field's range (`"-5s"` was told
+    /// "never negative" alone).
     pub fn seconds(&self, field: &'static str) -> Result<f64, Error> {
         match self {
             DurationInput::Seconds(s) => Ok(*s),
-            DurationInput::Text(text) => parse_duration(field, text),
+            DurationInput::Text(text) => match text.trim_start().strip_prefix('-') {
+                Some(magnitude) if !magnitude.trim_start().starts_with(['-', '+']) => {
+                    parse_duration(field, magnitude).map(|seconds| -seconds)
+                }
+                _ => parse_duration(field, text),
+            },
         }
     }
 }

@@ -501,6 +501,39 @@ mod tests {
         }
     }
 
+    /// A negative duration typed as text was told "never negative" without the field's range
+    /// (outside page review); it is now refused as the same number of seconds is.
+    #[test]
+    fn a_negative_duration_typed_is_told_the_fields_range() {
+        let policy = |base: &str, cap: &str| {
+            Params {
+                base: Some(DurationInput::Text(base.into())),
+                multiplier: Some(2.0),
+                cap: Some(DurationInput::Text(cap.into())),
+                attempts: Some(5.0),
+                ..Params::default()
+            }
+            .policy()
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+        };
+        assert_eq!(
+            policy("-5s", "1h"),
+            "base must be a duration greater than 0 s and at most 365 days, got -5 s"
+        );
+        assert_eq!(
+            policy(" - 1m30s", "1h"),
+            "base must be a duration greater than 0 s and at most 365 days, got -90 s"
+        );
+        assert_eq!(
+            policy("30s", "-1h"),
+            "cap must be a duration of at least the base (30 s) and at most 365 days, got -1 h"
+        );
+        // Two signs are no duration.
+        assert!(policy("--5s", "1h").contains("got --5s"));
+    }
+
     #[test]
     fn numbers_and_text_are_read_in_one_pass_and_anything_else_is_named() {
         let duration = |json: &str| serde_json::from_str::<DurationInput>(json);

@@ -573,17 +573,13 @@ fn seconds_within_the_horizon(
     default: u32,
     range: &str,
 ) -> Result<f64, Error> {
-    // Text that is no duration, or a negative one, is told the range too (`--outage -1s` read
-    // "never negative", with no longest outage).
+    // Text that is no duration is told the range too, as a negative one is below.
     let value = seconds(input, field, f64::from(default)).map_err(|error| match error {
         Error::BadDuration { value, .. } => Error::out_of_range(
             field,
             format!("{value:?}"),
             format!("{range}, {}", crate::duration::DURATION_EXAMPLES),
         ),
-        Error::OutOfRange { value, .. } if value.trim_start().starts_with('-') => {
-            Error::out_of_range(field, value, range)
-        }
         other => other,
     })?;
     if value.is_finite() && (0.0..=f64::from(crate::storm::MAX_HORIZON_S)).contains(&value) {

@@ -124,7 +124,7 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
         ),
         (
             &["--give-up", "-5s"],
-            "--give-up must be a duration such as 30s, never negative, got -5s",
+            "--give-up must be a duration greater than 0 s and at most 365 days, got -5 s",
         ),
         (
             &["--give-up", "soon"],
@@ -150,7 +150,7 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
     let flags: &[(&[&str], &str)] = &[
         (
             &["--base", "-5s"],
-            "--base must be a duration such as 30s, never negative, got -5s",
+            "--base must be a duration greater than 0 s and at most 365 days, got -5 s",
         ),
         (&["--base", "NaN"], "--base must be a duration such as"),
         (

@@ -53,7 +53,7 @@ fn storm_refusals_name_the_flag_at_fault_and_its_range() {
     }
     refused(
         &["storm", "--outage", "-1s"],
-        "error: --outage must be 0 s or from 0.5 s to 7 days (the storm runs in whole seconds, and rounds 0.5 s up to 1 s), got -1s",
+        "error: --outage must be 0 s or from 0.5 s to 7 days (the storm runs in whole seconds, and rounds 0.5 s up to 1 s), got -1 s",
     );
     refused(
         &["storm", "--traffic", "1e300s"],

@@ -325,14 +325,17 @@ pub(crate) fn with_article(text: &str) -> String {
 }
 
 /// Formats a cap that must read right at every scale (`solve-cap`'s answer): under a second in
-/// milliseconds to the microsecond (`1.5 ms`; shorter ones as [`format_duration`] writes them,
-/// never `0 s`), then to the millisecond as [`format_exact`] writes it (`2 h 59 min 42.857 s`),
+/// milliseconds to the microsecond (`1.5 ms`), under a millisecond to the nanosecond
+/// (`0.205 ms`, `0.0015 ms`; under a nanosecond as [`format_duration`] writes it, never `0 s`),
+/// then to the millisecond as [`format_exact`] writes it (`2 h 59 min 42.857 s`),
 /// and from 100 h on, where [`format_duration`] writes days, in whole days and the exact rest
 /// (`365 days`, `200 days 6 h`), so that the cap reads in the unit the deadline beside it does.
 pub(crate) fn format_cap(seconds: f64) -> String {
     let s = seconds.max(0.0);
-    if s < 0.001 {
+    if s < 1e-9 {
         format_duration(s)
+    } else if s < 0.001 {
+        format!("{} ms", trim(s * 1000.0, 6))
     } else if s < 1.0 {
         format!("{} ms", trim(s * 1000.0, 3))
     } else if s < 100.0 * HOUR {
@@ -583,6 +586,7 @@ mod tests {
     fn a_cap_reads_right_at_every_scale() {
         let cases = [
             (1.5e-6, "0.0015 ms"),
+            (0.000_205, "0.205 ms"),
             (0.0014, "1.4 ms"),
             (0.0015, "1.5 ms"),
             (0.0126, "12.6 ms"),

@@ -82,7 +82,7 @@ fn solve_cap_answers_and_refuses() {
     assert!(output.status.success());
     assert_eq!(
         stdout(&output),
-        "A cap of 2 h 59 min 42.857 s (10782.8571429 s) makes 14 attempts reach 24 h.\n"
+        "A cap of 2 h 59 min 42.858 s (10782.858 s) makes 14 attempts reach 24 h.\n"
     );
     let output = run(&[
         "solve-cap",

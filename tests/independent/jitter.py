@@ -253,9 +253,21 @@ def solve_cap(base, mult, attempts, deadline):
     below = 0.0  # sum of the gaps under the cap
     for j, uj in enumerate(u):  # cap in [u[j-1], u[j]]: j gaps below, r - j at the cap
         if at_or_past(below + (r - j) * uj, deadline):
-            return (deadline - below) / (r - j)
+            return rounded_up_as_written((deadline - below) / (r - j))
         below += uj
-    return u[-1]
+    return rounded_up_as_written(u[-1])
+
+
+def rounded_up_as_written(cap):
+    """The README: the solved cap is rounded up to the precision it is written in (the
+    nanosecond under a millisecond, the microsecond under a second, else the millisecond; not
+    under a nanosecond); one on a step already stays."""
+    if cap < 1e-9:
+        return cap
+    step = 1e-9 if cap < 1e-3 else 1e-6 if cap < 1.0 else 1e-3
+    steps = cap / step
+    whole = round(steps) if abs(steps - round(steps)) < 1e-6 else math.ceil(steps)
+    return whole * step
 
 
 # --- jitter -------------------------------------------------------------------------------------
@@ -1014,7 +1026,7 @@ FIXED = [
       "schedule.attempts_within_window": 5, "schedule.uncapped_last_gap_s": 15943230.0}),
     ({"base": "30s", "multiplier": "3", "cap": "3h", "attempts": "14"}, *article("full", attempts=14), 0.2,
      {"window": None, "solve": 86400.0, "seed": 42, "samples": 1000, "deliveries": 1000, "deadline": 86400.0},
-     {"solve-cap.cap_s": 10782.8571429, "jitter.expected_give_up_s": 43260.0, "jitter.deadline_safe.attempts": 27,
+     {"solve-cap.cap_s": 10782.858, "jitter.expected_give_up_s": 43260.0, "jitter.deadline_safe.attempts": 27,
       "herd.first_retry.peak_per_s": 44.0, "herd.first_retry.window_s": 30.0}),
     ({"preset": "svix"}, Policy(gaps=PRESETS["svix"]["gaps"], attempts=8), "none", 0.2, {"seed": 1, "samples": 10},
      {"schedule.give_up_s": 99305.0}),

@@ -304,12 +304,16 @@ pub(super) struct StormFlags {
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
     /// A retry budget, in percent (10 or 10%): retries at most this share of the first attempts
-    /// over the trailing window, plus a floor of 0.5 retries a second over it.
+    /// over the trailing window, plus a floor of --budget-floor retries a second over it.
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
     budget: Option<String>,
     /// The budget's trailing window, whole seconds from 1 s to 1 h (default 60s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     budget_window: Option<String>,
+    /// The budget's floor: retries a second it allows whatever the first attempts, so that a
+    /// backlog drains once they stop (0 to 10000000/s; default 0.5/s; 0 for a pure share).
+    #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+    budget_floor: Option<String>,
     /// A per-endpoint rate limit on all attempts.
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     rate_limit: Option<String>,
@@ -391,6 +395,7 @@ impl StormFlags {
             flag("interval", &self.interval),
             flag("budget", &self.budget),
             flag("budget-window", &self.budget_window),
+            flag("budget-floor", &self.budget_floor),
             flag("rate-limit", &self.rate_limit),
             switch("pause", self.pause),
             flag("resume-rate", &self.resume_rate),
@@ -470,6 +475,7 @@ impl StormFlags {
             interval: duration(&self.interval),
             budget: number_input(&self.budget),
             budget_window: duration(&self.budget_window),
+            budget_floor: number_input(&self.budget_floor),
             rate_limit: number_input(&self.rate_limit),
             pause: self.pause.then_some(true),
             resume_rate: number_input(&self.resume_rate),

@@ -85,3 +85,32 @@ fn refused_values_read_back_as_given() {
         "error: --retry-quota-ratio must be given only with --retry-quota grpc",
     );
 }
+
+/// The article's retry budget of 10% is "1.1× normal traffic"; with the default floor of
+/// 0.5 retries a second it peaked at 1.15×, and the floor could be set only in the JS API
+/// (outside review). `--budget-floor 0` gives the article's budget; the floor needs a budget.
+#[test]
+fn a_budget_without_its_floor_is_the_articles_one_point_one() {
+    let peak = |extra: &[&str]| {
+        let said = stdout(&run(&[&["storm", "--budget", "10%"][..], extra].concat()));
+        said.split("attempts peak at ")
+            .nth(1)
+            .and_then(|rest| rest.split(" normal traffic").next())
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(peak(&["--budget-floor", "0"]), "660 in minute 1, 1.1×");
+    assert_eq!(peak(&[]), "690 in minute 1, 1.15×");
+    assert_eq!(
+        peak(&["--budget-floor", "2/s"]),
+        peak(&["--budget-floor", "120/min"])
+    );
+    refused(
+        &["storm", "--budget-floor", "0"],
+        "error: --budget-floor must be given only with --budget",
+    );
+    refused(
+        &["storm", "--budget", "10", "--budget-floor", "-1"],
+        "error: --budget-floor must be a rate from 0 to 10000000 per second, got -1",
+    );
+}

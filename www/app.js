@@ -173,10 +173,19 @@ function showNotices(notices) {
 function loadFromHash() {
   const { settings, notices } = decodeState(location.hash);
   applyControls(settings);
-  showNotices(notices);
-  if (settings.section !== 'schedule') {
-    document.getElementById(`${settings.section}-heading`)?.closest('section')?.scrollIntoView();
+  const landing = settings.section === 'schedule'
+    ? null
+    : document.getElementById(`${settings.section}-heading`)?.closest('section');
+  // A link that opens at a chart shows what it could not use there, under the chart's heading,
+  // where the reader lands (at the top of the page the list was 2,400 px above the storm).
+  const box = $('notice');
+  if (landing) {
+    landing.querySelector('h2').after(box);
+  } else {
+    document.querySelector('main.layout').before(box);
   }
+  showNotices(notices);
+  landing?.scrollIntoView();
 }
 
 /** Writes the settings to the URL hash without a history entry, and the link field. */
@@ -739,7 +748,8 @@ function showEmbed() {
   // Selecting scrolls a small box to the code's end: its start (`<iframe src=…`) is what to see.
   $('embed-code').scrollTop = 0;
   const title = config.views.find((v) => v.name === $('embed-view').value)?.title ?? 'chart';
-  say('share-status', `Embed code for the ${title} below.`);
+  // The titles are phrases ("a herd of …", "which outages …"): no article goes before them.
+  say('share-status', `Embed code below: ${title}.`);
 }
 
 // ---- Start

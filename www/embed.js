@@ -85,7 +85,8 @@ function wantedHeight() {
   }
   // +1: scrollHeight is rounded, and a caption a fraction of a pixel short would scroll.
   const caption = document.querySelector('.embed-caption').scrollHeight + 1;
-  return Math.ceil(noticeHeight + naturalChartHeight(width) + caption);
+  const chart = $('chart-box').hidden ? 0 : naturalChartHeight(width);
+  return Math.ceil(noticeHeight + chart + caption);
 }
 
 /** Tell the host page the height the page wants, when framed and when it changed. */
@@ -171,17 +172,23 @@ function draw() {
   // until the result comes.
   if (!failure && computed === null) return;
   const canvas = $('chart');
-  const options = chartOptions(darkQuery.matches, sizeCanvas(canvas), settings.log === 'true');
+  // A chart that cannot be drawn gives its place to the message: an empty box stood above it.
+  let drawnNow = false;
   try {
     if (failure) throw failure;
+    $('chart-box').hidden = false;
+    const options = chartOptions(darkQuery.matches, sizeCanvas(canvas), settings.log === 'true');
     const drawn = drawView('chart', settings.view, settings, computed, options);
     const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
     fillCaption($('chart-caption'), caption, drawn.storms.map((storm) => storm.label));
     canvas.setAttribute('aria-label', caption);
+    drawnNow = true;
     if (!partial) document.body.dataset.ready = 'true';
   } catch (error) {
     $('chart-caption').textContent = notDrawnCaption(error);
   }
+  $('chart-box').hidden = !drawnNow;
+  document.querySelector('.embed-caption').classList.toggle('refused', !drawnNow);
   // After a failed draw too, so that the message shows in full.
   postHeight();
 }

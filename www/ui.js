@@ -114,13 +114,23 @@ export class Progress {
       box.className = 'progress';
       box.setAttribute('role', 'status');
       box.hidden = true;
+      // The status says once that the chart is being computed; the running time beside it is
+      // hidden from screen readers, which read every change of a status (ten a second).
+      const said = document.createElement('span');
+      said.className = 'visually-hidden';
+      // The chart's name as its downloads' group gives it ("Download the herd chart").
+      const group = canvas.closest('figure')?.querySelector('.exports')?.getAttribute('aria-label');
+      const chart = group?.replace(/^Download /, '') ?? 'this chart';
+      said.textContent = `Computing ${chart}`;
       const text = document.createElement('span');
       text.className = 'progress-text';
+      text.setAttribute('aria-hidden', 'true');
       const stop = document.createElement('button');
       stop.type = 'button';
       stop.textContent = 'Stop';
+      stop.setAttribute('aria-label', `Stop computing ${chart}`);
       stop.addEventListener('click', () => this.onStop(view));
-      box.append(text, stop);
+      box.append(said, text, stop);
       canvas.parentElement.append(box);
     }
     return box;

@@ -370,6 +370,28 @@ test('garbage in the hash shows a notice and the defaults, and never becomes HTM
   });
 });
 
+// Every link Copy link writes names its chart, and the page opens at that chart: the list of
+// what the link could not use was at the top, 2,400 px above where the reader landed (outside
+// page review).
+test('a link that opens at a chart shows what it could not use where the page lands', { timeout: 60_000 }, async () => {
+  await withPage('#view=storm&budget=1000&multiplier=%3Cb%3E', async ({ page }) => {
+    const notice = page.locator('#notice');
+    assert.ok(await notice.isVisible(), '#notice is visible');
+    const text = (await notice.textContent()) ?? '';
+    assert.ok(text.includes('budget') && text.includes('multiplier'), `#notice names both: ${JSON.stringify(text)}`);
+    assert.equal(
+      await notice.evaluate((box) => box.closest('section')?.getAttribute('aria-labelledby')),
+      'storm-heading',
+      'the notice is in the storm section',
+    );
+    const inView = await notice.evaluate((box) => {
+      const { top, bottom } = box.getBoundingClientRect();
+      return top >= 0 && bottom <= window.innerHeight;
+    });
+    assert.ok(inView, 'the notice is on screen where the link opened');
+  });
+});
+
 test('the link is copied, or selected when the clipboard refuses', { timeout: 60_000 }, async () => {
   await withPage(
     '',
@@ -595,6 +617,24 @@ test('a saved copy of the embed page draws every view from file://, with no serv
   }
 });
 
+// A chart the embed page cannot draw left a large empty box above a small grey message
+// (outside page review); its message takes the chart's place, as on the page.
+test('the embed page shows a chart it cannot draw as its message, without an empty box', { timeout: 60_000 }, async () => {
+  await withPage('embed.html#view=distribution', async ({ page }) => {
+    const drawn = await textOf(page, '#chart-caption');
+    await page.evaluate(() => { location.hash = '#view=distribution&mode=decorrelated&preset=svix'; });
+    await until(async () => (await textOf(page, '#chart-caption')).startsWith('This chart could not be drawn'), 'the refusal');
+    assert.equal(await page.locator('#chart').isVisible(), false, 'no empty chart box');
+    const caption = await page.$eval('.embed-caption', (c) => ({ top: c.getBoundingClientRect().top, border: getComputedStyle(c).borderTopStyle }));
+    assert.ok(caption.top < 60 && caption.border === 'dashed', `the message in the chart's place: ${JSON.stringify(caption)}`);
+    // And a good link draws the chart again.
+    await page.evaluate(() => { location.hash = '#view=distribution'; });
+    await until(async () => (await textOf(page, '#chart-caption')) === drawn, 'the chart again');
+    assert.equal(await page.locator('#chart').isVisible(), true, 'the chart is back');
+    assertPainted(await canvasStats(page, '#chart'), 'the redrawn distribution');
+  });
+});
+
 test('the embed page redraws when its frame is resized', { timeout: 60_000 }, async () => {
   await withPage('embed.html#view=distribution', async ({ page }) => {
     const before = await page.$eval('#chart', (c) => ({ width: c.width, height: c.height }));
@@ -637,9 +677,18 @@ test('the new controls are labelled, reached with Tab and show their focus', { t
       assert.ok(name.length > 0, `#${id} has a name`);
       assert.equal(await page.$eval(`#${id}`, (b) => b.type), 'button', `#${id} is a button`);
     }
-    for (const id of ['caption', 'distribution-caption', 'herd-caption', 'storm-caption', 'staleness-caption']) {
-      assert.equal(await page.$eval(`#${id}`, (p) => p.getAttribute('aria-live')), 'polite', `#${id} aria-live`);
+    // A caption is the chart's name, read once: as live regions, every key press on a slider
+    // re-read all five (the storm's alone is 1,350 characters), and a canvas described by the
+    // caption it is labelled with read it twice (outside page review).
+    for (const id of ['caption', 'distribution-caption', 'herd-caption', 'storm-caption', 'staleness-caption', 'survival-caption']) {
+      assert.equal(await page.$eval(`#${id}`, (p) => p.closest('[aria-live]')), null, `#${id} is no live region`);
     }
+    for (const id of CHARTS) {
+      assert.equal(await page.$eval(`#${id}`, (c) => c.getAttribute('aria-describedby')), null, `#${id} is not described by its own label`);
+    }
+    const markdownNames = await Promise.all(['copy-markdown', 'copy-staleness-markdown']
+      .map((id) => page.$eval(`#${id}`, (b) => b.getAttribute('aria-label'))));
+    assert.ok(markdownNames[0] && markdownNames[1] && markdownNames[0] !== markdownNames[1], `two Markdown buttons, two names: ${markdownNames}`);
 
     // The share row comes first (the link before the many controls), then the preset list, the
     // first control: Tab reaches it, shows its focus, and the arrow keys choose a preset.

@@ -188,7 +188,15 @@ test('Stop ends a computation and leaves no progress behind', { timeout: 120_000
     await until(() => progressShown(page, 'distribution'), 'the distribution to show its progress');
     // By the keyboard: once Stop is gone, the focus stays in the chart's figure (it fell to the
     // page's body, and the next Tab started from the top).
-    await page.locator('.canvas-box:has(#distribution) .progress button').focus();
+    const stop = page.locator('.canvas-box:has(#distribution) .progress button');
+    // Named for its chart, and the status says once what is computed (the running time beside
+    // it, rewritten ten times a second, is hidden from screen readers).
+    assert.equal(await stop.getAttribute('aria-label'), 'Stop computing the jitter distribution');
+    assert.equal(
+      await page.$eval('.canvas-box:has(#distribution) .progress', (box) => [box.getAttribute('role'), box.querySelector('.progress-text').getAttribute('aria-hidden'), box.textContent.startsWith('Computing the jitter distribution')].join()),
+      'status,true,true',
+    );
+    await stop.focus();
     await page.keyboard.press('Enter');
     await finalStatus(page);
     assert.equal(await progressShown(page, 'distribution'), false, 'the progress is gone');

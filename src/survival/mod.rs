@@ -199,19 +199,29 @@ const BRANCH_LEAD_S: f64 = 64.0;
 /// longest outage and the recovery window) would create more deliveries than a storm may
 /// ([`crate::storm::MAX_DELIVERIES`]): the limit is the rate's, as the map sets the traffic.
 fn check_deliveries(yours: &Spec, axes: &Axes) -> Result<(), Error> {
-    let longest = axes.outages_s.iter().copied().fold(0.0, f64::max);
-    let longest = longest.max(f64::from(yours.outage.1));
-    let lasts = f64::from(cell_spec(yours, longest, 1.0).traffic_s);
+    let mapped = axes.outages_s.iter().copied().fold(0.0, f64::max);
+    let own = f64::from(yours.outage.1);
+    let lasts = f64::from(cell_spec(yours, mapped.max(own), 1.0).traffic_s);
     if (yours.arrivals_per_s * lasts).floor() <= crate::storm::MAX_DELIVERIES {
         return Ok(());
     }
+    // Your storm's own cell is on the map too: when its outage is the longest, a shorter one
+    // is the way out, not a shorter outage axis (it was told "map shorter outages" for a map
+    // of 10 s to 24 h beside a storm's 7-day outage).
+    let (cell, instead) = if own > mapped {
+        (
+            "your storm's own cell",
+            "or a shorter outage for your storm",
+        )
+    } else {
+        ("its longest cell", "or map shorter outages")
+    };
     Err(Error::out_of_range(
         "arrivals",
         crate::storm::quoted_rate(yours.arrivals_per_s),
         format!(
-            "at most {} per second for this map: its longest cell's traffic lasts {} (the \
-             outage and the hour after it), and a storm creates at most 10000000 deliveries \
-             (or map shorter outages)",
+            "at most {} per second for this map: {cell}'s traffic lasts {} (the outage and the \
+             hour after it), and a storm creates at most 10000000 deliveries ({instead})",
             (crate::storm::MAX_DELIVERIES / lasts).floor(),
             crate::format_duration(lasts)
         ),

@@ -114,3 +114,22 @@ fn a_budget_without_its_floor_is_the_articles_one_point_one() {
         "error: --budget-floor must be a rate from 0 to 10000000 per second, got -1",
     );
 }
+
+/// A map's limit on the arrival rate comes from its longest cell: your storm's own when its
+/// outage is longer than the map's, and then a shorter outage for the storm is the way out
+/// (a 7-day storm outage beside a map of 10 s to 24 h was told "map shorter outages").
+#[test]
+fn a_maps_rate_limit_names_the_outage_that_sets_it() {
+    refused(
+        &["survival", "--arrivals", "1000/min", "--outage", "167h"],
+        "error: --arrivals must be at most 16 per second for this map: your storm's own cell's \
+         traffic lasts 7 days (the outage and the hour after it), and a storm creates at most \
+         10000000 deliveries (or a shorter outage for your storm), got 16.6667/s",
+    );
+    refused(
+        &["survival", "--arrivals", "200/s"],
+        "error: --arrivals must be at most 111 per second for this map: its longest cell's \
+         traffic lasts 25 h (the outage and the hour after it), and a storm creates at most \
+         10000000 deliveries (or map shorter outages), got 200/s",
+    );
+}

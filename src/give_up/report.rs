@@ -201,11 +201,13 @@ impl JitterReport {
         }
     }
 
-    /// A table of exact and sampled figures, then the caption. Without jitter (or with ±0%
+    /// A table of exact and sampled figures (durations from 2 to 10 min in seconds, as
+    /// [`crate::duration::format_table_duration`] writes them), then the caption. Without
+    /// jitter (or with ±0%
     /// proportional jitter) nothing is drawn, every sample being the unjittered time: the table
     /// has the exact column alone.
     pub fn to_table(&self) -> String {
-        let fmt = format_duration;
+        let fmt = crate::duration::format_table_duration;
         let exact_head = if self.exact { "exact" } else { "estimate" };
         let mut rows = vec![[
             String::new(),

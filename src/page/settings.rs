@@ -448,7 +448,8 @@ pub fn decode_hash(hash: &str) -> DecodedState {
             given: Vec::new(),
         };
     }
-    for pair in hash.split('&').filter(|p| !p.is_empty()) {
+    // An empty pair, with or without its `=` (`#=&&`), says nothing: it read `unknown setting ""`.
+    for pair in hash.split('&').filter(|p| !p.is_empty() && *p != "=") {
         let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
         let decode = |text: &str| {
             percent_decode_str(&text.replace('+', " "))
@@ -482,6 +483,13 @@ pub fn decode_hash(hash: &str) -> DecodedState {
         }
     }
     notices.extend(choose_stop(&mut settings, &given));
+    // One notice says it once (`#zzz=1&zzz=2` listed the same sentence twice).
+    let mut said = Vec::with_capacity(notices.len());
+    notices.retain(|notice| {
+        let new = !said.contains(notice);
+        said.push(notice.clone());
+        new
+    });
     DecodedState {
         settings,
         notices,
@@ -773,6 +781,19 @@ mod tests {
                 "breaker-probes \"1.5\" was ignored (a number from 1 to 1000); using none",
                 "breaker-share \"33.3%\" was ignored (a whole percentage from 1% to 100%); using none",
                 "breaker-min-attempts \"0\" was ignored (a number from 1 to 1000000); using none",
+            ]
+        );
+    }
+
+    /// Empty pairs said `unknown setting "" was ignored`, twice (outside page review).
+    #[test]
+    fn empty_pairs_say_nothing_and_a_notice_is_said_once() {
+        assert_eq!(decode_hash("#=&&&=&").notices, Vec::<String>::new());
+        assert_eq!(
+            decode_hash("#zzz=1&zzz=2&=5").notices,
+            [
+                "unknown setting \"zzz\" was ignored",
+                "unknown setting \"\" was ignored"
             ]
         );
     }

@@ -497,3 +497,31 @@ fn jitter_draws_what_the_limit_allows_when_samples_are_not_given() {
         stderr(&output)
     );
 }
+
+/// The table compares its rows: gRPC's p95 (123.3 s) and p99 (126.5 s) both read "2.1 min"
+/// under a p50 of "112.9 s" (outside review). From 2 to 10 min the table writes seconds.
+#[test]
+fn the_jitter_table_tells_close_percentiles_apart() {
+    let table = stdout(&run(&[
+        "jitter",
+        "--preset",
+        "grpc",
+        "--seed",
+        "1",
+        "--samples",
+        "1000",
+    ]));
+    let row = |name: &str| {
+        let line = table.lines().find(|l| l.starts_with(name)).unwrap();
+        line.split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(row("p50"), "112.9 s", "{table}");
+    assert_eq!(row("p95"), "123.3 s", "{table}");
+    assert_eq!(row("p99"), "126.5 s", "{table}");
+    assert!(!table.lines().take(8).any(|l| l.contains("min")), "{table}");
+}

@@ -36,7 +36,7 @@ pub fn draw<DB: DrawingBackend>(
     let (options, theme) = prepare(area, options)?;
     let s = options.scale;
     let shares = shares(report);
-    let (lo, hi) = time_range(report);
+    let (lo, hi, unjittered_shown) = time_range(report);
     let top = shares.iter().copied().fold(0.0, f64::max).max(1.0) * 1.12;
 
     let width = f64::from(area.dim_in_pixel().0);
@@ -59,7 +59,7 @@ pub fn draw<DB: DrawingBackend>(
 
     // Markers: percentiles dashed, expected and unjittered solid, labels in rows above the plot.
     let mut rows = LabelRows::new(3);
-    for marker in markers(report, &theme) {
+    for marker in markers(report, &theme, (!unjittered_shown).then_some(hi)) {
         marker.draw(area, &mut chart, &mut rows, top, s)?;
     }
     Ok(())
@@ -77,14 +77,22 @@ fn shares(report: &JitterReport) -> Vec<f64> {
         .collect()
 }
 
-/// The time axis: the histogram, the percentiles and the unjittered give-up time, padded.
-fn time_range(report: &JitterReport) -> (f64, f64) {
+/// The time axis: the histogram, the percentiles and the unjittered give-up time, padded; and
+/// whether the unjittered time is on it. It is left off, and named at the axis' end, where the
+/// distribution would take less than a third of the axis: thousands of jittered retries sum
+/// to a narrow bell around half the unjittered time, which squeezed the histogram into a few
+/// pixels at 10,000 attempts.
+fn time_range(report: &JitterReport) -> (f64, f64, bool) {
     let histogram = &report.sampled.histogram;
     let hist_end = histogram.start_s + histogram.bin_s * histogram.counts.len() as f64;
     let mut lo = histogram.start_s.min(report.percentiles.p1);
-    let mut hi = hist_end
-        .max(report.unjittered_give_up_s)
-        .max(report.percentiles.p99);
+    let given_up = hist_end.max(report.percentiles.p99);
+    let unjittered_shown = report.unjittered_give_up_s - lo <= 3.0 * (given_up - lo);
+    let mut hi = if unjittered_shown {
+        given_up.max(report.unjittered_give_up_s)
+    } else {
+        given_up
+    };
     let spread = report.percentiles.p99 - report.percentiles.p1;
     if hi - lo < 1e-9 * hi.max(1.0) || spread < 1e-9 * hi.max(1.0) {
         // Without jitter every give-up time is the same: show a window around it (not around
@@ -93,7 +101,7 @@ fn time_range(report: &JitterReport) -> (f64, f64) {
         (lo, hi) = (lo - pad, hi + pad);
     }
     let pad = (hi - lo) * 0.04;
-    ((lo - pad).max(0.0), hi + pad)
+    ((lo - pad).max(0.0), hi + pad, unjittered_shown)
 }
 
 /// A bar per bin that holds any samples. A lone bar is at least a 120th of the axis wide:
@@ -137,16 +145,20 @@ struct Marker {
     label: String,
     colour: RGBColor,
     dashed: bool,
+    /// Whether a line marks `t` across the plot (not for a time past the axis).
+    line: bool,
 }
 
 /// The percentiles, the expected give-up time and the unjittered one; long labels first, so
-/// the short percentile names fill in around them.
-fn markers(report: &JitterReport, theme: &Theme) -> Vec<Marker> {
+/// the short percentile names fill in around them. An unjittered time past the axis' end
+/// (`axis_end`) is named there, with an arrow and no line.
+fn markers(report: &JitterReport, theme: &Theme, axis_end: Option<f64>) -> Vec<Marker> {
     let marker = |t: f64, label: String, colour: RGBColor, dashed: bool| Marker {
         t,
         label,
         colour,
         dashed,
+        line: true,
     };
     let mut markers: Vec<Marker> = report
         .percentiles
@@ -164,15 +176,17 @@ fn markers(report: &JitterReport, theme: &Theme) -> Vec<Marker> {
         theme.secondary,
         false,
     ));
-    markers.push(marker(
-        report.unjittered_give_up_s,
-        format!(
-            "unjittered {}",
-            format_duration(report.unjittered_give_up_s)
-        ),
-        theme.alert,
-        false,
-    ));
+    let unjittered = format!(
+        "unjittered {}",
+        format_duration(report.unjittered_give_up_s)
+    );
+    markers.push(match axis_end {
+        None => marker(report.unjittered_give_up_s, unjittered, theme.alert, false),
+        Some(end) => Marker {
+            line: false,
+            ..marker(end, format!("{unjittered} →"), theme.alert, false)
+        },
+    });
     markers.sort_by_key(|m| std::cmp::Reverse(m.label.len()));
     markers
 }
@@ -189,11 +203,13 @@ impl Marker {
     ) -> Result<(), Error> {
         let points = vec![(self.t, 0.0), (self.t, top)];
         let width = stroke(1.5, s);
-        if self.dashed {
-            let style = self.colour.mix(0.7).stroke_width(width);
-            dashed_line(chart, points, (4.0 * s, 3.0 * s), style)?;
-        } else {
-            line(chart, points, self.colour.stroke_width(width))?;
+        match (self.line, self.dashed) {
+            (false, _) => {}
+            (true, true) => {
+                let style = self.colour.mix(0.7).stroke_width(width);
+                dashed_line(chart, points, (4.0 * s, 3.0 * s), style)?;
+            }
+            (true, false) => line(chart, points, self.colour.stroke_width(width))?,
         }
         let (x, _) = chart.backend_coord(&(self.t, top));
         self.label(area, f64::from(x), rows, s)
@@ -272,6 +288,30 @@ mod tests {
             .collect();
         assert_eq!(widths.len(), 1, "{widths:?}");
         assert!(widths[0] >= 5.0, "{widths:?}");
+    }
+
+    /// At 10,000 attempts the sum of jittered gaps is a narrow bell around half the
+    /// unjittered time: with the unjittered time on the axis the histogram took a few pixels.
+    /// It is named at the axis' end instead, and the bars spread over most of the plot.
+    #[test]
+    fn a_far_unjittered_time_is_named_at_the_axis_end_and_the_bars_fill_the_plot() {
+        let policy = Policy::new(1.0, 2.0, 3_600.0, crate::Stop::Attempts(10_000)).unwrap();
+        let report = JitterReport::new(&policy, Jitter::Full, SAMPLING, None).unwrap();
+        let drawn = to_svg((800, 300), |area| {
+            draw(area, &report, &ChartOptions::default())
+        })
+        .unwrap();
+        assert!(drawn.contains("unjittered 416 days →"), "{drawn}");
+        let bar = crate::chart::svg_read::hex(Theme::new(false).primary);
+        let bars: Vec<_> = crate::chart::svg_read::rects(&drawn)
+            .into_iter()
+            .filter(|r| r.fill == bar)
+            .collect();
+        let left = bars.iter().map(|r| r.rect.0).fold(f64::MAX, f64::min);
+        let right = bars.iter().map(|r| r.rect.2).fold(0.0, f64::max);
+        assert!(right - left > 500.0, "the bars span {left}..{right}");
+        // The article's 14 attempts keep their unjittered time on the axis, as a line.
+        assert!(!svg(Jitter::Full).contains('→'));
     }
 
     /// The time axis' labels under the plot, left to right.

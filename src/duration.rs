@@ -1,6 +1,7 @@
 //! Human durations in (`30s`, `90 s`, `4m30s`, `4.5min`, `3h`, `1d`, `2h30m`) and out, the way the
 //! article writes them (`30 s`, `4.5 min`, `3 h 02 min`, `184 days`).
 
+use crate::number_text::format_count;
 use crate::Error;
 
 const MINUTE: f64 = 60.0;
@@ -165,10 +166,11 @@ pub fn format_duration(seconds: f64) -> String {
     } else if s < 10.0 * DAY {
         format!("{} days", trim(s / DAY, 1))
     } else if s < 100.0 * YEAR {
-        // Whole days, rounded down: "184 days" for 184.5, as people say it.
-        format!("{} days", (s / DAY).floor() as u64)
+        // Whole days, rounded down: "184 days" for 184.5, as people say it; grouped as every
+        // count is ("1,249 days").
+        format!("{} days", format_count((s / DAY).floor()))
     } else if s < 1e6 * YEAR {
-        format!("{} years", (s / YEAR).floor() as u64)
+        format!("{} years", format_count((s / YEAR).floor()))
     } else {
         // An uncapped gap deep in a schedule: digits of days would claim a precision (and
         // past 2^64 days a value) that is not there.
@@ -572,7 +574,7 @@ mod tests {
     #[test]
     fn formats_centuries_in_years() {
         let year = 365.0 * DAY;
-        assert_eq!(format_duration(99.0 * year), "36135 days");
+        assert_eq!(format_duration(99.0 * year), "36,135 days");
         assert_eq!(format_duration(184.5 * year), "184 years");
         assert_eq!(format_duration(2e6 * year), "2.0e6 years");
         assert_eq!(format_duration(1.27e30), "4.0e22 years");

@@ -57,6 +57,7 @@ pub fn draw<DB: DrawingBackend>(
             f64::from(outage_start + outage_length),
         ),
         capacity_per_min: first.scenario.capacity_per_s * 60.0,
+        rate_limit_per_min: shown_rate_limit(series),
         end_s: end_s(series),
         line_width: stroke(1.8, s),
     };
@@ -71,6 +72,19 @@ pub fn draw<DB: DrawingBackend>(
     panels.attempts(&upper, legend.height)?;
     panels.backlog(area, &lower)?;
     legend.draw(area)
+}
+
+/// The first series' rate limit per minute, where it is near enough the attempts and the
+/// capacity to be drawn with them (at most 1.5× the higher): a limit far above both would
+/// flatten the storm into the axis' foot.
+fn shown_rate_limit(series: &[Series<'_>]) -> Option<f64> {
+    let first = series.first()?;
+    let limit = first.scenario.bounds.rate_limit_per_s? * 60.0;
+    let highest = series
+        .iter()
+        .flat_map(|sr| sr.report.minutes.iter().map(|m| m.attempts))
+        .fold(first.scenario.capacity_per_s * 60.0, f64::max);
+    (limit <= 1.5 * highest).then_some(limit)
 }
 
 /// Where the time axis ends: past the slowest series' drain (or twice the end of its outage),
@@ -105,6 +119,8 @@ struct Panels<'a> {
     scale: f64,
     outage: (f64, f64),
     capacity_per_min: f64,
+    /// The first series' rate limit on all attempts, when it has one near the attempts.
+    rate_limit_per_min: Option<f64>,
     end_s: f64,
     line_width: u32,
 }
@@ -154,6 +170,12 @@ impl Panels<'_> {
             format!("capacity {}/min", compact(self.capacity_per_min)),
             theme.muted.filled(),
         ));
+        if let Some(limit) = self.rate_limit_per_min {
+            entries.push((
+                format!("rate limit {}/min", compact(limit)),
+                self.rate_limit_colour().filled(),
+            ));
+        }
         entries.push(("outage".to_string(), outage_fill(theme)));
         entries
     }
@@ -164,6 +186,11 @@ impl Panels<'_> {
         let colour = self.colour(0);
         let under = Theme::over(self.theme.background, colour, SERIES_FILL);
         Theme::over(under, colour, 0.5)
+    }
+
+    /// The rate limit's line: the text colour, apart from the capacity's muted grey.
+    fn rate_limit_colour(&self) -> RGBColor {
+        Theme::over(self.theme.background, self.theme.text, 0.75)
     }
 
     /// The upper panel: attempts per minute, on a log axis when the peak dwarfs the capacity.
@@ -177,7 +204,8 @@ impl Panels<'_> {
             .series
             .iter()
             .flat_map(|sr| sr.report.minutes.iter().map(|m| m.attempts))
-            .fold(self.capacity_per_min, f64::max);
+            .fold(self.capacity_per_min, f64::max)
+            .max(self.rate_limit_per_min.unwrap_or(0.0));
         let mut builder = frame(upper, s, legend_height + 8.0 * s, 8.0 * s, 60.0 * s);
         if peak > 12.0 * self.capacity_per_min {
             let top = peak * 2.0;
@@ -232,7 +260,16 @@ impl Panels<'_> {
             (self.end_s, self.capacity_per_min),
         ];
         let style = theme.muted.stroke_width(self.line_width);
-        dashed_line(chart, capacity, (6.0 * s, 4.0 * s), style)
+        dashed_line(chart, capacity, (6.0 * s, 4.0 * s), style)?;
+        // The rate limit, when there is one, dotted: attempts never rise above it.
+        match self.rate_limit_per_min {
+            Some(limit) => {
+                let style = self.rate_limit_colour().stroke_width(self.line_width);
+                let points = vec![(0.0, limit), (self.end_s, limit)];
+                dashed_line(chart, points, (2.0 * s, 3.0 * s), style)
+            }
+            None => Ok(()),
+        }
     }
 
     /// The first series' attempts filled, its first attempts as the lower, darker band of the
@@ -407,6 +444,39 @@ mod tests {
         to_svg((900, 420), |area| draw(area, &one, options)).unwrap()
     }
 
+    /// A rate limit was in the caption but not on the chart (outside page review): it is a
+    /// dotted line with its legend entry; one far above the storm is left off the axis.
+    #[test]
+    fn a_rate_limit_is_drawn_as_a_line_with_its_legend_entry() {
+        let drawn = |limit_per_s: f64| {
+            let mut spec = *Scenario::article_fixed().spec();
+            spec.bounds.rate_limit_per_s = Some(limit_per_s);
+            let limited = Scenario::new(spec).unwrap();
+            let report = simulate_fluid(&limited, false).unwrap();
+            let one = [Series {
+                label: "fixed 30 s".into(),
+                scenario: &limited,
+                report: &report,
+            }];
+            to_svg((900, 420), |area| {
+                draw(area, &one, &ChartOptions::default())
+            })
+            .unwrap()
+        };
+        let theme = Theme::new(false);
+        let colour = svg_read::hex(Theme::over(theme.background, theme.text, 0.75));
+        let near = drawn(25.0);
+        assert!(near.contains("rate limit 1,500/min"), "{near}");
+        assert!(
+            near.matches(&format!("stroke=\"{colour}\"")).count() > 10,
+            "a dotted line"
+        );
+        let far = drawn(1e6);
+        assert!(!far.contains("rate limit"));
+        assert!(!far.contains(&format!("stroke=\"{colour}\"")));
+        assert!(!article_fixed_svg(&ChartOptions::default()).contains("rate limit"));
+    }
+
     #[test]
     fn one_and_several_scenarios_draw() {
         let fixed = Scenario::article_fixed();
@@ -577,6 +647,7 @@ mod tests {
             scale: 1.0,
             outage: (0.0, 1.0),
             capacity_per_min: 1_800.0,
+            rate_limit_per_min: None,
             end_s: end_s(&one),
             line_width: 1,
         };

@@ -18,7 +18,17 @@ Examples:
   backoff-lab figure herd --mode full --seed 42 > herd.svg
   backoff-lab figure storm --budget 10% --height 420 > storm.svg
   backoff-lab figure staleness --preset article --tolerance 6h --outage 4h --compare svix --height 420 > staleness.svg
-  backoff-lab figure survival --policy exponential --mode full --steps 24x16 --height 460 > survival.svg";
+  backoff-lab figure survival --policy exponential --mode full --steps 24x16 --height 460 > survival.svg
+
+Each chart reads what its command reads, and refuses a flag it does not read, by name:
+  timeline      the policy, as `schedule` (and --log-scale)
+  distribution  the policy and its jitter, as `jitter` (and --samples)
+  herd          the policy and its jitter, as `herd` (and --deliveries)
+  storm         the storm's flags, as `storm`
+  staleness     the policy, its jitter and the outage, as `staleness` (and --tolerance, --max-lag,
+                --compare, --samples)
+  survival      the storm's flags and the map's axes, as `survival`
+Every chart takes --width, --height and --dark.";
 
 /// The charts `figure` draws.
 #[derive(Clone, Copy, PartialEq, ValueEnum)]

@@ -28,6 +28,9 @@ Examples:
   backoff-lab jitter --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --deadline 24h
   backoff-lab herd --deliveries 1000 --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42
 
+The policy of schedule, jitter and herd is a --preset, or --base, --multiplier and --cap, or
+--gaps (with --then-every), and --attempts or --give-up (a preset brings both; a flag given
+beside it overrides its value); solve-cap takes all four of its flags.
 Durations: 30s, 4m30s, 4.5min, 3h, 1d, 2h30m, or '90 s' in quotes (a bare number is seconds).";
 
 /// Every command's first example; `<command> --help` has more.

@@ -13,6 +13,8 @@ Examples:
   backoff-lab staleness --preset svix --tolerance 24h --max-lag 1h --format json
   backoff-lab staleness --base 30s --multiplier 3 --cap 3h --attempts 14 --mode full --seed 42
 
+A policy is a --preset, or --base, --multiplier and --cap, or --gaps (with --then-every), and
+--attempts or --give-up (a preset brings both; a flag given beside it overrides its value).
 Without --outage: outages of 1 min to 7 days, and the give-up time. Without jitter every number
 is exact; with it, sampled from --samples jittered schedules (default 20000) with --seed.";
 

@@ -336,3 +336,36 @@ fn solve_cap_writes_the_cap_right_at_every_scale() {
         assert_eq!(solve_cap(base, multiplier, attempts, give_up), said);
     }
 }
+
+/// The help said which flags exist but not which a policy needs, and `figure <kind> --help` is
+/// `figure --help`: they now say what a policy is made of and which flags each chart reads
+/// (outside help review). Each kind named there refuses a flag it does not read.
+#[test]
+fn help_says_what_a_policy_needs_and_which_flags_each_figure_reads() {
+    let one_line = |command: &[&str]| {
+        stdout(&run(command))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for command in ["schedule", "jitter", "herd", "staleness"] {
+        let help = one_line(&[command, "--help"]);
+        assert!(
+            help.contains("--base, --multiplier and --cap, or --gaps (with --then-every), and --attempts or --give-up"),
+            "{command}: {help}"
+        );
+    }
+    let figure = one_line(&["figure", "--help"]);
+    for kind in [
+        "timeline",
+        "distribution",
+        "herd",
+        "storm",
+        "staleness",
+        "survival",
+    ] {
+        assert!(figure.contains(&format!("{kind} the ")), "{kind}: {figure}");
+    }
+    let unread = run(&["figure", "timeline", "--deliveries", "5"]);
+    assert!(stderr(&unread).contains("only figure herd reads it"));
+}

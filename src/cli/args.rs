@@ -256,31 +256,32 @@ impl JitterFlags {
 /// destination (budget, rate limit, pause, Retry-After, retry quota, circuit breaker).
 #[derive(Args)]
 pub(super) struct StormFlags {
-    /// Steady first deliveries (default 600/min).
+    /// Steady first deliveries, 0.000001 to 1000000 a second (default 600/min).
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     arrivals: Option<String>,
-    /// How long the steady traffic lasts, in whole seconds (rounded; default 2h).
+    /// How long the steady traffic lasts, 0 s to 7 days in whole seconds (rounded; default 2h).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     traffic: Option<String>,
-    /// A one-off batch of deliveries (e.g. a batch import).
+    /// A one-off batch of 1 to 10000000 deliveries (e.g. a batch import).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     batch: Option<String>,
-    /// When the batch arrives, in whole seconds (rounded; default 0s).
+    /// When the batch arrives, 0 s to 7 days in whole seconds (rounded; default 0s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     batch_at: Option<String>,
-    /// The destination's healthy capacity (default 30/s).
+    /// The destination's healthy capacity, 0.000001 to 10000000 a second (default 30/s).
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     capacity: Option<String>,
-    /// The destination's healthy latency (default 50ms).
+    /// The destination's healthy latency, from 0 s to less than the timeout (default 50ms).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     latency: Option<String>,
-    /// The sender's timeout (default 5s).
+    /// The sender's timeout, 1 µs to 1 h (default 5s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     timeout: Option<String>,
-    /// How long the outage lasts, in whole seconds (rounded; default 10m).
+    /// How long the outage lasts, 0 s or from 0.5 s to 7 days, in whole seconds (rounded;
+    /// default 10m).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     outage: Option<String>,
-    /// When the outage starts, in whole seconds (rounded; default 0s).
+    /// When the outage starts, 0 s to 7 days in whole seconds (rounded; default 0s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: Option<String>,
     /// fixed (the default without a preset or policy flags) or exponential (the backoff policy
@@ -288,7 +289,7 @@ pub(super) struct StormFlags {
     /// 3 h, 14 attempts, for what is not given).
     #[arg(long)]
     policy: Option<String>,
-    /// The fixed policy's interval (default 30s).
+    /// The fixed policy's interval, greater than 0 s and at most 365 days (default 30s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     interval: Option<String>,
     #[command(flatten)]
@@ -303,7 +304,7 @@ pub(super) struct StormFlags {
     /// The seed of the jittered gaps and of the order retries are served in (default 42).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
-    /// A retry budget, in percent (10 or 10%): retries at most this share of the first attempts
+    /// A retry budget, 0 to 100 percent (10 or 10%): retries at most this share of the first attempts
     /// over the trailing window, plus a floor of --budget-floor retries a second over it.
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
     budget: Option<String>,
@@ -314,20 +315,20 @@ pub(super) struct StormFlags {
     /// backlog drains once they stop (0 to 10000000/s; default 0.5/s; 0 for a pure share).
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     budget_floor: Option<String>,
-    /// A per-endpoint rate limit on all attempts.
+    /// A per-endpoint rate limit on all attempts, 0.000001 to 10000000 a second.
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     rate_limit: Option<String>,
     /// Hold deliveries while the endpoint is down; from recovery on, send at most --resume-rate.
     #[arg(long)]
     pause: bool,
-    /// After a pause, attempts per second at most (default: the rate limit if set, else
+    /// After a pause, attempts per second at most, 0.000001 to 10000000 (default: the rate limit if set, else
     /// capacity × min(1 s, timeout − latency), at least 1/s).
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     resume_rate: Option<String>,
-    /// When overloaded the destination answers 429 with this Retry-After.
+    /// When overloaded the destination answers 429 with this Retry-After, 1 µs to 1 day.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     retry_after: Option<String>,
-    /// The queue wait above which it does (default 1s).
+    /// The queue wait above which it does, 1 µs to 1 h (default 1s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     retry_after_threshold: Option<String>,
     /// The destination skips requests whose sender already timed out.
@@ -337,30 +338,31 @@ pub(super) struct StormFlags {
     /// retry) or grpc (gRPC's retry throttling: retries only above half the tokens).
     #[arg(long, value_name = "NAME")]
     retry_quota: Option<String>,
-    /// The retry quota's bucket size in tokens (default 500 for aws, 10 for grpc).
+    /// The retry quota's bucket size in tokens: aws 10 to 1000000 (default 500), grpc 1 to 1000
+    /// (default 10).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     retry_quota_tokens: Option<String>,
-    /// Tokens a success gives back under --retry-quota grpc (default 0.1).
+    /// Tokens a success gives back under --retry-quota grpc, 0.000001 to 1 (default 0.1).
     #[arg(long, value_name = "R", allow_hyphen_values = true)]
     retry_quota_ratio: Option<String>,
-    /// A circuit breaker: open after this many consecutive failures.
+    /// A circuit breaker: open after this many consecutive failures, 1 to 10000.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     breaker_failures: Option<String>,
     /// A circuit breaker: open when this share of the attempts over its window failed (a whole
     /// percentage, such as 50%).
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
     breaker_share: Option<String>,
-    /// The window of --breaker-share, whole seconds (default 30s).
+    /// The window of --breaker-share, whole seconds from 1 s to 1 h (default 30s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     breaker_window: Option<String>,
-    /// Attempts the window must hold before --breaker-share counts (default 100).
+    /// Attempts the window must hold before --breaker-share counts, 1 to 1000000 (default 100).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     breaker_min_attempts: Option<String>,
     /// How long the breaker stays open before it probes, whole seconds from 1 s to 1 h (default
     /// 30s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     breaker_cooldown: Option<String>,
-    /// Attempts sent at most each second while the breaker is half-open (default 1).
+    /// Attempts sent at most each second while the breaker is half-open, 1 to 1000 (default 1).
     #[arg(long, value_name = "P", allow_hyphen_values = true)]
     breaker_probes: Option<String>,
     /// discrete (every delivery, seeded; the default of storm), fluid (expected values, fast;

@@ -136,13 +136,15 @@ impl RetryQuota {
     pub fn describe(&self) -> String {
         match *self {
             RetryQuota::Aws { tokens } => format!(
-                "the AWS SDKs' retry quota ({tokens} tokens, {AWS_RETRY_COST} a retry, {AWS_SUCCESS_REFUND} back for each first-attempt success and the {AWS_RETRY_COST} back for each successful retry)"
+                "the AWS SDKs' retry quota ({}, {AWS_RETRY_COST} a retry, {AWS_SUCCESS_REFUND} back for each first-attempt success and the {AWS_RETRY_COST} back for each successful retry)",
+                crate::number_text::count_of(u64::from(tokens), "token")
             ),
             RetryQuota::Grpc {
                 max_tokens,
                 token_ratio,
             } => format!(
-                "gRPC retry throttling ({max_tokens} tokens, one taken per failure, {token_ratio} back per success, retries only above {})",
+                "gRPC retry throttling ({}, one taken per failure, {token_ratio} back per success, retries only above {})",
+                crate::number_text::count_of(u64::from(max_tokens), "token"),
                 f64::from(max_tokens) / 2.0
             ),
         }

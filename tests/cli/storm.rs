@@ -1,7 +1,7 @@
 //! `storm`'s policy flags as a storm reads them: what its give-up time counts, and refusals
 //! that name the flag at fault and its range.
 
-use crate::common::{refused, run, stdout};
+use crate::common::{refused, run, stderr, stdout};
 
 /// A storm's retries wait for each failure before their gap: `--give-up` there is the number
 /// of attempts the schedule makes in that time (a 30 s interval and 1 h: 121 attempts, the
@@ -132,4 +132,67 @@ fn a_maps_rate_limit_names_the_outage_that_sets_it() {
          traffic lasts 25 h (the outage and the hour after it), and a storm creates at most \
          10000000 deliveries (or map shorter outages), got 200/s",
     );
+}
+
+/// Every storm flag's `--help` states the range its refusal names (outside help review: several
+/// were only in the README and the refusals): each number of the refusal's range is in the
+/// flag's help.
+#[test]
+fn storm_help_states_the_range_each_refusal_names() {
+    let help = stdout(&run(&["storm", "--help"]));
+    let help_of = |flag: &str| -> String {
+        let lines: Vec<&str> = help.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with(&format!("{flag} ")))
+            .unwrap_or_else(|| panic!("{flag} in --help"));
+        lines[at + 1..]
+            .iter()
+            .take_while(|l| !l.trim_start().starts_with("--"))
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let cases: &[&[&str]] = &[
+        &["--arrivals", "-1"],
+        &["--traffic=-1s"],
+        &["--batch", "-1"],
+        &["--batch", "5", "--batch-at=-1s"],
+        &["--capacity", "-1"],
+        &["--timeout=-1s"],
+        &["--outage=-1s"],
+        &["--outage-start=-1s"],
+        &["--budget", "-1"],
+        &["--budget", "10", "--budget-floor", "-1"],
+        &["--rate-limit", "-1"],
+        &["--pause", "--resume-rate", "-1"],
+        &["--retry-after=-1s"],
+        &["--retry-after", "5s", "--retry-after-threshold=-1s"],
+        &["--retry-quota", "aws", "--retry-quota-tokens", "-1"],
+        &["--retry-quota", "grpc", "--retry-quota-tokens", "-1"],
+        &["--retry-quota", "grpc", "--retry-quota-ratio", "-1"],
+        &["--breaker-failures", "-1"],
+        &["--breaker-share", "50%", "--breaker-window=-1s"],
+        &["--breaker-share", "50%", "--breaker-min-attempts", "-1"],
+        &["--breaker-failures", "5", "--breaker-probes", "-1"],
+        &["--breaker-failures", "5", "--breaker-cooldown=-1s"],
+    ];
+    for case in cases {
+        let refusal = stderr(&run(&[&["storm"][..], case].concat()));
+        let (flag, range) = refusal
+            .strip_prefix("error: ")
+            .and_then(|r| r.split_once(" must be "))
+            .unwrap_or_else(|| panic!("{case:?}: {refusal}"));
+        let range = range.rsplit_once(", got").map_or(range, |(r, _)| r);
+        let flag_help = help_of(flag);
+        for number in range
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter(|n| n.chars().any(|c| c.is_ascii_digit()))
+        {
+            assert!(
+                flag_help.contains(number),
+                "{flag}: the refusal's range {range:?} has {number}, its help reads {flag_help:?}"
+            );
+        }
+    }
 }

@@ -555,8 +555,10 @@ pub(crate) fn whole_percent(percent: f64) -> String {
 mod tests {
     use super::*;
     use crate::Policy;
+    #[cfg(not(target_arch = "wasm32"))]
     use proptest::prelude::*;
 
+    #[cfg(not(target_arch = "wasm32"))]
     proptest! {
         /// `solve-cap`'s cap, typed back as its sentence writes it (in words and in seconds),
         /// makes the attempts reach the deadline, and one step of its precision less does not

@@ -25,7 +25,7 @@ import init, {
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
-import { copyReportMarkdown, exportPng, exportReport, exportSvg } from './exports.js';
+import { copyReportMarkdown, exportChartCsv, exportPng, exportReport, exportSvg } from './exports.js';
 import { fillScheduleTable } from './schedule-table.js';
 import {
   Progress, chartOptions, copyText, fillCaption, listItems, notDrawnCaption, outOfDateNote, sizeCanvas,
@@ -480,8 +480,9 @@ const render = (() => {
 
   function draw(view, computed, tableDone = () => {}) {
     const mark = performance.now();
-    showDrawn(view, drawView(view, view, state, computed, optionsOf(view)), tableDone);
-    lastComputed.set(view, { settings: state, computed });
+    const drawn = drawView(view, view, state, computed, optionsOf(view));
+    showDrawn(view, drawn, tableDone);
+    lastComputed.set(view, { settings: state, computed, table: drawn.table });
     // For the page benchmark (tests/e2e/page-bench.mjs): what each draw cost the main thread.
     performance.measure(`draw ${view}`, { start: mark });
   }
@@ -833,6 +834,9 @@ async function main() {
     const svg = $(`export-${view}-svg`);
     png.addEventListener('click', () => exportPng($(view), view, png));
     svg.addEventListener('click', () => exportSvg($(view), view, lastComputed.get(view), darkQuery.matches, svg));
+    // The numbers the chart was drawn from, as the element's CSV download has them.
+    const csv = $(`export-${view}-csv`);
+    csv?.addEventListener('click', () => exportChartCsv(view, lastComputed.get(view), csv));
   }
   $('apply-suggestion').addEventListener('click', () => {
     edited('apply-suggestion');

@@ -1,7 +1,8 @@
 // The explorer's export buttons: each chart as PNG (its canvas) or SVG (drawn again by Rust), the
-// schedule and the staleness report as CSV, JSON or a Markdown table (text made by Rust). Each
+// numbers of the jitter, herd and storm charts as CSV, the schedule and the staleness report as
+// CSV, JSON or a Markdown table (text made by Rust). Each
 // button says what happened in the status next to its group.
-import { viewSvg } from './pkg/backoff_lab.js';
+import { viewCsv, viewSvg } from './pkg/backoff_lab.js';
 import { chartOptions, copyText, download } from './ui.js';
 
 /** The status next to a group of export buttons. */
@@ -40,6 +41,20 @@ export function exportSvg(canvas, view, drawn, dark, button) {
     say(button, `Saved backoff-lab-${view}.svg.`);
   } catch (error) {
     say(button, `No SVG: ${failure(error)}`);
+  }
+}
+
+/** The numbers the chart was last drawn from (`drawn`) as `backoff-lab-<view>.csv`. */
+export function exportChartCsv(view, drawn, button) {
+  if (!drawn) {
+    say(button, 'No CSV: the chart is not drawn yet.');
+    return;
+  }
+  try {
+    download(new Blob([viewCsv(view, drawn.settings, drawn.table)], { type: 'text/csv' }), `backoff-lab-${view}.csv`);
+    say(button, `Saved backoff-lab-${view}.csv.`);
+  } catch (error) {
+    say(button, `No CSV: ${failure(error)}`);
   }
 }
 

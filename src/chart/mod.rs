@@ -41,6 +41,7 @@ pub fn described(svg: &str, title: &str, caption: &str) -> String {
 
 #[cfg(test)]
 pub(crate) mod svg_read;
+pub mod svg_text;
 mod theme;
 pub mod timeline;
 
@@ -93,14 +94,15 @@ impl ChartOptions {
     }
 }
 
-/// Renders any chart to an SVG string of the given CSS size.
+/// Renders any chart to an SVG string of the given CSS size, its text at the sizes it is laid
+/// out at ([`svg_text`]).
 pub fn to_svg(
     size: (u32, u32),
-    draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<(), Error>,
+    draw: impl FnOnce(&DrawingArea<svg_text::SvgFigure, plotters::coord::Shift>) -> Result<(), Error>,
 ) -> Result<String, Error> {
     let mut svg = String::new();
     {
-        let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let area = svg_text::SvgFigure::with_string(&mut svg, size).into_drawing_area();
         draw(&area)?;
         area.present().map_err(drawing_error)?;
     }
@@ -577,7 +579,8 @@ pub(crate) fn y_label_room<DB: DrawingBackend>(
     scale: f64,
 ) -> f64 {
     let label = text_size(area, widest, &font(11.0, scale, theme.muted)).0;
-    (label + 26.0 * scale).max(52.0 * scale)
+    // 28 px: the title (11 px tall), the gap of plotters' labels to the axis, and 6 px between.
+    (label + 28.0 * scale).max(52.0 * scale)
 }
 
 /// A [`frame`]'s margin left of its y axis' labels, unscaled pixels.

@@ -590,7 +590,7 @@ mod tests {
         // shorter wording.
         assert_eq!(label_at(&map, (240, 160)), outcome_words(&own));
         assert_eq!(
-            label_at(&map, (480, 240)),
+            label_at(&map, (600, 300)),
             format!("your scenario: {}", outcome_words(&own))
         );
     }

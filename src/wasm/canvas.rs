@@ -300,7 +300,10 @@ impl DrawingBackend for Surface<'_> {
     ) -> Result<(), DrawingErrorKind<SurfaceError>> {
         match &mut self.target {
             Target::Canvas(_) => self.fill_text(text, style, pos),
-            Target::Svg(backend) => lift(backend.draw_text(text, style, pos)),
+            // Written at the size it was measured at (plotters' SVG backend divides it by 1.24).
+            Target::Svg(backend) => {
+                lift(backend.draw_text(text, &crate::chart::svg_text::SvgSized(style), pos))
+            }
         }
     }
 

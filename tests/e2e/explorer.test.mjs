@@ -442,6 +442,28 @@ test('PNG and SVG exports of every chart', { timeout: 120_000 }, async () => {
   });
 });
 
+// The page had no CSV for the jitter, herd and storm charts, which the element's downloads have
+// (outside page review): the numbers the chart was drawn from, as the element writes them.
+test('the jitter, herd and storm charts export their numbers as CSV', { timeout: 120_000 }, async () => {
+  await withPage('', async ({ page }) => {
+    await settle(page);
+    for (const id of ['distribution', 'herd', 'storm']) {
+      const csv = await downloadOf(page, `export-${id}-csv`);
+      assert.equal(csv.name, `backoff-lab-${id}.csv`, `#export-${id}-csv file name`);
+      const lines = csv.bytes.toString('utf8').trimEnd().split('\n');
+      const width = lines[0].split(',').length;
+      assert.ok(width >= 2 && lines.length >= 2, `${csv.name}: ${JSON.stringify(lines.slice(0, 3))}`);
+      assert.ok(lines.every((line) => line.split(',').length === width), `${csv.name}: one width`);
+    }
+    // The storm's peak is the caption's.
+    const storm = (await downloadOf(page, 'export-storm-csv')).bytes.toString('utf8').trimEnd().split('\n');
+    const column = storm[0].split(',').indexOf('peak attempts/min');
+    const peak = Number(storm[1].split(',')[column]);
+    const caption = await textOf(page, '#storm-caption');
+    assert.ok(caption.includes(`attempts peak at ${peak.toLocaleString('en-US')} `), `peak ${peak} in ${JSON.stringify(caption.slice(0, 160))}`);
+  });
+});
+
 test('the schedule exports as CSV, JSON and Markdown', { timeout: 60_000 }, async () => {
   await withPage(
     '',

@@ -443,7 +443,10 @@ pub(crate) fn svg(
     size: (u32, u32),
     options: ChartOptions,
     draw: impl FnOnce(
-        &plotters::drawing::DrawingArea<plotters::prelude::SVGBackend, plotters::coord::Shift>,
+        &plotters::drawing::DrawingArea<
+            backoff_lab::chart::svg_text::SvgFigure,
+            plotters::coord::Shift,
+        >,
         &ChartOptions,
     ) -> Result<(), Error>,
 ) -> Result<(), TestCaseError> {

@@ -188,9 +188,10 @@ impl Panels<'_> {
         Theme::over(under, colour, 0.5)
     }
 
-    /// The rate limit's line: the text colour, apart from the capacity's muted grey.
+    /// The rate limit's line: the accent, apart from the capacity's grey (the text's colour
+    /// made the two legend swatches alike).
     fn rate_limit_colour(&self) -> RGBColor {
-        Theme::over(self.theme.background, self.theme.text, 0.75)
+        self.theme.accent
     }
 
     /// The upper panel: attempts per minute, on a log axis when the peak dwarfs the capacity.
@@ -463,8 +464,7 @@ mod tests {
             })
             .unwrap()
         };
-        let theme = Theme::new(false);
-        let colour = svg_read::hex(Theme::over(theme.background, theme.text, 0.75));
+        let colour = svg_read::hex(Theme::new(false).accent);
         let near = drawn(25.0);
         assert!(near.contains("rate limit 1,500/min"), "{near}");
         assert!(

@@ -317,7 +317,8 @@ pub(crate) fn as_adjective(text: &str) -> String {
     // Only a length in one unit: "5 days 3 h 20 min" stays as written ("a 5-day 3 h" misreads).
     for (unit, word) in [(" days", "-day"), (" years", "-year")] {
         if let Some(amount) = text.strip_suffix(unit) {
-            if amount.parse::<f64>().is_ok() {
+            // Grouped ("1,249 days") as every count of days from a thousand is.
+            if amount.replace(',', "").parse::<f64>().is_ok() {
                 return format!("{amount}{word}");
             }
         }
@@ -360,6 +361,8 @@ pub(crate) fn format_cap(seconds: f64) -> String {
         let millis = (s * 1000.0).round() as u64;
         let day_millis = DAY as u64 * 1000;
         let (days, rest) = (millis / day_millis, millis % day_millis);
+        // Grouped, as format_duration writes days.
+        let days = format_count(days as f64);
         if rest == 0 {
             format!("{days} days")
         } else {
@@ -575,6 +578,9 @@ mod tests {
     fn formats_centuries_in_years() {
         let year = 365.0 * DAY;
         assert_eq!(format_duration(99.0 * year), "36,135 days");
+        // Grouped alike wherever days are written, and one word before a noun.
+        assert_eq!(format_cap(1_249.5 * DAY), "1,249 days 12 h");
+        assert_eq!(as_adjective("1,249 days"), "1,249-day");
         assert_eq!(format_duration(184.5 * year), "184 years");
         assert_eq!(format_duration(2e6 * year), "2.0e6 years");
         assert_eq!(format_duration(1.27e30), "4.0e22 years");

@@ -410,7 +410,7 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
         SolvedCap::Reaches(cap) => {
             return Ok(format!(
                 "A cap of {} makes {} reach {}.\n",
-                cap_text(rounded_up_as_written(cap)),
+                cap_text(written_cap(policy, deadline_s, attempts, cap)),
                 count_of(u64::from(attempts), "attempt"),
                 crate::duration::format_unrounded(deadline_s)
             ))
@@ -443,25 +443,35 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
     ))
 }
 
-/// A solved cap rounded up to the precision it is written in: the nanosecond under a
-/// millisecond, the microsecond under a second, else the millisecond (one under a nanosecond is
-/// written as it is and stays). Rounded to the nearest, 2 h 59 min 42.857 s (of 42.857142… s) typed
-/// back made 14 attempts fall 0.9 ms short of 24 h (outside review). A cap on a step already,
-/// up to float noise (1,800 s computed as 1,799.9999999999998 s), stays.
-fn rounded_up_as_written(cap: f64) -> f64 {
-    let step = match cap {
+/// The solved `cap` as written, to the precision it is written in (the nanosecond under a
+/// millisecond, the microsecond under a second, else the millisecond; one under a nanosecond
+/// as it is): the nearest such value where, typed back, it makes `attempts` attempts reach the
+/// deadline (by the rule of an attempt at a mark), else the next one up. Rounded to the
+/// nearest alone, 2 h 59 min 42.857 s (of 42.857142… s) made 14 attempts fall 0.9 ms short of
+/// 24 h (outside review); rounded up alone, a cap on a step already could gain a step from
+/// float noise.
+fn written_cap(policy: &Policy, deadline_s: f64, attempts: u32, cap: f64) -> f64 {
+    let per_second = match cap {
         c if c < 1e-9 => return cap,
-        c if c < 1e-3 => 1e-9,
-        c if c < 1.0 => 1e-6,
-        _ => 1e-3,
+        c if c < 1e-3 => 1e9,
+        c if c < 1.0 => 1e6,
+        _ => 1e3,
     };
-    let steps = cap / step;
-    let whole = if (steps - steps.round()).abs() < 1e-6 {
-        steps.round()
+    let nearest = (cap * per_second).round();
+    let reaches = |written: f64| {
+        Policy::new(
+            policy.base_s(),
+            policy.multiplier(),
+            written,
+            Stop::Attempts(attempts),
+        )
+        .is_ok_and(|typed| crate::reaches::reaches(typed.schedule().give_up_s(), deadline_s))
+    };
+    if reaches(nearest / per_second) {
+        nearest / per_second
     } else {
-        steps.ceil()
-    };
-    whole * step
+        (nearest + 1.0) / per_second
+    }
 }
 
 /// The cap `solve-cap` finds, and whether the deadline is then met.
@@ -557,6 +567,19 @@ mod tests {
     use crate::Policy;
     #[cfg(not(target_arch = "wasm32"))]
     use proptest::prelude::*;
+
+    /// A cap on a millisecond already gained one from float noise when rounded up alone
+    /// (outside review: 16,778,664.759 s, where .758 reaches 365 days).
+    #[test]
+    fn a_cap_on_a_millisecond_is_written_as_it_is() {
+        let policy =
+            Policy::new(14_757_335.242, 1_000.0, 14_757_335.242, Stop::Attempts(3)).unwrap();
+        assert_eq!(
+            cap_answer(&policy, 365.0 * 86_400.0, 3).unwrap(),
+            "A cap of 194 days 4 h 44 min 24.758 s (16778664.758 s) makes 3 attempts reach 365 \
+             days.\n"
+        );
+    }
 
     #[cfg(not(target_arch = "wasm32"))]
     proptest! {

@@ -173,14 +173,16 @@ function showNotices(notices) {
 function loadFromHash() {
   const { settings, notices } = decodeState(location.hash);
   applyControls(settings);
+  // The chart's own heading where it has one (the herd shares the jitter's section), else its
+  // section's.
   const landing = settings.section === 'schedule'
     ? null
-    : document.getElementById(`${settings.section}-heading`)?.closest('section');
+    : document.getElementById(`${settings.view}-heading`) ?? document.getElementById(`${settings.section}-heading`);
   // A link that opens at a chart shows what it could not use there, under the chart's heading,
   // where the reader lands (at the top of the page the list was 2,400 px above the storm).
   const box = $('notice');
   if (landing) {
-    landing.querySelector('h2').after(box);
+    landing.after(box);
   } else {
     document.querySelector('main.layout').before(box);
   }
@@ -834,8 +836,9 @@ async function main() {
     const svg = $(`export-${view}-svg`);
     png.addEventListener('click', () => exportPng($(view), view, png));
     svg.addEventListener('click', () => exportSvg($(view), view, lastComputed.get(view), darkQuery.matches, svg));
-    // The numbers the chart was drawn from, as the element's CSV download has them.
-    const csv = $(`export-${view}-csv`);
+    // The numbers the chart was drawn from, as the element's CSV download has them (the
+    // schedule, staleness and survival charts have reports of their own, below).
+    const csv = $(`export-${view}-numbers-csv`);
     csv?.addEventListener('click', () => exportChartCsv(view, lastComputed.get(view), csv));
   }
   $('apply-suggestion').addEventListener('click', () => {

@@ -57,6 +57,12 @@ const naturalChartHeight = (width) => Math.min(520, Math.max(240, Math.round(wid
 // A shrink smaller than this is not posted (see postHeight).
 const SHRINK_SLACK = 16;
 
+/** `element`'s height with its margins. */
+function outerHeight(element) {
+  const style = getComputedStyle(element);
+  return element.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+}
+
 /**
  * The height (integer px) the page wants: the notice, the chart at its natural height and the
  * whole caption (whose max-height in style.css leaves the chart min(240px, 62vh), so it never
@@ -78,13 +84,12 @@ const SHRINK_SLACK = 16;
 function wantedHeight() {
   const width = document.documentElement.clientWidth;
   const notice = $('notice');
-  let noticeHeight = 0;
-  if (!notice.hidden) {
-    const style = getComputedStyle(notice);
-    noticeHeight = notice.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
-  }
-  // +1: scrollHeight is rounded, and a caption a fraction of a pixel short would scroll.
-  const caption = document.querySelector('.embed-caption').scrollHeight + 1;
+  const noticeHeight = notice.hidden ? 0 : outerHeight(notice);
+  // +1: scrollHeight is rounded, and a caption a fraction of a pixel short would scroll. A
+  // refusal's box in the chart's place does not scroll, and has a margin and a border, which
+  // scrollHeight leaves out.
+  const box = document.querySelector('.embed-caption');
+  const caption = box.classList.contains('refused') ? outerHeight(box) + 1 : box.scrollHeight + 1;
   const chart = $('chart-box').hidden ? 0 : naturalChartHeight(width);
   return Math.ceil(noticeHeight + chart + caption);
 }

@@ -4,10 +4,11 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
-    dashed_line, draw_mesh, drawing_error, frame, line, nice_time_ticks, polygon, prepare, shade,
-    stroke, tick_count, time_labels, ChartOptions, Legend, Theme, TimeChart,
+    dashed_line, draw_mesh, drawing_error, font, frame, line, nice_time_ticks, polygon, prepare,
+    shade, stroke, tick_count, time_labels, ChartOptions, Legend, Theme, TimeChart,
 };
 use crate::storm::{Interval, Scenario, StormReport};
 use crate::Error;
@@ -170,12 +171,6 @@ impl Panels<'_> {
             format!("capacity {}/min", compact(self.capacity_per_min)),
             theme.muted.filled(),
         ));
-        if let Some(limit) = self.rate_limit_per_min {
-            entries.push((
-                format!("rate limit {}/min", compact(limit)),
-                self.rate_limit_colour().filled(),
-            ));
-        }
         entries.push(("outage".to_string(), outage_fill(theme)));
         entries
     }
@@ -186,12 +181,6 @@ impl Panels<'_> {
         let colour = self.colour(0);
         let under = Theme::over(self.theme.background, colour, SERIES_FILL);
         Theme::over(under, colour, 0.5)
-    }
-
-    /// The rate limit's line: the accent, apart from the capacity's grey (the text's colour
-    /// made the two legend swatches alike).
-    fn rate_limit_colour(&self) -> RGBColor {
-        self.theme.accent
     }
 
     /// The upper panel: attempts per minute, on a log axis when the peak dwarfs the capacity.
@@ -262,15 +251,24 @@ impl Panels<'_> {
         ];
         let style = theme.muted.stroke_width(self.line_width);
         dashed_line(chart, capacity, (6.0 * s, 4.0 * s), style)?;
-        // The rate limit, when there is one, dotted: attempts never rise above it.
-        match self.rate_limit_per_min {
-            Some(limit) => {
-                let style = self.rate_limit_colour().stroke_width(self.line_width);
-                let points = vec![(0.0, limit), (self.end_s, limit)];
-                dashed_line(chart, points, (2.0 * s, 3.0 * s), style)
-            }
-            None => Ok(()),
-        }
+        // The rate limit, when there is one, dotted, and named at its right end: attempts never
+        // rise above it. Named on the line, not in the legend, where its swatch read as the
+        // capacity's, and every other colour is a series' or the goodput's.
+        let Some(limit) = self.rate_limit_per_min else {
+            return Ok(());
+        };
+        let style = theme.muted.stroke_width(self.line_width);
+        let points = vec![(0.0, limit), (self.end_s, limit)];
+        dashed_line(chart, points, (2.0 * s, 3.0 * s), style)?;
+        let label = format!("rate limit {}/min", compact(limit));
+        let font = font(11.0, s, theme.muted).pos(Pos::new(HPos::Right, VPos::Bottom));
+        let offset = (-(4.0 * s) as i32, -(3.0 * s) as i32);
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at((self.end_s, limit)) + Text::new(label, offset, font),
+            ))
+            .map(|_| ())
+            .map_err(drawing_error)
     }
 
     /// The first series' attempts filled, its first attempts as the lower, darker band of the
@@ -446,7 +444,7 @@ mod tests {
     }
 
     /// A rate limit was in the caption but not on the chart (outside page review): it is a
-    /// dotted line with its legend entry; one far above the storm is left off the axis.
+    /// dotted line named at its end; one far above the storm is left off the axis.
     #[test]
     fn a_rate_limit_is_drawn_as_a_line_with_its_legend_entry() {
         let drawn = |limit_per_s: f64| {
@@ -464,17 +462,24 @@ mod tests {
             })
             .unwrap()
         };
-        let colour = svg_read::hex(Theme::new(false).accent);
+        // The capacity's dashes and the limit's dots share the muted grey.
+        let grey = format!("stroke=\"{}\"", svg_read::hex(Theme::new(false).muted));
         let near = drawn(25.0);
-        assert!(near.contains("rate limit 1,500/min"), "{near}");
+        let without = article_fixed_svg(&ChartOptions::default());
+        let label = svg_read::labels(&near)
+            .into_iter()
+            .find(|l| l.text == "rate limit 1,500/min")
+            .expect("the limit named on its line");
         assert!(
-            near.matches(&format!("stroke=\"{colour}\"")).count() > 10,
-            "a dotted line"
+            near.matches(&grey).count() > without.matches(&grey).count() + 10,
+            "its dots"
         );
+        // Right-aligned at the plot's end, above its line.
+        assert!(label.rect.2 > 800.0, "{label:?}");
         let far = drawn(1e6);
         assert!(!far.contains("rate limit"));
-        assert!(!far.contains(&format!("stroke=\"{colour}\"")));
-        assert!(!article_fixed_svg(&ChartOptions::default()).contains("rate limit"));
+        assert_eq!(far.matches(&grey).count(), without.matches(&grey).count());
+        assert!(!without.contains("rate limit"));
     }
 
     #[test]

@@ -187,11 +187,9 @@ fn distribution_table(report: &JitterReport) -> NumberTable {
     ];
     let rows = (values.iter())
         .map(|&(name, exact, sampled)| {
-            vec![
-                name.to_string(),
-                format_duration(exact),
-                format_duration(sampled),
-            ]
+            // Rows compared with each other, as the CLI's table writes them.
+            let written = crate::duration::format_table_duration;
+            vec![name.to_string(), written(exact), written(sampled)]
         })
         .collect();
     let data = (values.iter())
@@ -563,6 +561,28 @@ mod tests {
             csv.contains("after an outage of 14400 s: the first event's attempt,8,attempt\n"),
             "{csv}"
         );
+    }
+
+    /// The page's jitter table read gRPC's p95 and p99 alike ("2.1 min"), as the CLI's did.
+    #[test]
+    fn the_jitter_table_tells_close_percentiles_apart() {
+        let grpc = crate::presets::preset("grpc").unwrap();
+        let sampling = crate::give_up::Sampling {
+            samples: 1_000,
+            seed: 1,
+            bins: 10,
+        };
+        let report = JitterReport::new(&grpc.policy, grpc.jitter, sampling, None).unwrap();
+        let table = distribution_table(&report);
+        let exact = |name: &str| {
+            table
+                .rows
+                .iter()
+                .find(|row| row[0] == name)
+                .map(|row| row[1].clone())
+        };
+        assert_eq!(exact("p95").as_deref(), Some("123.3 s"));
+        assert_eq!(exact("p99").as_deref(), Some("126.5 s"));
     }
 
     #[test]

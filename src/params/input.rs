@@ -73,11 +73,35 @@ impl DurationInput {
             DurationInput::Seconds(s) => Ok(*s),
             DurationInput::Text(text) => match text.trim_start().strip_prefix('-') {
                 Some(magnitude) if !magnitude.trim_start().starts_with(['-', '+']) => {
-                    parse_duration(field, magnitude).map(|seconds| -seconds)
+                    parse_duration(field, magnitude)
+                        .map(|seconds| -seconds)
+                        .map_err(|error| with_sign(error, magnitude, text))
                 }
                 _ => parse_duration(field, text),
             },
         }
+    }
+}
+
+/// A refusal of the text after a minus sign quoting the whole text given (`-abc` was quoted
+/// as `"abc"`, `-1M` as `1M`).
+fn with_sign(error: Error, magnitude: &str, text: &str) -> Error {
+    let signed = |value: String| value.replacen(magnitude.trim(), text.trim(), 1);
+    match error {
+        Error::BadDuration { field, .. } => Error::BadDuration {
+            field,
+            value: text.to_string(),
+        },
+        Error::OutOfRange {
+            field,
+            value,
+            valid,
+        } => Error::OutOfRange {
+            field,
+            value: signed(value),
+            valid,
+        },
+        other => other,
     }
 }
 

@@ -530,8 +530,19 @@ mod tests {
             policy("30s", "-1h"),
             "cap must be a duration of at least the base (30 s) and at most 365 days, got -1 h"
         );
-        // Two signs are no duration.
+        // Two signs are no duration; text that is none after its sign is quoted whole.
         assert!(policy("--5s", "1h").contains("got --5s"));
+        assert!(
+            policy("-abc", "1h").ends_with("got \"-abc\""),
+            "{}",
+            policy("-abc", "1h")
+        );
+        assert!(
+            policy("-1M", "1h").ends_with("got -1M"),
+            "{}",
+            policy("-1M", "1h")
+        );
+        assert!(policy("-1h1h", "1h").ends_with("got \"-1h1h\""));
     }
 
     #[test]

@@ -390,6 +390,10 @@ test('a link that opens at a chart shows what it could not use where the page la
     });
     assert.ok(inView, 'the notice is on screen where the link opened');
   });
+  // The herd shares the jitter's section: its link's notice goes under its own heading.
+  await withPage('#view=herd&budget=1000', async ({ page }) => {
+    assert.equal(await page.locator('#notice').evaluate((box) => box.previousElementSibling?.id), 'herd-heading');
+  });
 });
 
 test('the link is copied, or selected when the clipboard refuses', { timeout: 60_000 }, async () => {
@@ -448,15 +452,21 @@ test('the jitter, herd and storm charts export their numbers as CSV', { timeout:
   await withPage('', async ({ page }) => {
     await settle(page);
     for (const id of ['distribution', 'herd', 'storm']) {
-      const csv = await downloadOf(page, `export-${id}-csv`);
-      assert.equal(csv.name, `backoff-lab-${id}.csv`, `#export-${id}-csv file name`);
+      const csv = await downloadOf(page, `export-${id}-numbers-csv`);
+      assert.equal(csv.name, `backoff-lab-${id}.csv`, `#export-${id}-numbers-csv file name`);
       const lines = csv.bytes.toString('utf8').trimEnd().split('\n');
       const width = lines[0].split(',').length;
       assert.ok(width >= 2 && lines.length >= 2, `${csv.name}: ${JSON.stringify(lines.slice(0, 3))}`);
       assert.ok(lines.every((line) => line.split(',').length === width), `${csv.name}: one width`);
     }
+    // A report's own CSV button saves one file (bound twice for a moment, it saved two).
+    const downloads = [];
+    page.on('download', (d) => downloads.push(d.suggestedFilename()));
+    await page.click('#export-staleness-csv');
+    await page.waitForTimeout(1_000);
+    assert.deepEqual(downloads, ['backoff-lab-staleness.csv'], 'one download a click');
     // The storm's peak is the caption's (an expected value in the CSV, rounded in words).
-    const storm = (await downloadOf(page, 'export-storm-csv')).bytes.toString('utf8').trimEnd().split('\n');
+    const storm = (await downloadOf(page, 'export-storm-numbers-csv')).bytes.toString('utf8').trimEnd().split('\n');
     const column = storm[0].split(',').indexOf('peak attempts/min');
     const peak = Math.round(Number(storm[1].split(',')[column]));
     const caption = await textOf(page, '#storm-caption');

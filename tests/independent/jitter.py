@@ -253,21 +253,29 @@ def solve_cap(base, mult, attempts, deadline):
     below = 0.0  # sum of the gaps under the cap
     for j, uj in enumerate(u):  # cap in [u[j-1], u[j]]: j gaps below, r - j at the cap
         if at_or_past(below + (r - j) * uj, deadline):
-            return rounded_up_as_written((deadline - below) / (r - j))
+            return written_cap(base, mult, attempts, deadline, (deadline - below) / (r - j))
         below += uj
-    return rounded_up_as_written(u[-1])
+    return written_cap(base, mult, attempts, deadline, u[-1])
 
 
-def rounded_up_as_written(cap):
-    """The README: the solved cap is rounded up to the precision it is written in (the
-    nanosecond under a millisecond, the microsecond under a second, else the millisecond; not
-    under a nanosecond); one on a step already stays."""
+def written_cap(base, mult, attempts, deadline, cap):
+    """The README: the cap is written to the nanosecond under a millisecond, the microsecond
+    under a second, else the millisecond (as it is under a nanosecond): the nearest such value
+    when, typed back, its attempts reach the deadline, else the next one up."""
     if cap < 1e-9:
         return cap
-    step = 1e-9 if cap < 1e-3 else 1e-6 if cap < 1.0 else 1e-3
-    steps = cap / step
-    whole = round(steps) if abs(steps - round(steps)) < 1e-6 else math.ceil(steps)
-    return whole * step
+    per = 1e9 if cap < 1e-3 else 1e6 if cap < 1.0 else 1e3
+    nearest = math.floor(cap * per + 0.5)  # Rust's round: halves away from zero
+
+    def reaches(written):
+        if written < base:
+            return False
+        t = 0.0
+        for k in range(1, attempts):
+            t += min(written, base * powi(float(mult), k - 1))
+        return at_or_past(t, deadline)
+
+    return nearest / per if reaches(nearest / per) else (nearest + 1) / per
 
 
 # --- jitter -------------------------------------------------------------------------------------

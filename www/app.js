@@ -28,7 +28,7 @@ import { RowPool } from './row-pool.js';
 import { copyReportMarkdown, exportChartCsv, exportPng, exportReport, exportSvg } from './exports.js';
 import { fillScheduleTable } from './schedule-table.js';
 import {
-  Progress, chartOptions, copyText, fillCaption, listItems, notDrawnCaption, outOfDateNote, sizeCanvas,
+  Progress, chartOptions, copyText, fillCaption, fillNumberTable, listItems, notDrawnCaption, outOfDateNote, sizeCanvas,
 } from './ui.js';
 
 // Inputs that have a slider paired with a text field.
@@ -310,6 +310,13 @@ function showDrawn(view, drawn, tableDone) {
     $('facts').replaceChildren(...listItems(drawn.schedule.facts));
     $('compare-info').hidden = drawn.compared === null;
     $('compare-info').textContent = drawn.compared ?? '';
+  }
+  // The numbers of the charts whose only words are their captions, as the element's "The
+  // numbers" has them (the schedule and the staleness chart have tables of their own).
+  const numbers = $(`${view}-numbers`);
+  if (numbers) {
+    fillNumberTable(numbers, drawn.table);
+    numbers.closest('details').hidden = drawn.table.rows.length === 0;
   }
   if (view === 'staleness') {
     $('suggestion').hidden = drawn.suggestion_findings.length === 0;

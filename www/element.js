@@ -20,7 +20,7 @@ import init, {
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
-import { chartOptions, download, fillCaption, sizeCanvas } from './ui.js';
+import { chartOptions, download, fillCaption, fillNumberTable, sizeCanvas } from './ui.js';
 import { serve } from './worker-serve.js';
 
 // Run as a worker, this module only answers the elements' requests (see worker-serve.js).
@@ -530,20 +530,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.parts.canvas.removeAttribute('aria-hidden');
     fillCaption(this.parts.caption, caption, drawn.storms.map((storm) => storm.label));
     this.parts.caption.hidden = false;
-    const row = (cells, tag) => {
-      const tr = document.createElement('tr');
-      for (const text of cells) {
-        const cell = document.createElement(tag);
-        cell.textContent = text;
-        tr.append(cell);
-      }
-      return tr;
-    };
-    const head = document.createElement('thead');
-    head.append(row(drawn.table.headers, 'th'));
-    const body = document.createElement('tbody');
-    body.append(...drawn.table.rows.map((cells) => row(cells, 'td')));
-    this.parts.table.replaceChildren(head, body);
+    fillNumberTable(this.parts.table, drawn.table);
     this.parts.details.hidden = drawn.table.rows.length === 0;
     this.parts.actions.hidden = !this.hasAttribute('actions');
     // A survival map still filling in, or a quicker first run, exported, would pass for the

@@ -32,6 +32,25 @@ export function listItems(texts) {
   });
 }
 
+/** Fills `table` with a chart's numbers (`numbers`: `headers` and `rows` of text, from Rust),
+ * keeping its `<caption>`. */
+export function fillNumberTable(table, numbers) {
+  const row = (cells, tag) => {
+    const tr = document.createElement('tr');
+    for (const text of cells) {
+      const cell = document.createElement(tag);
+      cell.textContent = text;
+      tr.append(cell);
+    }
+    return tr;
+  };
+  const head = document.createElement('thead');
+  head.append(row(numbers.headers, 'th'));
+  const body = document.createElement('tbody');
+  body.append(...numbers.rows.map((cells) => row(cells, 'td')));
+  table.replaceChildren(...(table.caption ? [table.caption] : []), head, body);
+}
+
 /**
  * Fills `element` with `caption`. A caption of several lines (the storm's: one per series, each
  * opening with its series' label and a colon) becomes one `.caption-line` block per line, the

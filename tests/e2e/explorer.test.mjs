@@ -474,6 +474,27 @@ test('the jitter, herd and storm charts export their numbers as CSV', { timeout:
   });
 });
 
+// The jitter, herd and storm numbers were only in their captions on the page (outside page
+// review): each chart has "The numbers" folded under it, as the element has.
+test('the jitter, herd and storm charts show their numbers as a table', { timeout: 120_000 }, async () => {
+  await withPage('', async ({ page }) => {
+    await settle(page);
+    for (const id of ['distribution', 'herd', 'storm']) {
+      const details = page.locator(`details:has(#${id}-numbers)`);
+      assert.ok(await details.isVisible(), `${id}: "The numbers" is shown`);
+      await details.locator('summary').click();
+      const table = await page.$eval(`#${id}-numbers`, (t) => ({
+        caption: t.caption?.textContent,
+        headers: [...t.tHead.rows[0].cells].map((c) => c.textContent),
+        rows: t.tBodies[0].rows.length,
+      }));
+      assert.ok(table.caption && table.headers.length >= 2 && table.rows >= 1, `${id}: ${JSON.stringify(table)}`);
+    }
+    const storm = await page.$eval('#storm-numbers', (t) => [...t.tHead.rows[0].cells].map((c) => c.textContent));
+    assert.ok(storm.includes('peak attempts/min'), JSON.stringify(storm));
+  });
+});
+
 test('the schedule exports as CSV, JSON and Markdown', { timeout: 60_000 }, async () => {
   await withPage(
     '',

@@ -255,12 +255,17 @@ mod tests {
         bins: 60,
     };
 
-    fn svg(jitter: Jitter) -> String {
-        let report = JitterReport::new(&Policy::article(), jitter, SAMPLING, None).unwrap();
+    /// The distribution of `policy` under `jitter`, 800 × 300.
+    fn svg_of(policy: &Policy, jitter: Jitter) -> String {
+        let report = JitterReport::new(policy, jitter, SAMPLING, None).unwrap();
         to_svg((800, 300), |area| {
             draw(area, &report, &ChartOptions::default())
         })
         .unwrap()
+    }
+
+    fn svg(jitter: Jitter) -> String {
+        svg_of(&Policy::article(), jitter)
     }
 
     #[test]
@@ -296,11 +301,7 @@ mod tests {
     #[test]
     fn a_far_unjittered_time_is_named_at_the_axis_end_and_the_bars_fill_the_plot() {
         let policy = Policy::new(1.0, 2.0, 3_600.0, crate::Stop::Attempts(10_000)).unwrap();
-        let report = JitterReport::new(&policy, Jitter::Full, SAMPLING, None).unwrap();
-        let drawn = to_svg((800, 300), |area| {
-            draw(area, &report, &ChartOptions::default())
-        })
-        .unwrap();
+        let drawn = svg_of(&policy, Jitter::Full);
         assert!(drawn.contains("unjittered 416 days →"), "{drawn}");
         let bar = crate::chart::svg_read::hex(Theme::new(false).primary);
         let bars: Vec<_> = crate::chart::svg_read::rects(&drawn)
@@ -342,11 +343,7 @@ mod tests {
     #[test]
     fn share_labels_are_distinct_on_a_short_axis() {
         let policy = Policy::new(30.0, 3.0, 10_800.0, crate::Stop::Attempts(2)).unwrap();
-        let report = JitterReport::new(&policy, Jitter::Equal, SAMPLING, None).unwrap();
-        let drawn = to_svg((800, 300), |area| {
-            draw(area, &report, &ChartOptions::default())
-        })
-        .unwrap();
+        let drawn = svg_of(&policy, Jitter::Equal);
         let shares: Vec<String> = crate::chart::svg_read::labels(&drawn)
             .into_iter()
             .map(|l| l.text)

@@ -431,36 +431,31 @@ mod tests {
     use crate::chart::{svg_read, to_svg};
     use crate::storm::simulate_fluid;
 
-    /// The article's fixed-interval storm alone, 900 × 420.
-    fn article_fixed_svg(options: &ChartOptions) -> String {
-        let fixed = Scenario::article_fixed();
-        let report = simulate_fluid(&fixed, false).unwrap();
+    /// The storm of `spec` alone, 900 × 420, labelled as the article's fixed interval.
+    fn one_storm_svg(spec: crate::storm::Spec, options: &ChartOptions) -> String {
+        let scenario = Scenario::new(spec).unwrap();
+        let report = simulate_fluid(&scenario, false).unwrap();
         let one = [Series {
             label: "fixed 30 s".into(),
-            scenario: &fixed,
+            scenario: &scenario,
             report: &report,
         }];
         to_svg((900, 420), |area| draw(area, &one, options)).unwrap()
     }
 
+    /// The article's fixed-interval storm alone, 900 × 420.
+    fn article_fixed_svg(options: &ChartOptions) -> String {
+        one_storm_svg(*Scenario::article_fixed().spec(), options)
+    }
+
     /// A rate limit was in the caption but not on the chart (outside page review): it is a
     /// dotted line named at its end; one far above the storm is left off the axis.
     #[test]
-    fn a_rate_limit_is_drawn_as_a_line_with_its_legend_entry() {
+    fn a_rate_limit_is_drawn_as_a_dotted_line_named_at_its_end() {
         let drawn = |limit_per_s: f64| {
             let mut spec = *Scenario::article_fixed().spec();
             spec.bounds.rate_limit_per_s = Some(limit_per_s);
-            let limited = Scenario::new(spec).unwrap();
-            let report = simulate_fluid(&limited, false).unwrap();
-            let one = [Series {
-                label: "fixed 30 s".into(),
-                scenario: &limited,
-                report: &report,
-            }];
-            to_svg((900, 420), |area| {
-                draw(area, &one, &ChartOptions::default())
-            })
-            .unwrap()
+            one_storm_svg(spec, &ChartOptions::default())
         };
         // The capacity's dashes and the limit's dots share the muted grey.
         let grey = format!("stroke=\"{}\"", svg_read::hex(Theme::new(false).muted));

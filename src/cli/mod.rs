@@ -215,7 +215,24 @@ pub fn main() -> ExitCode {
                 .take_while(|l| !l.trim().is_empty())
                 .map(str::trim)
                 .collect();
-            eprintln!("{}", first.join(" "));
+            // clap's tip for a misspelt flag (`--attemps`) is in the part left out: said here.
+            use clap::error::{ContextKind, ContextValue, ErrorKind};
+            let invalid = match err.get(ContextKind::InvalidArg) {
+                Some(ContextValue::String(arg)) => arg.as_str(),
+                _ => "",
+            };
+            let suggestion = match err.get(ContextKind::SuggestedArg) {
+                Some(ContextValue::String(flag)) => format!(" (did you mean {flag}?)"),
+                // `--cap 3 hours`: the value's second word.
+                _ if err.kind() == ErrorKind::UnknownArgument && !invalid.starts_with('-') => {
+                    " (a value with a space goes in quotes, such as '90 s')".to_string()
+                }
+                _ if err.kind() == ErrorKind::UnknownArgument => {
+                    " (--help lists the flags)".to_string()
+                }
+                _ => String::new(),
+            };
+            eprintln!("{}{suggestion}", first.join(" "));
             return ExitCode::from(2);
         }
     };

@@ -68,15 +68,19 @@ pub(super) fn simulate_within(
             field,
             format!(
                 "{} deliveries × {} attempts",
-                scenario.deliveries(),
-                scenario.policy.attempts()
+                crate::number_text::format_count(scenario.deliveries() as f64),
+                crate::number_text::format_count(f64::from(scenario.policy.attempts()))
             ),
-            format!("at most 1000000000 attempts at worst for the discrete engine (deliveries × attempts per delivery, refused before it starts): {ways}"),
+            format!("at most {} attempts at worst for the discrete engine (deliveries × attempts per delivery, refused before it starts): {ways}", crate::number_text::format_count(MAX_DISCRETE_WORST_CASE)),
         ));
     }
     // Past the limit at worst, the expected attempts (the fluid engine's, a few milliseconds)
     // say whether the storm would stop at the limit: refused now, not after seconds of work.
-    let valid = format!("at most {limit} simulated attempts for the discrete engine (about ten seconds of work at the full limit): {ways}");
+    let valid = format!(
+        "at most {} simulated attempts for the discrete engine (about ten seconds of work at the \
+         full limit): {ways}",
+        crate::number_text::format_count(limit)
+    );
     if worst > limit && fluid_cannot.is_none() {
         let expected = super::fluid::simulate_fluid_until(scenario, false, until_s)?
             .summary
@@ -105,7 +109,8 @@ pub(super) fn simulate_within(
             return Err(Error::out_of_range(
                 field,
                 format!(
-                    "a storm still going after {limit} simulated attempts, at {}",
+                    "a storm still going after {} simulated attempts, at {}",
+                    crate::number_text::format_count(limit),
                     crate::format_duration(f64::from(second))
                 ),
                 valid,

@@ -314,9 +314,16 @@ impl Bounds {
     fn validate(&self) -> Result<(), Error> {
         if let Some(budget) = self.budget {
             if !(budget.is_finite() && (0.0..=1.0).contains(&budget)) {
+                // Without the float noise of the share (110% read "110.00000000000001%").
+                let percent = budget * 100.0;
+                let percent = if percent.abs() < 1e6 {
+                    crate::report::percent_as_given(percent)
+                } else {
+                    format!("{percent:e}%")
+                };
                 return Err(Error::out_of_range(
                     "budget",
-                    format!("{}%", budget * 100.0),
+                    percent,
                     "a percentage from 0 to 100%",
                 ));
             }

@@ -109,6 +109,11 @@ fn a_budget_without_its_floor_is_the_articles_one_point_one() {
         &["storm", "--budget-floor", "0"],
         "error: --budget-floor must be given only with --budget",
     );
+    // Quoted without the float noise of the share (it read "110.00000000000001%").
+    refused(
+        &["storm", "--budget", "110%"],
+        "error: --budget must be a percentage from 0 to 100%, got 110%",
+    );
     refused(
         &["storm", "--budget", "10", "--budget-floor", "-1"],
         "error: --budget-floor must be a rate from 0 to 10000000 per second, got -1",

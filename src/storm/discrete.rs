@@ -68,7 +68,7 @@ pub(super) fn simulate_within(
             field,
             format!(
                 "{} deliveries × {} attempts",
-                crate::number_text::format_count(scenario.deliveries() as f64),
+                crate::number_text::format_count(scenario.deliveries()),
                 crate::number_text::format_count(f64::from(scenario.policy.attempts()))
             ),
             format!("at most {} attempts at worst for the discrete engine (deliveries × attempts per delivery, refused before it starts): {ways}", crate::number_text::format_count(MAX_DISCRETE_WORST_CASE)),

@@ -207,16 +207,16 @@ fn pausing_paces_the_release_and_beats_no_bound() {
 fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
     refused(
         &["storm", "--traffic", "7d"],
-        "error: --traffic must be at most 1,000,000,000 attempts at worst for the discrete engine",
+        "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
     );
     refused(
         &["storm", "--arrivals", "1e6/s", "--traffic", "10s"],
-        "error: --traffic must be at most 1,000,000,000 attempts at worst for the discrete engine",
+        "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
     );
     // The arrival rate alone given: the refusal names it, not the traffic's untouched length.
     refused(
         &["storm", "--arrivals", "1000/s"],
-        "error: --arrivals must be at most 1,000,000,000 attempts at worst for the discrete engine",
+        "error: --arrivals must be at most 1000000000 attempts at worst for the discrete engine",
     );
     refused(
         &[
@@ -232,7 +232,7 @@ fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
             "--attempts",
             "10000",
         ],
-        "error: --traffic must be at most 1,000,000,000 attempts at worst for the discrete engine",
+        "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
     );
     refused(
         &[

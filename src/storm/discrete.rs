@@ -68,19 +68,15 @@ pub(super) fn simulate_within(
             field,
             format!(
                 "{} deliveries × {} attempts",
-                crate::number_text::format_count(scenario.deliveries()),
-                crate::number_text::format_count(f64::from(scenario.policy.attempts()))
+                scenario.deliveries(),
+                scenario.policy.attempts()
             ),
-            format!("at most {} attempts at worst for the discrete engine (deliveries × attempts per delivery, refused before it starts): {ways}", crate::number_text::format_count(MAX_DISCRETE_WORST_CASE)),
+            format!("at most 1000000000 attempts at worst for the discrete engine (deliveries × attempts per delivery, refused before it starts): {ways}"),
         ));
     }
     // Past the limit at worst, the expected attempts (the fluid engine's, a few milliseconds)
     // say whether the storm would stop at the limit: refused now, not after seconds of work.
-    let valid = format!(
-        "at most {} simulated attempts for the discrete engine (about ten seconds of work at the \
-         full limit): {ways}",
-        crate::number_text::format_count(limit)
-    );
+    let valid = format!("at most {limit} simulated attempts for the discrete engine (about ten seconds of work at the full limit): {ways}");
     if worst > limit && fluid_cannot.is_none() {
         let expected = super::fluid::simulate_fluid_until(scenario, false, until_s)?
             .summary
@@ -109,8 +105,7 @@ pub(super) fn simulate_within(
             return Err(Error::out_of_range(
                 field,
                 format!(
-                    "a storm still going after {} simulated attempts, at {}",
-                    crate::number_text::format_count(limit),
+                    "a storm still going after {limit} simulated attempts, at {}",
                     crate::format_duration(f64::from(second))
                 ),
                 valid,

@@ -482,7 +482,7 @@ fn a_discrete_storm_past_its_attempts_stops_with_an_error_saying_so() {
             .to_string()
     };
     let error = within(&Scenario::article_fixed());
-    let limit = "traffic must be at most 100,000 simulated attempts for the discrete engine";
+    let limit = "traffic must be at most 100000 simulated attempts for the discrete engine";
     assert!(error.starts_with(limit), "{error}");
     assert!(
         error.contains("attempts expected (the fluid engine's estimate, refused before it starts)"),
@@ -496,7 +496,7 @@ fn a_discrete_storm_past_its_attempts_stops_with_an_error_saying_so() {
     }));
     assert!(error.starts_with(limit), "{error}");
     assert!(
-        error.contains("got a storm still going after 100,000 simulated attempts, at "),
+        error.contains("got a storm still going after 100000 simulated attempts, at "),
         "{error}"
     );
     // Its ways out are those that exist: not the fluid engine, which cannot run it (the reader

@@ -17,7 +17,7 @@ fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages(
         ),
         (
             &["storm", "--arrivals", "1000/s", "--traffic", "2h"],
-            "error: --traffic must be at most 1,000,000,000 attempts at worst for the discrete engine",
+            "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
         ),
     ];
     for (args, expected) in cases {
@@ -160,7 +160,7 @@ fn refusals_name_the_flag_given_and_its_range() {
         // "--traffic must be at most …" with no traffic: the batch was the cause.
         (
             "storm --batch 10000000 --traffic 0s --attempts 100",
-            "error: --batch must be at most 100,000,000 simulated attempts",
+            "error: --batch must be at most 100000000 simulated attempts",
         ),
         // "--latency must be …" of a latency never given.
         (

@@ -15,6 +15,8 @@ Examples:
 
 A policy is a --preset, or --base, --multiplier and --cap, or --gaps (with --then-every), and
 --attempts or --give-up (a preset brings both; a flag given beside it overrides its value).
+The times are the schedule's alone: the destination takes every retry from recovery on. What a
+destination of limited capacity makes of them is `storm`'s (--policy exponential, --outage).
 Without --outage: outages of 1 min to 7 days, and the give-up time. Without jitter every number
 is exact; with it, sampled from --samples jittered schedules (default 20000) with --seed.";
 

@@ -397,12 +397,26 @@ impl StormReport {
         }
     }
 
-    /// The summary in words, then minutes as a table: every minute of the first half hour, then
-    /// every fifteenth (a last line says so when any is left out).
+    /// The summary in words, then minutes as a table: every minute of the first half hour and
+    /// of the quarter hour from recovery, the peak's and the longest queue's, then every
+    /// fifteenth (a last line says so when any is left out). The minutes after recovery, where
+    /// the queue and the duplicates are, were left out of a 2 h outage's table but every 15th
+    /// (outside SRE review).
     pub fn to_table(&self) -> String {
         let mut out = format!("{}\n\n", self.caption);
         out += "minute  attempts  first  retries  successes  failures   429s  duplicates  backlog   queue  exhausted  deferred\n";
-        let shown = |m: &&Interval| m.index <= 30 || m.index % 15 == 0;
+        let recovery = self.summary.outage_end_s / 60 + 1;
+        let longest_queue = (self.minutes.iter())
+            .max_by(|a, b| a.queue.total_cmp(&b.queue))
+            .filter(|m| m.queue > 0.0)
+            .map(|m| m.index);
+        let shown = |m: &&Interval| {
+            m.index <= 30
+                || m.index % 15 == 0
+                || (recovery..recovery + 15).contains(&m.index)
+                || m.index == self.summary.peak_minute
+                || Some(m.index) == longest_queue
+        };
         for m in self.minutes.iter().filter(shown) {
             out += &format!(
                 "{:>6}  {:>8.0}  {:>5.0}  {:>7.0}  {:>9.0}  {:>8.0}  {:>5.0}  {:>10.0}  {:>7.0}  {:>6.0}  {:>9.0}  {:>8.0}\n",
@@ -411,7 +425,7 @@ impl StormReport {
             );
         }
         if self.minutes.iter().any(|m| !shown(&m)) {
-            out += "(every minute of the first half hour, then every 15th; --format csv or json has them all)\n";
+            out += "(every minute of the first half hour and of the quarter hour from recovery, the peak's and the longest queue's, then every 15th; --format csv or json has them all)\n";
         }
         out
     }

@@ -589,3 +589,32 @@ fn a_refused_rate_is_quoted_to_six_significant_digits() {
     assert_eq!(quoted_rate(1e-14), "1e-14/s");
     assert_eq!(quoted_rate(0.0), "0/s");
 }
+
+/// The table showed every minute of the first half hour, then every 15th: the minutes after a
+/// 2 h outage, where the queue and the duplicates are, were left out (outside SRE review). It
+/// shows the quarter hour from recovery, the peak's minute and the longest queue's.
+#[test]
+fn the_minute_table_shows_the_quarter_hour_after_recovery_and_the_longest_queue() {
+    let spec = Spec {
+        outage: (0, 7_200),
+        ..Spec::article_fixed()
+    };
+    let report = super::simulate_fluid(&Scenario::new(spec).unwrap(), false).unwrap();
+    let table = report.to_table();
+    let shown: Vec<u32> = table
+        .lines()
+        .filter_map(|line| line.split_whitespace().next()?.parse().ok())
+        .collect();
+    for minute in 121..=135 {
+        assert!(shown.contains(&minute), "minute {minute}: {shown:?}");
+    }
+    let longest_queue = report
+        .minutes
+        .iter()
+        .max_by(|a, b| a.queue.total_cmp(&b.queue))
+        .unwrap();
+    assert!(longest_queue.queue > 0.0);
+    assert!(shown.contains(&longest_queue.index));
+    assert!(shown.contains(&report.summary.peak_minute));
+    assert!(!shown.contains(&31) && shown.contains(&45));
+}

@@ -294,6 +294,22 @@ fn sender_limits(scenario: &Scenario) -> String {
 /// often the breaker opened, and what a quota still held at the end.
 fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
     let mut text = String::new();
+    // The budget as read: `--budget 0.1` is a tenth of a percent, which the caption never said
+    // (outside SRE review).
+    if let Some(budget) = scenario.bounds.budget {
+        let floor = scenario.bounds.budget_floor_per_s;
+        text += &format!(
+            "Retries were held to a budget of {} of the first attempts over {}{}. ",
+            crate::report::percent_as_given(budget * 100.0),
+            format_duration(f64::from(scenario.bounds.budget_window_s)),
+            if floor > 0.0 {
+                let retries = if floor == 1.0 { "retry" } else { "retries" };
+                format!(", plus {} {retries} a second", rate_text(floor))
+            } else {
+                String::new()
+            }
+        );
+    }
     if let Some(quota) = &scenario.bounds.retry_quota {
         text += &format!("Retries drew on {}. ", quota.describe());
         // Once the traffic is over only successes refill the bucket: a bucket too low for one

@@ -109,6 +109,15 @@ fn a_budget_without_its_floor_is_the_articles_one_point_one() {
         &["storm", "--budget-floor", "0"],
         "error: --budget-floor must be given only with --budget",
     );
+    // The caption states the budget as read: `--budget 0.1` is a tenth of a percent, which it
+    // never said (outside SRE review).
+    let tenth = stdout(&run(&["storm", "--budget", "0.1", "--budget-floor", "0"]));
+    assert!(
+        tenth.contains("Retries were held to a budget of 0.1% of the first attempts over 60 s. "),
+        "{tenth}"
+    );
+    let default_floor = stdout(&run(&["storm", "--budget", "10%"]));
+    assert!(default_floor.contains("over 60 s, plus 0.5 retries a second. "));
     // Quoted without the float noise of the share (it read "110.00000000000001%").
     refused(
         &["storm", "--budget", "110%"],

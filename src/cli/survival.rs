@@ -36,7 +36,25 @@ pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
     let params = args.scenario.params_with_engine("fluid")?;
     params.refuse_keys_not_read_by(Purpose::SurvivalMap)?;
     let axes = args.axes.axes()?;
-    let map = map_on_every_core(params.map_scenario()?.spec(), &axes, params.engine()?)?;
+    let engine = params.engine()?;
+    let steps_given = args.axes.given().iter().any(|(name, _)| *name == "steps");
+    let map = map_on_every_core(params.map_scenario()?.spec(), &axes, engine).map_err(|error| {
+        match error {
+            // The map's work limit names its steps; with the default steps, `--engine
+            // discrete` (the map's default is fluid) is what the user changed (outside SRE
+            // review: `survival --engine discrete` was told "--steps must be …").
+            Error::OutOfRange {
+                field: "steps",
+                value,
+                valid,
+            } if engine == backoff_lab::Engine::Discrete && !steps_given => Error::OutOfRange {
+                field: "engine",
+                value,
+                valid,
+            },
+            other => other,
+        }
+    })?;
     Ok(args
         .format
         .render(&map, SurvivalMap::to_table, SurvivalMap::to_csv))

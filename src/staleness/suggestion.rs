@@ -321,7 +321,27 @@ fn proposal(current: &Policy, proposed: &Policy, tolerance_s: f64, max_lag_s: f6
     let schedule = proposed.schedule();
     let cap = crate::duration::format_cap(proposed.cap_s());
     let shape = match proposed.explicit_gaps() {
-        Some(_) => format!("the listed gaps, none longer than {cap}"),
+        // Written out, a run of one gap with its count ("the listed gaps" named none: outside
+        // SRE review).
+        Some(_) => {
+            let mut runs: Vec<(f64, usize)> = Vec::new();
+            for gap in schedule.rows().iter().filter_map(|r| r.gap_s) {
+                match runs.last_mut() {
+                    Some((last, n)) if *last == gap => *n += 1,
+                    _ => runs.push((gap, 1)),
+                }
+            }
+            let written: Vec<String> = (runs.iter())
+                .map(|&(gap, n)| match n {
+                    1 => format_duration(gap),
+                    n => format!("{n} × {}", format_duration(gap)),
+                })
+                .collect();
+            format!(
+                "the listed gaps, none longer than {cap} ({})",
+                written.join(", ")
+            )
+        }
         // Its multiplier does nothing ("a 30 s base, a ×3 multiplier and a 30 s cap").
         None if proposed.is_fixed_interval() => format!("a fixed {cap} interval"),
         None => format!(
@@ -403,6 +423,22 @@ mod tests {
     }
 
     const HOUR: f64 = 3_600.0;
+
+    /// A derived list of gaps was "the listed gaps, none longer than 1 h", none of them
+    /// named (outside SRE review): they are written out, a run of one gap with its count.
+    #[test]
+    fn derived_listed_gaps_are_written_out() {
+        let svix = crate::presets::preset("svix").unwrap().policy;
+        let sentence = suggest(&svix, 24.0 * HOUR, HOUR).unwrap().findings;
+        let sentence = sentence.last().unwrap();
+        assert!(
+            sentence.contains(
+                "the listed gaps, none longer than 1 h (5 s, 5 min, 30 min, 23 × 1 h, 24.9 min), \
+                 28 attempts instead of 8"
+            ),
+            "{sentence}"
+        );
+    }
 
     /// Applying a proposal whose gaps sum to T only up to rounding (9 h, 45 min: a cap of
     /// 2615.4545… s, the gaps summing to 32399.999999999993 s) gives up on T, and asking again

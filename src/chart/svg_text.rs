@@ -13,7 +13,7 @@ use plotters_backend::{
 const SVG_EM: f64 = 1.24;
 
 /// `style` with its size times [`SVG_EM`], for the SVG backend to write the size itself.
-pub struct SvgSized<'s, S>(pub &'s S);
+struct SvgSized<'s, S>(&'s S);
 
 impl<S: BackendTextStyle> BackendTextStyle for SvgSized<'_, S> {
     type FontError = S::FontError;

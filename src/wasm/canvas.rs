@@ -26,6 +26,8 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
 use plotters_canvas::CanvasBackend;
+
+use crate::chart::svg_text::SvgFigure;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -41,7 +43,8 @@ thread_local! {
 /// Where the drawing goes.
 enum Target<'a> {
     Canvas(CanvasBackend),
-    Svg(SVGBackend<'a>),
+    /// plotters' SVG backend writing text at the size it is measured at.
+    Svg(SvgFigure<'a>),
 }
 
 /// A chart's drawing surface, with text sizes from a canvas context's `measureText`.
@@ -102,7 +105,7 @@ impl<'a> Surface<'a> {
             .ok()?;
         let context = context_of(&canvas.dyn_into::<HtmlCanvasElement>().ok()?)?;
         Some(Surface {
-            target: Target::Svg(SVGBackend::with_string(svg, size)),
+            target: Target::Svg(SvgFigure::with_string(svg, size)),
             context,
             text: RefCell::default(),
         })
@@ -300,10 +303,7 @@ impl DrawingBackend for Surface<'_> {
     ) -> Result<(), DrawingErrorKind<SurfaceError>> {
         match &mut self.target {
             Target::Canvas(_) => self.fill_text(text, style, pos),
-            // Written at the size it was measured at (plotters' SVG backend divides it by 1.24).
-            Target::Svg(backend) => {
-                lift(backend.draw_text(text, &crate::chart::svg_text::SvgSized(style), pos))
-            }
+            Target::Svg(backend) => lift(backend.draw_text(text, style, pos)),
         }
     }
 

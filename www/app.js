@@ -150,11 +150,16 @@ function showPolicyFields() {
   }
 }
 
+let announceTimer = 0;
+
 function showNotices(notices) {
   const box = $('notice');
+  const announcer = $('notice-announcer');
+  clearTimeout(announceTimer);
   if (notices.length === 0) {
     box.hidden = true;
     box.replaceChildren();
+    announcer.textContent = '';
     return;
   }
   const intro = document.createElement('p');
@@ -164,6 +169,11 @@ function showNotices(notices) {
   list.append(...listItems(notices));
   box.replaceChildren(intro, list);
   box.hidden = false;
+  // Cleared first and set a task later, so that the same notices after a new link are said again.
+  announcer.textContent = '';
+  announceTimer = setTimeout(() => {
+    announcer.textContent = `${intro.textContent} ${notices.join(' ')}`;
+  }, 50);
 }
 
 /**

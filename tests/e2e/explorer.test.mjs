@@ -345,7 +345,16 @@ test('garbage in the hash shows a notice and the defaults, and never becomes HTM
   await withPage(garbage, async ({ page }) => {
     const notice = page.locator('#notice');
     assert.ok(await notice.isVisible(), '#notice is visible');
-    assert.equal(await notice.getAttribute('role'), 'status', '#notice role');
+    // Said by a live region that never moves (the box does, and a moved region is not announced
+    // by every screen reader).
+    const announcer = page.locator('#notice-announcer');
+    assert.equal(await announcer.getAttribute('role'), 'status', '#notice-announcer role');
+    await page.waitForFunction(() => document.getElementById('notice-announcer').textContent.includes('zzz'));
+    assert.equal(
+      await announcer.evaluate((region) => region.parentElement === document.body),
+      true,
+      'the live region stays a child of the body',
+    );
     const text = (await notice.textContent()) ?? '';
     assert.ok(text.includes('zzz'), `#notice names the unknown setting: ${JSON.stringify(text)}`);
     assert.ok(text.includes('base'), `#notice names the bad base: ${JSON.stringify(text)}`);
@@ -366,6 +375,7 @@ test('garbage in the hash shows a notice and the defaults, and never becomes HTM
     assert.equal(await page.locator('#base-text').inputValue(), '1m', '#base-text from the new hash');
     assert.equal((await tableRows(page)).length, 5, 'five attempts from the new hash');
     assert.ok(await notice.isHidden(), '#notice hides for a clean hash');
+    assert.equal(await announcer.textContent(), '', 'nothing left to announce for a clean hash');
     assert.equal(await page.evaluate(() => typeof window.__pwned), 'undefined', 'window.__pwned');
   });
 });

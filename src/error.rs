@@ -100,8 +100,9 @@ pub(crate) fn quoted(text: &str) -> String {
 }
 
 /// `value` as a refusal quotes it: whole up to [`QUOTED_CHARS`] characters of text given (in
-/// quotes) or [`WRITTEN_CHARS`] of anything else, else its start and how long it was (a 100,000-character `base` made a 100 kB message); text in quotes keeps
-/// its quotes, and its length is the text's.
+/// quotes) or [`WRITTEN_CHARS`] of anything else, else its start and how long it was (a
+/// 100,000-character `base` made a 100 kB message); text in quotes keeps its quotes, and its length
+/// is the text's.
 pub(crate) fn cut_short(value: &str) -> std::borrow::Cow<'_, str> {
     let (quote, text) = match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
         Some(inner) => ("\"", inner),

@@ -384,10 +384,11 @@ fn past_deadline(schedule: &Schedule) -> String {
 /// `solve-cap`'s answer in one sentence: the smallest cap (never below the base) with which
 /// `attempts` attempts of `policy`'s base and multiplier reach `deadline_s` (its own cap is not
 /// read). The cap is rounded up to the precision it is written in (the nanosecond under a
-/// millisecond, the microsecond under a second, else the millisecond), so that the cap as written, typed back, reaches the deadline;
-/// it reads as [`crate::duration::format_cap`] writes it, then in seconds. When even a cap at the base lands past the deadline, the sentence says
-/// where, and names only what reaches the deadline instead: the fewer attempts that do (counts
-/// this answers with a cap), and a shorter base (deadline ÷ retries, with a cap at it, does).
+/// millisecond, the microsecond under a second, else the millisecond), so that the cap as written,
+/// typed back, reaches the deadline; it reads as [`crate::duration::format_cap`] writes it, then in
+/// seconds. When even a cap at the base lands past the deadline, the sentence says where, and names
+/// only what reaches the deadline instead: the fewer attempts that do (counts this answers with a
+/// cap), and a shorter base (deadline ÷ retries, with a cap at it, does).
 ///
 /// # Example
 /// ```

@@ -1,8 +1,8 @@
 //! The survival map: outage length (log, across) × capacity headroom (log, up), each cell of
 //! your policy shaded by what became of the destination (green, darker the longer it took to
 //! drain; amber when it recovered slowly; vermillion when it collapsed), every series' boundary
-//! as a staircase line, and your scenario marked with its own outcome. Rows not computed yet are left blank, so the
-//! same function draws a map as its rows arrive.
+//! as a staircase line, and your scenario marked with its own outcome. Rows not computed yet are
+//! left blank, so the same function draws a map as its rows arrive.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

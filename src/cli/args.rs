@@ -304,8 +304,8 @@ pub(super) struct StormFlags {
     /// The seed of the jittered gaps and of the order retries are served in (default 42).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
-    /// A retry budget, 0 to 100 percent (10 or 10%): retries at most this share of the first attempts
-    /// over the trailing window, plus a floor of --budget-floor retries a second over it.
+    /// A retry budget, 0 to 100 percent (10 or 10%): retries at most this share of the first
+    /// attempts over the trailing window, plus a floor of --budget-floor retries a second over it.
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
     budget: Option<String>,
     /// The budget's trailing window, whole seconds from 1 s to 1 h (default 60s).
@@ -321,8 +321,8 @@ pub(super) struct StormFlags {
     /// Hold deliveries while the endpoint is down; from recovery on, send at most --resume-rate.
     #[arg(long)]
     pause: bool,
-    /// After a pause, attempts per second at most, 0.000001 to 10000000 (default: the rate limit if set, else
-    /// capacity × min(1 s, timeout − latency), at least 1/s).
+    /// After a pause, attempts per second at most, 0.000001 to 10000000 (default: the rate limit if
+    /// set, else capacity × min(1 s, timeout − latency), at least 1/s).
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     resume_rate: Option<String>,
     /// When overloaded the destination answers 429 with this Retry-After, 1 µs to 1 day.

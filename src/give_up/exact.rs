@@ -428,7 +428,8 @@ mod tests {
                 sum.quantile(level)
             );
         }
-        // A capped schedule's long tail of equal gaps: the AWS SDK's standard mode kept until a day.
+        // A capped schedule's long tail of equal gaps: the AWS SDK's standard mode kept until a
+        // day.
         let policy = crate::presets::preset("aws-sdk-standard")
             .unwrap()
             .policy

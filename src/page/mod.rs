@@ -210,8 +210,9 @@ const INLINE_ATTEMPTS: u32 = 64;
 /// worker's start: about 100 ms). The distribution (without decorrelated jitter, whose estimate
 /// samples on its own) and the herd of a schedule of at most 64 attempts, when their draws cost
 /// at most [`INLINE_DRAWS`]; the timeline, which computes nothing (its schedule is drawn from
-/// the settings); invalid settings are left to the worker, which reports them as always. A deadline's sizing (a few coarse convolutions) stays within 8 ms in wasm for every
-/// deadline up to a year, refusals included.
+/// the settings); invalid settings are left to the worker, which reports them as always. A
+/// deadline's sizing (a few coarse convolutions) stays within 8 ms in wasm for every deadline up to
+/// a year, refusals included.
 ///
 /// # Example
 /// ```

@@ -202,8 +202,9 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
 /// The settings after the reader changed `control`: choosing a preset sets its schedule and
 /// jitter; moving base, multiplier or cap (or pressing "drop-gaps") goes back to the formula
 /// and leaves the preset (base and cap moved with their sliders never cross; `"cap typed"`, a
-/// value typed into the field, is left for the cap's own refusal); a new stop rule or count leaves the preset but keeps its gaps;
-/// "apply-suggestion" sets the schedule the staleness tolerance and allowed lag suggest.
+/// value typed into the field, is left for the cap's own refusal); a new stop rule or count leaves
+/// the preset but keeps its gaps; "apply-suggestion" sets the schedule the staleness tolerance and
+/// allowed lag suggest.
 pub fn edited(mut settings: Settings, control: &str) -> Settings {
     // A value typed into a field (`"cap typed"`) is the user's own: a cap typed under the base
     // is refused next to its field rather than lowering the base (an outside tester lost a

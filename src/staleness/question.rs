@@ -107,8 +107,8 @@ impl Question {
         Ok(answers.remove(0))
     }
 
-    /// The answers for outages of `outages_s` seconds (1 to [`MAX_OUTAGES`](super::MAX_OUTAGES) of them), in order.
-    /// Under jitter they are computed from the same drawn schedules.
+    /// The answers for outages of `outages_s` seconds (1 to [`MAX_OUTAGES`](super::MAX_OUTAGES) of
+    /// them), in order. Under jitter they are computed from the same drawn schedules.
     pub fn outages(&self, outages_s: &[f64]) -> Result<Vec<OutageAnswer>, Error> {
         check_outages(outages_s)?;
         Ok(self.answers(outages_s)?.outages)
@@ -126,7 +126,8 @@ impl Question {
 
     /// The longest outage whose first event is still delivered: `t_n` exactly (an outage of
     /// exactly `t_n` delivers it at lag 0). Under jitter, the [`SAFE_LEVEL`](super::SAFE_LEVEL)
-    /// percentile (the 5th) of the sampled give-up times: in 95% of schedules an outage this long still delivers its first event.
+    /// percentile (the 5th) of the sampled give-up times: in 95% of schedules an outage this long
+    /// still delivers its first event.
     pub fn longest_delivered_outage_s(&self) -> Result<f64, Error> {
         Ok(self.answers(&[])?.longest_delivered_outage_s)
     }

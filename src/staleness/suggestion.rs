@@ -82,8 +82,9 @@ impl Suggestion {
 /// Derives a schedule from `policy` for a tolerance `tolerance_s` (`T`) and an allowed recovery
 /// lag `max_lag_s` (`R`), both greater than 0 and at most 365 days: keeping the base and the
 /// multiplier, the fewest attempts that reach `T` with the cap at `R`, then the smallest cap
-/// with which they do (a gap list keeps its gaps cut to `R`). Jitter is not considered: the findings are about the
-/// schedule as written. Refused when the schedule would need more than 10000 attempts.
+/// with which they do (a gap list keeps its gaps cut to `R`). Jitter is not considered: the
+/// findings are about the schedule as written. Refused when the schedule would need more than 10000
+/// attempts.
 ///
 /// # Example
 /// ```

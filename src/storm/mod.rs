@@ -156,8 +156,9 @@
 //! **End.** The simulation runs from second 0 and stops before the first second `s` at which
 //! `s` ≥ the traffic's end (`traffic`, or the second after the batch's when later; a last second
 //! of traffic that brings no delivery is simulated too), `s` > the outage's end, and nothing is
-//! held or due at or before the 7-day limit (what is due after it stays pending); `horizon_s` is the number of
-//! seconds simulated. On expected values "nothing" is under a millionth of a delivery.
+//! held or due at or before the 7-day limit (what is due after it stays pending); `horizon_s` is
+//! the number of seconds simulated. On expected values "nothing" is under a millionth of a
+//! delivery.
 
 //! # The engines
 //! - [`simulate_discrete`]: exact counts for the seed; memory grows with the deliveries in flight

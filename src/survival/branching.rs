@@ -21,8 +21,8 @@ impl Branch {
     }
 }
 
-/// The rows of `spec`'s series at the headroom indices `headrooms` (in range) of `axes` (one row per
-/// index, one cell per outage), each cell exactly the cell [`super::cell`] computes on the
+/// The rows of `spec`'s series at the headroom indices `headrooms` (in range) of `axes` (one row
+/// per index, one cell per outage), each cell exactly the cell [`super::cell`] computes on the
 /// fluid engine, and the same first error.
 /// The storm of the cell of `spec` with an outage of `length` seconds at headroom `ratio`, and
 /// its scenario: refused where it is no scenario or the fluid engine cannot represent it.

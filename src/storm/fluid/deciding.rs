@@ -88,8 +88,8 @@ struct Served {
 }
 
 impl Fluid<'_> {
-    /// Pass 2, second by second on totals: the bounds, the destination, the fates; each second's row
-    /// goes to `recorder`.
+    /// Pass 2, second by second on totals: the bounds, the destination, the fates; each second's
+    /// row goes to `recorder`.
     pub fn decide(
         &mut self,
         from: usize,

@@ -1,5 +1,5 @@
-//! What the bounds (rate limit, budget, pause, retry quota, circuit breaker) hold back: how much of what is due they send
-//! each second, and what each class keeps for the next.
+//! What the bounds (rate limit, budget, pause, retry quota, circuit breaker) hold back: how much of
+//! what is due they send each second, and what each class keeps for the next.
 
 use super::deciding::Fate;
 use super::kernel::Mass;

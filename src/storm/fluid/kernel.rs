@@ -31,8 +31,9 @@ impl Mass {
     /// zero (a share below one half of the smallest subnormal rounds to nothing sent), keeping
     /// every class busy to the end of the simulation. `1e-30` of a delivery changes no reported
     /// number: reports round to thousandths, and added to any total above about 1e-14 it is
-    /// below half the total's rounding step (`the_fluid_engines_shortcuts_change_nothing_but_its_speed`
-    /// compares every second with and without this rule).
+    /// below half the total's rounding step
+    /// (`the_fluid_engines_shortcuts_change_nothing_but_its_speed` compares every second with and
+    /// without this rule).
     pub fn without_dust(self, dust: f64) -> Mass {
         if self.all < dust {
             Mass::ZERO
@@ -117,7 +118,8 @@ pub(super) struct Kernel {
 impl Kernel {
     /// Mass spread uniformly over waits in `[a, b)` seconds from the start of the failing
     /// second; what would come due within the failing second itself comes due in the next, as
-    /// in the discrete engine. Needs `b - a` of at least a microsecond (else see [`Kernel::point`]).
+    /// in the discrete engine. Needs `b - a` of at least a microsecond (else see
+    /// [`Kernel::point`]).
     pub fn uniform(a: f64, b: f64) -> Kernel {
         let first = a.max(0.0) as usize;
         let last = b.max(0.0) as usize;

@@ -18,8 +18,9 @@
 //! keeps what the bound holds back, sending the second's share of it. A class's held mass
 //! below [`kernel::DUST`] (1e-30 of a delivery) is dropped at the end of each second
 //! ([`kernel::Mass::without_dust`]): it changes no reported number, and lets a class that has
-//! sent what it held fall quiet as it does without a bound. A class where nothing came due and nothing is held costs next to nothing
-//! in a block: its row of what came due is neither filled, read nor moved on.
+//! sent what it held fall quiet as it does without a bound. A class where nothing came due and
+//! nothing is held costs next to nothing in a block: its row of what came due is neither filled,
+//! read nor moved on.
 
 mod classes;
 mod deciding;

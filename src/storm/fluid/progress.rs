@@ -70,8 +70,8 @@ impl<'a> FluidStorm<'a> {
     /// A copy that goes on as `scenario`: the storm `scenario` itself would be at this point,
     /// provided the two scenarios agree on everything the seconds simulated so far looked at —
     /// the same attempt classes (policy, jitter, timeout, `Retry-After`), arrivals, bounds and
-    /// outage start, and an outage that has not ended for either before the next second to simulate — and
-    /// on the destination's capacity unless every second simulated so far was in the outage
+    /// outage start, and an outage that has not ended for either before the next second to simulate
+    /// — and on the destination's capacity unless every second simulated so far was in the outage
     /// (then the capacity was never looked at). The survival map checks this for its cells.
     ///
     /// The copy's histories (megabytes for long waits) go into `spare`'s buffers, a finished

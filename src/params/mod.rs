@@ -69,8 +69,12 @@ pub struct Params {
     /// Jitter mode: `none`, `full`, `equal`, `decorrelated`, `proportional`. Left out, each
     /// function's default: full jitter for `jitter`, `herd` and their charts, as the CLI.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        test,
+        ts(type = r#""none" | "full" | "equal" | "decorrelated" | "proportional" | null"#)
+    )]
     pub mode: Option<String>,
-    /// The factor of proportional jitter, 0 to 1 (default 0.2).
+    /// The factor of proportional jitter: 0 (none), or 0.000001 to 1 (default 0.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub factor: Option<f64>,
     /// The seed of every random draw, 0 to 2^53 − 1.
@@ -118,6 +122,7 @@ pub struct Params {
     pub outage_start: Option<DurationInput>,
     /// Storm: `fixed` (default) or `exponential` (the base, multiplier and cap above).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(type = r#""fixed" | "exponential" | null"#))]
     pub policy: Option<String>,
     /// Storm: the fixed policy's interval (default 30 s; only with the fixed policy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -153,6 +158,7 @@ pub struct Params {
     /// Storm: a token bucket on retries, `aws` (the AWS SDKs' standard retry mode) or `grpc`
     /// (gRPC's retry throttling).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(type = r#""aws" | "grpc" | null"#))]
     pub retry_quota: Option<String>,
     /// Storm: the retry quota's bucket size, whole tokens (default 500 for `aws`, 10 for `grpc`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -179,8 +185,14 @@ pub struct Params {
     /// Storm: attempts sent at most while half-open (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breaker_probes: Option<f64>,
-    /// Storm: `discrete` (default), `fluid` or `arithmetic`.
+    /// Storm: `discrete` (every delivery, seeded; `storm`'s default), `fluid` (expected values,
+    /// fast; `survival`'s default) or `auto` (fluid where it represents the scenario, else
+    /// discrete); `arithmetic` only for `arithmeticView`, whose engine it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        test,
+        ts(type = r#""discrete" | "fluid" | "auto" | "arithmetic" | null"#)
+    )]
     pub engine: Option<String>,
     /// Staleness: how long an event stays worth delivering.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -85,9 +85,9 @@ thenEvery?: DurationInput | null,
  * Jitter mode: `none`, `full`, `equal`, `decorrelated`, `proportional`. Left out, each
  * function's default: full jitter for `jitter`, `herd` and their charts, as the CLI.
  */
-mode?: string | null,
+mode?: "none" | "full" | "equal" | "decorrelated" | "proportional" | null,
 /**
- * The factor of proportional jitter, 0 to 1 (default 0.2).
+ * The factor of proportional jitter: 0 (none), or 0.000001 to 1 (default 0.2).
  */
 factor?: number | null,
 /**
@@ -150,7 +150,7 @@ outageStart?: DurationInput | null,
 /**
  * Storm: `fixed` (default) or `exponential` (the base, multiplier and cap above).
  */
-policy?: string | null,
+policy?: "fixed" | "exponential" | null,
 /**
  * Storm: the fixed policy's interval (default 30 s; only with the fixed policy).
  */
@@ -196,7 +196,7 @@ abandon?: boolean | null,
  * Storm: a token bucket on retries, `aws` (the AWS SDKs' standard retry mode) or `grpc`
  * (gRPC's retry throttling).
  */
-retryQuota?: string | null,
+retryQuota?: "aws" | "grpc" | null,
 /**
  * Storm: the retry quota's bucket size, whole tokens (default 500 for `aws`, 10 for `grpc`).
  */
@@ -231,9 +231,11 @@ breakerCooldown?: DurationInput | null,
  */
 breakerProbes?: number | null,
 /**
- * Storm: `discrete` (default), `fluid` or `arithmetic`.
+ * Storm: `discrete` (every delivery, seeded; `storm`'s default), `fluid` (expected values,
+ * fast; `survival`'s default) or `auto` (fluid where it represents the scenario, else
+ * discrete); `arithmetic` only for `arithmeticView`, whose engine it is.
  */
-engine?: string | null,
+engine?: "discrete" | "fluid" | "auto" | "arithmetic" | null,
 /**
  * Staleness: how long an event stays worth delivering.
  */

@@ -82,6 +82,12 @@ export async function everyExport(): Promise<string[]> {
   const unread: ScheduleParams = { ...policy, mode: 'full' };
   // @ts-expect-error: a herd draws no give-up times (`herd` refuses `samples`).
   herd({ ...crowded, samples: 10 });
+  // @ts-expect-error: a misspelt mode (refused when it runs, too).
+  jitter({ ...jittered, mode: 'ful' });
+  // @ts-expect-error: no such engine.
+  storm({ engine: 'exact' });
+  // @ts-expect-error: no such policy.
+  storm({ policy: 'linear' });
   const options: ChartOptions = { dark: false, scale: 2, logScale: true };
   const report: ScheduleReport = schedule(policy);
   const last: number = report.rows[report.rows.length - 1].elapsed_s;

@@ -33,6 +33,15 @@ let browser;
 /** The chart's natural height in embed.js: half the frame's width, between 240 and 520 px. */
 const naturalChartHeight = (width) => Math.min(520, Math.max(240, Math.round(width * 0.5)));
 
+/** A host page without embed-host.js: a 288 px column and a 460 px frame of a link with a notice. */
+function crampedHostPage() {
+  const src = new URL('embed.html#view=herd&multiplier=zero&base=x&bogus=1', baseUrl).href;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A phone's column</title></head><body>
+<div style="width: 288px"><iframe id="chart" src="${src}" width="100%" height="460" style="border:0" title="a herd"></iframe></div>
+</body></html>`;
+}
+
 function hostPage(withScript) {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>An article</title>
@@ -63,6 +72,9 @@ before(async () => {
     } else if (pathname === '/with-script.html' || pathname === '/without-script.html') {
       response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       response.end(hostPage(pathname === '/with-script.html'));
+    } else if (pathname === '/cramped.html') {
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      response.end(crampedHostPage());
     } else {
       response.writeHead(404, { 'Content-Type': 'text/plain' });
       response.end('not found\n');
@@ -172,6 +184,24 @@ test('without embed-host.js the iframe keeps its given height, and the chart sti
     assert.ok(box.scrollHeight <= 150 && box.chartBottom <= 150 && box.captionBottom <= 150, `the page fills the frame, no more: ${JSON.stringify(box)}`);
     assertPainted(await canvasStats(frame, '#chart'), 'the timeline in a 150 px frame');
     assert.equal((await posted(host)).length, 1, `one height posted: ${JSON.stringify(await posted(host))}`);
+  });
+});
+
+// An outside docs review: a notice, the chart's minimum and the caption overflowed a phone's
+// fixed frame, and the caption's end was cut off, out of reach.
+test('in a fixed frame too small for a notice, the chart and the caption, the embed scrolls to the caption\'s end', { timeout: 60_000 }, async () => {
+  await withHost('cramped.html', async ({ frame }) => {
+    await until(() => frame.$eval('#chart-caption', (c) => c.textContent !== 'loading…'), 'the caption');
+    const end = await frame.evaluate(() => {
+      document.scrollingElement.scrollTop = 1e6;
+      document.body.scrollTop = 1e6;
+      const caption = document.querySelector('.embed-caption').getBoundingClientRect();
+      const notice = document.getElementById('notice');
+      return { bottom: caption.bottom, height: innerHeight, notice: !notice.hidden, overflow: document.body.scrollHeight - innerHeight };
+    });
+    assert.ok(end.notice, 'the link has a notice');
+    assert.ok(end.overflow > 0, `the test's frame is too small for its content: ${JSON.stringify(end)}`);
+    assert.ok(end.bottom <= end.height + 0.5, `the caption's end is reached by scrolling: ${JSON.stringify(end)}`);
   });
 });
 

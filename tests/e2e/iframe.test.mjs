@@ -190,11 +190,14 @@ test('without embed-host.js the iframe keeps its given height, and the chart sti
 // An outside docs review: a notice, the chart's minimum and the caption overflowed a phone's
 // fixed frame, and the caption's end was cut off, out of reach.
 test('in a fixed frame too small for a notice, the chart and the caption, the embed scrolls to the caption\'s end', { timeout: 60_000 }, async () => {
-  await withHost('cramped.html', async ({ frame }) => {
+  await withHost('cramped.html', async ({ host, frame }) => {
     await until(() => frame.$eval('#chart-caption', (c) => c.textContent !== 'loading…'), 'the caption');
+    // As a reader scrolls: the wheel over the frame's notice (a script could scroll even a box
+    // that hides its overflow).
+    await host.mouse.move(144, 40);
+    for (let i = 0; i < 5; i += 1) await host.mouse.wheel(0, 400);
+    await host.waitForTimeout(300);
     const end = await frame.evaluate(() => {
-      document.scrollingElement.scrollTop = 1e6;
-      document.body.scrollTop = 1e6;
       const caption = document.querySelector('.embed-caption').getBoundingClientRect();
       const notice = document.getElementById('notice');
       return { bottom: caption.bottom, height: innerHeight, notice: !notice.hidden, overflow: document.body.scrollHeight - innerHeight };

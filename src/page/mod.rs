@@ -181,7 +181,8 @@ pub fn instant(view: View, settings: &Settings) -> Option<Settings> {
     let question = views::staleness_params(settings)
         .staleness_question()
         .ok()?;
-    let outages = crate::staleness::curve_outages(&question).len();
+    let outages =
+        crate::staleness::curve_outages(&question, crate::staleness::curve_span(&question)).len();
     let samples = crate::limits::affordable_samples(
         question.policy().attempts(),
         question.jitter(),
@@ -334,7 +335,9 @@ mod tests {
         let question = views::staleness_params(&instant)
             .staleness_question()
             .unwrap();
-        let outages = crate::staleness::curve_outages(&question).len();
+        let outages =
+            crate::staleness::curve_outages(&question, crate::staleness::curve_span(&question))
+                .len();
         let cost = crate::limits::delivery_cost(
             question.policy().attempts(),
             question.jitter(),

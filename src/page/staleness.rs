@@ -16,8 +16,9 @@ fn compared_samples(question: &Question) -> usize {
         .map_or(2_000, |n| (n / 10).clamp(100, 2_000))
 }
 
-fn curve(label: &str, question: &Question) -> Result<StalenessCurve, Error> {
-    let points = question.curve()?;
+/// The curve of `question` along outages over `span` (the same for every curve of a chart).
+fn curve(label: &str, question: &Question, span: (f64, f64)) -> Result<StalenessCurve, Error> {
+    let points = question.curve(span)?;
     // The 95th percentile stops where more than 5% of schedules exhaust the first event: it is
     // "never" there, and the lags of the schedules that still deliver it (the longest ones)
     // would draw a line that falls.
@@ -71,17 +72,33 @@ pub fn chart_of(
     let question = params.staleness_question()?;
     let report = params.staleness_report()?;
     let read: Option<OutageAnswer> = params.outage.as_ref().and(report.outages.first().cloned());
-    let compared = match compared {
+    let theirs = match compared {
         Some(preset) => {
             let seed = question.seed().unwrap_or(0);
             let theirs = Question::new(&preset.policy, preset.jitter, seed)?
                 .with_samples(compared_samples(&question))?;
-            Some(curve(preset.title, &theirs)?)
+            Some((preset.title, theirs))
         }
         None => None,
     };
+    // Every curve over the outages of all of them and the one read off: a curve that stopped
+    // where another went on (or short of the read-off) looked as if nothing were delivered past
+    // its end (outside product review: a band ending at 48 h on an axis to 365 days).
+    let (mut start, mut end) = crate::staleness::curve_span(&question);
+    if let Some((_, theirs)) = &theirs {
+        let (their_start, their_end) = crate::staleness::curve_span(theirs);
+        (start, end) = (start.min(their_start), end.max(their_end));
+    }
+    if let Some(read) = &read {
+        end = end.max(read.outage_s);
+    }
+    let span = (start, end);
+    let compared = match &theirs {
+        Some((title, theirs)) => Some(curve(title, theirs, span)?),
+        None => None,
+    };
     Ok(StalenessChart {
-        mine: curve("your policy", &question)?,
+        mine: curve("your policy", &question, span)?,
         compared,
         read,
         report,
@@ -129,6 +146,37 @@ mod tests {
             error.message,
             "read-outage must be a duration greater than 0 s and at most 365 days, got 400 days"
         );
+    }
+
+    /// Every curve runs the whole axis: to the outage read off and to the end of a compared
+    /// preset's curve (a band ending at 48 h on an axis to 365 days read as nothing delivered
+    /// past 48 h).
+    #[test]
+    fn every_curve_spans_the_read_off_and_the_compared_curve() {
+        let ends = |pairs: &[(&str, &str)]| {
+            let mut settings = Settings::default();
+            settings.set("mode", "none");
+            for (key, value) in pairs {
+                settings.set(key, *value);
+            }
+            let chart = staleness_chart(&settings).unwrap();
+            let last = |curve: &StalenessCurve| curve.points.last().unwrap().outage_s;
+            let first = |curve: &StalenessCurve| curve.points[0].outage_s;
+            let compared = chart.compared.as_ref();
+            (
+                (first(&chart.mine), last(&chart.mine)),
+                compared.map(|c| (first(c), last(c))),
+            )
+        };
+        let year = 365.0 * 86_400.0;
+        assert_eq!(ends(&[("read-outage", "365d")]).0 .1, year);
+        let (mine, theirs) = ends(&[("compare", "standard-webhooks")]);
+        assert_eq!(Some(mine), theirs);
+        // Standard Webhooks' example gives up after about 3 days: its curve goes to 6.
+        assert!(mine.1 > 5.0 * 86_400.0, "{mine:?}");
+        // A schedule giving up within seconds is drawn from under a second, the compared one too.
+        let (mine, theirs) = ends(&[("gaps", "1s"), ("attempts", "3"), ("compare", "svix")]);
+        assert!(mine.0 < 1.0 && Some(mine) == theirs, "{mine:?} {theirs:?}");
     }
 
     /// A tolerance cleared leaves the default allowed lag (1 h) without the suggestion it

@@ -16,17 +16,23 @@ const CORNERS: usize = 120;
 /// from 5,000 schedules looks the same as one from more.
 pub const CURVE_SAMPLES: usize = 5_000;
 
-/// The outage lengths of a chart for a schedule giving up after `give_up_s`: from a minute to
-/// twice the give-up time (at least two hours, at most 365 days), in order. A schedule giving up
-/// within ten minutes starts from a tenth of its give-up time, rounded down to 30, 15, 10, 5, 2,
-/// 1, 0.5, 0.2 or 0.1 s (one giving up at 60 s was drawn from a minute: every outage exhausted).
-pub fn curve_outages(question: &Question) -> Vec<f64> {
+/// The first and last outage lengths of a chart of `question`'s schedule: from a minute to twice
+/// the give-up time (at least two hours, at most 365 days). A schedule giving up within ten
+/// minutes starts from a tenth of its give-up time, rounded down to 30, 15, 10, 5, 2, 1, 0.5,
+/// 0.2 or 0.1 s (one giving up at 60 s was drawn from a minute: every outage exhausted).
+pub fn curve_span(question: &Question) -> (f64, f64) {
     let give_up = question.give_up_s();
     let end = (2.0 * give_up).clamp(7_200.0, crate::policy::MAX_SPAN_S);
     let start = [60.0, 30.0, 15.0, 10.0, 5.0, 2.0, 1.0, 0.5, 0.2]
         .into_iter()
         .find(|&start| start <= give_up / 10.0)
         .unwrap_or(0.1_f64);
+    (start, end)
+}
+
+/// The outage lengths of a chart of `question`'s schedule from `start` to `end` seconds (its
+/// [`curve_span`], or one wide enough for every curve of a chart), in order.
+pub fn curve_outages(question: &Question, (start, end): (f64, f64)) -> Vec<f64> {
     let mut outages: Vec<f64> = (0..=SPACED)
         .map(|i| start * libm::pow(end / start, i as f64 / SPACED as f64))
         .collect();
@@ -49,13 +55,13 @@ pub fn curve_outages(question: &Question) -> Vec<f64> {
 }
 
 impl Question {
-    /// The answers along [`curve_outages`], all from the same draws under jitter: the first
-    /// [`CURVE_SAMPLES`] of the question's.
-    pub fn curve(&self) -> Result<Vec<OutageAnswer>, Error> {
+    /// The answers along [`curve_outages`] over `span`, all from the same draws under jitter:
+    /// the first [`CURVE_SAMPLES`] of the question's.
+    pub fn curve(&self, span: (f64, f64)) -> Result<Vec<OutageAnswer>, Error> {
         let question = match self.samples() {
             Some(samples) => self.with_samples(samples.min(CURVE_SAMPLES))?,
             None => *self,
         };
-        Ok(question.answers(&curve_outages(self))?.outages)
+        Ok(question.answers(&curve_outages(self, span))?.outages)
     }
 }

@@ -68,7 +68,7 @@ use serde::{Deserialize, Serialize};
 use crate::policy::{check_span, span_range};
 use crate::Error;
 
-pub use curve::{curve_outages, CURVE_SAMPLES};
+pub use curve::{curve_outages, curve_span, CURVE_SAMPLES};
 pub use ladder::{ladder, DEFAULT_LADDER_S};
 pub use outage::{AllEvents, FirstEvent, OutageAnswer, Outcome, SampledSpread, Spread};
 pub use question::Question;

@@ -23,6 +23,22 @@ pub fn span_range() -> String {
     format!("a duration greater than 0 s and {}", at_most_span())
 }
 
+/// The valid range of a cap over a base of `base_s`: "a duration of at least the base (30 s) and
+/// at most 365 days". The cap's lower end is the base: the one range for zero, too large and too
+/// small. The base is written to the microsecond under a millisecond (a 0.5 ms base read
+/// "0.001 s").
+pub fn cap_range(base_s: f64) -> String {
+    cap_range_written(&crate::duration::format_cap(base_s))
+}
+
+/// [`cap_range`] with the base as written.
+fn cap_range_written(base: &str) -> String {
+    format!(
+        "a duration of at least the base ({base}) and {}",
+        at_most_span()
+    )
+}
+
 /// "at most 365 days": the upper end of [`span_range`], for the refusals worded around it.
 fn at_most_span() -> String {
     format!("at most {}", crate::format_duration(MAX_SPAN_S))
@@ -91,20 +107,10 @@ impl Policy {
                 "a number from 1 to 1000",
             ));
         }
-        // The cap's lower end is the base: the one range for zero, too large and too small.
-        let cap_range = |base: &str| {
-            format!(
-                "a duration of at least the base ({base}) and {}",
-                at_most_span()
-            )
-        };
-        // Written to the microsecond under a millisecond (a 0.5 ms base read "0.001 s").
-        check_span_with("cap", cap_s, || {
-            cap_range(&crate::duration::format_cap(base_s))
-        })?;
+        check_span_with("cap", cap_s, || cap_range(base_s))?;
         if cap_s < base_s {
             let (cap, base) = crate::format_distinct(cap_s, base_s);
-            return Err(Error::out_of_range("cap", cap, cap_range(&base)));
+            return Err(Error::out_of_range("cap", cap, cap_range_written(&base)));
         }
         let mut policy = Policy {
             base_s,

@@ -211,7 +211,7 @@ fn bad_input_is_refused_naming_the_flag_and_range() {
     );
     refused(
         &with(&["--tolerance", "banana"]),
-        "error: --tolerance must be a duration such as",
+        "error: --tolerance must be a duration greater than 0 s and at most 365 days, such as",
     );
     refused(
         &with(&["--tolerance", "1h", "--max-lag", "-1h"]),

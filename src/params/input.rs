@@ -83,6 +83,23 @@ impl DurationInput {
     }
 }
 
+impl DurationInput {
+    /// [`DurationInput::seconds`], with text that is no duration refused with the field's
+    /// `range` as well as examples, as a number out of the range is ("tolerance must be a
+    /// duration greater than 0 s and at most 365 days, such as 30s, …, got \"1e400\""); it was
+    /// told the examples alone.
+    pub fn seconds_within(&self, field: &'static str, range: &str) -> Result<f64, Error> {
+        self.seconds(field).map_err(|error| match error {
+            Error::BadDuration { value, .. } => Error::out_of_range(
+                field,
+                format!("{value:?}"),
+                format!("{range}, {}", crate::duration::DURATION_EXAMPLES),
+            ),
+            other => other,
+        })
+    }
+}
+
 /// A refusal of the text after a minus sign quoting the whole text given (`-abc` was quoted
 /// as `"abc"`, `-1M` as `1M`).
 fn with_sign(error: Error, magnitude: &str, text: &str) -> Error {

@@ -283,12 +283,12 @@ impl Params {
             Some(gaps) => {
                 let gaps: Vec<f64> = gaps
                     .iter()
-                    .map(|g| g.seconds("gaps"))
+                    .map(|g| g.seconds_within("gaps", &crate::policy::span_range()))
                     .collect::<Result<_, _>>()?;
                 let tail = self
                     .then_every
                     .as_ref()
-                    .map(|t| t.seconds("then-every"))
+                    .map(|t| t.seconds_within("then-every", &crate::policy::span_range()))
                     .transpose()?;
                 Policy::explicit(&gaps, tail, Some(stop))
             }
@@ -302,13 +302,13 @@ impl Params {
                 };
                 let base = (self.base.as_ref())
                     .ok_or_else(|| given("base", "a duration such as 30s"))?
-                    .seconds("base")?;
+                    .seconds_within("base", &crate::policy::span_range())?;
                 let multiplier = self
                     .multiplier
                     .ok_or_else(|| given("multiplier", "a number from 1 to 1000"))?;
                 let cap = (self.cap.as_ref())
                     .ok_or_else(|| given("cap", "a duration such as 3h"))?
-                    .seconds("cap")?;
+                    .seconds_within("cap", &crate::policy::cap_range(base))?;
                 Policy::new(base, multiplier, cap, stop)
             }
         }
@@ -325,7 +325,9 @@ impl Params {
             (Some(n), None) => Ok(Stop::Attempts(
                 whole_number("attempts", n, 1, 10_000)? as u32
             )),
-            (None, Some(deadline)) => Ok(Stop::GiveUpAfter(deadline.seconds("give-up")?)),
+            (None, Some(deadline)) => Ok(Stop::GiveUpAfter(
+                deadline.seconds_within("give-up", &crate::policy::span_range())?,
+            )),
             (None, None) => Err(Error::out_of_range(
                 "attempts",
                 "neither attempts nor give-up",
@@ -339,7 +341,7 @@ impl Params {
         let Some(window) = &self.window else {
             return Ok(DEFAULT_WINDOW_S);
         };
-        let seconds = window.seconds("window")?;
+        let seconds = window.seconds_within("window", &crate::policy::span_range())?;
         crate::policy::check_duration("window", seconds)?;
         Ok(seconds)
     }
@@ -422,7 +424,10 @@ impl Params {
                 PERCENTILE_RANGE,
             ));
         }
-        Ok(Some((deadline.seconds("deadline")?, percent / 100.0)))
+        Ok(Some((
+            deadline.seconds_within("deadline", &crate::policy::span_range())?,
+            percent / 100.0,
+        )))
     }
 }
 

@@ -14,7 +14,9 @@ impl Params {
             self.seed()?.unwrap_or_default(),
         )?;
         if let Some(tolerance) = &self.tolerance {
-            question = question.with_tolerance(tolerance.seconds("tolerance")?)?;
+            question = question.with_tolerance(
+                tolerance.seconds_within("tolerance", &crate::policy::span_range())?,
+            )?;
         }
         if let Some(samples) = self.samples {
             let max = crate::staleness::MAX_SAMPLES as u64;
@@ -30,12 +32,12 @@ impl Params {
         let max_lag = self
             .max_lag
             .as_ref()
-            .map(|r| r.seconds("max-lag"))
+            .map(|r| r.seconds_within("max-lag", &crate::policy::span_range()))
             .transpose()?;
         match &self.outage {
             Some(outage) => crate::staleness::StalenessReport::new(
                 &question,
-                &[outage.seconds("outage")?],
+                &[outage.seconds_within("outage", &crate::policy::span_range())?],
                 max_lag,
             ),
             None => crate::staleness::StalenessReport::ladder(&question, max_lag),

@@ -334,7 +334,7 @@ impl Params {
             retry_after_s: self
                 .retry_after
                 .as_ref()
-                .map(|r| r.seconds("retry-after"))
+                .map(|r| r.seconds_within("retry-after", "a duration from 1 µs to 1 day"))
                 .transpose()?,
             retry_after_threshold_s: seconds(
                 &self.retry_after_threshold,
@@ -574,14 +574,9 @@ fn seconds_within_the_horizon(
     range: &str,
 ) -> Result<f64, Error> {
     // Text that is no duration is told the range too, as a negative one is below.
-    let value = seconds(input, field, f64::from(default)).map_err(|error| match error {
-        Error::BadDuration { value, .. } => Error::out_of_range(
-            field,
-            format!("{value:?}"),
-            format!("{range}, {}", crate::duration::DURATION_EXAMPLES),
-        ),
-        other => other,
-    })?;
+    let value = input
+        .as_ref()
+        .map_or(Ok(f64::from(default)), |d| d.seconds_within(field, range))?;
     if value.is_finite() && (0.0..=f64::from(crate::storm::MAX_HORIZON_S)).contains(&value) {
         Ok(value)
     } else {

@@ -128,7 +128,8 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
         ),
         (
             &["--give-up", "soon"],
-            "--give-up must be a duration such as 30s",
+            "--give-up must be a duration greater than 0 s and at most 365 days, such as 30s, \
+             4m30s, 4.5min, 3h or 1d, got \"soon\"",
         ),
         (
             &["--give-up", "400d"],
@@ -152,7 +153,10 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
             &["--base", "-5s"],
             "--base must be a duration greater than 0 s and at most 365 days, got -5 s",
         ),
-        (&["--base", "NaN"], "--base must be a duration such as"),
+        (
+            &["--base", "NaN"],
+            "--base must be a duration greater than 0 s and at most 365 days, such as",
+        ),
         (
             &["--multiplier", "0.5"],
             "--multiplier must be a number from 1 to 1000, got 0.5",
@@ -167,7 +171,8 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
         ),
         (
             &["--base", "abc"],
-            "--base must be a duration such as 30s, 4m30s, 4.5min, 3h or 1d, got \"abc\"",
+            "--base must be a duration greater than 0 s and at most 365 days, such as 30s, \
+             4m30s, 4.5min, 3h or 1d, got \"abc\"",
         ),
     ];
     for (override_flags, expected) in flags {
@@ -187,6 +192,63 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
             args[at + 1] = pair[1];
         }
         refused(&args, &format!("error: {expected}"));
+    }
+}
+
+/// Text that is no duration is told the flag's range, as a number out of it is: it was told
+/// "a duration such as 30s, …" alone (outside product review: `--tolerance 1e400`).
+#[test]
+fn text_that_is_no_duration_is_told_the_range() {
+    let policy = ["--base", "30s", "--multiplier", "3", "--cap", "3h"];
+    let span =
+        "a duration greater than 0 s and at most 365 days, such as 30s, 4m30s, 4.5min, 3h or 1d";
+    let cases: &[(&[&str], &str, String)] = &[
+        (&["schedule", "--attempts", "5"], "--base", span.into()),
+        (&["schedule", "--attempts", "5"], "--window", span.into()),
+        (&["schedule"], "--give-up", span.into()),
+        (
+            &["schedule", "--attempts", "5"],
+            "--cap",
+            "a duration of at least the base (30 s) and at most 365 days, such as 30s".into(),
+        ),
+        (&["jitter", "--attempts", "5"], "--deadline", span.into()),
+        (
+            &["staleness", "--attempts", "5", "--mode", "none"],
+            "--tolerance",
+            span.into(),
+        ),
+        (
+            &["staleness", "--attempts", "5", "--mode", "none"],
+            "--outage",
+            span.into(),
+        ),
+        (
+            &[
+                "storm",
+                "--policy",
+                "exponential",
+                "--attempts",
+                "5",
+                "--engine",
+                "fluid",
+            ],
+            "--retry-after",
+            "a duration from 1 µs to 1 day, such as 30s".into(),
+        ),
+    ];
+    for (command, flag, range) in cases {
+        let mut args: Vec<&str> = command.to_vec();
+        // The policy's own value of the flag under test left out.
+        for pair in policy.chunks(2).filter(|pair| pair[0] != *flag) {
+            args.extend(pair);
+        }
+        args.extend([*flag, "1e400"]);
+        let output = run(&args);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+        let expected = format!("{flag} must be {range}");
+        assert!(err.contains(&expected), "{args:?}: {err}");
+        assert!(err.trim_end().ends_with("got \"1e400\""), "{args:?}: {err}");
     }
 }
 

@@ -1013,3 +1013,27 @@ fn fresh_seeds_and_long_text_at_the_js_boundary() {
         &message[message.len().saturating_sub(200)..]
     );
 }
+
+/// A `BigInt` is refused by every key, naming it and written as JavaScript writes it
+/// (`base: 10n` was read as 10 s, while `attempts: 14n` was refused in Rust's words).
+#[wasm_bindgen_test]
+fn a_bigint_is_refused_by_every_key() {
+    let with = |key: &str, value: JsValue| {
+        let object = article_params();
+        js_sys::Reflect::set(&object, &key.into(), &value).unwrap();
+        object
+    };
+    let ten = || JsValue::from(js_sys::BigInt::from(10));
+    for (key, value, expected) in [
+        ("base", ten(), "parameters: base must be a number or text, got 10n (a BigInt: pass a number)"),
+        ("attempts", ten(), "parameters: attempts must be a whole number from 1 to 10000, got 10n (a BigInt: pass a number)"),
+        ("seed", ten(), "parameters: seed must be a whole number from 0 to 9007199254740991, got 10n (a BigInt: pass a number)"),
+        ("gaps", js_sys::Array::of1(&ten()).into(), "parameters: gaps must be a number or text, got 10n (a BigInt: pass a number)"),
+    ] {
+        let (field, message) = refusal(schedule(with(key, value)).map(JsValue::from));
+        assert_eq!((field.as_str(), message.as_str()), (key, expected));
+    }
+    let storm = backoff_lab::wasm::api::storm(with("arrivals", ten()));
+    let (field, message) = refusal(storm.map(JsValue::from));
+    assert_eq!(field, "arrivals", "{message}");
+}

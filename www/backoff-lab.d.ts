@@ -90,4 +90,13 @@ declare global {
     'backoff-lab:rendered': CustomEvent<RenderedDetail>;
     'backoff-lab:error': CustomEvent<ErrorDetail>;
   }
+  // The events bubble and are composed: a host page listens on the document or the window.
+  interface DocumentEventMap {
+    'backoff-lab:rendered': CustomEvent<RenderedDetail>;
+    'backoff-lab:error': CustomEvent<ErrorDetail>;
+  }
+  interface WindowEventMap {
+    'backoff-lab:rendered': CustomEvent<RenderedDetail>;
+    'backoff-lab:error': CustomEvent<ErrorDetail>;
+  }
 }

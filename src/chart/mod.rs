@@ -106,7 +106,7 @@ pub fn to_svg(
         draw(&area)?;
         area.present().map_err(drawing_error)?;
     }
-    Ok(svg)
+    Ok(svg_text::tidy_font_sizes(&svg))
 }
 
 pub(crate) fn drawing_error<E: std::error::Error + Send + Sync>(

@@ -59,6 +59,31 @@ impl<S: BackendTextStyle> BackendTextStyle for SvgSized<'_, S> {
     }
 }
 
+/// `svg` with each `font-size` written to the hundredth of a pixel. The backend writes the size
+/// it is given divided by 1.24, and no float divides back to 13 exactly: 13 px read
+/// `13.000000000000002` (an outside review found it in a figure).
+pub fn tidy_font_sizes(svg: &str) -> String {
+    const KEY: &str = "font-size=\"";
+    let mut tidy = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(at) = rest.find(KEY) {
+        let (before, after) = rest.split_at(at + KEY.len());
+        tidy.push_str(before);
+        let end = after.find('"').unwrap_or(after.len());
+        let size = &after[..end];
+        match size.parse::<f64>() {
+            Ok(px) => {
+                let written = format!("{px:.2}");
+                tidy.push_str(written.trim_end_matches('0').trim_end_matches('.'));
+            }
+            Err(_) => tidy.push_str(size),
+        }
+        rest = &after[end..];
+    }
+    tidy.push_str(rest);
+    tidy
+}
+
 /// plotters' SVG backend with its text written at the size it is drawn at: what
 /// [`super::to_svg`] draws on.
 pub struct SvgFigure<'a>(SVGBackend<'a>);
@@ -153,5 +178,38 @@ impl DrawingBackend for SvgFigure<'_> {
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
         self.0.estimate_text_size(text, &SvgSized(style))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every size a figure writes reads as the chart's: at most two decimals, with no float
+    /// noise, at the sizes the page draws.
+    #[test]
+    fn font_sizes_are_written_without_float_noise() {
+        use crate::chart::{timeline, to_svg, ChartOptions};
+        let svix = crate::presets::preset("svix").unwrap().policy;
+        let article = crate::Policy::article();
+        for (view, policy, scale) in [("svix", &svix, 1.0), ("article", &article, 1.3)] {
+            let options = ChartOptions {
+                scale,
+                ..ChartOptions::default()
+            };
+            let svg = to_svg((900, 420), |area| {
+                timeline::draw(area, &policy.schedule(), &options)
+            })
+            .unwrap();
+            let sizes: Vec<&str> = svg
+                .split("font-size=\"")
+                .skip(1)
+                .filter_map(|rest| rest.split('"').next())
+                .collect();
+            assert!(!sizes.is_empty(), "{view}");
+            for size in sizes {
+                let decimals = size.split('.').nth(1).map_or(0, str::len);
+                assert!(decimals <= 2, "{view}: font-size=\"{size}\"");
+                assert!(size.parse::<f64>().unwrap() >= 10.0, "{view}: {size}");
+            }
+        }
     }
 }

@@ -45,6 +45,7 @@ pub fn checked_from_js<T: serde::de::DeserializeOwned>(
         refuse_all_but_plain_objects(what, &value)?;
     }
     refuse_unknown_keys(what, &value, fields)?;
+    refuse_bigints(what, &value, fields)?;
     read_js(
         what,
         value,
@@ -70,6 +71,32 @@ pub fn refuse_all_but_plain_objects(what: &str, value: &JsValue) -> Result<(), J
         "field",
         Some(camel_case(what).as_str()),
     ))
+}
+
+/// Refuses a `BigInt` among the values of `fields` in the object `value` (or the items of a
+/// list there): serde-wasm-bindgen read one within 64 bits as a number for some keys (`base:
+/// 10n` was 10 s) and refused it for others (`attempts: 14n`), in Rust's words.
+fn refuse_bigints(what: &str, value: &JsValue, fields: &[&str]) -> Result<(), JsValue> {
+    for key in fields {
+        let given = js_sys::Reflect::get(value, &(*key).into()).unwrap_or(JsValue::UNDEFINED);
+        let items = match given.dyn_ref::<js_sys::Array>() {
+            Some(list) => list.iter().collect(),
+            None => vec![given],
+        };
+        if let Some(bigint) = items.iter().find(|item| item.is_bigint()) {
+            let expected = crate::params::expected_value(key)
+                .unwrap_or_else(|| "a number or text".to_string());
+            return Err(error_with(
+                &format!(
+                    "{what}: {key} must be {expected}, got {} (a BigInt: pass a number)",
+                    described(bigint)
+                ),
+                "field",
+                Some(key),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A JS value as a refusal quotes it: a number as JavaScript writes it (`3`, `NaN`,
@@ -98,6 +125,10 @@ fn described(value: &JsValue) -> String {
         crate::error::quoted(&text)
     } else if let Some(flag) = value.as_bool() {
         flag.to_string()
+    } else if value.is_bigint() {
+        // As JavaScript writes a BigInt literal: `10n`.
+        let digits = js_sys::BigInt::unchecked_from_js_ref(value).to_string(10);
+        format!("{}n", digits.map(String::from).unwrap_or_default())
     } else {
         js_type(value)
     }

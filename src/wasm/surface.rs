@@ -80,7 +80,7 @@ pub fn svg<T, E: IntoJs>(
         area.present()
             .map_err(|e| js_error(&crate::chart::drawing_error(e)))?;
     }
-    Ok(svg)
+    Ok(crate::chart::svg_text::tidy_font_sizes(&svg))
 }
 
 /// A core error as the JS `Error` it throws.

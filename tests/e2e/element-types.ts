@@ -34,5 +34,8 @@ export function host(): void {
     const detail: ErrorDetail = event.detail;
     console.warn(detail.field ?? 'state', detail.message);
   });
+  // The events bubble out of the shadow root: a host listens on the document or the window.
+  document.addEventListener('backoff-lab:rendered', (event) => console.log(event.detail.caption));
+  window.addEventListener('backoff-lab:error', (event) => console.warn(event.detail.message));
   document.body.append(element);
 }

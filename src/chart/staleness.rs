@@ -168,7 +168,7 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme, s: f64) -> Vec<(String,
         ),
         ("its age then".to_string(), theme.secondary.filled()),
         (
-            "all events: median to latest".to_string(),
+            "all events' lag: median to latest".to_string(),
             all_events_fill(theme),
         ),
     ];
@@ -177,13 +177,17 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme, s: f64) -> Vec<(String,
         entries.insert(
             1,
             (
-                "its 95th percentile under jitter".to_string(),
+                "its 95th percentile across schedules".to_string(),
                 jitter_line(theme, s),
             ),
         );
     }
     if let Some(compared) = &chart.compared {
-        entries.push((compared.label.clone(), theme.tertiary.filled()));
+        // What its line is, as yours is named: its first event's lag.
+        entries.push((
+            format!("{}: its first event", compared.label),
+            theme.tertiary.filled(),
+        ));
     }
     // As the caption says it: under jitter the region starts where at least 5% of the
     // schedules exhaust the first event (the median's curve goes on past it); a schedule giving
@@ -587,7 +591,7 @@ mod tests {
             let svg = svg_of(&chart, (900, 400));
             let named = labels(&svg)
                 .iter()
-                .any(|l| l.text == "its 95th percentile under jitter");
+                .any(|l| l.text == "its 95th percentile across schedules");
             assert_eq!(named, mode == "full", "{mode}");
             assert_eq!(svg.matches("<polygon").count(), 1, "{mode}: one band");
             let mut lines = polylines(&svg);

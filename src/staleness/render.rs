@@ -9,8 +9,8 @@ use super::report::StalenessReport;
 const HEADER: [&str; 12] = [
     "Outage",
     "First event",
-    "Lag",
-    "Age",
+    "First lag",
+    "First age",
     "Exhausted",
     "Fresh",
     "Stale",
@@ -188,7 +188,7 @@ mod tests {
     fn table_lines() {
         let table = report().to_table();
         let lines: Vec<&str> = table.lines().collect();
-        assert!(lines[0].starts_with("Outage  First event  Lag"));
+        assert!(lines[0].starts_with("Outage  First event  First lag"));
         assert!(lines[2].starts_with("10 min  attempt 5    10 min"));
         assert!(lines[4].starts_with("48 h    exhausted    –"));
         assert!(lines[4].contains("49.9%"));
@@ -199,7 +199,7 @@ mod tests {
     fn markdown_and_csv() {
         let report = report();
         let markdown = report.to_markdown();
-        assert!(markdown.starts_with("| Outage | First event | Lag | Age |"));
+        assert!(markdown.starts_with("| Outage | First event | First lag | First age |"));
         assert!(markdown.contains("| 4 h | attempt 8 | 2 h 02 min | 6 h 02 min | 0.0% |"));
         assert!(markdown.contains("\n- Outages up to 3 h 02 min deliver every event fresh;"));
         let csv = report.to_csv();

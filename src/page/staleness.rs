@@ -5,7 +5,7 @@
 use super::views::staleness_params;
 use super::{PageError, Settings};
 use crate::chart::staleness::{StalenessChart, StalenessCurve};
-use crate::staleness::{OutageAnswer, Question, Suggestion};
+use crate::staleness::{OutageAnswer, Question, StalenessReport, Suggestion};
 use crate::Error;
 
 /// The schedules a compared curve samples under jitter: a tenth of your policy's (2,000 for the
@@ -50,17 +50,20 @@ pub fn staleness_chart(settings: &Settings) -> Result<StalenessChart, PageError>
         ..staleness_params(settings)
     };
     let compared = crate::presets::preset(settings.get("compare")).ok();
-    chart_of(&params, compared.as_ref()).map_err(|error| {
-        let mut shown = PageError::from(error);
-        if shown.setting == Some("outage") {
-            shown.setting = Some("read-outage");
-            // Named as the field it is shown under (the storm has an "outage" of its own).
-            if let Some(rest) = shown.message.strip_prefix("outage ") {
-                shown.message = format!("read-outage {rest}");
-            }
+    chart_of(&params, compared.as_ref()).map_err(read_outage_named)
+}
+
+/// A refusal of the staleness view's `outage` named as the field it is shown under,
+/// `read-outage` (the storm has an "outage" of its own).
+fn read_outage_named(error: Error) -> PageError {
+    let mut shown = PageError::from(error);
+    if shown.setting == Some("outage") {
+        shown.setting = Some("read-outage");
+        if let Some(rest) = shown.message.strip_prefix("outage ") {
+            shown.message = format!("read-outage {rest}");
         }
-        shown
-    })
+    }
+    shown
 }
 
 /// The staleness chart of a policy's parameters (`outage`: the one to read off; `tolerance`,
@@ -103,6 +106,28 @@ pub fn chart_of(
         read,
         report,
     })
+}
+
+/// The staleness report the page exports (CSV, JSON, Markdown): the schedule's ladder of
+/// outages with the one read off among them, so that the exports answer the outage the caption
+/// on screen is about (they had the ladder alone: a caption about a 6 h outage beside a table
+/// without one).
+pub fn staleness_export(settings: &Settings) -> Result<StalenessReport, PageError> {
+    let params = crate::Params {
+        outage: Some(crate::DurationInput::Text(
+            settings.get("read-outage").to_string(),
+        )),
+        ..staleness_params(settings)
+    };
+    params
+        .staleness_report_with(|read, give_up_s| {
+            let mut outages = crate::staleness::ladder(give_up_s);
+            outages.extend(read);
+            outages.sort_by(f64::total_cmp);
+            outages.dedup();
+            outages
+        })
+        .map_err(read_outage_named)
 }
 
 /// The settings of the schedule the tolerance and the allowed lag suggest (the page's Apply).
@@ -177,6 +202,32 @@ mod tests {
         // A schedule giving up within seconds is drawn from under a second, the compared one too.
         let (mine, theirs) = ends(&[("gaps", "1s"), ("attempts", "3"), ("compare", "svix")]);
         assert!(mine.0 < 1.0 && Some(mine) == theirs, "{mine:?} {theirs:?}");
+    }
+
+    /// The exports answer the outage the caption on screen is about, among the ladder's (a
+    /// caption about a 6 h outage stood beside exports without one: outside product review).
+    #[test]
+    fn the_exports_hold_the_outage_read_off() {
+        let mut settings = Settings::default();
+        settings.set("mode", "none");
+        settings.set("read-outage", "6h");
+        let exported = staleness_export(&settings).unwrap();
+        let outages: Vec<f64> = exported.outages.iter().map(|o| o.outage_s).collect();
+        assert!(outages.contains(&21_600.0), "{outages:?}");
+        let ladder = crate::staleness::ladder(exported.give_up_s);
+        assert_eq!(outages.len(), ladder.len() + 1, "{outages:?}");
+        assert!(outages.windows(2).all(|w| w[0] < w[1]), "{outages:?}");
+        assert!(exported.to_markdown().contains("| 6 h |"));
+        // The caption's outage, answered the same in both.
+        let shown = staleness_chart(&settings).unwrap().read.unwrap();
+        let row = exported.outages.iter().find(|o| o.outage_s == 21_600.0);
+        assert_eq!(row, Some(&shown));
+        // A read-off outage on the ladder is not doubled.
+        settings.set("read-outage", "4h");
+        assert_eq!(
+            staleness_export(&settings).unwrap().outages.len(),
+            ladder.len()
+        );
     }
 
     /// A tolerance cleared leaves the default allowed lag (1 h) without the suggestion it

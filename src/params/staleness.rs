@@ -28,19 +28,27 @@ impl Params {
     /// The staleness report: for `outage` if given, else along the schedule's ladder of
     /// outages; with `max_lag` (and a tolerance), a suggested schedule.
     pub fn staleness_report(&self) -> Result<crate::staleness::StalenessReport, Error> {
+        self.staleness_report_with(|outage, give_up_s| match outage {
+            Some(outage) => vec![outage],
+            None => crate::staleness::ladder(give_up_s),
+        })
+    }
+
+    /// The staleness report along the outages `outages` chooses from `outage` (if given) and
+    /// the schedule's give-up time.
+    pub fn staleness_report_with(
+        &self,
+        outages: impl FnOnce(Option<f64>, f64) -> Vec<f64>,
+    ) -> Result<crate::staleness::StalenessReport, Error> {
         let question = self.staleness_question()?;
-        let max_lag = self
-            .max_lag
-            .as_ref()
-            .map(|r| r.seconds_within("max-lag", &crate::policy::span_range()))
+        let span = crate::policy::span_range();
+        let max_lag = (self.max_lag.as_ref())
+            .map(|r| r.seconds_within("max-lag", &span))
             .transpose()?;
-        match &self.outage {
-            Some(outage) => crate::staleness::StalenessReport::new(
-                &question,
-                &[outage.seconds_within("outage", &crate::policy::span_range())?],
-                max_lag,
-            ),
-            None => crate::staleness::StalenessReport::ladder(&question, max_lag),
-        }
+        let outage = (self.outage.as_ref())
+            .map(|outage| outage.seconds_within("outage", &span))
+            .transpose()?;
+        let outages = outages(outage, question.give_up_s());
+        crate::staleness::StalenessReport::new(&question, &outages, max_lag)
     }
 }

@@ -311,9 +311,7 @@ pub fn page_staleness(
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
     #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\" | \"markdown\"")] format: JsValue,
 ) -> Result<String, JsValue> {
-    let report = page::staleness_params(&settings(values)?)
-        .staleness_report()
-        .map_err(|e| super::convert::js_error(&e))?;
+    let report = page::staleness_export(&settings(values)?).map_err(|e| page_error(&e))?;
     match text("format", &format)?.as_str() {
         "csv" => Ok(report.to_csv()),
         "markdown" => Ok(report.to_markdown()),

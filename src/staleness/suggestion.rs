@@ -150,11 +150,22 @@ fn from_formula(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Pol
     // The policy's own refusal names a give-up flag the reader never gave: said in this
     // question's words instead.
     let attempts = at_widest.attempts_for_deadline(tolerance_s).map_err(|_| {
+        // At ×1 every gap is the base: no maximum lag makes them longer.
+        let (gaps, fewer) = if multiplier == 1.0 {
+            (
+                format!("of the {} base (a ×1 multiplier)", format_duration(base)),
+                "a longer base or a multiplier above 1",
+            )
+        } else {
+            (
+                format!("of at most {}", format_duration(widest)),
+                "a longer maximum lag or base",
+            )
+        };
         Error::Unreachable(format!(
-            "reaching the {} tolerance with gaps of at most {} would take more than {} \
-             attempts; a longer maximum lag or base needs fewer",
+            "reaching the {} tolerance with gaps {gaps} would take more than {} attempts; \
+             {fewer} needs fewer",
             crate::duration::as_adjective(&format_duration(tolerance_s)),
-            format_duration(widest),
             crate::number_text::format_count(f64::from(crate::policy::MAX_ATTEMPTS)),
         ))
     })?;
@@ -564,6 +575,29 @@ mod tests {
                               the last attempt lands at 20 s"
             ),
             "{said}"
+        );
+    }
+
+    /// Too many attempts: the advice names what shortens them. At ×1 every gap is the base, and
+    /// "a longer maximum lag" (outside product review: 365 days at 1 s gaps) changed nothing.
+    #[test]
+    fn too_many_attempts_are_told_what_makes_fewer() {
+        let flat = Policy::new(1.0, 1.0, 1.0, Stop::Attempts(100)).unwrap();
+        let refusal = suggest(&flat, 6.0 * HOUR, 365.0 * 24.0 * HOUR)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refusal.ends_with(
+                "gaps of the 1 s base (a ×1 multiplier) would take more than 10,000 attempts; \
+                 a longer base or a multiplier above 1 needs fewer"
+            ),
+            "{refusal}"
+        );
+        let growing = Policy::new(1.0, 2.0, 1.0, Stop::Attempts(100)).unwrap();
+        let refusal = suggest(&growing, 6.0 * HOUR, 1.0).unwrap_err().to_string();
+        assert!(
+            refusal.ends_with("a longer maximum lag or base needs fewer"),
+            "{refusal}"
         );
     }
 

@@ -287,7 +287,14 @@ fn the_report_json_contract() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(all.len(), 9);
+    assert_eq!(all.len(), 10);
+    // Giving up after the tolerance, every exhausted event is already stale at recovery.
+    let two_days = &json["outages"][11]["all_events"];
+    assert_eq!(
+        two_days["exhausted_stale_share"],
+        two_days["exhausted_share"]
+    );
+    assert_eq!(four["all_events"]["exhausted_stale_share"], 0.0);
     assert_eq!(
         json["outages"][11]["first_event"]["lag_s"],
         serde_json::Value::Null

@@ -78,6 +78,10 @@ pub struct AllEvents {
     /// With a tolerance: the share delivered older than that (worth nothing). `None` without
     /// one. Fresh, stale and exhausted add up to 1.
     pub stale_share: Option<f64>,
+    /// With a tolerance: the part of the exhausted share already older than the tolerance at
+    /// recovery, which even a replay at recovery delivers stale (the rest of the exhausted is
+    /// young enough for one). `None` without a tolerance.
+    pub exhausted_stale_share: Option<f64>,
     /// The mean seconds from recovery to delivery, over the events delivered (an exhausted
     /// event has no lag; `None` when none is delivered), as are the percentiles below.
     pub lag_mean_s: Option<f64>,
@@ -93,18 +97,22 @@ pub struct AllEvents {
 }
 
 impl AllEvents {
-    /// The shares of `mass` event-seconds of which `delivered` were delivered, `fresh` of those
-    /// fresh (with a tolerance), and no lag yet. The lengths are sums of floating-point
-    /// differences that can stray past their bounds by a rounding error, so each is clamped:
-    /// `0 ≤ fresh ≤ delivered ≤ mass`, and the shares stay in 0 to 1.
-    pub(crate) fn shares(mass: f64, delivered: f64, fresh: Option<f64>) -> Self {
+    /// The shares of `mass` event-seconds of which `delivered` were delivered and, with a
+    /// tolerance, `fresh` of those fresh and `exhausted_stale` of the rest already stale at
+    /// recovery; no lag yet. The lengths are sums of floating-point differences that can stray
+    /// past their bounds by a rounding error, so each is clamped: `0 ≤ fresh ≤ delivered ≤
+    /// mass`, `0 ≤ exhausted_stale ≤ mass − delivered`, and the shares stay in 0 to 1.
+    pub(crate) fn shares(mass: f64, delivered: f64, tolerated: Option<Tolerated>) -> Self {
         let delivered = delivered.clamp(0.0, mass);
-        let fresh = fresh.map(|f| f.clamp(0.0, delivered));
+        let fresh = tolerated.map(|t| t.fresh.clamp(0.0, delivered));
+        let exhausted_stale =
+            tolerated.map(|t| t.exhausted_stale.clamp(0.0, mass - delivered) / mass);
         AllEvents {
             delivered_share: delivered / mass,
             exhausted_share: (mass - delivered) / mass,
             fresh_share: fresh.map(|f| f / mass),
             stale_share: fresh.map(|f| (delivered - f) / mass),
+            exhausted_stale_share: exhausted_stale,
             lag_mean_s: None,
             lag_p50_s: None,
             lag_p95_s: None,
@@ -112,6 +120,14 @@ impl AllEvents {
             age_max_s: None,
         }
     }
+}
+
+/// With a tolerance, the event-seconds of an outage delivered fresh and those exhausted already
+/// older than the tolerance at recovery.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Tolerated {
+    pub fresh: f64,
+    pub exhausted_stale: f64,
 }
 
 /// The 50th and 95th percentiles and the largest of sampled values, in seconds.
@@ -163,7 +179,10 @@ impl OutageAnswer {
             None => FirstEvent::exhausted(),
         };
         let delivered = outcome.delivered_len;
-        let fresh = tolerance_s.map(|t| timeline.fresh_len(outage_s, t));
+        let tolerated = tolerance_s.map(|t| Tolerated {
+            fresh: timeline.fresh_len(outage_s, t),
+            exhausted_stale: timeline.exhausted_stale_len(outage_s, t),
+        });
         let mixture = timeline.lag_mixture(outage_s);
         let all_events = AllEvents {
             lag_mean_s: (delivered > 0.0).then(|| outcome.lag_integral / delivered),
@@ -171,7 +190,7 @@ impl OutageAnswer {
             lag_p95_s: mixture.as_ref().map(|m| m.quantile(0.95)),
             lag_max_s: outcome.lag_max,
             age_max_s: outcome.age_max,
-            ..AllEvents::shares(outage_s, delivered, fresh)
+            ..AllEvents::shares(outage_s, delivered, tolerated)
         };
         OutageAnswer {
             outage_s,

@@ -24,7 +24,7 @@ const HEADER: [&str; 12] = [
 /// The CSV header: seconds and shares as plain numbers.
 const CSV_HEADER: &str = "outage_s,first_outcome,first_attempt,first_lag_s,first_age_s,\
 delivered_share,exhausted_share,fresh_share,stale_share,lag_mean_s,lag_p50_s,lag_p95_s,\
-lag_max_s,age_max_s";
+lag_max_s,age_max_s,exhausted_stale_share";
 
 impl StalenessReport {
     /// One aligned line per outage under a header, then the caption and any findings.
@@ -107,6 +107,7 @@ impl StalenessReport {
                 number(all.lag_p95_s),
                 number(all.lag_max_s),
                 number(all.age_max_s),
+                number(all.exhausted_stale_share),
             ];
             out += &fields.join(",");
             out.push('\n');

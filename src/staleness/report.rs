@@ -138,11 +138,7 @@ impl StalenessReport {
         ) {
             // The one outage asked about (the page's to read off) exhausts its first event:
             // what becomes of its events. (A schedule that never retries says so below.)
-            clauses.push(exhausted_outage_clause(
-                outage,
-                sampled,
-                self.exhausted_are_stale(sampled),
-            ));
+            clauses.push(exhausted_outage_clause(outage, sampled, self.tolerance_s));
         }
         clauses.push(self.exhausted_clause(sampled));
         let mut text = capitalized(&clauses.join("; "));
@@ -188,11 +184,23 @@ impl StalenessReport {
         };
         let kept = match self.tolerance_s {
             Some(tolerance) if self.exhausted_are_stale(sampled) => format!(
-                "which are kept, but already older than the {} tolerance: a replay delivers \
+                "which are kept, but {}already older than the {} tolerance: a replay delivers \
                  them stale",
+                if sampled {
+                    "in 95% of sampled schedules "
+                } else {
+                    ""
+                },
                 format_duration(tolerance)
             ),
-            _ => "which are kept and need a replay".to_string(),
+            // Giving up before the tolerance, an outage longer than it exhausts events older
+            // than it too: a replay is worth it for the younger ones.
+            Some(tolerance) => format!(
+                "which are kept and need a replay (one at recovery delivers stale those already \
+                 older than the {} tolerance)",
+                format_duration(tolerance)
+            ),
+            None => "which are kept and need a replay".to_string(),
         };
         format!(
             "outages longer than {} exhaust their earliest events{share}, {kept}",
@@ -203,25 +211,43 @@ impl StalenessReport {
     /// Whether every exhausted event is already stale: the schedule as written gives up at or
     /// after the tolerance, so an event exhausted is at least that old (a caption said such
     /// events "need a replay" though they were worth nothing). Under jitter each schedule gives
-    /// up at its own time: not said.
+    /// up at its own time: whether 95% of them do (the 5th percentile of their give-up times,
+    /// `longest_delivered_outage_s`, reaches the tolerance).
     pub(crate) fn exhausted_are_stale(&self, sampled: bool) -> bool {
+        let give_up = if sampled {
+            self.longest_delivered_outage_s
+        } else {
+            self.give_up_s
+        };
         // Within rounding, as every mark: a derived schedule's gaps sum to its tolerance only
         // up to the last digits (32399.999999999993 s for 9 h).
-        !sampled
-            && self
-                .tolerance_s
-                .is_some_and(|t| crate::reaches::reaches(self.give_up_s, t))
+        self.tolerance_s
+            .is_some_and(|t| crate::reaches::reaches(give_up, t))
     }
 }
 
 /// An outage whose first event is exhausted: the share of its events exhausted, and how the
-/// rest arrive (fresh and stale with a tolerance).
-fn exhausted_outage_clause(outage: &OutageAnswer, sampled: bool, stale: bool) -> String {
+/// rest arrive (fresh and stale with a tolerance, and then which of the exhausted are already
+/// older than it at recovery, worth no replay).
+fn exhausted_outage_clause(
+    outage: &OutageAnswer,
+    sampled: bool,
+    tolerance_s: Option<f64>,
+) -> String {
     let events = &outage.all_events;
     // The shares of the whole add up (thirds read 33% + 33% + 33%), in whole percents but for
     // a share that would read 0% or 100% and is not.
-    let shares: Vec<f64> = match (events.fresh_share, events.stale_share) {
-        (Some(fresh), Some(stale)) => vec![events.exhausted_share, fresh, stale],
+    let shares: Vec<f64> = match (
+        events.fresh_share,
+        events.stale_share,
+        events.exhausted_stale_share,
+    ) {
+        (Some(fresh), Some(stale), Some(exhausted_stale)) => vec![
+            events.exhausted_share - exhausted_stale,
+            exhausted_stale,
+            fresh,
+            stale,
+        ],
         _ => vec![events.exhausted_share, events.delivered_share],
     };
     let texts: Vec<String> = crate::number_text::percents_adding_up(&shares, 0)
@@ -232,23 +258,31 @@ fn exhausted_outage_clause(outage: &OutageAnswer, sampled: bool, stale: bool) ->
             _ => text,
         })
         .collect();
-    let rest = match texts.as_slice() {
-        [_, fresh, stale] => format!("{fresh} arrive fresh and {stale} stale"),
-        [_, delivered] => format!("{delivered} are delivered"),
+    let exhausted = match (texts.as_slice(), tolerance_s) {
+        ([replay, already, fresh, stale], Some(tolerance)) => {
+            let arrive = format!("{fresh} arrive fresh and {stale} stale");
+            if shares[1] <= 0.0 {
+                format!("{replay} of its events need a replay, {arrive}")
+            } else if shares[0] <= 0.0 {
+                format!("{already} of its events are exhausted (kept, already stale), {arrive}")
+            } else {
+                format!(
+                    "{replay} of its events need a replay and {already} are exhausted already \
+                     older than the {} tolerance (kept, stale), {arrive}",
+                    format_duration(tolerance)
+                )
+            }
+        }
+        ([replay, delivered], _) => {
+            format!("{replay} of its events need a replay, {delivered} are delivered")
+        }
         _ => String::new(),
     };
-    let exhausted = if stale {
-        "are exhausted (kept, already stale)"
-    } else {
-        "need a replay"
-    };
     format!(
-        "after {} outage the {}first event is exhausted: {}{} of its events {exhausted}, \
-         {rest}",
+        "after {} outage the {}first event is exhausted: {}{exhausted}",
         crate::duration::with_article(&format_precise(outage.outage_s)),
         if sampled { "median " } else { "" },
         if sampled { "on average " } else { "" },
-        texts[0],
     )
 }
 
@@ -312,19 +346,38 @@ mod tests {
     /// and 33% stale" (99%); they add up, and a share under half a percent keeps its decimals.
     #[test]
     fn an_exhausted_outages_shares_add_up() {
-        let outage = |delivered: f64, fresh: f64| OutageAnswer {
+        let outage = |delivered: f64, fresh: f64, exhausted_stale: f64| OutageAnswer {
             outage_s: 4.0 * HOUR,
             first_event: super::super::outage::FirstEvent::exhausted(),
-            all_events: super::super::outage::AllEvents::shares(3.0, delivered, Some(fresh)),
+            all_events: super::super::outage::AllEvents::shares(
+                3.0,
+                delivered,
+                Some(super::super::outage::Tolerated {
+                    fresh,
+                    exhausted_stale,
+                }),
+            ),
             spread: None,
         };
-        assert!(exhausted_outage_clause(&outage(2.0, 1.0), false, false)
+        let said = |delivered, fresh, exhausted_stale| {
+            exhausted_outage_clause(
+                &outage(delivered, fresh, exhausted_stale),
+                false,
+                Some(HOUR),
+            )
+        };
+        assert!(said(2.0, 1.0, 0.0)
             .contains("34% of its events need a replay, 33% arrive fresh and 33% stale"));
-        assert!(exhausted_outage_clause(&outage(2.99, 2.989), false, false)
+        assert!(said(2.99, 2.989, 0.0)
             .contains("0.3% of its events need a replay, 99.6% arrive fresh and 0.03% stale"));
         // A schedule giving up past the tolerance exhausts only stale events.
-        assert!(exhausted_outage_clause(&outage(2.0, 1.0), false, true)
+        assert!(said(2.0, 1.0, 1.0)
             .contains("34% of its events are exhausted (kept, already stale), 33% arrive fresh"));
+        // Giving up before it, an outage longer than the tolerance exhausts both kinds.
+        assert!(said(1.2, 0.6, 1.5).contains(
+            "10% of its events need a replay and 50% are exhausted already older than the 1 h \
+             tolerance (kept, stale), 20% arrive fresh and 20% stale"
+        ));
     }
 
     fn article(tolerance_s: f64) -> StalenessReport {
@@ -345,9 +398,10 @@ mod tests {
              to 3 h after recovery."
         );
         // Giving up before the tolerance, an exhausted event is still worth a replay.
-        assert!(article(48.0 * HOUR)
-            .caption()
-            .contains("exhaust their earliest events, which are kept and need a replay."));
+        assert!(article(48.0 * HOUR).caption().contains(
+            "exhaust their earliest events, which are kept and need a replay (one at \
+                 recovery delivers stale those already older than the 48 h tolerance)."
+        ));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::give_up::{nearest_rank, nearest_ranks, rank_of, select_ranks};
 use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
 
-use super::outage::{AllEvents, FirstEvent, OutageAnswer, SampledSpread, Spread};
+use super::outage::{AllEvents, FirstEvent, OutageAnswer, SampledSpread, Spread, Tolerated};
 use super::timeline::{covered_len, Timeline, Walk};
 use super::{Answers, SAFE_LEVEL};
 
@@ -59,6 +59,7 @@ struct Tally {
     outage_s: f64,
     delivered: f64,
     fresh: f64,
+    exhausted_stale: f64,
     lag_integral: f64,
     lag_max: Option<f64>,
     age_max: Option<f64>,
@@ -74,6 +75,7 @@ impl Tally {
             outage_s,
             delivered: 0.0,
             fresh: 0.0,
+            exhausted_stale: 0.0,
             lag_integral: 0.0,
             lag_max: None,
             age_max: None,
@@ -83,20 +85,24 @@ impl Tally {
         }
     }
 
-    /// Adds one drawn schedule, with the latest of its attempts within the tolerance
-    /// ([`Timeline::last_within`], the same for every outage).
+    /// Adds one drawn schedule, with the reaches of its tolerance (the same for every
+    /// outage): the latest of its attempts within it ([`Timeline::last_within`]) and the later
+    /// of it and the give-up time (an exhausted event older than that at recovery is stale).
     /// `walks`: the searches' positions in this schedule, from the outage before.
     fn add(
         &mut self,
         timeline: &Timeline,
         fraction: f64,
-        fresh_reach: Option<f64>,
+        reaches: Option<(f64, f64)>,
         walks: &mut [Walk; 2],
     ) {
         let d = self.outage_s;
         let outcome = timeline.outcome_walking(d, &mut walks[0]);
         self.delivered += outcome.delivered_len;
-        self.fresh += fresh_reach.map_or(0.0, |reach| covered_len(d, reach));
+        if let Some((fresh, stale_past)) = reaches {
+            self.fresh += covered_len(d, fresh);
+            self.exhausted_stale += d - covered_len(d, stale_past);
+        }
         self.lag_integral += outcome.lag_integral;
         self.lag_max = max_of(self.lag_max, outcome.lag_max);
         self.age_max = max_of(self.age_max, outcome.age_max);
@@ -124,7 +130,14 @@ impl Tally {
             lag_p95_s,
             lag_max_s: self.lag_max,
             age_max_s: self.age_max,
-            ..AllEvents::shares(mass, self.delivered, tolerance_s.map(|_| self.fresh))
+            ..AllEvents::shares(
+                mass,
+                self.delivered,
+                tolerance_s.map(|_| Tolerated {
+                    fresh: self.fresh,
+                    exhausted_stale: self.exhausted_stale,
+                }),
+            )
         };
         let ((time, attempt), spread) = self.first_events();
         OutageAnswer {
@@ -206,12 +219,12 @@ pub(crate) fn sampled_answers(
     let mut fresh_reach = Vec::with_capacity(samples);
     for_each_draw(policy, jitter, samples, seed, |timeline, fraction| {
         give_ups.push(timeline.give_up_s());
-        let reach = tolerance_s.map(|t| timeline.last_within(t));
-        fresh_reach.extend(reach);
+        let reaches = tolerance_s.map(|t| (timeline.last_within(t), t.max(timeline.give_up_s())));
+        fresh_reach.extend(reaches.map(|(fresh, _)| fresh));
         // The outages come in rising order on a chart and a ladder: each schedule is walked once.
         let mut walks = [Walk::default(); 2];
         for tally in &mut tallies {
-            tally.add(timeline, fraction, reach, &mut walks);
+            tally.add(timeline, fraction, reaches, &mut walks);
         }
     })?;
     Ok(Answers {

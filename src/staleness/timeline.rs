@@ -102,6 +102,12 @@ impl Timeline {
         covered_len(outage_s, self.last_within(tolerance_s))
     }
 
+    /// The arrivals of an outage of `outage_s` exhausted and already older than `tolerance_s`
+    /// at recovery: `a < D − max(T, t_n)`, so `D − min(D, max(T, t_n))`.
+    pub(crate) fn exhausted_stale_len(&self, outage_s: f64, tolerance_s: f64) -> f64 {
+        outage_s - covered_len(outage_s, self.give_up_s().max(tolerance_s))
+    }
+
     /// The index of the last attempt that delivers anything in an outage of `outage_s`: the
     /// attempt holding `u = L`. `None` when nothing is delivered.
     fn last_delivering(&self, outage_s: f64) -> Option<usize> {

@@ -1062,6 +1062,12 @@ fresh_share: number | null,
  */
 stale_share: number | null,
 /**
+ * With a tolerance: the part of the exhausted share already older than the tolerance at
+ * recovery, which even a replay at recovery delivers stale (the rest of the exhausted is
+ * young enough for one). `None` without a tolerance.
+ */
+exhausted_stale_share: number | null,
+/**
  * The mean seconds from recovery to delivery, over the events delivered (an exhausted
  * event has no lag; `None` when none is delivered), as are the percentiles below.
  */

@@ -157,8 +157,11 @@ def outage_answer(t, D, T):
         X = max(x for x in t if at_or_before(x, T))  # max{t_k <= T} (t_1 = 0 at least)
         F = D if at_or_past(X, D) else X
         ev["fresh_share"], ev["stale_share"] = F / D, (L - F) / D
+        # README: exhausted and already older than T at recovery: a < D - max(T, t_n)
+        R = max(T, tn)
+        ev["exhausted_stale_share"] = (D - (D if at_or_past(R, D) else R)) / D
     else:
-        ev["fresh_share"] = ev["stale_share"] = None
+        ev["fresh_share"] = ev["stale_share"] = ev["exhausted_stale_share"] = None
     if L <= 0:
         ev.update(lag_mean_s=None, lag_p50_s=None, lag_p95_s=None, lag_max_s=None, age_max_s=None)
         return dict(outage_s=D, first_event=first, all_events=ev)

@@ -192,12 +192,14 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme, s: f64) -> Vec<(String,
     // As the caption says it: under jitter the region starts where at least 5% of the
     // schedules exhaust the first event (the median's curve goes on past it); a schedule giving
     // up past the tolerance exhausts only stale events.
-    let exhausted = if sampled(chart) {
-        "exhausted in 5%+ of schedules (kept for a replay)"
-    } else if chart.report.exhausted_are_stale(false) {
-        "exhausted (kept, already stale)"
-    } else {
-        "exhausted (kept for a replay)"
+    let exhausted = match (
+        sampled(chart),
+        chart.report.exhausted_are_stale(sampled(chart)),
+    ) {
+        (true, true) => "exhausted in 5%+ of schedules (kept, stale in 95%)",
+        (true, false) => "exhausted in 5%+ of schedules (kept for a replay)",
+        (false, true) => "exhausted (kept, already stale)",
+        (false, false) => "exhausted (kept for a replay)",
     };
     entries.push((exhausted.to_string(), exhausted_fill(theme)));
     entries
@@ -780,9 +782,24 @@ mod tests {
                 .any(|t| t.starts_with("a 4 h outage: the median first event arrives")),
             "{labels:?}"
         );
-        assert!(labels
-            .iter()
-            .any(|t| t == "exhausted in 5%+ of schedules (kept for a replay)"));
+        // The default 6 h tolerance: 95% of the schedules give up after it, so their exhausted
+        // events are already stale (the legend said "kept for a replay", outside product
+        // review); a 2-day tolerance leaves them worth one.
+        let legend = |settings: &Settings| {
+            let svg = svg_of(&staleness_chart(settings).unwrap(), (900, 400));
+            (crate::chart::svg_read::labels(&svg).into_iter())
+                .map(|l| l.text)
+                .find(|t| t.starts_with("exhausted"))
+        };
+        assert_eq!(
+            legend(&jittered).as_deref(),
+            Some("exhausted in 5%+ of schedules (kept, stale in 95%)")
+        );
+        jittered.set("tolerance", "48h");
+        assert_eq!(
+            legend(&jittered).as_deref(),
+            Some("exhausted in 5%+ of schedules (kept for a replay)")
+        );
     }
 
     #[test]

@@ -1037,3 +1037,38 @@ fn a_bigint_is_refused_by_every_key() {
     let (field, message) = refusal(storm.map(JsValue::from));
     assert_eq!(field, "arrivals", "{message}");
 }
+
+/// Refusals at the JS boundary quote the value as JavaScript writes it and name the key: a
+/// string given for seconds (`got a value of type string`), a series without its `params`
+/// (serde's "missing field `params`"), and a key serde reads that `Object.keys` does not list
+/// (defined not enumerable: "parameters must be a number", naming no key).
+#[wasm_bindgen_test]
+fn boundary_refusals_quote_the_value_and_name_the_key() {
+    let (field, message) =
+        refusal(backoff_lab::wasm::api::format_duration(JsValue::from("3")).map(JsValue::from));
+    assert_eq!(
+        (field.as_str(), message.as_str()),
+        ("seconds", "seconds must be a number, got \"3\"")
+    );
+    let series = js_sys::Array::of1(&params(r#"{"label": "yours"}"#));
+    let (field, message) = refusal(backoff_lab::wasm::charts::draw_storm(
+        JsValue::from("nowhere"),
+        series.into(),
+        JsValue::UNDEFINED,
+    ));
+    assert_eq!(field, "params", "{message}");
+    assert!(message.ends_with("params must be given"), "{message}");
+    let hidden = params(r#"{"base": "30s", "cap": "3h", "attempts": 14}"#);
+    let descriptor = params(r#"{"value": "zzz", "enumerable": false}"#);
+    js_sys::Object::define_property(
+        hidden.unchecked_ref::<js_sys::Object>(),
+        &"multiplier".into(),
+        descriptor.unchecked_ref::<js_sys::Object>(),
+    );
+    let (field, message) = refusal(schedule(hidden).map(JsValue::from));
+    assert_eq!(field, "multiplier", "{message}");
+    assert_eq!(
+        message,
+        "parameters: multiplier must be a number from 1 to 1000, got \"zzz\""
+    );
+}

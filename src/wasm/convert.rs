@@ -172,6 +172,12 @@ fn read_js<T: serde::de::DeserializeOwned>(
             }
             None => inner,
         };
+        // serde's "missing field `params`", in this crate's words.
+        let inner =
+            match (inner.strip_prefix("missing field `")).and_then(|rest| rest.strip_suffix('`')) {
+                Some(key) => format!("{key} must be given"),
+                None => inner,
+            };
         // The core's own messages start with the field ("seed must be ..."): keep it.
         let field = match inner.split_once(" must be ") {
             Some((field, _)) => Some(field.to_string()),
@@ -319,8 +325,17 @@ fn got_in_words(got: &str) -> String {
 /// wrapper that tracks the path, `serde_path_to_error`, added 10 KB to the gzipped wasm.)
 fn key_refused<T: serde::de::DeserializeOwned>(value: &JsValue) -> Option<String> {
     let object: &js_sys::Object = value.dyn_ref()?;
-    let keys = js_sys::Object::keys(object);
-    keys.iter().filter_map(|key| key.as_string()).find(|key| {
+    // The struct's own fields where it has them: serde reads those by name, inherited or not
+    // enumerable too (a multiplier defined with `Object.defineProperty` was refused as
+    // "parameters must be a number", naming no key).
+    let fields = crate::field_names::of::<T>();
+    let keys: Vec<String> = if fields.is_empty() {
+        let keys = js_sys::Object::keys(object);
+        keys.iter().filter_map(|key| key.as_string()).collect()
+    } else {
+        fields.iter().map(|field| field.to_string()).collect()
+    };
+    keys.into_iter().find(|key| {
         let alone = js_sys::Object::new();
         let field = JsValue::from(key.as_str());
         let one = js_sys::Reflect::get(value, &field).unwrap_or(JsValue::UNDEFINED);
@@ -460,10 +475,11 @@ pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 
 /// A string argument; a number, `null` or an object is refused by name instead of trapping.
 pub fn text(field: &'static str, value: &JsValue) -> Result<String, JsValue> {
+    // Quoted as JavaScript writes it, as the parameters' refusals are (`got 3`, `got null`).
     value.as_string().ok_or_else(|| {
         js_error(&Error::out_of_range(
             field,
-            js_type(value),
+            described(value),
             "text (a string)",
         ))
     })
@@ -473,7 +489,7 @@ pub fn text(field: &'static str, value: &JsValue) -> Result<String, JsValue> {
 pub fn number(field: &'static str, value: &JsValue) -> Result<f64, JsValue> {
     value
         .as_f64()
-        .ok_or_else(|| js_error(&Error::out_of_range(field, js_type(value), "a number")))
+        .ok_or_else(|| js_error(&Error::out_of_range(field, described(value), "a number")))
 }
 
 pub fn js_type(value: &JsValue) -> String {

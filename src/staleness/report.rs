@@ -191,14 +191,14 @@ impl StalenessReport {
                 } else {
                     ""
                 },
-                format_duration(tolerance)
+                crate::duration::as_adjective(&format_duration(tolerance))
             ),
             // Giving up before the tolerance, an outage longer than it exhausts events older
             // than it too: a replay is worth it for the younger ones.
             Some(tolerance) => format!(
                 "which are kept and need a replay (one at recovery delivers stale those already \
                  older than the {} tolerance)",
-                format_duration(tolerance)
+                crate::duration::as_adjective(&format_duration(tolerance))
             ),
             None => "which are kept and need a replay".to_string(),
         };
@@ -269,7 +269,7 @@ fn exhausted_outage_clause(
                 format!(
                     "{replay} of its events need a replay and {already} are exhausted already \
                      older than the {} tolerance (kept, stale), {arrive}",
-                    format_duration(tolerance)
+                    crate::duration::as_adjective(&format_duration(tolerance))
                 )
             }
         }

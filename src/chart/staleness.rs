@@ -107,11 +107,16 @@ pub fn draw<DB: DrawingBackend>(
     let fill = exhausted_fill(&theme);
     shade(&mut plot, (exhausted_from, x_end), (floor, y_end), fill)?;
     curves(&mut plot, chart, &theme, s)?;
-    if let Some(t) = chart.report.tolerance_s {
-        tolerance(&mut plot, area, (t, x_end), &theme, s)?;
-    }
+    let tolerance_drawn = match chart.report.tolerance_s {
+        Some(t) => Some(tolerance(&mut plot, (t, x_end), &theme, s)?),
+        None => None,
+    };
     if let Some((read, lines)) = read {
         read_off(&mut plot, area, read, lines, &theme, s)?;
+    }
+    // Over the read-off's line, which crossed its words.
+    if let Some((t, drawn)) = tolerance_drawn {
+        tolerance_label(&plot, area, (t, drawn), &theme, s)?;
     }
     legend.draw(area)
 }
@@ -326,14 +331,13 @@ fn bands<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The tolerance `t`: a dashed line across to `x_end`, written above at its left.
+/// The tolerance `t`: a dashed line across to `x_end`; returns `t` and the time it is drawn at.
 fn tolerance<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
-    area: &DrawingArea<DB, Shift>,
     (t, x_end): (f64, f64),
     theme: &Theme,
     s: f64,
-) -> Result<(), Error> {
+) -> Result<(f64, f64), Error> {
     let style = theme.alert.stroke_width(stroke(1.5, s));
     // A tolerance under the axis' floor (`< 1 min`) is drawn on it, as every lag under it is:
     // its label was written below the plot, among the outage axis' ticks.
@@ -345,6 +349,18 @@ fn tolerance<DB: DrawingBackend>(
         (6.0 * s, 4.0 * s),
         style,
     )?;
+    Ok((t, drawn))
+}
+
+/// The tolerance's line (`t`, drawn at `drawn`) named above it at its left.
+fn tolerance_label<DB: DrawingBackend>(
+    plot: &LogPlot<'_, DB>,
+    area: &DrawingArea<DB, Shift>,
+    (t, drawn): (f64, f64),
+    theme: &Theme,
+    s: f64,
+) -> Result<(), Error> {
+    let x_start = plot.x_range().start;
     let (x, y) = plot.backend_coord(&(x_start, drawn));
     let plot_top = f64::from(plot.backend_coord(&(x_start, plot.y_range().end)).1);
     let text = format!("tolerance {}: older arrives stale", format_duration(t));
@@ -667,6 +683,19 @@ mod tests {
     /// The read-off's sentence is written in a band above the plot: inside it, on a phone's
     /// plot it covered the curves and the 95th percentile's line (outside docs review, 360 px).
     /// No line drawn (the curves, the tolerance, the read-off's own line) reaches into it.
+    /// The tolerance's words are drawn over everything in the plot, the read-off's line and
+    /// dots included (the line crossed "stale" on a phone: outside product review).
+    #[test]
+    fn the_tolerance_is_named_over_the_read_off() {
+        let mut settings = Settings::default();
+        settings.set("mode", "none");
+        settings.set("read-outage", "2h");
+        let svg = svg_of(&staleness_chart(&settings).unwrap(), (390, 300));
+        let label = svg.find("tolerance 6 h: older").expect("the tolerance's label");
+        let last_dot = svg.rfind("<circle").expect("the read-off's dots");
+        assert!(label > last_dot, "the label is drawn before the read-off");
+    }
+
     /// A tolerance at the top of the plot wrote its label above the plot, into the read-off's
     /// band: it goes under its line there (outside diff review).
     #[test]

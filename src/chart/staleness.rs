@@ -691,7 +691,9 @@ mod tests {
         settings.set("mode", "none");
         settings.set("read-outage", "2h");
         let svg = svg_of(&staleness_chart(&settings).unwrap(), (390, 300));
-        let label = svg.find("tolerance 6 h: older").expect("the tolerance's label");
+        let label = svg
+            .find("tolerance 6 h: older")
+            .expect("the tolerance's label");
         let last_dot = svg.rfind("<circle").expect("the read-off's dots");
         assert!(label > last_dot, "the label is drawn before the read-off");
     }

@@ -49,7 +49,7 @@ pub fn checked_from_js<T: serde::de::DeserializeOwned>(
     read_js(
         what,
         value,
-        fields == crate::field_names::of::<crate::Params>(),
+        (fields, fields == crate::field_names::of::<crate::Params>()),
     )
 }
 
@@ -150,16 +150,17 @@ fn js_number(number: f64) -> String {
 /// A plain JS object (or array) as `T`; anything else names `what` and what was wrong. A value
 /// of the wrong type names its key (`multiplier: "3"`).
 pub fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsValue> {
-    read_js(what, value, false)
+    read_js(what, value, (&[], false))
 }
 
-/// [`from_js`]; `params_keys` when `T` has the JS API's parameters, whose ranges a value of
-/// the wrong type is told ([`crate::params::expected_value`]). Only the read and the search
+/// [`from_js`]; `fields`, `T`'s fields where the caller knows them (else empty: the object's
+/// own keys are searched); `params_keys` when `T` has the JS API's parameters, whose ranges a value
+/// of the wrong type is told ([`crate::params::expected_value`]). Only the read and the search
 /// for the refused key are generic: what is said is not, so that it is built once in the wasm.
 fn read_js<T: serde::de::DeserializeOwned>(
     what: &str,
     value: JsValue,
-    params_keys: bool,
+    (fields, params_keys): (&[&str], bool),
 ) -> Result<T, JsValue> {
     serde_wasm_bindgen::from_value(value.clone()).map_err(|err| {
         // serde-wasm-bindgen's errors are JavaScript errors ("Error: invalid type ..."), and a
@@ -181,7 +182,7 @@ fn read_js<T: serde::de::DeserializeOwned>(
         // The core's own messages start with the field ("seed must be ..."): keep it.
         let field = match inner.split_once(" must be ") {
             Some((field, _)) => Some(field.to_string()),
-            None => key_refused::<T>(&value),
+            None => key_refused::<T>(&value, fields),
         };
         // Whether the key holds a list (`gaps`): then an array's item may be what is refused.
         let list = field.as_deref().is_some_and(|key| {
@@ -323,28 +324,39 @@ fn got_in_words(got: &str) -> String {
 /// The key of the object `value` whose value alone `T` refuses (serde's type errors do not say
 /// which field): each key is tried on its own, where a missing other field is no refusal. (A
 /// wrapper that tracks the path, `serde_path_to_error`, added 10 KB to the gzipped wasm.)
-fn key_refused<T: serde::de::DeserializeOwned>(value: &JsValue) -> Option<String> {
-    let object: &js_sys::Object = value.dyn_ref()?;
-    // The struct's own fields where it has them: serde reads those by name, inherited or not
-    // enumerable too (a multiplier defined with `Object.defineProperty` was refused as
-    // "parameters must be a number", naming no key).
-    let fields = crate::field_names::of::<T>();
+fn key_refused<T: serde::de::DeserializeOwned>(value: &JsValue, fields: &[&str]) -> Option<String> {
+    keys_with_values(value.dyn_ref()?, fields)
+        .into_iter()
+        .find(
+            |(_, alone)| match serde_wasm_bindgen::from_value::<T>(alone.clone()) {
+                Err(err) => !err.to_string().contains("missing field"),
+                Ok(_) => false,
+            },
+        )
+        .map(|(key, _)| key)
+}
+
+/// Each key of `object` to try alone, with an object holding it alone: the struct's own
+/// `fields` where the caller knows them (serde reads those by name, inherited or not
+/// enumerable too: a multiplier defined with `Object.defineProperty` was refused as
+/// "parameters must be a number", naming no key), else the object's own keys. Not generic, so
+/// that it is in the wasm once.
+fn keys_with_values(object: &js_sys::Object, fields: &[&str]) -> Vec<(String, JsValue)> {
     let keys: Vec<String> = if fields.is_empty() {
         let keys = js_sys::Object::keys(object);
         keys.iter().filter_map(|key| key.as_string()).collect()
     } else {
         fields.iter().map(|field| field.to_string()).collect()
     };
-    keys.into_iter().find(|key| {
-        let alone = js_sys::Object::new();
-        let field = JsValue::from(key.as_str());
-        let one = js_sys::Reflect::get(value, &field).unwrap_or(JsValue::UNDEFINED);
-        let _ = js_sys::Reflect::set(&alone, &field, &one);
-        match serde_wasm_bindgen::from_value::<T>(alone.into()) {
-            Err(err) => !err.to_string().contains("missing field"),
-            Ok(_) => false,
-        }
-    })
+    keys.into_iter()
+        .map(|key| {
+            let alone = js_sys::Object::new();
+            let field = JsValue::from(key.as_str());
+            let one = js_sys::Reflect::get(object, &field).unwrap_or(JsValue::UNDEFINED);
+            let _ = js_sys::Reflect::set(&alone, &field, &one);
+            (key, alone.into())
+        })
+        .collect()
 }
 
 /// Refuses a key of the object `value` that is not one of `fields` (a struct's; nothing is

@@ -249,8 +249,10 @@ fn axes<DB: DrawingBackend>(
     for t in log_ticks(floor, y_end, tick_count(f64::from(height), s, 40.0)) {
         line(plot, vec![(x_start, t), (x_end, t)], grid)?;
         let (x, y) = plot.backend_coord(&(x_start, t));
+        // At or under the floor: a lag of exactly the floor's 1 min is drawn there too (it read
+        // "< 1 min").
         let label = if t <= floor {
-            format!("< {}", super::time_tick(floor, super::TickUnit::Natural))
+            format!("≤ {}", super::time_tick(floor, super::TickUnit::Natural))
         } else {
             super::time_tick(t, super::TickUnit::Natural)
         };
@@ -339,7 +341,7 @@ fn tolerance<DB: DrawingBackend>(
     s: f64,
 ) -> Result<(f64, f64), Error> {
     let style = theme.alert.stroke_width(stroke(1.5, s));
-    // A tolerance under the axis' floor (`< 1 min`) is drawn on it, as every lag under it is:
+    // A tolerance under the axis' floor (`≤ 1 min`) is drawn on it, as every lag under it is:
     // its label was written below the plot, among the outage axis' ticks.
     let drawn = t.max(plot.y_range().start);
     let x_start = plot.x_range().start;
@@ -759,7 +761,7 @@ mod tests {
         assert_eq!(drawn, 5, "the sentence is drawn at every size");
     }
 
-    /// A tolerance under the lag axis' floor (`< 1 min`) was drawn below the plot, its label
+    /// A tolerance under the lag axis' floor (`≤ 1 min`) was drawn below the plot, its label
     /// among the outage axis' ticks: it is drawn on the floor, its label above the ticks.
     #[test]
     fn a_tolerance_under_the_floor_is_drawn_on_it() {
@@ -870,7 +872,7 @@ mod tests {
         );
         let svg = svg_of(&chart, (800, 400));
         let labels = crate::chart::svg_read::labels(&svg);
-        for tick in ["< 5 s", "5 s", "15 s"] {
+        for tick in ["≤ 5 s", "5 s", "15 s"] {
             assert!(labels.iter().any(|l| l.text == tick), "{tick}: {labels:?}");
         }
         let article = staleness_chart(&Settings::default()).unwrap();

@@ -1025,10 +1025,10 @@ fn a_bigint_is_refused_by_every_key() {
     };
     let ten = || JsValue::from(js_sys::BigInt::from(10));
     for (key, value, expected) in [
-        ("base", ten(), "parameters: base must be a number or text, got 10n (a BigInt: pass a number)"),
+        ("base", ten(), "parameters: base must not be a BigInt, got 10n"),
         ("attempts", ten(), "parameters: attempts must be a whole number from 1 to 10000, got 10n (a BigInt: pass a number)"),
         ("seed", ten(), "parameters: seed must be a whole number from 0 to 9007199254740991, got 10n (a BigInt: pass a number)"),
-        ("gaps", js_sys::Array::of1(&ten()).into(), "parameters: gaps must be a number or text, got 10n (a BigInt: pass a number)"),
+        ("gaps", js_sys::Array::of1(&ten()).into(), "parameters: gaps must not be a BigInt, got 10n"),
     ] {
         let (field, message) = refusal(schedule(with(key, value)).map(JsValue::from));
         assert_eq!((field.as_str(), message.as_str()), (key, expected));
@@ -1058,6 +1058,19 @@ fn boundary_refusals_quote_the_value_and_name_the_key() {
     ));
     assert_eq!(field, "params", "{message}");
     assert!(message.ends_with("params must be given"), "{message}");
+    // A field not given is not blamed: `dark` (a plain boolean) took the blame for `scale`.
+    for (options, key) in [
+        (r#"{"scale": "2"}"#, "scale"),
+        (r#"{"logScale": "yes"}"#, "logScale"),
+    ] {
+        let series = js_sys::Array::of1(&params(r#"{"label": "yours", "params": {}}"#));
+        let (field, message) = refusal(backoff_lab::wasm::charts::draw_storm(
+            JsValue::from("nowhere"),
+            series.into(),
+            params(options),
+        ));
+        assert_eq!(field, key, "{message}");
+    }
     let hidden = params(r#"{"base": "30s", "cap": "3h", "attempts": 14}"#);
     let descriptor = params(r#"{"value": "zzz", "enumerable": false}"#);
     js_sys::Object::define_property(

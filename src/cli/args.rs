@@ -158,7 +158,8 @@ impl PolicyFlags {
             }
         }
         if let Some(cap) = &self.cap {
-            let cap_s = DurationInput::Text(cap.clone()).seconds("cap")?;
+            let cap_s = DurationInput::Text(cap.clone())
+                .seconds_within("cap", &backoff_lab::policy::span_range())?;
             let capped = preset.policy.capped(cap_s)?;
             if let Some((gaps, tail)) = capped.explicit_gaps() {
                 params.gaps = Some(gaps.iter().map(|&g| DurationInput::Seconds(g)).collect());

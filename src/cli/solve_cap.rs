@@ -34,6 +34,7 @@ pub(super) fn run(args: SolveCapArgs) -> Result<String, Error> {
         attempts: Some(1.0),
         ..Params::default()
     };
-    let deadline = DurationInput::Text(args.give_up).seconds("give-up")?;
+    let deadline = DurationInput::Text(args.give_up)
+        .seconds_within("give-up", &backoff_lab::policy::span_range())?;
     cap_answer(&params.policy()?, deadline, attempts)
 }

@@ -303,6 +303,9 @@ impl Params {
                 let base = (self.base.as_ref())
                     .ok_or_else(|| given("base", "a duration such as 30s"))?
                     .seconds_within("base", &crate::policy::span_range())?;
+                // Refused before the cap's range is written from it (a 400-day base made "at
+                // least the base (400 days) and at most 365 days" for a cap of "abc").
+                crate::policy::check_duration("base", base)?;
                 let multiplier = self
                     .multiplier
                     .ok_or_else(|| given("multiplier", "a number from 1 to 1000"))?;

@@ -66,8 +66,16 @@ impl Params {
     /// not given, is the timeout's fault (`--timeout 1ms` was told "latency must be … less than
     /// the timeout", of a latency never typed).
     fn latency_and_timeout(&self, article: &Spec) -> Result<(f64, f64), Error> {
-        let latency_s = seconds(&self.latency, "latency", article.latency_s)?;
-        let timeout_s = seconds(&self.timeout, "timeout", article.timeout_s)?;
+        let latency_s = seconds(
+            &self.latency,
+            ("latency", "a duration from 0 s to less than the timeout"),
+            article.latency_s,
+        )?;
+        let timeout_s = seconds(
+            &self.timeout,
+            ("timeout", "a duration from 1 µs to 1 h"),
+            article.timeout_s,
+        )?;
         if self.latency.is_none() && (0.0..=latency_s).contains(&timeout_s) {
             return Err(Error::out_of_range(
                 "timeout",
@@ -260,7 +268,8 @@ impl Params {
         match self.policy.as_deref().unwrap_or("fixed") {
             "fixed" => {
                 let storm_maker = Policy::article_storm();
-                let interval = seconds(&self.interval, "interval", storm_maker.base_s())?;
+                let span = crate::policy::span_range();
+                let interval = seconds(&self.interval, ("interval", &span), storm_maker.base_s())?;
                 let stop = if stop_given {
                     self.stop()?
                 } else {
@@ -313,7 +322,11 @@ impl Params {
                 .as_ref()
                 .map(|b| b.share("budget"))
                 .transpose()?,
-            budget_window_s: budget_window(seconds(&self.budget_window, "budget-window", 60.0)?)?,
+            budget_window_s: budget_window(seconds(
+                &self.budget_window,
+                ("budget-window", WHOLE_SECONDS_TO_AN_HOUR),
+                60.0,
+            )?)?,
             budget_floor_per_s: self
                 .budget_floor
                 .as_ref()
@@ -338,7 +351,7 @@ impl Params {
                 .transpose()?,
             retry_after_threshold_s: seconds(
                 &self.retry_after_threshold,
-                "retry-after-threshold",
+                ("retry-after-threshold", "a duration from 1 µs to 1 h"),
                 1.0,
             )?,
             retry_quota: self.retry_quota()?,
@@ -420,7 +433,7 @@ impl Params {
         }
         let cooldown = seconds(
             &self.breaker_cooldown,
-            "breaker-cooldown",
+            ("breaker-cooldown", WHOLE_SECONDS_TO_AN_HOUR),
             f64::from(Breaker::DEFAULT_COOLDOWN_S),
         )?;
         Ok(Some(Breaker {
@@ -440,7 +453,7 @@ impl Params {
         let percent = breaker_percent(share)?;
         let window = seconds(
             &self.breaker_window,
-            "breaker-window",
+            ("breaker-window", WHOLE_SECONDS_TO_AN_HOUR),
             f64::from(FailureShare::DEFAULT_WINDOW_S),
         )?;
         Ok(FailureShare {
@@ -543,15 +556,25 @@ fn whole_seconds_within(field: &'static str, seconds: f64) -> Result<u32, Error>
         Err(Error::out_of_range(
             field,
             crate::duration::refused_duration(seconds),
-            "a whole number of seconds from 1 s to 1 h",
+            WHOLE_SECONDS_TO_AN_HOUR,
         ))
     }
 }
 
-/// A duration field's seconds, `default` when not given.
-fn seconds(input: &Option<DurationInput>, field: &'static str, default: f64) -> Result<f64, Error> {
-    input.as_ref().map_or(Ok(default), |d| d.seconds(field))
+/// A duration field's seconds, `default` when not given; text that is no duration is refused
+/// with the field's `range`.
+fn seconds(
+    input: &Option<DurationInput>,
+    (field, range): (&'static str, &str),
+    default: f64,
+) -> Result<f64, Error> {
+    input
+        .as_ref()
+        .map_or(Ok(default), |d| d.seconds_within(field, range))
 }
+
+/// The range of the whole seconds of a budget's or a breaker's window and cooldown.
+const WHOLE_SECONDS_TO_AN_HOUR: &str = "a whole number of seconds from 1 s to 1 h";
 
 /// A duration field rounded to whole seconds, halves up (the storm runs in whole seconds; an
 /// outage that would round to none is refused by [`Params::outage_seconds`]), from 0 s to the
@@ -574,9 +597,7 @@ fn seconds_within_the_horizon(
     range: &str,
 ) -> Result<f64, Error> {
     // Text that is no duration is told the range too, as a negative one is below.
-    let value = input
-        .as_ref()
-        .map_or(Ok(f64::from(default)), |d| d.seconds_within(field, range))?;
+    let value = seconds(input, (field, range), f64::from(default))?;
     if value.is_finite() && (0.0..=f64::from(crate::storm::MAX_HORIZON_S)).contains(&value) {
         Ok(value)
     } else {

@@ -84,16 +84,19 @@ fn refuse_bigints(what: &str, value: &JsValue, fields: &[&str]) -> Result<(), Js
             None => vec![given],
         };
         if let Some(bigint) = items.iter().find(|item| item.is_bigint()) {
-            let expected = crate::params::expected_value(key)
-                .unwrap_or_else(|| "a number or text".to_string());
-            return Err(error_with(
-                &format!(
+            // The range where the key has one in words; else only what it must not be (`dark`
+            // is a boolean, `base` a number or text: "a number or text" misled for the one).
+            let message = match crate::params::expected_value(key) {
+                Some(expected) => format!(
                     "{what}: {key} must be {expected}, got {} (a BigInt: pass a number)",
                     described(bigint)
                 ),
-                "field",
-                Some(key),
-            ));
+                None => format!(
+                    "{what}: {key} must not be a BigInt, got {}",
+                    described(bigint)
+                ),
+            };
+            return Err(error_with(&message, "field", Some(key)));
         }
     }
     Ok(())
@@ -349,12 +352,17 @@ fn keys_with_values(object: &js_sys::Object, fields: &[&str]) -> Vec<(String, Js
         fields.iter().map(|field| field.to_string()).collect()
     };
     keys.into_iter()
-        .map(|key| {
-            let alone = js_sys::Object::new();
+        .filter_map(|key| {
             let field = JsValue::from(key.as_str());
+            // A field the caller did not give is no refusal of theirs: tried as `undefined`,
+            // a plain `bool` field (`dark`) took the blame for a bad `scale`.
             let one = js_sys::Reflect::get(object, &field).unwrap_or(JsValue::UNDEFINED);
+            if one.is_undefined() {
+                return None;
+            }
+            let alone = js_sys::Object::new();
             let _ = js_sys::Reflect::set(&alone, &field, &one);
-            (key, alone.into())
+            Some((key, alone.into()))
         })
         .collect()
 }

@@ -235,7 +235,72 @@ fn text_that_is_no_duration_is_told_the_range() {
             "--retry-after",
             "a duration from 1 µs to 1 day, such as 30s".into(),
         ),
+        (
+            &["storm", "--engine", "fluid"],
+            "--latency",
+            "a duration from 0 s to less than the timeout, such as 30s".into(),
+        ),
+        (
+            &["storm", "--engine", "fluid"],
+            "--timeout",
+            "a duration from 1 µs to 1 h, such as 30s".into(),
+        ),
+        (
+            &["storm", "--engine", "fluid", "--budget", "10"],
+            "--budget-window",
+            "a whole number of seconds from 1 s to 1 h, such as 30s".into(),
+        ),
     ];
+    // solve-cap reads no cap.
+    let args = [
+        "solve-cap",
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--attempts",
+        "14",
+        "--give-up",
+        "abc",
+    ];
+    assert!(
+        stderr(&run(&args)).contains(&format!("--give-up must be {span}, got \"abc\"")),
+        "{}",
+        stderr(&run(&args))
+    );
+    // Without the policy's flags: a preset's cap cuts its listed gaps.
+    let output = run(&[
+        "schedule",
+        "--preset",
+        "svix",
+        "--attempts",
+        "5",
+        "--cap",
+        "1e400",
+    ]);
+    assert!(
+        stderr(&output).contains(&format!("--cap must be {span}, got \"1e400\"")),
+        "{}",
+        stderr(&output)
+    );
+    // A base out of its range is refused before the cap's range is written from it ("at least
+    // the base (400 days) and at most 365 days").
+    let output = run(&[
+        "schedule",
+        "--base",
+        "400d",
+        "--multiplier",
+        "3",
+        "--cap",
+        "abc",
+        "--attempts",
+        "3",
+    ]);
+    assert!(
+        stderr(&output).starts_with("error: --base must be a duration greater than 0 s"),
+        "{}",
+        stderr(&output)
+    );
     for (command, flag, range) in cases {
         let mut args: Vec<&str> = command.to_vec();
         // The policy's own value of the flag under test left out.

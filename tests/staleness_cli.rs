@@ -134,7 +134,7 @@ fn every_format_carries_the_same_numbers() {
     );
     assert!(rows[0].starts_with("outage_s,first_outcome,first_attempt,first_lag_s,first_age_s"));
     assert!(
-        rows.contains(&"14400,delivered,8,7320,21720,1,0,,,4265.4375,3570,10080,10800,21720"),
+        rows.contains(&"14400,delivered,8,7320,21720,1,0,,,4265.4375,3570,10080,10800,21720,"),
         "{csv}"
     );
     assert!(

@@ -142,7 +142,7 @@ fn bad_breakers_are_refused_naming_the_field_and_its_range() {
         ),
         (
             breaker(5.0, Some(DurationInput::Text("soon".into())), None),
-            "breaker-cooldown must be a duration",
+            "breaker-cooldown must be a whole number of seconds from 1 s to 1 h, such as 30s",
         ),
         (
             breaker(5.0, None, Some(0.0)),

@@ -117,7 +117,12 @@ impl StalenessReport {
     pub fn caption(&self) -> String {
         let sampled = self.method == Method::Sampled;
         let mut clauses = Vec::new();
-        if let (Some(tolerance), Some(fresh)) = (self.tolerance_s, self.all_fresh_up_to_s) {
+        // A schedule that never retries says so once, below.
+        if let (Some(tolerance), Some(fresh), true) = (
+            self.tolerance_s,
+            self.all_fresh_up_to_s,
+            self.longest_delivered_outage_s > 0.0,
+        ) {
             clauses.push(fresh_clause(tolerance, fresh, sampled));
         }
         if let Some(worst) = self.worst_first_event() {
@@ -173,9 +178,17 @@ impl StalenessReport {
     fn exhausted_clause(&self, sampled: bool) -> String {
         let longest = self.longest_delivered_outage_s;
         if longest <= 0.0 {
-            return "every event of any outage is exhausted (the schedule never retries) and \
-                    needs a replay"
-                .to_string();
+            let never = "every event of any outage is exhausted (the schedule never retries) and \
+                         needs a replay";
+            // Its events older than the tolerance at recovery are already stale, as
+            // `exhausted_stale_share` says.
+            return match self.tolerance_s {
+                Some(t) => format!(
+                    "{never}, which delivers stale those already older than the {} tolerance",
+                    crate::duration::as_adjective(&format_duration(t))
+                ),
+                None => never.to_string(),
+            };
         }
         let share = if sampled {
             " in at least 5% of sampled schedules"
@@ -415,6 +428,47 @@ mod tests {
         assert_eq!(
             report.caption(),
             "Every event of any outage is exhausted (the schedule never retries) and needs a replay."
+        );
+    }
+
+    /// A schedule that never retries, with a tolerance: its exhausted events older than it are
+    /// stale, as `exhausted_stale_share` says (the caption said all "need a replay", and that
+    /// "the first retry comes more than 1 h after" a retry there is not).
+    #[test]
+    fn a_schedule_that_never_retries_names_its_stale_events() {
+        let once = Policy::new(30.0, 3.0, 3.0 * HOUR, crate::Stop::Attempts(1)).unwrap();
+        let question = Question::new(&once, Jitter::None, 0)
+            .and_then(|q| q.with_tolerance(HOUR))
+            .unwrap();
+        let report = StalenessReport::new(&question, &[3.0 * HOUR], None).unwrap();
+        assert_eq!(
+            report.caption(),
+            "Every event of any outage is exhausted (the schedule never retries) and needs a \
+             replay, which delivers stale those already older than the 1 h tolerance."
+        );
+        let events = report.outages[0].all_events;
+        assert_eq!(events.exhausted_share, 1.0);
+        assert!((events.exhausted_stale_share.unwrap() - 2.0 / 3.0).abs() < 1e-15);
+    }
+
+    /// A give-up a rounding error short of the tolerance (0.7 s + 0.1 s) gives up on it: every
+    /// exhausted event is stale, and the caption does not split off "under 0.001%" worth a
+    /// replay.
+    #[test]
+    fn a_give_up_on_the_tolerance_within_rounding_exhausts_only_stale_events() {
+        let gaps = Policy::explicit(&[0.7, 0.1], None, Some(crate::Stop::Attempts(3))).unwrap();
+        let question = Question::new(&gaps, Jitter::None, 0)
+            .and_then(|q| q.with_tolerance(0.8))
+            .unwrap();
+        let report = StalenessReport::new(&question, &[1.0], None).unwrap();
+        let events = report.outages[0].all_events;
+        assert_eq!(events.exhausted_stale_share, Some(events.exhausted_share));
+        assert!(
+            report
+                .caption()
+                .contains("20% of its events are exhausted (kept, already stale)"),
+            "{}",
+            report.caption()
         );
     }
 

@@ -12,7 +12,7 @@ use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
 
 use super::outage::{AllEvents, FirstEvent, OutageAnswer, SampledSpread, Spread, Tolerated};
-use super::timeline::{covered_len, Timeline, Walk};
+use super::timeline::{covered_len, exhausted_stale_len, Timeline, Walk};
 use super::{Answers, SAFE_LEVEL};
 
 /// Draws `samples` schedules of `policy` with `jitter` from `seed` and hands each to `visit`
@@ -101,7 +101,7 @@ impl Tally {
         self.delivered += outcome.delivered_len;
         if let Some((fresh, stale_past)) = reaches {
             self.fresh += covered_len(d, fresh);
-            self.exhausted_stale += d - covered_len(d, stale_past);
+            self.exhausted_stale += exhausted_stale_len(d, stale_past);
         }
         self.lag_integral += outcome.lag_integral;
         self.lag_max = max_of(self.lag_max, outcome.lag_max);
@@ -219,7 +219,7 @@ pub(crate) fn sampled_answers(
     let mut fresh_reach = Vec::with_capacity(samples);
     for_each_draw(policy, jitter, samples, seed, |timeline, fraction| {
         give_ups.push(timeline.give_up_s());
-        let reaches = tolerance_s.map(|t| (timeline.last_within(t), t.max(timeline.give_up_s())));
+        let reaches = tolerance_s.map(|t| (timeline.last_within(t), timeline.stale_past(t)));
         fresh_reach.extend(reaches.map(|(fresh, _)| fresh));
         // The outages come in rising order on a chart and a ladder: each schedule is walked once.
         let mut walks = [Walk::default(); 2];
@@ -263,6 +263,37 @@ mod tests {
         })
         .unwrap();
         assert_eq!(seen, expected);
+    }
+
+    /// One drawn schedule's shares are the exact model's for that schedule: the sampled tally
+    /// (fresh, and exhausted already stale) is the exact computation per schedule, averaged.
+    #[test]
+    fn one_sample_has_the_exact_shares_of_its_schedule() {
+        let policy = Policy::article();
+        for seed in [1, 2, 3] {
+            let mut times = Vec::new();
+            for_each_draw(&policy, Jitter::Full, 1, seed, |t, _| {
+                times = t.times().to_vec()
+            })
+            .unwrap();
+            let timeline = Timeline::new(times.iter().copied());
+            let outages = [600.0, 6.0 * 3_600.0, 30.0 * 3_600.0, 4.0 * 86_400.0];
+            for tolerance in [3_600.0, 8.0 * 3_600.0, 48.0 * 3_600.0] {
+                let answers =
+                    sampled_answers(&policy, Jitter::Full, Some(tolerance), (1, seed), &outages)
+                        .unwrap();
+                for (answer, &d) in answers.outages.iter().zip(&outages) {
+                    let exact = OutageAnswer::exact(&timeline, d, Some(tolerance)).all_events;
+                    let sampled = answer.all_events;
+                    assert_eq!(
+                        (sampled.exhausted_stale_share, sampled.fresh_share),
+                        (exact.exhausted_stale_share, exact.fresh_share),
+                        "seed {seed}, tolerance {tolerance}, outage {d}"
+                    );
+                    assert_eq!(sampled.exhausted_share, exact.exhausted_share);
+                }
+            }
+        }
     }
 
     #[test]

@@ -102,10 +102,22 @@ impl Timeline {
         covered_len(outage_s, self.last_within(tolerance_s))
     }
 
+    /// The age past which an exhausted event is already stale at recovery: `max(T, t_n)`, with
+    /// `t_n` as reaching `T` within rounding as every mark (a give-up of 0.7999999999999999 s
+    /// left a 0.8 s tolerance "under 0.001%" of exhausted events worth a replay).
+    pub(crate) fn stale_past(&self, tolerance_s: f64) -> f64 {
+        let give_up = self.give_up_s();
+        if reaches(give_up, tolerance_s) {
+            give_up
+        } else {
+            tolerance_s
+        }
+    }
+
     /// The arrivals of an outage of `outage_s` exhausted and already older than `tolerance_s`
     /// at recovery: `a < D − max(T, t_n)`, so `D − min(D, max(T, t_n))`.
     pub(crate) fn exhausted_stale_len(&self, outage_s: f64, tolerance_s: f64) -> f64 {
-        outage_s - covered_len(outage_s, self.give_up_s().max(tolerance_s))
+        exhausted_stale_len(outage_s, self.stale_past(tolerance_s))
     }
 
     /// The index of the last attempt that delivers anything in an outage of `outage_s`: the
@@ -243,6 +255,12 @@ pub(crate) fn covered_len(outage_s: f64, reach_s: f64) -> f64 {
     } else {
         reach_s
     }
+}
+
+/// The arrivals of an outage of `outage_s` older than `past_s` at recovery
+/// ([`Timeline::stale_past`]).
+pub(crate) fn exhausted_stale_len(outage_s: f64, past_s: f64) -> f64 {
+    outage_s - covered_len(outage_s, past_s)
 }
 
 /// A search position in one timeline's attempt times, for searches at rising values: each

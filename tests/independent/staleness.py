@@ -158,7 +158,7 @@ def outage_answer(t, D, T):
         F = D if at_or_past(X, D) else X
         ev["fresh_share"], ev["stale_share"] = F / D, (L - F) / D
         # README: exhausted and already older than T at recovery: a < D - max(T, t_n)
-        R = max(T, tn)
+        R = tn if at_or_past(tn, T) else T  # max(T, t_n), t_n reaching T within rounding
         ev["exhausted_stale_share"] = (D - (D if at_or_past(R, D) else R)) / D
     else:
         ev["fresh_share"] = ev["stale_share"] = ev["exhausted_stale_share"] = None

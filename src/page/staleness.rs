@@ -43,14 +43,19 @@ fn curve(label: &str, question: &Question, span: (f64, f64)) -> Result<Staleness
 /// Everything the staleness chart draws, from the settings. The outage to read off is the
 /// core's `outage`, which on the page is the storm's: its errors go next to `read-outage`.
 pub fn staleness_chart(settings: &Settings) -> Result<StalenessChart, PageError> {
-    let params = crate::Params {
+    let params = read_off_params(settings);
+    let compared = crate::presets::preset(settings.get("compare")).ok();
+    chart_of(&params, compared.as_ref()).map_err(read_outage_named)
+}
+
+/// The staleness view's parameters with the outage it reads off as the core's `outage`.
+fn read_off_params(settings: &Settings) -> crate::Params {
+    crate::Params {
         outage: Some(crate::DurationInput::Text(
             settings.get("read-outage").to_string(),
         )),
         ..staleness_params(settings)
-    };
-    let compared = crate::presets::preset(settings.get("compare")).ok();
-    chart_of(&params, compared.as_ref()).map_err(read_outage_named)
+    }
 }
 
 /// A refusal of the staleness view's `outage` named as the field it is shown under,
@@ -113,13 +118,7 @@ pub fn chart_of(
 /// on screen is about (they had the ladder alone: a caption about a 6 h outage beside a table
 /// without one).
 pub fn staleness_export(settings: &Settings) -> Result<StalenessReport, PageError> {
-    let params = crate::Params {
-        outage: Some(crate::DurationInput::Text(
-            settings.get("read-outage").to_string(),
-        )),
-        ..staleness_params(settings)
-    };
-    params
+    read_off_params(settings)
         .staleness_report_with(|read, give_up_s| {
             let mut outages = crate::staleness::ladder(give_up_s);
             outages.extend(read);
@@ -222,6 +221,11 @@ mod tests {
         let shown = staleness_chart(&settings).unwrap().read.unwrap();
         let row = exported.outages.iter().find(|o| o.outage_s == 21_600.0);
         assert_eq!(row, Some(&shown));
+        // Its caption is the one on screen, about the 6 h outage (it spoke of the ladder's
+        // worst first event, after 4 h: outside diff review).
+        let on_screen = staleness_chart(&settings).unwrap().report.caption();
+        assert_eq!(exported.caption(), on_screen);
+        assert!(on_screen.contains("after a 6 h outage"), "{on_screen}");
         // A read-off outage on the ladder is not doubled.
         settings.set("read-outage", "4h");
         assert_eq!(

@@ -35,7 +35,7 @@ impl Params {
     }
 
     /// The staleness report along the outages `outages` chooses from `outage` (if given) and
-    /// the schedule's give-up time.
+    /// the schedule's give-up time; its caption is about `outage` when given.
     pub fn staleness_report_with(
         &self,
         outages: impl FnOnce(Option<f64>, f64) -> Vec<f64>,
@@ -49,6 +49,10 @@ impl Params {
             .map(|outage| outage.seconds_within("outage", &span))
             .transpose()?;
         let outages = outages(outage, question.give_up_s());
-        crate::staleness::StalenessReport::new(&question, &outages, max_lag)
+        let report = crate::staleness::StalenessReport::new(&question, &outages, max_lag)?;
+        Ok(match outage {
+            Some(outage_s) => report.reading_off(outage_s),
+            None => report,
+        })
     }
 }

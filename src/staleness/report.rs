@@ -39,6 +39,11 @@ pub struct StalenessReport {
     /// With a tolerance and an allowed lag, why no schedule could be derived (it would need
     /// more than 10000 attempts), or `null`.
     pub suggestion_refused: Option<String>,
+    /// The outage the caption is about, when one of several was read off (the page's exports:
+    /// its ladder with the outage its chart reads off). Not part of the JSON.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    read_off_s: Option<f64>,
 }
 
 /// The suggestion's first finding under jitter: "keeps retrying 18 h after events stopped being
@@ -85,7 +90,15 @@ impl StalenessReport {
             outages: answers.outages,
             suggestion,
             suggestion_refused,
+            read_off_s: None,
         })
+    }
+
+    /// The report with its caption about the outage of `outage_s` seconds (one of its
+    /// outages), as the page's caption is: not about the ladder's worst first event.
+    pub fn reading_off(mut self, outage_s: f64) -> Self {
+        self.read_off_s = Some(outage_s);
+        self
     }
 
     /// What the suggestion says in words: its findings, or why no schedule was derived (empty
@@ -125,25 +138,33 @@ impl StalenessReport {
         ) {
             clauses.push(fresh_clause(tolerance, fresh, sampled));
         }
-        if let Some(worst) = self.worst_first_event() {
-            let (lag, age) = (
-                worst.first_event.lag_s.unwrap_or(0.0),
-                worst.first_event.age_s.unwrap_or(0.0),
-            );
-            clauses.push(format!(
-                "after {} outage the {}first event arrives {} after recovery, {} old",
-                crate::duration::with_article(&format_precise(worst.outage_s)),
-                if sampled { "median " } else { "" },
-                format_duration(lag),
-                format_duration(age),
-            ));
-        } else if let ([outage], true) = (
-            self.outages.as_slice(),
-            self.longest_delivered_outage_s > 0.0,
-        ) {
-            // The one outage asked about (the page's to read off) exhausts its first event:
-            // what becomes of its events. (A schedule that never retries says so below.)
-            clauses.push(exhausted_outage_clause(outage, sampled, self.tolerance_s));
+        // The outage read off, or the only one asked about; else the worst first event.
+        let asked = (self.read_off_s)
+            .and_then(|d| self.outages.iter().find(|o| o.outage_s == d))
+            .or(match self.outages.as_slice() {
+                [only] => Some(only),
+                _ => None,
+            });
+        match asked.or_else(|| self.worst_first_event()) {
+            Some(outage) if outage.first_event.lag_s.is_some() => {
+                let (lag, age) = (
+                    outage.first_event.lag_s.unwrap_or(0.0),
+                    outage.first_event.age_s.unwrap_or(0.0),
+                );
+                clauses.push(format!(
+                    "after {} outage the {}first event arrives {} after recovery, {} old",
+                    crate::duration::with_article(&format_precise(outage.outage_s)),
+                    if sampled { "median " } else { "" },
+                    format_duration(lag),
+                    format_duration(age),
+                ));
+            }
+            // The outage asked about exhausts its first event: what becomes of its events. (A
+            // schedule that never retries says so below.)
+            Some(outage) if self.longest_delivered_outage_s > 0.0 => {
+                clauses.push(exhausted_outage_clause(outage, sampled, self.tolerance_s));
+            }
+            _ => {}
         }
         clauses.push(self.exhausted_clause(sampled));
         let mut text = capitalized(&clauses.join("; "));

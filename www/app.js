@@ -172,7 +172,8 @@ function showNotices(notices) {
   // Cleared first and set a task later, so that the same notices after a new link are said again.
   announcer.textContent = '';
   announceTimer = setTimeout(() => {
-    announcer.textContent = `${intro.textContent} ${notices.join(' ')}`;
+    // One sentence, its notices apart: joined by spaces they ran together when read aloud.
+    announcer.textContent = `${intro.textContent} ${notices.join('; ')}.`;
   }, 50);
 }
 

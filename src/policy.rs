@@ -39,6 +39,16 @@ fn cap_range_written(base: &str) -> String {
     )
 }
 
+/// The refusal of a list of `count` gaps, fewer than one or more than [`MAX_EXPLICIT_GAPS`]
+/// (the JS API says it before it reads a list of millions).
+pub fn gap_count_refused(count: usize) -> Error {
+    Error::out_of_range(
+        "gaps",
+        format!("{count} gaps"),
+        "a list of 1 to 32 gaps (add a tail with then-every for more)",
+    )
+}
+
 /// "at most 365 days": the upper end of [`span_range`], for the refusals worded around it.
 fn at_most_span() -> String {
     format!("at most {}", crate::format_duration(MAX_SPAN_S))
@@ -144,11 +154,7 @@ impl Policy {
         stop: Option<Stop>,
     ) -> Result<Self, Error> {
         if gaps.is_empty() || gaps.len() > MAX_EXPLICIT_GAPS {
-            return Err(Error::out_of_range(
-                "gaps",
-                format!("{} gaps", gaps.len()),
-                "a list of 1 to 32 gaps (add a tail with then-every for more)",
-            ));
+            return Err(gap_count_refused(gaps.len()));
         }
         for &gap in gaps {
             check_span_with("gaps", gap, || {

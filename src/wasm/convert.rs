@@ -45,12 +45,19 @@ pub fn checked_from_js<T: serde::de::DeserializeOwned>(
         refuse_all_but_plain_objects(what, &value)?;
     }
     refuse_unknown_keys(what, &value, fields)?;
+    let params_keys = fields == crate::field_names::of::<crate::Params>();
+    if params_keys {
+        // Before a list of millions is read item by item (1.4 s for 10,000,000 gaps).
+        let gaps = js_sys::Reflect::get(&value, &"gaps".into()).unwrap_or(JsValue::UNDEFINED);
+        if let Some(list) = gaps.dyn_ref::<js_sys::Array>() {
+            let count = list.length() as usize;
+            if count > crate::policy::MAX_EXPLICIT_GAPS {
+                return Err(js_error(&crate::policy::gap_count_refused(count)));
+            }
+        }
+    }
     refuse_bigints(what, &value, fields)?;
-    read_js(
-        what,
-        value,
-        (fields, fields == crate::field_names::of::<crate::Params>()),
-    )
+    read_js(what, value, (fields, params_keys))
 }
 
 /// Refuses, for a struct's fields, anything but a plain object (`{ attempts: 14 }`): serde

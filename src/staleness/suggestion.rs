@@ -310,7 +310,10 @@ fn lag_finding(schedule: &Schedule, max_lag_s: f64) -> String {
         .iter()
         .filter_map(|row| row.gap_s)
         .fold(0.0, f64::max);
-    if widest > max_lag_s {
+    if schedule.rows().len() < 2 {
+        // No retry: nothing arrives "within the 1 h allowed" (it said "at most 0 s").
+        "No retry delivers an outage's events: the schedule never retries.".to_string()
+    } else if widest > max_lag_s {
         format!(
             "A long outage's events arrive up to {} after recovery, {} later than the {r} \
              allowed.",
@@ -575,6 +578,24 @@ mod tests {
                               the last attempt lands at 20 s"
             ),
             "{said}"
+        );
+    }
+
+    /// A schedule that never retries delivers nothing after an outage: no lag "within the 1 h
+    /// allowed" (it said "at most 0 s after recovery").
+    #[test]
+    fn a_schedule_that_never_retries_claims_no_lag() {
+        let once = Policy::new(30.0, 3.0, 3.0 * HOUR, Stop::Attempts(1)).unwrap();
+        let findings = suggest(&once, 6.0 * HOUR, HOUR).unwrap().findings;
+        assert!(
+            findings
+                .iter()
+                .any(|f| f == "No retry delivers an outage's events: the schedule never retries."),
+            "{findings:?}"
+        );
+        assert!(
+            !findings.iter().any(|f| f.contains("at most 0 s")),
+            "{findings:?}"
         );
     }
 

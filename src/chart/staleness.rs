@@ -201,7 +201,7 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme, s: f64) -> Vec<(String,
         sampled(chart),
         chart.report.exhausted_are_stale(sampled(chart)),
     ) {
-        (true, true) => "exhausted in 5%+ of schedules (kept, stale in 95%)",
+        (true, true) => "exhausted in 5%+ of schedules (kept; stale in 95% of them)",
         (true, false) => "exhausted in 5%+ of schedules (kept for a replay)",
         (false, true) => "exhausted (kept, already stale)",
         (false, false) => "exhausted (kept for a replay)",
@@ -826,7 +826,7 @@ mod tests {
         };
         assert_eq!(
             legend(&jittered).as_deref(),
-            Some("exhausted in 5%+ of schedules (kept, stale in 95%)")
+            Some("exhausted in 5%+ of schedules (kept; stale in 95% of them)")
         );
         jittered.set("tolerance", "48h");
         assert_eq!(

@@ -158,6 +158,16 @@ impl StalenessReport {
                     format_duration(lag),
                     format_duration(age),
                 );
+                // Older than the tolerance, it is stale: said, not left to the reader's sums.
+                if let Some(t) = self
+                    .tolerance_s
+                    .filter(|&t| !crate::reaches::within(age, t))
+                {
+                    clause += &format!(
+                        " (stale: older than the {} tolerance)",
+                        crate::duration::as_adjective(&format_duration(t))
+                    );
+                }
                 // The outage asked about exhausts some of its events all the same (under
                 // jitter, in some schedules): what becomes of them. The caption was silent on
                 // the 7.9% of a 12 h outage's events exhausted (outside product review).
@@ -440,7 +450,8 @@ mod tests {
         assert_eq!(
             article(6.0 * HOUR).caption(),
             "Outages up to 3 h 02 min deliver every event fresh; after a 4 h outage the first \
-             event arrives 2 h 02 min after recovery, 6 h 02 min old; outages longer than \
+             event arrives 2 h 02 min after recovery, 6 h 02 min old (stale: older than the 6 h \
+             tolerance); outages longer than \
              24 h 02 min exhaust their earliest events, which are kept, but already older than \
              the 6 h tolerance: a replay delivers them stale. A long outage's events arrive up \
              to 3 h after recovery."
@@ -499,13 +510,13 @@ mod tests {
         assert!(events.exhausted_share > 0.05, "{events:?}");
         let caption = report.caption();
         assert!(
-            caption.contains("old, and on average ")
+            caption.contains(", and on average ")
                 && caption.contains("are exhausted already older than the 6 h tolerance"),
             "{caption}"
         );
         // The ladder's worst first event is not the outage asked about: no such clause there.
         let ladder = StalenessReport::ladder(&question, None).unwrap().caption();
-        assert!(!ladder.contains("old, and on average"), "{ladder}");
+        assert!(!ladder.contains(", and on average"), "{ladder}");
     }
 
     /// A give-up a rounding error short of the tolerance (0.7 s + 0.1 s) gives up on it: every

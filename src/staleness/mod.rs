@@ -47,7 +47,7 @@
 //! assert_eq!(report.all_fresh_up_to_s, Some(10_920.0));
 //! assert!(report.caption().starts_with(
 //!     "Outages up to 3 h 02 min deliver every event fresh; after a 4 h outage the first event \
-//!      arrives 2 h 02 min after recovery, 6 h 02 min old;"
+//!      arrives 2 h 02 min after recovery, 6 h 02 min old (stale: older than the 6 h tolerance);"
 //! ));
 //! # Ok::<(), backoff_lab::Error>(())
 //! ```

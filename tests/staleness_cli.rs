@@ -360,6 +360,7 @@ fn draws_without_jitter_are_refused() {
 
 /// A row's Exhausted, Fresh and Stale are the whole of its events: written to a tenth, they add
 /// up to 100.0% (rounded one by one, the jittered 24 h 02 min row read 50.1% + 20.8% + 29.2%).
+/// Replay, the exhausted events still worth a replay, is a part of Exhausted.
 #[test]
 fn a_rows_shares_add_up_to_the_whole() {
     for seed in ["1", "2", "3"] {
@@ -382,15 +383,49 @@ fn a_rows_shares_add_up_to_the_whole() {
             .map(|line| line.split(" | ").collect())
             .collect();
         assert!(rows.len() >= 10, "{markdown}");
+        let tenths = |cell: &str| {
+            let number: f64 = cell.trim_end_matches('%').parse().unwrap();
+            (number * 10.0).round() as i64
+        };
         for row in rows {
-            let tenths: i64 = row[4..7]
-                .iter()
-                .map(|cell| {
-                    let number: f64 = cell.trim_end_matches('%').parse().unwrap();
-                    (number * 10.0).round() as i64
-                })
-                .sum();
-            assert_eq!(tenths, 1_000, "seed {seed}: {row:?}");
+            let [exhausted, replay, fresh, stale] = [row[4], row[5], row[6], row[7]].map(tenths);
+            assert_eq!(exhausted + fresh + stale, 1_000, "seed {seed}: {row:?}");
+            assert!(replay <= exhausted, "seed {seed}: {row:?}");
         }
     }
+}
+
+/// A row says how much of an outage's exhausted events is still worth a replay: after 72 h under
+/// a 48 h tolerance, a third of the events (exhausted younger than 48 h at recovery) of the two
+/// thirds exhausted; without a tolerance it is not known (`–`).
+#[test]
+fn a_row_splits_the_exhausted_events_worth_a_replay() {
+    let row = |extra: &[&str]| {
+        let mut args = vec![
+            "staleness",
+            "--preset",
+            "article",
+            "--mode",
+            "none",
+            "--outage",
+            "72h",
+            "--format",
+            "markdown",
+        ];
+        args.extend(extra);
+        let markdown = stdout(&run(&args));
+        let line = markdown.lines().nth(2).unwrap_or_default().to_string();
+        line
+    };
+    assert!(
+        row(&["--tolerance", "48h"])
+            .starts_with("| 72 h | exhausted | – | – | 66.6% | 33.3% | 33.4% | 0.0% |"),
+        "{}",
+        row(&["--tolerance", "48h"])
+    );
+    assert!(
+        row(&[]).starts_with("| 72 h | exhausted | – | – | 66.6% | – | – | – |"),
+        "{}",
+        row(&[])
+    );
 }

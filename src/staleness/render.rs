@@ -6,12 +6,13 @@ use crate::format_duration;
 use super::report::StalenessReport;
 
 /// The human columns of the table and the Markdown.
-const HEADER: [&str; 12] = [
+const HEADER: [&str; 13] = [
     "Outage",
     "First event",
     "First lag",
     "First age",
     "Exhausted",
+    "Replay",
     "Fresh",
     "Stale",
     "Mean lag",
@@ -126,18 +127,7 @@ impl StalenessReport {
         let header = HEADER.iter().map(|h| h.to_string()).collect();
         let body = self.outages.iter().map(|o| {
             let (first, all) = (&o.first_event, &o.all_events);
-            // Exhausted, fresh and stale make the whole: their tenths add up to 100.0%.
-            let shares = match (all.fresh_share, all.stale_share) {
-                (Some(fresh), Some(stale)) => {
-                    crate::number_text::percents_adding_up(&[all.exhausted_share, fresh, stale], 1)
-                }
-                _ => vec![
-                    percent(Some(all.exhausted_share)),
-                    percent(None),
-                    percent(None),
-                ],
-            };
-            let [exhausted, fresh, stale] = <[String; 3]>::try_from(shares).unwrap_or_default();
+            let [exhausted, replay, fresh, stale] = shares(all);
             vec![
                 crate::duration::format_precise(o.outage_s),
                 match first.attempt {
@@ -147,6 +137,7 @@ impl StalenessReport {
                 duration(first.lag_s),
                 duration(first.age_s),
                 exhausted,
+                replay,
                 fresh,
                 stale,
                 duration(all.lag_mean_s),
@@ -157,6 +148,38 @@ impl StalenessReport {
             ]
         });
         std::iter::once(header).chain(body).collect()
+    }
+}
+
+/// A row's shares as the table writes them: exhausted, the part of it worth a replay, fresh and
+/// stale. With a tolerance the exhausted events worth a replay, those already stale, the fresh
+/// and the stale make the whole, their tenths adding up to 100.0% (so they read as the caption's
+/// split does), and Exhausted is the sum of its two parts' tenths.
+fn shares(all: &super::outage::AllEvents) -> [String; 4] {
+    match (all.fresh_share, all.stale_share, all.exhausted_stale_share) {
+        (Some(fresh), Some(stale), Some(exhausted_stale)) => {
+            let parts = [
+                all.exhausted_share - exhausted_stale,
+                exhausted_stale,
+                fresh,
+                stale,
+            ];
+            let texts = crate::number_text::percents_adding_up(&parts, 1);
+            let tenths = |text: &str| text.trim_end_matches('%').parse::<f64>().unwrap_or(0.0);
+            let exhausted = format!("{:.1}%", tenths(&texts[0]) + tenths(&texts[1]));
+            [
+                exhausted,
+                texts[0].clone(),
+                texts[2].clone(),
+                texts[3].clone(),
+            ]
+        }
+        _ => [
+            percent(Some(all.exhausted_share)),
+            percent(None),
+            percent(None),
+            percent(None),
+        ],
     }
 }
 

@@ -124,9 +124,11 @@ impl StalenessReport {
     }
 
     /// A few sentences that answer in words: how long an outage may last with every event
-    /// fresh, the worst first event on the report (the longest lag), when events start to be
-    /// exhausted (kept, for a replay), the longest lag after a long outage, and how the numbers
-    /// were computed.
+    /// fresh; the first event of the outage asked about ([`StalenessReport::reading_off`], or
+    /// the only one), whether it is stale and what becomes of that outage's exhausted events,
+    /// else the worst first event on the report (the longest lag); when events start to be
+    /// exhausted (worth a replay, or already stale); the longest lag after a long outage; and
+    /// how the numbers were computed.
     pub fn caption(&self) -> String {
         let sampled = self.method == Method::Sampled;
         let mut clauses = Vec::new();

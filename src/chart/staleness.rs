@@ -178,7 +178,7 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme, s: f64) -> Vec<(String,
         ),
     ];
     if !chart.mine.first_lag_p95_s.is_empty() {
-        entries[0].0 = "when the first event arrives after recovery (median)".to_string();
+        entries[0].0 = "when the median first event arrives after recovery".to_string();
         entries.insert(
             1,
             (
@@ -201,10 +201,11 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme, s: f64) -> Vec<(String,
         sampled(chart),
         chart.report.exhausted_are_stale(sampled(chart)),
     ) {
-        (true, true) => "exhausted in 5%+ of schedules (kept; stale in 95% of them)",
-        (true, false) => "exhausted in 5%+ of schedules (kept for a replay)",
-        (false, true) => "exhausted (kept, already stale)",
-        (false, false) => "exhausted (kept for a replay)",
+        // What they are worth outside the brackets: a narrow legend drops what is in them.
+        (true, true) => "exhausted in 5%+ of schedules, stale in 95% of them (kept)",
+        (true, false) => "exhausted in 5%+ of schedules, worth a replay (kept)",
+        (false, true) => "exhausted, already stale (kept)",
+        (false, false) => "exhausted, worth a replay (kept)",
     };
     entries.push((exhausted.to_string(), exhausted_fill(theme)));
     entries
@@ -564,7 +565,7 @@ mod tests {
             // exhausts is stale already, as the caption says.
             let label = crate::chart::svg_read::labels(&svg)
                 .into_iter()
-                .find(|l| l.text == "exhausted (kept, already stale)")
+                .find(|l| l.text == "exhausted, already stale (kept)")
                 .unwrap();
             let rects = crate::chart::svg_read::rects(&svg);
             // The swatch: left of its words, on their line.
@@ -818,20 +819,27 @@ mod tests {
         // The default 6 h tolerance: 95% of the schedules give up after it, so their exhausted
         // events are already stale (the legend said "kept for a replay", outside product
         // review); a 2-day tolerance leaves them worth one.
-        let legend = |settings: &Settings| {
-            let svg = svg_of(&staleness_chart(settings).unwrap(), (900, 400));
+        let legend_at = |settings: &Settings, size| {
+            let svg = svg_of(&staleness_chart(settings).unwrap(), size);
             (crate::chart::svg_read::labels(&svg).into_iter())
                 .map(|l| l.text)
                 .find(|t| t.starts_with("exhausted"))
         };
+        let legend = |settings: &Settings| legend_at(settings, (900, 400));
         assert_eq!(
             legend(&jittered).as_deref(),
-            Some("exhausted in 5%+ of schedules (kept; stale in 95% of them)")
+            Some("exhausted in 5%+ of schedules, stale in 95% of them (kept)")
+        );
+        // A phone's legend drops what is in brackets, and keeps what the events are worth (it
+        // read "exhausted in 5%+ of schedules" alone).
+        assert_eq!(
+            legend_at(&jittered, (360, 420)).as_deref(),
+            Some("exhausted in 5%+ of schedules, stale in 95% of them")
         );
         jittered.set("tolerance", "48h");
         assert_eq!(
             legend(&jittered).as_deref(),
-            Some("exhausted in 5%+ of schedules (kept for a replay)")
+            Some("exhausted in 5%+ of schedules, worth a replay (kept)")
         );
     }
 

@@ -101,6 +101,15 @@ pub(crate) fn share_percent(share: f64) -> String {
 /// so that float noise does not decide). Rounded one by one, 50.05% + 20.85% + 29.1% read
 /// 50.1% + 20.9% + 29.1% = 100.1%; together they read 50.1% + 20.8% + 29.1%.
 pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String> {
+    units_adding_up(shares, decimals)
+        .iter()
+        .map(|&units| percent_of_units(units, decimals))
+        .collect()
+}
+
+/// [`percents_adding_up`] as whole units of the last decimal (tenths of a percent for one
+/// decimal), for a sum of some of them.
+pub(crate) fn units_adding_up(shares: &[f64], decimals: usize) -> Vec<f64> {
     let unit = 10f64.powi(decimals as i32 + 2);
     // To the nanounit first: 0.5005 × 1000 is 500.49999999999994, a tie with 208.5.
     let units: Vec<f64> = shares
@@ -126,11 +135,12 @@ pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String>
             given[i] = true;
         }
     }
-    let scale = 10f64.powi(decimals as i32);
     floors
-        .iter()
-        .map(|u| format!("{:.decimals$}%", u / scale))
-        .collect()
+}
+
+/// `units` of the last of `decimals` decimals as a percentage ("33.3%" for 333 tenths).
+pub(crate) fn percent_of_units(units: f64, decimals: usize) -> String {
+    format!("{:.decimals$}%", units / 10f64.powi(decimals as i32))
 }
 
 /// A number as an ordinal, for percentiles: `1st`, `2nd`, `3rd`, `5th`, `11th`, `21st`,

@@ -156,6 +156,7 @@ impl StalenessReport {
 /// and the stale make the whole, their tenths adding up to 100.0% (so they read as the caption's
 /// split does), and Exhausted is the sum of its two parts' tenths.
 fn shares(all: &super::outage::AllEvents) -> [String; 4] {
+    use crate::number_text::{percent_of_units, units_adding_up};
     match (all.fresh_share, all.stale_share, all.exhausted_stale_share) {
         (Some(fresh), Some(stale), Some(exhausted_stale)) => {
             let parts = [
@@ -164,15 +165,9 @@ fn shares(all: &super::outage::AllEvents) -> [String; 4] {
                 fresh,
                 stale,
             ];
-            let texts = crate::number_text::percents_adding_up(&parts, 1);
-            let tenths = |text: &str| text.trim_end_matches('%').parse::<f64>().unwrap_or(0.0);
-            let exhausted = format!("{:.1}%", tenths(&texts[0]) + tenths(&texts[1]));
-            [
-                exhausted,
-                texts[0].clone(),
-                texts[2].clone(),
-                texts[3].clone(),
-            ]
+            let tenths = units_adding_up(&parts, 1);
+            let [replay, already, fresh, stale] = [tenths[0], tenths[1], tenths[2], tenths[3]];
+            [replay + already, replay, fresh, stale].map(|t| percent_of_units(t, 1))
         }
         _ => [
             percent(Some(all.exhausted_share)),

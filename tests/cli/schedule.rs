@@ -251,56 +251,28 @@ fn text_that_is_no_duration_is_told_the_range() {
             "a whole number of seconds from 1 s to 1 h, such as 30s".into(),
         ),
     ];
-    // solve-cap reads no cap.
-    let args = [
-        "solve-cap",
-        "--base",
-        "30s",
-        "--multiplier",
-        "3",
-        "--attempts",
-        "14",
-        "--give-up",
-        "abc",
-    ];
-    assert!(
-        stderr(&run(&args)).contains(&format!("--give-up must be {span}, got \"abc\"")),
-        "{}",
-        stderr(&run(&args))
-    );
-    // Without the policy's flags: a preset's cap cuts its listed gaps.
-    let output = run(&[
-        "schedule",
-        "--preset",
-        "svix",
-        "--attempts",
-        "5",
-        "--cap",
-        "1e400",
-    ]);
-    assert!(
-        stderr(&output).contains(&format!("--cap must be {span}, got \"1e400\"")),
-        "{}",
-        stderr(&output)
-    );
-    // A base out of its range is refused before the cap's range is written from it ("at least
-    // the base (400 days) and at most 365 days").
-    let output = run(&[
-        "schedule",
-        "--base",
-        "400d",
-        "--multiplier",
-        "3",
-        "--cap",
-        "abc",
-        "--attempts",
-        "3",
-    ]);
-    assert!(
-        stderr(&output).starts_with("error: --base must be a duration greater than 0 s"),
-        "{}",
-        stderr(&output)
-    );
+    // solve-cap reads no cap; a preset's cap cuts its listed gaps; a base out of its range is
+    // refused before the cap's range is written from it ("at least the base (400 days) and at
+    // most 365 days").
+    let solve = "solve-cap --base 30s --multiplier 3 --attempts 14 --give-up abc";
+    let preset = "schedule --preset svix --attempts 5 --cap 1e400";
+    let far_base = "schedule --base 400d --multiplier 3 --cap abc --attempts 3";
+    for (line, expected) in [
+        (
+            solve,
+            format!("error: --give-up must be {span}, got \"abc\""),
+        ),
+        (
+            preset,
+            format!("error: --cap must be {span}, got \"1e400\""),
+        ),
+        (
+            far_base,
+            "error: --base must be a duration greater than 0 s".to_string(),
+        ),
+    ] {
+        refused(&line.split(' ').collect::<Vec<_>>(), &expected);
+    }
     for (command, flag, range) in cases {
         let mut args: Vec<&str> = command.to_vec();
         // The policy's own value of the flag under test left out.

@@ -54,9 +54,12 @@ export declare class BackoffLab extends HTMLElement {
   get outage(): string | null; set outage(value: AttributeValue);
   get timeout(): string | null; set timeout(value: AttributeValue);
   get budget(): string | null; set budget(value: AttributeValue);
+  get budgetWindow(): string | null; set budgetWindow(value: AttributeValue);
+  get budgetFloor(): string | null; set budgetFloor(value: AttributeValue);
   get rateLimit(): string | null; set rateLimit(value: AttributeValue);
   get retryAfter(): string | null; set retryAfter(value: AttributeValue);
   get pause(): string | null; set pause(value: AttributeValue);
+  get resumeRate(): string | null; set resumeRate(value: AttributeValue);
   get retryQuota(): string | null; set retryQuota(value: AttributeValue);
   get retryQuotaTokens(): string | null; set retryQuotaTokens(value: AttributeValue);
   get retryQuotaRatio(): string | null; set retryQuotaRatio(value: AttributeValue);

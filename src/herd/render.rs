@@ -34,9 +34,10 @@ impl Herd {
                 format_duration(bin_s)
             ),
         };
+        // A seed draws nothing without jitter: said only where it decides the numbers.
         let with = match self.mode.as_str() {
             "none" => "Without jitter".to_string(),
-            mode => format!("With {mode} jitter"),
+            mode => format!("With {mode} jitter (seed {})", self.seed),
         };
         let window = format_duration(first.window_s);
         // Below 1× only where the second the deliveries failed in spreads them over more than
@@ -47,10 +48,9 @@ impl Herd {
             String::new()
         };
         let mut text = format!(
-            "{fail} in the same second. {with} (seed {}) {their} at {peak} \
+            "{fail} in the same second. {with} {their} at {peak} \
              against a mean of {mean} per second over the {window} to the latest first retry ({} \
              the mean{below}).",
-            self.seed,
             format_multiple(peak_to_mean),
         );
         if let Some(spike) = spike.filter(|s| s.mode != self.mode) {
@@ -291,8 +291,7 @@ mod tests {
         assert!(spike.first_retry.bin_s > 1.0 && spike.bin_s > 1.0);
         let caption = spike.caption(None);
         assert!(
-            caption
-                .contains("Without jitter (seed 1) their first retries peak at 1,000 per second")
+            caption.contains("Without jitter their first retries peak at 1,000 per second")
                 && caption.contains("each retry of all 1,000 arrives within one second")
                 && !caption.contains("averaged"),
             "{caption}"

@@ -25,6 +25,8 @@ enum Kind {
     /// A number of percent in the range, written with or without `%` (`10`, `10%`), as the CLI
     /// and the JS API take it.
     Percent(f64, f64),
+    /// A percentage as [`Kind::Percent`] reads it, or empty (the bound is off).
+    OptionalPercent(f64, f64),
     Whole(f64, f64),
     /// A whole number in the range, or empty (the bound is off, or at its default).
     OptionalWhole(f64, f64),
@@ -68,6 +70,17 @@ fn check_breaker_share(value: &str) -> Result<(), String> {
     crate::params::breaker_percent(&crate::NumberInput::Text(value.into()))
         .map(|_| ())
         .map_err(reason)
+}
+
+/// The retry budget's floor: empty (its default) or a rate of 0 or more (0 is a pure share).
+fn check_budget_floor(value: &str) -> Result<(), String> {
+    if value.trim().is_empty() {
+        return Ok(());
+    }
+    match NumberInput::Text(value.into()).per_second("budget-floor") {
+        Ok(rate) if rate >= 0.0 => Ok(()),
+        _ => Err("a rate of 0 or more, such as 0.5/s or 30/min".into()),
+    }
 }
 
 fn check_headroom(value: &str) -> Result<(), String> {
@@ -118,10 +131,15 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ("capacity", Kind::Rate, "30/s"),
     ("outage", Kind::Duration, "10 min"),
     ("timeout", Kind::Duration, "5 s"),
-    ("budget", Kind::Percent(0.0, 100.0), "0"),
+    // Empty is no budget; 0 is a budget of no share, which still lets its floor through (as
+    // `--budget 0` in the CLI).
+    ("budget", Kind::OptionalPercent(0.0, 100.0), ""),
+    ("budget-window", Kind::OptionalDuration, ""),
+    ("budget-floor", Kind::Checked(check_budget_floor), ""),
     ("rate-limit", Kind::OptionalRate, ""),
     ("retry-after", Kind::OptionalDuration, ""),
     ("pause", Kind::Bool, "false"),
+    ("resume-rate", Kind::OptionalRate, ""),
     // The retry quota and the circuit breaker, as `storm` takes them; empty is off (or, for
     // their other settings, the documented default).
     ("retry-quota", Kind::OneOf(&["", "aws", "grpc"]), ""),
@@ -367,6 +385,8 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
                 Err(format!("a number from {lo} to {hi}"))
             }
         }
+        Kind::OptionalPercent(..) if value.is_empty() => Ok(()),
+        Kind::OptionalPercent(lo, hi) => valid(Kind::Percent(lo, hi), value),
         Kind::Percent(lo, hi) => match crate::parse_percent(value) {
             Some(n) if n.is_finite() && (lo..=hi).contains(&n) => Ok(()),
             _ => Err(format!("a percentage from {lo} to {hi}, such as 10 or 10%")),
@@ -412,7 +432,7 @@ pub(super) fn number_of(key: &str, text: &str) -> Option<f64> {
     let (_, kind, _) = SETTINGS.iter().find(|(name, ..)| *name == key)?;
     is_valid(key, text).then_some(())?;
     match kind {
-        Kind::Percent(..) => crate::parse_percent(text),
+        Kind::Percent(..) | Kind::OptionalPercent(..) => crate::parse_percent(text),
         _ => text.trim().parse().ok(),
     }
 }
@@ -707,6 +727,9 @@ mod tests {
             ("factor", "0.35"),
             ("seed", "123456789"),
             ("budget", "10"),
+            ("budget-window", "30 s"),
+            ("budget-floor", "0"),
+            ("resume-rate", "2/s"),
             ("rate-limit", "25/s"),
             ("gaps", "5s,5m,30m"),
             ("pause", "true"),
@@ -737,7 +760,7 @@ mod tests {
             assert!(state.notices.is_empty(), "{hash}: {:?}", state.notices);
         }
         let state = decode_hash("#budget=150%25");
-        assert_eq!(state.settings.get("budget"), "0");
+        assert_eq!(state.settings.get("budget"), "");
         assert!(
             state.notices[0].contains("a percentage from 0 to 100, such as 10 or 10%"),
             "{:?}",

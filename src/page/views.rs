@@ -208,7 +208,6 @@ pub fn staleness_params(settings: &Settings) -> Params {
 /// Your policy in the storm, with the bounds the settings set.
 pub(super) fn storm_params(settings: &Settings) -> Params {
     let optional = |key: &str| Some(text(settings, key)).filter(|t| !t.is_empty());
-    let budget = crate::parse_percent(settings.get("budget")).unwrap_or(f64::NAN);
     Params {
         policy: Some("exponential".into()),
         arrivals: Some(NumberInput::Text(text(settings, "arrivals"))),
@@ -217,7 +216,10 @@ pub(super) fn storm_params(settings: &Settings) -> Params {
         timeout: Some(DurationInput::Text(text(settings, "timeout"))),
         pause: Some(settings.get("pause") == "true"),
         engine: Some(text(settings, "engine")),
-        budget: (budget != 0.0).then_some(NumberInput::Number(budget)),
+        budget: optional("budget").map(NumberInput::Text),
+        budget_window: optional("budget-window").map(DurationInput::Text),
+        budget_floor: optional("budget-floor").map(NumberInput::Text),
+        resume_rate: optional("resume-rate").map(NumberInput::Text),
         rate_limit: optional("rate-limit").map(NumberInput::Text),
         retry_after: optional("retry-after").map(DurationInput::Text),
         retry_quota: optional("retry-quota"),
@@ -263,6 +265,8 @@ pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
     if settings.get("storm-compare") == "true" {
         let unbudgeted = Params {
             budget: None,
+            budget_window: None,
+            budget_floor: None,
             ..mine.clone()
         };
         all.push(series(
@@ -366,7 +370,7 @@ mod tests {
         let labels = |settings: &Settings| {
             storm_series(settings)
                 .into_iter()
-                .map(|s| (s.label, s.params.budget))
+                .map(|s| (s.label, s.params.budget.map(|b| b.share("budget").unwrap())))
                 .collect::<Vec<_>>()
         };
         assert_eq!(
@@ -374,17 +378,14 @@ mod tests {
             [
                 ("your policy".to_string(), None),
                 ("fixed 30 s".to_string(), None),
-                (
-                    "your policy + 10% budget".to_string(),
-                    Some(NumberInput::Number(10.0))
-                )
+                ("your policy + 10% budget".to_string(), Some(0.1))
             ]
         );
         // With your own budget, "your policy" is yours, budget included (as in the CLI and the
         // survival map), and the comparison drops it.
         settings.set("budget", "20");
         let with_budget = [
-            ("your policy".to_string(), Some(NumberInput::Number(20.0))),
+            ("your policy".to_string(), Some(0.2)),
             ("fixed 30 s".to_string(), None),
             ("your policy without its budget".to_string(), None),
         ];
@@ -392,7 +393,7 @@ mod tests {
         // Written as the CLI and the JS API take it, and as the captions write it.
         settings.set("budget", "20 %");
         assert_eq!(labels(&settings), with_budget);
-        settings.set("budget", "0");
+        settings.set("budget", "");
         // Alone: your policy with them.
         settings.set("storm-compare", "false");
         let series = bounds(&settings);
@@ -405,6 +406,52 @@ mod tests {
         assert!(series
             .iter()
             .all(|(_, b)| b.retry_quota.is_none() && b.breaker.is_none()));
+    }
+
+    /// A link's budget is the CLI's `--budget`: empty is none, 0 a budget of no share whose
+    /// floor still lets retries through, and its window and floor, and the pause's resume rate,
+    /// reach the storm. The page had read 0 as no budget, so `budget=0` and `--budget 0` drew
+    /// different storms.
+    #[test]
+    fn a_links_budget_is_the_clis() {
+        let mut settings = Settings::default();
+        settings.set("storm-compare", "false");
+        let mine = |settings: &Settings| bounds(settings).remove(0).1;
+        assert_eq!(mine(&settings).budget, None);
+        settings.set("budget", "0");
+        let zero = mine(&settings);
+        assert_eq!((zero.budget, zero.budget_floor_per_s), (Some(0.0), 0.5));
+        for (key, value) in [("budget-window", "30 s"), ("budget-floor", "0")] {
+            settings.set(key, value);
+        }
+        let pure = mine(&settings);
+        assert_eq!(
+            (pure.budget, pure.budget_window_s, pure.budget_floor_per_s),
+            (Some(0.0), 30, 0.0)
+        );
+        for (key, value) in [("pause", "true"), ("resume-rate", "2/s")] {
+            settings.set(key, value);
+        }
+        assert_eq!(mine(&settings).resume_rate_per_s, Some(2.0));
+        // The comparison without your budget drops its window and floor with it (alone they
+        // would be refused as given without a budget).
+        settings.set("storm-compare", "true");
+        let series = bounds(&settings);
+        assert_eq!(series[2].0, "your policy without its budget");
+        assert_eq!(series[2].1.budget, None);
+        // The same storm as the CLI's, number for number.
+        let cli = crate::Params {
+            budget: Some(NumberInput::Text("0".into())),
+            budget_window: Some(DurationInput::Text("30s".into())),
+            budget_floor: Some(NumberInput::Text("0".into())),
+            ..storm_params(&Settings::default())
+        };
+        settings.set("pause", "false");
+        settings.set("resume-rate", "");
+        assert_eq!(
+            cli.scenario().unwrap(),
+            storm_params(&settings).scenario().unwrap()
+        );
     }
 
     /// The page's parameters are one policy as the JS API's functions read it: the page's

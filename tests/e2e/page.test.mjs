@@ -805,6 +805,22 @@ test('the retry budget, by slider or by text, redraws the storm and names the bu
     assertFieldValid(await fieldError(page, 'budget'), 'budget');
     assert.equal(await slider.inputValue(), '5', 'the #budget slider follows 5%');
     assertPainted(await canvasStats(page, '#storm'), '#storm');
+
+    // Empty is no budget, the default storm again; 0 is `--budget 0`, a budget of no share
+    // whose floor (0.5 retries a second) still lets retries through, and a floor of 0 holds
+    // every retry. The page had read 0 as no budget.
+    await renderAfter(page, () => page.fill('#budget-text', ''));
+    assert.deepEqual((await stormState(page)).lines, initial.lines, 'an empty budget is none');
+    await renderAfter(page, () => page.fill('#budget-text', '0'));
+    const zero = await stormState(page);
+    assertStormLabels(zero.lines, [...STORM_LABELS.slice(0, 2), WITHOUT]);
+    assert.ok(zero.lines[0].includes('a budget of 0% of the first attempts over 60 s, plus 0.5 retries a second'),
+      `a 0% budget is a budget: ${JSON.stringify(zero.lines[0])}`);
+    await renderAfter(page, () => page.fill('#budget-floor-text', '0'));
+    const pure = await stormState(page);
+    assertFieldValid(await fieldError(page, 'budget-floor'), 'budget-floor');
+    assert.ok(!pure.lines[0].includes('retries a second') && pure.lines[0].includes('pending'),
+      `without its floor a 0% budget holds every retry: ${JSON.stringify(pure.lines[0])}`);
   });
 });
 

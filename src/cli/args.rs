@@ -286,8 +286,8 @@ pub(super) struct StormFlags {
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: Option<String>,
     /// fixed (the default without a preset or policy flags) or exponential (the backoff policy
-    /// given by --preset, --base/--multiplier/--cap or --gaps; the article's 30 s × 3 capped at
-    /// 3 h, 14 attempts, for what is not given).
+    /// given by --preset, --base/--multiplier/--cap or --gaps; for what is not given, the
+    /// article's 30 s × 3 capped at 3 h, and a give-up time of 24 h, which is its 14 attempts).
     #[arg(long)]
     policy: Option<String>,
     /// The fixed policy's interval, greater than 0 s and at most 365 days (default 30s).

@@ -149,17 +149,20 @@ fn flagged_rule(message: &str) -> String {
 /// What `--give-up` means where a storm is simulated: there each retry waits for its attempt's
 /// failure (a timeout during the outage) before its gap, so the retries span longer than the
 /// schedule's give-up time (a 30 s interval and a 2 h give-up: 241 attempts over 2 h 20 min).
-const STORM_GIVE_UP_HELP: &str = "Give up after as many attempts as the schedule makes in this \
-     time since the first failure (a storm's retries also wait for each failure, so they span longer)";
+const STORM_GIVE_UP_HELP: &str = "Give up at the schedule's first attempt at or past this time \
+     since the first failure (a storm's retries also wait for each failure, so they span longer)";
 
 /// The command line: the derived commands, with the storm flags a survival map refuses (it sets
 /// each cell's traffic, and a batch would be dropped from every cell) left out of its `--help`.
 /// They are still read, so that giving one is refused by name rather than as unknown. The
-/// commands that simulate storms say what their give-up time counts.
+/// commands that simulate storms say what their give-up time counts. A value that reads as a
+/// negative number (`--mode -1`) is a value, refused by its flag with its range, not an unknown
+/// flag.
 fn command() -> clap::Command {
     let storm_give_up =
         |command: clap::Command| command.mut_arg("give_up", |arg| arg.help(STORM_GIVE_UP_HELP));
     <Cli as clap::CommandFactory>::command()
+        .mut_subcommands(|command| command.allow_negative_numbers(true))
         .mut_subcommand("survival", |map| {
             ["traffic", "batch", "batch_at"]
                 .into_iter()

@@ -374,7 +374,8 @@ mod tests {
         );
         // Steady traffic too slow to bring anyone: the batch at second 0 is every arrival.
         let spec = Spec {
-            arrivals_per_s: 0.0001,
+            // 0.36 deliveries over the 2 h, rounded to none.
+            arrivals_per_s: 0.00005,
             outage: (3_600, 600),
             batch: Some((100, 0)),
             ..Spec::article_fixed()

@@ -194,9 +194,11 @@ impl Spec {
         self.steady_deliveries() + self.batch.map_or(0.0, |(n, _)| f64::from(n))
     }
 
-    /// Deliveries the steady traffic creates: `floor(A × traffic)`.
+    /// Deliveries the steady traffic creates: `A × traffic` rounded to the nearest whole, halves
+    /// up, with `A` in whole millionths per second, as [`Units::arrivals_in`] counts them second
+    /// by second.
     pub fn steady_deliveries(&self) -> f64 {
-        (self.arrivals_per_s * f64::from(self.traffic_s)).floor()
+        Units::whole_by(micro(self.arrivals_per_s), u64::from(self.traffic_s)) as f64
     }
 
     /// The pace after a pause: the resume rate if given, else the rate limit if one is set,
@@ -442,16 +444,30 @@ impl Units {
     }
 
     /// Whole units (deliveries, attempts) a rate of `per_s` millionths per second yields in
-    /// `second`: the cumulative count `floor(rate × (second + 1))` less `floor(rate × second)`.
+    /// `second`: the cumulative count by the second's end less the count by its start.
     pub fn per_second(per_s: u64, second: u32) -> u64 {
+        let second = u64::from(second);
+        Self::whole_by(per_s, second + 1) - Self::whole_by(per_s, second)
+    }
+
+    /// The cumulative count of a rate of `per_s` millionths per second over `seconds`: the
+    /// product rounded to the nearest whole, halves up. Rounded rather than cut: 20/min is
+    /// 333,333 millionths a second, whose product with 7,200 s is 2,399.9976, and 20 a minute
+    /// for 2 h are 2,400 (a rate's rounding to millionths moves a count by at most 0.3 over
+    /// 7 days, so a whole count comes out whole).
+    pub fn whole_by(per_s: u64, seconds: u64) -> u64 {
+        const HALF: u64 = MICRO / 2;
         // In 64 bits when the product fits (every rate below 2^32 per second), else in 128: a
         // 128-bit division is a slow library call.
-        if let Some(next) = crate::numbers::product_in_64_bits(per_s, u64::from(second) + 1) {
-            return next / MICRO - per_s * u64::from(second) / MICRO;
+        match crate::numbers::product_in_64_bits(per_s, seconds)
+            .and_then(|product| product.checked_add(HALF))
+        {
+            Some(product) => product / MICRO,
+            None => {
+                let product = u128::from(per_s) * u128::from(seconds) + u128::from(HALF);
+                (product / u128::from(MICRO)) as u64
+            }
         }
-        let s = u128::from(second);
-        let rate = u128::from(per_s);
-        ((rate * (s + 1)) / u128::from(MICRO) - (rate * s) / u128::from(MICRO)) as u64
     }
 
     /// First deliveries created in `second`: the steady traffic's whole count, and the batch.

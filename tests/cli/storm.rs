@@ -1,18 +1,24 @@
-//! `storm`'s policy flags as a storm reads them: what its give-up time counts, and refusals
-//! that name the flag at fault and its range.
+//! `storm`'s flags as a storm reads them: what its give-up time counts, how its rates count
+//! whole, and refusals that name the flag at fault and its range.
 
-use crate::common::{refused, run, stderr, stdout};
+use crate::common::{json, refused, run, stderr, stdout};
 
 /// A storm's retries wait for each failure before their gap: `--give-up` there is the number
-/// of attempts the schedule makes in that time (a 30 s interval and 1 h: 121 attempts, the
-/// last 70 min in), which its help says (it read "the first attempt at or past this time").
+/// of attempts the schedule makes up to its first at or past that time (a 30 s interval and
+/// 1 h: 121 attempts, the last 70 min in), which its help says. It first read "the first
+/// attempt at or past this time", as if the storm gave up then, and then "as many attempts as
+/// the schedule makes in this time", which counts 4 for 100 s (0, 30, 60 and 90 s) where the
+/// storm makes 5.
 #[test]
 fn storms_give_up_help_says_it_counts_the_schedules_attempts() {
     for command in ["storm", "survival"] {
         let help = stdout(&run(&[command, "--help"]));
         let help: String = help.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
-            help.contains("Give up after as many attempts as the schedule makes in this time"),
+            help.contains(
+                "Give up at the schedule's first attempt at or past this time since the first \
+                 failure (a storm's retries also wait for each failure, so they span longer)"
+            ),
             "{command}: {help}"
         );
     }
@@ -222,5 +228,82 @@ fn a_discrete_maps_work_limit_names_the_engine_when_the_steps_are_the_default() 
     refused(
         &["survival", "--engine", "discrete", "--steps", "30x20"],
         "error: --steps must be at most 200,000,000 delivery-attempts for the discrete engine",
+    );
+}
+
+/// Rates per minute or per hour count whole: 20 a minute for 2 h are 2,400 deliveries and a
+/// rate limit of 20/min lets 20 attempts through in a minute (2,399 and 19 when each second's
+/// count was cut from the rate rounded to millionths a second), and 3 an hour for 20 min bring
+/// the one delivery that the refusal of too slow a rate counts (it had run a storm of none).
+#[test]
+fn rates_per_minute_and_per_hour_count_whole() {
+    let summary = |args: &[&str]| {
+        let mut all = vec!["storm", "--format", "json"];
+        all.extend_from_slice(args);
+        json(&all)
+    };
+    let arrivals = |report: &serde_json::Value| report["summary"]["arrivals"].as_f64().unwrap();
+    assert_eq!(arrivals(&summary(&["--arrivals", "20/min"])), 2_400.0);
+    assert_eq!(arrivals(&summary(&["--arrivals", "200/min"])), 24_000.0);
+    let one = summary(&["--arrivals", "3/h", "--traffic", "20m"]);
+    assert_eq!(
+        (arrivals(&one), one["summary"]["delivered"].as_f64()),
+        (1.0, Some(1.0))
+    );
+    let limited = summary(&[
+        "--outage",
+        "0s",
+        "--arrivals",
+        "60/min",
+        "--rate-limit",
+        "20/min",
+        "--traffic",
+        "5m",
+    ]);
+    let minutes: Vec<f64> = limited["minutes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(5)
+        .map(|m| m["attempts"].as_f64().unwrap())
+        .collect();
+    assert_eq!(minutes, [20.0; 5]);
+}
+
+/// `--give-up` in a storm counts the schedule's attempts up to its first at or past the time,
+/// as its help says: 100 s of a 30 s interval is 5 attempts (the fifth at 120 s).
+#[test]
+fn a_storms_give_up_counts_up_to_the_first_attempt_at_or_past_it() {
+    let report = json(&[
+        "storm",
+        "--batch",
+        "1",
+        "--traffic",
+        "0s",
+        "--outage",
+        "7d",
+        "--give-up",
+        "100s",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(report["summary"]["attempts"].as_f64(), Some(5.0));
+}
+
+/// A value that reads as a negative number is a value, refused by its flag with its range (it
+/// was "unexpected argument '-1' found").
+#[test]
+fn a_negative_number_is_a_value_refused_with_its_range() {
+    refused(
+        &["storm", "--mode", "-1"],
+        "error: --mode must be one of none, full, equal, decorrelated, proportional, got \"-1\"",
+    );
+    refused(
+        &["storm", "--retry-quota", "-0"],
+        "error: --retry-quota must be aws or grpc, got \"-0\"",
+    );
+    refused(
+        &["schedule", "--preset", "article", "--attempts", "-3"],
+        "error: --attempts must be a whole number from 1 to 10000",
     );
 }

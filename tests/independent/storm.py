@@ -10,6 +10,11 @@ M64 = (1 << 64) - 1
 MICRO = 1_000_000
 
 
+def whole(rate, seconds):
+    """A rate's whole count by `seconds` (README: the nearest whole, halves up)."""
+    return (rate * seconds + MICRO // 2) // MICRO
+
+
 def rotl(x, k):
     return ((x << k) | (x >> (64 - k))) & M64
 
@@ -217,7 +222,7 @@ def simulate(sc, opts=None):
         # arrivals
         new = 0
         if s < traffic:
-            new = (A * (s + 1)) // MICRO - (A * s) // MICRO
+            new = whole(A, s + 1) - whole(A, s)
         if batch and batch[1] == s:
             new += batch[0]
         tot["arrivals"] += new
@@ -235,13 +240,13 @@ def simulate(sc, opts=None):
         else:
             allowance = None
             if L is not None:
-                allowance = (L * (s + 1)) // MICRO - (L * s) // MICRO
+                allowance = whole(L, s + 1) - whole(L, s)
             if pause and (s >= o_end or opts.get("pace_always")):
                 if opts.get("pace_relative"):
                     r = s - o_end
-                    pc = (P * (r + 1)) // MICRO - (P * r) // MICRO
+                    pc = whole(P, r + 1) - whole(P, r)
                 else:
-                    pc = (P * (s + 1)) // MICRO - (P * s) // MICRO
+                    pc = whole(P, s + 1) - whole(P, s)
                 allowance = pc if allowance is None else min(allowance, pc)
             if breaker is not None and br_state == "open":
                 if s <= br_opened + breaker[1]:

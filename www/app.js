@@ -71,7 +71,10 @@ let presetList = [];
 // thumb stands); the render reports what is wrong otherwise.
 function syncSlider(field) {
   const slider = $(field);
-  const position = sliderPosition(field, $(`${field}-text`).value);
+  const text = $(`${field}-text`).value;
+  // A screen reader says the field's value ("3 h"), not the thumb's position among the stops.
+  slider.setAttribute('aria-valuetext', text.trim() || 'empty');
+  const position = sliderPosition(field, text);
   if (position === undefined) return;
   if (!config.sliderStops[field]) {
     // A number past the slider's end (a link's 41 attempts on a slider up to 40) stretches the

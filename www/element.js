@@ -16,7 +16,7 @@
 // arrive (where no worker starts, a row per task on the page's thread).
 import init, {
   StormMemo, computeSurvivalRows, computeView, computesInline, decodeState, drawView, elementState,
-  previewSettings, survivalJobs, viewCsv, viewSvg,
+  pageConfig, previewSettings, survivalJobs, viewCsv, viewSvg,
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
@@ -44,10 +44,11 @@ canvas { display: block; width: 100%; height: 100%; }
 details { margin-top: 0.4em; font-size: 0.85em; max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; margin-top: 0.3em; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.15em 0.6em; border-bottom: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.35)); text-align: left; }
+tbody th { font-weight: inherit; }
 /* Every column after the first holds numbers (a duration, a count, a rate): their digits line up. */
 :is(th, td):not(:first-child) { text-align: right; }
 .actions { display: flex; gap: 0.5em; margin-top: 0.4em; }
-button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.6)); background: transparent; color: inherit; cursor: pointer; }
+button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-control, #767676); background: transparent; color: inherit; cursor: pointer; }
 /* A ring with a halo of the theme's background inside it: it stands out on any page, whatever the theme. */
 button:focus-visible, summary:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; box-shadow: 0 0 0 2px var(--backoff-lab-focus-halo, #ffffff); }
 :host([theme="dark"]) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); background: var(--backoff-lab-error-background, #3b1715); }
@@ -120,6 +121,13 @@ function wasm() {
     defineProperties();
   })();
   return ready;
+}
+
+/** What `view` shows, in words, as the core titles it ("retry storm after an outage"). */
+let titles = null;
+function titleOf(view) {
+  titles ??= new Map(pageConfig().views.map((v) => [v.name, v.title]));
+  return titles.get(view) ?? 'chart';
 }
 
 /** The element's properties: one per setting, named in camelCase (`giveUp` for `give-up`), and
@@ -208,7 +216,6 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       const button = make('button', '', this.parts.actions);
       button.type = 'button';
       button.textContent = label;
-      button.setAttribute('aria-label', `Download the chart as ${label}`);
       button.addEventListener('click', () => this.export(format));
     }
     this.current = null;
@@ -532,6 +539,12 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.parts.caption.hidden = false;
     fillNumberTable(this.parts.table, drawn.table);
     this.parts.details.hidden = drawn.table.rows.length === 0;
+    // Named after the chart, so that a page's elements' buttons and tables tell apart.
+    const title = titleOf(this.computedFor.view);
+    this.parts.table.setAttribute('aria-label', `The numbers of the chart (${title})`);
+    for (const button of this.parts.actions.children) {
+      button.setAttribute('aria-label', `Download the chart (${title}) as ${button.textContent}`);
+    }
     this.parts.actions.hidden = !this.hasAttribute('actions');
     // A survival map still filling in, or a quicker first run, exported, would pass for the
     // whole result.

@@ -35,19 +35,22 @@ export function listItems(texts) {
 /** Fills `table` with a chart's numbers (`numbers`: `headers` and `rows` of text, from Rust),
  * keeping its `<caption>`. */
 export function fillNumberTable(table, numbers) {
-  const row = (cells, tag) => {
+  // Each row's first cell names it (a percentile, a series): a header of its row, so that a
+  // screen reader says it with every number of the row, as the column's head.
+  const row = (cells, scope) => {
     const tr = document.createElement('tr');
-    for (const text of cells) {
-      const cell = document.createElement(tag);
+    cells.forEach((text, i) => {
+      const cell = document.createElement(scope === 'col' || i === 0 ? 'th' : 'td');
+      if (cell.tagName === 'TH') cell.scope = i === 0 ? scope : 'col';
       cell.textContent = text;
       tr.append(cell);
-    }
+    });
     return tr;
   };
   const head = document.createElement('thead');
-  head.append(row(numbers.headers, 'th'));
+  head.append(row(numbers.headers, 'col'));
   const body = document.createElement('tbody');
-  body.append(...numbers.rows.map((cells) => row(cells, 'td')));
+  body.append(...numbers.rows.map((cells) => row(cells, 'row')));
   table.replaceChildren(...(table.caption ? [table.caption] : []), head, body);
 }
 

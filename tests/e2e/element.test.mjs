@@ -176,6 +176,9 @@ const look = (tab, id) => tab.evaluate((id) => {
     fallbackShown: !root.querySelector('.fallback').hidden,
     chartShown: !root.querySelector('.chart').hidden,
     tableRows: root.querySelectorAll('tbody tr').length,
+    rowHeaders: root.querySelectorAll('tbody tr > th[scope="row"]:first-child').length,
+    tableName: root.querySelector('table').getAttribute('aria-label'),
+    buttonNames: [...root.querySelectorAll('.actions button')].map((b) => b.getAttribute('aria-label')),
     buttons: [...root.querySelectorAll('.actions:not([hidden]) button')].map((b) => b.textContent),
   };
 }, id);
@@ -202,11 +205,17 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
       assert.equal(seen.ariaHidden, null, `${id}: a drawn chart is not hidden from assistive technology`);
       assert.ok(seen.caption.length > 20 && seen.label === seen.caption, `${id}: caption ${seen.caption}`);
       assert.ok(seen.tableRows > 0, `${id}: the numbers as a table`);
+      // Each row's first cell is its header, and the table and the buttons are named after
+      // the chart, so that two elements' tables and buttons tell apart.
+      assert.equal(seen.rowHeaders, seen.tableRows, `${id}: every row has its header`);
+      assert.match(seen.tableName, /^The numbers of the chart \(.+\)$/, `${id}: ${seen.tableName}`);
       assert.equal(seen.fallbackShown, false, `${id}: the fallback gives way to the chart`);
       assert.equal(seen.error, '');
     }
     const timeline = await look(tab, 'timeline');
     assert.equal(timeline.tableRows, 14, 'the default schedule has 14 attempts');
+    assert.deepEqual(timeline.buttonNames, ['PNG', 'SVG', 'CSV'].map((f) => `Download the chart (retry timeline) as ${f}`));
+    assert.notEqual((await look(tab, 'storm')).tableName, timeline.tableName, 'two charts\' tables have two names');
     const [event] = await rendered(tab, 'timeline');
     assert.equal(event.detail.view, 'timeline');
     assert.equal(event.detail.schedule.rows.length, 14);

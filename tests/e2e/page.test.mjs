@@ -618,6 +618,29 @@ test('the multiplier slider is reached with Tab, shows its focus and moves with 
   });
 });
 
+test('sliders say their field\'s value, errors are polite, and a chart\'s numbers have row headers', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    // A screen reader read the cap slider as "13" (its stop) for 3 h.
+    const valueTexts = () => page.evaluate(() => ['base', 'multiplier', 'cap', 'attempts', 'outage', 'budget']
+      .map((id) => [document.getElementById(id).getAttribute('aria-valuetext'), document.getElementById(`${id}-text`).value]));
+    for (const [said, shown] of await valueTexts()) assert.equal(said, shown.trim() || 'empty');
+    assert.deepEqual((await valueTexts())[2], ['3 h', '3 h']);
+    await page.focus('#cap');
+    await renderAfter(page, () => page.keyboard.press('ArrowRight'));
+    const [said, shown] = (await valueTexts())[2];
+    assert.ok(said === shown && said !== '3 h', `the cap slider says ${said}, its field shows ${shown}`);
+    // A field's error is a polite live region, not an alert that interrupts at every keystroke.
+    const errors = await page.$$eval('.controls .error, p.error', (all) => all.map((e) => [e.id, e.getAttribute('role'), e.getAttribute('aria-live')]));
+    assert.ok(errors.length > 30, `${errors.length} field errors`);
+    for (const [id, role, live] of errors) assert.ok(role === null && live === 'polite', `#${id}: role ${role}, aria-live ${live}`);
+    // Each row of a chart's numbers is named by its first cell, a row header.
+    await page.$eval('#distribution-numbers', (table) => table.closest('details').open = true);
+    const cells = await page.$$eval('#distribution-numbers tbody tr', (rows) => rows.map((row) => [row.cells[0].tagName, row.cells[0].scope, row.cells[1].tagName]));
+    assert.ok(cells.length > 3, 'the distribution\'s numbers');
+    for (const cell of cells) assert.deepEqual(cell, ['TH', 'row', 'TD']);
+  });
+});
+
 test('a link past the attempts slider\'s end: ArrowLeft on the slider gives the next number down', { timeout: 60_000 }, async () => {
   await withPage(async ({ page }) => {
     await page.goto(`${baseUrl}#attempts=41`);

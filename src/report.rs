@@ -400,12 +400,15 @@ fn past_deadline(schedule: &Schedule) -> String {
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
 pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<String, Error> {
+    // The seconds beside a cap in larger units, for a config file ("15 s (15 s)" said it twice).
     let cap_text = |cap: f64| {
-        format!(
-            "{} ({} s)",
-            crate::duration::format_cap(cap),
-            csv_number(cap)
-        )
+        let written = crate::duration::format_cap(cap);
+        let seconds = format!("{} s", csv_number(cap));
+        if written == seconds {
+            written
+        } else {
+            format!("{written} ({seconds})")
+        }
     };
     let (cap, reached) = match solved_cap(policy, deadline_s, attempts)? {
         SolvedCap::Reaches(cap) => {
@@ -582,6 +585,16 @@ mod tests {
         );
     }
 
+    /// A cap in seconds alone is written once ("15 s (15 s)" said it twice).
+    #[test]
+    fn a_cap_in_seconds_is_not_written_twice() {
+        let policy = Policy::new(5.0, 2.0, 5.0, Stop::Attempts(4)).unwrap();
+        assert_eq!(
+            cap_answer(&policy, 30.0, 4).unwrap(),
+            "A cap of 15 s makes 4 attempts reach 30 s.\n"
+        );
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     proptest! {
         /// `solve-cap`'s cap, typed back as its sentence writes it (in words and in seconds),
@@ -603,8 +616,11 @@ mod tests {
             let deadline = floor + (uncapped.min(floor * 100.0) - floor) * stretch;
             let sentence = cap_answer(&policy, deadline, attempts).unwrap();
             prop_assume!(!sentence.contains("the smallest there is"));
-            let words = sentence.strip_prefix("A cap of ").unwrap().split(" (").next().unwrap();
-            let seconds: f64 = sentence.split(" (").nth(1).unwrap().split(" s)").next().unwrap().parse().unwrap();
+            let cap = sentence.strip_prefix("A cap of ").unwrap().split(" makes").next().unwrap();
+            let words = cap.split(" (").next().unwrap();
+            // Beside the words in brackets, or the words themselves when in seconds alone.
+            let seconds_text = cap.split(" (").nth(1).map_or(words, |s| s.trim_end_matches(')'));
+            let seconds: f64 = seconds_text.trim_end_matches(" s").parse().unwrap();
             let gives_up = |cap: f64| {
                 Policy::new(base, multiplier, cap.max(base), Stop::Attempts(attempts)).unwrap().schedule().give_up_s()
             };

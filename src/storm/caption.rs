@@ -71,7 +71,11 @@ pub(crate) fn caption(
         );
     }
     let share = |n: f64| n / summary.arrivals.max(1.0) * 100.0;
+    // `at` a second at whose end the backlog was low; the horizon a time (seconds simulated).
     let after = |at: u32| format_duration(summary.after_recovery_s(at));
+    let horizon_after = format_duration(f64::from(
+        summary.horizon_s.saturating_sub(summary.outage_end_s),
+    ));
     let recovered = if no_outage { "the start" } else { "recovery" };
     let exhausted = whole_percent(share(summary.exhausted));
     let mostly_exhausted = summary.exhausted > 0.5 * summary.arrivals;
@@ -113,8 +117,7 @@ pub(crate) fn caption(
                 "The destination never catches up: goodput collapses and {exhausted} of deliveries end exhausted. "
             ),
             None => format!(
-                "The backlog has not drained {} after the start. ",
-                after(summary.horizon_s)
+                "The backlog has not drained {horizon_after} after the start. ",
             ),
             // The first second counts as drained before anything waits: no time to report.
             Some(_) => String::new(),
@@ -158,7 +161,7 @@ pub(crate) fn caption(
             // outage of yearly retries).
             let limit =
                 crate::duration::as_adjective(&format_duration(f64::from(super::MAX_HORIZON_S)));
-            let end = match after(summary.horizon_s).as_str() {
+            let end = match horizon_after.as_str() {
                 "0 s" => "at recovery".to_string(),
                 later => format!("{later} after recovery"),
             };
@@ -217,14 +220,15 @@ pub(crate) fn caption(
 
 /// Steady arrivals in the unit that writes them as a number a reader says: "600 deliveries per
 /// minute", "2.5 deliveries per minute", "1 delivery per hour" (a rate under one a minute read
-/// "0 deliveries per minute").
+/// "0 deliveries per minute"); below 100, to a tenth ("22.2 deliveries per minute" for 0.37/s,
+/// which read "22", though the caption's multiples are of 22.2).
 fn arrival_rate(per_s: f64) -> String {
     let (count, unit) = [(60.0, "minute"), (3_600.0, "hour"), (86_400.0, "day")]
         .into_iter()
         .map(|(seconds, unit)| (per_s * seconds, unit))
         .find(|(count, _)| *count >= 0.999_999)
         .unwrap_or((per_s * 86_400.0, "day"));
-    let written = if count >= 10.0 {
+    let written = if count >= 100.0 {
         format_count(count)
     } else {
         let text = format!("{count:.1}");
@@ -554,6 +558,8 @@ mod tests {
         for (per_s, text) in [
             (10.0, "600 deliveries per minute"),
             (2.5 / 60.0, "2.5 deliveries per minute"),
+            (0.37, "22.2 deliveries per minute"),
+            (0.6, "36 deliveries per minute"),
             (1.0 / 60.0, "1 delivery per minute"),
             (59.0 / 3_600.0, "59 deliveries per hour"),
             (1.0 / 3_600.0, "1 delivery per hour"),

@@ -120,10 +120,12 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Seconds from the outage's end to `at_s` (0 before it): how the captions and the table
-    /// of numbers count a drain, "after recovery".
+    /// Seconds from the outage's end to the end of second `at_s` (0 before it): how the
+    /// captions and the table of numbers count a drain "after recovery", for `drained_at_s` and
+    /// `emptied_at_s` are the seconds at whose end the backlog is low. A backlog drained at the
+    /// end of the first second after the outage is drained 1 s after recovery (it read 0 s).
     pub fn after_recovery_s(&self, at_s: u32) -> f64 {
-        f64::from(at_s.saturating_sub(self.outage_end_s))
+        f64::from((at_s + 1).saturating_sub(self.outage_end_s))
     }
 }
 

@@ -374,7 +374,7 @@ pub(crate) fn solve_cap(base: &str, multiplier: &str, attempts: &str, give_up: &
 fn solve_cap_says_when_even_the_base_overshoots() {
     assert_eq!(
         solve_cap("30s", "3", "14", "100"),
-        "A cap of 30 s (30 s), the smallest there is (the base), makes 14 attempts reach \
+        "A cap of 30 s, the smallest there is (the base), makes 14 attempts reach \
          6.5 min, past the 100 s asked: 3 or 4 attempts reach it, as does a shorter base.\n"
     );
 }

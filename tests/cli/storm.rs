@@ -307,3 +307,48 @@ fn a_negative_number_is_a_value_refused_with_its_range() {
         "error: --attempts must be a whole number from 1 to 10000",
     );
 }
+
+/// A drain is counted from recovery to the end of the second at whose end the backlog is low,
+/// as `drained_at_s` is defined: drained in second 21 after an outage over seconds 0 to 9 is
+/// 12 s after recovery (the caption said 11 s, one second short).
+#[test]
+fn a_drain_is_counted_to_the_end_of_its_second() {
+    let report = json(&[
+        "storm",
+        "--arrivals",
+        "2/s",
+        "--traffic",
+        "20s",
+        "--outage",
+        "10s",
+        "--interval",
+        "3s",
+        "--attempts",
+        "4",
+        "--timeout",
+        "1s",
+        "--capacity",
+        "3/s",
+        "--latency",
+        "100ms",
+        "--retry-after",
+        "4s",
+        "--retry-after-threshold",
+        "500ms",
+        "--format",
+        "json",
+    ]);
+    let summary = &report["summary"];
+    assert_eq!(
+        (
+            summary["drained_at_s"].as_u64(),
+            summary["outage_end_s"].as_u64()
+        ),
+        (Some(21), Some(10))
+    );
+    let caption = report["caption"].as_str().unwrap();
+    assert!(
+        caption.contains("The backlog is gone 12 s after recovery"),
+        "{caption}"
+    );
+}

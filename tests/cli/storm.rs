@@ -352,3 +352,51 @@ fn a_drain_is_counted_to_the_end_of_its_second() {
         "{caption}"
     );
 }
+
+/// A storm's JSON says what was simulated, defaults filled in: the exponential policy's 24 h
+/// give-up at a 10 s base, ×2 and a 60 s cap is 1,443 attempts (its caption reads as one of 14
+/// attempts would), and the fixed default's 241 attempts 30 s apart.
+#[test]
+fn a_storms_json_says_what_was_simulated() {
+    let scenario = |args: &[&str]| {
+        let mut all = vec![
+            "storm",
+            "--batch",
+            "1",
+            "--traffic",
+            "0s",
+            "--format",
+            "json",
+        ];
+        all.extend_from_slice(args);
+        json(&all)["scenario"].clone()
+    };
+    let long = scenario(&["--base", "10s", "--multiplier", "2", "--cap", "60s"]);
+    assert_eq!(long["attempts"].as_u64(), Some(1_443));
+    let gaps = long["gaps_s"].as_array().unwrap();
+    assert_eq!(gaps.len(), 1_442);
+    assert_eq!(
+        gaps[..4],
+        [10.0, 20.0, 40.0, 60.0].map(serde_json::Value::from)
+    );
+    let fixed = scenario(&["--budget", "10%", "--pause"]);
+    assert_eq!(fixed["attempts"].as_u64(), Some(241));
+    assert!(fixed["gaps_s"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|g| g.as_f64() == Some(30.0)));
+    assert_eq!(
+        (
+            fixed["budget_percent"].as_f64(),
+            fixed["budget_floor_per_s"].as_f64()
+        ),
+        (Some(10.0), Some(0.5))
+    );
+    // The pause's pace, by default the capacity × min(1 s, timeout − latency): 30/s.
+    assert_eq!(fixed["resume_rate_per_s"].as_f64(), Some(30.0));
+    assert_eq!(
+        (fixed["jitter"].as_str(), fixed["rate_limit_per_s"].as_f64()),
+        (Some("none"), None)
+    );
+}

@@ -95,6 +95,18 @@ impl DurationInput {
                 format!("{value:?}"),
                 format!("{range}, {}", crate::duration::DURATION_EXAMPLES),
             ),
+            // Text that reads as a duration but is refused as written (a month's `M`, a unit
+            // twice) is told the range too ("--traffic 10M" was told only what `M` means).
+            Error::OutOfRange {
+                field,
+                value,
+                valid,
+            } if valid.starts_with("a duration such as")
+                || valid.starts_with("a duration with") =>
+            {
+                let how = valid.trim_start_matches("a duration ");
+                Error::out_of_range(field, value, format!("{range}, {how}"))
+            }
             other => other,
         })
     }

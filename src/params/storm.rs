@@ -539,11 +539,18 @@ pub(crate) fn breaker_percent(share: &super::NumberInput) -> Result<u32, Error> 
     })? * 100.0;
     let whole = percent.round();
     if !(1.0..=100.0).contains(&whole) || (percent - whole).abs() > 1e-9 {
-        return Err(Error::out_of_range(
-            "breaker-share",
-            format!("{percent}%"),
-            VALID,
-        ));
+        // As given: 1e-300 read back as 303 characters of zeros.
+        let given = match share {
+            super::NumberInput::Text(text) => text.trim().to_string(),
+            super::NumberInput::Number(n) => format!("{n:?}"),
+        };
+        let given = given.strip_suffix(".0").unwrap_or(&given);
+        let given = if given.ends_with('%') {
+            given.to_string()
+        } else {
+            format!("{given}%")
+        };
+        return Err(Error::out_of_range("breaker-share", given, VALID));
     }
     Ok(whole as u32)
 }

@@ -315,7 +315,7 @@ fn refusals_name_the_flag_given_and_its_value_as_given() {
     );
     refused(
         &["schedule", "--preset", "article", "--cap", "5M"],
-        "error: --cap must be a duration such as 30s, 5m, 4.5min, 3h or 1d (M is a month",
+        "error: --cap must be a duration of at least the base (30 s) and at most 365 days, such as 30s, 5m, 4.5min, 3h or 1d (M is a month",
     );
     refused(
         &["solve-cap", "--base", "30s", "--multiplier", "3", "--attempts", "3", "--give-up", "121s"],

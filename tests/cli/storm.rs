@@ -400,3 +400,22 @@ fn a_storms_json_says_what_was_simulated() {
         (Some("none"), None)
     );
 }
+
+/// A duration refused as written (a month's `M`, a unit twice) is told the flag's range too,
+/// and a breaker share is quoted as given (1e-300 read back as 303 characters of zeros).
+#[test]
+fn refusals_of_text_as_written_name_the_range() {
+    refused(
+        &["storm", "--traffic", "10M"],
+        "error: --traffic must be a duration from 0 s to 7 days, such as 30s, 5m, 4.5min, 3h or \
+         1d (M is a month in that notation",
+    );
+    refused(
+        &["storm", "--traffic", "1h 1h"],
+        "error: --traffic must be a duration from 0 s to 7 days, with each unit once",
+    );
+    refused(
+        &["storm", "--breaker-share", "1e-300"],
+        "error: --breaker-share must be a whole percentage from 1% to 100%, got 1e-300%",
+    );
+}

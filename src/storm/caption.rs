@@ -44,11 +44,15 @@ pub(crate) fn caption(
         );
     }
     let no_outage = scenario.outage.1 == 0;
-    // Steady traffic's n deliveries arrive by second ceil(n / A) (the module's rule: floor(A·(s+1))
-    // by the end of second s); a batch arrives in its second.
+    // Steady traffic's last delivery arrives by the end of the first second `t` whose count
+    // `round(A·t)` reaches them all (the module's rule); a batch arrives in its second.
     let steady = scenario.steady_deliveries();
     let steady_end = if steady >= 1.0 {
-        ((steady / scenario.arrivals_per_s).ceil() as u32).min(scenario.traffic_s)
+        let last = super::scenario::Units::seconds_to_reach(
+            super::scenario::micro(scenario.arrivals_per_s),
+            steady as u64,
+        );
+        last.min(u64::from(scenario.traffic_s)) as u32
     } else {
         0
     };

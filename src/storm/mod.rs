@@ -18,9 +18,10 @@
 //! rounded once to the nearest unit, and every comparison below is exact. The summary's ratios
 //! (`peak_multiple`, `peak_vs_capacity`) divide by the rates as given.
 //!
-//! **Deliveries.** Steady traffic creates `floor(A·(s+1)) − floor(A·s)` deliveries in second
-//! `s < traffic` (`A` the arrival rate, `s` counted from 0); a batch of `N` arrives in its
-//! second. A delivery makes attempts 1, 2, … up to the policy's attempt count (a give-up deadline
+//! **Deliveries.** A rate's whole count by time `t` is `round(R·t)`, to the nearest whole,
+//! halves up (`R` in millionths per second; `Units::whole_by`).
+//! Steady traffic creates `round(A·(s+1)) − round(A·s)` deliveries in second `s < traffic`
+//! (`A` the arrival rate, `s` counted from 0); a batch of `N` arrives in its second. A delivery makes attempts 1, 2, … up to the policy's attempt count (a give-up deadline
 //! becomes the unjittered schedule's count: the fixed 30 s interval giving up at 2 h makes 241,
 //! and as each retry also waits for its attempt's failure they span longer than 2 h). Its first
 //! attempt is due in the second it is created.
@@ -32,7 +33,7 @@
 //!    failed in, then by their position in it).
 //! 2. *Sender's bounds.* With `pause`, during the outage nothing is sent and everything due is
 //!    held. Otherwise the sender may send an allowance of attempts: unlimited; under a rate limit
-//!    `L`, `floor(L·(s+1)) − floor(L·s)` (with `s` the absolute second); after a pause, from the
+//!    `L`, `round(L·(s+1)) − round(L·s)` (with `s` the absolute second); after a pause, from the
 //!    outage's end on, at most the same count of the resume pace too (by default the rate limit
 //!    if set, else `max(1, capacity × min(1 s, timeout − latency))` per second:
 //!    [`Scenario::resume_pace_per_s`]); under a circuit breaker,

@@ -470,6 +470,16 @@ impl Units {
         }
     }
 
+    /// The first whole number of seconds over which a rate of `per_s` millionths per second
+    /// counts `count` ([`Units::whole_by`] reaches it): `ceil((count − ½) / rate)`.
+    pub fn seconds_to_reach(per_s: u64, count: u64) -> u64 {
+        if count == 0 || per_s == 0 {
+            return 0;
+        }
+        let needed = u128::from(count) * u128::from(MICRO) - u128::from(MICRO / 2);
+        needed.div_ceil(u128::from(per_s)) as u64
+    }
+
     /// First deliveries created in `second`: the steady traffic's whole count, and the batch.
     pub fn arrivals_in(&self, scenario: &Spec, second: u32) -> u64 {
         let steady = if second < scenario.traffic_s {

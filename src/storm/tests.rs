@@ -618,3 +618,28 @@ fn the_minute_table_shows_the_quarter_hour_after_recovery_and_the_longest_queue(
     assert!(shown.contains(&report.summary.peak_minute));
     assert!(!shown.contains(&31) && shown.contains(&45));
 }
+
+// proptest is a native dev-dependency only (the wasm build runs these tests too).
+#[cfg(not(target_arch = "wasm32"))]
+proptest::proptest! {
+    /// A rate's counts second by second add up to its whole count (`round(R·t)`, halves up),
+    /// and the second the count is first reached is the one `seconds_to_reach` names, which the
+    /// caption's "after the last delivery arrived (by …)" uses.
+    #[test]
+    fn a_rates_counts_add_up_and_reach_their_total_when_said(
+        per_s in 1u64..5_000_000_000,
+        seconds in 1u64..100_000,
+    ) {
+        use super::scenario::Units;
+        let total = Units::whole_by(per_s, seconds);
+        let halves_up = (u128::from(per_s) * u128::from(seconds) * 2 + 1_000_000) / 2_000_000;
+        proptest::prop_assert_eq!(u128::from(total), halves_up);
+        let sampled: u64 = (0..seconds.min(500) as u32).map(|s| Units::per_second(per_s, s)).sum();
+        proptest::prop_assert_eq!(sampled, Units::whole_by(per_s, seconds.min(500)));
+        if total > 0 {
+            let t = Units::seconds_to_reach(per_s, total);
+            proptest::prop_assert!(Units::whole_by(per_s, t) >= total, "{t}");
+            proptest::prop_assert!(Units::whole_by(per_s, t - 1) < total, "{t}");
+        }
+    }
+}

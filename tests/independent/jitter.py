@@ -27,7 +27,8 @@ How fields are compared:
 - deadline_safe.attempts: this script's own accurate percentiles (not the binary's grid); where a
   count's percentile lies within four cells of the binary's grid of the deadline ("four cells is
   safe", src/give_up/exact.rs) the binary may answer that count or the next;
-- solve-cap: the cap in seconds as the sentence prints it (12 significant digits), within 1e-11
+- solve-cap: the cap in seconds as the sentence prints it (12 significant digits, in brackets
+  beside the cap in words, or the words themselves when they are in seconds), within 1e-11
   relative.
 Captions, facts and texts (sentences) are not compared. The first scenarios are fixed vectors:
 the README's examples and three cases that once disagreed (a long schedule, a deadline one gap
@@ -917,7 +918,8 @@ def check_scenario(rng, fixed=None):
             elif cap_want is None:
                 problems.append(f"solve-cap: binary {out.strip()!r}, model: unreachable")
             else:
-                got = re.search(r"\(([0-9.]+) s\)", out)
+                # In brackets beside the words, or alone when the words are in seconds.
+                got = re.search(r"\(([0-9.]+) s\)", out) or re.match(r"A cap of ([0-9.]+) s[ ,]", out)
                 seen["solve-cap"] = {"cap_s": float(got.group(1))} if got else {}
                 if not got or cap_want == "refused" or abs(float(got.group(1)) - cap_want) > 1e-11 * cap_want:
                     problems.append(f"solve-cap: binary {out.strip()!r}, model {cap_want!r}")

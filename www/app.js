@@ -10,6 +10,7 @@ import init, {
   drawView,
   embedSnippet,
   encodeState,
+  fileStem,
   formatDuration,
   newSeed,
   pageConfig,
@@ -853,15 +854,18 @@ async function main() {
   });
   $('copy-link').addEventListener('click', copyLink);
   $('embed').addEventListener('click', showEmbed);
+  // A download's name says what it shows and the settings it was drawn from (the controls'
+  // for what the page draws at once).
+  const stemOf = (what, settings = lastComputed.get(what)?.settings) => fileStem(what, settings ?? readControls());
   for (const view of config.views.map((v) => v.name)) {
     const png = $(`export-${view}-png`);
     const svg = $(`export-${view}-svg`);
-    png.addEventListener('click', () => exportPng($(view), view, png));
-    svg.addEventListener('click', () => exportSvg($(view), view, lastComputed.get(view), darkQuery.matches, svg));
+    png.addEventListener('click', () => exportPng($(view), stemOf(view), png));
+    svg.addEventListener('click', () => exportSvg($(view), view, stemOf(view), lastComputed.get(view), darkQuery.matches, svg));
     // The numbers the chart was drawn from, as the element's CSV download has them (the
     // schedule, staleness and survival charts have reports of their own, below).
     const csv = $(`export-${view}-numbers-csv`);
-    csv?.addEventListener('click', () => exportChartCsv(view, lastComputed.get(view), csv));
+    csv?.addEventListener('click', () => exportChartCsv(view, stemOf(view), lastComputed.get(view), csv));
   }
   $('apply-suggestion').addEventListener('click', () => {
     edited('apply-suggestion');
@@ -877,11 +881,14 @@ async function main() {
       return survivalExport(last.settings, last.computed, format);
     },
   };
+  // The schedule's and the staleness report's settings are the controls'; the map's, those it
+  // was computed for.
+  const reportStem = (name) => (name === 'survival' ? stemOf('survival') : stemOf(name, readControls()));
   for (const [name, prefix] of [['schedule', ''], ['staleness', 'staleness-'], ['survival', 'survival-']]) {
     for (const format of ['csv', 'json']) {
-      $(`export-${prefix}${format}`).addEventListener('click', (event) => exportReport(name, reports[name], format, event.currentTarget));
+      $(`export-${prefix}${format}`).addEventListener('click', (event) => exportReport(reportStem(name), reports[name], format, event.currentTarget));
     }
-    $(`copy-${prefix}markdown`)?.addEventListener('click', (event) => copyReportMarkdown(name, reports[name], event.currentTarget));
+    $(`copy-${prefix}markdown`)?.addEventListener('click', (event) => copyReportMarkdown(reportStem(name), reports[name], event.currentTarget));
   }
   $('controls').addEventListener('submit', (event) => event.preventDefault());
   window.addEventListener('hashchange', () => {

@@ -16,7 +16,7 @@
 // arrive (where no worker starts, a row per task on the page's thread).
 import init, {
   StormMemo, computeSurvivalRows, computeView, computesInline, decodeState, drawView, elementState,
-  pageConfig, previewSettings, survivalJobs, viewCsv, viewSvg,
+  fileStem, pageConfig, previewSettings, survivalJobs, viewCsv, viewSvg,
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
@@ -566,7 +566,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     const settings = this.computedFor;
     // A failure arrived since the buttons were shown: nothing to export until a chart is.
     if (settings === null || this.drawn === null) return;
-    const name = `backoff-lab-${settings.view}.${format}`;
+    const name = `${fileStem(settings.view, settings)}.${format}`;
     if (format === 'png') {
       this.parts.canvas.toBlob((blob) => blob && download(blob, name), 'image/png');
     } else if (format === 'svg') {

@@ -15,12 +15,15 @@ function failure(error) {
   return error && error.message ? error.message : String(error);
 }
 
-/** The chart on `canvas` as `backoff-lab-<view>.png`. */
-export function exportPng(canvas, view, button) {
+// Every download is saved as `<stem>.<extension>`, the stem made by Rust (`fileStem`) from what
+// it shows and the settings it was drawn from.
+
+/** The chart on `canvas` as `<stem>.png`. */
+export function exportPng(canvas, stem, button) {
   canvas.toBlob((blob) => {
     if (blob) {
-      download(blob, `backoff-lab-${view}.png`);
-      say(button, `Saved backoff-lab-${view}.png.`);
+      download(blob, `${stem}.png`);
+      say(button, `Saved ${stem}.png.`);
     } else {
       say(button, 'The picture could not be saved.');
     }
@@ -28,7 +31,7 @@ export function exportPng(canvas, view, button) {
 }
 
 /** The chart as SVG at the canvas's size, from what it was last drawn from (`drawn`). */
-export function exportSvg(canvas, view, drawn, dark, button) {
+export function exportSvg(canvas, view, stem, drawn, dark, button) {
   if (!drawn) {
     say(button, 'No SVG: the chart is not drawn yet.');
     return;
@@ -37,22 +40,22 @@ export function exportSvg(canvas, view, drawn, dark, button) {
   try {
     // wasm measures the SVG's text with an offscreen canvas: nothing here touches the CSP.
     const svg = viewSvg(view, drawn.settings, drawn.computed, options, canvas.clientWidth, canvas.clientHeight);
-    download(new Blob([svg], { type: 'image/svg+xml' }), `backoff-lab-${view}.svg`);
-    say(button, `Saved backoff-lab-${view}.svg.`);
+    download(new Blob([svg], { type: 'image/svg+xml' }), `${stem}.svg`);
+    say(button, `Saved ${stem}.svg.`);
   } catch (error) {
     say(button, `No SVG: ${failure(error)}`);
   }
 }
 
-/** The numbers the chart was last drawn from (`drawn`) as `backoff-lab-<view>.csv`. */
-export function exportChartCsv(view, drawn, button) {
+/** The numbers the chart was last drawn from (`drawn`) as `<stem>.csv`. */
+export function exportChartCsv(view, stem, drawn, button) {
   if (!drawn) {
     say(button, 'No CSV: the chart is not drawn yet.');
     return;
   }
   try {
-    download(new Blob([viewCsv(view, drawn.settings, drawn.table)], { type: 'text/csv' }), `backoff-lab-${view}.csv`);
-    say(button, `Saved backoff-lab-${view}.csv.`);
+    download(new Blob([viewCsv(view, drawn.settings, drawn.table)], { type: 'text/csv' }), `${stem}.csv`);
+    say(button, `Saved ${stem}.csv.`);
   } catch (error) {
     say(button, `No CSV: ${failure(error)}`);
   }
@@ -63,20 +66,20 @@ const FORMATS = {
   json: { type: 'application/json', extension: 'json' },
 };
 
-/** A report (`name`: schedule or staleness) as `backoff-lab-<name>.csv` or `.json`;
+/** A report (the schedule, staleness or survival map's) as `<stem>.csv` or `.json`;
  * `text(format)` makes it. */
-export function exportReport(name, text, format, button) {
+export function exportReport(stem, text, format, button) {
   try {
     const { type, extension } = FORMATS[format];
-    download(new Blob([text(format)], { type }), `backoff-lab-${name}.${extension}`);
-    say(button, `Saved backoff-lab-${name}.${extension}.`);
+    download(new Blob([text(format)], { type }), `${stem}.${extension}`);
+    say(button, `Saved ${stem}.${extension}.`);
   } catch (error) {
     say(button, `No ${format.toUpperCase()}: ${failure(error)}`);
   }
 }
 
 /** A report as a Markdown table on the clipboard, or saved as a file where copying is refused. */
-export async function copyReportMarkdown(name, text, button) {
+export async function copyReportMarkdown(stem, text, button) {
   let markdown;
   try {
     markdown = text('markdown');
@@ -88,7 +91,7 @@ export async function copyReportMarkdown(name, text, button) {
     await copyText(markdown);
     say(button, 'Markdown table copied.');
   } catch {
-    download(new Blob([markdown], { type: 'text/markdown' }), `backoff-lab-${name}.md`);
-    say(button, `This browser did not allow copying: saved backoff-lab-${name}.md instead.`);
+    download(new Blob([markdown], { type: 'text/markdown' }), `${stem}.md`);
+    say(button, `This browser did not allow copying: saved ${stem}.md instead.`);
   }
 }

@@ -12,6 +12,7 @@
 
 mod attributes;
 mod compute;
+mod file_name;
 mod packed;
 mod plotted;
 mod resolve;
@@ -26,6 +27,7 @@ pub use attributes::{element_state, AttributeError, ElementState};
 pub use compute::{
     compute, draw, draw_computed, herds, jitter_report, Computed, Drawn, StormDrawn,
 };
+pub use file_name::file_stem;
 pub use packed::{pack, unpack};
 pub use plotted::{check_plotted, MAX_PLOTTED};
 pub use resolve::{duration_text, edited, preset_settings, resolve};

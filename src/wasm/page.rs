@@ -51,6 +51,20 @@ pub fn view_csv(
     page::view_csv(view(&view_name)?, &settings(values)?, &table).map_err(|e| page_error(&e))
 }
 
+/// The name, without its extension, a download of `what` (a chart's view, or `schedule` for the
+/// schedule's report) drawn from `settings` is saved under: see [`page::file_stem`].
+#[wasm_bindgen(js_name = fileStem)]
+pub fn file_stem(
+    #[wasm_bindgen(unchecked_param_type = "View | \"schedule\"")] what: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+) -> Result<String, JsValue> {
+    let what = text("what", &what)?;
+    if what != "schedule" {
+        View::from_name(&what).map_err(|e| super::convert::js_error(&e))?;
+    }
+    Ok(page::file_stem(&what, &settings(values)?))
+}
+
 /// Writes the settings as a URL hash (without `#`), defaults left out. A key that is no
 /// setting is refused by name (a link would drop it without a word); the page's other
 /// functions take its whole state and read what they use.

@@ -179,7 +179,8 @@ test('the staleness settings travel in the link, and garbage there never becomes
 test('the staleness exports carry the ladder of outages', { timeout: 60_000 }, async () => {
   await withPage(EXACT, async ({ page: p }) => {
     const csv = await downloadOf(p, 'export-staleness-csv');
-    assert.equal(csv.name, 'backoff-lab-staleness.csv');
+    // Named after what decides it: no jitter here, the default tolerance.
+    assert.equal(csv.name, 'backoff-lab-staleness-30s-x3-cap-3h-14-attempts-tolerance-6h.csv');
     const rows = csv.text.trimEnd().split('\n');
     assert.match(rows[0], /^outage_s,first_outcome,first_attempt,first_lag_s,first_age_s/);
     assert.ok(rows.some((r) => r.startsWith('14400,delivered,8,7320,21720,')), csv.text);

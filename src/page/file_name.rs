@@ -1,0 +1,134 @@
+//! The name a download is saved under: what it shows and the settings that decide it, so that
+//! two states' downloads do not both save as `backoff-lab-storm.png` (the second as
+//! `backoff-lab-storm (1).png`, which says nothing of what it holds).
+
+use super::Settings;
+
+/// The longest name made, before its extension: file systems take 255 bytes, and a name this
+/// long still reads in a downloads list.
+const MAX_LEN: usize = 120;
+
+/// The file name, without its extension, of a download of `what` (a chart's view, or the
+/// `schedule` or `staleness` report) drawn from `settings`: `backoff-lab-`, `what`, the policy
+/// (its preset, then its gaps, or its base, multiplier and cap), its stop, its jitter where
+/// `what` draws any, and the storm's outage or the staleness tolerance where they decide it. In
+/// lowercase letters, digits, dots and dashes alone (`×3` is `x3`, `30 s` is `30s`).
+///
+/// # Example
+/// ```
+/// use backoff_lab::page::{file_stem, Settings};
+/// assert_eq!(
+///     file_stem("storm", &Settings::default()),
+///     "backoff-lab-storm-30s-x3-cap-3h-14-attempts-full-jitter-outage-10min"
+/// );
+/// ```
+pub fn file_stem(what: &str, settings: &Settings) -> String {
+    let value = |key: &str| settings.get(key).trim().to_string();
+    let mut parts = vec!["backoff-lab".to_string(), what.to_string(), value("preset")];
+    let gaps = value("gaps");
+    if gaps.is_empty() {
+        parts.push(value("base"));
+        parts.push(format!("x{}", value("multiplier")));
+        parts.push(format!("cap-{}", value("cap")));
+    } else {
+        parts.push(format!("gaps-{gaps}"));
+        parts.push(value("then-every"));
+    }
+    parts.push(match settings.get("stop") {
+        "give-up" => format!("give-up-{}", value("give-up")),
+        _ => format!("{}-attempts", value("attempts")),
+    });
+    let draws = !matches!(what, "timeline" | "schedule");
+    if draws && settings.get("mode") != "none" {
+        parts.push(format!("{}-jitter", value("mode")));
+    }
+    match what {
+        "storm" | "survival" => parts.push(format!("outage-{}", value("outage"))),
+        "staleness" => parts.push(format!("tolerance-{}", value("tolerance"))),
+        _ => {}
+    }
+    slug(&parts.join("-"))
+}
+
+/// `text` in lowercase letters, digits, dots and dashes: spaces inside a value dropped (`30 s`),
+/// `×` as `x`, anything else one dash, no dash twice, at most [`MAX_LEN`] characters.
+fn slug(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let c = match c {
+            'A'..='Z' => c.to_ascii_lowercase(),
+            'a'..='z' | '0'..='9' | '.' => c,
+            '×' => 'x',
+            ' ' => continue,
+            _ => '-',
+        };
+        if !(c == '-' && (out.is_empty() || out.ends_with('-'))) {
+            out.push(c);
+        }
+        if out.len() >= MAX_LEN {
+            break;
+        }
+    }
+    out.trim_end_matches(['-', '.']).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(pairs: &[(&str, &str)]) -> Settings {
+        let mut settings = Settings::default();
+        for (key, value) in pairs {
+            settings.set(key, *value);
+        }
+        settings
+    }
+
+    /// Two states' downloads have two names, each saying what decides it: the timeline draws no
+    /// jitter and names none; a list of gaps is named by its gaps.
+    #[test]
+    fn a_download_is_named_after_what_decides_it() {
+        let default = Settings::default();
+        assert_eq!(
+            file_stem("timeline", &default),
+            "backoff-lab-timeline-30s-x3-cap-3h-14-attempts"
+        );
+        assert_eq!(
+            file_stem("staleness", &default),
+            "backoff-lab-staleness-30s-x3-cap-3h-14-attempts-full-jitter-tolerance-6h"
+        );
+        let svix = settings(&[
+            ("preset", "svix"),
+            ("gaps", "5s,5m,30m,2h,5h,10h,10h"),
+            ("mode", "none"),
+            ("stop", "give-up"),
+            ("give-up", "27 h 35 min 5 s"),
+        ]);
+        assert_eq!(
+            file_stem("herd", &svix),
+            "backoff-lab-herd-svix-gaps-5s-5m-30m-2h-5h-10h-10h-give-up-27h35min5s"
+        );
+        assert_ne!(
+            file_stem("storm", &default),
+            file_stem("storm", &settings(&[("outage", "30 min")]))
+        );
+    }
+
+    /// Whatever a link holds, the name is a file name: no slash, no space, no quote, not
+    /// longer than [`MAX_LEN`].
+    #[test]
+    fn any_value_makes_a_plain_file_name() {
+        let odd = settings(&[
+            ("gaps", &"../../etc/passwd <b>\"x\" ".repeat(20)),
+            ("attempts", "1e3"),
+        ]);
+        let name = file_stem("schedule", &odd);
+        assert!(name.len() <= MAX_LEN, "{name}");
+        assert!(
+            name.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-'),
+            "{name}"
+        );
+        assert!(!name.contains("--") && !name.ends_with('-'), "{name}");
+    }
+}

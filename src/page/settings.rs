@@ -864,7 +864,7 @@ mod tests {
         assert_eq!(
             decode_hash("#outages=abc..1h&breaker-share=x").notices,
             [
-                "outages \"abc..1h\" was ignored (a duration such as 30s, 4m30s, 4.5min, 3h or 1d); using \"10s..24h\"",
+                "outages \"abc..1h\" was ignored (two durations from 1 s to 167 h (7 days less the 1 h recovery window), the first shorter in whole seconds (such as 10s..24h)); using \"10s..24h\"",
                 "breaker-share \"x\" was ignored (a whole percentage from 1% to 100%, such as 50%); using none",
             ]
         );

@@ -48,11 +48,25 @@ fn check_steps((outages, headroom): (usize, usize)) -> Result<(), Error> {
     Err(Error::out_of_range(
         "steps",
         format!("{outages}x{headroom}"),
-        format!(
-            "from 2 to {MAX_STEPS} steps on each axis and at most {MAX_CELLS} cells in all \
-             (outages × headroom, such as 32x32 or 64x16)"
-        ),
+        steps_range(),
     ))
+}
+
+/// The steps' range, for counts out of it and for text that is no two counts.
+fn steps_range() -> String {
+    format!(
+        "from 2 to {MAX_STEPS} steps on each axis and at most {MAX_CELLS} cells in all \
+         (outages × headroom, such as 32x32 or 64x16)"
+    )
+}
+
+/// The headroom axis' range, for ratios out of it and for text that is no two ratios.
+fn headroom_range() -> String {
+    let (floor, ceiling) = HEADROOM_RANGE;
+    format!(
+        "two ratios of capacity to arrivals from {floor} to {ceiling}, the first smaller (such \
+         as 1.05..20)"
+    )
 }
 
 impl Axes {
@@ -75,7 +89,13 @@ impl Axes {
                 _ => crate::duration::format_precise(seconds.abs()),
             }
         };
-        if !(low.is_finite() && high.is_finite() && low >= 1.0 && low < high && high <= longest) {
+        // Compared in whole seconds, as the axis is spaced: 10 s..10.4 s is one column.
+        if !(low.is_finite()
+            && high.is_finite()
+            && low >= 1.0
+            && low.round() < high.round()
+            && high <= longest)
+        {
             return Err(Error::out_of_range(
                 "outages",
                 format!("{}..{}", given(low), given(high)),
@@ -93,7 +113,7 @@ impl Axes {
             return Err(Error::out_of_range(
                 "headroom",
                 format!("{least}..{most}"),
-                format!("two ratios of capacity to arrivals from {floor} to {ceiling}, the first smaller"),
+                headroom_range(),
             ));
         }
         check_steps(steps)?;
@@ -155,10 +175,6 @@ impl AxesText {
 /// The default axes as text: outages, headroom, steps.
 pub const DEFAULT_TEXT: (&str, &str, &str) = ("10s..24h", "1.05..20", "24x16");
 
-const OUTAGES_TEXT: &str = "two durations such as 10s..24h";
-const HEADROOM_TEXT: &str = "two ratios such as 1.05..20";
-const STEPS_TEXT: &str = "two counts such as 24x16";
-
 /// `from..to` split in two, or the field's range in the message. Three dots are refused, not
 /// read as `from..` and `.to` (`1s...1m` ran on 1 s..6 s).
 fn ends<'a>(field: &'static str, text: &'a str, valid: &str) -> Result<(&'a str, &'a str), Error> {
@@ -170,47 +186,44 @@ fn ends<'a>(field: &'static str, text: &'a str, valid: &str) -> Result<(&'a str,
 /// The outage axis' range, up to `longest` seconds.
 fn outages_range(longest: f64) -> String {
     format!(
-        "two durations from 1 s to {} ({} less the {} recovery window), the first shorter",
+        "two durations from 1 s to {} ({} less the {} recovery window), the first shorter in \
+         whole seconds (such as 10s..24h)",
         crate::format_exact(longest),
         crate::format_duration(f64::from(MAX_HORIZON_S)),
         crate::format_duration(f64::from(RECOVERY_WINDOW_S)),
     )
 }
 
-/// `10s..24h`: the outage axis' ends, seconds (not yet range-checked). A negative end is told
-/// the axis' range (it was told only "never negative").
+/// `10s..24h`: the outage axis' ends, seconds (not yet range-checked). An end that is no
+/// duration (`NaN`, `inf`, `-5s`) is told the axis' range (it was told only "a duration such
+/// as 30s" or "never negative").
 pub fn outage_ends(text: &str) -> Result<(f64, f64), Error> {
-    let (low, high) = ends("outages", text, OUTAGES_TEXT)?;
-    let end = |end: &str| {
-        crate::parse_duration("outages", end).map_err(|error| {
-            if end.trim_start().starts_with('-') {
-                Error::out_of_range(
-                    "outages",
-                    format!("{text:?}"),
-                    outages_range(longest_outage_s()),
-                )
-            } else {
-                error
-            }
-        })
+    let refused = || {
+        Error::out_of_range(
+            "outages",
+            format!("{text:?}"),
+            outages_range(longest_outage_s()),
+        )
     };
+    let (low, high) = ends("outages", text, &outages_range(longest_outage_s()))?;
+    let end = |end: &str| crate::parse_duration("outages", end).map_err(|_| refused());
     Ok((end(low)?, end(high)?))
 }
 
 /// `1.05..20`: the headroom axis' ends (not yet range-checked).
 pub fn headroom_ends(text: &str) -> Result<(f64, f64), Error> {
-    let (least, most) = ends("headroom", text, HEADROOM_TEXT)?;
+    let (least, most) = ends("headroom", text, &headroom_range())?;
     let ratio = |t: &str| {
         t.trim()
             .parse::<f64>()
-            .map_err(|_| Error::out_of_range("headroom", format!("{text:?}"), HEADROOM_TEXT))
+            .map_err(|_| Error::out_of_range("headroom", format!("{text:?}"), headroom_range()))
     };
     Ok((ratio(least)?, ratio(most)?))
 }
 
 /// `24x16`: steps on the outage and headroom axes (not yet range-checked).
 pub fn step_counts(text: &str) -> Result<(usize, usize), Error> {
-    let refused = || Error::out_of_range("steps", format!("{text:?}"), STEPS_TEXT);
+    let refused = || Error::out_of_range("steps", format!("{text:?}"), steps_range());
     let (outages, headroom) = text.split_once('x').ok_or_else(refused)?;
     let count = |t: &str| t.trim().parse::<usize>().map_err(|_| refused());
     Ok((count(outages)?, count(headroom)?))
@@ -239,11 +252,33 @@ mod tests {
             Axes::new((10.0, 86_400.0), (1.05, 20.0), (24, 16)).unwrap()
         );
         let refused = |o, h, s| Axes::from_text(o, h, s).unwrap_err().to_string();
-        assert!(refused("10s", "1..2", "4x4").contains("two durations such as 10s..24h"));
-        assert!(refused("10s..1m", "1..x", "4x4").contains("two ratios such as 1.05..20"));
-        assert!(refused("10s..1m", "1..2", "4*4").contains("two counts such as 24x16"));
-        assert!(refused("10s..1m", "1..2", "-4x4").contains("two counts"));
-        assert!(refused("10s..1m", "1..2", "1x4").starts_with("steps must be"));
+        // Text that is no axis is told the axis' range, as values out of it are.
+        let outages = "outages must be two durations from 1 s to 167 h (7 days less the 1 h \
+                       recovery window), the first shorter in whole seconds (such as 10s..24h)";
+        for text in ["10s", "NaN..10m", "10s..inf", "-5s..10m"] {
+            assert!(refused(text, "1..2", "4x4").starts_with(outages), "{text}");
+        }
+        let headroom = "headroom must be two ratios of capacity to arrivals from 0.1 to 1000, \
+                        the first smaller (such as 1.05..20)";
+        assert!(refused("10s..1m", "1..x", "4x4").starts_with(headroom));
+        assert!(refused("10s..1m", "0.01..2", "4x4").starts_with(headroom));
+        let steps = "steps must be from 2 to 64 steps on each axis and at most 1024 cells in all";
+        for text in [
+            "4*4",
+            "-4x4",
+            "2x-3",
+            "NaNx3",
+            "3.5x2",
+            "99999999999x2",
+            "1x4",
+        ] {
+            assert!(
+                refused("10s..1m", "1..2", text).starts_with(steps),
+                "{text}"
+            );
+        }
+        // Ends that round to one whole second make one column: refused as the axis.
+        assert!(refused("10s..10.4s", "1..2", "4x4").starts_with(outages));
     }
 
     /// Three dots read as `from..` and `.to`: `1s...1m` ran on 1 s..6 s (0.1 min).
@@ -282,7 +317,7 @@ mod tests {
         assert_eq!(
             refused((3_600.0, 7.0 * 86_400.0), (1.0, 2.0), (4, 4)),
             "outages must be two durations from 1 s to 167 h (7 days less the 1 h recovery \
-             window), the first shorter, got 1 h..168 h"
+             window), the first shorter in whole seconds (such as 10s..24h), got 1 h..168 h"
         );
         // Just under the 1 s floor: rounded to the millisecond it read "1 s", inside the range.
         assert!(refused((0.9996, 3_600.0), (1.0, 2.0), (4, 4)).ends_with("got 999.6 ms..1 h"));

@@ -155,7 +155,7 @@ fn refusals_name_the_flag_given_and_its_range() {
         ),
         (
             "figure survival --steps -1x2",
-            "error: --steps must be two counts such as 24x16",
+            "error: --steps must be from 2 to 64 steps on each axis and at most 1024 cells in all",
         ),
         // "--traffic must be at most …" with no traffic: the batch was the cause.
         (

@@ -188,7 +188,10 @@ test('bad axes are refused next to their field, and the exports carry the map', 
     for (const [field, text, message] of [
       ['steps', '1x4', 'steps must be from 2 to 64 steps on each axis and at most 1024 cells in all (outages × headroom, such as 32x32 or 64x16), got 1x4'],
       ['outages', '2h..1m', 'outages must be two durations from 1 s to'],
-      ['headroom', '1.5', 'headroom must be two ratios such as 1.05..20'],
+      // Ends that round to one whole second: one column, which the page could not draw and
+      // said nowhere near the field.
+      ['outages', '10s..10.4s', 'the first shorter in whole seconds'],
+      ['headroom', '1.5', 'headroom must be two ratios of capacity to arrivals from 0.1 to 1000, the first smaller (such as 1.05..20)'],
     ]) {
       await p.fill(`#${field}-text`, text);
       await until(async () => ((await textOf(p, `#${field}-error`)) ?? '').includes(message), `#${field}-error for ${text}`);

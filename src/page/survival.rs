@@ -25,9 +25,19 @@ pub fn survival_plan(settings: &Settings) -> Result<Plan, Error> {
     Plan::new(&spec, axes, engine)
 }
 
+/// [`survival_plan`] with every cell checked before any is computed ([`Plan::check_cells`]):
+/// where the map starts. A headroom too low for the fluid engine is then the headroom's fault,
+/// as the CLI says, not the engine's (the page told "engine must be discrete here" of the
+/// engine "auto", whose discrete map was far too much work).
+pub fn checked_survival_plan(settings: &Settings) -> Result<Plan, Error> {
+    let plan = survival_plan(settings)?;
+    plan.check_cells()?;
+    Ok(plan)
+}
+
 /// Every row of the settings' map, computed.
 pub fn survival_rows(settings: &Settings) -> Result<Vec<Row>, Error> {
-    let plan = survival_plan(settings)?;
+    let plan = checked_survival_plan(settings)?;
     let mut rows = Vec::new();
     for (series, headrooms) in plan.pieces(1) {
         rows.extend(plan.rows_of(series, &headrooms)?);
@@ -144,5 +154,19 @@ mod tests {
         })
         .unwrap();
         assert!(svg.contains("your scenario: collapses"), "the mark's label");
+    }
+
+    /// A headroom too low for the fluid engine is refused as the headroom's, as the CLI
+    /// refuses it: the page told "engine must be discrete here" of its engine "auto".
+    #[test]
+    fn a_headroom_too_low_for_the_fluid_engine_is_the_headrooms_fault() {
+        let mut settings = Settings::default();
+        settings.set("headroom", "0.1..0.2");
+        settings.set("steps", "4x4");
+        let refused = "headroom must be a low end at which the fluid engine runs every cell";
+        let error = checked_survival_plan(&settings).unwrap_err().to_string();
+        assert!(error.starts_with(refused), "{error}");
+        let error = survival_rows(&settings).unwrap_err().to_string();
+        assert!(error.starts_with(refused), "{error}");
     }
 }

@@ -147,7 +147,7 @@ pub fn survival_jobs(
 ) -> Result<JsValue, JsValue> {
     let workers = index("workers", from_js("workers", workers)?, 64)?;
     let settings = settings(values)?;
-    let plan = page::survival_plan(&settings)
+    let plan = page::checked_survival_plan(&settings)
         .map_err(|e| page_error(&page::PageError::from(e).quoting(&settings)))?;
     to_js(&plan.pieces(workers))
 }

@@ -83,7 +83,7 @@ pub(crate) fn caption(
     let recovered = if no_outage { "the start" } else { "recovery" };
     let exhausted = whole_percent(share(summary.exhausted));
     let mostly_exhausted = summary.exhausted > 0.5 * summary.arrivals;
-    let within_a_minute = |at: u32| at <= summary.outage_end_s + 60;
+    let within_a_minute = |at: u32| summary.after_recovery_s(at) <= 60.0;
     // The survival map's collapse: no delivery of the backlog within the hour after the outage,
     // and goodput in that hour under half the arrival rate. Said here unless the sentence below
     // says it (most deliveries exhausted), and only of steady traffic that brings deliveries:

@@ -84,7 +84,8 @@ pub fn classify(spec: &Spec, report: &StormReport) -> Cell {
     let recovery_s = summary
         .drained_at_s
         .filter(|_| drained_within_the_hour(summary))
-        .map(|at| f64::from(at.saturating_sub(end)));
+        // To the end of that second, as a storm's caption counts it.
+        .map(|at| summary.after_recovery_s(at));
     let goodput_vs_arrivals =
         crate::storm::goodput_per_s(&report.minutes, end, RECOVERY_WINDOW_S) / spec.arrivals_per_s;
     let outcome = match recovery_s {

@@ -13,7 +13,8 @@
 //! - **recovers**: the backlog is delivered within the window (the storm's `drained_by` is
 //!   `delivery`, and `drained_at_s`, the second at whose end the backlog is drained, is one of
 //!   the window's 3,600 seconds: `E` to `E + 3599`); the cell's `recovery_s` is
-//!   `drained_at_s − E`, at most 3,599;
+//!   `drained_at_s + 1 − E` (to that second's end, as a storm's caption counts a drain), at most
+//!   3,600;
 //! - **collapsed**: otherwise, when goodput in the window (attempts answered within the timeout
 //!   per second, over the minutes wholly inside `[E, E + 1 h)`) is below
 //!   [`COLLAPSE_GOODPUT_SHARE`] (half) of the arrival rate: the destination is up but its

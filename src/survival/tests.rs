@@ -112,7 +112,7 @@ fn a_backlog_drained_in_the_second_after_the_hour_is_slow_in_the_map_and_the_sto
         },
         ..Spec::article_fixed()
     };
-    for (outage, recovery_s) in [(3_607, Some(3_599.0)), (3_608, None)] {
+    for (outage, recovery_s) in [(3_607, Some(3_600.0)), (3_608, None)] {
         let storm = cell_spec(&paused, f64::from(outage), 3.0);
         let whole = simulate(&Scenario::new(storm).unwrap(), Engine::Discrete, false).unwrap();
         assert_eq!(
@@ -505,7 +505,7 @@ fn a_recovery_after_exhaustion_names_the_exhausted_share() {
     assert!(
         map.caption.starts_with(
             "Your scenario (an outage of 10 min at 3.00× headroom) recovers: what is left of its \
-             backlog is delivered 34 s after the outage ends, but 13% of its deliveries ran out \
+             backlog is delivered 35 s after the outage ends, but 13% of its deliveries ran out \
              of attempts (kept for a replay)."
         ),
         "{}",

@@ -17,7 +17,7 @@ run of that cell's own scenario, as the README builds it:
   + 10% budget": your flags plus `--budget 10%`, or "your policy without its budget": your flags
   without `--budget` (and `--budget-window`, refused alone), when yours has one;
 and classifies it by the README's rule: **recovers** when `drained_by` is `delivery` within the
-hour after the outage's end (`recovery_s` = `drained_at_s` - outage end), **collapsed** when
+hour after the outage's end (`recovery_s` = `drained_at_s` + 1 - outage end), **collapsed** when
 goodput (successes per second over the storm minutes wholly inside that hour) is below half the
 arrival rate, **slow** otherwise; `exhausted_share` and `peak_multiple` are those up to the end
 of the window (the storm runs on to its own end; its per-second rows are cut there). It then
@@ -238,7 +238,7 @@ def derive_cell(summary, rows, flags, rate):
     goodput = good / nsec / rate if nsec > 0 else None
     drained = summary["drained_at_s"]
     if summary["drained_by"] == "delivery" and drained is not None and drained < wend:
-        outcome, recovery = "recovers", float(drained - oend)
+        outcome, recovery = "recovers", float(drained + 1 - oend)
     else:
         outcome, recovery = ("collapsed" if goodput is not None and goodput < 0.5 else "slow"), None
     tol = dict(exhausted_share=ROUND / deliveries * 2 + 1e-12,

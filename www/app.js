@@ -11,7 +11,6 @@ import init, {
   embedSnippet,
   encodeState,
   fileStem,
-  formatDuration,
   newSeed,
   pageConfig,
   pageSchedule,
@@ -20,6 +19,7 @@ import init, {
   previewSettings,
   settingEdited,
   sliderPosition,
+  sliderText,
   computeSurvivalRows,
   survivalExport,
   survivalJobs,
@@ -74,7 +74,7 @@ function syncSlider(field) {
   const slider = $(field);
   const text = $(`${field}-text`).value;
   // A screen reader says the field's value ("3 h"), not the thumb's position among the stops.
-  slider.setAttribute('aria-valuetext', text.trim() || 'empty');
+  slider.setAttribute('aria-valuetext', text.trim() || 'none');
   const position = sliderPosition(field, text);
   if (position === undefined) return;
   if (!config.sliderStops[field]) {
@@ -809,8 +809,7 @@ async function main() {
 
   for (const field of SLIDERS) {
     $(field).addEventListener('input', () => {
-      const stops = config.sliderStops[field];
-      $(`${field}-text`).value = stops ? formatDuration(stops[Number($(field).value)]) : $(field).value;
+      $(`${field}-text`).value = sliderText(field, Number($(field).value));
       // A slider a link stretched (multiplier 1000 on one up to 5) shrinks back once dragged in.
       syncSlider(field);
       if (POLICY_CONTROLS.includes(field)) edited(field);

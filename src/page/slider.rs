@@ -42,6 +42,10 @@ pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
 /// sign. Durations must be more than 0 s and at most 365 days; numbers in the field's range
 /// (`attempts` `1e9` or `0` stood at a number no slider has).
 pub fn slider_position(field: &str, text: &str) -> Option<f64> {
+    // No budget stands at the budget slider's left end, where dragging writes it.
+    if field == "budget" && text.trim().is_empty() {
+        return Some(0.0);
+    }
     if let Some((name, stops)) = slider_stops().into_iter().find(|(name, _)| *name == field) {
         if !super::settings::is_valid(name, text) {
             return None;
@@ -60,9 +64,46 @@ pub fn slider_position(field: &str, text: &str) -> Option<f64> {
     super::settings::number_of(field, text).filter(|n| n.is_finite() && *n >= 0.0)
 }
 
+/// The text `field`'s slider writes into its field with its thumb at `position`: a duration
+/// slider's stop in words ("3 h"), the budget slider's left end nothing (no budget: `0` would be
+/// `--budget 0`, a budget of no share that still sends its floor's retries), any other number
+/// as itself.
+pub fn slider_text(field: &str, position: f64) -> String {
+    if let Some((_, stops)) = slider_stops().into_iter().find(|(name, _)| *name == field) {
+        let index = (position.max(0.0) as usize).min(stops.len() - 1);
+        return crate::format_duration(stops[index]);
+    }
+    if field == "budget" && position <= 0.0 {
+        return String::new();
+    }
+    position.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The budget slider's left end is no budget, both ways: dragged there it empties the
+    /// field, and an empty field stands there (dragged back from 10% it wrote "0", a budget of
+    /// no share that holds retries back).
+    #[test]
+    fn the_budget_sliders_left_end_is_no_budget() {
+        assert_eq!(slider_text("budget", 0.0), "");
+        assert_eq!(slider_position("budget", ""), Some(0.0));
+        assert_eq!(slider_text("budget", 10.0), "10");
+        assert_eq!(slider_position("budget", "10"), Some(10.0));
+        assert_eq!(slider_text("multiplier", 1.5), "1.5");
+        assert_eq!(slider_text("cap", 13.0), "3 h");
+        assert_eq!(
+            slider_position("cap", &slider_text("cap", 13.0)),
+            Some(13.0)
+        );
+        assert_eq!(
+            slider_text("cap", 99.0),
+            "7 days",
+            "past the end: the last stop"
+        );
+    }
 
     /// The thumb follows what the core reads: the nearest stop by ratio, ties to the lower.
     #[test]

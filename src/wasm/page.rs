@@ -91,6 +91,17 @@ pub fn slider_position(
     ))
 }
 
+/// The text `field`'s slider writes into its field with its thumb at `position`: a duration
+/// slider's stop in words, the budget slider's left end empty (no budget), a number as itself.
+#[wasm_bindgen(js_name = sliderText)]
+pub fn slider_text(
+    #[wasm_bindgen(unchecked_param_type = "string")] field: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] position: JsValue,
+) -> Result<String, JsValue> {
+    let position: f64 = from_js("position", position)?;
+    Ok(page::slider_text(&text("field", &field)?, position))
+}
+
 /// The settings after the reader changed `control` (`preset`, `base`, `multiplier`, `cap`,
 /// `attempts`, `give-up`, `stop`, `drop-gaps`, each followed by ` typed` when typed into its
 /// field rather than moved with its slider; others change nothing else).

@@ -35,6 +35,7 @@ import init, {
   schedule,
   settingEdited,
   sliderPosition,
+  sliderText,
   staleness,
   storm,
   stormSvg,
@@ -140,7 +141,7 @@ export async function everyExport(): Promise<string[]> {
   const unused: string = element.errors.map((e) => `${e.attribute}: ${e.message}`).join('\n');
   const numbers: NumberTable = page.table;
   const numbersCsv: string = viewCsv(view, element.settings, numbers) + element.settings.view + unused;
-  const saveAs: string = fileStem(view, settings) + fileStem('schedule', element.settings);
+  const saveAs: string = fileStem(view, settings) + fileStem('schedule', element.settings) + sliderText('budget', 0);
   const map: SurvivalMap = survival(scenario, { steps: '6x4', outages: '1m..2h' });
   const cliff: number | null = map.series[0].boundary[0];
   const jobs: Array<[number, number[]]> = survivalJobs(settings, 2);

@@ -623,7 +623,7 @@ test('sliders say their field\'s value, errors are polite, and a chart\'s number
     // A screen reader read the cap slider as "13" (its stop) for 3 h.
     const valueTexts = () => page.evaluate(() => ['base', 'multiplier', 'cap', 'attempts', 'outage', 'budget']
       .map((id) => [document.getElementById(id).getAttribute('aria-valuetext'), document.getElementById(`${id}-text`).value]));
-    for (const [said, shown] of await valueTexts()) assert.equal(said, shown.trim() || 'empty');
+    for (const [said, shown] of await valueTexts()) assert.equal(said, shown.trim() || 'none');
     assert.deepEqual((await valueTexts())[2], ['3 h', '3 h']);
     await page.focus('#cap');
     await renderAfter(page, () => page.keyboard.press('ArrowRight'));
@@ -844,6 +844,14 @@ test('the retry budget, by slider or by text, redraws the storm and names the bu
     assertFieldValid(await fieldError(page, 'budget-floor'), 'budget-floor');
     assert.ok(!pure.lines[0].includes('retries a second') && pure.lines[0].includes('pending'),
       `without its floor a 0% budget holds every retry: ${JSON.stringify(pure.lines[0])}`);
+    // The slider's left end is no budget (dragged back from 10%, it wrote 0, a budget).
+    await renderAfter(page, () => page.fill('#budget-floor-text', ''));
+    await renderAfter(page, () => page.fill('#budget-text', '10'));
+    await slider.focus();
+    await renderAfter(page, () => page.keyboard.press('Home'));
+    assert.equal(await page.locator('#budget-text').inputValue(), '', 'the left end empties the field');
+    assert.equal(await slider.getAttribute('aria-valuetext'), 'none');
+    assert.deepEqual((await stormState(page)).lines, initial.lines, 'the left end is no budget');
   });
 });
 

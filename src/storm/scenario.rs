@@ -198,7 +198,7 @@ impl Spec {
     /// up, with `A` in whole millionths per second, as [`Units::arrivals_in`] counts them second
     /// by second.
     pub fn steady_deliveries(&self) -> f64 {
-        Units::whole_by(micro(self.arrivals_per_s), u64::from(self.traffic_s)) as f64
+        steady_count(self.arrivals_per_s, self.traffic_s)
     }
 
     /// The pace after a pause: the resume rate if given, else the rate limit if one is set,
@@ -395,6 +395,13 @@ fn duration(field: &'static str, value: f64, max: f64, max_text: &str) -> Result
             format!("a duration from 1 µs to {max_text}"),
         ))
     }
+}
+
+/// Deliveries steady arrivals of `arrivals_per_s` bring over `traffic_s` seconds, as a storm
+/// counts them: `A × traffic` rounded to the nearest whole, halves up, with `A` in whole
+/// millionths per second. Every limit on deliveries counts them so.
+pub fn steady_count(arrivals_per_s: f64, traffic_s: u32) -> f64 {
+    Units::whole_by(micro(arrivals_per_s), u64::from(traffic_s)) as f64
 }
 
 /// Rounds a non-negative finite value to the nearest millionth, as a whole number of them.

@@ -202,8 +202,8 @@ const BRANCH_LEAD_S: f64 = 64.0;
 fn check_deliveries(yours: &Spec, axes: &Axes) -> Result<(), Error> {
     let mapped = axes.outages_s.iter().copied().fold(0.0, f64::max);
     let own = f64::from(yours.outage.1);
-    let lasts = f64::from(cell_spec(yours, mapped.max(own), 1.0).traffic_s);
-    if (yours.arrivals_per_s * lasts).floor() <= crate::storm::MAX_DELIVERIES {
+    let lasts = cell_spec(yours, mapped.max(own), 1.0).traffic_s;
+    if crate::storm::steady_count(yours.arrivals_per_s, lasts) <= crate::storm::MAX_DELIVERIES {
         return Ok(());
     }
     // Your storm's own cell is on the map too: when its outage is the longest, a shorter one
@@ -223,8 +223,8 @@ fn check_deliveries(yours: &Spec, axes: &Axes) -> Result<(), Error> {
         format!(
             "at most {} per second for this map: {cell}'s traffic lasts {} (the outage and the \
              hour after it), and a storm creates at most 10000000 deliveries ({instead})",
-            (crate::storm::MAX_DELIVERIES / lasts).floor(),
-            crate::format_duration(lasts)
+            (crate::storm::MAX_DELIVERIES / f64::from(lasts)).floor(),
+            crate::format_duration(f64::from(lasts))
         ),
     ))
 }

@@ -419,3 +419,22 @@ fn refusals_of_text_as_written_name_the_range() {
         "error: --breaker-share must be a whole percentage from 1% to 100%, got 1e-300%",
     );
 }
+
+/// A map's limit on deliveries counts them as a storm does (rounded): 1388.889/s over a cell's
+/// 2 h is 10,000,001 deliveries, refused in the map's own words (a cut count let it through to
+/// a storm's refusal of its traffic).
+#[test]
+fn a_maps_delivery_limit_counts_as_a_storm_does() {
+    refused(
+        &[
+            "survival",
+            "--arrivals",
+            "1388.889",
+            "--outages",
+            "10s..1h",
+            "--steps",
+            "2x2",
+        ],
+        "error: --arrivals must be at most 1388 per second for this map",
+    );
+}

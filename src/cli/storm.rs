@@ -2,7 +2,9 @@
 //! outage, simulated or (engine arithmetic) by the article's table.
 
 use backoff_lab::jitter::Jitter;
-use backoff_lab::storm::{arithmetic_view, ArithmeticReport, Scenario, StormReport};
+use backoff_lab::storm::{
+    arithmetic_view, ArithmeticReport, Breaker, RetryQuota, Scenario, StormReport,
+};
 use backoff_lab::{Engine, Error};
 use clap::Args;
 use serde::Serialize;
@@ -110,8 +112,14 @@ struct ScenarioJson {
     resume_rate_per_s: Option<f64>,
     retry_after_s: Option<f64>,
     retry_after_threshold_s: Option<f64>,
-    retry_quota: Option<String>,
-    breaker: Option<String>,
+    retry_quota: Option<RetryQuota>,
+    breaker: Option<Breaker>,
+}
+
+/// A number to 12 significant digits: a budget of 7% is 7, not 7.000000000000001 (its share
+/// times 100).
+fn plain(value: f64) -> f64 {
+    format!("{value:.11e}").parse().unwrap_or(value)
 }
 
 #[derive(Serialize)]
@@ -147,7 +155,7 @@ impl ScenarioJson {
             },
             seed: spec.seed,
             abandon: spec.abandon,
-            budget_percent: bounds.budget.map(|share| share * 100.0),
+            budget_percent: bounds.budget.map(|share| plain(share * 100.0)),
             budget_window_s: budget.then_some(bounds.budget_window_s),
             budget_floor_per_s: budget.then_some(bounds.budget_floor_per_s),
             rate_limit_per_s: bounds.rate_limit_per_s,
@@ -155,8 +163,8 @@ impl ScenarioJson {
             resume_rate_per_s: bounds.pause.then(|| spec.resume_pace_per_s()),
             retry_after_s: bounds.retry_after_s,
             retry_after_threshold_s: retry_after.then_some(bounds.retry_after_threshold_s),
-            retry_quota: bounds.retry_quota.map(|q| q.describe()),
-            breaker: bounds.breaker.map(|b| b.describe()),
+            retry_quota: bounds.retry_quota,
+            breaker: bounds.breaker,
         }
     }
 }

@@ -28,8 +28,10 @@ pub const AWS_RETRY_COST: u32 = 10;
 /// What a first attempt's success gives back under the `aws` quota, in tokens.
 pub const AWS_SUCCESS_REFUND: u32 = 1;
 
-/// A token bucket on retries.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A token bucket on retries. Serialized as `{"kind": "aws", "tokens": 500}` or
+/// `{"kind": "grpc", "max_tokens": 10, "token_ratio": 0.1}`.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
 pub enum RetryQuota {
     /// The AWS SDKs' standard retry mode: a bucket of `tokens` (500 in the SDKs); a retry costs
     /// [`AWS_RETRY_COST`], a first attempt's success gives back [`AWS_SUCCESS_REFUND`] and a

@@ -399,6 +399,31 @@ fn a_storms_json_says_what_was_simulated() {
         (fixed["jitter"].as_str(), fixed["rate_limit_per_s"].as_f64()),
         (Some("none"), None)
     );
+    // Every bound as data, not prose, and no float noise (a 7% budget read 7.000000000000001).
+    let bounded = scenario(&[
+        "--budget",
+        "7%",
+        "--retry-quota",
+        "grpc",
+        "--breaker-failures",
+        "5",
+        "--breaker-share",
+        "50%",
+    ]);
+    assert_eq!(bounded["budget_percent"].as_f64(), Some(7.0));
+    assert_eq!(
+        bounded["retry_quota"],
+        serde_json::json!({"kind": "grpc", "max_tokens": 10, "token_ratio": 0.1})
+    );
+    assert_eq!(
+        bounded["breaker"],
+        serde_json::json!({
+            "failures": 5,
+            "share": {"percent": 50, "window_s": 30, "min_attempts": 100},
+            "cooldown_s": 30,
+            "probes": 1
+        })
+    );
 }
 
 /// A duration refused as written (a month's `M`, a unit twice) is told the flag's range too,

@@ -72,14 +72,15 @@ fn check_breaker_share(value: &str) -> Result<(), String> {
         .map_err(reason)
 }
 
-/// The retry budget's floor: empty (its default) or a rate of 0 or more (0 is a pure share).
+/// The retry budget's floor: empty (its default) or a rate in the storm's range for it (0 is a
+/// pure share): [`crate::storm::Bounds`] checks the same.
 fn check_budget_floor(value: &str) -> Result<(), String> {
     if value.trim().is_empty() {
         return Ok(());
     }
     match NumberInput::Text(value.into()).per_second("budget-floor") {
-        Ok(rate) if rate >= 0.0 => Ok(()),
-        _ => Err("a rate of 0 or more, such as 0.5/s or 30/min".into()),
+        Ok(rate) if (0.0..=1e7).contains(&rate) => Ok(()),
+        _ => Err("a rate from 0 to 10000000 per second, such as 0.5/s or 30/min".into()),
     }
 }
 
@@ -751,6 +752,20 @@ mod tests {
         assert!(back.notices.is_empty(), "{:?}", back.notices);
         assert_eq!(back.settings, settings);
         assert_eq!(encode_hash(&back.settings), hash);
+    }
+
+    /// A budget floor past the storm's range is refused by the link, with that range, not let
+    /// through to be refused later quoted per second.
+    #[test]
+    fn a_budget_floor_is_told_the_storms_range() {
+        let state = decode_hash("#budget=10&budget-floor=2e7/s");
+        assert_eq!(state.settings.get("budget-floor"), "");
+        assert!(
+            state.notices[0].contains("a rate from 0 to 10000000 per second"),
+            "{:?}",
+            state.notices
+        );
+        assert!(decode_hash("#budget=10&budget-floor=0").notices.is_empty());
     }
 
     #[test]

@@ -55,7 +55,8 @@ impl<T: Copy + Default + Add<Output = T> + Sub<Output = T> + std::iter::Sum> Win
 pub(crate) struct ExactBudget {
     window: Option<Window<u64>>,
     ppm: u64,
-    /// The floor over the whole window, in millionths of a retry.
+    /// The floor over the whole window, in millionths of a retry: whole retries, the floor
+    /// rate's count over the window as every rate's ([`Units::whole_by`]).
     floor: u128,
 }
 
@@ -64,7 +65,7 @@ impl ExactBudget {
         ExactBudget {
             window: units.budget_ppm.map(|_| Window::new(units.budget_window_s)),
             ppm: units.budget_ppm.unwrap_or(0),
-            floor: u128::from(units.budget_floor) * u128::from(units.budget_window_s),
+            floor: u128::from(floor_retries(units)) * u128::from(MICRO),
         }
     }
 
@@ -88,6 +89,13 @@ impl ExactBudget {
     }
 }
 
+/// The retries the floor allows over the budget's window: its rate's whole count over the
+/// window, rounded as every rate's count is (20/min over 60 s is 20; cut, it was 19, from
+/// 333,333 millionths a second).
+fn floor_retries(units: &Units) -> u64 {
+    Units::whole_by(units.budget_floor, u64::from(units.budget_window_s))
+}
+
 /// The budget on expected values (fluid engine): the same sums and the same rounding down of
 /// the allowance (first attempts are whole here whenever the arrivals are).
 #[derive(Debug, Clone)]
@@ -102,7 +110,7 @@ impl ExpectedBudget {
         ExpectedBudget {
             window: units.budget_ppm.map(|_| Window::new(units.budget_window_s)),
             share: units.budget_ppm.unwrap_or(0) as f64 / MICRO as f64,
-            floor: super::scenario::as_rate(units.budget_floor) * f64::from(units.budget_window_s),
+            floor: floor_retries(units) as f64,
         }
     }
 

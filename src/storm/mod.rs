@@ -39,7 +39,8 @@
 //!    [`Scenario::resume_pace_per_s`]); under a circuit breaker,
 //!    none while it is open and at most its probes while it is half-open (see **The circuit
 //!    breaker**); the smallest of these. First attempts go first; retries get what is left, at
-//!    most the budget's room: `max(0, floor(share × F + floor × W) − R)`, with `F` the first
+//!    most the budget's room: `max(0, floor(share × F) + round(floor × W) − R)` (the floor's
+//!    part a rate's count, rounded as every rate's), with `F` the first
 //!    attempts sent in the trailing window of `W` seconds (this one included), `R` the retries
 //!    sent in it before this second, and the floor always taken over the whole window, from
 //!    second 0 on; and at most the retry quota's room (see **The retry quota**).

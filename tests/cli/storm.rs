@@ -268,6 +268,28 @@ fn rates_per_minute_and_per_hour_count_whole() {
         .map(|m| m["attempts"].as_f64().unwrap())
         .collect();
     assert_eq!(minutes, [20.0; 5]);
+    // A budget's floor of 20/min lets 20 retries a minute through (it let 19), on both engines.
+    for engine in ["discrete", "fluid"] {
+        let floored = summary(&[
+            "--budget",
+            "0",
+            "--budget-floor",
+            "20/min",
+            "--outage",
+            "30m",
+            "--traffic",
+            "10m",
+            "--arrivals",
+            "1/s",
+            "--engine",
+            engine,
+        ]);
+        let retries: Vec<f64> = floored["minutes"].as_array().unwrap()[..8]
+            .iter()
+            .map(|m| m["retries"].as_f64().unwrap())
+            .collect();
+        assert_eq!(retries, [20.0; 8], "{engine}");
+    }
 }
 
 /// `--give-up` in a storm counts the schedule's attempts up to its first at or past the time,

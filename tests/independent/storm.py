@@ -262,7 +262,8 @@ def simulate(sc, opts=None):
             F = sum(first_hist[lo:s]) + sent_first
             R = sum(retry_hist[lo:s])
             Wf = min(W, s + 1) if opts.get("budget_floor_partial") else W
-            broom = (budget_ppm * F + floor_m * Wf) // MICRO - R
+            # The share's part cut, the floor's a rate's count over the window, rounded.
+            broom = (budget_ppm * F) // MICRO + whole(floor_m, Wf) - R
             room = min(room, max(0, broom))
         if quota is not None and quota[0] == "aws":
             room = min(room, tokens // (10 * MICRO))

@@ -466,7 +466,7 @@ impl StormReport {
 /// Attempts answered within the timeout per second, over the minutes wholly inside the window of
 /// `window_s` seconds from second `from` (0 when none is): the goodput by which the survival map
 /// and the storm's caption call a storm collapsed. The minutes are the storm's own, counted from
-/// second 0 (minute `m` is seconds `60m` to `60m + 59`), not from `from`.
+/// second 0 (the `m`-th is seconds `60(m − 1)` to `60(m − 1) + 59`), not from `from`.
 pub fn goodput_per_s(minutes: &[Interval], from: u32, window_s: u32) -> f64 {
     let (successes, count) = whole_minutes(minutes, from, window_s)
         .fold((0.0, 0u32), |(s, n), m| (s + m.successes, n + 1));

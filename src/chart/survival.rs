@@ -218,15 +218,26 @@ fn cells<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Ticks at nice values within `low..=high`, at most `max` of them.
+/// Ticks at the axis' two ends, the first and last values computed, and at nice values between
+/// them, at most `max` in all (at least the two ends); a nice value nearer an end than most of
+/// a tick's room is left out. The ends are labelled because the edge rows and columns are half
+/// cells: the bottom row of a 1.05..20 map read as "below 1.5×", and a phone's outage axis
+/// stopped short of its 24 h.
 fn ticks(nice: &[f64], (low, high): (f64, f64), max: usize) -> Vec<f64> {
-    let within: Vec<f64> = nice
+    let room = (high / low).ln() / max.max(2) as f64 * 0.8;
+    let inner: Vec<f64> = nice
         .iter()
         .copied()
-        .filter(|t| *t >= low && *t <= high)
+        .filter(|t| (t / low).ln() >= room && (high / t).ln() >= room)
         .collect();
-    let step = within.len().div_ceil(max.max(1)).max(1);
-    within.into_iter().step_by(step).collect()
+    let slots = max.saturating_sub(2);
+    let mut all = vec![low];
+    if slots > 0 {
+        let step = inner.len().div_ceil(slots).max(1);
+        all.extend(inner.into_iter().step_by(step));
+    }
+    all.push(high);
+    all
 }
 
 /// Nice outage lengths and headroom ratios along both axes, with light grid lines over the
@@ -255,7 +266,7 @@ fn axes<DB: DrawingBackend>(
         line(plot, vec![(x.0, r), (x.1, r)], grid)?;
         let (px, py) = plot.backend_coord(&(x.0, r));
         area.draw(&Text::new(
-            format!("{r}×"),
+            format!("{}×", crate::number_text::multiple(r)),
             (px - (6.0 * s) as i32, py),
             style.pos(Pos::new(HPos::Right, VPos::Center)),
         ))
@@ -631,6 +642,29 @@ mod tests {
             assert!(axis.len() >= 2, "{size:?}: {labels:?}");
             for label in axis {
                 assert!(!mark.overlaps(label), "{size:?}: {mark:?} over {label:?}");
+            }
+        }
+    }
+
+    /// Both axes label their ends, the first and last values computed, at a phone's width and
+    /// a desktop's: the bottom row (1.05×) read as "below 1.5×", and at 390 px the outage axis
+    /// stopped short of its 24 h.
+    #[test]
+    fn both_axes_label_their_ends() {
+        for width in [360, 900] {
+            let svg = crate::chart::to_svg((width, 460), |area| {
+                draw(area, &map((24, 16)), &Default::default())
+            })
+            .unwrap();
+            let labels: Vec<String> = crate::chart::svg_read::labels(&svg)
+                .into_iter()
+                .map(|l| l.text)
+                .collect();
+            for end in ["1.05×", "20×", "10 s", "24 h"] {
+                assert!(
+                    labels.iter().any(|l| l == end),
+                    "{width}: {end} in {labels:?}"
+                );
             }
         }
     }

@@ -529,22 +529,7 @@ mod tests {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// WCAG's contrast ratio between two colours (1 to 21).
-    fn contrast(a: RGBColor, b: RGBColor) -> f64 {
-        let lum = |RGBColor(r, g, b): RGBColor| {
-            let lin = |c: u8| {
-                let c = f64::from(c) / 255.0;
-                if c <= 0.03928 {
-                    c / 12.92
-                } else {
-                    ((c + 0.055) / 1.055).powf(2.4)
-                }
-            };
-            0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
-        };
-        let (x, y) = (lum(a), lum(b));
-        (x.max(y) + 0.05) / (x.min(y) + 0.05)
-    }
+    use crate::chart::theme::contrast;
 
     /// On a dark page the "exhausted" swatch (a faint orange like the region it names) was
     /// next to invisible: it is the region's own shade, outlined in a colour that stands out

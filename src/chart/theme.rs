@@ -81,26 +81,27 @@ impl Theme {
     }
 }
 
+/// WCAG's contrast ratio of two colours (1 to 21), for the tests that check what reads.
+#[cfg(test)]
+pub(crate) fn contrast(a: RGBColor, b: RGBColor) -> f64 {
+    let luminance = |RGBColor(r, g, b): RGBColor| {
+        let linear = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.03928 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+    };
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// WCAG's contrast ratio of two colours.
-    fn contrast(a: RGBColor, b: RGBColor) -> f64 {
-        let luminance = |RGBColor(r, g, b): RGBColor| {
-            let linear = |c: u8| {
-                let c = f64::from(c) / 255.0;
-                if c <= 0.03928 {
-                    c / 12.92
-                } else {
-                    ((c + 0.055) / 1.055).powf(2.4)
-                }
-            };
-            0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
-        };
-        let (la, lb) = (luminance(a), luminance(b));
-        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
-    }
 
     /// Every colour text is drawn in reads at 4.5:1 on its background, and the cap's marks at
     /// 3:1, in both themes (the light theme's orange labels were 3.9:1, its cap 2.3:1).

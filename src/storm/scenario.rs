@@ -526,11 +526,6 @@ impl Units {
     }
 }
 
-/// Millionths per second as a rate.
-pub(crate) fn as_rate(millionths: u64) -> f64 {
-    millionths as f64 / MICRO as f64
-}
-
 /// A rate as a refusal quotes it where the text it was given as is not at hand: per second, to
 /// six significant digits (`138.889/s` for 500000/h, not `138.88888888888889/s`), with an
 /// exponent below a millionth (`1e-14/s`, which six decimals would make `0/s`).

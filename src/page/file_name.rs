@@ -77,11 +77,7 @@ mod tests {
     use super::*;
 
     fn settings(pairs: &[(&str, &str)]) -> Settings {
-        let mut settings = Settings::default();
-        for (key, value) in pairs {
-            settings.set(key, *value);
-        }
-        settings
+        Settings::with(pairs)
     }
 
     /// Two states' downloads have two names, each saying what decides it: the timeline draws no

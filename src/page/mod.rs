@@ -261,11 +261,7 @@ mod tests {
     use super::*;
 
     fn with(pairs: &[(&str, &str)]) -> Settings {
-        let mut settings = Settings::default();
-        for (key, value) in pairs {
-            settings.set(key, *value);
-        }
-        settings
+        Settings::with(pairs)
     }
 
     /// A thousand attempts reach the page as the first 399 rows, a note of the 600 left out

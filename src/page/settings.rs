@@ -212,6 +212,16 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The defaults with `pairs` set, for tests.
+    #[cfg(test)]
+    pub(crate) fn with(pairs: &[(&str, &str)]) -> Settings {
+        let mut settings = Settings::default();
+        for (key, value) in pairs {
+            settings.set(key, *value);
+        }
+        settings
+    }
+
     /// The setting `key`'s text ("" for a key the page does not have).
     pub fn get(&self, key: &str) -> &str {
         index(key).map_or("", |i| self.values[i].as_str())

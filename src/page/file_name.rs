@@ -4,22 +4,25 @@
 
 use super::Settings;
 
-/// The longest name made, before its extension: file systems take 255 bytes, and a name this
-/// long still reads in a downloads list.
+/// The longest name made before its state's digits and its extension: file systems take 255
+/// bytes, and a name this long still reads in a downloads list.
 const MAX_LEN: usize = 120;
 
 /// The file name, without its extension, of a download of `what` (a chart's view, or the
 /// `schedule` or `staleness` report) drawn from `settings`: `backoff-lab-`, `what`, the policy
 /// (its preset, then its gaps, or its base, multiplier and cap), its stop, its jitter where
-/// `what` draws any, and the storm's outage or the staleness tolerance where they decide it. In
-/// lowercase letters, digits, dots and dashes alone (`×3` is `x3`, `30 s` is `30s`).
+/// `what` draws any, the storm's outage or the staleness tolerance where they decide it, and
+/// six hex digits of the settings' share link (FNV-1a, 32 bits, of the link without the
+/// `view` and `section` it opens at), which set two states' names apart whatever the setting
+/// they differ in (a storm's bounds, its traffic, the outage read off). In lowercase letters,
+/// digits, dots and dashes alone (`×3` is `x3`, `30 s` is `30s`).
 ///
 /// # Example
 /// ```
 /// use backoff_lab::page::{file_stem, Settings};
 /// assert_eq!(
 ///     file_stem("storm", &Settings::default()),
-///     "backoff-lab-storm-30s-x3-cap-3h-14-attempts-full-jitter-outage-10min"
+///     "backoff-lab-storm-30s-x3-cap-3h-14-attempts-full-jitter-outage-10min-1c9dc5"
 /// );
 /// ```
 pub fn file_stem(what: &str, settings: &Settings) -> String {
@@ -47,7 +50,22 @@ pub fn file_stem(what: &str, settings: &Settings) -> String {
         "staleness" => parts.push(format!("tolerance-{}", value("tolerance"))),
         _ => {}
     }
-    slug(&parts.join("-"))
+    format!("{}-{}", slug(&parts.join("-")), state_digits(settings))
+}
+
+/// Six hex digits of the share link of `settings`, the chart it opens at left out: FNV-1a.
+fn state_digits(settings: &Settings) -> String {
+    let mut state = settings.clone();
+    let defaults = Settings::default();
+    for key in ["view", "section"] {
+        state.set(key, defaults.get(key));
+    }
+    let hash = super::encode_hash(&state)
+        .bytes()
+        .fold(0x811c_9dc5_u32, |hash, byte| {
+            (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+        });
+    format!("{:06x}", hash & 0x00ff_ffff)
 }
 
 /// `text` in lowercase letters, digits, dots and dashes: spaces inside a value dropped (`30 s`),
@@ -80,17 +98,27 @@ mod tests {
         Settings::with(pairs)
     }
 
+    /// The name without its state's six digits, which it checks are there.
+    fn words(name: &str) -> &str {
+        let (words, digits) = name.rsplit_once('-').unwrap();
+        assert!(
+            digits.len() == 6 && digits.chars().all(|c| c.is_ascii_hexdigit()),
+            "{name}"
+        );
+        words
+    }
+
     /// Two states' downloads have two names, each saying what decides it: the timeline draws no
     /// jitter and names none; a list of gaps is named by its gaps.
     #[test]
     fn a_download_is_named_after_what_decides_it() {
         let default = Settings::default();
         assert_eq!(
-            file_stem("timeline", &default),
+            words(&file_stem("timeline", &default)),
             "backoff-lab-timeline-30s-x3-cap-3h-14-attempts"
         );
         assert_eq!(
-            file_stem("staleness", &default),
+            words(&file_stem("staleness", &default)),
             "backoff-lab-staleness-30s-x3-cap-3h-14-attempts-full-jitter-tolerance-6h"
         );
         let svix = settings(&[
@@ -101,13 +129,38 @@ mod tests {
             ("give-up", "27 h 35 min 5 s"),
         ]);
         assert_eq!(
-            file_stem("herd", &svix),
+            words(&file_stem("herd", &svix)),
             "backoff-lab-herd-svix-gaps-5s-5m-30m-2h-5h-10h-10h-give-up-27h35min5s"
         );
         assert_ne!(
             file_stem("storm", &default),
             file_stem("storm", &settings(&[("outage", "30 min")]))
         );
+    }
+
+    /// Two states that differ in any setting have two names, the storm's bounds and the outage
+    /// read off included (every storm download of a budget, a rate limit or none saved under
+    /// one name); the chart a link opens at changes nothing.
+    #[test]
+    fn two_states_have_two_names() {
+        let default = file_stem("storm", &Settings::default());
+        for (key, value) in [
+            ("budget", "10"),
+            ("budget-floor", "0"),
+            ("rate-limit", "25/s"),
+            ("pause", "true"),
+            ("retry-quota", "aws"),
+            ("capacity", "50/s"),
+            ("read-outage", "1h"),
+        ] {
+            assert_ne!(
+                file_stem("storm", &settings(&[(key, value)])),
+                default,
+                "{key}"
+            );
+        }
+        let elsewhere = settings(&[("view", "herd"), ("section", "jitter")]);
+        assert_eq!(file_stem("storm", &elsewhere), default);
     }
 
     /// Whatever a link holds, the name is a file name: no slash, no space, no quote, not
@@ -119,7 +172,7 @@ mod tests {
             ("attempts", "1e3"),
         ]);
         let name = file_stem("schedule", &odd);
-        assert!(name.len() <= MAX_LEN, "{name}");
+        assert!(words(&name).len() <= MAX_LEN, "{name}");
         assert!(
             name.chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-'),

@@ -171,7 +171,7 @@ test('bad axes are refused next to their field, and the exports carry the map', 
     await p.locator('#survival').scrollIntoViewIfNeeded();
     await until(async () => FINAL.test(await caption(p)), 'the map', 60_000);
     const csv = await downloadOf(p, 'export-survival-csv');
-    assert.equal(csv.name, 'backoff-lab-survival-30s-x3-cap-3h-14-attempts-full-jitter-outage-10min.csv');
+    assert.match(csv.name, /^backoff-lab-survival-30s-x3-cap-3h-14-attempts-full-jitter-outage-10min-[0-9a-f]{6}\.csv$/);
     const lines = csv.text.trimEnd().split('\n');
     assert.equal(lines[0], 'series,headroom,outage_s,outcome,recovery_s,exhausted_share,peak_multiple,goodput_vs_arrivals');
     assert.equal(lines.length, 1 + 3 * 6 * 4, 'a line per cell of the three series');
@@ -181,7 +181,7 @@ test('bad axes are refused next to their field, and the exports carry the map', 
     assert.deepEqual(json.series.map((s) => s.label), ['your policy', 'fixed 30 s', 'your policy + 10% budget']);
     assert.ok(json.series.every((s) => s.cells.length === 4 && s.cells.every((row) => row.length === 6)));
     const png = await downloadOf(p, 'export-survival-png');
-    assert.equal(png.name, 'backoff-lab-survival-30s-x3-cap-3h-14-attempts-full-jitter-outage-10min.png');
+    assert.match(png.name, /^backoff-lab-survival-30s-x3-cap-3h-14-attempts-full-jitter-outage-10min-[0-9a-f]{6}\.png$/);
     const svg = await downloadOf(p, 'export-survival-svg');
     assert.match(svg.text, /fixed 30 s: cliff/);
 

@@ -84,6 +84,19 @@ fn check_budget_floor(value: &str) -> Result<(), String> {
     }
 }
 
+/// A window or a cool-down: empty (its default) or whole seconds from 1 s to 1 h, as the storm
+/// takes them (a link's `budget-window=2h` passed, to be refused by the storm later).
+fn check_whole_seconds_to_an_hour(value: &str) -> Result<(), String> {
+    const RANGE: &str = "a whole number of seconds from 1 s to 1 h";
+    if value.trim().is_empty() {
+        return Ok(());
+    }
+    match parse_duration("value", value) {
+        Ok(seconds) if seconds.fract() == 0.0 && (1.0..=3_600.0).contains(&seconds) => Ok(()),
+        _ => Err(RANGE.into()),
+    }
+}
+
 fn check_headroom(value: &str) -> Result<(), String> {
     crate::survival::headroom_ends(value)
         .map(|_| ())
@@ -95,6 +108,20 @@ fn check_steps(value: &str) -> Result<(), String> {
         .map(|_| ())
         .map_err(reason)
 }
+
+/// The settings that, empty, take a value of their own (the field's label says which), rather
+/// than turning something off.
+const DEFAULT_WHEN_EMPTY: &[&str] = &[
+    "budget-window",
+    "budget-floor",
+    "resume-rate",
+    "retry-quota-tokens",
+    "retry-quota-ratio",
+    "breaker-window",
+    "breaker-min-attempts",
+    "breaker-cooldown",
+    "breaker-probes",
+];
 
 /// Every setting of the page: its key, what it may hold and its default.
 const SETTINGS: &[(&str, Kind, &str)] = &[
@@ -135,7 +162,11 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     // Empty is no budget; 0 is a budget of no share, which still lets its floor through (as
     // `--budget 0` in the CLI).
     ("budget", Kind::OptionalPercent(0.0, 100.0), ""),
-    ("budget-window", Kind::OptionalDuration, ""),
+    (
+        "budget-window",
+        Kind::Checked(check_whole_seconds_to_an_hour),
+        "",
+    ),
     ("budget-floor", Kind::Checked(check_budget_floor), ""),
     ("rate-limit", Kind::OptionalRate, ""),
     ("retry-after", Kind::OptionalDuration, ""),
@@ -156,13 +187,21 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ),
     ("breaker-failures", Kind::OptionalWhole(1.0, 10_000.0), ""),
     ("breaker-share", Kind::Checked(check_breaker_share), ""),
-    ("breaker-window", Kind::OptionalDuration, ""),
+    (
+        "breaker-window",
+        Kind::Checked(check_whole_seconds_to_an_hour),
+        "",
+    ),
     (
         "breaker-min-attempts",
         Kind::OptionalWhole(1.0, 1_000_000.0),
         "",
     ),
-    ("breaker-cooldown", Kind::OptionalDuration, ""),
+    (
+        "breaker-cooldown",
+        Kind::Checked(check_whole_seconds_to_an_hour),
+        "",
+    ),
     ("breaker-probes", Kind::OptionalWhole(1.0, 1_000.0), ""),
     ("storm-compare", Kind::Bool, "true"),
     (
@@ -280,11 +319,13 @@ impl Settings {
                 // The reason quotes the value as a refusal does (cut the same way past 80
                 // characters), so the notice needs no more than a bound on its length.
                 let why = cut(&why, 200);
-                // An empty default is no value at all (no preset, no breaker): "none", not "".
-                let using = if default.is_empty() {
-                    "none".to_string()
-                } else {
-                    format!("{default:?}")
+                // An empty default is no value at all (no preset, no breaker): "none", not "";
+                // or, for a bound's own settings, the value the storm takes then ("none" read as
+                // a zero budget floor, where the storm took its 0.5/s).
+                let using = match default.is_empty() {
+                    true if DEFAULT_WHEN_EMPTY.contains(&key) => "its default".to_string(),
+                    true => "none".to_string(),
+                    false => format!("{default:?}"),
                 };
                 Err(format!(
                     "{key} {} was ignored ({why}); using {using}",
@@ -776,6 +817,22 @@ mod tests {
             state.notices
         );
         assert!(decode_hash("#budget=10&budget-floor=0").notices.is_empty());
+        // Empty, the floor is the storm's default (0.5/s), not none; a window is told the
+        // storm's own range (2 h passed the link, to be refused by the storm).
+        assert!(
+            state.notices[0].ends_with("; using its default"),
+            "{:?}",
+            state.notices
+        );
+        let state = decode_hash("#budget=10&budget-window=2h&breaker-cooldown=1.5s");
+        assert_eq!(state.notices.len(), 2, "{:?}", state.notices);
+        assert!(state
+            .notices
+            .iter()
+            .all(|n| n.contains("(a whole number of seconds from 1 s to 1 h)")));
+        assert!(decode_hash("#budget=10&budget-window=1h")
+            .notices
+            .is_empty());
     }
 
     #[test]
@@ -824,11 +881,11 @@ mod tests {
             state.notices,
             [
                 "retry-quota \"azure\" was ignored (one of aws, grpc, or empty); using none",
-                "retry-quota-ratio \"2\" was ignored (a number from 0.000001 to 1); using none",
+                "retry-quota-ratio \"2\" was ignored (a number from 0.000001 to 1); using its default",
                 "breaker-failures \"0\" was ignored (a number from 1 to 10000); using none",
-                "breaker-probes \"1.5\" was ignored (a number from 1 to 1000); using none",
+                "breaker-probes \"1.5\" was ignored (a number from 1 to 1000); using its default",
                 "breaker-share \"33.3%\" was ignored (a whole percentage from 1% to 100%); using none",
-                "breaker-min-attempts \"0\" was ignored (a number from 1 to 1000000); using none",
+                "breaker-min-attempts \"0\" was ignored (a number from 1 to 1000000); using its default",
             ]
         );
     }

@@ -66,17 +66,19 @@ pub fn slider_position(field: &str, text: &str) -> Option<f64> {
 
 /// The text `field`'s slider writes into its field with its thumb at `position`: a duration
 /// slider's stop in words ("3 h"), the budget slider's left end nothing (no budget: `0` would be
-/// `--budget 0`, a budget of no share that still sends its floor's retries), any other number
-/// as itself.
+/// `--budget 0`, a budget of no share that still sends its floor's retries) and its other
+/// positions as percentages ("10%"), any other number as itself.
 pub fn slider_text(field: &str, position: f64) -> String {
     if let Some((_, stops)) = slider_stops().into_iter().find(|(name, _)| *name == field) {
         let index = (position.max(0.0) as usize).min(stops.len() - 1);
         return crate::format_duration(stops[index]);
     }
-    if field == "budget" && position <= 0.0 {
-        return String::new();
+    match field {
+        "budget" if position <= 0.0 => String::new(),
+        // With its unit, which the slider then says too.
+        "budget" => format!("{position}%"),
+        _ => position.to_string(),
     }
-    position.to_string()
 }
 
 #[cfg(test)]
@@ -90,7 +92,7 @@ mod tests {
     fn the_budget_sliders_left_end_is_no_budget() {
         assert_eq!(slider_text("budget", 0.0), "");
         assert_eq!(slider_position("budget", ""), Some(0.0));
-        assert_eq!(slider_text("budget", 10.0), "10");
+        assert_eq!(slider_text("budget", 10.0), "10%");
         assert_eq!(slider_position("budget", "10"), Some(10.0));
         assert_eq!(slider_text("multiplier", 1.5), "1.5");
         assert_eq!(slider_text("cap", 13.0), "3 h");

@@ -800,7 +800,7 @@ test('the retry budget, by slider or by text, redraws the storm and names the bu
     await slider.focus();
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     assert.equal(await slider.inputValue(), '5', 'the arrow keys moved #budget to 5');
-    assert.equal(await page.locator('#budget-text').inputValue(), '5', '#budget-text follows the slider');
+    assert.equal(await page.locator('#budget-text').inputValue(), '5%', '#budget-text follows the slider, with its unit');
     // "your policy" is now yours with its 5% budget (as in the CLI and the survival map); the
     // comparison shows it without, which is what "your policy" was before.
     const WITHOUT = 'your policy without its budget:';

@@ -408,16 +408,25 @@ impl Plan {
                         Error::OutOfRange { value, valid, .. }
                             if valid.contains("needs capacity") =>
                         {
+                            // The axis as given, and the row that fails: the row's headroom
+                            // read as the low end (1.89× of an axis from 1.05×).
+                            let (low, high) = (
+                                self.axes.headroom[0],
+                                self.axes.headroom[self.axes.headroom.len() - 1],
+                            );
                             Error::OutOfRange {
                                 field: "headroom",
                                 value: format!(
-                                    "{ratio:.2}× at its low end, where the cell of a {} outage {}",
+                                    "{}..{}, whose row at {ratio:.2}× has a cell of a {} outage \
+                                     that {}",
+                                    crate::number_text::multiple(low),
+                                    crate::number_text::multiple(high),
                                     crate::format_duration(length),
                                     value.replacen("fluid for a destination that ", "", 1)
                                 ),
                                 valid: format!(
-                                    "a low end at which the fluid engine runs every cell (or \
-                                     the discrete engine): {}",
+                                    "a low end at which the fluid engine runs every cell, above \
+                                     {ratio:.2}× here (or the discrete engine): {}",
                                     valid.trim_start_matches("discrete here: ")
                                 ),
                             }

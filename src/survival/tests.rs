@@ -227,11 +227,13 @@ fn a_cell_the_fluid_engine_cannot_run_refuses_the_plan() {
     let axes = Axes::new((10.0, 86_400.0), (0.1, 5.0), (8, 4)).unwrap();
     let plan = Plan::new(&Spec::article_fixed(), axes.clone(), Engine::Fluid).unwrap();
     let refused = plan.check_cells().unwrap_err().to_string();
-    // The cell is named: the map's axes, not a flag given, decided it.
+    // The cell is named: the map's axes, not a flag given, decided it; the axis is quoted as
+    // given and the failing row as a row (its 0.37× read as the axis' low end, 0.1×).
     assert!(
-        refused.contains("got 0.37× at its low end, where the cell of a 10 s outage answers"),
+        refused.contains("got 0.1..5, whose row at 0.37× has a cell of a 10 s outage that answers"),
         "{refused}"
     );
+    assert!(refused.contains("above 0.37× here"), "{refused}");
     assert!(
         refused.starts_with("headroom must be a low end at which the fluid engine runs every cell"),
         "{refused}"

@@ -642,6 +642,10 @@ test('sliders say their field\'s value, errors are polite, and a chart\'s number
     const cells = await page.$$eval('#distribution-numbers tbody tr', (rows) => rows.map((row) => [row.cells[0].tagName, row.cells[0].scope, row.cells[1].tagName]));
     assert.ok(cells.length > 3, 'the distribution\'s numbers');
     for (const cell of cells) assert.deepEqual(cell, ['TH', 'row', 'TD']);
+    // A table that scrolls sideways on a phone is a named region the keyboard reaches.
+    const boxes = await page.$$eval('.table-box', (all) => all.map((b) => [b.tabIndex, b.getAttribute('role'), b.getAttribute('aria-label') ?? '']));
+    assert.ok(boxes.length >= 4, `${boxes.length} table boxes`);
+    for (const [tabIndex, role, label] of boxes) assert.ok(tabIndex === 0 && role === 'region' && label.length > 10, JSON.stringify([tabIndex, role, label]));
   });
 });
 

@@ -25,14 +25,22 @@ pub fn survival_plan(settings: &Settings) -> Result<Plan, Error> {
     Plan::new(&spec, axes, engine)
 }
 
-/// [`survival_plan`] with every cell checked before any is computed ([`Plan::check_cells`]):
-/// where the map starts. A headroom too low for the fluid engine is then the headroom's fault,
-/// as the CLI says, not the engine's (the page told "engine must be discrete here" of the
-/// engine "auto", whose discrete map was far too much work).
+/// [`survival_plan`], refused where the map starts when a headroom is too low for the fluid
+/// engine ([`Plan::check_cells`]): the headroom's fault, as the CLI says, not the engine's (the
+/// page told "engine must be discrete here" of the engine "auto", whose discrete map was far
+/// too much work). A cell refused for another reason (decorrelated jitter on the fluid engine)
+/// is said by the row that holds it, in the map's place, as before: no input of the page is
+/// wrong.
 pub fn checked_survival_plan(settings: &Settings) -> Result<Plan, Error> {
     let plan = survival_plan(settings)?;
-    plan.check_cells()?;
-    Ok(plan)
+    match plan.check_cells() {
+        Err(
+            error @ Error::OutOfRange {
+                field: "headroom", ..
+            },
+        ) => Err(error),
+        _ => Ok(plan),
+    }
 }
 
 /// Every row of the settings' map, computed.

@@ -357,7 +357,8 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
       await tab.evaluate((i) => document.getElementById('timeline').shadowRoot.querySelectorAll('.actions button')[i].focus(), index);
       await tab.keyboard.press('Enter');
       const file = await download;
-      assert.match(file.suggestedFilename(), new RegExp(`^backoff-lab-timeline-30s-x3-cap-3h-14-attempts-[0-9a-f]{6}\\.${extension}$`));
+      // Named after the element's settings (an earlier test gave it a 1 h deadline).
+      assert.match(file.suggestedFilename(), new RegExp(`^backoff-lab-timeline-30s-x3-cap-3h-give-up-1h-[0-9a-f]{6}\\.${extension}$`));
       // The CSV is numbers a spreadsheet reads, in seconds (it was the table's "30 s").
       if (extension === 'csv') {
         assert.match(readFileSync(await file.path(), 'utf8'), /^attempt,gap before it \(s\),time of the attempt \(s\)\n1,,0\n2,30,30\n/);

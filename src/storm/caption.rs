@@ -302,6 +302,31 @@ fn sender_limits(scenario: &Scenario) -> String {
 /// often the breaker opened, and what a quota still held at the end.
 fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
     let mut text = String::new();
+    // Every bound is named, so that a quoted caption tells a bounded storm from a free one (a
+    // rate limit, a pause and Retry-After went unsaid while the budget, quota and breaker were).
+    let per_second = |rate: f64| {
+        let text = rate_text(rate);
+        format!(
+            "{text} {} a second",
+            if text == "1" { "attempt" } else { "attempts" }
+        )
+    };
+    if let Some(limit) = scenario.bounds.rate_limit_per_s {
+        text += &format!("A rate limit held the sender to {}. ", per_second(limit));
+    }
+    if scenario.bounds.pause {
+        text += &format!(
+            "The endpoint was paused during the outage, its deliveries held, then sent at most {} from recovery. ",
+            per_second(scenario.resume_pace_per_s())
+        );
+    }
+    if let Some(wait) = scenario.bounds.retry_after_s {
+        text += &format!(
+            "The destination answered 429 with Retry-After {} once its queue waited over {}, and each retry waited at least that long. ",
+            format_duration(wait),
+            format_duration(scenario.bounds.retry_after_threshold_s)
+        );
+    }
     // The budget as read: `--budget 0.1` is a tenth of a percent, which the caption never said
     // (outside SRE review).
     if let Some(budget) = scenario.bounds.budget {
@@ -553,6 +578,50 @@ mod tests {
         let (per, number) = written(budgeted);
         assert!(per < 10.0, "{per}");
         assert_eq!(number, format!("{per:.2}"));
+    }
+
+    /// Every bound is named in the caption, so that a quoted caption tells a bounded storm from
+    /// a free one: a rate limit, a pause and Retry-After went unsaid (outside review).
+    #[test]
+    fn every_bound_is_named() {
+        let caption = |bounds: crate::storm::Bounds| {
+            let spec = Spec {
+                bounds,
+                ..Spec::article_fixed()
+            };
+            simulate_fluid(&Scenario::new(spec).unwrap(), false)
+                .unwrap()
+                .caption
+        };
+        let limited = caption(crate::storm::Bounds {
+            rate_limit_per_s: Some(25.0),
+            ..Default::default()
+        });
+        assert!(
+            limited.contains("A rate limit held the sender to 25 attempts a second."),
+            "{limited}"
+        );
+        let paused = caption(crate::storm::Bounds {
+            pause: true,
+            resume_rate_per_s: Some(20.0),
+            ..Default::default()
+        });
+        assert!(
+            paused.contains("The endpoint was paused during the outage, its deliveries held, then sent at most 20 attempts a second from recovery."),
+            "{paused}"
+        );
+        let told = caption(crate::storm::Bounds {
+            retry_after_s: Some(60.0),
+            ..Default::default()
+        });
+        assert!(
+            told.contains(
+                "The destination answered 429 with Retry-After 60 s once its queue waited over 1 s"
+            ),
+            "{told}"
+        );
+        let free = caption(crate::storm::Bounds::default());
+        assert!(!free.contains("rate limit") && !free.contains("paused") && !free.contains("429"));
     }
 
     /// A rate is written in the unit that makes it a number a reader says, singular for one:

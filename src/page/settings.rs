@@ -73,28 +73,27 @@ fn check_breaker_share(value: &str) -> Result<(), String> {
 }
 
 /// The retry budget's floor: empty (its default) or a rate in the storm's range for it (0 is a
-/// pure share): [`crate::storm::Bounds`] checks the same.
+/// pure share), checked by the storm's own rule.
 fn check_budget_floor(value: &str) -> Result<(), String> {
     if value.trim().is_empty() {
         return Ok(());
     }
-    match NumberInput::Text(value.into()).per_second("budget-floor") {
-        Ok(rate) if (0.0..=1e7).contains(&rate) => Ok(()),
-        _ => Err("a rate from 0 to 10000000 per second, such as 0.5/s or 30/min".into()),
-    }
+    NumberInput::Text(value.into())
+        .per_second("budget-floor")
+        .and_then(crate::storm::check_budget_floor)
+        .map_err(|_| "a rate from 0 to 10000000 per second, such as 0.5/s or 30/min".into())
 }
 
-/// A window or a cool-down: empty (its default) or whole seconds from 1 s to 1 h, as the storm
-/// takes them (a link's `budget-window=2h` passed, to be refused by the storm later).
+/// A window or a cool-down: empty (its default) or whole seconds from 1 s to 1 h, checked by
+/// the storm's own rule (a link's `budget-window=2h` passed, to be refused by the storm later).
 fn check_whole_seconds_to_an_hour(value: &str) -> Result<(), String> {
-    const RANGE: &str = "a whole number of seconds from 1 s to 1 h";
     if value.trim().is_empty() {
         return Ok(());
     }
-    match parse_duration("value", value) {
-        Ok(seconds) if seconds.fract() == 0.0 && (1.0..=3_600.0).contains(&seconds) => Ok(()),
-        _ => Err(RANGE.into()),
-    }
+    parse_duration("value", value)
+        .and_then(|seconds| crate::params::whole_seconds_within("value", seconds))
+        .map(|_| ())
+        .map_err(|_| crate::params::WHOLE_SECONDS_TO_AN_HOUR.into())
 }
 
 fn check_headroom(value: &str) -> Result<(), String> {

@@ -23,10 +23,10 @@ pub use input::{parse_percent, DurationInput, NumberInput};
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) use reads::{js_key, KEYS};
 pub use reads::{Purpose, KEYS as PARAMETER_KEYS};
-pub(crate) use storm::breaker_percent;
 pub use storm::refused_by_arithmetic;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) use storm::ARITHMETIC_KEYS;
+pub(crate) use storm::{breaker_percent, whole_seconds_within, WHOLE_SECONDS_TO_AN_HOUR};
 
 /// The article's 20-minute window for "attempts inside the first 20 minutes".
 pub const DEFAULT_WINDOW_S: f64 = 1_200.0;

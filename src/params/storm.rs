@@ -556,7 +556,7 @@ pub(crate) fn breaker_percent(share: &super::NumberInput) -> Result<u32, Error> 
 }
 
 /// A whole number of seconds from 1 s to 1 h (the budget's window, the breaker's cool-down).
-fn whole_seconds_within(field: &'static str, seconds: f64) -> Result<u32, Error> {
+pub(crate) fn whole_seconds_within(field: &'static str, seconds: f64) -> Result<u32, Error> {
     if seconds.fract() == 0.0 && (1.0..=3_600.0).contains(&seconds) {
         Ok(seconds as u32)
     } else {
@@ -581,7 +581,7 @@ fn seconds(
 }
 
 /// The range of the whole seconds of a budget's or a breaker's window and cooldown.
-const WHOLE_SECONDS_TO_AN_HOUR: &str = "a whole number of seconds from 1 s to 1 h";
+pub(crate) const WHOLE_SECONDS_TO_AN_HOUR: &str = "a whole number of seconds from 1 s to 1 h";
 
 /// A duration field rounded to whole seconds, halves up (the storm runs in whole seconds; an
 /// outage that would round to none is refused by [`Params::outage_seconds`]), from 0 s to the

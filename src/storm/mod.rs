@@ -193,6 +193,7 @@ pub(crate) use fluid::{unrepresentable as fluid_unrepresentable, FluidStorm, Sho
 pub use memo::Memo;
 pub use quota::{RetryQuota, AWS_RETRY_COST, AWS_SUCCESS_REFUND};
 pub use report::{goodput_per_s, DrainedBy, Interval, StormReport, Summary};
+pub(crate) use scenario::check_budget_floor;
 pub(crate) use scenario::quoted_rate;
 pub use scenario::{
     arrivals_range, steady_count, Bounds, Scenario, Spec, MAX_DELIVERIES, MAX_HORIZON_S,

@@ -337,14 +337,7 @@ impl Bounds {
                 "a whole number of seconds from 1 s to 1 h",
             ));
         }
-        let floor = self.budget_floor_per_s;
-        if !(floor.is_finite() && (0.0..=1e7).contains(&floor)) {
-            return Err(Error::out_of_range(
-                "budget-floor",
-                floor,
-                "a rate from 0 to 10000000 per second",
-            ));
-        }
+        check_budget_floor(self.budget_floor_per_s)?;
         if let Some(limit) = self.rate_limit_per_s {
             rate("rate-limit", limit, 1e7)?;
         }
@@ -380,6 +373,20 @@ fn rate(field: &'static str, value: f64, max: f64) -> Result<(), Error> {
             field,
             value,
             format!("a rate from 0.000001 to {max} per second"),
+        ))
+    }
+}
+
+/// The retry budget's floor, retries a second: from 0 (a budget of its share alone) to
+/// 10,000,000. A link's `budget-floor` is checked by this too.
+pub(crate) fn check_budget_floor(floor: f64) -> Result<(), Error> {
+    if floor.is_finite() && (0.0..=1e7).contains(&floor) {
+        Ok(())
+    } else {
+        Err(Error::out_of_range(
+            "budget-floor",
+            floor,
+            "a rate from 0 to 10000000 per second",
         ))
     }
 }

@@ -397,6 +397,18 @@ fn the_js_api_takes_the_clis_defaults_and_refuses_what_it_would_ignore() {
         params(r#"{"outages": "1m..2h", "steps": "6x4"}"#),
     );
     assert!(map.is_ok(), "{:?}", map.err());
+    // With Retry-After (a 1 s threshold, 20 requests within it need 2× the arrivals) the
+    // default headroom axis starts where the fluid engine can, as in the CLI and on the page:
+    // the map is drawn, not refused.
+    let map = backoff_lab::wasm::api::survival(
+        params(r#"{"policy": "fixed", "interval": "30s", "giveUp": "2h", "retryAfter": "60s"}"#),
+        params(r#"{"outages": "1m..2h", "steps": "6x4"}"#),
+    )
+    .unwrap();
+    let headroom: Vec<f64> =
+        serde_wasm_bindgen::from_value(js_sys::Reflect::get(&map, &"headroom".into()).unwrap())
+            .unwrap();
+    assert_eq!((headroom[0], headroom[3]), (2.0, 20.0));
 
     // One delivery's jitter: full unless `mode` says otherwise (as `backoff-lab jitter`).
     let report = jitter(params(r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "seed": 1, "samples": 100}"#)).unwrap();

@@ -644,7 +644,9 @@ pub(super) struct MapAxesFlags {
     // Hyphens allowed: `--outages -1s..1h` is refused by the axis' own rule, with its range.
     #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.0, allow_hyphen_values = true)]
     outages: String,
-    /// The headroom axis (capacity ÷ arrival rate), two ratios (log-spaced between them).
+    /// The headroom axis (capacity ÷ arrival rate), two ratios (log-spaced between them). On the
+    /// fluid engine the default starts no lower than the least headroom whose every cell it runs
+    /// (20 requests within the destination's limits in a second).
     #[arg(long, value_name = "FROM..TO", default_value = backoff_lab::survival::DEFAULT_TEXT.1, allow_hyphen_values = true)]
     headroom: String,
     /// Steps on each axis: outages x headroom, 2 to 64 on each and at most 1024 cells in all
@@ -668,8 +670,17 @@ impl MapAxesFlags {
         .collect()
     }
 
-    /// The axes, checked.
-    pub(super) fn axes(&self) -> Result<backoff_lab::survival::Axes, Error> {
-        backoff_lab::survival::Axes::from_text(&self.outages, &self.headroom, &self.steps)
+    /// The axes of a map of `yours` on `engine`, checked (the default headroom fitted to the
+    /// engine: [`backoff_lab::survival::fitted_axes`]).
+    pub(super) fn axes(
+        &self,
+        yours: &backoff_lab::storm::Spec,
+        engine: backoff_lab::Engine,
+    ) -> Result<backoff_lab::survival::Axes, Error> {
+        backoff_lab::survival::fitted_axes(
+            yours,
+            engine,
+            (&self.outages, &self.headroom, &self.steps),
+        )
     }
 }

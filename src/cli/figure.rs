@@ -217,12 +217,9 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
         }
         FigureKind::Survival => {
             let params = args.scenario.params_with_engine("fluid")?;
-            let axes = args.axes.axes()?;
-            let map = super::survival::map_on_every_core(
-                params.map_scenario()?.spec(),
-                &axes,
-                params.engine()?,
-            )?;
+            let (scenario, engine) = (params.map_scenario()?, params.engine()?);
+            let axes = args.axes.axes(scenario.spec(), engine)?;
+            let map = super::survival::map_on_every_core(scenario.spec(), &axes, engine)?;
             let svg = chart::to_svg(size, |area| chart::survival::draw(area, &map, &options))?;
             Ok((svg, map.caption.clone()))
         }

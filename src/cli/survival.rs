@@ -35,10 +35,11 @@ pub(super) struct SurvivalArgs {
 pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
     let params = args.scenario.params_with_engine("fluid")?;
     params.refuse_keys_not_read_by(Purpose::SurvivalMap)?;
-    let axes = args.axes.axes()?;
     let engine = params.engine()?;
+    let scenario = params.map_scenario()?;
+    let axes = args.axes.axes(scenario.spec(), engine)?;
     let steps_given = args.axes.given().iter().any(|(name, _)| *name == "steps");
-    let map = map_on_every_core(params.map_scenario()?.spec(), &axes, engine).map_err(|error| {
+    let map = map_on_every_core(scenario.spec(), &axes, engine).map_err(|error| {
         match error {
             // The map's work limit names its steps; with the default steps, `--engine
             // discrete` (the map's default is fluid) is what the user changed (outside SRE

@@ -8,7 +8,7 @@ use plotters::prelude::{DrawingArea, DrawingBackend};
 use super::views::storm_params;
 use super::{Drawn, NumberTable, PageError, Settings};
 use crate::chart::{self, ChartOptions};
-use crate::survival::{Axes, Plan, Row, SurvivalMap};
+use crate::survival::{fitted_axes, Plan, Row, SurvivalMap};
 use crate::{format_duration, Error};
 
 /// The map the settings ask for: your storm over the axes `outages`, `headroom` and `steps`, on
@@ -17,10 +17,14 @@ pub fn survival_plan(settings: &Settings) -> Result<Plan, Error> {
     let params = storm_params(settings);
     let spec = *params.map_scenario()?.spec();
     let engine = params.engine()?;
-    let axes = Axes::from_text(
-        settings.get("outages"),
-        settings.get("headroom"),
-        settings.get("steps"),
+    let axes = fitted_axes(
+        &spec,
+        engine,
+        (
+            settings.get("outages"),
+            settings.get("headroom"),
+            settings.get("steps"),
+        ),
     )?;
     Plan::new(&spec, axes, engine)
 }

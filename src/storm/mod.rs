@@ -188,8 +188,10 @@ mod scenario;
 pub use arithmetic::{arithmetic_view, ArithmeticMinute, ArithmeticReport, ArithmeticSummary};
 pub use breaker::{Breaker, FailureShare};
 pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS, MAX_DISCRETE_WORST_CASE};
+pub(crate) use fluid::{
+    requests_within_limits, unrepresentable as fluid_unrepresentable, FluidStorm, Shortcuts, Spare,
+};
 pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
-pub(crate) use fluid::{unrepresentable as fluid_unrepresentable, FluidStorm, Shortcuts, Spare};
 pub use memo::Memo;
 pub use quota::{RetryQuota, AWS_RETRY_COST, AWS_SUCCESS_REFUND};
 pub use report::{goodput_per_s, DrainedBy, Interval, StormReport, Summary};

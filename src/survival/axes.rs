@@ -162,12 +162,17 @@ pub struct AxesText {
 }
 
 impl AxesText {
-    /// The axes, checked (defaults where a field is left out).
-    pub fn axes(&self) -> Result<Axes, Error> {
-        Axes::from_text(
-            self.outages.as_deref().unwrap_or(DEFAULT_TEXT.0),
-            self.headroom.as_deref().unwrap_or(DEFAULT_TEXT.1),
-            self.steps.as_deref().unwrap_or(DEFAULT_TEXT.2),
+    /// The axes of a map of `yours` on `engine`, checked (defaults where a field is left out,
+    /// the default headroom fitted to the engine: [`super::fitted_axes`]).
+    pub fn axes(&self, yours: &crate::storm::Spec, engine: crate::Engine) -> Result<Axes, Error> {
+        super::fitted_axes(
+            yours,
+            engine,
+            (
+                self.outages.as_deref().unwrap_or(DEFAULT_TEXT.0),
+                self.headroom.as_deref().unwrap_or(DEFAULT_TEXT.1),
+                self.steps.as_deref().unwrap_or(DEFAULT_TEXT.2),
+            ),
         )
     }
 }
@@ -290,7 +295,10 @@ mod tests {
                 headroom: Some(headroom.into()),
                 steps: None,
             };
-            let refused = text.axes().unwrap_err().to_string();
+            let refused = text
+                .axes(&crate::storm::Spec::article_fixed(), crate::Engine::Fluid)
+                .unwrap_err()
+                .to_string();
             assert!(
                 refused.contains(&format!(
                     "got \"{}\"",

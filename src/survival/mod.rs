@@ -62,6 +62,7 @@
 mod axes;
 mod branching;
 mod classify;
+mod fitted;
 mod render;
 
 use serde::{Deserialize, Serialize};
@@ -75,6 +76,7 @@ pub use axes::{
     HEADROOM_RANGE, MAX_CELLS, MAX_STEPS,
 };
 pub use classify::{cell_spec, classify, drained_within_the_hour, Cell, Outcome};
+pub use fitted::{fitted_axes, least_fluid_headroom};
 
 /// How long after the outage the destination has to deliver its backlog to count as
 /// recovered, seconds (traffic goes on through it).
@@ -414,6 +416,9 @@ impl Plan {
                                 self.axes.headroom[0],
                                 self.axes.headroom[self.axes.headroom.len() - 1],
                             );
+                            // Its scenario was valid for the cell, so it is for the least.
+                            let least =
+                                least_fluid_headroom(&self.series[series].1).unwrap_or(ratio);
                             Error::OutOfRange {
                                 field: "headroom",
                                 value: format!(
@@ -425,8 +430,8 @@ impl Plan {
                                     value.replacen("fluid for a destination that ", "", 1)
                                 ),
                                 valid: format!(
-                                    "a low end at which the fluid engine runs every cell, above \
-                                     {ratio:.2}× here (or the discrete engine): {}",
+                                    "a low end at which the fluid engine runs every cell, at \
+                                     least {least:.2}× here (or the discrete engine): {}",
                                     valid.trim_start_matches("discrete here: ")
                                 ),
                             }
@@ -609,7 +614,7 @@ impl Plan {
             })
             .collect();
         let caption = if rows_pending == 0 {
-            render::caption(
+            let caption = render::caption(
                 &self.axes,
                 self.current,
                 render::Own {
@@ -617,7 +622,11 @@ impl Plan {
                     computable: self.own.is_some(),
                 },
                 &series,
-            )
+            );
+            match fitted::raised_start_sentence(&self.series[0].1, self.engine, &self.axes) {
+                Some(sentence) => format!("{caption} {sentence}"),
+                None => caption,
+            }
         } else {
             let total = self.series.len() * self.axes.headroom.len();
             format!(

@@ -159,7 +159,11 @@ pub fn survival(
                 Some(_) => params.engine()?,
                 None => crate::Engine::Fluid,
             };
-            crate::survival::survival_map(scenario.spec(), &axes.axes()?, engine)
+            crate::survival::survival_map(
+                scenario.spec(),
+                &axes.axes(scenario.spec(), engine)?,
+                engine,
+            )
         })
         .map_err(|e| api_error(&e))?;
     to_js(&map)

@@ -485,3 +485,42 @@ fn a_maps_delivery_limit_counts_as_a_storm_does() {
         "error: --arrivals must be at most 1388 per second for this map",
     );
 }
+
+/// The README's Retry-After storm has a survival map at the map's defaults: its default
+/// headroom axis starts at 2.00× (20 requests within the 1 s threshold at 10 deliveries a
+/// second), where `survival --retry-after 60s` had been refused for the row at 1.89×. The map
+/// says so; the same axis given lower is refused with the least headroom that runs.
+#[test]
+fn a_retry_after_map_starts_its_default_headroom_where_the_fluid_engine_runs() {
+    let table = stdout(&run(&[
+        "survival",
+        "--retry-after",
+        "60s",
+        "--steps",
+        "6x4",
+    ]));
+    let rows: Vec<&str> = table
+        .lines()
+        .filter(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .take(4)
+        .map(|line| line.split_whitespace().next().unwrap_or_default())
+        .collect();
+    assert_eq!(rows, ["20.00×", "9.28×", "4.31×", "2.00×"], "{table}");
+    assert!(
+        table.contains("Headroom starts at 2.00×, not 1.05×"),
+        "{table}"
+    );
+    refused(
+        &[
+            "survival",
+            "--retry-after",
+            "60s",
+            "--steps",
+            "6x4",
+            "--headroom",
+            "1.05..10",
+        ],
+        "error: --headroom must be a low end at which the fluid engine runs every cell, at \
+         least 2.00× here (or the discrete engine)",
+    );
+}

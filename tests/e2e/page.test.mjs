@@ -1068,13 +1068,18 @@ test('auto hands the storm to the discrete engine where expected values do not a
 
     await renderAfter(page, () => page.selectOption('#mode', 'full'));
     await renderAfter(page, () => page.fill('#capacity-text', '3/s'));
-    // So small a destination leaves the survival map's rows too small for the fluid engine
-    // too: that is the headroom axis' fault, said beside it (not the engine's), and the
-    // storm is drawn all the same.
+    // So small a destination leaves the default survival axis' low rows too small for the
+    // fluid engine too: the default axis starts where it can (20 requests within 4.95 s at
+    // 2/s need 2.03×) and the caption says why; an axis given lower is the headroom's fault,
+    // said beside it (not the engine's), and the storm is drawn all the same.
     await page.fill('#arrivals-text', '2/s');
     const discrete = /because the fluid engine needs capacity × \(timeout − latency/;
     await until(async () => (await stormLines(page)).every((line) => discrete.test(line)), 'the storms on the discrete engine');
-    await until(async () => /^headroom must be a low end at which the fluid engine runs every cell/.test((await textOf(page, '#headroom-error')) ?? ''), 'the headroom axis told why');
+    await page.locator('#survival').scrollIntoViewIfNeeded();
+    await until(async () => /Headroom starts at 2\.03×, not 1\.05×: below it the destination answers fewer than 20 requests a second within its limits/.test((await textOf(page, '#survival-caption')) ?? ''), 'the default map from 2.03×', 60_000);
+    assert.equal(((await textOf(page, '#headroom-error')) ?? '').trim(), '', 'the default axis is not at fault');
+    await page.fill('#headroom-text', '1.05..5');
+    await until(async () => /^headroom must be a low end at which the fluid engine runs every cell, at least 2\.03× here/.test((await textOf(page, '#headroom-error')) ?? ''), 'the headroom axis told why');
     assert.equal(((await textOf(page, '#engine-error')) ?? '').trim(), '', 'the engine is not at fault');
     assertPainted(await canvasStats(page, '#storm'), '#storm');
   });

@@ -104,11 +104,7 @@ fn decorrelated() -> Unrepresentable {
 /// The number of attempt classes, unless the destination answers too few requests within its
 /// limits ([`MIN_REQUESTS_WITHIN_LIMITS`]) or the work would exceed [`MAX_CLASS_SECONDS`].
 fn within_limits(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresentable> {
-    let within_us = (units.timeout_us - units.latency_us).min(match units.retry_after_us {
-        Some(_) => units.threshold_us,
-        None => u64::MAX,
-    });
-    let within = within_us as f64 / 1e6 * scenario.capacity_per_s;
+    let within = requests_within_limits(units, scenario.capacity_per_s);
     if within < MIN_REQUESTS_WITHIN_LIMITS {
         return Err(Unrepresentable {
             given: format!("for a destination that answers {within:.1} requests within its limits in a second"),
@@ -128,6 +124,17 @@ fn within_limits(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresen
         });
     }
     Ok(count)
+}
+
+/// The requests a destination of `capacity_per_s` answers within its limits in a second:
+/// capacity × the timeout less the latency, or × the Retry-After threshold when that is shorter
+/// (a wait over it is answered 429). The fluid engine needs [`MIN_REQUESTS_WITHIN_LIMITS`].
+pub(crate) fn requests_within_limits(units: &Units, capacity_per_s: f64) -> f64 {
+    let within_us = (units.timeout_us - units.latency_us).min(match units.retry_after_us {
+        Some(_) => units.threshold_us,
+        None => u64::MAX,
+    });
+    within_us as f64 / 1e6 * capacity_per_s
 }
 
 /// A 429 answers at once and its Retry-After is a floor on the gap: the share of the window

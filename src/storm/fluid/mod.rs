@@ -32,6 +32,7 @@ mod progress;
 mod reading;
 mod state;
 
+pub(crate) use classes::requests_within_limits;
 use classes::{attempt_classes, Unrepresentable};
 pub(crate) use progress::{FluidStorm, Spare};
 

@@ -11,6 +11,7 @@ import init, {
   embedSnippet,
   encodeState,
   fileStem,
+  inactiveFields,
   newSeed,
   pageConfig,
   pageSchedule,
@@ -152,6 +153,14 @@ function showPolicyFields() {
       // Show the address as it is.
     }
     source.textContent = `Published schedule (${host})`;
+  }
+}
+
+/** Greys out the storm's fields that do not apply as the others stand (the core says which). */
+function showInactiveFields(s) {
+  const inactive = new Set(inactiveFields(s));
+  for (const [key, id] of Object.entries(TEXT_SETTINGS)) {
+    if ($(id).disabled !== inactive.has(key)) $(id).disabled = inactive.has(key);
   }
 }
 
@@ -578,6 +587,7 @@ const render = (() => {
     for (const { handle } of pending.values()) handle.cancel();
     pending = new Map();
     state = readControls();
+    showInactiveFields(state);
     errors = [];
     stormMs = 0;
     started = performance.now();

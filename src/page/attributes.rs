@@ -102,6 +102,15 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
             message,
         });
     }
+    // An attribute the storm does not use as the others stand (`resume-rate` without `pause`).
+    errors.extend(
+        super::views::inactive_notices(&settings, &named)
+            .into_iter()
+            .map(|(field, message)| AttributeError {
+                attribute: field.into(),
+                message,
+            }),
+    );
     let resolved = super::resolve(DecodedState {
         settings,
         notices: Vec::new(),

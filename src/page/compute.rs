@@ -65,6 +65,8 @@ pub struct StormDrawn {
     pub summary: Summary,
     /// Its outcome in words.
     pub caption: String,
+    /// Its outage's length, seconds (0: a storm without an outage has nothing to drain).
+    pub outage_s: u32,
 }
 
 /// What a drawn view says: its caption, and the timeline's table and comparison.
@@ -381,6 +383,7 @@ fn draw_storm<DB: DrawingBackend>(
             label: s.label.clone(),
             summary: s.report.summary,
             caption: s.report.caption.clone(),
+            outage_s: s.scenario.spec().outage.1,
         })
         .collect();
     let caption = match storms.as_slice() {

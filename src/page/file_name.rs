@@ -146,7 +146,6 @@ mod tests {
         let default = file_stem("storm", &Settings::default());
         for (key, value) in [
             ("budget", "10"),
-            ("budget-floor", "0"),
             ("rate-limit", "25/s"),
             ("pause", "true"),
             ("retry-quota", "aws"),
@@ -159,8 +158,21 @@ mod tests {
                 "{key}"
             );
         }
+        let budget = settings(&[("budget", "10")]);
+        assert_ne!(
+            file_stem(
+                "storm",
+                &settings(&[("budget", "10"), ("budget-floor", "0")])
+            ),
+            file_stem("storm", &budget)
+        );
         let elsewhere = settings(&[("view", "herd"), ("section", "jitter")]);
         assert_eq!(file_stem("storm", &elsewhere), default);
+        // A field left out of the storm as inactive (a floor without a budget) changes nothing.
+        assert_eq!(
+            file_stem("storm", &settings(&[("budget-floor", "0")])),
+            default
+        );
     }
 
     /// Whatever a link holds, the name is a file name: no slash, no space, no quote, not

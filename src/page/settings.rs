@@ -273,6 +273,13 @@ impl Settings {
         }
     }
 
+    /// Sets `key` back to its default.
+    pub(super) fn reset(&mut self, key: &str) {
+        if let Some(i) = index(key) {
+            self.values[i] = SETTINGS[i].2.to_string();
+        }
+    }
+
     /// Every key with its value, in the fixed order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
         SETTINGS
@@ -554,6 +561,12 @@ pub fn decode_hash(hash: &str) -> DecodedState {
         }
     }
     notices.extend(choose_stop(&mut settings, &given));
+    // Left at its default, as the storm leaves it out: the link reads back the same.
+    for (key, notice) in super::views::inactive_notices(&settings, &given) {
+        settings.reset(key);
+        given.retain(|given| *given != key);
+        notices.push(notice);
+    }
     // One notice says it once (`#zzz=1&zzz=2` listed the same sentence twice).
     let mut said = Vec::with_capacity(notices.len());
     notices.retain(|notice| {
@@ -632,7 +645,8 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
 /// Writes settings as a URL hash (without the `#`), in the fixed order, skipping defaults, but
 /// for the stop rule beside a give-up deadline (a deadline alone is the stop, see
 /// [`super::resolve`]). The formula's base, multiplier and cap are written beside a list of
-/// gaps too, which is the schedule: their fields keep them for when the list is cleared.
+/// gaps too, which is the schedule: their fields keep them for when the list is cleared. A
+/// storm field that does not apply ([`super::inactive_fields`]) is left out.
 ///
 /// # Example
 /// ```
@@ -643,12 +657,15 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
 /// assert!(decode_hash("base=45%20s").notices.is_empty());
 /// ```
 pub fn encode_hash(settings: &Settings) -> String {
+    // What the page greys out and leaves out of the storm is left out of its link too.
+    let inactive = super::inactive_fields(settings);
     SETTINGS
         .iter()
         .zip(&settings.values)
         .filter_map(|((key, _, default), value)| {
             let value = value.trim();
-            let kept = value != *default || (*key == "stop" && !settings.is_default("give-up"));
+            let kept = (value != *default && !inactive.contains(key))
+                || (*key == "stop" && !settings.is_default("give-up"));
             kept.then(|| format!("{key}={}", utf8_percent_encode(value, ESCAPED)))
         })
         .collect::<Vec<_>>()

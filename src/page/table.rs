@@ -248,20 +248,38 @@ fn herd_table(spread: &Herd, spike: &Herd) -> NumberTable {
     )
 }
 
+/// When a storm's backlog drained, from recovery, as the caption counts it ("drains 6 h 57 min
+/// after recovery"); `None` without an outage, which leaves nothing to drain (its backlog "drained
+/// 1 s after recovery").
+fn drained_after_recovery(storm: &StormDrawn) -> Option<f64> {
+    let s = &storm.summary;
+    (storm.outage_s > 0)
+        .then_some(s.drained_at_s.map(|at| s.after_recovery_s(at)))
+        .flatten()
+}
+
 /// Each storm series' outcome.
 pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
     let rows = storms
         .iter()
         .map(|storm| {
             let s = &storm.summary;
+            // How it drained in the cell itself: a phone's narrow table ends before the CSV's
+            // "drained by" column would.
+            let drained = match (storm.outage_s, drained_after_recovery(storm), s.drained_by) {
+                (0, _, _) => "no outage".to_string(),
+                (_, Some(after), Some(crate::storm::DrainedBy::Exhaustion)) => {
+                    format!("{}, by exhaustion", format_duration(after))
+                }
+                (_, after, _) => optional_duration(after),
+            };
             vec![
                 storm.label.clone(),
                 format_count(s.delivered),
                 format_count(s.exhausted),
                 format_count(s.duplicates),
                 format_count(s.peak_attempts_per_min),
-                // From recovery, as the caption counts it ("drains 6 h 57 min after recovery").
-                optional_duration(s.drained_at_s.map(|at| s.after_recovery_s(at))),
+                drained,
             ]
         })
         .collect();
@@ -269,7 +287,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
         .iter()
         .map(|storm| {
             let s = &storm.summary;
-            let drained = s.drained_at_s.map(|at| s.after_recovery_s(at));
+            let drained = drained_after_recovery(storm);
             let counts = [
                 s.delivered,
                 s.exhausted,
@@ -278,7 +296,13 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
             ];
             std::iter::once(storm.label.clone())
                 .chain(counts.map(|value| number(Some(value))))
-                .chain([number(drained), drained_by(s.drained_by)])
+                .chain([
+                    number(drained),
+                    match storm.outage_s {
+                        0 => "no outage".into(),
+                        _ => drained_by(s.drained_by),
+                    },
+                ])
                 .collect()
         })
         .collect();
@@ -459,10 +483,12 @@ mod tests {
             label: "fixed 30 s".into(),
             caption: report.caption.clone(),
             summary: report.summary,
+            outage_s: scenario.spec().outage.1,
         };
         let table = storm_table(&[drawn]);
         assert_eq!(table.headers[5], "drained after recovery");
-        let after = &table.rows[0][5];
+        // It ends by exhaustion, which the cell says after the time.
+        let after = table.rows[0][5].trim_end_matches(", by exhaustion");
         assert_ne!(after, "—");
         assert!(
             report.caption.contains(&format!("{after} after recovery")),
@@ -494,6 +520,46 @@ mod tests {
             cells[1].parse::<f64>().map(f64::round),
             Ok(s.delivered.round())
         );
+    }
+
+    /// A storm without an outage has nothing to drain: its table said "1 s" (its backlog was low
+    /// at the end of second 0, one second "after recovery"). A backlog that ended by exhaustion
+    /// says so in the table's own cell, which a phone shows without the CSV's column.
+    #[test]
+    fn a_storm_without_an_outage_drains_nothing_and_an_exhausted_one_says_so() {
+        let drawn = |spec: crate::storm::Spec| {
+            let scenario = crate::storm::Scenario::new(spec).unwrap();
+            let report = crate::storm::simulate(&scenario, crate::Engine::Fluid, false).unwrap();
+            StormDrawn {
+                label: "yours".into(),
+                caption: report.caption.clone(),
+                summary: report.summary,
+                outage_s: spec.outage.1,
+            }
+        };
+        let article = crate::storm::Spec::article_fixed();
+        let calm = drawn(crate::storm::Spec {
+            outage: (0, 0),
+            ..article
+        });
+        let table = storm_table(std::slice::from_ref(&calm));
+        assert_eq!(table.rows[0][5], "no outage");
+        let csv = table.to_csv();
+        assert!(
+            csv.lines().nth(1).unwrap().ends_with(",,no outage"),
+            "{csv}"
+        );
+
+        let stormy = drawn(article);
+        assert_eq!(
+            stormy.summary.drained_by,
+            Some(crate::storm::DrainedBy::Exhaustion)
+        );
+        let cell = &storm_table(std::slice::from_ref(&stormy)).rows[0][5];
+        let after = stormy
+            .summary
+            .after_recovery_s(stormy.summary.drained_at_s.unwrap());
+        assert_eq!(*cell, format!("{}, by exhaustion", format_duration(after)));
     }
 
     /// The page's herd caption of 1,000 deliveries under full jitter (seed 42) reads "44 per

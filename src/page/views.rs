@@ -205,9 +205,48 @@ pub fn staleness_params(settings: &Settings) -> Params {
     }
 }
 
-/// Your policy in the storm, with the bounds the settings set.
+/// Your policy in the storm, with the bounds the settings set. A field that does not apply as
+/// the others stand ([`inactive_fields`]: a resume rate without a pause) is left out, as the
+/// page greys it out: the CLI's refusal of it would have been a trap in a form, whose fields
+/// keep what was typed.
 pub(super) fn storm_params(settings: &Settings) -> Params {
-    let optional = |key: &str| Some(text(settings, key)).filter(|t| !t.is_empty());
+    storm_params_without(settings, &inactive_fields(settings))
+}
+
+/// The storm's fields the page greys out and leaves out: those that apply only with another
+/// setting that is not set ([`Params::unused_storm_fields`]), named by their keys.
+pub fn inactive_fields(settings: &Settings) -> Vec<&'static str> {
+    storm_params_without(settings, &[])
+        .unused_storm_fields()
+        .into_iter()
+        .map(|(field, _)| field)
+        .collect()
+}
+
+/// A notice for each of the keys `given` (by a link or an element's attributes) that the page
+/// leaves out as inactive ([`inactive_fields`]): "resume-rate was ignored: it applies only with
+/// pause".
+pub(super) fn inactive_notices(
+    settings: &Settings,
+    given: &[&'static str],
+) -> Vec<(&'static str, String)> {
+    storm_params_without(settings, &[])
+        .unused_storm_fields()
+        .into_iter()
+        .filter(|(field, _)| given.contains(field))
+        .map(|(field, needs)| {
+            (
+                field,
+                format!("{field} was ignored: it applies only with {needs}"),
+            )
+        })
+        .collect()
+}
+
+/// [`storm_params`] with the fields `left_out` left out.
+fn storm_params_without(settings: &Settings, left_out: &[&str]) -> Params {
+    let optional =
+        |key: &str| Some(text(settings, key)).filter(|t| !t.is_empty() && !left_out.contains(&key));
     Params {
         policy: Some("exponential".into()),
         arrivals: Some(NumberInput::Text(text(settings, "arrivals"))),
@@ -323,6 +362,7 @@ const COMPARED_BUDGET_PERCENT: f64 = crate::survival::COMPARED_BUDGET * 100.0;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::page::{decode_hash, encode_hash};
     use crate::storm::{Breaker, RetryQuota};
     use crate::Purpose;
 
@@ -475,5 +515,69 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A storm field that needs another setting is inactive while that setting is off: left out
+    /// of the storm (a resume rate left typed after Pause was unticked refused it with
+    /// "resume-rate must be given only with pause") and out of the link; active again, it
+    /// reaches the storm. Each dependent field of the page is checked both ways.
+    #[test]
+    fn a_field_that_needs_an_unset_setting_is_left_out_until_it_is_set() {
+        let cases: [(&str, &str, &str, &str); 8] = [
+            ("resume-rate", "20/s", "pause", "true"),
+            ("budget-window", "2m", "budget", "10"),
+            ("budget-floor", "0", "budget", "10"),
+            ("retry-quota-tokens", "50", "retry-quota", "grpc"),
+            ("retry-quota-ratio", "0.2", "retry-quota", "grpc"),
+            ("breaker-window", "30s", "breaker-share", "50"),
+            ("breaker-min-attempts", "20", "breaker-share", "50"),
+            ("breaker-cooldown", "10s", "breaker-failures", "5"),
+        ];
+        for (field, value, needs, on) in cases {
+            let mut settings = Settings::default();
+            settings.set(field, value);
+            assert!(inactive_fields(&settings).contains(&field), "{field}");
+            let storm = storm_params(&settings);
+            assert!(!storm.is_given(field), "{field} left out of the storm");
+            storm.scenario().unwrap();
+            assert!(!encode_hash(&settings).contains(field), "{field}");
+
+            settings.set(needs, on);
+            assert!(!inactive_fields(&settings).contains(&field), "{field}");
+            let storm = storm_params(&settings);
+            assert!(
+                storm.is_given(field),
+                "{field} reaches the storm with {needs}"
+            );
+            storm.scenario().unwrap();
+            assert!(encode_hash(&settings).contains(field), "{field}");
+        }
+        // The ratio is gRPC's alone: inactive beside the AWS quota.
+        let mut settings = Settings::default();
+        settings.set("retry-quota", "aws");
+        settings.set("retry-quota-ratio", "0.2");
+        assert!(inactive_fields(&settings).contains(&"retry-quota-ratio"));
+        storm_params(&settings).scenario().unwrap();
+    }
+
+    /// A link or an element's attribute naming an inactive field is told that it was ignored
+    /// and why, as a link's refused value is.
+    #[test]
+    fn an_inactive_field_given_is_told_it_was_ignored() {
+        let notice = "resume-rate was ignored: it applies only with pause";
+        assert_eq!(decode_hash("#resume-rate=20%2Fs").notices, [notice]);
+        assert!(decode_hash("#resume-rate=20%2Fs&pause=true")
+            .notices
+            .is_empty());
+        let attributes = [("resume-rate".to_string(), "20/s".to_string())];
+        let element = super::super::element_state(&attributes);
+        assert_eq!(element.errors.len(), 1, "{:?}", element.errors);
+        assert_eq!(
+            (
+                element.errors[0].attribute.as_str(),
+                element.errors[0].message.as_str()
+            ),
+            ("resume-rate", notice)
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! Policy parameters as people type them (seconds or duration text), shared by the CLI, the JS
 //! API and the page's state. Converting them to a [`Policy`] is where validation happens.
 
+mod dependent;
 // The JS API's refusals of a value of the wrong type (the wasm build's alone).
 #[cfg(any(target_arch = "wasm32", test))]
 mod expected;

@@ -160,48 +160,14 @@ impl Params {
 
     /// Refuses a field given without the rule that uses it (which would ignore it silently).
     fn check_orphans(&self) -> Result<(), Error> {
-        let budget = self.budget.is_none();
-        let orphans = [
-            (
-                "budget-window",
-                self.budget_window.is_some() && budget,
-                "budget",
-            ),
-            (
-                "budget-floor",
-                self.budget_floor.is_some() && budget,
-                "budget",
-            ),
-            (
-                "resume-rate",
-                self.resume_rate.is_some() && self.pause != Some(true),
-                "pause",
-            ),
-            (
-                "retry-after-threshold",
-                self.retry_after_threshold.is_some() && self.retry_after.is_none(),
-                "retry-after",
-            ),
-            (
-                "batch-at",
-                self.batch_at.is_some() && self.batch.is_none(),
-                "batch",
-            ),
-            (
-                "interval",
-                self.interval.is_some() && self.policy.as_deref().is_some_and(|p| p != "fixed"),
-                "the fixed policy (a base, multiplier, cap or list of gaps makes the policy \
-                 exponential)",
-            ),
-        ];
-        match orphans.iter().find(|(_, orphan, _)| *orphan) {
-            Some((field, _, rule)) => Err(Error::out_of_range(
-                field,
-                self.given_text_of(field),
-                format!("given only with {rule}"),
-            )),
-            None => Ok(()),
-        }
+        self.refuse_unused(&[
+            "budget-window",
+            "budget-floor",
+            "resume-rate",
+            "retry-after-threshold",
+            "batch-at",
+            "interval",
+        ])
     }
 
     /// These parameters with the storm's policy named: as given, else decided by the backoff
@@ -363,27 +329,8 @@ impl Params {
     /// ratio with `aws`, which has none).
     fn retry_quota(&self) -> Result<Option<RetryQuota>, Error> {
         let Some(name) = &self.retry_quota else {
-            // The ratio is gRPC's alone (it read "aws or grpc", then with aws "grpc only").
-            let given = [
-                (
-                    "retry-quota-tokens",
-                    self.retry_quota_tokens.is_some(),
-                    "given only with retry-quota aws or grpc",
-                ),
-                (
-                    "retry-quota-ratio",
-                    self.retry_quota_ratio.is_some(),
-                    crate::storm::RATIO_ONLY_WITH_GRPC,
-                ),
-            ];
-            return match given.iter().find(|(_, given, _)| *given) {
-                Some((field, _, valid)) => Err(Error::out_of_range(
-                    field,
-                    self.given_text_of(field),
-                    *valid,
-                )),
-                None => Ok(None),
-            };
+            self.refuse_unused(&["retry-quota-tokens", "retry-quota-ratio"])?;
+            return Ok(None);
         };
         RetryQuota::from_name(name, self.retry_quota_tokens, self.retry_quota_ratio).map(Some)
     }
@@ -392,27 +339,10 @@ impl Params {
     /// cool-down and probes are refused without either, the share's window and minimum without
     /// the share.
     fn breaker(&self) -> Result<Option<Breaker>, Error> {
-        let refuse_given = |given: &[(&'static str, bool)], valid: &str| match given
-            .iter()
-            .find(|(_, given)| *given)
-        {
-            Some((field, _)) => Err(Error::out_of_range(
-                field,
-                self.given_text_of(field),
-                valid.to_string(),
-            )),
-            None => Ok(()),
-        };
         let share = match &self.breaker_share {
             Some(share) => Some(self.failure_share(share)?),
             None => {
-                refuse_given(
-                    &[
-                        ("breaker-window", self.breaker_window.is_some()),
-                        ("breaker-min-attempts", self.breaker_min_attempts.is_some()),
-                    ],
-                    "given only with breaker-share",
-                )?;
+                self.refuse_unused(&["breaker-window", "breaker-min-attempts"])?;
                 None
             }
         };
@@ -422,13 +352,7 @@ impl Params {
             .transpose()?
             .map(|n| n as u32);
         if failures.is_none() && share.is_none() {
-            refuse_given(
-                &[
-                    ("breaker-cooldown", self.breaker_cooldown.is_some()),
-                    ("breaker-probes", self.breaker_probes.is_some()),
-                ],
-                "given only with breaker-failures or breaker-share",
-            )?;
+            self.refuse_unused(&["breaker-cooldown", "breaker-probes"])?;
             return Ok(None);
         }
         let cooldown = seconds(

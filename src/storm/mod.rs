@@ -181,7 +181,7 @@ mod discrete;
 mod fluid;
 mod memo;
 mod quota;
-pub(crate) use quota::RATIO_ONLY_WITH_GRPC;
+pub(crate) use quota::RATIO_NEEDS;
 mod report;
 mod scenario;
 

@@ -52,8 +52,7 @@ pub enum RetryQuota {
 
 /// Where a ratio belongs: gRPC's throttling has one, the AWS SDKs' bucket none (the refusal
 /// of a ratio with `aws`, and of one without a quota).
-pub(crate) const RATIO_ONLY_WITH_GRPC: &str =
-    "given only with retry-quota grpc (the AWS SDKs' bucket has no ratio)";
+pub(crate) const RATIO_NEEDS: &str = "retry-quota grpc (the AWS SDKs' bucket has no ratio)";
 
 impl RetryQuota {
     /// The AWS SDKs' bucket size.
@@ -73,7 +72,7 @@ impl RetryQuota {
                     return Err(Error::out_of_range(
                         "retry-quota-ratio",
                         "retry-quota aws",
-                        RATIO_ONLY_WITH_GRPC,
+                        format!("given only with {RATIO_NEEDS}"),
                     ));
                 }
                 RetryQuota::Aws {

@@ -192,6 +192,19 @@ fn index(field: &'static str, n: f64, max: u64) -> Result<usize, JsValue> {
         .map_err(|e| super::convert::js_error(&e))
 }
 
+/// The storm's fields that do not apply as the other settings stand (a resume rate without a
+/// pause, a budget's window without a budget): the page greys them out, and the core leaves
+/// them out of the storm.
+#[wasm_bindgen(js_name = inactiveFields, unchecked_return_type = "string[]")]
+pub fn inactive_fields(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+) -> Result<Vec<String>, JsValue> {
+    Ok(page::inactive_fields(&settings(values)?)
+        .into_iter()
+        .map(str::to_string)
+        .collect())
+}
+
 /// Whether the costly step of `view` is cheap enough to compute on the page's own thread (the
 /// core's `page::computes_inline`): then the page does, without a worker's round trip.
 #[wasm_bindgen(js_name = computesInline)]

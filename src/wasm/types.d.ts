@@ -871,6 +871,10 @@ summary: Summary,
  * Its outcome in words.
  */
 caption: string,
+/**
+ * Its outage's length, seconds (0: a storm without an outage has nothing to drain).
+ */
+outage_s: number,
 };
 
 export type PresetInfo = {

@@ -863,6 +863,40 @@ test('the retry budget, by slider or by text, redraws the storm and names the bu
   });
 });
 
+test('a field that needs an unset setting is greyed out and left out of the storm', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    const disabled = (id) => page.$eval(`#${id}`, (input) => input.disabled);
+    // By default no pause and no budget: their own fields do nothing, and say so.
+    assert.equal(await disabled('resume-rate-text'), true, 'no pause: its resume rate is greyed out');
+    assert.equal(await disabled('budget-window-text'), true, 'no budget: its window is greyed out');
+    assert.equal(await disabled('budget-floor-text'), true, 'no budget: its floor is greyed out');
+    const initial = await stormState(page);
+
+    await renderAfter(page, () => page.check('#pause'));
+    assert.equal(await disabled('resume-rate-text'), false, 'paused: the resume rate applies');
+    const paused = await stormState(page);
+    await renderAfter(page, () => page.fill('#resume-rate-text', '20/s'));
+    const resumed = await stormState(page);
+    assert.ok(resumed.lines[0].includes('20'), `the resume rate reaches the storm: ${JSON.stringify(resumed.lines[0])}`);
+    assert.notDeepEqual(resumed.lines, paused.lines, 'the storm follows the resume rate');
+    assert.match(page.url(), /resume-rate=20/);
+
+    // Unticked, the typed rate stays in its field but is greyed out and left out: the storm is
+    // the default one again, not "Not redrawn (resume-rate must be given only with pause)".
+    await renderAfter(page, () => page.uncheck('#pause'));
+    assert.equal(await disabled('resume-rate-text'), true);
+    assert.equal(await page.locator('#resume-rate-text').inputValue(), '20/s', 'what was typed is kept');
+    assertFieldValid(await fieldError(page, 'resume-rate'), 'resume-rate');
+    assert.match(await textOf(page, '#status'), STATUS_PATTERN);
+    assert.deepEqual((await stormState(page)).lines, initial.lines, 'the storm without a pause');
+    assert.doesNotMatch(page.url(), /resume-rate/, 'the link leaves out what the storm leaves out');
+
+    // Ticked again, the kept rate applies again.
+    await renderAfter(page, () => page.check('#pause'));
+    assert.deepEqual((await stormState(page)).lines, resumed.lines, 'the kept rate applies again');
+  });
+});
+
 test('without the comparison the storm has one caption, which follows the budget', { timeout: 60_000 }, async () => {
   await withPage(async ({ page }) => {
     const compared = await stormState(page);

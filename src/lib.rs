@@ -39,5 +39,5 @@ pub use params::{
     Purpose, DEFAULT_WINDOW_S, PARAMETER_KEYS,
 };
 pub use policy::{Policy, Row, Schedule, Stop};
-pub use report::{cap_answer, format_multiplier, ReportRow, ScheduleReport};
+pub use report::{cap_answer, format_multiplier, without_float_noise, ReportRow, ScheduleReport};
 pub use storm::Engine;

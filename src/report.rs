@@ -528,8 +528,14 @@ pub(crate) fn csv_number(value: f64) -> String {
     if !value.is_finite() {
         return value.to_string();
     }
-    let rounded: f64 = format!("{value:.11e}").parse().unwrap_or(value);
-    rounded.to_string()
+    without_float_noise(value).to_string()
+}
+
+/// `value` to 12 significant digits, which drops the noise of float arithmetic: a share of 0.07
+/// times 100 is 7, not 7.000000000000001 (the CSVs' numbers and `storm --format json`'s
+/// `budget_percent`).
+pub fn without_float_noise(value: f64) -> f64 {
+    format!("{value:.11e}").parse().unwrap_or(value)
 }
 
 /// A percentage as a person gave it (`49.5%` for 100 less a 50.5th percentile, `0.001%` for

@@ -116,12 +116,6 @@ struct ScenarioJson {
     breaker: Option<Breaker>,
 }
 
-/// A number to 12 significant digits: a budget of 7% is 7, not 7.000000000000001 (its share
-/// times 100).
-fn plain(value: f64) -> f64 {
-    format!("{value:.11e}").parse().unwrap_or(value)
-}
-
 #[derive(Serialize)]
 struct BatchJson {
     deliveries: u32,
@@ -155,7 +149,9 @@ impl ScenarioJson {
             },
             seed: spec.seed,
             abandon: spec.abandon,
-            budget_percent: bounds.budget.map(|share| plain(share * 100.0)),
+            budget_percent: bounds
+                .budget
+                .map(|share| backoff_lab::without_float_noise(share * 100.0)),
             budget_window_s: budget.then_some(bounds.budget_window_s),
             budget_floor_per_s: budget.then_some(bounds.budget_floor_per_s),
             rate_limit_per_s: bounds.rate_limit_per_s,

@@ -174,7 +174,7 @@ impl Jitter {
     /// mean) starts with this check; the draws beneath them ([`Gaps`], [`sample_schedule`],
     /// `give_up_times`) trust their callers, as they trust them with sizes.
     pub fn check_applies_to(&self, policy: &Policy) -> Result<(), Error> {
-        if *self == Jitter::Decorrelated && policy.explicit_gaps().is_some() {
+        if !self.applies_to(policy) {
             return Err(Error::out_of_range(
                 "mode",
                 "decorrelated with explicit gaps",
@@ -182,6 +182,11 @@ impl Jitter {
             ));
         }
         Ok(())
+    }
+
+    /// Whether the mode applies to `policy` ([`Jitter::check_applies_to`]).
+    pub fn applies_to(&self, policy: &Policy) -> bool {
+        !(*self == Jitter::Decorrelated && policy.explicit_gaps().is_some())
     }
 
     /// The mode's name.

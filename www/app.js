@@ -11,7 +11,7 @@ import init, {
   embedSnippet,
   encodeState,
   fileStem,
-  inactiveFields,
+  inactiveControls,
   newSeed,
   pageConfig,
   pageSchedule,
@@ -156,12 +156,13 @@ function showPolicyFields() {
   }
 }
 
-/** Greys out the storm's fields that do not apply as the others stand (the core says which). */
-function showInactiveFields(s) {
-  const inactive = new Set(inactiveFields(s));
+/** Greys out the fields and options that do not apply as the others stand (the core says which). */
+function showInactiveControls(s) {
+  const inactive = new Set(inactiveControls(s));
   for (const [key, id] of Object.entries(TEXT_SETTINGS)) {
     if ($(id).disabled !== inactive.has(key)) $(id).disabled = inactive.has(key);
   }
+  for (const option of $('mode').options) option.disabled = inactive.has(`mode=${option.value}`);
 }
 
 let announceTimer = 0;
@@ -587,7 +588,7 @@ const render = (() => {
     for (const { handle } of pending.values()) handle.cancel();
     pending = new Map();
     state = readControls();
-    showInactiveFields(state);
+    showInactiveControls(state);
     errors = [];
     stormMs = 0;
     started = performance.now();

@@ -223,6 +223,20 @@ pub fn inactive_fields(settings: &Settings) -> Vec<&'static str> {
         .collect()
 }
 
+/// The controls the page greys out: the [`inactive_fields`], and `mode=decorrelated` (that
+/// option of `mode`) beside a list of gaps, which decorrelated jitter does not apply to
+/// ([`crate::jitter::Jitter::applies_to`]; chosen, it is refused, naming the mode).
+pub fn inactive_controls(settings: &Settings) -> Vec<&'static str> {
+    let mut inactive = inactive_fields(settings);
+    let listed = policy_params(settings)
+        .policy()
+        .is_ok_and(|policy| !crate::jitter::Jitter::Decorrelated.applies_to(&policy));
+    if listed {
+        inactive.push("mode=decorrelated");
+    }
+    inactive
+}
+
 /// A notice for each of the keys `given` (by a link or an element's attributes) that the page
 /// leaves out as inactive ([`inactive_fields`]): "resume-rate was ignored: it applies only with
 /// pause".
@@ -558,6 +572,29 @@ mod tests {
         settings.set("retry-quota-ratio", "0.2");
         assert!(inactive_fields(&settings).contains(&"retry-quota-ratio"));
         storm_params(&settings).scenario().unwrap();
+    }
+
+    /// Decorrelated jitter grows from a base, which a list of gaps has not: beside one its option
+    /// is greyed out (chosen, it is refused naming the mode), and it is offered again once the
+    /// list is cleared.
+    #[test]
+    fn decorrelated_jitter_is_greyed_out_beside_a_list_of_gaps() {
+        let mut settings = Settings::default();
+        assert!(!inactive_controls(&settings).contains(&"mode=decorrelated"));
+        settings.set("gaps", "5 s,5 min,30 min");
+        assert!(inactive_controls(&settings).contains(&"mode=decorrelated"));
+        settings.set("mode", "decorrelated");
+        let params = jitter_params(&settings);
+        let refused = params
+            .jitter()
+            .unwrap()
+            .check_applies_to(&params.policy().unwrap())
+            .unwrap_err();
+        assert!(refused
+            .to_string()
+            .starts_with("mode must be none, full, equal or proportional"));
+        settings.set("gaps", "");
+        assert!(!inactive_controls(&settings).contains(&"mode=decorrelated"));
     }
 
     /// A link or an element's attribute naming an inactive field is told that it was ignored

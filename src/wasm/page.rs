@@ -192,14 +192,15 @@ fn index(field: &'static str, n: f64, max: u64) -> Result<usize, JsValue> {
         .map_err(|e| super::convert::js_error(&e))
 }
 
-/// The storm's fields that do not apply as the other settings stand (a resume rate without a
-/// pause, a budget's window without a budget): the page greys them out, and the core leaves
-/// them out of the storm.
-#[wasm_bindgen(js_name = inactiveFields, unchecked_return_type = "string[]")]
-pub fn inactive_fields(
+/// The controls that do not apply as the other settings stand, which the page greys out: the
+/// storm's fields by key (a resume rate without a pause, a budget's window without a budget,
+/// which the core leaves out of the storm) and options as `key=value` (`mode=decorrelated`
+/// beside a list of gaps).
+#[wasm_bindgen(js_name = inactiveControls, unchecked_return_type = "string[]")]
+pub fn inactive_controls(
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
 ) -> Result<Vec<String>, JsValue> {
-    Ok(page::inactive_fields(&settings(values)?)
+    Ok(page::inactive_controls(&settings(values)?)
         .into_iter()
         .map(str::to_string)
         .collect())

@@ -22,7 +22,7 @@ import init, {
   exportSchedule,
   fileStem,
   formatDuration,
-  inactiveFields,
+  inactiveControls,
   herd,
   jitter,
   newSeed,
@@ -126,7 +126,7 @@ export async function everyExport(): Promise<string[]> {
   const preview: Settings | null = previewSettings('distribution', settings);
   const computed: Computed = computeView(view, preview ?? settings, memo);
   const cheap: boolean = computesInline(view, settings);
-  const greyed: string[] = inactiveFields(settings);
+  const greyed: string[] = inactiveControls(settings);
   const page: Drawn = drawView('timeline', view, settings, computed, options);
   const instant: Drawn | null = drawInstant('staleness', 'staleness', settings, options);
   const caption: string = page.caption + (page.compared ?? '');

@@ -894,6 +894,14 @@ test('a field that needs an unset setting is greyed out and left out of the stor
     // Ticked again, the kept rate applies again.
     await renderAfter(page, () => page.check('#pause'));
     assert.deepEqual((await stormState(page)).lines, resumed.lines, 'the kept rate applies again');
+
+    // Decorrelated jitter grows from a base: beside a preset's list of gaps it is not offered.
+    const decorrelated = () => page.$eval('#mode option[value="decorrelated"]', (option) => option.disabled);
+    assert.equal(await decorrelated(), false, 'offered beside the formula');
+    await renderAfter(page, () => page.selectOption('#preset', 'svix'));
+    assert.equal(await decorrelated(), true, 'not offered beside Svix\'s list');
+    await renderAfter(page, () => page.click('#drop-gaps'));
+    assert.equal(await decorrelated(), false, 'offered again once the list is dropped');
   });
 });
 

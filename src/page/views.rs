@@ -216,11 +216,15 @@ pub(super) fn storm_params(settings: &Settings) -> Params {
 /// The storm's fields the page greys out and leaves out: those that apply only with another
 /// setting that is not set ([`Params::unused_storm_fields`]), named by their keys.
 pub fn inactive_fields(settings: &Settings) -> Vec<&'static str> {
-    storm_params_without(settings, &[])
-        .unused_storm_fields()
+    inactive_with_needs(settings)
         .into_iter()
         .map(|(field, _)| field)
         .collect()
+}
+
+/// Each of the [`inactive_fields`] with the setting it needs.
+fn inactive_with_needs(settings: &Settings) -> Vec<(&'static str, &'static str)> {
+    storm_params_without(settings, &[]).unused_storm_fields()
 }
 
 /// The controls the page greys out: the [`inactive_fields`], and `mode=decorrelated` (that
@@ -244,8 +248,7 @@ pub(super) fn inactive_notices(
     settings: &Settings,
     given: &[&'static str],
 ) -> Vec<(&'static str, String)> {
-    storm_params_without(settings, &[])
-        .unused_storm_fields()
+    inactive_with_needs(settings)
         .into_iter()
         .filter(|(field, _)| given.contains(field))
         .map(|(field, needs)| {

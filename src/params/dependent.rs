@@ -8,7 +8,7 @@ use super::Params;
 use crate::Error;
 
 /// A field, whether the setting it needs is set (so that it applies), and that setting as a
-/// refusal names it ("…").
+/// refusal names it (`pause`: "resume-rate must be given only with pause").
 struct Dependent {
     field: &'static str,
     applies: bool,

@@ -77,6 +77,7 @@ fn declarations() -> String {
         ArithmeticSummary::decl(&config),
         ArithmeticReport::decl(&config),
         StormSeries::decl(&config),
+        crate::page::InactiveControl::decl(&config),
         StormDrawn::decl(&config),
         PresetInfo::decl(&config),
         View::decl(&config),

@@ -156,13 +156,15 @@ function showPolicyFields() {
   }
 }
 
-/** Greys out the fields and options that do not apply as the others stand (the core says which). */
+// The notes of the fields that do nothing as the other settings stand, by setting (the core's
+// inactiveControls): shown where the field's error would be, until an error takes the place.
+let inactiveNotes = new Map();
+
+/** Marks the fields and options that do nothing as the others stand (the core says which). */
 function showInactiveControls(s) {
-  const inactive = new Set(inactiveControls(s));
-  for (const [key, id] of Object.entries(TEXT_SETTINGS)) {
-    if ($(id).disabled !== inactive.has(key)) $(id).disabled = inactive.has(key);
-  }
-  for (const option of $('mode').options) option.disabled = inactive.has(`mode=${option.value}`);
+  inactiveNotes = new Map(inactiveControls(s).map(({ control, note }) => [control, note]));
+  for (const [key, id] of Object.entries(TEXT_SETTINGS)) $(id).classList.toggle('inactive', inactiveNotes.has(key));
+  for (const option of $('mode').options) option.disabled = inactiveNotes.has(`mode=${option.value}`);
 }
 
 let announceTimer = 0;
@@ -244,7 +246,10 @@ function showErrors(errors) {
   };
   for (const name of FIELDS) {
     const message = byField.get(name) || '';
-    setText($(`${name}-error`), message);
+    const slot = $(`${name}-error`);
+    const note = message ? '' : inactiveNotes.get(name) ?? '';
+    setText(slot, message || note);
+    if (slot.classList.contains('note') !== Boolean(note)) slot.classList.toggle('note', Boolean(note));
     const input = $(`${name}-text`) || $(name);
     // A refused field in a folded group of controls (a narrow screen) is shown with its message.
     const group = input.closest('details');

@@ -102,12 +102,17 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
             message,
         });
     }
-    // An attribute the storm does not use as the others stand (`resume-rate` without `pause`).
+    // A setting the storm does not use as the others stand (`resume-rate` without `pause`),
+    // from `state` and the attributes together: an element has no field to say it beside.
     errors.extend(
-        super::views::inactive_notices(&settings, &named)
+        super::views::inactive_notices(&settings, &given)
             .into_iter()
             .map(|(field, message)| AttributeError {
-                attribute: field.into(),
+                attribute: if named.contains(&field) {
+                    field.into()
+                } else {
+                    "state".into()
+                },
                 message,
             }),
     );

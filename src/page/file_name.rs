@@ -53,12 +53,15 @@ pub fn file_stem(what: &str, settings: &Settings) -> String {
     format!("{}-{}", slug(&parts.join("-")), state_digits(settings))
 }
 
-/// Six hex digits of the share link of `settings`, the chart it opens at left out: FNV-1a.
+/// Six hex digits of the share link of `settings`, the chart it opens at and the storm's
+/// inactive fields ([`super::inactive_fields`], which change no picture) left out: FNV-1a.
 fn state_digits(settings: &Settings) -> String {
     let mut state = settings.clone();
-    let defaults = Settings::default();
-    for key in ["view", "section"] {
-        state.set(key, defaults.get(key));
+    for key in ["view", "section"]
+        .into_iter()
+        .chain(super::inactive_fields(settings))
+    {
+        state.reset(key);
     }
     let hash = super::encode_hash(&state)
         .bytes()

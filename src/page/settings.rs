@@ -62,6 +62,13 @@ fn check_outages(value: &str) -> Result<(), String> {
         .map_err(reason)
 }
 
+/// A storm's outage: `0 s` (none), or from 0.5 s to 7 days, as the storm checks it.
+fn check_outage(value: &str) -> Result<(), String> {
+    crate::Params::outage_of_text(value)
+        .map(|_| ())
+        .map_err(reason)
+}
+
 /// The breaker's failure share: empty (off) or a whole percentage.
 fn check_breaker_share(value: &str) -> Result<(), String> {
     if value.trim().is_empty() {
@@ -156,7 +163,7 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ("deadline", Kind::OptionalDuration, "24 h"),
     ("arrivals", Kind::Rate, "600/min"),
     ("capacity", Kind::Rate, "30/s"),
-    ("outage", Kind::Duration, "10 min"),
+    ("outage", Kind::Checked(check_outage), "10 min"),
     ("timeout", Kind::Duration, "5 s"),
     // Empty is no budget; 0 is a budget of no share, which still lets its floor through (as
     // `--budget 0` in the CLI).
@@ -273,7 +280,7 @@ impl Settings {
         }
     }
 
-    /// Sets `key` back to its default.
+    /// Sets `key` back to its default (a key the page does not have is ignored).
     pub(super) fn reset(&mut self, key: &str) {
         if let Some(i) = index(key) {
             self.values[i] = SETTINGS[i].2.to_string();
@@ -561,12 +568,6 @@ pub fn decode_hash(hash: &str) -> DecodedState {
         }
     }
     notices.extend(choose_stop(&mut settings, &given));
-    // Left at its default, as the storm leaves it out: the link reads back the same.
-    for (key, notice) in super::views::inactive_notices(&settings, &given) {
-        settings.reset(key);
-        given.retain(|given| *given != key);
-        notices.push(notice);
-    }
     // One notice says it once (`#zzz=1&zzz=2` listed the same sentence twice).
     let mut said = Vec::with_capacity(notices.len());
     notices.retain(|notice| {
@@ -645,8 +646,9 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
 /// Writes settings as a URL hash (without the `#`), in the fixed order, skipping defaults, but
 /// for the stop rule beside a give-up deadline (a deadline alone is the stop, see
 /// [`super::resolve`]). The formula's base, multiplier and cap are written beside a list of
-/// gaps too, which is the schedule: their fields keep them for when the list is cleared. A
-/// storm field that does not apply ([`super::inactive_fields`]) is left out.
+/// gaps too, which is the schedule: their fields keep them for when the list is cleared, and so
+/// are the storm's inactive fields ([`super::inactive_fields`]), which keep theirs for when they
+/// apply again.
 ///
 /// # Example
 /// ```
@@ -657,15 +659,12 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
 /// assert!(decode_hash("base=45%20s").notices.is_empty());
 /// ```
 pub fn encode_hash(settings: &Settings) -> String {
-    // What the page greys out and leaves out of the storm is left out of its link too.
-    let inactive = super::inactive_fields(settings);
     SETTINGS
         .iter()
         .zip(&settings.values)
         .filter_map(|((key, _, default), value)| {
             let value = value.trim();
-            let kept = (value != *default && !inactive.contains(key))
-                || (*key == "stop" && !settings.is_default("give-up"));
+            let kept = value != *default || (*key == "stop" && !settings.is_default("give-up"));
             kept.then(|| format!("{key}={}", utf8_percent_encode(value, ESCAPED)))
         })
         .collect::<Vec<_>>()
@@ -678,6 +677,32 @@ mod tests {
 
     fn value<'a>(state: &'a DecodedState, key: &str) -> &'a str {
         state.settings.get(key)
+    }
+
+    /// A link's outage is checked as the storm checks it: `outage=0` (a storm without an
+    /// outage, which the page draws) reads back, where the page's own range ("greater than 0 s
+    /// and at most 365 days") refused it and let 8 days through to the storm's refusal.
+    #[test]
+    fn a_links_outage_is_the_storms() {
+        for zero in ["0", "0s", "0%20s"] {
+            let state = decode_hash(&format!("#outage={zero}"));
+            assert!(state.notices.is_empty(), "{zero}: {:?}", state.notices);
+            let settings = super::super::resolve(state).settings;
+            assert_eq!(
+                super::super::views::storm_params(&settings)
+                    .scenario()
+                    .unwrap()
+                    .outage,
+                (0, 0)
+            );
+        }
+        let long = decode_hash("#outage=8d");
+        assert_eq!(long.notices.len(), 1);
+        assert!(
+            long.notices[0].contains("0 s or from 0.5 s to 7 days"),
+            "{:?}",
+            long.notices
+        );
     }
 
     /// `#give-up=2h` gives up at 2 h, as `--give-up 2h` does; a page whose stop rule is the
@@ -952,7 +977,7 @@ mod tests {
         assert_eq!(
             state.notices,
             [
-                "outage \"1e308s\" was ignored (a duration greater than 0 s and at most 365 days); using \"10 min\"",
+                "outage \"1e308s\" was ignored (0 s or from 0.5 s to 7 days (the storm runs in whole seconds, and rounds 0.5 s up to 1 s)); using \"10 min\"",
                 "arrivals \"lots\" was ignored (a rate greater than 0, such as 600/min, 30/s or 36000/h); using \"600/min\"",
                 "base \"1h 1h\" was ignored (a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d; a duration greater than 0 s and at most 365 days); using \"30 s\"",
             ]

@@ -227,16 +227,40 @@ fn inactive_with_needs(settings: &Settings) -> Vec<(&'static str, &'static str)>
     storm_params_without(settings, &[]).unused_storm_fields()
 }
 
-/// The controls the page greys out: the [`inactive_fields`], and `mode=decorrelated` (that
-/// option of `mode`) beside a list of gaps, which decorrelated jitter does not apply to
-/// ([`crate::jitter::Jitter::applies_to`]; chosen, it is refused, naming the mode).
-pub fn inactive_controls(settings: &Settings) -> Vec<&'static str> {
-    let mut inactive = inactive_fields(settings);
+/// A control that does nothing as the other settings stand, and the note the page shows for it.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InactiveControl {
+    /// The setting's key (`resume-rate`), or one of its options as `key=value`
+    /// (`mode=decorrelated`).
+    pub control: String,
+    /// Why, in words: "not used now: it applies only with pause".
+    pub note: String,
+}
+
+/// The controls the page marks as doing nothing now: the [`inactive_fields`] (a field keeps
+/// what was typed, and shows its note where its error would be), and `mode=decorrelated` (that
+/// option of `mode`, which the page greys out) beside a list of gaps, which decorrelated
+/// jitter does not apply to ([`crate::jitter::Jitter::applies_to`]; chosen, it is refused,
+/// naming the mode).
+pub fn inactive_controls(settings: &Settings) -> Vec<InactiveControl> {
+    let mut inactive: Vec<InactiveControl> = inactive_with_needs(settings)
+        .into_iter()
+        .map(|(field, needs)| InactiveControl {
+            control: field.into(),
+            note: format!("not used now: it applies only with {needs}"),
+        })
+        .collect();
     let listed = policy_params(settings)
         .policy()
         .is_ok_and(|policy| !crate::jitter::Jitter::Decorrelated.applies_to(&policy));
     if listed {
-        inactive.push("mode=decorrelated");
+        inactive.push(InactiveControl {
+            control: "mode=decorrelated".into(),
+            note: "not offered: decorrelated jitter grows from a base, which a list of gaps has \
+                   not"
+            .into(),
+        });
     }
     inactive
 }
@@ -536,8 +560,9 @@ mod tests {
 
     /// A storm field that needs another setting is inactive while that setting is off: left out
     /// of the storm (a resume rate left typed after Pause was unticked refused it with
-    /// "resume-rate must be given only with pause") and out of the link; active again, it
-    /// reaches the storm. Each dependent field of the page is checked both ways.
+    /// "resume-rate must be given only with pause"), kept in the link as in its field, with a
+    /// note; active again, it reaches the storm. Each dependent field of the page is checked
+    /// both ways.
     #[test]
     fn a_field_that_needs_an_unset_setting_is_left_out_until_it_is_set() {
         let cases: [(&str, &str, &str, &str); 8] = [
@@ -557,10 +582,23 @@ mod tests {
             let storm = storm_params(&settings);
             assert!(!storm.is_given(field), "{field} left out of the storm");
             storm.scenario().unwrap();
-            assert!(!encode_hash(&settings).contains(field), "{field}");
+            assert!(
+                encode_hash(&settings).contains(field),
+                "{field} kept in the link"
+            );
+            let notes = inactive_controls(&settings);
+            let note = notes.iter().find(|c| c.control == field).unwrap();
+            assert!(
+                note.note.starts_with("not used now: it applies only with ")
+                    && note.note.contains(needs),
+                "{field}: {note:?}"
+            );
 
             settings.set(needs, on);
             assert!(!inactive_fields(&settings).contains(&field), "{field}");
+            assert!(!inactive_controls(&settings)
+                .iter()
+                .any(|c| c.control == field));
             let storm = storm_params(&settings);
             assert!(
                 storm.is_given(field),
@@ -582,10 +620,15 @@ mod tests {
     /// list is cleared.
     #[test]
     fn decorrelated_jitter_is_greyed_out_beside_a_list_of_gaps() {
+        let greyed = |settings: &Settings| {
+            inactive_controls(settings)
+                .iter()
+                .any(|c| c.control == "mode=decorrelated")
+        };
         let mut settings = Settings::default();
-        assert!(!inactive_controls(&settings).contains(&"mode=decorrelated"));
+        assert!(!greyed(&settings));
         settings.set("gaps", "5 s,5 min,30 min");
-        assert!(inactive_controls(&settings).contains(&"mode=decorrelated"));
+        assert!(greyed(&settings));
         settings.set("mode", "decorrelated");
         let params = jitter_params(&settings);
         let refused = params
@@ -597,27 +640,40 @@ mod tests {
             .to_string()
             .starts_with("mode must be none, full, equal or proportional"));
         settings.set("gaps", "");
-        assert!(!inactive_controls(&settings).contains(&"mode=decorrelated"));
+        assert!(!greyed(&settings));
     }
 
-    /// A link or an element's attribute naming an inactive field is told that it was ignored
-    /// and why, as a link's refused value is.
+    /// A link keeps an inactive field as its field does (the page notes it there); an element,
+    /// which has no field, names it among its errors, from its attributes and its `state`
+    /// together: an attribute that turns the setting on makes the state's field apply.
     #[test]
-    fn an_inactive_field_given_is_told_it_was_ignored() {
+    fn an_inactive_field_is_kept_by_a_link_and_named_by_an_element() {
+        let link = decode_hash("#resume-rate=20%2Fs");
+        assert!(link.notices.is_empty(), "{:?}", link.notices);
+        assert_eq!(link.settings.get("resume-rate"), "20/s");
+
+        let element = |pairs: &[(&str, &str)]| {
+            let attributes: Vec<(String, String)> = pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            super::super::element_state(&attributes)
+        };
         let notice = "resume-rate was ignored: it applies only with pause";
-        assert_eq!(decode_hash("#resume-rate=20%2Fs").notices, [notice]);
-        assert!(decode_hash("#resume-rate=20%2Fs&pause=true")
-            .notices
-            .is_empty());
-        let attributes = [("resume-rate".to_string(), "20/s".to_string())];
-        let element = super::super::element_state(&attributes);
-        assert_eq!(element.errors.len(), 1, "{:?}", element.errors);
+        let alone = element(&[("resume-rate", "20/s")]);
+        assert_eq!(alone.errors.len(), 1, "{:?}", alone.errors);
         assert_eq!(
             (
-                element.errors[0].attribute.as_str(),
-                element.errors[0].message.as_str()
+                alone.errors[0].attribute.as_str(),
+                alone.errors[0].message.as_str()
             ),
             ("resume-rate", notice)
         );
+        let in_state = element(&[("state", "view=storm&resume-rate=5/s")]);
+        assert_eq!(in_state.errors[0].attribute, "state");
+        let turned_on = element(&[("pause", "true"), ("state", "view=storm&resume-rate=5/s")]);
+        assert!(turned_on.errors.is_empty(), "{:?}", turned_on.errors);
+        let storm = storm_params(&turned_on.settings).scenario().unwrap();
+        assert_eq!(storm.bounds.resume_rate_per_s, Some(5.0));
     }
 }

@@ -89,6 +89,17 @@ impl Params {
         Ok((latency_s, timeout_s))
     }
 
+    /// A storm's outage given as `text`, in whole seconds, checked as a storm checks it (a
+    /// link's `outage=0` had been refused by the page's own range, "greater than 0 s", which
+    /// the storm does not have).
+    pub fn outage_of_text(text: &str) -> Result<u32, Error> {
+        Params {
+            outage: Some(DurationInput::Text(text.into())),
+            ..Params::default()
+        }
+        .outage_seconds(0)
+    }
+
     /// The outage in whole seconds; a positive one that would round to none is refused (the
     /// storm runs in whole seconds, and `--outage 0.4s` ran without an outage).
     fn outage_seconds(&self, default: u32) -> Result<u32, Error> {

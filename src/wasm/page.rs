@@ -192,18 +192,15 @@ fn index(field: &'static str, n: f64, max: u64) -> Result<usize, JsValue> {
         .map_err(|e| super::convert::js_error(&e))
 }
 
-/// The controls that do not apply as the other settings stand, which the page greys out: the
-/// storm's fields by key (a resume rate without a pause, a budget's window without a budget,
-/// which the core leaves out of the storm) and options as `key=value` (`mode=decorrelated`
-/// beside a list of gaps).
-#[wasm_bindgen(js_name = inactiveControls, unchecked_return_type = "string[]")]
+/// The controls that do nothing as the other settings stand, each with its note: the storm's
+/// fields by key (a resume rate without a pause, a budget's window without a budget, which the
+/// core leaves out of the storm) and options as `key=value` (`mode=decorrelated` beside a list
+/// of gaps).
+#[wasm_bindgen(js_name = inactiveControls, unchecked_return_type = "InactiveControl[]")]
 pub fn inactive_controls(
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
-) -> Result<Vec<String>, JsValue> {
-    Ok(page::inactive_controls(&settings(values)?)
-        .into_iter()
-        .map(str::to_string)
-        .collect())
+) -> Result<JsValue, JsValue> {
+    to_js(&page::inactive_controls(&settings(values)?))
 }
 
 /// Whether the costly step of `view` is cheap enough to compute on the page's own thread (the

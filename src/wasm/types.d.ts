@@ -858,6 +858,18 @@ label: string,
 params: StormParams,
 };
 
+export type InactiveControl = {
+/**
+ * The setting's key (`resume-rate`), or one of its options as `key=value`
+ * (`mode=decorrelated`).
+ */
+control: string,
+/**
+ * Why, in words: "not used now: it applies only with pause".
+ */
+note: string,
+};
+
 export type StormDrawn = {
 /**
  * The legend entry.

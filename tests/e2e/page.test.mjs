@@ -863,17 +863,27 @@ test('the retry budget, by slider or by text, redraws the storm and names the bu
   });
 });
 
-test('a field that needs an unset setting is greyed out and left out of the storm', { timeout: 60_000 }, async () => {
+test('a field that needs an unset setting says so and is left out of the storm', { timeout: 60_000 }, async () => {
   await withPage(async ({ page }) => {
-    const disabled = (id) => page.$eval(`#${id}`, (input) => input.disabled);
+    // A note in the error's place, read with the field (aria-describedby); never disabled, so
+    // that the keyboard reaches it and it keeps what is typed.
+    const noted = async (field) => {
+      const input = page.locator(`#${field}-text`);
+      assert.equal(await input.isDisabled(), false, `#${field}-text stays usable`);
+      const note = (await textOf(page, `#${field}-error`)) ?? '';
+      const marked = await input.evaluate((element) => element.classList.contains('inactive'));
+      assert.equal(marked, note !== '', `#${field}-text is marked as its note says: ${note}`);
+      return note;
+    };
     // By default no pause and no budget: their own fields do nothing, and say so.
-    assert.equal(await disabled('resume-rate-text'), true, 'no pause: its resume rate is greyed out');
-    assert.equal(await disabled('budget-window-text'), true, 'no budget: its window is greyed out');
-    assert.equal(await disabled('budget-floor-text'), true, 'no budget: its floor is greyed out');
+    assert.equal(await noted('resume-rate'), 'not used now: it applies only with pause');
+    assert.equal(await noted('budget-window'), 'not used now: it applies only with budget');
+    assert.equal(await noted('budget-floor'), 'not used now: it applies only with budget');
+    assert.equal(await noted('rate-limit'), '', 'a field that needs nothing has no note');
     const initial = await stormState(page);
 
     await renderAfter(page, () => page.check('#pause'));
-    assert.equal(await disabled('resume-rate-text'), false, 'paused: the resume rate applies');
+    assert.equal(await noted('resume-rate'), '', 'paused: the resume rate applies');
     const paused = await stormState(page);
     await renderAfter(page, () => page.fill('#resume-rate-text', '20/s'));
     const resumed = await stormState(page);
@@ -881,15 +891,22 @@ test('a field that needs an unset setting is greyed out and left out of the stor
     assert.notDeepEqual(resumed.lines, paused.lines, 'the storm follows the resume rate');
     assert.match(page.url(), /resume-rate=20/);
 
-    // Unticked, the typed rate stays in its field but is greyed out and left out: the storm is
-    // the default one again, not "Not redrawn (resume-rate must be given only with pause)".
+    // Unticked, the typed rate stays in its field, noted and left out: the storm is the
+    // default one again, not "Not redrawn (resume-rate must be given only with pause)".
     await renderAfter(page, () => page.uncheck('#pause'));
-    assert.equal(await disabled('resume-rate-text'), true);
+    assert.equal(await noted('resume-rate'), 'not used now: it applies only with pause');
     assert.equal(await page.locator('#resume-rate-text').inputValue(), '20/s', 'what was typed is kept');
-    assertFieldValid(await fieldError(page, 'resume-rate'), 'resume-rate');
+    assert.equal(await page.locator('#resume-rate-text').getAttribute('aria-invalid'), null, 'a note is no error');
     assert.match(await textOf(page, '#status'), STATUS_PATTERN);
     assert.deepEqual((await stormState(page)).lines, initial.lines, 'the storm without a pause');
-    assert.doesNotMatch(page.url(), /resume-rate/, 'the link leaves out what the storm leaves out');
+    assert.match(page.url(), /resume-rate=20/, 'the link keeps the field as the field does');
+
+    // Reloaded from its link, the field and its note are back, without a notice.
+    await page.reload();
+    await until(async () => STATUS_PATTERN.test(await textOf(page, '#status')), 'the reloaded page');
+    assert.equal(await page.locator('#resume-rate-text').inputValue(), '20/s');
+    assert.equal(await noted('resume-rate'), 'not used now: it applies only with pause');
+    assert.equal(await page.locator('#notice').isHidden(), true, 'no notice');
 
     // Ticked again, the kept rate applies again.
     await renderAfter(page, () => page.check('#pause'));

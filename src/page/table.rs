@@ -10,6 +10,7 @@ use crate::give_up::JitterReport;
 use crate::herd::{format_peak, format_rate, Herd};
 use crate::number_text::format_count;
 use crate::staleness::StalenessReport;
+use crate::storm::Drain;
 use crate::{format_duration, ScheduleReport};
 
 /// A table of text: a header row and rows of the same length.
@@ -78,15 +79,6 @@ impl NumberTable {
             data: Some(Box::new(NumberTable::new(headers, rows))),
             ..self
         }
-    }
-}
-
-/// How a storm's backlog ended, as the JSON names it (`delivery`, `exhaustion`), or empty.
-fn drained_by(by: Option<crate::storm::DrainedBy>) -> String {
-    match by {
-        Some(crate::storm::DrainedBy::Delivery) => "delivery".into(),
-        Some(crate::storm::DrainedBy::Exhaustion) => "exhaustion".into(),
-        None => String::new(),
     }
 }
 
@@ -249,13 +241,20 @@ fn herd_table(spread: &Herd, spike: &Herd) -> NumberTable {
 }
 
 /// When a storm's backlog drained, from recovery, as the caption counts it ("drains 6 h 57 min
-/// after recovery"); `None` without an outage, which leaves nothing to drain (its backlog "drained
-/// 1 s after recovery").
-fn drained_after_recovery(storm: &StormDrawn) -> Option<f64> {
-    let s = &storm.summary;
-    (storm.outage_s > 0)
-        .then_some(s.drained_at_s.map(|at| s.after_recovery_s(at)))
-        .flatten()
+/// after recovery"), and how, as the caption says it ([`Drain`]): `None` and why when it did not
+/// drain after recovery (no outage, which left nothing to drain, had read "1 s").
+fn drained(storm: &StormDrawn) -> (Option<f64>, &'static str) {
+    match Drain::of(&storm.summary, storm.outage_s) {
+        Drain::NoOutage => (None, "no outage"),
+        Drain::NotDrained => (None, "not drained"),
+        Drain::AllExhaustedInOutage => (None, "all exhausted in the outage"),
+        Drain::ByExhaustion(after) => (Some(after), "exhaustion"),
+        Drain::MostExhaustedInOutage(after) => {
+            (Some(after), "delivery, most exhausted in the outage")
+        }
+        Drain::PartlyByExhaustion(after) => (Some(after), "delivery and exhaustion"),
+        Drain::ByDelivery(after) => (Some(after), "delivery"),
+    }
 }
 
 /// Each storm series' outcome.
@@ -266,12 +265,10 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
             let s = &storm.summary;
             // How it drained in the cell itself: a phone's narrow table ends before the CSV's
             // "drained by" column would.
-            let drained = match (storm.outage_s, drained_after_recovery(storm), s.drained_by) {
-                (0, _, _) => "no outage".to_string(),
-                (_, Some(after), Some(crate::storm::DrainedBy::Exhaustion)) => {
-                    format!("{}, by exhaustion", format_duration(after))
-                }
-                (_, after, _) => optional_duration(after),
+            let drained = match drained(storm) {
+                (Some(after), "delivery") => format_duration(after),
+                (Some(after), how) => format!("{}, by {how}", format_duration(after)),
+                (None, why) => why.to_string(),
             };
             vec![
                 storm.label.clone(),
@@ -287,7 +284,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
         .iter()
         .map(|storm| {
             let s = &storm.summary;
-            let drained = drained_after_recovery(storm);
+            let (after, how) = drained(storm);
             let counts = [
                 s.delivered,
                 s.exhausted,
@@ -296,13 +293,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
             ];
             std::iter::once(storm.label.clone())
                 .chain(counts.map(|value| number(Some(value))))
-                .chain([
-                    number(drained),
-                    match storm.outage_s {
-                        0 => "no outage".into(),
-                        _ => drained_by(s.drained_by),
-                    },
-                ])
+                .chain([number(after), how.to_string()])
                 .collect()
         })
         .collect();
@@ -550,16 +541,29 @@ mod tests {
             "{csv}"
         );
 
-        let stormy = drawn(article);
+        // As the caption says it: the article's fixed 30 s storm is gone by exhaustion (99.8%
+        // of its deliveries); the backoff storm is gone partly by it (79 deliveries, which the
+        // cell had read as "by exhaustion"); a 2-day outage exhausts every delivery in it.
+        let cell = |spec| storm_table(&[drawn(spec)]).rows[0][5].clone();
+        let after = |spec| {
+            let s = drawn(spec).summary;
+            format_duration(s.after_recovery_s(s.drained_at_s.unwrap()))
+        };
+        assert_eq!(cell(article), format!("{}, by exhaustion", after(article)));
+        let backoff = crate::storm::Spec {
+            policy: crate::Policy::article(),
+            jitter: crate::jitter::Jitter::Full,
+            ..article
+        };
         assert_eq!(
-            stormy.summary.drained_by,
-            Some(crate::storm::DrainedBy::Exhaustion)
+            cell(backoff),
+            format!("{}, by delivery and exhaustion", after(backoff))
         );
-        let cell = &storm_table(std::slice::from_ref(&stormy)).rows[0][5];
-        let after = stormy
-            .summary
-            .after_recovery_s(stormy.summary.drained_at_s.unwrap());
-        assert_eq!(*cell, format!("{}, by exhaustion", format_duration(after)));
+        let two_days = crate::storm::Spec {
+            outage: (0, 172_800),
+            ..backoff
+        };
+        assert_eq!(cell(two_days), "all exhausted in the outage");
     }
 
     /// The page's herd caption of 1,000 deliveries under full jitter (seed 42) reads "44 per

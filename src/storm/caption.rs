@@ -1,6 +1,7 @@
 //! A storm's outcome in words, from its summary alone.
 
-use super::report::{DrainedBy, Recovery, Summary};
+use super::report::{Recovery, Summary};
+use super::Drain;
 use super::Scenario;
 use crate::format_duration;
 use crate::number_text::{format_count, grouped, without_trailing_zeros};
@@ -83,7 +84,7 @@ pub(crate) fn caption(
     let recovered = if no_outage { "the start" } else { "recovery" };
     let exhausted = whole_percent(share(summary.exhausted));
     let mostly_exhausted = summary.exhausted > 0.5 * summary.arrivals;
-    let within_a_minute = |at: u32| summary.after_recovery_s(at) <= 60.0;
+    let within_a_minute = |after_s: f64| after_s <= 60.0;
     // The survival map's collapse: no delivery of the backlog within the hour after the outage,
     // and goodput in that hour under half the arrival rate. Said here unless the sentence below
     // says it (most deliveries exhausted), and only of steady traffic that brings deliveries:
@@ -127,39 +128,41 @@ pub(crate) fn caption(
             Some(_) => String::new(),
         }
     } else {
-        match (summary.drained_at_s, summary.drained_by) {
-        (Some(at), Some(DrainedBy::Exhaustion)) if mostly_exhausted => format!(
+        match Drain::of(summary, scenario.outage.1) {
+        Drain::ByExhaustion(after_s) => format!(
             "The storm outlives the outage and never drains by delivery: goodput collapses, and the backlog is gone {} after recovery because deliveries ran out of attempts ({exhausted} of them end exhausted). ",
-            after(at),
+            format_duration(after_s),
         ),
-        (None, _) if mostly_exhausted => format!(
+        Drain::NotDrained if mostly_exhausted => format!(
             "The storm outlives the outage and never drains: goodput collapses and {exhausted} of deliveries end exhausted. ",
         ),
         // Run out during the outage, not after it: what was left at recovery was delivered.
-        (Some(_), _) if mostly_exhausted && summary.delivered < 0.5 => {
+        Drain::AllExhaustedInOutage => {
             "Every delivery runs out of attempts during the outage: nothing is left to deliver at recovery. ".to_string()
         }
-        (Some(at), _) if mostly_exhausted => format!(
+        Drain::MostExhaustedInOutage(after_s) => format!(
             "Most deliveries run out of attempts during the outage ({exhausted} end exhausted); what is left at recovery drains {}. ",
-            if within_a_minute(at) {
+            if within_a_minute(after_s) {
                 "within a minute".to_string()
             } else {
-                format!("{} after it", after(at))
+                format!("{} after it", format_duration(after_s))
             }
         ),
-        (Some(at), Some(DrainedBy::Delivery)) if within_a_minute(at) => {
+        Drain::ByDelivery(after_s) if within_a_minute(after_s) => {
             "The backlog drains within a minute of recovery. ".to_string()
         }
-        (Some(at), Some(DrainedBy::Delivery)) => format!(
+        Drain::ByDelivery(after_s) => format!(
             "The storm outlives the outage: the backlog drains {} after recovery. ",
-            after(at)
+            format_duration(after_s)
         ),
-        (Some(at), _) => format!(
+        Drain::PartlyByExhaustion(after_s) => format!(
             "The backlog is gone {} after recovery, but partly because {} deliveries ran out of attempts after it. ",
-            after(at),
+            format_duration(after_s),
             format_count(summary.exhausted_after_outage)
         ),
-        (None, _) => {
+        // Told above, without an outage.
+        Drain::NoOutage => String::new(),
+        Drain::NotDrained => {
             // Not drained when the simulation stopped: at its limit, or before it with every
             // retry left due past it (it read "has not drained 0 s after recovery" for a 7-day
             // outage of yearly retries).

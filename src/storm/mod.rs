@@ -178,6 +178,7 @@ mod budget;
 mod caption;
 mod destination;
 mod discrete;
+mod drain;
 mod fluid;
 mod memo;
 mod quota;
@@ -188,6 +189,7 @@ mod scenario;
 pub use arithmetic::{arithmetic_view, ArithmeticMinute, ArithmeticReport, ArithmeticSummary};
 pub use breaker::{Breaker, FailureShare};
 pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS, MAX_DISCRETE_WORST_CASE};
+pub use drain::Drain;
 pub(crate) use fluid::{
     requests_within_limits, unrepresentable as fluid_unrepresentable, FluidStorm, Shortcuts, Spare,
 };

@@ -27,6 +27,11 @@ pub struct Axes {
     pub outages_s: Vec<f64>,
     /// Capacity ÷ arrival rate, log-spaced from the first to the last given.
     pub headroom: Vec<f64>,
+    /// Whether the headroom axis is the default one started where the fluid engine runs every
+    /// cell ([`super::fitted_axes`]), which the map's caption says.
+    #[serde(skip)]
+    #[cfg_attr(test, ts(skip))]
+    pub headroom_fitted: bool,
 }
 
 /// `steps` values from `low` to `high` (both included), evenly spaced on a log axis.
@@ -125,6 +130,7 @@ impl Axes {
         Ok(Axes {
             outages_s: outages,
             headroom: log_spaced(least, most, steps.1),
+            headroom_fitted: false,
         })
     }
 

@@ -7,9 +7,11 @@
 //! whole requests decide the outcome. A cell's capacity is its headroom × the arrival rate, so
 //! low rows of the default axis `1.05..20` can fall below it: with the README's
 //! `--retry-after 60s` (a 1 s threshold) at 10 deliveries a second, every row under 2× does.
-//! The default axis then starts at [`least_fluid_headroom`] instead of 1.05 (and ends at 20,
-//! or at four times its start if that is more), and the caption says why. An axis given
-//! otherwise is drawn as given, or refused with the row that fails.
+//! The default axis (left out, or given as two numbers equal to 1.05 and 20) then starts at
+//! [`least_fluid_headroom`] instead of 1.05 and ends at 20, or at four times its start if that
+//! is more (at most the axis' 1,000×), and the caption says why. An axis given otherwise is
+//! drawn as given, or refused naming the least headroom that runs; so is the default when that
+//! least is 1,000× or more, past the axis' range.
 
 use crate::storm::{requests_within_limits, Scenario, Spec, MIN_REQUESTS_WITHIN_LIMITS};
 use crate::{Engine, Error};
@@ -39,25 +41,30 @@ pub fn fitted_axes(
     engine: Engine,
     (outages, headroom, steps): (&str, &str, &str),
 ) -> Result<Axes, Error> {
-    if headroom.trim() == DEFAULT_TEXT.1 && map_engine(engine) == Engine::Fluid {
-        let (default_low, default_high) = headroom_ends(DEFAULT_TEXT.1)?;
+    let default = headroom_ends(DEFAULT_TEXT.1)?;
+    // Compared as numbers: `1.050..20.0` is the default too.
+    if headroom_ends(headroom).is_ok_and(|ends| ends == default)
+        && map_engine(engine) == Engine::Fluid
+    {
         let least = least_fluid_headroom(yours)?;
-        let high = default_high.max(least * 4.0);
-        // Past the axis' range the default stays, refused by its row as any axis is.
-        if least > default_low && high <= HEADROOM_RANGE.1 {
-            return Axes::new(outage_ends(outages)?, (least, high), step_counts(steps)?);
+        let (default_low, default_high) = default;
+        // At 1,000× or more no axis runs: the default stays, refused by its row.
+        if least > default_low && least < HEADROOM_RANGE.1 {
+            let high = default_high.max(least * 4.0).min(HEADROOM_RANGE.1);
+            let mut axes = Axes::new(outage_ends(outages)?, (least, high), step_counts(steps)?)?;
+            axes.headroom_fitted = true;
+            return Ok(axes);
         }
     }
     Axes::from_text(outages, headroom, steps)
 }
 
-/// The caption's sentence for a headroom axis that starts where the fluid engine's limit
-/// does, above the default's start; `None` otherwise.
-pub(super) fn raised_start_sentence(yours: &Spec, engine: Engine, axes: &Axes) -> Option<String> {
+/// The caption's sentence for a default headroom axis started where the fluid engine's limit
+/// is ([`Axes::headroom_fitted`]); `None` otherwise.
+pub(super) fn raised_start_sentence(axes: &Axes) -> Option<String> {
     let (default_low, _) = headroom_ends(DEFAULT_TEXT.1).ok()?;
-    let least = least_fluid_headroom(yours).ok()?;
-    let start = *axes.headroom.first()?;
-    (engine == Engine::Fluid && least > default_low && start == least).then(|| {
+    let least = *axes.headroom.first()?;
+    axes.headroom_fitted.then(|| {
         format!(
             "Headroom starts at {least:.2}×, not {default_low}×: below it the destination \
              answers fewer than {MIN_REQUESTS_WITHIN_LIMITS} requests a second within its limits \
@@ -137,25 +144,44 @@ mod tests {
         assert_eq!(discrete.headroom.first(), Some(&1.05));
     }
 
-    /// A limit far up the axis keeps a span of four times its start; one past the axis' range
-    /// leaves the default, refused by its rows with the least named.
+    /// A limit far up the axis keeps a span of four times its start, up to the axis' 1,000×
+    /// (a least of 400× had left the default, refused); one at 1,000× or more leaves the
+    /// default, refused by its rows with the least named as past the axis.
     #[test]
     fn a_high_least_keeps_a_span_and_one_past_the_range_is_refused() {
         let slow = |arrivals_per_s: f64| Spec {
             arrivals_per_s,
             ..retry_after()
         };
-        let axes = default_axes(&slow(1.0), Engine::Fluid);
+        let ends = |axes: &Axes| (axes.headroom[0], axes.headroom[axes.headroom.len() - 1]);
+        assert_eq!(ends(&default_axes(&slow(1.0), Engine::Fluid)), (20.0, 80.0));
         assert_eq!(
-            (axes.headroom.first(), axes.headroom.last()),
-            (Some(&20.0), Some(&80.0))
+            ends(&default_axes(&slow(0.05), Engine::Fluid)),
+            (400.0, 1_000.0)
         );
         let axes = default_axes(&slow(0.01), Engine::Fluid);
         assert_eq!(axes.headroom.first(), Some(&1.05));
         let refused = survival_map(&slow(0.01), &axes, Engine::Fluid)
             .unwrap_err()
             .to_string();
-        assert!(refused.contains("at least 2000.00× here"), "{refused}");
+        assert!(
+            refused.contains("at least 2000.00× here, past the axis' 1000×"),
+            "{refused}"
+        );
+    }
+
+    /// The default written another way (`1.050..20.0`) is the default; the sentence is the
+    /// fitted default's alone, not an axis given to start at the same place.
+    #[test]
+    fn the_default_is_read_as_numbers_and_only_it_is_explained() {
+        let yours = retry_after();
+        let written =
+            fitted_axes(&yours, Engine::Fluid, ("10s..24h", "1.050..20.0", "6x6")).unwrap();
+        assert_eq!(written, default_axes(&yours, Engine::Fluid));
+        let given = fitted_axes(&yours, Engine::Fluid, ("10s..24h", "2..20", "6x6")).unwrap();
+        assert_eq!(given.headroom, written.headroom);
+        let map = survival_map(&yours, &given, Engine::Fluid).unwrap();
+        assert!(!map.caption.contains("Headroom starts"), "{}", map.caption);
     }
 
     /// An axis given otherwise is the user's: drawn as given or refused, never moved.

@@ -419,19 +419,29 @@ impl Plan {
                             // Its scenario was valid for the cell, so it is for the least.
                             let least =
                                 least_fluid_headroom(&self.series[series].1).unwrap_or(ratio);
+                            // Past the axis' range no axis runs: said, with the ways out.
+                            let at_least = if least <= HEADROOM_RANGE.1 {
+                                format!("at least {least:.2}× here")
+                            } else {
+                                format!(
+                                    "at least {least:.2}× here, past the axis' {}× (a higher \
+                                     arrival rate or a longer timeout)",
+                                    HEADROOM_RANGE.1
+                                )
+                            };
+                            // The row alone decides, whatever the cell's outage.
                             Error::OutOfRange {
                                 field: "headroom",
                                 value: format!(
-                                    "{}..{}, whose row at {ratio:.2}× has a cell of a {} outage \
-                                     that {}",
+                                    "{}..{}, whose row at {ratio:.2}× {}",
                                     crate::number_text::multiple(low),
                                     crate::number_text::multiple(high),
-                                    crate::format_duration(length),
                                     value.replacen("fluid for a destination that ", "", 1)
                                 ),
                                 valid: format!(
-                                    "a low end at which the fluid engine runs every cell, at \
-                                     least {least:.2}× here (or the discrete engine): {}",
+                                    "a low end at which the fluid engine runs every cell, \
+                                     {at_least} (or the discrete engine, on a map within its \
+                                     work limit): {}",
                                     valid.trim_start_matches("discrete here: ")
                                 ),
                             }
@@ -623,7 +633,7 @@ impl Plan {
                 },
                 &series,
             );
-            match fitted::raised_start_sentence(&self.series[0].1, self.engine, &self.axes) {
+            match fitted::raised_start_sentence(&self.axes) {
                 Some(sentence) => format!("{caption} {sentence}"),
                 None => caption,
             }

@@ -230,7 +230,7 @@ fn a_cell_the_fluid_engine_cannot_run_refuses_the_plan() {
     // The cell is named: the map's axes, not a flag given, decided it; the axis is quoted as
     // given and the failing row as a row (its 0.37× read as the axis' low end, 0.1×).
     assert!(
-        refused.contains("got 0.1..5, whose row at 0.37× has a cell of a 10 s outage that answers"),
+        refused.contains("got 0.1..5, whose row at 0.37× answers 18.2 requests within its limits"),
         "{refused}"
     );
     // The least headroom at which every cell runs, not the failing row.

@@ -521,6 +521,6 @@ fn a_retry_after_map_starts_its_default_headroom_where_the_fluid_engine_runs() {
             "1.05..10",
         ],
         "error: --headroom must be a low end at which the fluid engine runs every cell, at \
-         least 2.00× here (or the discrete engine)",
+         least 2.00× here (or the discrete engine, on a map within its work limit)",
     );
 }

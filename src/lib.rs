@@ -25,6 +25,7 @@ pub mod policy;
 pub mod presets;
 pub mod reaches;
 mod report;
+mod spelling;
 pub mod staleness;
 pub mod storm;
 pub mod survival;

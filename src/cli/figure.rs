@@ -175,6 +175,12 @@ pub(super) struct FigureArgs {
     /// Output format: the same Rust chart function as the page, through plotters' SVG backend.
     #[arg(long, value_enum, default_value_t = FigureFormat::Svg)]
     format: FigureFormat,
+    /// The page's settings as its share link writes them (`outage=30 min&budget=10`, a whole
+    /// link or its hash): the chart the page and the <backoff-lab> element draw for them, with
+    /// their defaults (your policy, 30 s × 3, in the storm), for an element's fallback image.
+    /// Every other setting goes inside it; --width, --height and --dark stay flags.
+    #[arg(long, value_name = "SETTINGS", allow_hyphen_values = true)]
+    state: Option<String>,
 }
 
 /// A figure's size in pixels.
@@ -193,6 +199,9 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
         pixels("height", &args.height, MIN_HEIGHT)?,
     )?;
     args.refuse_unread()?;
+    if let Some(state) = &args.state {
+        return figure_of_state(args.kind, state, size, args.dark);
+    }
     let params = args.params()?;
     let page = backoff_lab::page::Settings::default();
     let options = ChartOptions {
@@ -225,6 +234,36 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
         }
     }?;
     Ok(chart::described(&svg, args.kind.title(), &caption))
+}
+
+/// The chart `kind` as the page and the element draw it for the settings of `state` (a share
+/// link, or its hash), titled and described as every figure is. A setting of the link the page
+/// would ignore is refused, as is one it cannot draw, with the page's own message.
+fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Result<String, Error> {
+    use backoff_lab::page;
+    let refused = |message: String| Error::Unreachable(format!("--state: {message}"));
+    let hash = state.split_once('#').map_or(state, |(_, hash)| hash);
+    let decoded = page::decode_hash(hash);
+    if let Some(notice) = decoded.notices.first() {
+        return Err(refused(notice.clone()));
+    }
+    let mut settings = page::resolve(decoded).settings;
+    settings.set("view", kind.name());
+    let view = page::View::from_name(kind.name())?;
+    let options = ChartOptions {
+        dark,
+        scale: 1.0,
+        log_scale: settings.get("log") == "true",
+    };
+    let computed = page::compute(view, &settings, &mut backoff_lab::storm::Memo::default())
+        .map_err(|error| refused(error.message))?;
+    let mut caption = String::new();
+    let svg = chart::to_svg(size, |area| {
+        page::draw(area, view, &settings, &computed, &options)
+            .map(|drawn| caption = drawn.caption)
+            .map_err(|error| refused(error.message))
+    })?;
+    Ok(chart::described(&svg, kind.title(), &caption))
 }
 
 impl FigureArgs {
@@ -272,6 +311,17 @@ impl FigureArgs {
         ];
         for (name, value, readers) in own {
             given.extend(value.map(|value| (name, value, readers.to_vec())));
+        }
+        if self.state.is_some() {
+            if let Some((name, value, _)) = given.into_iter().next() {
+                return Err(Error::out_of_range(
+                    name,
+                    value,
+                    "left out beside --state, which holds every setting of the figure (write \
+                     it there, as the share link does)",
+                ));
+            }
+            return Ok(());
         }
         match given
             .into_iter()
@@ -325,6 +375,15 @@ impl FigureArgs {
                 |text: &Option<String>| text.clone().map(backoff_lab::DurationInput::Text);
             params.tolerance = duration(&self.tolerance);
             params.max_lag = duration(&self.max_lag);
+            // Read off at the page's and the element's outage unless told (as `--help` says):
+            // without it the caption told the worst outage's first event, "after a 12 h
+            // outage" under full jitter beside an element reading off 4 h.
+            params.outage = params.outage.or_else(|| {
+                let page = backoff_lab::page::Settings::default();
+                Some(backoff_lab::DurationInput::Text(
+                    page.get("read-outage").to_string(),
+                ))
+            });
         }
         Ok(params)
     }

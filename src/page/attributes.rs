@@ -32,6 +32,36 @@ pub struct AttributeError {
 /// empty `theme`).
 const THEMES: [&str; 3] = ["auto", "light", "dark"];
 
+/// HTML's own attributes that an element may carry (besides `data-*`, `aria-*` and a
+/// framework's `x:y`), never read as a slip of one of ours (`style` is two letters from
+/// `state`).
+const HTML_ATTRIBUTES: [&str; 24] = [
+    "id",
+    "class",
+    "style",
+    "title",
+    "lang",
+    "dir",
+    "hidden",
+    "slot",
+    "tabindex",
+    "role",
+    "part",
+    "is",
+    "nonce",
+    "translate",
+    "inert",
+    "popover",
+    "draggable",
+    "spellcheck",
+    "autofocus",
+    "accesskey",
+    "contenteditable",
+    "exportparts",
+    "width",
+    "height",
+];
+
 /// The settings named by `attributes` (name, value), applied in order after `state` whatever
 /// its position, then completed as a link is (a preset's schedule filled in).
 pub fn element_state(attributes: &[(String, String)]) -> ElementState {
@@ -70,6 +100,30 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
             });
         }
         if name == "state" || !Settings::is_key(name) {
+            // A slip of an attribute's name (`attemps`, `give_up`, `giveUp`, which HTML reads as
+            // `giveup`) drew the defaults without a word; another name (`id`, `class`, a
+            // framework's own) is the page's business.
+            let own = ["state", "theme", "actions"];
+            let known: Vec<&str> = Settings::default()
+                .iter()
+                .map(|(key, _)| key)
+                .chain(own)
+                .collect();
+            let html = HTML_ATTRIBUTES.contains(&name.as_str())
+                || ["data-", "aria-"]
+                    .iter()
+                    .any(|start| name.starts_with(start))
+                || name.contains(':');
+            let near = crate::spelling::nearest(name, &known).filter(|near| near != name);
+            if let Some(near) = near.filter(|_| !html) {
+                errors.push(AttributeError {
+                    attribute: name.clone(),
+                    message: format!(
+                        "{} is not an attribute of backoff-lab and was ignored: did you mean {near}?",
+                        crate::error::cut_short(name)
+                    ),
+                });
+            }
             continue;
         }
         match settings.set_checked(name, value) {
@@ -100,6 +154,19 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
         errors.push(AttributeError {
             attribute: first.into(),
             message,
+        });
+    }
+    // The storm's outage beside the staleness chart, which reads off `read-outage` (it read off
+    // 4 h beside `outage="30m"` without a word).
+    if settings.get("view") == "staleness"
+        && named.contains(&"outage")
+        && !named.contains(&"read-outage")
+    {
+        errors.push(AttributeError {
+            attribute: "outage".into(),
+            message: "outage is the storm's; the staleness chart reads off the outage given as \
+                      read-outage"
+                .into(),
         });
     }
     // A setting the storm does not use as the others stand (`resume-rate` without `pause`),
@@ -136,6 +203,56 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    /// A slip of an attribute's name is named with the attribute it means (it drew the
+    /// defaults without a word); the page's own attributes (`id`, `class`, `style`, `data-*`,
+    /// `aria-*`, a framework's) are left alone. The storm's `outage` beside the staleness chart
+    /// is told that the chart reads `read-outage`.
+    #[test]
+    fn a_misspelt_attribute_is_named_with_the_one_it_means() {
+        for (given, meant) in [
+            ("attemps", "attempts"),
+            ("give_up", "give-up"),
+            ("giveup", "give-up"),
+            ("multipler", "multiplier"),
+        ] {
+            let element = element_state(&attributes(&[("view", "timeline"), (given, "5")]));
+            assert_eq!(element.errors.len(), 1, "{given}: {:?}", element.errors);
+            assert_eq!(element.errors[0].attribute, given);
+            assert!(
+                element.errors[0]
+                    .message
+                    .ends_with(&format!("was ignored: did you mean {meant}?")),
+                "{:?}",
+                element.errors
+            );
+        }
+        let page_own = [
+            ("id", "a"),
+            ("class", "figure"),
+            ("style", "x"),
+            ("data-x", "1"),
+            ("aria-label", "chart"),
+            ("ng-version", "17"),
+            ("title", "t"),
+            ("slot", "s"),
+            ("lang", "en"),
+            ("width", "600"),
+            ("height", "300"),
+        ];
+        let element = element_state(&attributes(&page_own));
+        assert!(element.errors.is_empty(), "{:?}", element.errors);
+
+        let staleness = element_state(&attributes(&[("view", "staleness"), ("outage", "30m")]));
+        assert_eq!(staleness.errors.len(), 1, "{:?}", staleness.errors);
+        assert!(staleness.errors[0].message.contains("read-outage"));
+        let both = element_state(&attributes(&[
+            ("view", "staleness"),
+            ("outage", "30m"),
+            ("read-outage", "2h"),
+        ]));
+        assert!(both.errors.is_empty(), "{:?}", both.errors);
     }
 
     /// `state` takes what the page's Copy link copies, a whole address, as well as its hash:

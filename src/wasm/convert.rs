@@ -390,14 +390,8 @@ pub fn refuse_unknown_keys(what: &str, value: &JsValue, fields: &[&str]) -> Resu
             continue;
         }
         let camel = camel_case(&key);
-        // Near enough to be a slip (`atempts`, `giveUp` for `give-up`), not another word
-        // (`foo` is two edits from `log`). A key longer or shorter by more than the edits
-        // allowed is not measured: a million-character key took seconds per field.
-        let chars = key.chars().count();
-        let most = 2.min(chars.saturating_sub(1) / 2);
-        let near = (fields.iter())
-            .filter(|field| field.chars().count().abs_diff(chars) <= most)
-            .find(|field| edits(field, &key) <= most);
+        // Near enough to be a slip (`atempts`, `giveUp` for `give-up`), not another word.
+        let near = crate::spelling::nearest(&key, fields);
         let hint = if fields.contains(&camel.as_str()) {
             format!("write {camel}")
         } else if let Some(near) = near {
@@ -414,25 +408,6 @@ pub fn refuse_unknown_keys(what: &str, value: &JsValue, fields: &[&str]) -> Resu
         ));
     }
     Ok(())
-}
-
-/// The edit distance between `a` and `b` (insertions, deletions, substitutions): how close a
-/// misspelt key is to a field.
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// `give-up` or `give_up` as JavaScript spells the key: `giveUp`.

@@ -223,3 +223,95 @@ fn a_figure_without_a_seed_draws_with_the_documented_default() {
         );
     }
 }
+
+/// `--state` draws what the page and the element draw for a share link's settings, with their
+/// defaults (a storm fallback made "with the same flags" drew the CLI's fixed-interval storm,
+/// peaking at 123,251 a minute, where the element drew your 30 s × 3 policy at 690): the same
+/// SVG as the page's own drawing of those settings, and every other chart flag is refused
+/// beside it.
+#[test]
+fn a_figure_of_a_state_is_the_pages_chart() {
+    use backoff_lab::page;
+    let state = "outage=30 min&budget=10";
+    let output = run(&["figure", "storm", "--state", state, "--width", "700"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let svg = stdout(&output);
+
+    let mut settings = page::resolve(page::decode_hash(state)).settings;
+    settings.set("view", "storm");
+    let computed = page::compute(
+        page::View::Storm,
+        &settings,
+        &mut backoff_lab::storm::Memo::default(),
+    )
+    .unwrap();
+    let options = backoff_lab::chart::ChartOptions {
+        dark: false,
+        scale: 1.0,
+        log_scale: true,
+    };
+    let mut caption = String::new();
+    let drawn = backoff_lab::chart::to_svg((700, 320), |area| {
+        page::draw(area, page::View::Storm, &settings, &computed, &options)
+            .map(|d| caption = d.caption)
+            .map_err(|e| backoff_lab::Error::Unreachable(e.message))
+    })
+    .unwrap();
+    assert_eq!(
+        svg.trim_end(),
+        backoff_lab::chart::described(&drawn, page::View::Storm.title(), &caption).trim_end()
+    );
+    // Your policy first, with its budget, peaking at 690 a minute as the element's does.
+    assert!(
+        caption.starts_with(
+            "your policy: A 30 min outage at 600 deliveries per minute: attempts peak at 690"
+        ),
+        "{caption}"
+    );
+    assert!(caption.contains("a budget of 10%"), "{caption}");
+
+    refused(
+        &["figure", "storm", "--state", state, "--budget", "10"],
+        "error: --budget must be left out beside --state, which holds every setting of the figure",
+    );
+    refused(
+        &["figure", "storm", "--state", "outage=abc"],
+        "error: --state: outage \"abc\" was ignored (0 s or from 0.5 s to 7 days",
+    );
+}
+
+/// `figure staleness` reads off the page's 4 h outage unless `--outage` says otherwise, as its
+/// help says and the element does: under full jitter it read off "a 12 h outage" (the worst
+/// first event of its ladder) beside an element reading off 4 h.
+#[test]
+fn a_staleness_figure_reads_off_four_hours_by_default() {
+    for args in [
+        &["figure", "staleness", "--mode", "full"][..],
+        &[
+            "figure",
+            "staleness",
+            "--base",
+            "1m",
+            "--multiplier",
+            "2",
+            "--mode",
+            "full",
+        ],
+        &["figure", "staleness"],
+    ] {
+        let svg = stdout(&run(args));
+        assert!(
+            svg.contains("<desc>After a 4 h outage "),
+            "{args:?}: {svg:.300}"
+        );
+    }
+    let svg = stdout(&run(&[
+        "figure",
+        "staleness",
+        "--mode",
+        "full",
+        "--outage",
+        "2h",
+    ]));
+    assert!(svg.contains("<desc>After a 2 h outage "), "{svg:.300}");
+}

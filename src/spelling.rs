@@ -1,0 +1,51 @@
+//! Which known name a misspelt one means: `atempts` is `attempts`, `give_up` is `give-up`. Used
+//! by the JS API's refusal of unknown keys and the element's of unknown attributes.
+
+/// The word of `known` that `given` is a slip of: at most two edits away, and fewer for a short
+/// word (`foo` is two edits from `log`, another word); `None` if there is none. A word longer or
+/// shorter by more than the edits allowed is not measured (a million-character key took seconds
+/// per known word).
+pub fn nearest<'a>(given: &str, known: &[&'a str]) -> Option<&'a str> {
+    let chars = given.chars().count();
+    let most = 2.min(chars.saturating_sub(1) / 2);
+    known
+        .iter()
+        .filter(|word| word.chars().count().abs_diff(chars) <= most)
+        .find(|word| edits(word, given) <= most)
+        .copied()
+}
+
+/// The edit distance between `a` and `b` (insertions, deletions, substitutions).
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slip_is_near_and_another_word_is_not() {
+        let known = ["attempts", "give-up", "log", "base"];
+        assert_eq!(nearest("atempts", &known), Some("attempts"));
+        assert_eq!(nearest("attemps", &known), Some("attempts"));
+        assert_eq!(nearest("give_up", &known), Some("give-up"));
+        assert_eq!(nearest("giveup", &known), Some("give-up"));
+        assert_eq!(nearest("foo", &known), None);
+        assert_eq!(nearest("class", &known), None);
+        assert_eq!(nearest(&"x".repeat(1_000_000), &known), None);
+    }
+}

@@ -130,11 +130,11 @@ function titleOf(view) {
   return titles.get(view) ?? 'chart';
 }
 
-/** The element's properties: one per setting, named in camelCase (`giveUp` for `give-up`), and
- * `state`, `theme` and `actions`, each with the attribute it reflects. The settings' names come
- * from the core, so the accessors exist only once the wasm has loaded. */
+/** The element's properties: one per setting (`theme` among them), named in camelCase (`giveUp`
+ * for `give-up`), and `state` and `actions`, each with the attribute it reflects. The settings'
+ * names come from the core, so the accessors exist only once the wasm has loaded. */
 function propertyNames() {
-  return [...Object.keys(decodeState('').settings), 'state', 'theme', 'actions']
+  return [...Object.keys(decodeState('').settings), 'state', 'actions']
     .map((attribute) => [attribute.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), attribute]);
 }
 
@@ -183,6 +183,8 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       parent.append(el);
       return el;
     };
+    // Parts a site may style or hide from outside (`backoff-lab::part(caption) { display:
+    // none }` where the page carries its own caption).
     this.parts = {};
     this.parts.fallback = make('div', 'fallback');
     this.parts.slot = make('slot', '', this.parts.fallback);
@@ -190,9 +192,11 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     // framework): whether the empty chart box is held for them is decided again each time.
     this.parts.slot.addEventListener('slotchange', () => this.reserveChartBox());
     this.parts.error = make('div', 'error');
+    this.parts.error.setAttribute('part', 'error');
     this.parts.error.setAttribute('role', 'alert');
     this.parts.error.hidden = true;
     this.parts.chart = make('div', 'chart');
+    this.parts.chart.setAttribute('part', 'chart');
     this.parts.chart.hidden = true;
     this.parts.canvas = make('canvas', '', this.parts.chart);
     // Said in the chart's place once a computation has taken longer than a moment.
@@ -205,12 +209,15 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     // held before the element starts is an image with no name.
     this.parts.canvas.setAttribute('aria-hidden', 'true');
     this.parts.caption = make('p', 'caption');
+    this.parts.caption.setAttribute('part', 'caption');
     this.parts.caption.hidden = true;
     this.parts.details = make('details');
+    this.parts.details.setAttribute('part', 'numbers');
     this.parts.details.hidden = true;
     make('summary', '', this.parts.details).textContent = 'The numbers';
     this.parts.table = make('table', '', this.parts.details);
     this.parts.actions = make('div', 'actions');
+    this.parts.actions.setAttribute('part', 'actions');
     this.parts.actions.hidden = true;
     for (const [format, label] of [['png', 'PNG'], ['svg', 'SVG'], ['csv', 'CSV']]) {
       const button = make('button', '', this.parts.actions);
@@ -345,14 +352,20 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.parts.fallback.hidden = false;
     this.parts.chart.hidden = true;
     const cause = error?.message ?? String(error);
-    const heard = { attribute: null, message: `WebAssembly did not load: ${cause}` };
+    // The browser's words for a CSP that blocks WebAssembly name 'unsafe-eval', which would be
+    // the wrong fix: the site needs 'wasm-unsafe-eval' (outside docs review).
+    const policy = /unsafe-eval|Content.Security.Policy/i.test(cause);
+    const why = policy
+      ? "this page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'"
+      : `WebAssembly did not load: ${cause}`;
+    const heard = { attribute: null, message: `WebAssembly did not load: ${policy ? why : cause}` };
     const shown = this.hasFallback()
       ? []
-      : [{ attribute: null, message: `the chart cannot be drawn here (WebAssembly did not load: ${cause}); the page gives no fallback image` }];
+      : [{ attribute: null, message: `the chart cannot be drawn here (${why}); the page gives no fallback image` }];
     this.fail(shown, [heard]);
     if (!warned) {
       warned = true;
-      console.warn(`<backoff-lab>: the charts cannot be drawn here (WebAssembly did not load: ${cause}); fallback content stays shown, and an element without any says so`);
+      console.warn(`<backoff-lab>: the charts cannot be drawn here (${why}${policy ? `; the browser said: ${cause}` : ''}); fallback content stays shown, and an element without any says so`);
     }
   }
 
@@ -364,9 +377,9 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     });
   }
 
-  dark() {
-    const theme = this.getAttribute('theme');
-    return theme === 'dark' || (theme !== 'light' && this.darkQuery.matches);
+  /** Dark colours: the settings' `theme` (the attribute, or `state`'s), else the reader's. */
+  dark(settings) {
+    return settings.theme === 'dark' || (settings.theme !== 'light' && this.darkQuery.matches);
   }
 
   /** Lists `errors` in the element, and fires one `backoff-lab:error` event for each of
@@ -400,10 +413,10 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       const shown = new Set(this.shownUnused.map((error) => JSON.stringify(error)));
       this.freshErrors = errors.filter((error) => !shown.has(JSON.stringify(error)));
       this.unused = errors;
-      if (JSON.stringify(settings) !== JSON.stringify(this.current)) {
-        this.current = settings;
-        this.stale = true;
-      }
+      // The theme changes the colours, not the numbers: drawn again, not computed again.
+      const numbers = (s) => JSON.stringify({ ...s, theme: null });
+      if (this.current === null || numbers(settings) !== numbers(this.current)) this.stale = true;
+      this.current = settings;
     }
     let recomputed = this.stale;
     if (this.stale) {
@@ -438,7 +451,8 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       this.parts.chart.hidden = false;
       try {
         const settings = this.computedFor;
-        const options = chartOptions(this.dark(), sizeCanvas(this.parts.canvas), settings.log === 'true');
+        // The colours of the settings now (a new theme is only drawn), the rest as computed.
+        const options = chartOptions(this.dark(this.current), sizeCanvas(this.parts.canvas), settings.log === 'true');
         drawn = drawView(this.parts.canvas, settings.view, settings, this.computed, options);
       } catch (error) {
         failure = asError(error);
@@ -571,7 +585,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       this.parts.canvas.toBlob((blob) => blob && download(blob, name), 'image/png');
     } else if (format === 'svg') {
       const { width, height } = this.parts.canvas.getBoundingClientRect();
-      const options = chartOptions(this.dark(), 1, settings.log === 'true');
+      const options = chartOptions(this.dark(this.current), 1, settings.log === 'true');
       const svg = viewSvg(settings.view, settings, this.computed, options, width, height);
       download(new Blob([svg], { type: 'image/svg+xml' }), name);
     } else {

@@ -182,7 +182,10 @@ function draw() {
   try {
     if (failure) throw failure;
     $('chart-box').hidden = false;
-    const options = chartOptions(darkQuery.matches, sizeCanvas(canvas), settings.log === 'true');
+    // The link's `theme`, else the reader's colour scheme; the page's own colours follow it.
+    document.documentElement.dataset.theme = settings.theme;
+    const dark = settings.theme === 'dark' || (settings.theme !== 'light' && darkQuery.matches);
+    const options = chartOptions(dark, sizeCanvas(canvas), settings.log === 'true');
     const drawn = drawView('chart', settings.view, settings, computed, options);
     const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
     fillCaption($('chart-caption'), caption, drawn.storms.map((storm) => storm.label));

@@ -1,7 +1,7 @@
 //! The settings of a `<backoff-lab>` element, from its attributes: the share link's keys as
 //! attribute names (`base="1m"`, `give-up="24 h"`, `view="storm"`), on top of `state` (a whole
-//! share-link hash). Attributes that are not settings (`class`, `id`, `theme`, `aria-*`…)
-//! belong to the page or the element and are passed over.
+//! share-link hash), `theme` among them. Attributes that are not settings (`class`, `id`,
+//! `actions`, `aria-*`…) belong to the page or the element and are passed over.
 
 use serde::Serialize;
 
@@ -27,10 +27,6 @@ pub struct AttributeError {
     /// What was ignored and the valid range, in words.
     pub message: String,
 }
-
-/// The element's colour schemes: `auto` follows the reader's `prefers-color-scheme` (so does an
-/// empty `theme`).
-const THEMES: [&str; 3] = ["auto", "light", "dark"];
 
 /// HTML's own attributes that an element may carry (besides `data-*`, `aria-*` and a
 /// framework's `x:y`), never read as a slip of one of ours (`style` is two letters from
@@ -88,22 +84,11 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
     // The keys named by attributes themselves (not inside `state`, which is a link).
     let mut named = Vec::new();
     for (name, value) in attributes {
-        if name == "theme" && !(value.is_empty() || THEMES.contains(&value.as_str())) {
-            errors.push(AttributeError {
-                attribute: name.clone(),
-                // Quoted as every refusal quotes text (a 100,000-character theme was whole).
-                message: format!(
-                    "theme {} was ignored (one of {}); using auto",
-                    crate::error::quoted(value),
-                    THEMES.join(", ")
-                ),
-            });
-        }
         if name == "state" || !Settings::is_key(name) {
             // A slip of an attribute's name (`attemps`, `give_up`, `giveUp`, which HTML reads as
             // `giveup`) drew the defaults without a word; another name (`id`, `class`, a
             // framework's own) is the page's business.
-            let own = ["state", "theme", "actions"];
+            let own = ["state", "actions"];
             let known: Vec<&str> = Settings::default()
                 .iter()
                 .map(|(key, _)| key)
@@ -332,17 +317,20 @@ mod tests {
             state.errors,
             [AttributeError {
                 attribute: "theme".into(),
-                message: "theme \"blue\" was ignored (one of auto, light, dark); using auto".into(),
+                message: "theme \"blue\" was ignored (one of auto, light, dark); using \"auto\""
+                    .into(),
             }]
         );
         for fine in ["auto", "light", "dark", ""] {
-            assert!(
-                element_state(&attributes(&[("theme", fine)]))
-                    .errors
-                    .is_empty(),
-                "{fine}"
+            let element = element_state(&attributes(&[("theme", fine)]));
+            assert!(element.errors.is_empty(), "{fine}");
+            assert_eq!(
+                element.settings.get("theme"),
+                if fine.is_empty() { "auto" } else { fine }
             );
         }
+        // A share link (an iframe's, or `state`) carries it too.
+        assert_eq!(decode_hash("#theme=light").settings.get("theme"), "light");
     }
 
     #[test]

@@ -238,6 +238,10 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
         ]),
         "timeline",
     ),
+    // The embed page's and the element's colours: `auto` follows the reader's
+    // `prefers-color-scheme` (the explorer always does). An iframe on a light-only site showed
+    // a dark chart to a reader whose system is dark, with no way to say `light`.
+    ("theme", Kind::OneOf(&["auto", "light", "dark"]), "auto"),
 ];
 
 /// Every setting of the page, as text, in a fixed order; serialized as an object keyed as in
@@ -317,12 +321,18 @@ impl Settings {
 
     /// Sets `key` to `value` if `key` is a setting and `value` valid for it; otherwise leaves
     /// the settings as they are and says, in one sentence, what was ignored and why (`key` and
-    /// `value` [`quoted`]).
+    /// `value` [`quoted`]). An empty value is the setting's default where empty is not a value
+    /// of its own (an empty `deadline` is none), as the README says of every attribute and key
+    /// (`outage=""` was refused as no duration).
     pub fn set_checked(&mut self, key: &str, value: &str) -> Result<(), String> {
         let Some(index) = index(key) else {
             return Err(format!("unknown setting {} was ignored", quoted(key)));
         };
         let (_, kind, default) = SETTINGS[index];
+        if value.trim().is_empty() && valid(kind, "").is_err() {
+            self.values[index] = default.to_string();
+            return Ok(());
+        }
         match valid(kind, value.trim()) {
             Ok(()) => {
                 self.values[index] = normalized(kind, value.trim().to_string());
@@ -677,6 +687,20 @@ mod tests {
 
     fn value<'a>(state: &'a DecodedState, key: &str) -> &'a str {
         state.settings.get(key)
+    }
+
+    /// An empty value is the setting's default, as the README says ("empty: off, or the flag's
+    /// default"): `outage=""` and `capacity=""` were refused as no duration and no rate; an
+    /// empty deadline stays none, its own value.
+    #[test]
+    fn an_empty_value_is_the_default_unless_empty_means_none() {
+        let state = decode_hash("#outage=&capacity=&deadline=&view=storm");
+        assert!(state.notices.is_empty(), "{:?}", state.notices);
+        let defaults = Settings::default();
+        assert_eq!(state.settings.get("outage"), defaults.get("outage"));
+        assert_eq!(state.settings.get("capacity"), defaults.get("capacity"));
+        assert_eq!(state.settings.get("deadline"), "");
+        assert_ne!(defaults.get("deadline"), "");
     }
 
     /// A link's outage is checked as the storm checks it: `outage=0` (a storm without an

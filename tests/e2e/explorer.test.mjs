@@ -734,6 +734,20 @@ test('the embed page follows the color scheme', { timeout: 60_000 }, async () =>
     }, { colorScheme });
   }
   assert.notEqual(backgrounds.light, backgrounds.dark, `backgrounds ${JSON.stringify(backgrounds)}`);
+  // A link's theme wins over the reader's scheme, for the page and the chart alike (a
+  // light-only docs site showed a dark frame to readers with a dark system).
+  for (const [theme, colorScheme] of [['light', 'dark'], ['dark', 'light']]) {
+    await withPage(`embed.html#view=timeline&theme=${theme}`, async ({ page }) => {
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.equal(background, backgrounds[theme], `theme=${theme} on a ${colorScheme} system`);
+      const stats = await canvasStats(page, '#chart');
+      assertPainted(stats, `the ${theme} timeline`);
+      const corner = await page.$eval('#chart', (c) => [...c.getContext('2d').getImageData(2, 2, 1, 1).data].slice(0, 3));
+      const light = corner.reduce((a, b) => a + b, 0) > 3 * 128;
+      assert.equal(light, theme === 'light', `the chart's own background ${corner}`);
+      assert.equal(await page.locator('#notice').isHidden().catch(() => true), true, 'theme is a setting, not an unknown key');
+    }, { colorScheme });
+  }
 });
 
 // ---- Accessibility, CSP and screenshots

@@ -553,8 +553,9 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.parts.caption.hidden = false;
     fillNumberTable(this.parts.table, drawn.table);
     this.parts.details.hidden = drawn.table.rows.length === 0;
-    // Named after the chart, so that a page's elements' buttons and tables tell apart.
-    const title = titleOf(this.computedFor.view);
+    // Named after the element's own title, else its chart, so that a page's elements' buttons
+    // and tables tell apart (two storm charts' buttons had one name).
+    const title = this.getAttribute('title') || titleOf(this.computedFor.view);
     this.parts.table.setAttribute('aria-label', `The numbers of the chart (${title})`);
     for (const button of this.parts.actions.children) {
       button.setAttribute('aria-label', `Download the chart (${title}) as ${button.textContent}`);

@@ -245,6 +245,18 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
     }
   });
 
+  test('an element\'s title names its buttons and table, so two charts of one view tell apart', async () => {
+    const names = async () => {
+      const seen = await look(tab, 'storm');
+      return [seen.tableName, ...seen.buttonNames];
+    };
+    assert.ok((await names()).every((name) => name.includes('retry storm after an outage')), JSON.stringify(await names()));
+    await tab.evaluate(() => document.getElementById('storm').setAttribute('title', 'Storm with a 10% budget'));
+    await until(async () => (await names()).every((name) => name.includes('(Storm with a 10% budget)')), 'the names follow the title');
+    await tab.evaluate(() => document.getElementById('storm').removeAttribute('title'));
+    await until(async () => (await names()).every((name) => name.includes('retry storm after an outage')), 'the chart\'s names again');
+  });
+
   test('each element reports one render at load, not one per draw', async () => {
     // The first size the ResizeObserver reports, and the chart's own appearance, draw again.
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -333,6 +333,12 @@ impl Settings {
             self.values[index] = default.to_string();
             return Ok(());
         }
+        // A name in capitals is the name (`view="Timeline"`, `preset="Svix"` were refused).
+        let lower = value.trim().to_ascii_lowercase();
+        let named = matches!(kind, Kind::OneOf(_) | Kind::Preset)
+            && valid(kind, value.trim()).is_err()
+            && valid(kind, &lower).is_ok();
+        let value = if named { lower.as_str() } else { value };
         match valid(kind, value.trim()) {
             Ok(()) => {
                 self.values[index] = normalized(kind, value.trim().to_string());
@@ -687,6 +693,21 @@ mod tests {
 
     fn value<'a>(state: &'a DecodedState, key: &str) -> &'a str {
         state.settings.get(key)
+    }
+
+    /// A name written in capitals is the name: `view="Timeline"` and `preset="Svix"` were
+    /// refused, though their messages listed the names.
+    #[test]
+    fn a_name_in_capitals_is_the_name() {
+        let state = decode_hash("#view=Timeline&preset=Svix&mode=FULL&theme=Dark");
+        assert!(state.notices.is_empty(), "{:?}", state.notices);
+        let values: Vec<&str> = ["view", "preset", "mode", "theme"]
+            .iter()
+            .map(|key| state.settings.get(key))
+            .collect();
+        assert_eq!(values, ["timeline", "svix", "full", "dark"]);
+        // Text is not a name: a duration keeps its case rules (`10M` is refused as a month).
+        assert_eq!(decode_hash("#outage=10M").notices.len(), 1);
     }
 
     /// An empty value is the setting's default, as the README says ("empty: off, or the flag's

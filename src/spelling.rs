@@ -1,18 +1,21 @@
 //! Which known name a misspelt one means: `atempts` is `attempts`, `give_up` is `give-up`. Used
 //! by the JS API's refusal of unknown keys and the element's of unknown attributes.
 
-/// The word of `known` that `given` is a slip of: at most two edits away, and fewer for a short
-/// word (`foo` is two edits from `log`, another word); `None` if there is none. A word longer or
-/// shorter by more than the edits allowed is not measured (a million-character key took seconds
-/// per known word).
+/// The word of `known` that `given` is a slip of: the nearest (the first of equals) at most two
+/// edits away, and fewer for a short word (`foo` is two edits from `log`, another word); `None`
+/// if there is none. A word longer or shorter by more than the edits allowed is not measured (a
+/// million-character key took seconds per known word).
 pub fn nearest<'a>(given: &str, known: &[&'a str]) -> Option<&'a str> {
     let chars = given.chars().count();
     let most = 2.min(chars.saturating_sub(1) / 2);
     known
         .iter()
         .filter(|word| word.chars().count().abs_diff(chars) <= most)
-        .find(|word| edits(word, given) <= most)
-        .copied()
+        .map(|word| (edits(word, given), *word))
+        .filter(|(edits, _)| *edits <= most)
+        // The first of the nearest: `min_by_key` keeps the first of equal keys.
+        .min_by_key(|(edits, _)| *edits)
+        .map(|(_, word)| word)
 }
 
 /// The edit distance between `a` and `b` (insertions, deletions, substitutions).
@@ -47,5 +50,8 @@ mod tests {
         assert_eq!(nearest("foo", &known), None);
         assert_eq!(nearest("class", &known), None);
         assert_eq!(nearest(&"x".repeat(1_000_000), &known), None);
+        // The nearest, not the first near enough: `action` is one edit from `actions`, two from
+        // `section`.
+        assert_eq!(nearest("action", &["section", "actions"]), Some("actions"));
     }
 }

@@ -156,15 +156,28 @@ function showPolicyFields() {
   }
 }
 
-// The notes of the fields that do nothing as the other settings stand, by setting (the core's
-// inactiveControls): shown where the field's error would be, until an error takes the place.
-let inactiveNotes = new Map();
-
-/** Marks the fields and options that do nothing as the others stand (the core says which). */
+/**
+ * Marks the fields and options that do nothing as the others stand (the core says which and
+ * why): a field's note under it, part of its description but not a live region (read with the
+ * field, not announced at every render).
+ */
 function showInactiveControls(s) {
-  inactiveNotes = new Map(inactiveControls(s).map(({ control, note }) => [control, note]));
-  for (const [key, id] of Object.entries(TEXT_SETTINGS)) $(id).classList.toggle('inactive', inactiveNotes.has(key));
-  for (const option of $('mode').options) option.disabled = inactiveNotes.has(`mode=${option.value}`);
+  const notes = new Map(inactiveControls(s).map(({ control, note }) => [control, note]));
+  for (const [key, id] of Object.entries(TEXT_SETTINGS)) {
+    const input = $(id);
+    const note = notes.get(key) ?? '';
+    if (input.classList.contains('inactive') !== (note !== '')) input.classList.toggle('inactive', note !== '');
+    let slot = $(`${key}-note`);
+    if (!slot && note) {
+      slot = document.createElement('p');
+      slot.id = `${key}-note`;
+      slot.className = 'note';
+      input.after(slot);
+      input.setAttribute('aria-describedby', `${input.getAttribute('aria-describedby') ?? ''} ${slot.id}`.trim());
+    }
+    if (slot && slot.textContent !== note) slot.textContent = note;
+  }
+  for (const option of $('mode').options) option.disabled = notes.has(`mode=${option.value}`);
 }
 
 let announceTimer = 0;
@@ -246,10 +259,7 @@ function showErrors(errors) {
   };
   for (const name of FIELDS) {
     const message = byField.get(name) || '';
-    const slot = $(`${name}-error`);
-    const note = message ? '' : inactiveNotes.get(name) ?? '';
-    setText(slot, message || note);
-    if (slot.classList.contains('note') !== Boolean(note)) slot.classList.toggle('note', Boolean(note));
+    setText($(`${name}-error`), message);
     const input = $(`${name}-text`) || $(name);
     // A refused field in a folded group of controls (a narrow screen) is shown with its message.
     const group = input.closest('details');

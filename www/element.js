@@ -20,7 +20,7 @@ import init, {
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
-import { chartOptions, download, fillCaption, fillNumberTable, sizeCanvas } from './ui.js';
+import { chartOptions, download, fillCaption, fillNumberTable, isDark, sizeCanvas } from './ui.js';
 import { serve } from './worker-serve.js';
 
 // Run as a worker, this module only answers the elements' requests (see worker-serve.js).
@@ -51,12 +51,9 @@ tbody th { font-weight: inherit; }
 button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-control, #767676); background: transparent; color: inherit; cursor: pointer; }
 /* A ring with a halo of the theme's background inside it: it stands out on any page, whatever the theme. */
 button:focus-visible, summary:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; box-shadow: 0 0 0 2px var(--backoff-lab-focus-halo, #ffffff); }
-:host([theme="dark"]) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); background: var(--backoff-lab-error-background, #3b1715); }
-:host([theme="dark"]) :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); box-shadow: 0 0 0 2px var(--backoff-lab-focus-halo, #0d1b2a); }
-@media (prefers-color-scheme: dark) {
-  :host(:not([theme="light"])) .error { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); background: var(--backoff-lab-error-background, #3b1715); }
-  :host(:not([theme="light"])) :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); box-shadow: 0 0 0 2px var(--backoff-lab-focus-halo, #0d1b2a); }
-}
+/* Dark as the chart is (the theme attribute, state's theme, or the reader's scheme): set by the script. */
+.error.dark { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); background: var(--backoff-lab-error-background, #3b1715); }
+.dark :is(button, summary):focus-visible { outline-color: var(--backoff-lab-accent, #90caf9); box-shadow: 0 0 0 2px var(--backoff-lab-focus-halo, #0d1b2a); }
 `;
 
 // How long a computation runs before the element says it is computing, ms.
@@ -354,7 +351,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     const cause = error?.message ?? String(error);
     // The browser's words for a CSP that blocks WebAssembly name 'unsafe-eval', which would be
     // the wrong fix: the site needs 'wasm-unsafe-eval' (outside docs review).
-    const policy = /unsafe-eval|Content.Security.Policy/i.test(cause);
+    const policy = /unsafe-eval|Content.Security.Policy|blocked by CSP/i.test(cause);
     const why = policy
       ? "this page's Content-Security-Policy does not allow WebAssembly: its script-src needs 'wasm-unsafe-eval'"
       : `WebAssembly did not load: ${cause}`;
@@ -377,9 +374,12 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     });
   }
 
-  /** Dark colours: the settings' `theme` (the attribute, or `state`'s), else the reader's. */
-  dark(settings) {
-    return settings.theme === 'dark' || (settings.theme !== 'light' && this.darkQuery.matches);
+  /** Dark colours: the settings' `theme` (the attribute, or `state`'s), else the reader's; the
+   * error box and the focus rings around the chart follow. */
+  dark() {
+    const dark = isDark(this.scheme, this.darkQuery);
+    for (const part of [this.parts.error, this.parts.details, this.parts.actions]) part.classList.toggle('dark', dark);
+    return dark;
   }
 
   /** Lists `errors` in the element, and fires one `backoff-lab:error` event for each of
@@ -413,10 +413,17 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       const shown = new Set(this.shownUnused.map((error) => JSON.stringify(error)));
       this.freshErrors = errors.filter((error) => !shown.has(JSON.stringify(error)));
       this.unused = errors;
-      // The theme changes the colours, not the numbers: drawn again, not computed again.
+      // The theme changes the colours, not the numbers: drawn again, not computed again. The
+      // settings stay the same object unless their numbers change: a result is taken only for
+      // the settings it was asked for (by identity).
+      // Not `this.theme`: that is the property reflecting the attribute (it wrote theme="auto"
+      // over the attribute given).
+      this.scheme = settings.theme;
       const numbers = (s) => JSON.stringify({ ...s, theme: null });
-      if (this.current === null || numbers(settings) !== numbers(this.current)) this.stale = true;
-      this.current = settings;
+      if (this.current === null || numbers(settings) !== numbers(this.current)) {
+        this.current = settings;
+        this.stale = true;
+      }
     }
     let recomputed = this.stale;
     if (this.stale) {
@@ -452,7 +459,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       try {
         const settings = this.computedFor;
         // The colours of the settings now (a new theme is only drawn), the rest as computed.
-        const options = chartOptions(this.dark(this.current), sizeCanvas(this.parts.canvas), settings.log === 'true');
+        const options = chartOptions(this.dark(), sizeCanvas(this.parts.canvas), settings.log === 'true');
         drawn = drawView(this.parts.canvas, settings.view, settings, this.computed, options);
       } catch (error) {
         failure = asError(error);
@@ -466,6 +473,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.announcedFailure = failureText;
     const announced = [...this.freshErrors, ...(failureIsNew ? [failure] : [])];
     this.freshErrors = [];
+    this.dark();
     this.fail([...this.unused, ...(failure ? [failure] : [])], announced);
     this.shownUnused = this.unused;
     if (drawn) {
@@ -586,7 +594,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       this.parts.canvas.toBlob((blob) => blob && download(blob, name), 'image/png');
     } else if (format === 'svg') {
       const { width, height } = this.parts.canvas.getBoundingClientRect();
-      const options = chartOptions(this.dark(this.current), 1, settings.log === 'true');
+      const options = chartOptions(this.dark(), 1, settings.log === 'true');
       const svg = viewSvg(settings.view, settings, this.computed, options, width, height);
       download(new Blob([svg], { type: 'image/svg+xml' }), name);
     } else {

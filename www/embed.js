@@ -16,7 +16,7 @@ import init, {
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
-import { chartOptions, fillCaption, listItems, notDrawnCaption, sizeCanvas } from './ui.js';
+import { chartOptions, fillCaption, isDark, listItems, notDrawnCaption, sizeCanvas } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
@@ -121,6 +121,8 @@ function showNotices(notices) {
 function load() {
   const decoded = decodeState(location.hash);
   settings = decoded.settings;
+  // The link's theme for the page's own colours too, its notices and messages included.
+  document.documentElement.dataset.theme = settings.theme;
   computed = null;
   failure = null;
   partial = false;
@@ -182,10 +184,7 @@ function draw() {
   try {
     if (failure) throw failure;
     $('chart-box').hidden = false;
-    // The link's `theme`, else the reader's colour scheme; the page's own colours follow it.
-    document.documentElement.dataset.theme = settings.theme;
-    const dark = settings.theme === 'dark' || (settings.theme !== 'light' && darkQuery.matches);
-    const options = chartOptions(dark, sizeCanvas(canvas), settings.log === 'true');
+    const options = chartOptions(isDark(settings.theme, darkQuery), sizeCanvas(canvas), settings.log === 'true');
     const drawn = drawView('chart', settings.view, settings, computed, options);
     const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
     fillCaption($('chart-caption'), caption, drawn.storms.map((storm) => storm.label));

@@ -23,6 +23,11 @@ export function chartOptions(dark, scale, logScale) {
   return { dark, scale, logScale };
 }
 
+/** Whether to draw dark: the settings' `theme` (`light`, `dark`), else the reader's scheme. */
+export function isDark(theme, darkQuery) {
+  return theme === 'dark' || (theme !== 'light' && darkQuery.matches);
+}
+
 /** An element's text as a list of <li>, text only. */
 export function listItems(texts) {
   return texts.map((text) => {

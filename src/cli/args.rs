@@ -41,6 +41,23 @@ pub(super) struct PolicyFlags {
 }
 
 impl PolicyFlags {
+    /// The policy's flags given, with their values.
+    pub(super) fn given(&self) -> Vec<(&'static str, String)> {
+        [
+            ("preset", &self.preset),
+            ("base", &self.base),
+            ("multiplier", &self.multiplier),
+            ("cap", &self.cap),
+            ("gaps", &self.gaps),
+            ("then-every", &self.then_every),
+            ("attempts", &self.attempts),
+            ("give-up", &self.give_up),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| value.clone().map(|value| (name, value)))
+        .collect()
+    }
+
     /// The preset's parameters (or the article's policy when `defaults`, or nothing), with every
     /// given flag over them.
     fn params_over(&self, defaults: bool) -> Result<Params, Error> {
@@ -421,6 +438,11 @@ impl StormFlags {
         .collect()
     }
 
+    /// The policy's flags given (`--preset`, `--base`, … `--give-up`), with their values.
+    pub(super) fn policy_given(&self) -> Vec<(&'static str, String)> {
+        self.backoff.given()
+    }
+
     /// `--outage`, if given.
     pub(super) fn outage_given(&self) -> Option<(&'static str, String)> {
         self.outage.clone().map(|value| ("outage", value))
@@ -668,6 +690,13 @@ impl MapAxesFlags {
         .filter(|(_, value, default)| value.as_str() != *default)
         .map(|(name, value, _)| (name, value.clone()))
         .collect()
+    }
+
+    /// Refuses axes that are no axes, before the scenario is read (as the map always has: a
+    /// `--steps 100x100` is told before a bad `--capacity`).
+    pub(super) fn check(&self) -> Result<(), Error> {
+        backoff_lab::survival::Axes::from_text(&self.outages, &self.headroom, &self.steps)
+            .map(|_| ())
     }
 
     /// The axes of a map of `yours` on `engine`, checked (the default headroom fitted to the

@@ -226,6 +226,7 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
         }
         FigureKind::Survival => {
             let params = args.scenario.params_with_engine("fluid")?;
+            args.axes.check()?;
             let (scenario, engine) = (params.map_scenario()?, params.engine()?);
             let axes = args.axes.axes(scenario.spec(), engine)?;
             let map = super::survival::map_on_every_core(scenario.spec(), &axes, engine)?;
@@ -247,11 +248,18 @@ fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Res
     if let Some(notice) = decoded.notices.first() {
         return Err(refused(notice.clone()));
     }
+    let given = decoded.given.clone();
     let mut settings = page::resolve(decoded).settings;
     settings.set("view", kind.name());
+    // A setting the page keeps but does not use (`resume-rate` without `pause`) would be
+    // ignored: refused, as every flag a figure does not read is.
+    if let Some((_, notice)) = page::inactive_notices(&settings, &given).into_iter().next() {
+        return Err(refused(notice));
+    }
     let view = page::View::from_name(kind.name())?;
+    // The link's theme, as the element's and the embed page's: `--dark` or `theme=dark`.
     let options = ChartOptions {
-        dark,
+        dark: dark || settings.get("theme") == "dark",
         scale: 1.0,
         log_scale: settings.get("log") == "true",
     };
@@ -313,7 +321,10 @@ impl FigureArgs {
             given.extend(value.map(|value| (name, value, readers.to_vec())));
         }
         if self.state.is_some() {
-            if let Some((name, value, _)) = given.into_iter().next() {
+            // Every chart reads the policy's flags, so they are in no list above.
+            let mut every = (scenario.policy_given().into_iter())
+                .chain(given.into_iter().map(|(name, value, _)| (name, value)));
+            if let Some((name, value)) = every.next() {
                 return Err(Error::out_of_range(
                     name,
                     value,

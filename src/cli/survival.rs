@@ -35,6 +35,7 @@ pub(super) struct SurvivalArgs {
 pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
     let params = args.scenario.params_with_engine("fluid")?;
     params.refuse_keys_not_read_by(Purpose::SurvivalMap)?;
+    args.axes.check()?;
     let engine = params.engine()?;
     let scenario = params.map_scenario()?;
     let axes = args.axes.axes(scenario.spec(), engine)?;

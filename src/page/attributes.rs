@@ -145,7 +145,7 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
     // 4 h beside `outage="30m"` without a word).
     if settings.get("view") == "staleness"
         && named.contains(&"outage")
-        && !named.contains(&"read-outage")
+        && !given.contains(&"read-outage")
     {
         errors.push(AttributeError {
             attribute: "outage".into(),
@@ -154,17 +154,14 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
                 .into(),
         });
     }
-    // A setting the storm does not use as the others stand (`resume-rate` without `pause`),
-    // from `state` and the attributes together: an element has no field to say it beside.
+    // An attribute the storm does not use as the others stand (`resume-rate` without `pause`,
+    // which may come from `state`): an element has no field to say it beside. Inside `state`
+    // it is kept without a word, as a share link keeps it (a pasted Copy link showed an error).
     errors.extend(
-        super::views::inactive_notices(&settings, &given)
+        super::views::inactive_notices(&settings, &named)
             .into_iter()
             .map(|(field, message)| AttributeError {
-                attribute: if named.contains(&field) {
-                    field.into()
-                } else {
-                    "state".into()
-                },
+                attribute: field.into(),
                 message,
             }),
     );
@@ -238,6 +235,12 @@ mod tests {
             ("read-outage", "2h"),
         ]));
         assert!(both.errors.is_empty(), "{:?}", both.errors);
+        // The read-off given inside `state` counts too.
+        let in_state = element_state(&attributes(&[
+            ("state", "view=staleness&read-outage=2h"),
+            ("outage", "30m"),
+        ]));
+        assert!(in_state.errors.is_empty(), "{:?}", in_state.errors);
     }
 
     /// `state` takes what the page's Copy link copies, a whole address, as well as its hash:

@@ -39,8 +39,8 @@ pub use staleness::{
 pub use survival::{checked_survival_plan, survival_plan, survival_rows};
 pub use table::{view_csv, NumberTable};
 pub use views::{
-    gap_list, inactive_controls, inactive_fields, jitter_params, policy_params, staleness_params,
-    storm_series, InactiveControl, StormSeries, View,
+    gap_list, inactive_controls, inactive_fields, inactive_notices, jitter_params, policy_params,
+    staleness_params, storm_series, InactiveControl, StormSeries, View,
 };
 
 use serde::Serialize;

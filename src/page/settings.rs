@@ -329,6 +329,11 @@ impl Settings {
             return Err(format!("unknown setting {} was ignored", quoted(key)));
         };
         let (_, kind, default) = SETTINGS[index];
+        // A boolean attribute written bare (`<backoff-lab pause>`) is on, as HTML reads it.
+        if value.trim().is_empty() && matches!(kind, Kind::Bool) {
+            self.values[index] = "true".into();
+            return Ok(());
+        }
         if value.trim().is_empty() && valid(kind, "").is_err() {
             self.values[index] = default.to_string();
             return Ok(());
@@ -722,6 +727,8 @@ mod tests {
         assert_eq!(state.settings.get("capacity"), defaults.get("capacity"));
         assert_eq!(state.settings.get("deadline"), "");
         assert_ne!(defaults.get("deadline"), "");
+        // A boolean written bare is on, as HTML reads `<backoff-lab pause>`.
+        assert_eq!(decode_hash("#pause=").settings.get("pause"), "true");
     }
 
     /// A link's outage is checked as the storm checks it: `outage=0` (a storm without an

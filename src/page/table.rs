@@ -82,6 +82,15 @@ impl NumberTable {
     }
 }
 
+/// How a storm's backlog ended, as the JSON names it (`delivery`, `exhaustion`), or empty.
+fn drained_by(by: Option<crate::storm::DrainedBy>) -> String {
+    match by {
+        Some(crate::storm::DrainedBy::Delivery) => "delivery".into(),
+        Some(crate::storm::DrainedBy::Exhaustion) => "exhaustion".into(),
+        None => String::new(),
+    }
+}
+
 /// A number as a spreadsheet reads it; an absent one as an empty cell.
 fn number(value: Option<f64>) -> String {
     value.map_or_else(String::new, crate::report::csv_number)
@@ -241,19 +250,19 @@ fn herd_table(spread: &Herd, spike: &Herd) -> NumberTable {
 }
 
 /// When a storm's backlog drained, from recovery, as the caption counts it ("drains 6 h 57 min
-/// after recovery"), and how, as the caption says it ([`Drain`]): `None` and why when it did not
-/// drain after recovery (no outage, which left nothing to drain, had read "1 s").
-fn drained(storm: &StormDrawn) -> (Option<f64>, &'static str) {
+/// after recovery"), and how, in words, as the caption says it ([`Drain`]): no time where it did
+/// not drain after recovery (no outage, which left nothing to drain, had read "1 s").
+fn drained(storm: &StormDrawn) -> (Option<f64>, String) {
+    let after = |after: f64, how: &str| (Some(after), format!("{}{how}", format_duration(after)));
     match Drain::of(&storm.summary, storm.outage_s) {
-        Drain::NoOutage => (None, "no outage"),
-        Drain::NotDrained => (None, "not drained"),
-        Drain::AllExhaustedInOutage => (None, "all exhausted in the outage"),
-        Drain::ByExhaustion(after) => (Some(after), "exhaustion"),
-        Drain::MostExhaustedInOutage(after) => {
-            (Some(after), "delivery, most exhausted in the outage")
-        }
-        Drain::PartlyByExhaustion(after) => (Some(after), "delivery and exhaustion"),
-        Drain::ByDelivery(after) => (Some(after), "delivery"),
+        Drain::NoOutage => (None, "no outage".into()),
+        Drain::NeverCatchesUp => (None, "never caught up (no outage)".into()),
+        Drain::NotDrained => (None, "not drained".into()),
+        Drain::AllExhaustedInOutage => (None, "all exhausted in the outage".into()),
+        Drain::ByExhaustion(at) => after(at, ", by exhaustion"),
+        Drain::MostExhaustedInOutage(at) => after(at, " (most exhausted in the outage)"),
+        Drain::PartlyByExhaustion(at) => after(at, ", partly by exhaustion"),
+        Drain::ByDelivery(at) => after(at, ""),
     }
 }
 
@@ -265,11 +274,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
             let s = &storm.summary;
             // How it drained in the cell itself: a phone's narrow table ends before the CSV's
             // "drained by" column would.
-            let drained = match drained(storm) {
-                (Some(after), "delivery") => format_duration(after),
-                (Some(after), how) => format!("{}, by {how}", format_duration(after)),
-                (None, why) => why.to_string(),
-            };
+            let (_, drained) = drained(storm);
             vec![
                 storm.label.clone(),
                 format_count(s.delivered),
@@ -284,7 +289,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
         .iter()
         .map(|storm| {
             let s = &storm.summary;
-            let (after, how) = drained(storm);
+            let (after, _) = drained(storm);
             let counts = [
                 s.delivered,
                 s.exhausted,
@@ -293,7 +298,8 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
             ];
             std::iter::once(storm.label.clone())
                 .chain(counts.map(|value| number(Some(value))))
-                .chain([number(after), how.to_string()])
+                // How the backlog ended as the JSON names it (`delivery`, `exhaustion`).
+                .chain([number(after), drained_by(s.drained_by)])
                 .collect()
         })
         .collect();
@@ -536,9 +542,22 @@ mod tests {
         let table = storm_table(std::slice::from_ref(&calm));
         assert_eq!(table.rows[0][5], "no outage");
         let csv = table.to_csv();
+        // The CSV: no time, and how it ended as the JSON names it.
+        assert!(csv.lines().nth(1).unwrap().ends_with(",,delivery"), "{csv}");
+        // Without an outage and below the arrivals, it never catches up, as the caption says.
+        let short = drawn(crate::storm::Spec {
+            outage: (0, 0),
+            capacity_per_s: 5.0,
+            ..article
+        });
         assert!(
-            csv.lines().nth(1).unwrap().ends_with(",,no outage"),
-            "{csv}"
+            short.caption.contains("never catches up"),
+            "{}",
+            short.caption
+        );
+        assert_eq!(
+            storm_table(&[short]).rows[0][5],
+            "never caught up (no outage)"
         );
 
         // As the caption says it: the article's fixed 30 s storm is gone by exhaustion (99.8%
@@ -557,7 +576,7 @@ mod tests {
         };
         assert_eq!(
             cell(backoff),
-            format!("{}, by delivery and exhaustion", after(backoff))
+            format!("{}, partly by exhaustion", after(backoff))
         );
         let two_days = crate::storm::Spec {
             outage: (0, 172_800),

@@ -116,19 +116,15 @@ pub(crate) fn caption(
             )
         };
     }
-    text += &if no_outage {
-        match summary.drained_at_s {
-            _ if mostly_exhausted => format!(
-                "The destination never catches up: goodput collapses and {exhausted} of deliveries end exhausted. "
-            ),
-            None => format!(
-                "The backlog has not drained {horizon_after} after the start. ",
-            ),
-            // The first second counts as drained before anything waits: no time to report.
-            Some(_) => String::new(),
-        }
-    } else {
-        match Drain::of(summary, scenario.outage.1) {
+    text += &match Drain::of(summary, scenario.outage.1) {
+        Drain::NeverCatchesUp => format!(
+            "The destination never catches up: goodput collapses and {exhausted} of deliveries end exhausted. "
+        ),
+        Drain::NotDrained if no_outage => format!(
+            "The backlog has not drained {horizon_after} after the start. ",
+        ),
+        // The first second counts as drained before anything waits: no time to report.
+        Drain::NoOutage => String::new(),
         Drain::ByExhaustion(after_s) => format!(
             "The storm outlives the outage and never drains by delivery: goodput collapses, and the backlog is gone {} after recovery because deliveries ran out of attempts ({exhausted} of them end exhausted). ",
             format_duration(after_s),
@@ -160,8 +156,6 @@ pub(crate) fn caption(
             format_duration(after_s),
             format_count(summary.exhausted_after_outage)
         ),
-        // Told above, without an outage.
-        Drain::NoOutage => String::new(),
         Drain::NotDrained => {
             // Not drained when the simulation stopped: at its limit, or before it with every
             // retry left due past it (it read "has not drained 0 s after recovery" for a 7-day
@@ -183,7 +177,6 @@ pub(crate) fn caption(
                      simulation ends {end}, as every retry left is due past its {limit} limit. "
                 )
             }
-        }
         }
     };
     if let (Some(drained), Some(emptied)) = (summary.drained_at_s, summary.emptied_at_s) {

@@ -9,8 +9,11 @@ use super::report::{DrainedBy, Summary};
 /// the second it drained in ([`Summary::after_recovery_s`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Drain {
-    /// A storm without an outage: nothing to drain.
+    /// A storm without an outage that kept up: nothing to drain.
     NoOutage,
+    /// A storm without an outage whose destination never catches up: more than half the
+    /// deliveries ran out of attempts.
+    NeverCatchesUp,
     /// Not drained when the simulation stopped.
     NotDrained,
     /// More than half the deliveries ran out of attempts and the backlog went by exhaustion.
@@ -28,15 +31,15 @@ pub enum Drain {
 impl Drain {
     /// How the backlog of a storm with an outage of `outage_s` seconds ended, by its summary.
     /// "Most" is more than half of the deliveries that arrived; "every" is under half a
-    /// delivery delivered.
+    /// delivery delivered. Without an outage (`outage_s` 0) it is [`Drain::NeverCatchesUp`],
+    /// [`Drain::NotDrained`] or [`Drain::NoOutage`], in that order.
     pub fn of(summary: &Summary, outage_s: u32) -> Drain {
         let mostly_exhausted = summary.exhausted > 0.5 * summary.arrivals;
+        if outage_s == 0 && mostly_exhausted {
+            return Drain::NeverCatchesUp;
+        }
         let Some(at) = summary.drained_at_s else {
-            return if outage_s == 0 {
-                Drain::NoOutage
-            } else {
-                Drain::NotDrained
-            };
+            return Drain::NotDrained;
         };
         let after_s = summary.after_recovery_s(at);
         match summary.drained_by {

@@ -420,7 +420,9 @@ impl Plan {
                             let least =
                                 least_fluid_headroom(&self.series[series].1).unwrap_or(ratio);
                             // Past the axis' range no axis runs: said, with the ways out.
-                            let at_least = if least <= HEADROOM_RANGE.1 {
+                            // Below the axis' top, as the default is fitted (an axis needs
+                            // its low end below its high one).
+                            let at_least = if least < HEADROOM_RANGE.1 {
                                 format!("at least {least:.2}× here")
                             } else {
                                 format!(

@@ -278,6 +278,29 @@ fn a_figure_of_a_state_is_the_pages_chart() {
         &["figure", "storm", "--state", "outage=abc"],
         "error: --state: outage \"abc\" was ignored (0 s or from 0.5 s to 7 days",
     );
+    // The policy's flags too (they were drawn over silently), and a setting the page would
+    // keep but not use.
+    for flag in [
+        &["--base", "1m"][..],
+        &["--preset", "svix"],
+        &["--attempts", "5"],
+    ] {
+        let args = [&["figure", "storm", "--state", state][..], flag].concat();
+        refused(
+            &args,
+            &format!("error: {} must be left out beside --state", flag[0]),
+        );
+    }
+    refused(
+        &["figure", "storm", "--state", "resume-rate=5/s"],
+        "error: --state: resume-rate was ignored: it applies only with pause",
+    );
+    // The link's theme is the figure's, as `--dark` is.
+    let dark = stdout(&run(&["figure", "timeline", "--state", "theme=dark"]));
+    let flagged = stdout(&run(&["figure", "timeline", "--state", "", "--dark"]));
+    let light = stdout(&run(&["figure", "timeline", "--state", ""]));
+    assert_eq!(dark, flagged);
+    assert_ne!(dark, light);
 }
 
 /// `figure staleness` reads off the page's 4 h outage unless `--outage` says otherwise, as its

@@ -523,4 +523,9 @@ fn a_retry_after_map_starts_its_default_headroom_where_the_fluid_engine_runs() {
         "error: --headroom must be a low end at which the fluid engine runs every cell, at \
          least 2.00× here (or the discrete engine, on a map within its work limit)",
     );
+    // Axes that are no axes are told before the scenario, as they always were.
+    refused(
+        &["survival", "--steps", "100x100", "--capacity", "abc"],
+        "error: --steps must be from 2 to 64 steps on each axis",
+    );
 }

@@ -865,12 +865,18 @@ test('the retry budget, by slider or by text, redraws the storm and names the bu
 
 test('a field that needs an unset setting says so and is left out of the storm', { timeout: 60_000 }, async () => {
   await withPage(async ({ page }) => {
-    // A note in the error's place, read with the field (aria-describedby); never disabled, so
-    // that the keyboard reaches it and it keeps what is typed.
+    // A note under the field, read with it (aria-describedby) but not a live region (nine were
+    // announced at every render); never disabled, so that the keyboard reaches it and it keeps
+    // what is typed.
     const noted = async (field) => {
       const input = page.locator(`#${field}-text`);
       assert.equal(await input.isDisabled(), false, `#${field}-text stays usable`);
-      const note = (await textOf(page, `#${field}-error`)) ?? '';
+      const note = (await page.locator(`#${field}-note`).count()) ? ((await textOf(page, `#${field}-note`)) ?? '') : '';
+      if (note) {
+        assert.match(await input.getAttribute('aria-describedby'), new RegExp(`\\b${field}-note\\b`));
+        assert.equal(await page.locator(`#${field}-note`).getAttribute('aria-live'), null);
+        assert.equal(((await textOf(page, `#${field}-error`)) ?? '').trim(), '', 'the error slot holds no note');
+      }
       const marked = await input.evaluate((element) => element.classList.contains('inactive'));
       assert.equal(marked, note !== '', `#${field}-text is marked as its note says: ${note}`);
       return note;

@@ -561,6 +561,27 @@ test('a quicker first run replaced by new settings is never announced', async ()
   }
 });
 
+test('a theme or class changed while the chart computes keeps its result, drawn dark', async () => {
+  const { context, tab } = await open(`${strict.url}/heavy.html`);
+  try {
+    // While the staleness chart's whole run is under way in a worker (its first run is drawn
+    // long before), attributes that change no number: the result was dropped, as the settings
+    // it was asked for were no longer the element's, and nothing was drawn again.
+    await until(async () => (await look(tab, 'heavy')).inked > 200, 'the first run', 60_000);
+    await tab.evaluate(() => {
+      const heavy = document.getElementById('heavy');
+      heavy.setAttribute('class', 'wide');
+      heavy.theme = 'dark';
+    });
+    const whole = (event) => /Sampled from 20,000 jittered schedules/.test(event.detail.caption);
+    await until(async () => (await rendered(tab, 'heavy')).some(whole), 'the whole run drawn', 60_000);
+    await until(async () => luminance((await look(tab, 'heavy')).corner) < 0.3, 'drawn dark');
+    assert.equal(await tab.evaluate(() => document.getElementById('heavy').getAttribute('theme')), 'dark');
+  } finally {
+    await context.close();
+  }
+});
+
 test('a removed element stops its computation, and its worker is freed', async () => {
   const { context, tab } = await open(`${strict.url}/heavy.html`);
   try {

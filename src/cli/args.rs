@@ -40,10 +40,18 @@ pub(super) struct PolicyFlags {
     give_up: Option<String>,
 }
 
+/// The flags of `flags` that were given, with their values.
+fn given_of(flags: &[(&'static str, &Option<String>)]) -> Vec<(&'static str, String)> {
+    flags
+        .iter()
+        .filter_map(|(name, value)| value.as_ref().map(|value| (*name, value.clone())))
+        .collect()
+}
+
 impl PolicyFlags {
     /// The policy's flags given, with their values.
     pub(super) fn given(&self) -> Vec<(&'static str, String)> {
-        [
+        given_of(&[
             ("preset", &self.preset),
             ("base", &self.base),
             ("multiplier", &self.multiplier),
@@ -52,10 +60,7 @@ impl PolicyFlags {
             ("then-every", &self.then_every),
             ("attempts", &self.attempts),
             ("give-up", &self.give_up),
-        ]
-        .into_iter()
-        .filter_map(|(name, value)| value.clone().map(|value| (name, value)))
-        .collect()
+        ])
     }
 
     /// The preset's parameters (or the article's policy when `defaults`, or nothing), with every
@@ -450,14 +455,11 @@ impl StormFlags {
 
     /// The jitter's flags given (`--mode`, `--factor`, `--seed`), with their values.
     pub(super) fn jitter_given(&self) -> Vec<(&'static str, String)> {
-        [
+        given_of(&[
             ("mode", &self.mode),
             ("factor", &self.factor),
             ("seed", &self.seed),
-        ]
-        .into_iter()
-        .filter_map(|(name, value)| value.clone().map(|value| (name, value)))
-        .collect()
+        ])
     }
 
     /// The parameters with `engine` when no `--engine` was given.

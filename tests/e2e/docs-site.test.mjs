@@ -23,10 +23,11 @@ const packageDir = path.join(repoRoot, 'target', 'package');
 const cli = path.join(repoRoot, 'target', 'debug', 'backoff-lab');
 const mkdocs = process.env.MKDOCS || path.join(repoRoot, 'target', 'docs-venv', 'bin', 'mkdocs');
 
-/** The SVG fallbacks the page's <img> elements name, as `backoff-lab figure` arguments. */
+/** The SVG fallbacks the page's <img> elements name, as `backoff-lab figure` arguments: each
+ * element's own settings (`--state`) and its 2:1 shape, as the README makes them. */
 const FIGURES = {
-  'svix-timeline.svg': ['timeline', '--preset', 'svix'],
-  'staleness.svg': ['staleness', '--preset', 'svix', '--tolerance', '6h', '--outage', '4h'],
+  'svix-timeline.svg': ['timeline', '--state', 'preset=svix', '--height', '450'],
+  'staleness.svg': ['staleness', '--state', 'preset=svix&tolerance=6h&read-outage=4h', '--height', '450'],
 };
 const ELEMENTS = ['svix-timeline', 'staleness'];
 

@@ -30,7 +30,7 @@ import { RowPool } from './row-pool.js';
 import { copyReportMarkdown, exportChartCsv, exportPng, exportReport, exportSvg } from './exports.js';
 import { fillScheduleTable } from './schedule-table.js';
 import {
-  Progress, chartOptions, copyText, fillCaption, fillNumberTable, listItems, notDrawnCaption, outOfDateNote, sizeCanvas,
+  Progress, chartOptions, copyText, fillCaption, fillNumberTable, isDark, listItems, notDrawnCaption, outOfDateNote, sizeCanvas,
 } from './ui.js';
 
 // Inputs that have a slider paired with a text field.
@@ -91,9 +91,13 @@ function syncSlider(field) {
 
 // ---- Settings ⇄ controls
 
+// The link's theme: the page has no control for it, but keeps it (and its colours follow it),
+// so that its links and embed snippets carry it (a link's theme=light was dropped in silence).
+let linkTheme = 'auto';
+
 /** Every control's value as settings. */
 function readControls() {
-  const s = {};
+  const s = { theme: linkTheme };
   for (const [key, id] of Object.entries(TEXT_SETTINGS)) s[key] = $(id).value;
   for (const [key, id] of Object.entries(SELECT_SETTINGS)) s[key] = $(id).value;
   for (const [key, id] of Object.entries(CHECKBOX_SETTINGS)) s[key] = String($(id).checked);
@@ -213,6 +217,8 @@ function showNotices(notices) {
  */
 function loadFromHash() {
   const { settings, notices } = decodeState(location.hash);
+  linkTheme = settings.theme;
+  document.documentElement.dataset.theme = linkTheme;
   applyControls(settings);
   // The chart's own heading where it has one (the herd shares the jitter's section), else its
   // section's.
@@ -506,7 +512,7 @@ const render = (() => {
       const { width, height } = canvas.getBoundingClientRect();
       layout.boxes.set(canvas, { width, height });
     }
-    return chartOptions(darkQuery.matches, sizeCanvas(canvas, restyled ? undefined : layout.boxes.get(canvas)),
+    return chartOptions(isDark(state.theme, darkQuery), sizeCanvas(canvas, restyled ? undefined : layout.boxes.get(canvas)),
       state.log === 'true');
   }
 
@@ -886,7 +892,7 @@ async function main() {
     const png = $(`export-${view}-png`);
     const svg = $(`export-${view}-svg`);
     png.addEventListener('click', () => exportPng($(view), stemOf(view), png));
-    svg.addEventListener('click', () => exportSvg($(view), view, stemOf(view), lastComputed.get(view), darkQuery.matches, svg));
+    svg.addEventListener('click', () => exportSvg($(view), view, stemOf(view), lastComputed.get(view), isDark(linkTheme, darkQuery), svg));
     // The numbers the chart was drawn from, as the element's CSV download has them (the
     // schedule, staleness and survival charts have reports of their own, below).
     const csv = $(`export-${view}-numbers-csv`);

@@ -242,20 +242,24 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
 /// would ignore is refused, as is one it cannot draw, with the page's own message.
 fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Result<String, Error> {
     use backoff_lab::page;
-    let refused = |message: String| Error::Unreachable(format!("--state: {message}"));
+    // The page's notices say what it does instead ("was ignored …; using \"3\""): a figure draws
+    // nothing instead.
+    let refused = |message: String| {
+        let message = message.split("; using ").next().unwrap_or_default();
+        Error::Unreachable(format!(
+            "--state: {}",
+            message.replacen(" was ignored", " is refused", 1)
+        ))
+    };
     let hash = state.split_once('#').map_or(state, |(_, hash)| hash);
     let decoded = page::decode_hash(hash);
     if let Some(notice) = decoded.notices.first() {
         return Err(refused(notice.clone()));
     }
-    let given = decoded.given.clone();
+    // A storm field the page keeps but does not use (`budget-window` without `budget`) is kept
+    // as the page's own links keep it, and drawn without, as the page and the element draw it.
     let mut settings = page::resolve(decoded).settings;
     settings.set("view", kind.name());
-    // A setting the page keeps but does not use (`resume-rate` without `pause`) would be
-    // ignored: refused, as every flag a figure does not read is.
-    if let Some((_, notice)) = page::inactive_notices(&settings, &given).into_iter().next() {
-        return Err(refused(notice));
-    }
     let view = page::View::from_name(kind.name())?;
     // The link's theme, as the element's and the embed page's: `--dark` or `theme=dark`.
     let options = ChartOptions {
@@ -268,7 +272,7 @@ fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Res
     let mut caption = String::new();
     let svg = chart::to_svg(size, |area| {
         page::draw(area, view, &settings, &computed, &options)
-            .map(|drawn| caption = drawn.caption)
+            .map(|drawn| caption = drawn.full_caption())
             .map_err(|error| refused(error.message))
     })?;
     Ok(chart::described(&svg, kind.title(), &caption))

@@ -97,6 +97,17 @@ pub struct Drawn {
     pub table: super::NumberTable,
 }
 
+impl Drawn {
+    /// The caption with the comparison's sentence, as the element and the page show it (a
+    /// figure's `<desc>` and the element's SVG download had left the comparison out).
+    pub fn full_caption(&self) -> String {
+        match &self.compared {
+            Some(compared) => format!("{} {compared}", self.caption),
+            None => self.caption.clone(),
+        }
+    }
+}
+
 fn policy(params: &Params) -> Result<Policy, Error> {
     params.policy()
 }

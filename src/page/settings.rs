@@ -326,7 +326,12 @@ impl Settings {
     /// (`outage=""` was refused as no duration).
     pub fn set_checked(&mut self, key: &str, value: &str) -> Result<(), String> {
         let Some(index) = index(key) else {
-            return Err(format!("unknown setting {} was ignored", quoted(key)));
+            // A slip of a key's name is told the key it means, as the element's attributes are.
+            let keys: Vec<&str> = SETTINGS.iter().map(|(key, _, _)| *key).collect();
+            let hint = crate::spelling::nearest(key, &keys)
+                .map(|near| format!(": did you mean {near}?"))
+                .unwrap_or_default();
+            return Err(format!("unknown setting {} was ignored{hint}", quoted(key)));
         };
         let (_, kind, default) = SETTINGS[index];
         // A boolean attribute written bare (`<backoff-lab pause>`) is on, as HTML reads it.
@@ -338,9 +343,16 @@ impl Settings {
             self.values[index] = default.to_string();
             return Ok(());
         }
-        // A name in capitals is the name (`view="Timeline"`, `preset="Svix"` were refused).
+        // A name in capitals is the name (`view="Timeline"`, `preset="Svix"`, `pause="TRUE"`
+        // were refused), and a boolean attribute written as its own name (`pause="pause"`, as
+        // HTML allows) is on.
         let lower = value.trim().to_ascii_lowercase();
-        let named = matches!(kind, Kind::OneOf(_) | Kind::Preset)
+        let lower = if matches!(kind, Kind::Bool) && lower == key {
+            "true".to_string()
+        } else {
+            lower
+        };
+        let named = matches!(kind, Kind::OneOf(_) | Kind::Preset | Kind::Bool)
             && valid(kind, value.trim()).is_err()
             && valid(kind, &lower).is_ok();
         let value = if named { lower.as_str() } else { value };
@@ -711,6 +723,17 @@ mod tests {
             .map(|key| state.settings.get(key))
             .collect();
         assert_eq!(values, ["timeline", "svix", "full", "dark"]);
+        // A boolean in capitals, or written as its own name as HTML allows.
+        for (hash, on) in [
+            ("pause=TRUE", "true"),
+            ("pause=pause", "true"),
+            ("log=False", "false"),
+        ] {
+            let state = decode_hash(hash);
+            assert!(state.notices.is_empty(), "{hash}: {:?}", state.notices);
+            let key = hash.split('=').next().unwrap_or_default();
+            assert_eq!(state.settings.get(key), on, "{hash}");
+        }
         // Text is not a name: a duration keeps its case rules (`10M` is refused as a month).
         assert_eq!(decode_hash("#outage=10M").notices.len(), 1);
     }

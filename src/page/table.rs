@@ -82,15 +82,6 @@ impl NumberTable {
     }
 }
 
-/// How a storm's backlog ended, as the JSON names it (`delivery`, `exhaustion`), or empty.
-fn drained_by(by: Option<crate::storm::DrainedBy>) -> String {
-    match by {
-        Some(crate::storm::DrainedBy::Delivery) => "delivery".into(),
-        Some(crate::storm::DrainedBy::Exhaustion) => "exhaustion".into(),
-        None => String::new(),
-    }
-}
-
 /// A number as a spreadsheet reads it; an absent one as an empty cell.
 fn number(value: Option<f64>) -> String {
     value.map_or_else(String::new, crate::report::csv_number)
@@ -252,17 +243,26 @@ fn herd_table(spread: &Herd, spike: &Herd) -> NumberTable {
 /// When a storm's backlog drained, from recovery, as the caption counts it ("drains 6 h 57 min
 /// after recovery"), and how, in words, as the caption says it ([`Drain`]): no time where it did
 /// not drain after recovery (no outage, which left nothing to drain, had read "1 s").
-fn drained(storm: &StormDrawn) -> (Option<f64>, String) {
-    let after = |after: f64, how: &str| (Some(after), format!("{}{how}", format_duration(after)));
+/// The cell's text, and the CSV's words for how the backlog ended (the same words, without the
+/// time: the CSV's "delivery" had stood beside "all exhausted in the outage").
+fn drained(storm: &StormDrawn) -> (Option<f64>, String, &'static str) {
+    let after = |after: f64, how: &'static str| {
+        let cell = match how {
+            "delivery" => format_duration(after),
+            how => format!("{}, by {how}", format_duration(after)),
+        };
+        (Some(after), cell, how)
+    };
+    let none = |how: &'static str| (None, how.to_string(), how);
     match Drain::of(&storm.summary, storm.outage_s) {
-        Drain::NoOutage => (None, "no outage".into()),
-        Drain::NeverCatchesUp => (None, "never caught up (no outage)".into()),
-        Drain::NotDrained => (None, "not drained".into()),
-        Drain::AllExhaustedInOutage => (None, "all exhausted in the outage".into()),
-        Drain::ByExhaustion(at) => after(at, ", by exhaustion"),
-        Drain::MostExhaustedInOutage(at) => after(at, " (most exhausted in the outage)"),
-        Drain::PartlyByExhaustion(at) => after(at, ", partly by exhaustion"),
-        Drain::ByDelivery(at) => after(at, ""),
+        Drain::NoOutage => none("no outage"),
+        Drain::NeverCatchesUp => none("never caught up (no outage)"),
+        Drain::NotDrained => none("not drained"),
+        Drain::AllExhaustedInOutage => none("all exhausted in the outage"),
+        Drain::ByExhaustion(at) => after(at, "exhaustion"),
+        Drain::MostExhaustedInOutage(at) => after(at, "delivery, most exhausted in the outage"),
+        Drain::PartlyByExhaustion(at) => after(at, "delivery, partly exhaustion"),
+        Drain::ByDelivery(at) => after(at, "delivery"),
     }
 }
 
@@ -274,7 +274,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
             let s = &storm.summary;
             // How it drained in the cell itself: a phone's narrow table ends before the CSV's
             // "drained by" column would.
-            let (_, drained) = drained(storm);
+            let (_, drained, _) = drained(storm);
             vec![
                 storm.label.clone(),
                 format_count(s.delivered),
@@ -289,7 +289,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
         .iter()
         .map(|storm| {
             let s = &storm.summary;
-            let (after, _) = drained(storm);
+            let (after, _, how) = drained(storm);
             let counts = [
                 s.delivered,
                 s.exhausted,
@@ -298,8 +298,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
             ];
             std::iter::once(storm.label.clone())
                 .chain(counts.map(|value| number(Some(value))))
-                // How the backlog ended as the JSON names it (`delivery`, `exhaustion`).
-                .chain([number(after), drained_by(s.drained_by)])
+                .chain([number(after), how.to_string()])
                 .collect()
         })
         .collect();
@@ -542,8 +541,11 @@ mod tests {
         let table = storm_table(std::slice::from_ref(&calm));
         assert_eq!(table.rows[0][5], "no outage");
         let csv = table.to_csv();
-        // The CSV: no time, and how it ended as the JSON names it.
-        assert!(csv.lines().nth(1).unwrap().ends_with(",,delivery"), "{csv}");
+        // The CSV: no time, and how it ended in the cell's words.
+        assert!(
+            csv.lines().nth(1).unwrap().ends_with(",,no outage"),
+            "{csv}"
+        );
         // Without an outage and below the arrivals, it never catches up, as the caption says.
         let short = drawn(crate::storm::Spec {
             outage: (0, 0),
@@ -576,7 +578,7 @@ mod tests {
         };
         assert_eq!(
             cell(backoff),
-            format!("{}, partly by exhaustion", after(backoff))
+            format!("{}, by delivery, partly exhaustion", after(backoff))
         );
         let two_days = crate::storm::Spec {
             outage: (0, 172_800),

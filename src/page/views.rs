@@ -251,7 +251,10 @@ pub fn inactive_controls(settings: &Settings) -> Vec<InactiveControl> {
         .into_iter()
         .map(|(field, needs)| InactiveControl {
             control: field.into(),
-            note: format!("not used now: it applies only with {needs}"),
+            note: format!(
+                "not used now: it applies only with {}",
+                in_page_words(needs)
+            ),
         })
         .collect();
     let listed = policy_params(settings)
@@ -266,6 +269,20 @@ pub fn inactive_controls(settings: &Settings) -> Vec<InactiveControl> {
         });
     }
     inactive
+}
+
+/// The setting a field needs, as the page's controls name it (the CLI's and the links' keys,
+/// `retry-quota aws or grpc`, read as jargon beside the page's labels).
+fn in_page_words(needs: &str) -> &str {
+    match needs {
+        "budget" => "a retry budget",
+        "pause" => "Pause the endpoint",
+        "retry-quota aws or grpc" => "a retry quota",
+        "breaker-share" => "the breaker's failure share",
+        "breaker-failures or breaker-share" => "a circuit breaker",
+        needs if needs == crate::storm::RATIO_NEEDS => "the gRPC retry quota",
+        needs => needs,
+    }
 }
 
 /// A notice for each of the keys `given` (by a link or an element's attributes) that the page
@@ -606,7 +623,8 @@ mod tests {
             let note = notes.iter().find(|c| c.control == field).unwrap();
             assert!(
                 note.note.starts_with("not used now: it applies only with ")
-                    && note.note.contains(needs),
+                    // In the page's words ("Pause the endpoint", "a retry budget").
+                    && note.note.to_lowercase().contains(needs.split('-').next().unwrap_or(needs)),
                 "{field}: {note:?}"
             );
 

@@ -280,7 +280,8 @@ pub fn view_svg(
     let options = chart_options(options)?;
     let mut caption = String::new();
     let drawn = svg(canvas_svg_size(&width, &height)?, |area| {
-        page::draw(area, view, &values, &computed, &options).map(|drawn| caption = drawn.caption)
+        page::draw(area, view, &values, &computed, &options)
+            .map(|drawn| caption = drawn.full_caption())
     })?;
     // Titled and described as `backoff-lab figure` does: what a screen reader announces.
     Ok(crate::chart::described(&drawn, view.title(), &caption))

@@ -276,7 +276,12 @@ fn a_figure_of_a_state_is_the_pages_chart() {
     );
     refused(
         &["figure", "storm", "--state", "outage=abc"],
-        "error: --state: outage \"abc\" was ignored (0 s or from 0.5 s to 7 days",
+        "error: --state: outage \"abc\" is refused (0 s or from 0.5 s to 7 days",
+    );
+    // A slip of a key's name is told the key it means.
+    refused(
+        &["figure", "timeline", "--state", "attemps=3"],
+        "error: --state: unknown setting \"attemps\" is refused: did you mean attempts?",
     );
     // The policy's flags too (they were drawn over silently), and a setting the page would
     // keep but not use.
@@ -291,9 +296,15 @@ fn a_figure_of_a_state_is_the_pages_chart() {
             &format!("error: {} must be left out beside --state", flag[0]),
         );
     }
-    refused(
-        &["figure", "storm", "--state", "resume-rate=5/s"],
-        "error: --state: resume-rate was ignored: it applies only with pause",
+    // A storm field the page keeps but does not use is kept, as the page's links keep it: the
+    // figure is the storm without it, as the element draws it.
+    let kept = stdout(&run(&["figure", "storm", "--state", "resume-rate=5/s"]));
+    assert_eq!(kept, stdout(&run(&["figure", "storm", "--state", ""])));
+    // A compared preset's sentence is in the description, as in the element's caption.
+    let compared = stdout(&run(&["figure", "timeline", "--state", "compare=svix"]));
+    assert!(
+        compared.contains("; Svix after 27 h 35 min"),
+        "{compared:.600}"
     );
     // The link's theme is the figure's, as `--dark` is.
     let dark = stdout(&run(&["figure", "timeline", "--state", "theme=dark"]));

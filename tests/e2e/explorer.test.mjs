@@ -748,6 +748,13 @@ test('the embed page follows the color scheme', { timeout: 60_000 }, async () =>
       assert.equal(await page.locator('#notice').isHidden().catch(() => true), true, 'theme is a setting, not an unknown key');
     }, { colorScheme });
   }
+  // The explorer keeps a link's theme (it was dropped in silence), in its colours and its link.
+  await withPage('index.html#theme=dark&view=storm', async ({ page }) => {
+    await until(async () => /theme=dark/.test(page.url()), 'the link keeps its theme');
+    // The explorer's background is the root's (the style sheet's dark --bg, #0d1117).
+    const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    assert.equal(background, 'rgb(13, 17, 23)', 'the page is dark on a light system');
+  }, { colorScheme: 'light' });
 });
 
 // ---- Accessibility, CSP and screenshots

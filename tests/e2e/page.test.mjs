@@ -882,9 +882,16 @@ test('a field that needs an unset setting says so and is left out of the storm',
       return note;
     };
     // By default no pause and no budget: their own fields do nothing, and say so.
-    assert.equal(await noted('resume-rate'), 'not used now: it applies only with pause');
-    assert.equal(await noted('budget-window'), 'not used now: it applies only with budget');
-    assert.equal(await noted('budget-floor'), 'not used now: it applies only with budget');
+    assert.equal(await noted('resume-rate'), 'not used now: it applies only with Pause the endpoint');
+    assert.equal(await noted('budget-window'), 'not used now: it applies only with a retry budget');
+    assert.equal(await noted('budget-floor'), 'not used now: it applies only with a retry budget');
+    // Empty, its note is its description but not shown (nine stood under the default fields);
+    // focused, it is.
+    const shown = (field) => page.locator(`#${field}-note`).isVisible();
+    assert.equal(await shown('budget-window'), false, 'an empty field shows no note');
+    await page.focus('#budget-window-text');
+    assert.equal(await shown('budget-window'), true, 'focused, it does');
+    await page.locator('#budget-window-text').blur();
     assert.equal(await noted('rate-limit'), '', 'a field that needs nothing has no note');
     const initial = await stormState(page);
 
@@ -900,7 +907,7 @@ test('a field that needs an unset setting says so and is left out of the storm',
     // Unticked, the typed rate stays in its field, noted and left out: the storm is the
     // default one again, not "Not redrawn (resume-rate must be given only with pause)".
     await renderAfter(page, () => page.uncheck('#pause'));
-    assert.equal(await noted('resume-rate'), 'not used now: it applies only with pause');
+    assert.equal(await noted('resume-rate'), 'not used now: it applies only with Pause the endpoint');
     assert.equal(await page.locator('#resume-rate-text').inputValue(), '20/s', 'what was typed is kept');
     assert.equal(await page.locator('#resume-rate-text').getAttribute('aria-invalid'), null, 'a note is no error');
     assert.match(await textOf(page, '#status'), STATUS_PATTERN);
@@ -911,7 +918,7 @@ test('a field that needs an unset setting says so and is left out of the storm',
     await page.reload();
     await until(async () => STATUS_PATTERN.test(await textOf(page, '#status')), 'the reloaded page');
     assert.equal(await page.locator('#resume-rate-text').inputValue(), '20/s');
-    assert.equal(await noted('resume-rate'), 'not used now: it applies only with pause');
+    assert.equal(await noted('resume-rate'), 'not used now: it applies only with Pause the endpoint');
     assert.equal(await page.locator('#notice').isHidden(), true, 'no notice');
 
     // Ticked again, the kept rate applies again.

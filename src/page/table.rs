@@ -243,15 +243,16 @@ fn herd_table(spread: &Herd, spike: &Herd) -> NumberTable {
 /// When a storm's backlog drained, from recovery, as the caption counts it ("drains 6 h 57 min
 /// after recovery"), and how, in words, as the caption says it ([`Drain`]): no time where it did
 /// not drain after recovery (no outage, which left nothing to drain, had read "1 s").
-/// The cell's text, and the CSV's words for how the backlog ended (the same words, without the
-/// time: the CSV's "delivery" had stood beside "all exhausted in the outage").
+/// The cell's text, and the CSV's words for how the backlog ended (the cell's words without the
+/// time, and without a comma: the CSV's "delivery" had stood beside "all exhausted in the
+/// outage").
 fn drained(storm: &StormDrawn) -> (Option<f64>, String, &'static str) {
-    let after = |after: f64, how: &'static str| {
-        let cell = match how {
-            "delivery" => format_duration(after),
-            how => format!("{}, by {how}", format_duration(after)),
-        };
-        (Some(after), cell, how)
+    let after = |after: f64, cell: &str, how: &'static str| {
+        (
+            Some(after),
+            format!("{}{cell}", format_duration(after)),
+            how,
+        )
     };
     let none = |how: &'static str| (None, how.to_string(), how);
     match Drain::of(&storm.summary, storm.outage_s) {
@@ -259,10 +260,14 @@ fn drained(storm: &StormDrawn) -> (Option<f64>, String, &'static str) {
         Drain::NeverCatchesUp => none("never caught up (no outage)"),
         Drain::NotDrained => none("not drained"),
         Drain::AllExhaustedInOutage => none("all exhausted in the outage"),
-        Drain::ByExhaustion(at) => after(at, "exhaustion"),
-        Drain::MostExhaustedInOutage(at) => after(at, "delivery, most exhausted in the outage"),
-        Drain::PartlyByExhaustion(at) => after(at, "delivery, partly exhaustion"),
-        Drain::ByDelivery(at) => after(at, "delivery"),
+        Drain::ByExhaustion(at) => after(at, ", by exhaustion", "exhaustion"),
+        Drain::MostExhaustedInOutage(at) => after(
+            at,
+            " (most exhausted in the outage)",
+            "delivery (most exhausted in the outage)",
+        ),
+        Drain::PartlyByExhaustion(at) => after(at, ", partly by exhaustion", "partly exhaustion"),
+        Drain::ByDelivery(at) => after(at, "", "delivery"),
     }
 }
 
@@ -546,6 +551,18 @@ mod tests {
             csv.lines().nth(1).unwrap().ends_with(",,no outage"),
             "{csv}"
         );
+        // No word of it needs quoting: every row has the header's width.
+        for spec in [
+            article,
+            crate::storm::Spec {
+                outage: (0, 172_800),
+                ..article
+            },
+        ] {
+            let csv = storm_table(&[drawn(spec)]).to_csv();
+            let widths: Vec<usize> = csv.lines().map(|line| line.split(',').count()).collect();
+            assert!(widths.iter().all(|&w| w == widths[0]), "{csv}");
+        }
         // Without an outage and below the arrivals, it never catches up, as the caption says.
         let short = drawn(crate::storm::Spec {
             outage: (0, 0),
@@ -578,7 +595,13 @@ mod tests {
         };
         assert_eq!(
             cell(backoff),
-            format!("{}, by delivery, partly exhaustion", after(backoff))
+            format!("{}, partly by exhaustion", after(backoff))
+        );
+        // Its CSV words hold no comma (the page's CSV split into an extra column).
+        let csv = storm_table(&[drawn(backoff)]).to_csv();
+        assert!(
+            csv.lines().all(|line| line.split(',').count() == 7),
+            "{csv}"
         );
         let two_days = crate::storm::Spec {
             outage: (0, 172_800),

@@ -197,17 +197,10 @@ impl PolicyFlags {
 
     /// The first backoff flag given, with its text (see [`Params::storm_policy_name`]).
     fn first_backoff_flag(&self) -> Option<(&'static str, String)> {
-        let flags = [
-            ("preset", &self.preset),
-            ("base", &self.base),
-            ("multiplier", &self.multiplier),
-            ("cap", &self.cap),
-            ("gaps", &self.gaps),
-            ("then-every", &self.then_every),
-        ];
-        flags
+        // The flags given, in order, less the stop's (last), which names no policy.
+        self.given()
             .into_iter()
-            .find_map(|(field, flag)| flag.clone().map(|text| (field, text)))
+            .find(|(field, _)| !matches!(*field, "attempts" | "give-up"))
     }
 
     /// The policy's parameters: a flag the policy needs is given or taken from a preset.

@@ -40,6 +40,18 @@ pub(crate) fn format_count(value: f64) -> String {
     ))
 }
 
+/// A count that can be an expectation (the fluid storm's attempts in a minute): whole and
+/// grouped from 100 up or when it is whole (`863,761`, `4`), else to three significant digits
+/// (`4.47`, `44.7`), so that a small peak reads as the multiple the caption gives with it
+/// ("4.47 … 4.47× normal traffic", where a rounded `4` stood beside 4.47×).
+pub(crate) fn format_expected_count(value: f64) -> String {
+    if value.abs() >= 100.0 || value.fract() == 0.0 || !value.is_finite() {
+        format_count(value)
+    } else {
+        without_trailing_zeros(&significant(value, 3)).to_string()
+    }
+}
+
 /// `value` to `digits` significant digits in decimal notation, at most 12 decimals, zeros kept
 /// (they are significant): `0.0000386`, `0.150`, `33.3`, `1234`; 0 and non-finite values with
 /// no decimals.
@@ -171,9 +183,19 @@ pub(crate) fn count_of(n: u64, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        count_of, format_count, grouped, multiple, percents_adding_up, share_percent, significant,
-        without_trailing_zeros,
+        count_of, format_count, format_expected_count, grouped, multiple, percents_adding_up,
+        share_percent, significant, without_trailing_zeros,
     };
+
+    #[test]
+    fn expected_counts_keep_three_digits_below_a_hundred() {
+        assert_eq!(format_expected_count(4.4721), "4.47");
+        assert_eq!(format_expected_count(44.72), "44.7");
+        assert_eq!(format_expected_count(4.0), "4");
+        assert_eq!(format_expected_count(0.5), "0.5");
+        assert_eq!(format_expected_count(447.2), "447");
+        assert_eq!(format_expected_count(123_456.7), "123,457");
+    }
 
     /// The cap's share of a 10,000-attempt schedule read "100% of the time to give up".
     #[test]

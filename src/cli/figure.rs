@@ -261,7 +261,13 @@ fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Res
     let mut settings = page::resolve(decoded).settings;
     settings.set("view", kind.name());
     let view = page::View::from_name(kind.name())?;
-    // The link's theme, as the element's and the embed page's: `--dark` or `theme=dark`.
+    // The link's theme, as the element's and the embed page's: `--dark` or `theme=dark`; the
+    // two contradicting each other is refused rather than one silently winning.
+    if dark && settings.get("theme") == "light" {
+        return Err(Error::Unreachable(
+            "--dark: the --state link says theme=light; give one of them".to_string(),
+        ));
+    }
     let options = ChartOptions {
         dark: dark || settings.get("theme") == "dark",
         scale: 1.0,

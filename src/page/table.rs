@@ -8,7 +8,7 @@ use super::compute::{Computed, StormDrawn};
 use crate::duration::format_precise;
 use crate::give_up::JitterReport;
 use crate::herd::{format_peak, format_rate, Herd};
-use crate::number_text::format_count;
+use crate::number_text::{format_count, format_expected_count};
 use crate::staleness::StalenessReport;
 use crate::storm::Drain;
 use crate::{format_duration, ScheduleReport};
@@ -285,7 +285,7 @@ pub fn storm_table(storms: &[StormDrawn]) -> NumberTable {
                 format_count(s.delivered),
                 format_count(s.exhausted),
                 format_count(s.duplicates),
-                format_count(s.peak_attempts_per_min),
+                format_expected_count(s.peak_attempts_per_min),
                 drained,
             ]
         })

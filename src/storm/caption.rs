@@ -4,7 +4,7 @@ use super::report::{Recovery, Summary};
 use super::Drain;
 use super::Scenario;
 use crate::format_duration;
-use crate::number_text::{format_count, grouped, without_trailing_zeros};
+use crate::number_text::{format_count, format_expected_count, grouped, without_trailing_zeros};
 use crate::report::whole_percent;
 
 /// The caption: the peak, how the backlog ended, then the totals; `held_at_end` is what the
@@ -27,7 +27,7 @@ pub(crate) fn caption(
     let mut text = format!(
         "{}: attempts peak at {} in minute {}, {peak}. ",
         scenario_text(scenario),
-        format_count(summary.peak_attempts_per_min),
+        format_expected_count(summary.peak_attempts_per_min),
         format_count(f64::from(summary.peak_minute)),
     );
     if scenario.traffic_s > 0 && scenario.arrivals_per_s > scenario.capacity_per_s {
@@ -574,6 +574,37 @@ mod tests {
         let (per, number) = written(budgeted);
         assert!(per < 10.0, "{per}");
         assert_eq!(number, format!("{per:.2}"));
+    }
+
+    /// At one delivery a minute the peak in a minute is its multiple of normal traffic: the
+    /// fluid engine's expected peak had read "peak at 4 in minute …, 4.47× normal traffic".
+    #[test]
+    fn a_small_peak_reads_as_its_multiple() {
+        let spec = Spec {
+            arrivals_per_s: 1.0 / 60.0,
+            policy: crate::Policy::article(),
+            jitter: crate::jitter::Jitter::Full,
+            ..Spec::article_fixed()
+        };
+        let report = simulate_fluid(&Scenario::new(spec).unwrap(), false).unwrap();
+        let peak = report.summary.peak_attempts_per_min;
+        assert!(peak.fract() != 0.0 && peak < 100.0, "{peak}");
+        let caption = &report.caption;
+        let count = caption
+            .split("peak at ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let multiple = caption
+            .split(", ")
+            .nth(1)
+            .unwrap()
+            .split('×')
+            .next()
+            .unwrap();
+        assert_eq!(count, multiple, "{caption}");
     }
 
     /// Every bound is named in the caption, so that a quoted caption tells a bounded storm from

@@ -312,6 +312,12 @@ fn a_figure_of_a_state_is_the_pages_chart() {
     let light = stdout(&run(&["figure", "timeline", "--state", ""]));
     assert_eq!(dark, flagged);
     assert_ne!(dark, light);
+    // `--dark` against the link's `theme=light` had drawn dark without a word.
+    let args = ["figure", "timeline", "--state", "theme=light", "--dark"];
+    refused(
+        &args,
+        "error: --dark: the --state link says theme=light; give one of them",
+    );
 }
 
 /// `figure staleness` reads off the page's 4 h outage unless `--outage` says otherwise, as its

@@ -58,7 +58,7 @@ const TEXT_SETTINGS = {
 };
 const SELECT_SETTINGS = {
   preset: 'preset', stop: 'stop-mode', compare: 'compare', mode: 'mode', samples: 'samples',
-  engine: 'engine', view: 'embed-view', 'retry-quota': 'retry-quota',
+  engine: 'engine', view: 'embed-view', 'retry-quota': 'retry-quota', theme: 'theme',
 };
 const CHECKBOX_SETTINGS = { log: 'log-scale', pause: 'pause', 'storm-compare': 'storm-compare' };
 // Controls whose change may change other settings (a preset chosen or left).
@@ -91,13 +91,9 @@ function syncSlider(field) {
 
 // ---- Settings ⇄ controls
 
-// The link's theme: the page has no control for it, but keeps it (and its colours follow it),
-// so that its links and embed snippets carry it (a link's theme=light was dropped in silence).
-let linkTheme = 'auto';
-
 /** Every control's value as settings. */
 function readControls() {
-  const s = { theme: linkTheme };
+  const s = {};
   for (const [key, id] of Object.entries(TEXT_SETTINGS)) s[key] = $(id).value;
   for (const [key, id] of Object.entries(SELECT_SETTINGS)) s[key] = $(id).value;
   for (const [key, id] of Object.entries(CHECKBOX_SETTINGS)) s[key] = String($(id).checked);
@@ -113,6 +109,8 @@ function applyControls(values) {
   for (const [key, id] of Object.entries(SELECT_SETTINGS)) {
     if (key in values) $(id).value = values[key];
   }
+  // The page's own colours follow its theme, as its charts' do.
+  document.documentElement.dataset.theme = $('theme').value;
   for (const [key, id] of Object.entries(CHECKBOX_SETTINGS)) {
     if (key in values) $(id).checked = values[key] === 'true';
   }
@@ -217,8 +215,6 @@ function showNotices(notices) {
  */
 function loadFromHash() {
   const { settings, notices } = decodeState(location.hash);
-  linkTheme = settings.theme;
-  document.documentElement.dataset.theme = linkTheme;
   applyControls(settings);
   // The chart's own heading where it has one (the herd shares the jitter's section), else its
   // section's.
@@ -862,6 +858,10 @@ async function main() {
     'retry-quota']) {
     $(id).addEventListener('change', render);
   }
+  $('theme').addEventListener('change', () => {
+    document.documentElement.dataset.theme = $('theme').value;
+    render();
+  });
   $('preset').addEventListener('change', () => {
     edited('preset');
     render();
@@ -892,7 +892,7 @@ async function main() {
     const png = $(`export-${view}-png`);
     const svg = $(`export-${view}-svg`);
     png.addEventListener('click', () => exportPng($(view), stemOf(view), png));
-    svg.addEventListener('click', () => exportSvg($(view), view, stemOf(view), lastComputed.get(view), isDark(linkTheme, darkQuery), svg));
+    svg.addEventListener('click', () => exportSvg($(view), view, stemOf(view), lastComputed.get(view), isDark($('theme').value, darkQuery), svg));
     // The numbers the chart was drawn from, as the element's CSV download has them (the
     // schedule, staleness and survival charts have reports of their own, below).
     const csv = $(`export-${view}-numbers-csv`);

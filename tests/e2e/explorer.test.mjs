@@ -754,6 +754,27 @@ test('the embed page follows the color scheme', { timeout: 60_000 }, async () =>
     // The explorer's background is the root's (the style sheet's dark --bg, #0d1117).
     const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
     assert.equal(background, 'rgb(13, 17, 23)', 'the page is dark on a light system');
+    assert.equal(await page.$eval('#theme', (s) => s.value), 'dark', 'the Theme control shows the link\'s theme');
+  }, { colorScheme: 'light' });
+  // The Theme control sets it: the page, its charts, its link and its embed snippet follow.
+  await withPage('index.html', async ({ page }) => {
+    const rootBackground = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    const corner = async () => {
+      const pixel = await page.$eval('#timeline', (c) => [...c.getContext('2d').getImageData(2, 2, 1, 1).data].slice(0, 3));
+      return pixel.reduce((a, b) => a + b, 0) > 3 * 128 ? 'light' : 'dark';
+    };
+    const light = await rootBackground();
+    assert.equal(await corner(), 'light');
+    await page.selectOption('#theme', 'dark');
+    await until(async () => /theme=dark/.test(page.url()), 'the link to carry theme=dark');
+    assert.equal(await rootBackground(), 'rgb(13, 17, 23)', 'the page turns dark');
+    await until(async () => (await corner()) === 'dark', 'the timeline to be redrawn dark');
+    await page.click('#embed');
+    assert.match(await page.$eval('#embed-code', (t) => t.value), /theme=dark/, 'the embed snippet carries the theme');
+    await page.selectOption('#theme', 'auto');
+    await until(async () => !/theme=/.test(page.url()), 'the link to drop the default theme');
+    assert.equal(await rootBackground(), light, 'the page follows the system again');
+    await until(async () => (await corner()) === 'light', 'the timeline to be redrawn light');
   }, { colorScheme: 'light' });
 });
 
@@ -765,7 +786,7 @@ test('the new controls are labelled, reached with Tab and show their focus', { t
     assert.match(policy, /script-src 'self' 'wasm-unsafe-eval'/, 'the strict CSP header');
     assert.equal(await page.evaluate(() => document.querySelectorAll('[style]').length), 0, 'no style attributes');
 
-    const ids = ['preset', 'compare', 'storm-compare', 'gaps-text', 'then-every-text', 'link-text', 'embed-view', 'embed-code'];
+    const ids = ['preset', 'compare', 'storm-compare', 'gaps-text', 'then-every-text', 'link-text', 'embed-view', 'theme', 'embed-code'];
     for (const id of ids) {
       const labels = await page.$eval(`#${id}`, (element) => Array.from(element.labels ?? [], (l) => l.textContent.trim()));
       assert.ok(labels.length > 0 && labels[0] !== '', `#${id} has a label`);

@@ -169,8 +169,12 @@ function load() {
   showNotices(decoded.notices);
   const title = pageConfig().views.find((v) => v.name === settings.view)?.title ?? 'retry timeline';
   document.title = `backoff-lab: ${title}`;
-  // The full explorer with the same settings (relative, so a saved copy links to its neighbour).
-  $('open-explorer').setAttribute('href', `./index.html${location.hash}`);
+  // The full explorer with the same settings (relative, so a served copy links to its
+  // neighbour). Not from file://: the explorer's modules cannot load there, and a copy of the
+  // embed page's three files has no explorer beside it (the link led to a missing file).
+  const explorer = $('open-explorer');
+  explorer.hidden = location.protocol === 'file:';
+  explorer.setAttribute('href', `./index.html${location.hash}`);
 }
 
 function draw() {

@@ -685,6 +685,8 @@ test('a saved copy of the embed page draws every view from file://, with no serv
         assertPainted(await canvasStats(page, 'canvas'), `the ${view} from file://`);
         const caption = (await textOf(page, '#chart-caption')).trim();
         assert.ok(caption.length > 20 && caption !== 'loading…', `${view}: the caption reads ${JSON.stringify(caption)}`);
+        // No link to an explorer that cannot run here (and is not among the three files).
+        assert.equal(await page.locator('#open-explorer').isHidden(), true, `${view}: "Open in backoff-lab" is hidden`);
         assert.deepEqual(requests.filter((url) => !url.startsWith('file:')), [], `${view}: requests beyond its own files`);
         assertNoProblems(problems);
       } finally {

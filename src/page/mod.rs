@@ -111,7 +111,8 @@ impl From<Error> for PageError {
 
 /// The `<iframe>` snippet showing `view` with `settings`, for the embed page at `embed_url`
 /// (its address without a hash), followed by the `<script>` of `embed-host.js` beside it, which
-/// sizes the iframe to its content (without it the iframe keeps its height). It is text for the
+/// sizes the iframe to its content (without it the iframe keeps its height; a comment says it
+/// is needed once per page, and a second copy adds nothing). It is text for the
 /// user to paste elsewhere: the page shows it only as a form field's value.
 ///
 /// # Example
@@ -138,6 +139,7 @@ pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String
     // its own files only (`style-src 'self'`) refuses `style="border:0"`, and kept the border.
     format!(
         "<iframe src=\"{}\" width=\"100%\" height=\"{}\" frameborder=\"0\" loading=\"lazy\" title=\"{}\"></iframe>\n\
+         <!-- once per page, for every backoff-lab iframe on it: sizes each to its chart -->\n\
          <script src=\"{}\" defer></script>",
         crate::chart::escaped(&src),
         view.embed_height(),

@@ -47,11 +47,18 @@ function hostPage(withScript) {
 <html lang="en"><head><meta charset="utf-8"><title>An article</title>
 <script>
   window.__posted = [];
+  // The listeners the host scripts add, beside this page's own.
+  window.__messageListeners = 0;
+  const add = window.addEventListener;
+  window.addEventListener = function (type, ...rest) {
+    if (type === 'message') window.__messageListeners += 1;
+    return add.call(this, type, ...rest);
+  };
   window.addEventListener('message', (event) => {
     if (event.data && event.data.type === 'backoff-lab:height') window.__posted.push(event.data.height);
   });
 </script>
-${withScript ? '<script src="embed-host.js" defer></script>' : ''}
+${withScript ? '<script src="embed-host.js" defer></script>\n<script src="embed-host.js" defer></script>' : ''}
 </head><body>
 <p>Retries, drawn:</p>
 <div id="column" style="width: 800px">
@@ -171,6 +178,8 @@ test('with embed-host.js the iframe takes the height its embed posts', { timeout
     assert.ok(Number.isInteger(height) && height > 150, `the posted height ${height}`);
     await assertSized(host, frame, height);
     assert.ok(await host.$eval('#chart', (f) => f.style.height === `${f.clientHeight}px`), 'the script set style.height');
+    // Pasted twice (with two snippets), the script listens once.
+    assert.equal(await host.evaluate(() => window.__messageListeners), 2, "the page's own listener and one of embed-host.js");
   });
 });
 

@@ -138,7 +138,10 @@ pub(crate) fn units_adding_up(shares: &[f64], decimals: usize) -> Vec<f64> {
     for _ in 0..left {
         let mut best: Option<usize> = None;
         for i in (0..units.len()).filter(|&i| !given[i]) {
-            if best.is_none_or(|b| remainders[i] > remainders[b]) {
+            // Within 1e-9 is a tie: the nanounit rounding above leaves float noise of about
+            // 1e-13 in a remainder (666.666666667 − 666 against 166.666666667 − 166), which had
+            // picked the later of 2/3, 1/6, 1/6 ("66.6%, 16.7%, 16.7%").
+            if best.is_none_or(|b| remainders[i] > remainders[b] + 1e-9) {
                 best = Some(i);
             }
         }
@@ -184,7 +187,7 @@ pub(crate) fn count_of(n: u64, noun: &str) -> String {
 mod tests {
     use super::{
         count_of, format_count, format_expected_count, grouped, multiple, percents_adding_up,
-        share_percent, significant, without_trailing_zeros,
+        share_percent, significant, units_adding_up, without_trailing_zeros,
     };
 
     #[test]
@@ -247,6 +250,16 @@ mod tests {
             percents_adding_up(&[1.0 / 3.0; 3], 0),
             ["34%", "33%", "33%"]
         );
+        // Ties the earlier way whatever the float noise (they read 66.6%, 16.7%, 16.7%, and
+        // 67%, 17%, 16% in the caption beside them).
+        let shares = [2.0 / 3.0, 1.0 / 6.0, 1.0 / 6.0];
+        assert_eq!(percents_adding_up(&shares, 1), ["66.7%", "16.7%", "16.6%"]);
+        assert_eq!(percents_adding_up(&shares, 0), ["67%", "17%", "16%"]);
+        for n in [3.0, 6.0, 7.0, 9.0, 11.0, 12.0] {
+            let shares = [1.0 / n, 1.0 / n, 1.0 - 2.0 / n];
+            let tenths = units_adding_up(&shares, 1);
+            assert!(tenths[0] >= tenths[1], "1/{n}: {tenths:?}");
+        }
     }
 
     /// Herds and storms write their multiples alike (they read 366× and 205.4×).

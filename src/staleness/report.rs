@@ -327,19 +327,19 @@ fn events_clause(outage: &OutageAnswer, sampled: bool, tolerance_s: Option<f64>)
         ([replay, already, fresh, stale], Some(tolerance)) => {
             let arrive = format!("{fresh} arrive fresh and {stale} stale");
             if shares[1] <= 0.0 {
-                format!("{replay} of its events need a replay, {arrive}")
+                format!("{replay} of the outage's events need a replay, {arrive}")
             } else if shares[0] <= 0.0 {
-                format!("{already} of its events are exhausted (kept, already stale), {arrive}")
+                format!("{already} of the outage's events are exhausted (kept, already stale), {arrive}")
             } else {
                 format!(
-                    "{replay} of its events need a replay and {already} are exhausted already \
+                    "{replay} of the outage's events need a replay and {already} are exhausted already \
                      older than the {} tolerance (kept, stale), {arrive}",
                     crate::duration::as_adjective(&format_duration(tolerance))
                 )
             }
         }
         ([replay, delivered], _) => {
-            format!("{replay} of its events need a replay, {delivered} are delivered")
+            format!("{replay} of the outage's events need a replay, {delivered} are delivered")
         }
         _ => String::new(),
     };
@@ -427,15 +427,17 @@ mod tests {
             )
         };
         assert!(said(2.0, 1.0, 0.0)
-            .contains("34% of its events need a replay, 33% arrive fresh and 33% stale"));
-        assert!(said(2.99, 2.989, 0.0)
-            .contains("0.3% of its events need a replay, 99.6% arrive fresh and 0.03% stale"));
+            .contains("34% of the outage's events need a replay, 33% arrive fresh and 33% stale"));
+        assert!(said(2.99, 2.989, 0.0).contains(
+            "0.3% of the outage's events need a replay, 99.6% arrive fresh and 0.03% stale"
+        ));
         // A schedule giving up past the tolerance exhausts only stale events.
-        assert!(said(2.0, 1.0, 1.0)
-            .contains("34% of its events are exhausted (kept, already stale), 33% arrive fresh"));
+        assert!(said(2.0, 1.0, 1.0).contains(
+            "34% of the outage's events are exhausted (kept, already stale), 33% arrive fresh"
+        ));
         // Giving up before it, an outage longer than the tolerance exhausts both kinds.
         assert!(said(1.2, 0.6, 1.5).contains(
-            "10% of its events need a replay and 50% are exhausted already older than the 1 h \
+            "10% of the outage's events need a replay and 50% are exhausted already older than the 1 h \
              tolerance (kept, stale), 20% arrive fresh and 20% stale"
         ));
     }
@@ -536,7 +538,7 @@ mod tests {
         assert!(
             report
                 .caption()
-                .contains("20% of its events are exhausted (kept, already stale)"),
+                .contains("20% of the outage's events are exhausted (kept, already stale)"),
             "{}",
             report.caption()
         );
@@ -554,7 +556,7 @@ mod tests {
         let caption = report.caption();
         assert!(
             caption.contains(
-                "after a 30 h outage the first event is exhausted: 20% of its events are \
+                "after a 30 h outage the first event is exhausted: 20% of the outage's events are \
                  exhausted (kept, already stale), 10% arrive fresh and 70% stale;"
             ),
             "{caption}"

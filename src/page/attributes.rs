@@ -170,6 +170,30 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
         notices: Vec::new(),
         given,
     });
+    // A base or multiplier beside a preset's list of gaps: told as the attribute named (or
+    // `state`, which named it), and a refused one is not said to be replaced by a value.
+    for error in &mut errors {
+        error.message = super::resolve::said_of_listed_preset(
+            std::mem::take(&mut error.message),
+            &resolved.settings,
+        );
+    }
+    errors.extend(resolved.notices.iter().map(|notice| {
+        let first = if notice.starts_with("multiplier") {
+            "multiplier"
+        } else {
+            "base"
+        };
+        AttributeError {
+            attribute: if named.contains(&first) {
+                first
+            } else {
+                "state"
+            }
+            .into(),
+            message: notice.clone(),
+        }
+    }));
     ElementState {
         settings: resolved.settings,
         errors,
@@ -179,6 +203,27 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A base beside a preset that lists its gaps is an error of that attribute, as the CLI's
+    /// `--base` beside `--preset svix` is: it drew a fixed 60 s interval without a word.
+    #[test]
+    fn a_base_beside_a_listed_preset_is_named() {
+        let element = element_state(&attributes(&[("preset", "svix"), ("base", "1m")]));
+        assert_eq!(element.settings.get("preset"), "svix");
+        assert_eq!(element.errors.len(), 1, "{:?}", element.errors);
+        assert_eq!(element.errors[0].attribute, "base");
+        assert!(element.errors[0]
+            .message
+            .starts_with("base was ignored: preset svix is a list of gaps"));
+        let refused = element_state(&attributes(&[("preset", "svix"), ("multiplier", "zero")]));
+        assert_eq!(refused.errors.len(), 1, "{:?}", refused.errors);
+        assert_eq!(refused.errors[0].attribute, "multiplier");
+        assert!(refused.errors[0]
+            .message
+            .ends_with("preset svix lists its gaps and uses neither base nor multiplier"));
+        let linked = element_state(&attributes(&[("state", "preset=svix&base=1m")]));
+        assert_eq!(linked.errors[0].attribute, "state");
+    }
 
     fn attributes(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs

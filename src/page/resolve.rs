@@ -92,6 +92,51 @@ fn keep_base_within_cap(settings: &mut Settings, moved: &str) {
     }
 }
 
+/// A preset that lists its gaps (`svix`) has no base or multiplier, as the CLI's
+/// `--preset svix --base 1m` is refused: named beside it with a value of their own, without
+/// `gaps`, they are taken out of `given` (the preset's stay) and told in one notice. Each had
+/// left the preset for a formula from the preset's own keys (`preset="svix" base="1m"` drew a
+/// fixed 60 s interval without a word). A formula preset's keys are its own to change.
+fn formula_beside_listed_preset(
+    linked: &Settings,
+    preset: &Preset,
+    given: &mut Vec<&'static str>,
+) -> Option<String> {
+    preset.policy.explicit_gaps()?;
+    if given.contains(&"gaps") {
+        return None;
+    }
+    let own = preset_settings(preset);
+    let ignored: Vec<&'static str> = ["base", "multiplier"]
+        .into_iter()
+        .filter(|key| given.contains(key))
+        .filter(|key| {
+            own.iter()
+                .any(|(k, v)| k == key && !same_value(key, linked.get(key), v))
+        })
+        .collect();
+    given.retain(|key| !ignored.contains(key));
+    let (keys, verb) = match ignored.as_slice() {
+        [] => return None,
+        [one] => (one.to_string(), "was"),
+        _ => ("base and multiplier".to_string(), "were"),
+    };
+    Some(format!(
+        "{keys} {verb} ignored: preset {} is a list of gaps with no base or multiplier (cap cuts \
+         its gaps, gaps replaces them; without a preset the formula applies)",
+        preset.name
+    ))
+}
+
+/// Whether `a` and `b` are the same value of `key` however written (`5s`, `5 s`).
+fn same_value(key: &'static str, a: &str, b: &str) -> bool {
+    let read = |text: &str| match key {
+        "multiplier" => text.trim().parse::<f64>().ok(),
+        _ => crate::parse_duration(key, text).ok(),
+    };
+    a == b || read(a).is_some_and(|a| read(b) == Some(a))
+}
+
 /// The chosen preset, when it lists its gaps.
 fn listed_preset(settings: &Settings) -> Option<Preset> {
     crate::presets::preset(settings.get("preset"))
@@ -142,20 +187,23 @@ fn apply(settings: &mut Settings, values: &[(&'static str, String)]) {
 pub fn resolve(decoded: DecodedState) -> DecodedState {
     let DecodedState {
         mut settings,
-        notices,
+        mut notices,
         given: named,
     } = decoded;
     if let Ok(preset) = crate::presets::preset(settings.get("preset")) {
         if !matches_schedule(&settings, &preset) {
             let linked = settings.clone();
             // Named in the link (at a default value too), or changed from the default.
-            let given: Vec<&'static str> = linked
+            let mut given: Vec<&'static str> = linked
                 .iter()
                 .filter(|(key, _)| {
                     *key != "preset" && (named.contains(key) || !linked.is_default(key))
                 })
                 .map(|(key, _)| key)
                 .collect();
+            if let Some(notice) = formula_beside_listed_preset(&linked, &preset, &mut given) {
+                notices.push(notice);
+            }
             apply(&mut settings, &preset_settings(&preset));
             for key in &given {
                 settings.set(key, linked.get(key));
@@ -192,10 +240,33 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
     }
     let section = View::from_name(settings.get("view")).map_or("schedule", View::section);
     settings.set("section", section);
+    let notices = notices
+        .into_iter()
+        .map(|notice| said_of_listed_preset(notice, &settings))
+        .collect();
     DecodedState {
         settings,
         notices,
         given: named,
+    }
+}
+
+/// A refusal of a base or multiplier that names the value used instead (`; using "3"`), under
+/// a preset that lists its gaps, which uses neither: said so instead (it drew Svix's gaps
+/// after "multiplier \"zero\" was ignored …; using \"3\"").
+pub(super) fn said_of_listed_preset(message: String, settings: &Settings) -> String {
+    let Some(preset) = listed_preset(settings) else {
+        return message;
+    };
+    let formula = ["base \"", "multiplier \""]
+        .iter()
+        .any(|start| message.starts_with(start));
+    match message.split_once("; using ") {
+        Some((refusal, _)) if formula => format!(
+            "{refusal}; preset {} lists its gaps and uses neither base nor multiplier",
+            preset.name
+        ),
+        _ => message,
     }
 }
 
@@ -339,8 +410,46 @@ mod tests {
             "5 s,5 min,30 min,2 h,5 h,10 h,10 h",
             "keeps the gaps"
         );
-        let formula = resolved("#preset=svix&base=10s");
-        assert_eq!(formula.get("gaps"), "", "a new base means the formula");
+        // A base or multiplier of its own beside a list of gaps is ignored with a notice, as the
+        // CLI refuses it: it had meant a formula from Svix's own keys, a fixed 10 s interval.
+        for (hash, keys) in [
+            ("#preset=svix&base=10s", "base was"),
+            (
+                "#preset=svix&multiplier=2&base=10s",
+                "base and multiplier were",
+            ),
+            ("#preset=svix&multiplier=2&cap=1h", "multiplier was"),
+        ] {
+            let state = resolve(decode_hash(hash));
+            assert_eq!(state.settings.get("preset"), "svix", "{hash}");
+            assert!(
+                state.settings.get("gaps").starts_with("5 s,5 min,30 min"),
+                "{hash}"
+            );
+            assert_eq!(
+                state.notices,
+                [format!(
+                    "{keys} ignored: preset svix is a list of gaps with no base or multiplier \
+                     (cap cuts its gaps, gaps replaces them; without a preset the formula applies)"
+                )],
+                "{hash}"
+            );
+        }
+        // A refused multiplier is not said to be replaced by 3, which Svix does not use.
+        let refused = resolve(decode_hash("#preset=svix&multiplier=zero"));
+        assert_eq!(
+            refused.notices,
+            [
+                "multiplier \"zero\" was ignored (a number from 1 to 1000); preset svix lists its \
+              gaps and uses neither base nor multiplier"
+            ]
+        );
+        // The preset's own base beside it, and a formula preset's keys, are no notice.
+        let article = resolve(decode_hash("#preset=article&base=1m"));
+        assert!(article.notices.is_empty(), "{:?}", article.notices);
+        assert!(resolve(decode_hash("#preset=svix&base=5s&cap=1h"))
+            .notices
+            .is_empty());
         let tail = resolved("#preset=svix&cap=1h&then-every=2h&attempts=11");
         assert_eq!(
             (tail.get("gaps"), tail.get("then-every")),

@@ -335,6 +335,14 @@ fn seeded_storm_in_wasm_equals_native_and_draws() {
     .expect("drawn");
     assert_eq!(js_sys::Array::from(&drawn).length(), 2);
     assert!(painted_pixels(&canvas) > 0);
+    // Every key its declaration (`StormDrawn`) names: `outage_s` had been left out.
+    let items: Vec<serde_json::Value> = serde_wasm_bindgen::from_value(drawn).unwrap();
+    let outage_s = native_params.scenario().unwrap().spec().outage.1;
+    assert!(outage_s > 0);
+    assert_eq!(items[0]["outage_s"], outage_s);
+    let mut keys: Vec<&String> = items[0].as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(keys, ["caption", "label", "outage_s", "summary"]);
     let err = backoff_lab::wasm::charts::draw_storm(
         JsValue::from("storm-test"),
         params("[]"),
@@ -744,7 +752,26 @@ fn presets_state_and_exports_through_the_js_api() {
         windowed,
     )
     .unwrap_err();
-    assert_eq!(field_of(refused), JsValue::from("window"));
+    // Named as the argument at fault, `compare`, with its key in the message.
+    assert_eq!(field_of(refused.clone()), JsValue::from("compare"));
+    let message = String::from(js_sys::Error::from(refused).message());
+    assert!(message.starts_with("compare: window "), "{message}");
+    // A bad key of the compared schedule named `base`, as if of the first schedule.
+    let _canvas = canvas("compare-test");
+    let refused = backoff_lab::wasm::charts::draw_timeline(
+        JsValue::from("compare-test"),
+        article_params(),
+        JsValue::UNDEFINED,
+        params(r#"{"base": "x", "multiplier": 3, "cap": "3h", "attempts": 14}"#),
+    )
+    .unwrap_err();
+    assert_eq!(field_of(refused.clone()), JsValue::from("compare"));
+    let message = String::from(js_sys::Error::from(refused).message());
+    assert!(
+        message.starts_with("compare: base must be a duration"),
+        "{message}"
+    );
+
     let refused = backoff_lab::wasm::api::sampled_mean_give_up(params(
         r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "seed": 1, "samples": 100, "deadline": "6h"}"#,
     ))
@@ -1084,7 +1111,8 @@ fn boundary_refusals_quote_the_value_and_name_the_key() {
         assert_eq!(field, key, "{message}");
     }
     // A list of gaps far too long is refused by its length with the core's message, now before
-    // it is read item by item (not timed here: 10,000,000 gaps took 1.4 s).
+    // it is read item by item (not timed here: 10,000,000 gaps took 1.4 s), spelt as
+    // JavaScript's keys (`thenEvery`: it had said the CLI's `then-every`).
     let long = params(r#"{"attempts": 3}"#);
     let gaps = js_sys::Array::new_with_length(100_000);
     gaps.fill(&JsValue::from(1.0), 0, 100_000);
@@ -1094,7 +1122,7 @@ fn boundary_refusals_quote_the_value_and_name_the_key() {
         (field.as_str(), message.as_str()),
         (
             "gaps",
-            "gaps must be a list of 1 to 32 gaps (add a tail with then-every for more), got \
+            "gaps must be a list of 1 to 32 gaps (add a tail with thenEvery for more), got \
              100000 gaps"
         )
     );

@@ -123,7 +123,8 @@ pub(super) fn storm_params(purpose: Purpose, params: JsValue) -> Result<Params, 
 }
 
 /// A retry storm: per-minute attempts, successes, backlog and the summary. Same shape as
-/// `backoff-lab storm --format json`. Every field not given takes the article's value; the
+/// `backoff-lab storm --format json`, less its `scenario` (what was simulated, every default
+/// filled in). Every field not given takes the article's value; the
 /// policy is the fixed 30 s interval unless a backoff field (`base`, `multiplier`, `cap`,
 /// `gaps`, `thenEvery`) or `policy: "exponential"` is given, as in the CLI.
 #[wasm_bindgen(unchecked_return_type = "StormReport")]

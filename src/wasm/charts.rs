@@ -1,7 +1,6 @@
 //! The JS API's charts: each draws into a `<canvas>` (or returns SVG) with the same Rust
 //! function the CLI's `figure` and the page use, and returns what it drew.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::api::{params_for, params_with_seed, schedule_report, HerdSummary};
@@ -23,9 +22,7 @@ pub fn draw_timeline(
 ) -> Result<JsValue, JsValue> {
     let options = chart_options(options)?;
     let (mine, report) = timeline_inputs(params, true)?;
-    let compared = optional(compare)
-        .map(|c| timeline_inputs(c, false))
-        .transpose()?;
+    let compared = compared_inputs(compare)?;
     on_canvas(&canvas_id, |area| {
         timeline_on(area, &mine, compared.as_ref().map(|c| &c.0), &options)
     })?;
@@ -44,6 +41,27 @@ fn timeline_inputs(
     };
     let params = params_for(purpose, params)?;
     schedule_report(&params).map_err(|e| api_error(&e))
+}
+
+/// The compared schedule's inputs, if given. A refusal names `compare`, the argument at fault,
+/// and says which of its keys ("compare: base must be …"): it named `base`, as if of the first
+/// schedule's parameters.
+fn compared_inputs(
+    compare: JsValue,
+) -> Result<Option<(crate::Schedule, crate::ScheduleReport)>, JsValue> {
+    optional(compare)
+        .map(|c| timeline_inputs(c, false))
+        .transpose()
+        .map_err(|error| {
+            let message = js_sys::Reflect::get(&error, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_default();
+            let js = js_sys::Error::new(&format!("compare: {message}"));
+            // Setting a property on a fresh Error object cannot fail.
+            let _ = js_sys::Reflect::set(&js, &"field".into(), &"compare".into());
+            js.into()
+        })
 }
 
 /// The timeline, or two when a comparison is given: one function for canvas and SVG.
@@ -114,14 +132,6 @@ struct SeriesLabel {
     params: serde::de::IgnoredAny,
 }
 
-/// What `drawStorm` returns for each series.
-#[derive(Serialize)]
-struct Drawn {
-    label: String,
-    summary: crate::storm::Summary,
-    caption: String,
-}
-
 type Run = (String, Scenario, StormReport);
 
 /// Simulates each series (1 to 4), afresh. Each series and its parameters are read as every
@@ -185,12 +195,15 @@ pub fn draw_storm(
     on_canvas(&canvas_id, |area| {
         chart::storm::draw(area, &storm_series(&runs), &options)
     })?;
-    let drawn: Vec<Drawn> = runs
+    // The page's own type, which its declaration (`StormDrawn`) describes: a type of this
+    // function's own had left out `outage_s`.
+    let drawn: Vec<crate::page::StormDrawn> = runs
         .into_iter()
-        .map(|(label, _, report)| Drawn {
+        .map(|(label, scenario, report)| crate::page::StormDrawn {
             label,
             caption: report.caption,
             summary: report.summary,
+            outage_s: scenario.spec().outage.1,
         })
         .collect();
     to_js(&drawn)
@@ -222,9 +235,7 @@ pub fn chart_svg(
     match kind.as_str() {
         "timeline" => {
             let (mine, report) = timeline_inputs(params, false)?;
-            let compared = optional(compare)
-                .map(|c| timeline_inputs(c, false))
-                .transpose()?;
+            let compared = compared_inputs(compare)?;
             let drawn = svg(size, |area| {
                 timeline_on(area, &mine, compared.as_ref().map(|c| &c.0), &options)
             })?;

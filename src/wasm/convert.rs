@@ -52,7 +52,7 @@ pub fn checked_from_js<T: serde::de::DeserializeOwned>(
         if let Some(list) = gaps.dyn_ref::<js_sys::Array>() {
             let count = list.length() as usize;
             if count > crate::policy::MAX_EXPLICIT_GAPS {
-                return Err(js_error(&crate::policy::gap_count_refused(count)));
+                return Err(api_error(&crate::policy::gap_count_refused(count)));
             }
         }
     }

@@ -322,9 +322,10 @@ fn a_sampled_report_says_so() {
         ),
         (Some("sampled"), Some(20_000), Some(7))
     );
-    assert!(report
-        .caption()
-        .ends_with("Sampled from 20,000 jittered schedules (seed 7)."));
+    assert!(report.caption().ends_with(
+        "Sampled from 20,000 jittered schedules (seed 7); the max lag and age are the largest \
+             drawn."
+    ));
     // The first event reported is the median one: with every first event delivered, its age
     // is the median of the sampled ages, its lag that less the outage.
     let hour = &report.outages[0];

@@ -271,7 +271,7 @@ fn the_figure_samples_the_schedules_it_is_told_to() {
     };
     let svg = stdout(&figure("100"));
     assert!(
-        svg.contains("Sampled from 100 jittered schedules (seed 42)."),
+        svg.contains("Sampled from 100 jittered schedules (seed 42); the max lag and age are the largest drawn."),
         "{svg}"
     );
     let refused = figure("200000");

@@ -227,6 +227,11 @@ fn inactive_with_needs(settings: &Settings) -> Vec<(&'static str, &'static str)>
     let mut unused = storm_params_without(settings, &[]).unused_storm_fields();
     // The page's own fields alone (it has no `interval` or `batch-at`).
     unused.retain(|(field, _)| Settings::is_key(field));
+    // The allowed lag serves the suggestion, which needs a tolerance: without one it did
+    // nothing without a word (the CLI refuses `--max-lag` alone).
+    if settings.get("tolerance").trim().is_empty() {
+        unused.push(("max-lag", "tolerance"));
+    }
     unused
 }
 
@@ -276,6 +281,7 @@ pub fn inactive_controls(settings: &Settings) -> Vec<InactiveControl> {
 fn in_page_words(needs: &str) -> &str {
     match needs {
         "budget" => "a retry budget",
+        "tolerance" => "a tolerance (Worth delivering for)",
         "pause" => "Pause the endpoint",
         "retry-quota aws or grpc" => "a retry quota",
         "breaker-share" => "the breaker's failure share",
@@ -647,6 +653,30 @@ mod tests {
         settings.set("retry-quota-ratio", "0.2");
         assert!(inactive_fields(&settings).contains(&"retry-quota-ratio"));
         storm_params(&settings).scenario().unwrap();
+    }
+
+    /// The allowed lag serves the suggestion, which needs a tolerance: with the tolerance
+    /// cleared, its field says so (it did nothing without a word), and an element's `max-lag`
+    /// attribute is named.
+    #[test]
+    fn the_allowed_lag_is_inactive_without_a_tolerance() {
+        let mut settings = Settings::default();
+        assert!(!inactive_fields(&settings).contains(&"max-lag"));
+        settings.set("tolerance", "");
+        let notes = inactive_controls(&settings);
+        let note = notes.iter().find(|c| c.control == "max-lag").unwrap();
+        assert_eq!(
+            note.note,
+            "not used now: it applies only with a tolerance (Worth delivering for)"
+        );
+        let attributes = [("tolerance", ""), ("max-lag", "1h")]
+            .map(|(k, v): (&str, &str)| (k.to_string(), v.to_string()));
+        let element = super::super::element_state(&attributes);
+        assert_eq!(element.errors.len(), 1, "{:?}", element.errors);
+        assert_eq!(
+            element.errors[0].message,
+            "max-lag was ignored: it applies only with tolerance"
+        );
     }
 
     /// Decorrelated jitter grows from a base, which a list of gaps has not: beside one its option

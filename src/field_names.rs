@@ -125,8 +125,8 @@ mod tests {
                 "attempts must be given alone: choose attempts or giveUp, not both, got both attempts and giveUp",
             ),
             (
-                "tolerance must be given with a max-lag: how long an event stays worth delivering, got none",
-                "tolerance must be given with a maxLag: how long an event stays worth delivering, got none",
+                "max-lag must be given only with a tolerance (how long an event stays worth delivering), got 1 h",
+                "maxLag must be given only with a tolerance (how long an event stays worth delivering), got 1 h",
             ),
             (
                 "retry-quota-tokens must be given only with retry-quota aws or grpc, got 5",

@@ -68,11 +68,14 @@ impl StalenessReport {
                     Err(why) => (None, Some(format!("No schedule derived: {why}."))),
                 }
             }
-            (Some(_), None) => {
+            // Named as the key given, as every key without the one that gives it a use is
+            // (`resume-rate` without `pause`): it named the tolerance, which was not given.
+            (Some(r), None) => {
                 return Err(Error::out_of_range(
-                    "tolerance",
-                    "none",
-                    "given with a max-lag: how long an event stays worth delivering",
+                    "max-lag",
+                    crate::format_duration(r),
+                    "given only with a tolerance (how long an event stays worth delivering), \
+                     which the schedule it derives needs",
                 ))
             }
         };
@@ -570,8 +573,11 @@ mod tests {
     fn max_lag_needs_a_tolerance() {
         let question = Question::new(&Policy::article(), Jitter::None, 0).unwrap();
         assert_eq!(
-            StalenessReport::ladder(&question, Some(HOUR)).unwrap_err().to_string(),
-            "tolerance must be given with a max-lag: how long an event stays worth delivering, got none"
+            StalenessReport::ladder(&question, Some(HOUR))
+                .unwrap_err()
+                .to_string(),
+            "max-lag must be given only with a tolerance (how long an event stays worth \
+             delivering), which the schedule it derives needs, got 1 h"
         );
     }
 }

@@ -1,5 +1,5 @@
 // Types of the <backoff-lab> element's module (backoff-lab.js and backoff-lab.inline.js).
-import type { NumberTable, ReportRow, StormDrawn, View } from './backoff_lab.js';
+import type { NumberTable, ScheduleReport, StormDrawn, View } from './backoff_lab.js';
 
 /** The `detail` of a `backoff-lab:rendered` event. */
 export interface RenderedDetail {
@@ -9,9 +9,9 @@ export interface RenderedDetail {
    * saying how many are left out, and the last (the CSV download has every one). */
   table: NumberTable;
   storms: StormDrawn[];
-  /** The timeline's schedule: `attempts` counts them all, `rows` holds at most the first 399
-   * and the last. */
-  schedule: { rows: ReportRow[]; give_up_s: number; attempts: number } | null;
+  /** The timeline's schedule report, as `schedule()` returns it, but that `rows` holds at most
+   * the first 399 and the last (`attempts` counts them all); `null` for another chart. */
+  schedule: ScheduleReport | null;
 }
 
 /** The `detail` of a `backoff-lab:error` event: the attribute (or null) and the message. */

@@ -135,16 +135,24 @@ function propertyNames() {
     .map((attribute) => [attribute.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), attribute]);
 }
 
+/** Whether the download buttons show: `actions` present, unless it says `false` (React 18 and
+ * other templates write `actions={false}` as the text "false", as the settings' booleans read
+ * it: `pause="false"` is off). */
+const actionsOn = (element) => element.hasAttribute('actions')
+  && element.getAttribute('actions').trim().toLowerCase() !== 'false';
+
 /** Accessors that read and set the attributes: `null` or `undefined` removes one. `actions` is
- * a boolean attribute (present or not), so its property is a boolean: `false` removes it. */
+ * a boolean attribute (present or not), so its property is a boolean: `false` (or "false")
+ * removes it. */
 function defineProperties() {
   for (const [property, attribute] of propertyNames()) {
     if (property in BackoffLab.prototype) continue;
     const flag = attribute === 'actions';
     Object.defineProperty(BackoffLab.prototype, property, {
-      get() { return flag ? this.hasAttribute(attribute) : this.getAttribute(attribute); },
+      get() { return flag ? actionsOn(this) : this.getAttribute(attribute); },
       set(value) {
-        if (value === null || value === undefined || (flag && value === false)) this.removeAttribute(attribute);
+        const off = flag && (value === false || String(value).trim().toLowerCase() === 'false');
+        if (value === null || value === undefined || off) this.removeAttribute(attribute);
         else this.setAttribute(attribute, flag && value === true ? '' : String(value));
       },
       configurable: true,
@@ -568,7 +576,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     for (const button of this.parts.actions.children) {
       button.setAttribute('aria-label', `Download the chart (${title}) as ${button.textContent}`);
     }
-    this.parts.actions.hidden = !this.hasAttribute('actions');
+    this.parts.actions.hidden = !actionsOn(this);
     // A survival map still filling in, or a quicker first run, exported, would pass for the
     // whole result.
     for (const button of this.parts.actions.children) {

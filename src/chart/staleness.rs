@@ -95,7 +95,15 @@ pub fn draw<DB: DrawingBackend>(
     let mut plot = frame(area, s, top + band, x_labels, y_labels)
         .build_cartesian_2d((x_start..x_end).log_scale(), (floor..y_end).log_scale())
         .map_err(drawing_error)?;
-    log_axis_lines(&mut plot, ("outage length", &["time"]), &theme, s)?;
+    log_axis_lines(
+        &mut plot,
+        (
+            "outage length",
+            &["lag after recovery / age", "lag / age", "time"],
+        ),
+        &theme,
+        s,
+    )?;
     axes(&mut plot, area, &theme, s)?;
 
     // Outages longer than the give-up time exhaust their first event (under jitter, in more

@@ -28,7 +28,9 @@ export function host(): void {
     const detail: RenderedDetail = event.detail;
     const delivered: number = detail.storms[0]?.summary.delivered ?? 0;
     const rows: number = detail.table.rows.length + (detail.schedule?.rows.length ?? 0);
-    console.log(detail.caption, delivered, rows);
+    // The whole schedule report, typed as `schedule()`'s.
+    const capped: number | null = detail.schedule?.first_capped_attempt ?? null;
+    console.log(detail.caption, delivered, rows, capped);
   });
   element.addEventListener('backoff-lab:error', (event) => {
     const detail: ErrorDetail = event.detail;

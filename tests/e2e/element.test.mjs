@@ -62,6 +62,8 @@ const column = document.getElementById('column');
 for (const [id, set] of [
   ['created', (e) => { e.giveUp = '2 h'; e.multiplier = 2; e.actions = true; }],
   ['hidden-actions', (e) => { e.setAttribute('actions', ''); e.actions = false; }],
+  // As React 18 writes actions={false}: the text "false" (it showed the buttons).
+  ['false-actions', (e) => { e.setAttribute('actions', 'false'); }],
 ]) {
   const element = document.createElement('backoff-lab');
   element.id = id;
@@ -441,7 +443,7 @@ test('view="survival" fills in row by row and reports once, when the whole map i
 test('properties set before the element is defined or its wasm loaded are taken over', async () => {
   const { context, tab, problems } = await open(`${strict.url}/early.html`);
   try {
-    for (const id of ['reference', 'predefined', 'created', 'hidden-actions']) {
+    for (const id of ['reference', 'predefined', 'created', 'hidden-actions', 'false-actions']) {
       await until(async () => (await rendered(tab, id)).length > 0, `${id} to render`, 30_000);
     }
     const reference = await look(tab, 'reference');
@@ -460,6 +462,8 @@ test('properties set before the element is defined or its wasm loaded are taken 
     }
     assert.deepEqual((await look(tab, 'created')).buttons, ['PNG', 'SVG', 'CSV'], 'actions = true shows the buttons');
     assert.deepEqual((await look(tab, 'hidden-actions')).buttons, [], 'actions = false hides them');
+    assert.deepEqual((await look(tab, 'false-actions')).buttons, [], 'actions="false" hides them');
+    assert.equal(await tab.evaluate(() => document.getElementById('false-actions').actions), false);
     const flags = await tab.evaluate(() => {
       const element = document.getElementById('hidden-actions');
       const before = [element.hasAttribute('actions'), element.actions];

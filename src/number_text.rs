@@ -109,8 +109,8 @@ pub(crate) fn share_percent(share: f64) -> String {
 
 /// Shares (0 to 1) that add up to a whole, as percentages with `decimals` decimals that add up
 /// to it too (largest remainders): each is rounded down to its last decimal, and the units left
-/// go to the largest remainders, the earlier share first on a tie (remainders compared to 1e-9,
-/// so that float noise does not decide). Rounded one by one, 50.05% + 20.85% + 29.1% read
+/// go to the largest remainders, the earlier share first on a tie (each share first rounded to
+/// a billionth of its last decimal's unit, so that float noise does not decide). Rounded one by one, 50.05% + 20.85% + 29.1% read
 /// 50.1% + 20.9% + 29.1% = 100.1%; together they read 50.1% + 20.8% + 29.1%.
 pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String> {
     units_adding_up(shares, decimals)
@@ -123,25 +123,26 @@ pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String>
 /// decimal), for a sum of some of them.
 pub(crate) fn units_adding_up(shares: &[f64], decimals: usize) -> Vec<f64> {
     let unit = 10f64.powi(decimals as i32 + 2);
-    // To the nanounit first: 0.5005 × 1000 is 500.49999999999994, a tie with 208.5.
-    let units: Vec<f64> = shares
+    // In whole nanounits first, so that remainders compare exactly: 0.5005 × 1000 is
+    // 500.49999999999994, a tie with 208.5; as floats, 2/3 and 1/6 of a thousand left
+    // remainders differing by 1e-13, which picked the later of a tie. A share is at most 1, so
+    // its nanounits fit an i64 for up to 6 decimals.
+    const NANO: i64 = 1_000_000_000;
+    let nanos: Vec<i64> = shares
         .iter()
-        .map(|s| (s * unit * 1e9).round() / 1e9)
+        .map(|s| (s * unit * NANO as f64).round() as i64)
         .collect();
-    let whole = units.iter().sum::<f64>().round();
-    let mut floors: Vec<f64> = units.iter().map(|u| u.floor()).collect();
-    let remainders: Vec<f64> = units.iter().zip(&floors).map(|(u, f)| u - f).collect();
+    let whole = (nanos.iter().sum::<i64>() as f64 / NANO as f64).round();
+    let mut floors: Vec<f64> = nanos.iter().map(|n| n.div_euclid(NANO) as f64).collect();
+    let remainders: Vec<i64> = nanos.iter().map(|n| n.rem_euclid(NANO)).collect();
     let left = (whole - floors.iter().sum::<f64>()).max(0.0) as usize;
     // The largest remainder not yet given a unit, the earlier on a tie: a few shares, so a
     // scan each time (a sort brought 8 KB of wasm).
-    let mut given = vec![false; units.len()];
+    let mut given = vec![false; nanos.len()];
     for _ in 0..left {
         let mut best: Option<usize> = None;
-        for i in (0..units.len()).filter(|&i| !given[i]) {
-            // Within 1e-9 is a tie: the nanounit rounding above leaves float noise of about
-            // 1e-13 in a remainder (666.666666667 − 666 against 166.666666667 − 166), which had
-            // picked the later of 2/3, 1/6, 1/6 ("66.6%, 16.7%, 16.7%").
-            if best.is_none_or(|b| remainders[i] > remainders[b] + 1e-9) {
+        for i in (0..nanos.len()).filter(|&i| !given[i]) {
+            if best.is_none_or(|b| remainders[i] > remainders[b]) {
                 best = Some(i);
             }
         }

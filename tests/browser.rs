@@ -766,6 +766,8 @@ fn presets_state_and_exports_through_the_js_api() {
     )
     .unwrap_err();
     assert_eq!(field_of(refused.clone()), JsValue::from("compare"));
+    let key = js_sys::Reflect::get(&refused, &"key".into()).unwrap();
+    assert_eq!(key, JsValue::from("base"));
     let message = String::from(js_sys::Error::from(refused).message());
     assert!(
         message.starts_with("compare: base must be a duration"),

@@ -91,6 +91,11 @@ function syncSlider(field) {
 
 // ---- Settings ⇄ controls
 
+/** The page's own colours follow its Theme control, as its charts' do. */
+function showTheme() {
+  document.documentElement.dataset.theme = $('theme').value;
+}
+
 /** Every control's value as settings. */
 function readControls() {
   const s = {};
@@ -109,8 +114,7 @@ function applyControls(values) {
   for (const [key, id] of Object.entries(SELECT_SETTINGS)) {
     if (key in values) $(id).value = values[key];
   }
-  // The page's own colours follow its theme, as its charts' do.
-  document.documentElement.dataset.theme = $('theme').value;
+  showTheme();
   for (const [key, id] of Object.entries(CHECKBOX_SETTINGS)) {
     if (key in values) $(id).checked = values[key] === 'true';
   }
@@ -859,7 +863,7 @@ async function main() {
     $(id).addEventListener('change', render);
   }
   $('theme').addEventListener('change', () => {
-    document.documentElement.dataset.theme = $('theme').value;
+    showTheme();
     render();
   });
   $('preset').addEventListener('change', () => {

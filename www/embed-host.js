@@ -6,8 +6,9 @@
 // the iframe it came from. Without this script an iframe keeps the height it was given.
 (function () {
   'use strict';
-  // Pasted with every iframe's snippet, it is loaded more than once: one listener is enough.
-  if (window.backoffLabHost) return;
+  // Pasted with every iframe's snippet, it is loaded more than once: one listener is enough
+  // (compared to true: an element with id="backoffLabHost" is a window property too).
+  if (window.backoffLabHost === true) return;
   window.backoffLabHost = true;
   window.addEventListener('message', function (event) {
     var data = event.data;

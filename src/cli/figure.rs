@@ -248,7 +248,11 @@ fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Res
         let message = message.split("; using ").next().unwrap_or_default();
         Error::Unreachable(format!(
             "--state: {}",
-            message.replacen(" was ignored", " is refused", 1)
+            message.replacen(" was ignored", " is refused", 1).replacen(
+                " were ignored",
+                " are refused",
+                1
+            )
         ))
     };
     let hash = state.split_once('#').map_or(state, |(_, hash)| hash);
@@ -258,14 +262,21 @@ fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Res
     }
     // A storm field the page keeps but does not use (`budget-window` without `budget`) is kept
     // as the page's own links keep it, and drawn without, as the page and the element draw it.
-    let mut settings = page::resolve(decoded).settings;
+    // What completing the link ignores (a base beside Svix's gaps) is refused as the rest.
+    let resolved = page::resolve(decoded);
+    if let Some(notice) = resolved.notices.first() {
+        return Err(refused(notice.clone()));
+    }
+    let mut settings = resolved.settings;
     settings.set("view", kind.name());
     let view = page::View::from_name(kind.name())?;
     // The link's theme, as the element's and the embed page's: `--dark` or `theme=dark`; the
     // two contradicting each other is refused rather than one silently winning.
     if dark && settings.get("theme") == "light" {
-        return Err(Error::Unreachable(
-            "--dark: the --state link says theme=light; give one of them".to_string(),
+        return Err(Error::out_of_range(
+            "dark",
+            "beside theme=light in --state",
+            "left out where the --state link says theme=light (give one of them)",
         ));
     }
     let options = ChartOptions {

@@ -93,10 +93,12 @@ fn keep_base_within_cap(settings: &mut Settings, moved: &str) {
 }
 
 /// A preset that lists its gaps (`svix`) has no base or multiplier, as the CLI's
-/// `--preset svix --base 1m` is refused: named beside it with a value of their own, without
-/// `gaps`, they are taken out of `given` (the preset's stay) and told in one notice. Each had
-/// left the preset for a formula from the preset's own keys (`preset="svix" base="1m"` drew a
-/// fixed 60 s interval without a word). A formula preset's keys are its own to change.
+/// `--preset svix --base 1m` is refused: named beside it without `gaps`, they are taken out of
+/// `given` (the preset's stay), and those of a value of their own are told in one notice. Each
+/// had left the preset for a formula from the preset's own keys (`preset="svix" base="1m"` drew
+/// a fixed 60 s interval without a word). The values the page itself writes beside such a
+/// preset (its base and multiplier, or those of its gaps cut to the link's cap) are no notice.
+/// A formula preset's keys are its own to change.
 fn formula_beside_listed_preset(
     linked: &Settings,
     preset: &Preset,
@@ -106,16 +108,23 @@ fn formula_beside_listed_preset(
     if given.contains(&"gaps") {
         return None;
     }
-    let own = preset_settings(preset);
-    let ignored: Vec<&'static str> = ["base", "multiplier"]
+    let formula: Vec<&'static str> = ["base", "multiplier"]
         .into_iter()
         .filter(|key| given.contains(key))
-        .filter(|key| {
-            own.iter()
-                .any(|(k, v)| k == key && !same_value(key, linked.get(key), v))
-        })
         .collect();
-    given.retain(|key| !ignored.contains(key));
+    given.retain(|key| !formula.contains(key));
+    let written = [Some(preset.clone()), capped_preset(linked, preset)];
+    let the_pages_own = |key: &'static str| {
+        written.iter().flatten().any(|preset| {
+            preset_settings(preset)
+                .iter()
+                .any(|(k, v)| *k == key && same_value(key, linked.get(key), v))
+        })
+    };
+    let ignored: Vec<&'static str> = formula
+        .into_iter()
+        .filter(|key| !the_pages_own(key))
+        .collect();
     let (keys, verb) = match ignored.as_slice() {
         [] => return None,
         [one] => (one.to_string(), "was"),
@@ -447,9 +456,24 @@ mod tests {
         // The preset's own base beside it, and a formula preset's keys, are no notice.
         let article = resolve(decode_hash("#preset=article&base=1m"));
         assert!(article.notices.is_empty(), "{:?}", article.notices);
-        assert!(resolve(decode_hash("#preset=svix&base=5s&cap=1h"))
-            .notices
-            .is_empty());
+        // The preset's own base and multiplier, and those of its gaps cut to the link's cap, are
+        // what the page writes beside it: no notice, and still the preset's gaps (they had made
+        // a fixed 5 s interval of Svix).
+        for hash in [
+            "#preset=svix&base=5s&cap=1h",
+            "#preset=svix&base=5%20s&multiplier=1&cap=1%20h",
+            "#preset=svix&cap=2s&base=2s",
+        ] {
+            let state = resolve(decode_hash(hash));
+            assert!(state.notices.is_empty(), "{hash}: {:?}", state.notices);
+            assert_eq!(state.settings.get("preset"), "svix", "{hash}");
+            assert!(state.settings.get("gaps").contains(','), "{hash}");
+        }
+        // A value of its own beside the preset's is told, and the gaps stay.
+        let mixed = resolve(decode_hash("#preset=svix&base=5s&multiplier=3"));
+        assert_eq!(mixed.settings.get("preset"), "svix");
+        assert!(mixed.settings.get("gaps").starts_with("5 s,5 min"));
+        assert!(mixed.notices[0].starts_with("multiplier was ignored"));
         let tail = resolved("#preset=svix&cap=1h&then-every=2h&attempts=11");
         assert_eq!(
             (tail.get("gaps"), tail.get("then-every")),

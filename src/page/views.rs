@@ -193,11 +193,10 @@ pub fn staleness_params(settings: &Settings) -> Params {
         factor: factor(settings),
         seed: Some(number(settings.get("seed"))),
         tolerance: optional("tolerance").map(DurationInput::Text),
-        // The allowed lag serves the suggestion, which needs a tolerance: without one the
-        // page's default lag (1 h) refused the chart with "tolerance must be given with a
-        // max-lag", a lag the reader never set.
-        max_lag: optional("tolerance")
-            .and(optional("max-lag"))
+        // Left out while inactive ([`inactive_fields`]): the page's default lag (1 h) refused
+        // the chart with "max-lag must be given only with a tolerance", a lag never set.
+        max_lag: optional("max-lag")
+            .filter(|_| !inactive_fields(settings).contains(&"max-lag"))
             .map(DurationInput::Text),
         // The page's sample count, up to what a staleness report draws at most.
         samples: Some(number(settings.get("samples")).min(crate::staleness::MAX_SAMPLES as f64)),
@@ -228,7 +227,8 @@ fn inactive_with_needs(settings: &Settings) -> Vec<(&'static str, &'static str)>
     // The page's own fields alone (it has no `interval` or `batch-at`).
     unused.retain(|(field, _)| Settings::is_key(field));
     // The allowed lag serves the suggestion, which needs a tolerance: without one it did
-    // nothing without a word (the CLI refuses `--max-lag` alone).
+    // nothing without a word (the CLI refuses `--max-lag` alone). The staleness parameters
+    // leave it out by this rule too.
     if settings.get("tolerance").trim().is_empty() {
         unused.push(("max-lag", "tolerance"));
     }

@@ -44,8 +44,8 @@ fn timeline_inputs(
 }
 
 /// The compared schedule's inputs, if given. A refusal names `compare`, the argument at fault,
-/// and says which of its keys ("compare: base must be …"): it named `base`, as if of the first
-/// schedule's parameters.
+/// as its `field`, and which of its keys as its `key` and in its message ("compare: base must
+/// be …"): it named `base`, as if of the first schedule's parameters.
 fn compared_inputs(
     compare: JsValue,
 ) -> Result<Option<(crate::Schedule, crate::ScheduleReport)>, JsValue> {
@@ -57,9 +57,11 @@ fn compared_inputs(
                 .ok()
                 .and_then(|m| m.as_string())
                 .unwrap_or_default();
+            let key = js_sys::Reflect::get(&error, &"field".into()).unwrap_or_default();
             let js = js_sys::Error::new(&format!("compare: {message}"));
             // Setting a property on a fresh Error object cannot fail.
             let _ = js_sys::Reflect::set(&js, &"field".into(), &"compare".into());
+            let _ = js_sys::Reflect::set(&js, &"key".into(), &key);
             js.into()
         })
 }

@@ -20,8 +20,9 @@ export interface HerdSummary {
  * `computeView` returns (its result packed as bytes), or a survival map assembled from the rows
  * `computeSurvivalRows` returns (the timeline has no result: `{ view: "timeline" }`). */
 export type Computed = Uint8Array | { view: "timeline" } | { view: "survival"; rows: SurvivalRow[] };
-/** What the API's functions throw: an Error, with the input (field) it is about. */
-export interface BackoffError extends Error { field?: string; }
+/** What the API's functions throw: an Error, with the input (field) it is about; of a compared
+ * schedule, `field` is `compare` and `key` its key. */
+export interface BackoffError extends Error { field?: string; key?: string; }
 /** What the page's functions throw: an Error, with the control (setting) it is about. */
 export interface PageSettingError extends Error { setting?: string; }
 /** A schedule's parameters: base, multiplier and cap (or gaps and thenEvery), attempts or giveUp, and window. */

@@ -296,6 +296,11 @@ fn a_figure_of_a_state_is_the_pages_chart() {
             &format!("error: {} must be left out beside --state", flag[0]),
         );
     }
+    // What completing the link ignores is refused too: it drew Svix's gaps without a word.
+    refused(
+        &["figure", "timeline", "--state", "preset=svix&base=10s"],
+        "error: --state: base is refused: preset svix is a list of gaps",
+    );
     // A storm field the page keeps but does not use is kept, as the page's links keep it: the
     // figure is the storm without it, as the element draws it.
     let kept = stdout(&run(&["figure", "storm", "--state", "resume-rate=5/s"]));
@@ -316,7 +321,8 @@ fn a_figure_of_a_state_is_the_pages_chart() {
     let args = ["figure", "timeline", "--state", "theme=light", "--dark"];
     refused(
         &args,
-        "error: --dark: the --state link says theme=light; give one of them",
+        "error: --dark must be left out where the --state link says theme=light (give one of \
+         them), got beside theme=light in --state",
     );
 }
 

@@ -290,10 +290,22 @@ pub fn distribution(policy: &Policy, jitter: Jitter) -> Result<GiveUpDistributio
     }
 }
 
+/// The expected give-up time of `policy` under `jitter`, exact: the sum of its gaps' windows'
+/// midpoints; `None` for decorrelated jitter, whose gaps depend on each other (estimated by
+/// sampling in [`distribution`]).
+pub fn expected_give_up_s(policy: &Policy, jitter: Jitter) -> Option<f64> {
+    gap_windows(policy, jitter).map(|windows| mean_of(&windows))
+}
+
+/// The mean of a sum of uniforms drawn from `windows`.
+fn mean_of(windows: &[(f64, f64)]) -> f64 {
+    // `+ 0.0`: the empty sum of a single attempt is −0.0, which JSON would print as such.
+    windows.iter().map(|(lo, hi)| (lo + hi) / 2.0).sum::<f64>() + 0.0
+}
+
 /// The exact distribution of a give-up time whose gaps are drawn from `windows`.
 fn convolved(windows: Vec<(f64, f64)>, unjittered: f64) -> GiveUpDistribution {
-    // `+ 0.0`: the empty sum of a single attempt is −0.0, which JSON would print as such.
-    let expected = windows.iter().map(|(lo, hi)| (lo + hi) / 2.0).sum::<f64>() + 0.0;
+    let expected = mean_of(&windows);
     let range = (
         windows.iter().map(|w| w.0).sum::<f64>() + 0.0,
         windows.iter().map(|w| w.1).sum::<f64>() + 0.0,

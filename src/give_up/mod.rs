@@ -14,7 +14,9 @@ mod report;
 mod sampled;
 
 pub use deadline::{deadline_reach, deadline_safe_attempts, DeadlineSafe};
-pub use exact::{distribution, GiveUpDistribution, GiveUpSummary, SumOfUniforms};
+pub use exact::{
+    distribution, expected_give_up_s, GiveUpDistribution, GiveUpSummary, SumOfUniforms,
+};
 pub use percentiles::{Percentiles, LEVELS};
 pub use report::JitterReport;
 pub(crate) use sampled::{check_samples, nearest_rank, nearest_ranks, rank_of, select_ranks};

@@ -309,6 +309,29 @@ fn drawn<DB: DrawingBackend>(
     }
 }
 
+/// Under the page's jitter, the give-up time the facts' schedule as written does not say: a
+/// reader quoted "gives up after 24 h 02 min" where full jitter gives up after 12 h 01 min on
+/// average (outside newcomer review). `None` without jitter, or when the jitter cannot apply.
+fn jittered_give_up(settings: &Settings) -> Option<String> {
+    let params = super::views::jitter_params(settings);
+    let (policy, jitter) = (params.policy().ok()?, params.jitter().ok()?);
+    if jitter == crate::jitter::Jitter::None || jitter.check_applies_to(&policy).is_err() {
+        return None;
+    }
+    let with = format!("With {} jitter (see Jitter below)", jitter.name());
+    Some(match crate::give_up::expected_give_up_s(&policy, jitter) {
+        Some(mean) => format!(
+            "{with} a delivery gives up after {} on average: the timeline and these facts are \
+             the schedule as written.",
+            crate::format_duration(mean)
+        ),
+        None => format!(
+            "{with} the give-up time varies from delivery to delivery: the timeline and these \
+             facts are the schedule as written."
+        ),
+    })
+}
+
 /// Your policy's schedule and its report, as the timeline draws it and its CSV download
 /// writes it.
 pub(super) fn your_schedule(settings: &Settings) -> Result<(Schedule, ScheduleReport), Error> {
@@ -349,7 +372,10 @@ fn draw_timeline<DB: DrawingBackend>(
         )
     });
     let (rows, rows_left_out) = super::table::shown(&report.rows);
-    let report = ScheduleReport { rows, ..report };
+    let mut report = ScheduleReport { rows, ..report };
+    if let Some(fact) = jittered_give_up(settings) {
+        report.facts.insert(1.min(report.facts.len()), fact);
+    }
     Ok(Drawn {
         caption: report.caption.clone(),
         table: super::table::shown_schedule_table(&report, rows_left_out),
@@ -432,6 +458,43 @@ fn draw_storm<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The facts under the timeline read the schedule as written; under the page's jitter (full
+    /// by default) the second says when a delivery gives up on average (a reader quoted 24 h
+    /// where full jitter gives up after 12 h 01 min).
+    #[test]
+    fn the_timelines_facts_give_the_jittered_give_up() {
+        let facts = |pairs: &[(&str, &str)]| {
+            let mut settings = Settings::default();
+            for (key, value) in pairs {
+                settings.set(key, *value);
+            }
+            let mut drawn = None;
+            crate::chart::to_svg((600, 300), |area| {
+                drawn = Some(draw(
+                    area,
+                    View::Timeline,
+                    &settings,
+                    &Computed::Timeline,
+                    &ChartOptions::default(),
+                ));
+                Ok(())
+            })
+            .unwrap();
+            drawn.unwrap().unwrap().schedule.unwrap().facts
+        };
+        let full = facts(&[]);
+        assert!(full[0].starts_with("Gives up 24 h 02 min"), "{full:?}");
+        assert_eq!(
+            full[1],
+            "With full jitter (see Jitter below) a delivery gives up after 12 h 01 min on \
+             average: the timeline and these facts are the schedule as written."
+        );
+        let none = facts(&[("mode", "none")]);
+        assert!(!none.iter().any(|f| f.contains("jitter")), "{none:?}");
+        let decorrelated = facts(&[("mode", "decorrelated")]);
+        assert!(decorrelated[1].contains("varies from delivery to delivery"));
+    }
 
     /// The compared schedule's sentence read "(8 attempts); The article's example after …".
     #[test]

@@ -37,7 +37,7 @@ import {
 const SLIDERS = ['base', 'multiplier', 'cap', 'attempts', 'give-up', 'outage', 'budget'];
 // Settings whose errors show next to their input (the error element is `${name}-error`).
 const FIELDS = [...SLIDERS, 'gaps', 'mode', 'factor', 'seed', 'samples', 'deliveries', 'deadline',
-  'arrivals', 'capacity', 'timeout', 'budget-window', 'budget-floor', 'resume-rate', 'rate-limit', 'retry-after', 'engine', 'tolerance', 'max-lag',
+  'arrivals', 'capacity', 'traffic', 'timeout', 'budget-window', 'budget-floor', 'resume-rate', 'rate-limit', 'retry-after', 'engine', 'tolerance', 'max-lag',
   'read-outage', 'outages', 'headroom', 'steps', 'retry-quota', 'retry-quota-tokens', 'retry-quota-ratio',
   'breaker-failures', 'breaker-share', 'breaker-window', 'breaker-min-attempts', 'breaker-cooldown',
   'breaker-probes'];
@@ -46,7 +46,8 @@ const TEXT_SETTINGS = {
   base: 'base-text', multiplier: 'multiplier-text', cap: 'cap-text', 'then-every': 'then-every-text',
   attempts: 'attempts-text', 'give-up': 'give-up-text', factor: 'factor-text', seed: 'seed-text',
   deliveries: 'deliveries-text', deadline: 'deadline-text', arrivals: 'arrivals-text',
-  capacity: 'capacity-text', outage: 'outage-text', timeout: 'timeout-text', budget: 'budget-text',
+  capacity: 'capacity-text', outage: 'outage-text', traffic: 'traffic-text', timeout: 'timeout-text',
+  budget: 'budget-text',
   'budget-window': 'budget-window-text', 'budget-floor': 'budget-floor-text', 'resume-rate': 'resume-rate-text',
   'rate-limit': 'rate-limit-text', 'retry-after': 'retry-after-text', tolerance: 'tolerance-text',
   'max-lag': 'max-lag-text', 'read-outage': 'read-outage-text', outages: 'outages-text',

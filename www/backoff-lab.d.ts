@@ -52,6 +52,7 @@ export declare class BackoffLab extends HTMLElement {
   get arrivals(): string | null; set arrivals(value: AttributeValue);
   get capacity(): string | null; set capacity(value: AttributeValue);
   get outage(): string | null; set outage(value: AttributeValue);
+  get traffic(): string | null; set traffic(value: AttributeValue);
   get timeout(): string | null; set timeout(value: AttributeValue);
   get budget(): string | null; set budget(value: AttributeValue);
   get budgetWindow(): string | null; set budgetWindow(value: AttributeValue);

@@ -150,13 +150,14 @@ fn storm_scenarios(settings: &Settings) -> Result<Vec<(String, Scenario, crate::
         .collect()
 }
 
-/// The page's storms have no traffic setting: their traffic lasts the article's 2 h, so the
-/// scenario's limit on deliveries (arrivals × traffic) is a limit on `arrivals`. The scenario
-/// refuses it in the same words ([`crate::storm::arrivals_range`]) but quotes the rate in per
-/// second; here the refusal quotes the rate as it was typed (`1000000/min`).
+/// The scenario's limit on deliveries (arrivals × traffic) as a limit on `arrivals`, the rate
+/// the reader typed, for the settings' traffic (checked first, and refused as itself: a
+/// traffic refused later is refused for its work, see [`storm_error`]). The scenario refuses it in the same words ([`crate::storm::arrivals_range`]) but
+/// quotes the rate in per second; here the refusal quotes the rate as it was typed
+/// (`1000000/min`).
 fn check_arrivals(settings: &Settings) -> Result<(), Error> {
     let text = settings.get("arrivals");
-    let traffic_s = crate::storm::Spec::article_fixed().traffic_s;
+    let traffic_s = crate::Params::traffic_of_text(settings.get("traffic"))?;
     let per_s = crate::NumberInput::Text(text.to_string()).per_second("arrivals")?;
     // A rate that is no number is refused as the scenario refuses it, with its range.
     if per_s.is_finite()
@@ -172,9 +173,9 @@ fn check_arrivals(settings: &Settings) -> Result<(), Error> {
     Ok(())
 }
 
-/// A storm refused for its traffic (the discrete engine's work limits: deliveries × attempts)
-/// is shown next to `arrivals`, the page's one say in its traffic: the message starts with the
-/// name the page and the element know, then gives the core's limit.
+/// A storm refused for its traffic's work (the discrete engine's limits: deliveries × attempts)
+/// is shown next to `arrivals`: the message starts with the rate and the traffic's length as
+/// typed, then gives the core's limit.
 fn storm_error(error: Error, settings: &Settings) -> PageError {
     match &error {
         Error::OutOfRange { field: "traffic", .. } => PageError {
@@ -182,7 +183,7 @@ fn storm_error(error: Error, settings: &Settings) -> PageError {
             message: format!(
                 "arrivals {:?} over the storm's {} of traffic is more work than the core does: {error}",
                 settings.get("arrivals"),
-                crate::format_duration(f64::from(crate::storm::Spec::article_fixed().traffic_s)),
+                settings.get("traffic"),
             ),
         },
         _ => error.into(),
@@ -214,7 +215,10 @@ fn computed(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed
         }
         // A chart's worth of minutes: a week of them would only cost the copy to the page.
         View::Storm => Computed::Storm {
-            reports: storm_scenarios(settings)
+            // A traffic that does not read is refused as itself, before its work is.
+            reports: crate::Params::traffic_of_text(settings.get("traffic"))
+                .map_err(PageError::from)
+                .and_then(|_| storm_scenarios(settings).map_err(|e| storm_error(e, settings)))
                 .and_then(|scenarios| {
                     scenarios
                         .iter()
@@ -223,8 +227,8 @@ fn computed(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed
                                 .map(|report| report.for_chart(CHART_MINUTES))
                         })
                         .collect::<Result<_, _>>()
-                })
-                .map_err(|error| storm_error(error, settings))?,
+                        .map_err(|error| storm_error(error, settings))
+                })?,
         },
         View::Staleness => Computed::Staleness {
             chart: Box::new(super::staleness_chart(settings)?),
@@ -458,6 +462,38 @@ fn draw_storm<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The storm's traffic is a setting (it was the article's 2 h, fixed): its length sets how
+    /// many deliveries arrive, a link's is checked as the storm checks it, and the survival map,
+    /// whose cells set their own, leaves it out.
+    #[test]
+    fn the_storms_traffic_is_a_setting() {
+        let arrivals = |traffic: &str| {
+            let mut settings = Settings::default();
+            settings.set("traffic", traffic);
+            settings.set("engine", "fluid");
+            let computed = compute(View::Storm, &settings, &mut Memo::default()).unwrap();
+            match computed {
+                Computed::Storm { reports } => reports[0].summary.arrivals,
+                _ => unreachable!("a storm"),
+            }
+        };
+        assert_eq!(arrivals("2 h"), 72_000.0);
+        assert_eq!(arrivals("6h"), 216_000.0);
+        let link = crate::page::decode_hash("#traffic=8d");
+        assert_eq!(link.settings.get("traffic"), "2 h");
+        assert_eq!(
+            link.notices,
+            ["traffic \"8d\" was ignored (a duration from 0 s to 7 days); using \"2 h\""]
+        );
+        let mut settings = Settings::default();
+        settings.set("traffic", "6h");
+        crate::page::survival_plan(&settings).expect("the map sets each cell's traffic");
+        // Refused as itself, before its work (a raw setting, as a worker may be handed).
+        settings.set("traffic", "600/min");
+        let refused = compute(View::Storm, &settings, &mut Memo::default()).unwrap_err();
+        assert_eq!(refused.setting, Some("traffic"));
+    }
 
     /// The facts under the timeline read the schedule as written; under the page's jitter (full
     /// by default) the second says when a delivery gives up on average (a reader quoted 24 h

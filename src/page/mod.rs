@@ -95,7 +95,6 @@ impl From<Error> for PageError {
         };
         // The core's fields the page shows next to another control.
         let setting = field.and_then(|field| match field {
-            "traffic" => Some("arrivals"),
             "horizon" => Some("outage"),
             "interval" => Some("base"),
             "then-every" => Some("gaps"),

@@ -69,6 +69,13 @@ fn check_outage(value: &str) -> Result<(), String> {
         .map_err(reason)
 }
 
+/// A storm's traffic: from 0 s to 7 days, as the storm checks it.
+fn check_traffic(value: &str) -> Result<(), String> {
+    crate::Params::traffic_of_text(value)
+        .map(|_| ())
+        .map_err(reason)
+}
+
 /// The breaker's failure share: empty (off) or a whole percentage.
 fn check_breaker_share(value: &str) -> Result<(), String> {
     if value.trim().is_empty() {
@@ -164,6 +171,9 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ("arrivals", Kind::Rate, "600/min"),
     ("capacity", Kind::Rate, "30/s"),
     ("outage", Kind::Checked(check_outage), "10 min"),
+    // How long deliveries arrive: the article's 2 h (it was fixed on the page, and an outage of
+    // 2 h or more met only the backlog, which a reader took for a drain of traffic that goes on).
+    ("traffic", Kind::Checked(check_traffic), "2 h"),
     ("timeout", Kind::Duration, "5 s"),
     // Empty is no budget; 0 is a budget of no share, which still lets its floor through (as
     // `--budget 0` in the CLI).

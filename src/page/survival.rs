@@ -14,7 +14,12 @@ use crate::{format_duration, Error};
 /// The map the settings ask for: your storm over the axes `outages`, `headroom` and `steps`, on
 /// the fluid engine (the discrete one when the settings choose it), its work checked up front.
 pub fn survival_plan(settings: &Settings) -> Result<Plan, Error> {
-    let params = storm_params(settings);
+    // The map sets each cell's traffic (through its outage and the hour after it), as the
+    // CLI's `survival`, which refuses `--traffic`: the storm chart's is left out.
+    let params = crate::Params {
+        traffic: None,
+        ..storm_params(settings)
+    };
     let spec = *params.map_scenario()?.spec();
     let engine = params.engine()?;
     let axes = fitted_axes(

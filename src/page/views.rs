@@ -319,6 +319,7 @@ fn storm_params_without(settings: &Settings, left_out: &[&str]) -> Params {
         arrivals: Some(NumberInput::Text(text(settings, "arrivals"))),
         capacity: Some(NumberInput::Text(text(settings, "capacity"))),
         outage: Some(DurationInput::Text(text(settings, "outage"))),
+        traffic: Some(DurationInput::Text(text(settings, "traffic"))),
         timeout: Some(DurationInput::Text(text(settings, "timeout"))),
         pause: Some(settings.get("pause") == "true"),
         engine: Some(text(settings, "engine")),

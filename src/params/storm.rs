@@ -100,6 +100,12 @@ impl Params {
         .outage_seconds(0)
     }
 
+    /// A storm's traffic length given as `text`, in whole seconds, checked as a storm checks
+    /// it: from 0 s to 7 days (a link's or an element's `traffic`).
+    pub fn traffic_of_text(text: &str) -> Result<u32, Error> {
+        whole_seconds(&Some(DurationInput::Text(text.into())), "traffic", 0)
+    }
+
     /// The outage in whole seconds; a positive one that would round to none is refused (the
     /// storm runs in whole seconds, and `--outage 0.4s` ran without an outage).
     fn outage_seconds(&self, default: u32) -> Result<u32, Error> {

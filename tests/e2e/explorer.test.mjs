@@ -788,7 +788,7 @@ test('the new controls are labelled, reached with Tab and show their focus', { t
     assert.match(policy, /script-src 'self' 'wasm-unsafe-eval'/, 'the strict CSP header');
     assert.equal(await page.evaluate(() => document.querySelectorAll('[style]').length), 0, 'no style attributes');
 
-    const ids = ['preset', 'compare', 'storm-compare', 'gaps-text', 'then-every-text', 'link-text', 'embed-view', 'theme', 'embed-code'];
+    const ids = ['preset', 'compare', 'storm-compare', 'gaps-text', 'then-every-text', 'traffic-text', 'link-text', 'embed-view', 'theme', 'embed-code'];
     for (const id of ids) {
       const labels = await page.$eval(`#${id}`, (element) => Array.from(element.labels ?? [], (l) => l.textContent.trim()));
       assert.ok(labels.length > 0 && labels[0] !== '', `#${id} has a label`);

@@ -257,13 +257,11 @@ fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Res
     };
     let hash = state.split_once('#').map_or(state, |(_, hash)| hash);
     let decoded = page::decode_hash(hash);
-    if let Some(notice) = decoded.notices.first() {
-        return Err(refused(notice.clone()));
-    }
     // A storm field the page keeps but does not use (`budget-window` without `budget`) is kept
     // as the page's own links keep it, and drawn without, as the page and the element draw it.
     // What completing the link ignores (a base beside Svix's gaps) is refused as the rest.
     let resolved = page::resolve(decoded);
+    // Its notices are the link's, and what completing it ignored.
     if let Some(notice) = resolved.notices.first() {
         return Err(refused(notice.clone()));
     }

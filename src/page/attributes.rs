@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::settings::{decode_hash, DecodedState, Settings};
+use super::settings::{decode_hash, DecodedState, Refused, Settings};
 
 /// What an element's attributes set, and each one that could not be used.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -81,6 +81,19 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
         );
     let mut settings = from_state.settings;
     let mut given = from_state.given;
+    // Each refused value's error, with the refusal: what is used instead is said once the
+    // settings are completed (a preset's values filled in).
+    let mut refusals: Vec<(usize, Refused)> = from_state
+        .refused
+        .into_iter()
+        .filter_map(|refusal| {
+            let said = refusal.notice();
+            let at = errors
+                .iter()
+                .position(|e: &AttributeError| e.message == said)?;
+            Some((at, refusal))
+        })
+        .collect();
     // The keys named by attributes themselves (not inside `state`, which is a link).
     let mut named = Vec::new();
     for (name, value) in attributes {
@@ -116,10 +129,13 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
                 given.extend(super::settings::key(name));
                 named.extend(super::settings::key(name));
             }
-            Err(message) => errors.push(AttributeError {
-                attribute: name.clone(),
-                message,
-            }),
+            Err(refusal) => {
+                errors.push(AttributeError {
+                    attribute: name.clone(),
+                    message: refusal.notice(),
+                });
+                refusals.push((errors.len() - 1, refusal));
+            }
         }
     }
     if let Some(message) = super::settings::choose_stop(&mut settings, &given) {
@@ -169,30 +185,19 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
         settings,
         notices: Vec::new(),
         given,
+        refused: Vec::new(),
     });
-    // A base or multiplier beside a preset's list of gaps: told as the attribute named (or
-    // `state`, which named it), and a refused one is not said to be replaced by a value.
-    for error in &mut errors {
-        error.message = super::resolve::said_of_listed_preset(
-            std::mem::take(&mut error.message),
-            &resolved.settings,
-        );
+    for (at, refusal) in refusals {
+        errors[at].message = super::resolve::used_instead(&refusal, &resolved.settings);
     }
-    errors.extend(resolved.notices.iter().map(|notice| {
-        let first = if notice.starts_with("multiplier") {
-            "multiplier"
-        } else {
-            "base"
-        };
-        AttributeError {
-            attribute: if named.contains(&first) {
-                first
-            } else {
-                "state"
-            }
-            .into(),
-            message: notice.clone(),
-        }
+    // What completing the settings ignored (a base beside a preset's list of gaps): told as
+    // the attribute that named it, or `state`.
+    errors.extend(resolved.refused.iter().map(|refusal| AttributeError {
+        attribute: match refusal.key.filter(|key| named.contains(key)) {
+            Some(key) => key.into(),
+            None => "state".into(),
+        },
+        message: refusal.notice(),
     }));
     ElementState {
         settings: resolved.settings,

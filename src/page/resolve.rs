@@ -1,6 +1,7 @@
 //! Presets in the page's settings: what choosing one sets, how a short link such as
 //! `#preset=svix&seed=7` is completed, and when an edit leaves the preset.
 
+use super::settings::Refused;
 use super::views::View;
 use super::{DecodedState, Settings};
 use crate::presets::Preset;
@@ -103,7 +104,7 @@ fn formula_beside_listed_preset(
     linked: &Settings,
     preset: &Preset,
     given: &mut Vec<&'static str>,
-) -> Option<String> {
+) -> Option<Refused> {
     preset.policy.explicit_gaps()?;
     if given.contains(&"gaps") {
         return None;
@@ -130,11 +131,16 @@ fn formula_beside_listed_preset(
         [one] => (one.to_string(), "was"),
         _ => ("base and multiplier".to_string(), "were"),
     };
-    Some(format!(
-        "{keys} {verb} ignored: preset {} is a list of gaps with no base or multiplier (cap cuts \
-         its gaps, gaps replaces them; without a preset the formula applies)",
-        preset.name
-    ))
+    Some(Refused {
+        // The first named: an element's error is that attribute's.
+        key: ignored.first().copied(),
+        refusal: format!(
+            "{keys} {verb} ignored: preset {} is a list of gaps with no base or multiplier (cap \
+             cuts its gaps, gaps replaces them; without a preset the formula applies)",
+            preset.name
+        ),
+        using: None,
+    })
 }
 
 /// Whether `a` and `b` are the same value of `key` however written (`5s`, `5 s`).
@@ -198,6 +204,7 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
         mut settings,
         mut notices,
         given: named,
+        mut refused,
     } = decoded;
     if let Ok(preset) = crate::presets::preset(settings.get("preset")) {
         if !matches_schedule(&settings, &preset) {
@@ -210,8 +217,9 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
                 })
                 .map(|(key, _)| key)
                 .collect();
-            if let Some(notice) = formula_beside_listed_preset(&linked, &preset, &mut given) {
-                notices.push(notice);
+            if let Some(ignored) = formula_beside_listed_preset(&linked, &preset, &mut given) {
+                notices.push(ignored.notice());
+                refused.push(ignored);
             }
             apply(&mut settings, &preset_settings(&preset));
             for key in &given {
@@ -249,33 +257,39 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
     }
     let section = View::from_name(settings.get("view")).map_or("schedule", View::section);
     settings.set("section", section);
-    let notices = notices
-        .into_iter()
-        .map(|notice| said_of_listed_preset(notice, &settings))
-        .collect();
+    // What a refused value's notice says is used instead, as completed.
+    for refusal in &refused {
+        let (said, now) = (refusal.notice(), used_instead(refusal, &settings));
+        if let Some(notice) = notices.iter_mut().find(|notice| **notice == said) {
+            *notice = now;
+        }
+    }
     DecodedState {
         settings,
         notices,
         given: named,
+        refused,
     }
 }
 
-/// A refusal of a base or multiplier that names the value used instead (`; using "3"`), under
-/// a preset that lists its gaps, which uses neither: said so instead (it drew Svix's gaps
-/// after "multiplier \"zero\" was ignored …; using \"3\"").
-pub(super) fn said_of_listed_preset(message: String, settings: &Settings) -> String {
-    let Some(preset) = listed_preset(settings) else {
-        return message;
+/// The notice of `refused` with what `settings` (completed: a preset's values filled in) use
+/// instead: the preset's value where it set one ("multiplier \"zero\" was ignored …; using
+/// \"3\"" was said beside gRPC's preset, which uses 1.6), and beside a preset that lists its
+/// gaps, that it uses neither base nor multiplier.
+pub(super) fn used_instead(refused: &Refused, settings: &Settings) -> String {
+    let (Some(key), Some(_)) = (refused.key, &refused.using) else {
+        return refused.notice();
     };
-    let formula = ["base \"", "multiplier \""]
-        .iter()
-        .any(|start| message.starts_with(start));
-    match message.split_once("; using ") {
-        Some((refusal, _)) if formula => format!(
-            "{refusal}; preset {} lists its gaps and uses neither base nor multiplier",
-            preset.name
-        ),
-        _ => message,
+    if let Some(preset) = listed_preset(settings).filter(|_| ["base", "multiplier"].contains(&key))
+    {
+        return format!(
+            "{}; preset {} lists its gaps and uses neither base nor multiplier",
+            refused.refusal, preset.name
+        );
+    }
+    match settings.is_default(key) {
+        true => refused.notice(),
+        false => format!("{}; using {:?}", refused.refusal, settings.get(key)),
     }
 }
 
@@ -444,6 +458,18 @@ mod tests {
                 "{hash}"
             );
         }
+        // A refused value is said to be replaced by what a preset uses, not the page's default:
+        // gRPC's multiplier is 1.6, its base 1 s.
+        let grpc = resolve(decode_hash("#preset=grpc&base=x&multiplier=zero"));
+        assert_eq!(grpc.settings.get("multiplier"), "1.6");
+        assert_eq!(
+            grpc.notices,
+            [
+                "base \"x\" was ignored (a duration greater than 0 s and at most 365 days, such \
+                 as 30s, 4m30s, 4.5min, 3h or 1d); using \"1 s\"",
+                "multiplier \"zero\" was ignored (a number from 1 to 1000); using \"1.6\""
+            ]
+        );
         // A refused multiplier is not said to be replaced by 3, which Svix does not use.
         let refused = resolve(decode_hash("#preset=svix&multiplier=zero"));
         assert_eq!(

@@ -334,15 +334,20 @@ impl Settings {
     /// `value` [`quoted`]). An empty value is the setting's default where empty is not a value
     /// of its own (an empty `deadline` is none), as the README says of every attribute and key
     /// (`outage=""` was refused as no duration).
-    pub fn set_checked(&mut self, key: &str, value: &str) -> Result<(), String> {
+    pub fn set_checked(&mut self, key: &str, value: &str) -> Result<(), Refused> {
         let Some(index) = index(key) else {
             // A slip of a key's name is told the key it means, as the element's attributes are.
             let keys: Vec<&str> = SETTINGS.iter().map(|(key, _, _)| *key).collect();
             let hint = crate::spelling::nearest(key, &keys)
                 .map(|near| format!(": did you mean {near}?"))
                 .unwrap_or_default();
-            return Err(format!("unknown setting {} was ignored{hint}", quoted(key)));
+            return Err(Refused {
+                key: None,
+                refusal: format!("unknown setting {} was ignored{hint}", quoted(key)),
+                using: None,
+            });
         };
+        let key = SETTINGS[index].0;
         let (_, kind, default) = SETTINGS[index];
         // A boolean attribute written bare (`<backoff-lab pause>`) is on, as HTML reads it.
         if value.trim().is_empty() && matches!(kind, Kind::Bool) {
@@ -383,10 +388,11 @@ impl Settings {
                     true => "none".to_string(),
                     false => format!("{default:?}"),
                 };
-                Err(format!(
-                    "{key} {} was ignored ({why}); using {using}",
-                    quoted(value)
-                ))
+                Err(Refused {
+                    key: Some(key),
+                    refusal: format!("{key} {} was ignored ({why})", quoted(value)),
+                    using: Some(using),
+                })
             }
         }
     }
@@ -420,6 +426,31 @@ pub(super) fn key(name: &str) -> Option<&'static str> {
     index(name).map(|i| SETTINGS[i].0)
 }
 
+/// A value a setting refused, told as "{refusal}; using {using}". Its key is kept so that what
+/// is used instead can be said once a preset has completed the settings
+/// ([`super::resolve::used_instead`]): "multiplier \"zero\" was ignored …; using \"3\"" was
+/// said beside gRPC's preset, which uses 1.6.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    /// The setting refused; `None` for a key that is no setting.
+    pub key: Option<&'static str>,
+    /// The sentence up to what is used instead: `base "abc" was ignored (…)`.
+    pub refusal: String,
+    /// What is used instead, as the notice says it (`"3"`, `none`, `its default`); `None` when
+    /// nothing is.
+    pub using: Option<String>,
+}
+
+impl Refused {
+    /// The refusal in one sentence, with what is used instead.
+    pub fn notice(&self) -> String {
+        match &self.using {
+            Some(using) => format!("{}; using {using}", self.refusal),
+            None => self.refusal.clone(),
+        }
+    }
+}
+
 /// A hash read back: every setting (defaults where nothing valid was given) and what was
 /// ignored, in words.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -434,6 +465,9 @@ pub struct DecodedState {
     /// default value names it too): a preset's schedule is completed around them.
     #[serde(skip)]
     pub given: Vec<&'static str>,
+    /// The notices that refuse a setting's value, with their keys.
+    #[serde(skip)]
+    pub refused: Vec<Refused>,
 }
 
 fn valid(kind: Kind, value: &str) -> Result<(), String> {
@@ -568,12 +602,14 @@ pub fn decode_hash(hash: &str) -> DecodedState {
     let mut settings = Settings::default();
     let mut notices = Vec::new();
     let mut given = Vec::new();
+    let mut refused = Vec::new();
     if hash.len() > MAX_HASH_LEN {
         notices.push(format!("the link's settings are {} characters long, more than {MAX_HASH_LEN}: all defaults are used", hash.len()));
         return DecodedState {
             settings,
             notices,
             given: Vec::new(),
+            refused,
         };
     }
     // An empty pair, with or without its `=` (`#=&&`), says nothing: it read `unknown setting ""`.
@@ -607,7 +643,10 @@ pub fn decode_hash(hash: &str) -> DecodedState {
                 }
                 given.extend(known);
             }
-            Err(notice) => notices.push(notice),
+            Err(refusal) => {
+                notices.push(refusal.notice());
+                refused.push(refusal);
+            }
         }
     }
     notices.extend(choose_stop(&mut settings, &given));
@@ -622,6 +661,7 @@ pub fn decode_hash(hash: &str) -> DecodedState {
         settings,
         notices,
         given,
+        refused,
     }
 }
 

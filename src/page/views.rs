@@ -232,11 +232,6 @@ fn inactive_with_needs(settings: &Settings) -> Vec<(&'static str, &'static str)>
     if settings.get("tolerance").trim().is_empty() {
         unused.push(("max-lag", "tolerance"));
     }
-    // Without jitter nothing is drawn at random: the seed changed nothing visible (the CLI
-    // refuses `--seed` there).
-    if settings.get("mode") == "none" {
-        unused.push(("seed", "jitter"));
-    }
     unused
 }
 
@@ -287,7 +282,6 @@ fn in_page_words(needs: &str) -> &str {
     match needs {
         "budget" => "a retry budget",
         "tolerance" => "a tolerance (Worth delivering for)",
-        "jitter" => "jitter (a Mode other than none)",
         "pause" => "Pause the endpoint",
         "retry-quota aws or grpc" => "a retry quota",
         "breaker-share" => "the breaker's failure share",
@@ -683,20 +677,6 @@ mod tests {
         assert_eq!(
             element.errors[0].message,
             "max-lag was ignored: it applies only with tolerance"
-        );
-    }
-
-    /// Without jitter the seed draws nothing: its field says so (it changed nothing visible).
-    #[test]
-    fn the_seed_is_inactive_without_jitter() {
-        let mut settings = Settings::default();
-        assert!(!inactive_fields(&settings).contains(&"seed"));
-        settings.set("mode", "none");
-        let notes = inactive_controls(&settings);
-        let note = notes.iter().find(|c| c.control == "seed").unwrap();
-        assert_eq!(
-            note.note,
-            "not used now: it applies only with jitter (a Mode other than none)"
         );
     }
 

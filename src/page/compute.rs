@@ -480,12 +480,24 @@ mod tests {
         };
         assert_eq!(arrivals("2 h"), 72_000.0);
         assert_eq!(arrivals("6h"), 216_000.0);
-        let link = crate::page::decode_hash("#traffic=8d");
-        assert_eq!(link.settings.get("traffic"), "2 h");
-        assert_eq!(
-            link.notices,
-            ["traffic \"8d\" was ignored (a duration from 0 s to 7 days); using \"2 h\""]
-        );
+        // Past 7 days, or under the half second that rounds to one (it was accepted, then
+        // refused as too much work under arrivals).
+        for (hash, text) in [
+            ("#traffic=8d", "8d"),
+            ("#traffic=0", "0"),
+            ("#traffic=0.4s", "0.4s"),
+        ] {
+            let link = crate::page::decode_hash(hash);
+            assert_eq!(link.settings.get("traffic"), "2 h");
+            assert_eq!(
+                link.notices,
+                [format!(
+                    "traffic {text:?} was ignored (a duration from 1 s to 7 days, rounded to whole \
+                     seconds (deliveries arrive for at least a second)); using \"2 h\""
+                )],
+                "{hash}"
+            );
+        }
         let mut settings = Settings::default();
         settings.set("traffic", "6h");
         crate::page::survival_plan(&settings).expect("the map sets each cell's traffic");

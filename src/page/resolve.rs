@@ -143,11 +143,14 @@ fn formula_beside_listed_preset(
     })
 }
 
-/// Whether `a` and `b` are the same value of `key` however written (`5s`, `5 s`).
+/// Whether `a` and `b` are the same value of `key` however written (`5s`, `5 s`; `1.60`, `1.6`):
+/// a link naming a preset's own value in its own spelling keeps the preset (`preset=grpc&base=1s`
+/// had left it). Other keys (`gaps`, `attempts`) compare as written.
 fn same_value(key: &'static str, a: &str, b: &str) -> bool {
     let read = |text: &str| match key {
         "multiplier" => text.trim().parse::<f64>().ok(),
-        _ => crate::parse_duration(key, text).ok(),
+        "base" | "cap" => crate::parse_duration(key, text).ok(),
+        _ => None,
     };
     a == b || read(a).is_some_and(|a| read(b) == Some(a))
 }
@@ -181,7 +184,7 @@ fn matches_schedule(settings: &Settings, preset: &Preset) -> bool {
             wanted
                 .iter()
                 .find(|(k, _)| k == key)
-                .is_some_and(|(_, v)| settings.get(key) == v)
+                .is_some_and(|(_, v)| same_value(key, settings.get(key), v))
         })
     };
     holds(preset) || capped_preset(settings, preset).is_some_and(|cut| holds(&cut))
@@ -286,6 +289,22 @@ pub(super) fn used_instead(refused: &Refused, settings: &Settings) -> String {
             "{}; preset {} lists its gaps and uses neither base nor multiplier",
             refused.refusal, preset.name
         );
+    }
+    // A value nothing uses as the settings stand is not said to be replaced by one.
+    let unused = match key {
+        "base" | "multiplier" if !settings.get("gaps").trim().is_empty() => {
+            Some("gaps is given, which uses neither base nor multiplier")
+        }
+        "attempts" if settings.get("stop") == "give-up" => {
+            Some("the give-up deadline is the stop, not a count")
+        }
+        "give-up" if settings.get("stop") == "attempts" => {
+            Some("the attempt count is the stop, not a deadline")
+        }
+        _ => None,
+    };
+    if let Some(unused) = unused {
+        return format!("{}; {unused}", refused.refusal);
     }
     match settings.is_default(key) {
         true => refused.notice(),
@@ -470,6 +489,38 @@ mod tests {
                 "multiplier \"zero\" was ignored (a number from 1 to 1000); using \"1.6\""
             ]
         );
+        // A value nothing uses as the settings stand is not said to be replaced by one.
+        for (hash, said) in [
+            (
+                "#gaps=1s,2s&base=zz&attempts=3",
+                "; gaps is given, which uses neither base nor multiplier",
+            ),
+            (
+                "#preset=svix&attempts=x&give-up=30h",
+                "; the give-up deadline is the stop, not a count",
+            ),
+            (
+                "#give-up=x&attempts=5",
+                "; the attempt count is the stop, not a deadline",
+            ),
+        ] {
+            let state = resolve(decode_hash(hash));
+            assert!(
+                state.notices[0].ends_with(said),
+                "{hash}: {:?}",
+                state.notices
+            );
+        }
+        // A formula preset's own value in another spelling keeps the preset.
+        for hash in [
+            "#preset=grpc&base=1s",
+            "#preset=grpc&multiplier=1.60",
+            "#preset=article&base=30s",
+        ] {
+            let state = resolve(decode_hash(hash));
+            assert_ne!(state.settings.get("preset"), "", "{hash}");
+            assert!(state.notices.is_empty(), "{hash}: {:?}", state.notices);
+        }
         // A refused multiplier is not said to be replaced by 3, which Svix does not use.
         let refused = resolve(decode_hash("#preset=svix&multiplier=zero"));
         assert_eq!(

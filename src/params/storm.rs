@@ -100,10 +100,22 @@ impl Params {
         .outage_seconds(0)
     }
 
-    /// A storm's traffic length given as `text`, in whole seconds, checked as a storm checks
-    /// it: from 0 s to 7 days (a link's or an element's `traffic`).
+    /// A storm's traffic length given as `text`, in whole seconds, as a storm without a batch
+    /// (the page's, the element's) takes it: from 1 s to 7 days, rounded to whole seconds (a
+    /// traffic of 0 or 0.4 s, accepted by the field, was refused later as too much work).
     pub fn traffic_of_text(text: &str) -> Result<u32, Error> {
-        whole_seconds(&Some(DurationInput::Text(text.into())), "traffic", 0)
+        const RANGE: &str = "a duration from 1 s to 7 days, rounded to whole seconds (deliveries \
+                             arrive for at least a second)";
+        let input = Some(DurationInput::Text(text.into()));
+        let seconds = seconds_within_the_horizon(&input, "traffic", 0, RANGE)?;
+        match seconds.round() as u32 {
+            0 => Err(Error::out_of_range(
+                "traffic",
+                crate::duration::refused_duration(seconds),
+                RANGE,
+            )),
+            whole => Ok(whole),
+        }
     }
 
     /// The outage in whole seconds; a positive one that would round to none is refused (the

@@ -463,6 +463,15 @@ fn draw_storm<DB: DrawingBackend>(
 mod tests {
     use super::*;
 
+    /// The default settings with `pairs` set.
+    fn settings_with(pairs: &[(&str, &str)]) -> Settings {
+        let mut settings = Settings::default();
+        for (key, value) in pairs {
+            settings.set(key, *value);
+        }
+        settings
+    }
+
     /// The storm's traffic is a setting (it was the article's 2 h, fixed): its length sets how
     /// many deliveries arrive, a link's is checked as the storm checks it, and the survival map,
     /// whose cells set their own, leaves it out.
@@ -513,10 +522,7 @@ mod tests {
     #[test]
     fn the_timelines_facts_give_the_jittered_give_up() {
         let facts = |pairs: &[(&str, &str)]| {
-            let mut settings = Settings::default();
-            for (key, value) in pairs {
-                settings.set(key, *value);
-            }
+            let settings = settings_with(pairs);
             let mut drawn = None;
             crate::chart::to_svg((600, 300), |area| {
                 drawn = Some(draw(
@@ -581,10 +587,7 @@ mod tests {
     #[test]
     fn a_deadline_out_of_reach_is_told_in_the_caption_not_refused() {
         let report = |pairs: &[(&str, &str)]| {
-            let mut settings = Settings::default();
-            for (key, value) in pairs {
-                settings.set(key, *value);
-            }
+            let settings = settings_with(pairs);
             match compute(View::Distribution, &settings, &mut Memo::default()) {
                 Ok(Computed::Distribution { report }) => Ok(report),
                 Ok(_) => panic!("not a distribution"),

@@ -336,6 +336,37 @@ fn jittered_give_up(settings: &Settings) -> Option<String> {
     })
 }
 
+/// The cap that makes the formula's attempts give up at the deadline the page holds (under
+/// Jitter), as `solve-cap` answers it: a reader asking "what cap keeps 24 h with 14 attempts"
+/// found no answer on the page (outside newcomer review). `None` without a deadline, for a list
+/// of gaps or a give-up stop, or when the schedule already gives up at it.
+fn cap_for_the_deadline(settings: &Settings) -> Option<String> {
+    let deadline = settings.get("deadline").trim();
+    let deadline_s = crate::parse_duration("deadline", deadline).ok()?;
+    let policy = policy_params(settings).policy().ok()?;
+    let formula = policy.explicit_gaps().is_none() && settings.get("stop") == "attempts";
+    let give_up = policy.schedule().give_up_s();
+    let on_it = crate::reaches::reaches(give_up, deadline_s)
+        && crate::reaches::reaches(deadline_s, give_up);
+    if !formula || on_it {
+        return None;
+    }
+    let answer = crate::cap_answer(&policy, deadline_s, policy.attempts()).ok()?;
+    Some(format!(
+        "To give up at the {} deadline (set under Jitter) instead: {}",
+        crate::format_duration(deadline_s),
+        lower_first(answer.trim_end())
+    ))
+}
+
+/// `text` with its first letter in lowercase, to follow a colon.
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_ascii_lowercase().to_string() + chars.as_str()
+    })
+}
+
 /// Your policy's schedule and its report, as the timeline draws it and its CSV download
 /// writes it.
 pub(super) fn your_schedule(settings: &Settings) -> Result<(Schedule, ScheduleReport), Error> {
@@ -380,6 +411,7 @@ fn draw_timeline<DB: DrawingBackend>(
     if let Some(fact) = jittered_give_up(settings) {
         report.facts.insert(1.min(report.facts.len()), fact);
     }
+    report.facts.extend(cap_for_the_deadline(settings));
     Ok(Drawn {
         caption: report.caption.clone(),
         table: super::table::shown_schedule_table(&report, rows_left_out),
@@ -546,6 +578,23 @@ mod tests {
         );
         let none = facts(&[("mode", "none")]);
         assert!(!none.iter().any(|f| f.contains("jitter")), "{none:?}");
+        // The deadline under Jitter (24 h by default) gets the cap that reaches it, as
+        // `solve-cap` says it; a schedule already on it, or no deadline, gets none.
+        assert_eq!(
+            full.last().unwrap(),
+            "To give up at the 24 h deadline (set under Jitter) instead: a cap of 2 h 59 min \
+             42.858 s (10782.858 s) makes 14 attempts reach 24 h."
+        );
+        let no_deadline = facts(&[("deadline", "")]);
+        assert!(
+            !no_deadline.iter().any(|f| f.contains("deadline")),
+            "{no_deadline:?}"
+        );
+        let on_it = facts(&[("deadline", "24 h 02 min")]);
+        assert!(
+            !on_it.iter().any(|f| f.starts_with("To give up")),
+            "{on_it:?}"
+        );
         let decorrelated = facts(&[("mode", "decorrelated")]);
         assert!(decorrelated[1].contains("varies from delivery to delivery"));
     }

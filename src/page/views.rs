@@ -196,7 +196,7 @@ pub fn staleness_params(settings: &Settings) -> Params {
         // Left out while inactive ([`inactive_fields`]): the page's default lag (1 h) refused
         // the chart with "max-lag must be given only with a tolerance", a lag never set.
         max_lag: optional("max-lag")
-            .filter(|_| !inactive_fields(settings).contains(&"max-lag"))
+            .filter(|_| max_lag_applies(settings))
             .map(DurationInput::Text),
         // The page's sample count, up to what a staleness report draws at most.
         samples: Some(number(settings.get("samples")).min(crate::staleness::MAX_SAMPLES as f64)),
@@ -226,13 +226,17 @@ fn inactive_with_needs(settings: &Settings) -> Vec<(&'static str, &'static str)>
     let mut unused = storm_params_without(settings, &[]).unused_storm_fields();
     // The page's own fields alone (it has no `interval` or `batch-at`).
     unused.retain(|(field, _)| Settings::is_key(field));
-    // The allowed lag serves the suggestion, which needs a tolerance: without one it did
-    // nothing without a word (the CLI refuses `--max-lag` alone). The staleness parameters
-    // leave it out by this rule too.
-    if settings.get("tolerance").trim().is_empty() {
+    if !max_lag_applies(settings) {
         unused.push(("max-lag", "tolerance"));
     }
     unused
+}
+
+/// Whether the allowed lag applies: it serves the suggestion, which needs a tolerance. Without
+/// one it did nothing without a word (the CLI refuses `--max-lag` alone); the page notes it
+/// ([`inactive_fields`]) and the staleness parameters leave it out.
+fn max_lag_applies(settings: &Settings) -> bool {
+    !settings.get("tolerance").trim().is_empty()
 }
 
 /// A control that does nothing as the other settings stand, and the note the page shows for it.

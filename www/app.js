@@ -184,10 +184,37 @@ function showInactiveControls(s) {
     }
     if (slot && slot.textContent !== note) slot.textContent = note;
   }
-  for (const option of $('mode').options) option.disabled = notes.has(`mode=${option.value}`);
+  for (const [key, id] of Object.entries(SELECT_SETTINGS)) {
+    for (const option of $(id).options) {
+      const note = notes.get(`${key}=${option.value}`);
+      option.disabled = note !== undefined;
+      option.title = note ?? '';
+    }
+  }
 }
 
 let announceTimer = 0;
+// How long typing pauses before a refusal is said aloud, ms.
+const ERRORS_SAID_AFTER_MS = 800;
+let errorAnnounceTimer = 0;
+// The refusals last said aloud, and still shown.
+let saidErrors = new Set();
+
+/**
+ * Says a refusal once typing pauses, in one live region: each field's error box, a live region
+ * of its own, was read out at every keystroke ("got 1 s", "got 10 s", "got 10 min"). Each box
+ * stays its field's description, read with the field.
+ */
+function announceErrors(messages) {
+  clearTimeout(errorAnnounceTimer);
+  saidErrors = new Set(messages.filter((message) => saidErrors.has(message)));
+  const fresh = messages.filter((message) => !saidErrors.has(message));
+  if (fresh.length === 0) return;
+  errorAnnounceTimer = setTimeout(() => {
+    for (const message of fresh) saidErrors.add(message);
+    $('error-announcer').textContent = fresh.join(' ');
+  }, ERRORS_SAID_AFTER_MS);
+}
 
 function showNotices(notices) {
   const box = $('notice');
@@ -277,6 +304,7 @@ function showErrors(errors) {
     }
   }
   setText($('form-error'), [...new Set(general)].join(' '));
+  announceErrors([...byField.values(), ...new Set(general)]);
   // A chart that was not redrawn keeps its last picture, dimmed so that it reads as out of date;
   // an error of no chart in particular (the schedule's own) leaves every chart out of date.
   const stale = new Set(errors.map((error) => error.view ?? 'all'));

@@ -41,7 +41,10 @@ canvas { display: block; width: 100%; height: 100%; }
 /* The error box has a background of its own: its text reads on any page, whatever the theme. */
 .error { margin: 0.4em 0; padding: 0.4em 0.6em; border-left: 3px solid var(--backoff-lab-error, #c62828); color: var(--backoff-lab-error, #c62828); background: var(--backoff-lab-error-background, #fdecea); font-size: 0.9em; }
 .error ul { margin: 0; padding-left: 1.2em; }
-details { margin-top: 0.4em; font-size: 0.85em; max-width: 100%; overflow-x: auto; }
+details { margin-top: 0.4em; font-size: 0.85em; max-width: 100%; }
+/* A table wider than a phone's column scrolls sideways in a box the keyboard reaches. */
+.table-box { max-width: 100%; overflow-x: auto; }
+.table-box:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; }
 table { border-collapse: collapse; margin-top: 0.3em; font-variant-numeric: tabular-nums; }
 th, td { padding: 0.15em 0.6em; border-bottom: 1px solid var(--backoff-lab-rule, rgba(127, 127, 127, 0.35)); text-align: left; }
 tbody th { font-weight: inherit; }
@@ -50,6 +53,8 @@ tbody th { font-weight: inherit; }
 .actions { display: flex; gap: 0.5em; margin-top: 0.4em; }
 button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-control, #767676); background: transparent; color: inherit; cursor: pointer; }
 /* A ring with a halo of the theme's background inside it: it stands out on any page, whatever the theme. */
+/* On a touch screen, targets a finger finds. */
+@media (pointer: coarse) { button, summary { min-height: 44px; } button { min-width: 44px; } }
 button:focus-visible, summary:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; box-shadow: 0 0 0 2px var(--backoff-lab-focus-halo, #ffffff); }
 /* Dark as the chart is (the theme attribute, state's theme, or the reader's scheme): set by the script. */
 .error.dark { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); background: var(--backoff-lab-error-background, #3b1715); }
@@ -198,7 +203,8 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.parts.slot.addEventListener('slotchange', () => this.reserveChartBox());
     this.parts.error = make('div', 'error');
     this.parts.error.setAttribute('part', 'error');
-    this.parts.error.setAttribute('role', 'alert');
+    // Polite: a host that writes an attribute at every keystroke had an alert interrupt at each.
+    this.parts.error.setAttribute('role', 'status');
     this.parts.error.hidden = true;
     this.parts.chart = make('div', 'chart');
     this.parts.chart.setAttribute('part', 'chart');
@@ -220,7 +226,10 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.parts.details.setAttribute('part', 'numbers');
     this.parts.details.hidden = true;
     make('summary', '', this.parts.details).textContent = 'The numbers';
-    this.parts.table = make('table', '', this.parts.details);
+    this.parts.tableBox = make('div', 'table-box', this.parts.details);
+    this.parts.tableBox.tabIndex = 0;
+    this.parts.tableBox.setAttribute('role', 'region');
+    this.parts.table = make('table', '', this.parts.tableBox);
     this.parts.actions = make('div', 'actions');
     this.parts.actions.setAttribute('part', 'actions');
     this.parts.actions.hidden = true;
@@ -573,6 +582,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     // and tables tell apart (two storm charts' buttons had one name).
     const title = this.getAttribute('title') || titleOf(this.computedFor.view);
     this.parts.table.setAttribute('aria-label', `The numbers of the chart (${title})`);
+    this.parts.tableBox.setAttribute('aria-label', `The numbers of the chart (${title}), scrolls sideways on a narrow screen`);
     for (const button of this.parts.actions.children) {
       button.setAttribute('aria-label', `Download the chart (${title}) as ${button.textContent}`);
     }

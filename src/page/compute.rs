@@ -367,11 +367,17 @@ fn lower_first(text: &str) -> String {
     })
 }
 
-/// Your policy's schedule and its report, as the timeline draws it and its CSV download
-/// writes it.
-pub(super) fn your_schedule(settings: &Settings) -> Result<(Schedule, ScheduleReport), Error> {
+/// Your policy's schedule and its report as the page shows it, every row included: the
+/// schedule's facts with the page's own (the give-up under the page's jitter, the cap for the
+/// deadline). The timeline draws it, and the page's CSV, JSON and Markdown downloads write it:
+/// a Markdown export had left out the jittered give-up the page showed above it.
+pub fn your_schedule(settings: &Settings) -> Result<(Schedule, ScheduleReport), Error> {
     let schedule = policy(&policy_params(settings))?.schedule();
-    let report = ScheduleReport::new(&schedule, DEFAULT_WINDOW_S);
+    let mut report = ScheduleReport::new(&schedule, DEFAULT_WINDOW_S);
+    if let Some(fact) = jittered_give_up(settings) {
+        report.facts.insert(1.min(report.facts.len()), fact);
+    }
+    report.facts.extend(cap_for_the_deadline(settings));
     Ok((schedule, report))
 }
 
@@ -407,11 +413,7 @@ fn draw_timeline<DB: DrawingBackend>(
         )
     });
     let (rows, rows_left_out) = super::table::shown(&report.rows);
-    let mut report = ScheduleReport { rows, ..report };
-    if let Some(fact) = jittered_give_up(settings) {
-        report.facts.insert(1.min(report.facts.len()), fact);
-    }
-    report.facts.extend(cap_for_the_deadline(settings));
+    let report = ScheduleReport { rows, ..report };
     Ok(Drawn {
         caption: report.caption.clone(),
         table: super::table::shown_schedule_table(&report, rows_left_out),
@@ -597,6 +599,15 @@ mod tests {
         );
         let decorrelated = facts(&[("mode", "decorrelated")]);
         assert!(decorrelated[1].contains("varies from delivery to delivery"));
+
+        // The page's downloads write the facts it shows: its Markdown had left out the
+        // jittered give-up and the deadline's cap.
+        let exported = your_schedule(&Settings::default()).unwrap().1;
+        assert_eq!(exported.facts, full);
+        let markdown = exported.to_markdown();
+        for fact in &full {
+            assert!(markdown.contains(fact.as_str()), "{fact} in {markdown}");
+        }
     }
 
     /// The compared schedule's sentence read "(8 attempts); The article's example after …".

@@ -25,7 +25,7 @@ mod views;
 
 pub use attributes::{element_state, AttributeError, ElementState};
 pub use compute::{
-    compute, draw, draw_computed, herds, jitter_report, Computed, Drawn, StormDrawn,
+    compute, draw, draw_computed, herds, jitter_report, your_schedule, Computed, Drawn, StormDrawn,
 };
 pub use file_name::file_stem;
 pub use packed::{pack, unpack};

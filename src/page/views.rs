@@ -277,7 +277,35 @@ pub fn inactive_controls(settings: &Settings) -> Vec<InactiveControl> {
             .into(),
         });
     }
+    if let Some(preset) = drawn_as_preset(settings) {
+        inactive.push(InactiveControl {
+            control: format!("compare={}", preset.name),
+            note: format!(
+                "not offered: your policy is {} as it stands, so it would be compared with \
+                 itself",
+                preset.title
+            ),
+        });
+    }
     inactive
+}
+
+/// The preset chosen when your policy is exactly its schedule with its jitter: comparing with
+/// it draws your policy twice (a newcomer was offered the preset just chosen under "Compare
+/// with"). A preset whose gaps the cap cuts, or with another jitter, is still worth comparing.
+fn drawn_as_preset(settings: &Settings) -> Option<crate::presets::Preset> {
+    let preset = crate::presets::preset(settings.get("preset")).ok()?;
+    let params = policy_params(settings);
+    let same = params.policy().ok()? == preset.policy
+        && Params {
+            mode: Some(text(settings, "mode")),
+            factor: factor(settings),
+            ..params
+        }
+        .jitter()
+        .ok()?
+            == preset.jitter;
+    same.then_some(preset)
 }
 
 /// The setting a field needs, as the page's controls name it (the CLI's and the links' keys,
@@ -682,6 +710,41 @@ mod tests {
             element.errors[0].message,
             "max-lag was ignored: it applies only with tolerance"
         );
+    }
+
+    /// A preset drawn as it is is not offered under "Compare with" (it would be compared with
+    /// itself); once the cap cuts its gaps, or its jitter changes, or another preset is chosen,
+    /// it is offered again.
+    #[test]
+    fn the_preset_drawn_as_it_is_is_not_offered_for_comparison() {
+        let greyed = |hash: &str| -> Vec<String> {
+            let settings = crate::page::resolve(decode_hash(hash)).settings;
+            inactive_controls(&settings)
+                .into_iter()
+                .filter(|c| c.control.starts_with("compare="))
+                .map(|c| format!("{}: {}", c.control, c.note))
+                .collect()
+        };
+        assert_eq!(
+            greyed("#preset=svix"),
+            [
+                "compare=svix: not offered: your policy is Svix as it stands, so it would be \
+              compared with itself"
+            ]
+        );
+        assert_eq!(greyed("#preset=grpc").len(), 1);
+        assert!(greyed("#preset=grpc")[0].starts_with("compare=grpc:"));
+        assert!(greyed("#preset=article&mode=none")[0].starts_with("compare=article:"));
+        for offered in [
+            "#preset=svix&cap=1h",
+            "#preset=svix&mode=full",
+            // The page jitters the article's schedule: worth comparing with the unjittered one.
+            "#preset=article",
+            "#preset=grpc&multiplier=2",
+            "#base=30s&multiplier=3&cap=3h&attempts=14&mode=none",
+        ] {
+            assert_eq!(greyed(offered), Vec::<String>::new(), "{offered}");
+        }
     }
 
     /// Decorrelated jitter grows from a base, which a list of gaps has not: beside one its option

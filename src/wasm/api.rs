@@ -201,6 +201,11 @@ pub fn export_schedule(
 ) -> Result<String, JsValue> {
     let params = params_for(Purpose::Schedule, params)?;
     let report = schedule_report(&params).map_err(|e| api_error(&e))?.1;
+    schedule_in(&report, format)
+}
+
+/// A schedule's report as CSV, JSON or Markdown, for the JS API's and the page's downloads.
+pub(super) fn schedule_in(report: &ScheduleReport, format: JsValue) -> Result<String, JsValue> {
     match text("format", &format)?.as_str() {
         "csv" => Ok(report.to_csv()),
         "markdown" => Ok(report.to_markdown()),

@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{canvas_svg_size, chart_options, from_js, page_error, text, to_js};
+use super::convert::{api_error, canvas_svg_size, chart_options, from_js, page_error, text, to_js};
 use super::surface::{on_canvas, svg};
 use crate::page::{self, Computed, Settings, View};
 use crate::storm::Memo;
@@ -293,8 +293,10 @@ pub fn page_schedule(
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
     #[wasm_bindgen(unchecked_param_type = "\"csv\" | \"json\" | \"markdown\"")] format: JsValue,
 ) -> Result<String, JsValue> {
-    let params = page::policy_params(&settings(values)?);
-    super::api::export_schedule(to_js(&params)?, format)
+    let report = page::your_schedule(&settings(values)?)
+        .map_err(|e| api_error(&e))?
+        .1;
+    super::api::schedule_in(&report, format)
 }
 
 /// The `<iframe>` snippet for `view` with these settings, for the embed page at `embed_url`.

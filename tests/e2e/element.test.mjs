@@ -180,6 +180,9 @@ const look = (tab, id) => tab.evaluate((id) => {
     tableRows: root.querySelectorAll('tbody tr').length,
     rowHeaders: root.querySelectorAll('tbody tr > th[scope="row"]:first-child').length,
     tableName: root.querySelector('table').getAttribute('aria-label'),
+    // The box a wide table scrolls in, as the keyboard reaches it.
+    tableBox: [root.querySelector('.table-box')].map((b) => [b.tabIndex, b.getAttribute('role'), getComputedStyle(b).overflowX])[0],
+    errorRole: root.querySelector('.error').getAttribute('role'),
     buttonNames: [...root.querySelectorAll('.actions button')].map((b) => b.getAttribute('aria-label')),
     buttons: [...root.querySelectorAll('.actions:not([hidden]) button')].map((b) => b.textContent),
   };
@@ -211,6 +214,10 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
       // the chart, so that two elements' tables and buttons tell apart.
       assert.equal(seen.rowHeaders, seen.tableRows, `${id}: every row has its header`);
       assert.match(seen.tableName, /^The numbers of the chart \(.+\)$/, `${id}: ${seen.tableName}`);
+      // A phone's column is narrower than the storm's table: it scrolls in a box the keyboard
+      // reaches. Errors are polite: a host writing an attribute per keystroke had an alert each.
+      assert.deepEqual(seen.tableBox, [0, 'region', 'auto'], `${id}: the table's box`);
+      assert.equal(seen.errorRole, 'status');
       assert.equal(seen.fallbackShown, false, `${id}: the fallback gives way to the chart`);
       assert.equal(seen.error, '');
     }

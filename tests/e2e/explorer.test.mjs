@@ -543,6 +543,10 @@ test('the schedule exports as CSV, JSON and Markdown', { timeout: 60_000 }, asyn
       const markdown = await page.evaluate(() => navigator.clipboard.readText());
       assert.ok(markdown.startsWith('| Attempt | Gap before it | Elapsed since first failure |'), `Markdown: ${JSON.stringify(markdown.slice(0, 80))}`);
       assert.ok(markdown.includes(`| 14 | 3 h (capped) | ${DEFAULT_LAST_ELAPSED} |`), 'the last attempt in the Markdown');
+      // The facts shown under the timeline, the jittered give-up among them, are in it too.
+      const facts = await page.$$eval('#facts li', (items) => items.map((item) => item.textContent));
+      assert.ok(facts.some((fact) => fact.includes('on average')), `the jittered give-up among the facts: ${JSON.stringify(facts)}`);
+      for (const fact of facts) assert.ok(markdown.includes(fact), `${JSON.stringify(fact)} in the Markdown`);
 
       // A preset's schedule exports as the preset.
       await renderAfter(page, () => page.selectOption('#preset', 'svix'));
@@ -635,6 +639,21 @@ test('the embed page draws exactly one chart for each view, under the strict CSP
       assert.ok(box.bottom <= box.height && box.scroll <= box.height, `${view}: chart and caption fit the frame (${JSON.stringify(box)})`);
       const href = await page.$eval('#open-explorer', (a) => a.getAttribute('href'));
       assert.ok(href.startsWith('./index.html#') && href.includes('seed=7'), `the explorer link: ${href}`);
+      if (view === 'storm') {
+        // A redraw at another width says the same: the caption, a live region, is not written
+        // again (it was read out in full at every resize).
+        await page.evaluate(() => {
+          window.captionWrites = 0;
+          new MutationObserver(() => { window.captionWrites += 1; })
+            .observe(document.getElementById('chart-caption'), { childList: true, characterData: true, subtree: true });
+        });
+        await page.setViewportSize({ width: 560, height: 360 });
+        await until(
+          () => page.$eval('canvas', (c) => c.width === Math.round(c.getBoundingClientRect().width * (window.devicePixelRatio || 1))),
+          'the canvas to fit its new box',
+        );
+        assert.equal(await page.evaluate(() => window.captionWrites), 0, 'the caption is not written again');
+      }
     }, { viewport: { width: 640, height: 360 } });
   }
 });

@@ -228,7 +228,7 @@ fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
             "--traffic",
             "10s",
             "--outage",
-            "7d",
+            "6d",
             "--interval",
             "1s",
             "--attempts",

@@ -162,10 +162,8 @@ pub(crate) fn caption(
             // outage of yearly retries).
             let limit =
                 crate::duration::as_adjective(&format_duration(f64::from(super::MAX_HORIZON_S)));
-            let end = match horizon_after.as_str() {
-                "0 s" => "at recovery".to_string(),
-                later => format!("{later} after recovery"),
-            };
+            // An outage ends before the limit, so its recovery is simulated.
+            let end = format!("{horizon_after} after recovery");
             if summary.horizon_s >= super::MAX_HORIZON_S {
                 format!(
                     "The storm outlives the outage: the backlog has not drained by the \
@@ -535,10 +533,10 @@ mod tests {
                 .unwrap()
                 .caption
         };
-        let week = yearly(7 * 86_400);
+        let week = yearly(7 * 86_400 - 1);
         assert!(
             week.contains(
-                "the backlog has not drained by the simulation's 7-day limit (at recovery)."
+                "the backlog has not drained by the simulation's 7-day limit (1 s after recovery)."
             ),
             "{week}"
         );

@@ -150,14 +150,18 @@ impl Spec {
                 "a time before 7 days (the outage ends within them)",
             ));
         }
-        if end > u64::from(MAX_HORIZON_S) {
+        // Before the last second, not at its end: the second of recovery is always simulated (an
+        // outage ending at 7 days exactly had a storm whose recovery was never seen, and a
+        // caption saying its empty backlog had not drained).
+        if end >= u64::from(MAX_HORIZON_S) {
             return Err(Error::out_of_range(
                 "outage",
                 format!(
                     "an outage ending at {}",
                     crate::format_distinct(end as f64, f64::from(MAX_HORIZON_S)).0
                 ),
-                "an outage that ends within 7 days (its start plus its length)",
+                "an outage that ends before 7 days (its start plus its length), so that its \
+                 recovery is simulated",
             ));
         }
         if let Some((_, at)) = self.batch {

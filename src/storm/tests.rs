@@ -334,14 +334,22 @@ fn bad_scenarios_are_refused_before_allocating() {
                 outage: (0, 8 * 86_400),
                 ..base
             },
-            "outage must be an outage that ends within 7 days",
+            "outage must be an outage that ends before 7 days",
         ),
         (
             Spec {
                 outage: (86_400, 6 * 86_400 + 1),
                 ..base
             },
-            "outage must be an outage that ends within 7 days (its start plus its length), got an outage ending at 7 days 1 s",
+            "outage must be an outage that ends before 7 days (its start plus its length), so that its recovery is simulated, got an outage ending at 7 days 1 s",
+        ),
+        // Ending at 7 days exactly, its recovery would be past the last second simulated.
+        (
+            Spec {
+                outage: (7 * 86_400 - 1, 1),
+                ..base
+            },
+            "outage must be an outage that ends before 7 days (its start plus its length), so that its recovery is simulated, got an outage ending at 7 days",
         ),
         (
             Spec {

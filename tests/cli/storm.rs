@@ -303,7 +303,7 @@ fn a_storms_give_up_counts_up_to_the_first_attempt_at_or_past_it() {
         "--traffic",
         "0s",
         "--outage",
-        "7d",
+        "6d",
         "--give-up",
         "100s",
         "--format",

@@ -31,17 +31,20 @@ pub(crate) fn caption(
         format_count(f64::from(summary.peak_minute)),
     );
     if scenario.traffic_s > 0 && scenario.arrivals_per_s > scenario.capacity_per_s {
-        text += &format!(
-            "The destination answers at most {} {} per second, fewer than the {} \
-             deliveries arriving each second: it falls behind while the traffic lasts, even \
-             without an outage. ",
-            rate_text(scenario.capacity_per_s),
-            if scenario.capacity_per_s == 1.0 {
-                "request"
+        let one = |rate: f64, singular: &'static str, plural: &'static str| {
+            if rate == 1.0 {
+                singular
             } else {
-                "requests"
-            },
+                plural
+            }
+        };
+        text += &format!(
+            "The destination answers at most {} {} per second, fewer than the {} {} arriving \
+             each second: it falls behind while the traffic lasts, even without an outage. ",
+            rate_text(scenario.capacity_per_s),
+            one(scenario.capacity_per_s, "request", "requests"),
             rate_text(scenario.arrivals_per_s),
+            one(scenario.arrivals_per_s, "delivery", "deliveries"),
         );
     }
     let no_outage = scenario.outage.1 == 0;
@@ -689,6 +692,20 @@ mod tests {
         assert!(
             caption.contains("The destination never catches up"),
             "{caption}"
+        );
+        let one_a_second = Spec {
+            arrivals_per_s: 1.0,
+            capacity_per_s: 0.5,
+            ..spec
+        };
+        let report =
+            crate::storm::simulate_discrete(&Scenario::new(one_a_second).unwrap(), false).unwrap();
+        assert!(
+            report.caption.contains(
+                "at most 0.5 requests per second, fewer than the 1 delivery arriving each second"
+            ),
+            "{}",
+            report.caption
         );
         for word in ["during the outage", "recovery", "drains"] {
             assert!(!caption.contains(word), "{word}: {caption}");

@@ -122,14 +122,26 @@ impl Spec {
         rate("arrivals", self.arrivals_per_s, 1e6)?;
         rate("capacity", self.capacity_per_s, 1e7)?;
         duration("timeout", self.timeout_s, 3_600.0, "1 h")?;
-        if !(self.latency_s.is_finite() && self.latency_s >= 0.0 && self.latency_s < self.timeout_s)
+        // Compared as simulated, in whole microseconds: 4.9999999 s against a 5 s timeout passed
+        // as less and was simulated as equal.
+        if !(self.latency_s.is_finite()
+            && self.latency_s >= 0.0
+            && micro(self.latency_s) < micro(self.timeout_s))
         {
+            // Apart where they are close ("got 5 s" beside "less than the timeout (5 s)").
+            let (got, timeout) = if self.latency_s.is_finite() && self.latency_s >= 0.0 {
+                crate::format_distinct(self.latency_s, self.timeout_s)
+            } else {
+                (
+                    crate::duration::refused_duration(self.latency_s),
+                    crate::format_duration(self.timeout_s),
+                )
+            };
             return Err(Error::out_of_range(
                 "latency",
-                crate::duration::refused_duration(self.latency_s),
+                got,
                 format!(
-                    "a duration from 0 s to less than the timeout ({}): a destination slower than the timeout never answers in time",
-                    crate::format_duration(self.timeout_s)
+                    "a duration from 0 s to less than the timeout ({timeout}): a destination slower than the timeout never answers in time"
                 ),
             ));
         }

@@ -343,6 +343,15 @@ fn bad_scenarios_are_refused_before_allocating() {
             },
             "outage must be an outage that ends before 7 days (its start plus its length), so that its recovery is simulated, got an outage ending at 7 days 1 s",
         ),
+        // Equal to the timeout once in whole microseconds, as it is simulated.
+        (
+            Spec {
+                latency_s: 4.999_999_9,
+                timeout_s: 5.0,
+                ..base
+            },
+            "latency must be a duration from 0 s to less than the timeout (5 s): a destination slower than the timeout never answers in time, got 4.9999999 s",
+        ),
         // Ending at 7 days exactly, its recovery would be past the last second simulated.
         (
             Spec {

@@ -28,6 +28,16 @@ pub enum Error {
     Drawing(String),
 }
 
+/// A number as a refusal quotes it, `written` as given (Rust's shortest form that reads back),
+/// or in exponent form where that would be hundreds of digits (1e-320 as 0.000…, 1e308 as 1000…).
+pub fn quoted_number(number: f64, written: String) -> String {
+    if written.len() > 24 && number.is_finite() {
+        format!("{number:e}")
+    } else {
+        written
+    }
+}
+
 impl Error {
     /// A refusal of `value` for `field`, with the valid range in words.
     pub fn out_of_range(
@@ -35,11 +45,9 @@ impl Error {
         value: impl fmt::Display,
         valid: impl Into<String>,
     ) -> Self {
-        // A number that would print as hundreds of digits (1e-320 as 0.000…) reads in exponent
-        // form.
         let value = value.to_string();
         let value = match value.parse::<f64>() {
-            Ok(number) if value.len() > 24 && number.is_finite() => format!("{number:e}"),
+            Ok(number) => quoted_number(number, value),
             _ => value,
         };
         Error::OutOfRange {

@@ -645,7 +645,13 @@ pub(super) fn multiplier_number(text: &str) -> Result<f64, Error> {
 
 /// A seed: any whole number a JavaScript number holds exactly, as on the page.
 fn seed_number(text: &str) -> Result<f64, Error> {
-    number("seed", text, "a whole number from 0 to 9007199254740991")
+    let valid = "a whole number from 0 to 9007199254740991";
+    let seed = number("seed", text, valid)?;
+    // Refused as written: 18446744073709551616 read back as 18446744073709552000.
+    match backoff_lab::jitter::seed_from_f64(seed) {
+        Ok(_) => Ok(seed),
+        Err(_) => Err(Error::out_of_range("seed", text.trim(), valid)),
+    }
 }
 
 /// The factor of proportional jitter, if given: 0 to 1. With another mode it is refused by the

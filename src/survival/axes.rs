@@ -117,7 +117,11 @@ impl Axes {
         {
             return Err(Error::out_of_range(
                 "headroom",
-                format!("{least}..{most}"),
+                // Each as a refusal quotes a number: `1..1e308` had read as 312 characters.
+                {
+                    let quoted = |n: f64| crate::error::quoted_number(n, n.to_string());
+                    format!("{}..{}", quoted(least), quoted(most))
+                },
                 headroom_range(),
             ));
         }
@@ -273,6 +277,12 @@ mod tests {
                         the first smaller (such as 1.05..20)";
         assert!(refused("10s..1m", "1..x", "4x4").starts_with(headroom));
         assert!(refused("10s..1m", "0.01..2", "4x4").starts_with(headroom));
+        // A huge end is quoted as it was written, not in 309 digits.
+        assert!(
+            refused("10s..1m", "1..1e308", "4x4").ends_with("got 1..1e308"),
+            "{}",
+            refused("10s..1m", "1..1e308", "4x4")
+        );
         let steps = "steps must be from 2 to 64 steps on each axis and at most 1024 cells in all";
         for text in [
             "4*4",

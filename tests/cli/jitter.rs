@@ -152,6 +152,12 @@ fn jitter_and_herd_refuse_bad_input() {
             &["--seed", "-1"],
             "--seed must be a whole number from 0 to 9007199254740991, got -1",
         ),
+        // As written: read as a number first, it was quoted as 18446744073709552000.
+        (
+            "jitter",
+            &["--seed", "18446744073709551616"],
+            "--seed must be a whole number from 0 to 9007199254740991, got 18446744073709551616",
+        ),
         (
             "jitter",
             &["--deadline", "24h", "--percentile", "120"],

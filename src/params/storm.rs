@@ -431,7 +431,16 @@ impl Params {
     /// [`Params::arithmetic_scenario_as_given`] where every key is the user's.
     pub fn arithmetic_scenario(&self) -> Result<Scenario, Error> {
         self.refuse_unread_by_arithmetic(false)?;
-        self.scenario()
+        // Retried until the fix: the fixed interval's give-up (2 h by default) does not apply,
+        // so an interval too short to reach it within 10,000 attempts is no reason to refuse
+        // (`--interval 0.5s` was, with advice to give a stop the view refuses). The view reads
+        // the interval alone.
+        Params {
+            attempts: Some(1.0),
+            give_up: None,
+            ..self.clone()
+        }
+        .scenario()
     }
 
     /// [`Params::arithmetic_scenario`] of parameters as a program gave them (the JS API fills in

@@ -209,6 +209,9 @@ function announceErrors(messages) {
   clearTimeout(errorAnnounceTimer);
   saidErrors = new Set(messages.filter((message) => saidErrors.has(message)));
   const fresh = messages.filter((message) => !saidErrors.has(message));
+  // Cleared at once when everything is fixed (the region is read with the page), and before a
+  // new refusal, so that one said before is said again when it comes back.
+  if (messages.length === 0 || fresh.length > 0) $('error-announcer').textContent = '';
   if (fresh.length === 0) return;
   errorAnnounceTimer = setTimeout(() => {
     for (const message of fresh) saidErrors.add(message);

@@ -36,6 +36,7 @@ const STYLE = `
 .chart[hidden], .fallback[hidden], .error[hidden], details[hidden], .actions[hidden] { display: none; }
 canvas { display: block; width: 100%; height: 100%; }
 .caption { margin: 0.4em 0 0; font-size: 0.9em; }
+.said { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .caption-line { display: block; }
 .caption-line + .caption-line { margin-top: 0.4em; }
 /* The error box has a background of its own: its text reads on any page, whatever the theme. */
@@ -203,9 +204,12 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.parts.slot.addEventListener('slotchange', () => this.reserveChartBox());
     this.parts.error = make('div', 'error');
     this.parts.error.setAttribute('part', 'error');
-    // Polite: a host that writes an attribute at every keystroke had an alert interrupt at each.
-    this.parts.error.setAttribute('role', 'status');
     this.parts.error.hidden = true;
+    // The errors are said by a polite region that is always there (a region that joins the page
+    // with its text is not announced by every screen reader; an alert interrupted at each
+    // attribute a host wrote per keystroke).
+    this.parts.said = make('div', 'said');
+    this.parts.said.setAttribute('role', 'status');
     this.parts.chart = make('div', 'chart');
     this.parts.chart.setAttribute('part', 'chart');
     this.parts.chart.hidden = true;
@@ -416,6 +420,17 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     }
     this.parts.error.replaceChildren(list);
     this.parts.error.hidden = errors.length === 0;
+    // Cleared, and the new errors set a task later: the same refusal again is said again. What
+    // is fixed is no longer there to be read.
+    if (announced.length > 0 || errors.length === 0) {
+      clearTimeout(this.sayTimer);
+      this.parts.said.textContent = '';
+    }
+    if (announced.length > 0) {
+      this.sayTimer = setTimeout(() => {
+        this.parts.said.textContent = announced.map(({ message }) => message).join(' ');
+      }, 50);
+    }
   }
 
   render() {

@@ -293,7 +293,7 @@ pub(super) struct StormFlags {
     /// The sender's timeout, 1 µs to 1 h (default 5s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     timeout: Option<String>,
-    /// How long the outage lasts, 0 s or from 0.5 s to 7 days, in whole seconds (rounded;
+    /// How long the outage lasts, 0 s or from 0.5 s to less than 7 days, in whole seconds (rounded;
     /// default 10m).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     outage: Option<String>,

@@ -322,17 +322,15 @@ fn jittered_give_up(settings: &Settings) -> Option<String> {
     if jitter == crate::jitter::Jitter::None || jitter.check_applies_to(&policy).is_err() {
         return None;
     }
-    let with = format!("With {} jitter (see Jitter below)", jitter.name());
+    // Words that read the same in a download as on the page (no "see below").
+    let with = format!("With {} jitter", jitter.name());
+    let rest = "the other facts are the schedule as written, without jitter.";
     Some(match crate::give_up::expected_give_up_s(&policy, jitter) {
         Some(mean) => format!(
-            "{with} a delivery gives up after {} on average: the timeline and these facts are \
-             the schedule as written.",
+            "{with} a delivery gives up after {} on average; {rest}",
             crate::format_duration(mean)
         ),
-        None => format!(
-            "{with} the give-up time varies from delivery to delivery: the timeline and these \
-             facts are the schedule as written."
-        ),
+        None => format!("{with} the give-up time varies from delivery to delivery; {rest}"),
     })
 }
 
@@ -353,7 +351,7 @@ fn cap_for_the_deadline(settings: &Settings) -> Option<String> {
     }
     let answer = crate::cap_answer(&policy, deadline_s, policy.attempts()).ok()?;
     Some(format!(
-        "To give up at the {} deadline (set under Jitter) instead: {}",
+        "To give up at a {} deadline instead: {}",
         crate::format_duration(deadline_s),
         lower_first(answer.trim_end())
     ))
@@ -575,8 +573,8 @@ mod tests {
         assert!(full[0].starts_with("Gives up 24 h 02 min"), "{full:?}");
         assert_eq!(
             full[1],
-            "With full jitter (see Jitter below) a delivery gives up after 12 h 01 min on \
-             average: the timeline and these facts are the schedule as written."
+            "With full jitter a delivery gives up after 12 h 01 min on average; the other facts \
+             are the schedule as written, without jitter."
         );
         let none = facts(&[("mode", "none")]);
         assert!(!none.iter().any(|f| f.contains("jitter")), "{none:?}");
@@ -584,7 +582,7 @@ mod tests {
         // `solve-cap` says it; a schedule already on it, or no deadline, gets none.
         assert_eq!(
             full.last().unwrap(),
-            "To give up at the 24 h deadline (set under Jitter) instead: a cap of 2 h 59 min \
+            "To give up at a 24 h deadline instead: a cap of 2 h 59 min \
              42.858 s (10782.858 s) makes 14 attempts reach 24 h."
         );
         let no_deadline = facts(&[("deadline", "")]);
@@ -600,8 +598,8 @@ mod tests {
         let decorrelated = facts(&[("mode", "decorrelated")]);
         assert!(decorrelated[1].contains("varies from delivery to delivery"));
 
-        // The page's downloads write the facts it shows: its Markdown had left out the
-        // jittered give-up and the deadline's cap.
+        // The report the page's downloads write has the facts it shows (its Markdown had left
+        // out the jittered give-up and the deadline's cap; the e2e test checks the download).
         let exported = your_schedule(&Settings::default()).unwrap().1;
         assert_eq!(exported.facts, full);
         let markdown = exported.to_markdown();

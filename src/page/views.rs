@@ -293,8 +293,12 @@ pub fn inactive_controls(settings: &Settings) -> Vec<InactiveControl> {
 /// The preset chosen when your policy is exactly its schedule with its jitter: comparing with
 /// it draws your policy twice (a newcomer was offered the preset just chosen under "Compare
 /// with"). A preset whose gaps the cap cuts, or with another jitter, is still worth comparing.
+/// A comparison already chosen (a link may name it) stays offered, as it is drawn.
 fn drawn_as_preset(settings: &Settings) -> Option<crate::presets::Preset> {
     let preset = crate::presets::preset(settings.get("preset")).ok()?;
+    if settings.get("compare") == preset.name {
+        return None;
+    }
     let params = policy_params(settings);
     let same = params.policy().ok()? == preset.policy
         && Params {
@@ -740,6 +744,8 @@ mod tests {
             "#preset=svix&mode=full",
             // The page jitters the article's schedule: worth comparing with the unjittered one.
             "#preset=article",
+            // Chosen already (by a link, or before the preset): offered, as it is drawn.
+            "#preset=svix&compare=svix",
             "#preset=grpc&multiplier=2",
             "#base=30s&multiplier=3&cap=3h&attempts=14&mode=none",
         ] {

@@ -141,7 +141,7 @@ impl Spec {
                 "latency",
                 got,
                 format!(
-                    "a duration from 0 s to less than the timeout ({timeout}): a destination slower than the timeout never answers in time"
+                    "a duration from 0 s to less than the timeout ({timeout}) in whole microseconds, as simulated: a destination slower than the timeout never answers in time"
                 ),
             ));
         }

@@ -350,7 +350,7 @@ fn bad_scenarios_are_refused_before_allocating() {
                 timeout_s: 5.0,
                 ..base
             },
-            "latency must be a duration from 0 s to less than the timeout (5 s): a destination slower than the timeout never answers in time, got 4.9999999 s",
+            "latency must be a duration from 0 s to less than the timeout (5 s) in whole microseconds, as simulated: a destination slower than the timeout never answers in time, got 4.9999999 s",
         ),
         // Ending at 7 days exactly, its recovery would be past the last second simulated.
         (

@@ -277,7 +277,7 @@ mod tests {
                         the first smaller (such as 1.05..20)";
         assert!(refused("10s..1m", "1..x", "4x4").starts_with(headroom));
         assert!(refused("10s..1m", "0.01..2", "4x4").starts_with(headroom));
-        // A huge end is quoted as it was written, not in 309 digits.
+        // A huge end is quoted in exponent form, as every refused number, not in 309 digits.
         assert!(
             refused("10s..1m", "1..1e308", "4x4").ends_with("got 1..1e308"),
             "{}",

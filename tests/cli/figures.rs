@@ -276,7 +276,7 @@ fn a_figure_of_a_state_is_the_pages_chart() {
     );
     refused(
         &["figure", "storm", "--state", "outage=abc"],
-        "error: --state: outage \"abc\" is refused (0 s or from 0.5 s to 7 days",
+        "error: --state: outage \"abc\" is refused (0 s or from 0.5 s to less than 7 days",
     );
     // A slip of a key's name is told the key it means.
     refused(

@@ -59,7 +59,7 @@ fn storm_refusals_name_the_flag_at_fault_and_its_range() {
     }
     refused(
         &["storm", "--outage", "-1s"],
-        "error: --outage must be 0 s or from 0.5 s to 7 days (the storm runs in whole seconds, and rounds 0.5 s up to 1 s), got -1 s",
+        "error: --outage must be 0 s or from 0.5 s to less than 7 days (the storm runs in whole seconds, rounds 0.5 s up to 1 s, and simulates the outage's recovery within its 7 days), got -1 s",
     );
     refused(
         &["storm", "--traffic", "1e300s"],
@@ -84,7 +84,7 @@ fn refused_values_read_back_as_given() {
     );
     refused(
         &["storm", "--outage", "7d1s", "--engine", "fluid"],
-        "error: --outage must be 0 s or from 0.5 s to 7 days (the storm runs in whole seconds, and rounds 0.5 s up to 1 s), got 7 days 1 s",
+        "error: --outage must be 0 s or from 0.5 s to less than 7 days (the storm runs in whole seconds, rounds 0.5 s up to 1 s, and simulates the outage's recovery within its 7 days), got 7 days 1 s",
     );
     refused(
         &["storm", "--retry-quota-ratio", "0.5"],

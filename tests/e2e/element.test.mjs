@@ -183,6 +183,8 @@ const look = (tab, id) => tab.evaluate((id) => {
     // The box a wide table scrolls in, as the keyboard reaches it.
     tableBox: [root.querySelector('.table-box')].map((b) => [b.tabIndex, b.getAttribute('role'), getComputedStyle(b).overflowX])[0],
     errorRole: root.querySelector('.error').getAttribute('role'),
+    // The polite region that says the errors: always there, visually hidden.
+    said: [root.querySelector('.said')].map((s) => [s.getAttribute('role'), s.hidden, s.textContent])[0],
     buttonNames: [...root.querySelectorAll('.actions button')].map((b) => b.getAttribute('aria-label')),
     buttons: [...root.querySelectorAll('.actions:not([hidden]) button')].map((b) => b.textContent),
   };
@@ -217,7 +219,8 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
       // A phone's column is narrower than the storm's table: it scrolls in a box the keyboard
       // reaches. Errors are polite: a host writing an attribute per keystroke had an alert each.
       assert.deepEqual(seen.tableBox, [0, 'region', 'auto'], `${id}: the table's box`);
-      assert.equal(seen.errorRole, 'status');
+      assert.equal(seen.errorRole, null, `${id}: the error box itself is no live region`);
+      assert.deepEqual(seen.said, ['status', false, ''], `${id}: a polite region, there and empty`);
       assert.equal(seen.fallbackShown, false, `${id}: the fallback gives way to the chart`);
       assert.equal(seen.error, '');
     }
@@ -291,6 +294,9 @@ describe('<backoff-lab> from the npm package, under a strict CSP', () => {
   test('a bad attribute shows an inline error naming it and its range; the others keep working', async () => {
     const bad = await look(tab, 'bad');
     assert.match(bad.error, /multiplier/);
+    // Said by the polite region that was there before the error came.
+    assert.equal(bad.said[0], 'status');
+    assert.match(bad.said[2], /multiplier/);
     assert.match(bad.error, /NaN/);
     const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error'));
     assert.ok(errors.some((e) => e.id === 'bad' && e.detail.field === 'multiplier'), JSON.stringify(errors));

@@ -53,9 +53,9 @@ tbody th { font-weight: inherit; }
 :is(th, td):not(:first-child) { text-align: right; }
 .actions { display: flex; gap: 0.5em; margin-top: 0.4em; }
 button { font: inherit; font-size: 0.85em; padding: 0.2em 0.7em; border-radius: 4px; border: 1px solid var(--backoff-lab-control, #767676); background: transparent; color: inherit; cursor: pointer; }
-/* A ring with a halo of the theme's background inside it: it stands out on any page, whatever the theme. */
 /* On a touch screen, targets a finger finds. */
 @media (pointer: coarse) { button, summary { min-height: 44px; } button { min-width: 44px; } }
+/* A ring with a halo of the theme's background inside it: it stands out on any page, whatever the theme. */
 button:focus-visible, summary:focus-visible { outline: 2px solid var(--backoff-lab-accent, #1565c0); outline-offset: 2px; box-shadow: 0 0 0 2px var(--backoff-lab-focus-halo, #ffffff); }
 /* Dark as the chart is (the theme attribute, state's theme, or the reader's scheme): set by the script. */
 .error.dark { border-left-color: var(--backoff-lab-error, #ff8a80); color: var(--backoff-lab-error, #ff8a80); background: var(--backoff-lab-error-background, #3b1715); }

@@ -191,7 +191,11 @@ function draw() {
     const options = chartOptions(isDark(settings.theme, darkQuery), sizeCanvas(canvas), settings.log === 'true');
     const drawn = drawView('chart', settings.view, settings, computed, options);
     const caption = drawn.compared ? `${drawn.caption} ${drawn.compared}` : drawn.caption;
-    fillCaption($('chart-caption'), caption, drawn.storms.map((storm) => storm.label));
+    // The same caption again (a redraw at a new width or theme) is left alone: the caption is a
+    // live region, and was read out again in full at every redraw.
+    if ($('chart-caption').textContent !== caption) {
+      fillCaption($('chart-caption'), caption, drawn.storms.map((storm) => storm.label));
+    }
     canvas.setAttribute('aria-label', caption);
     drawnNow = true;
     if (!partial) document.body.dataset.ready = 'true';

@@ -65,9 +65,6 @@ export function fillNumberTable(table, numbers) {
  * label of `labels[i]` in bold; the element's text stays the caption, lines joined by `\n`.
  */
 export function fillCaption(element, caption, labels = []) {
-  // The same caption again (a redraw at a new width or theme) is left alone: a caption that is a
-  // live region was read out again in full at every redraw.
-  if (element.textContent === caption) return;
   const lines = caption.split('\n');
   if (lines.length === 1) {
     element.textContent = caption;

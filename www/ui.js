@@ -131,6 +131,8 @@ export class Progress {
   constructor(onStop) {
     this.onStop = onStop;
     this.timers = new Map();
+    // When each view's progress was first shown, while it is.
+    this.shownSince = new Map();
   }
 
   box(view) {
@@ -164,10 +166,12 @@ export class Progress {
   }
 
   /** Shows `view`'s progress while `busy()` holds, once it has taken 100 ms; `detail()` adds
-   * to the time taken (the rows done so far). */
+   * to the time taken (the rows done so far). A progress already shown, for the computation this
+   * one supersedes, stays shown and keeps counting: hidden and shown again at each slider step,
+   * it flickered, and its status was said again (outside review). */
   watch(view, busy, detail = () => '') {
-    this.hide(view);
-    const started = performance.now();
+    clearTimeout(this.timers.get(view));
+    const started = this.shownSince.get(view) ?? performance.now();
     const tick = () => {
       if (!busy()) {
         this.hide(view);
@@ -177,6 +181,7 @@ export class Progress {
       box.querySelector('.progress-text').textContent =
         `computing… ${((performance.now() - started) / 1000).toFixed(1)} s${detail()}`;
       box.hidden = false;
+      if (!this.shownSince.has(view)) this.shownSince.set(view, started);
       this.timers.set(view, setTimeout(tick, 100));
     };
     this.timers.set(view, setTimeout(tick, SHOW_AFTER_MS));
@@ -185,6 +190,7 @@ export class Progress {
   hide(view) {
     clearTimeout(this.timers.get(view));
     this.timers.delete(view);
+    this.shownSince.delete(view);
     const box = document.getElementById(view)?.parentElement.querySelector('.progress');
     if (!box) return;
     // The keyboard on Stop stays in the chart's figure: hidden, Stop dropped the focus to the

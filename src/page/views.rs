@@ -167,16 +167,23 @@ fn factor(settings: &Settings) -> Option<f64> {
     (settings.get("mode") == "proportional").then(|| number(settings.get("factor")))
 }
 
+/// The policy with its jitter (mode and factor) and seed: what every sampled view draws.
+fn seeded_policy_params(settings: &Settings) -> Params {
+    Params {
+        mode: Some(text(settings, "mode")),
+        factor: factor(settings),
+        seed: Some(number(settings.get("seed"))),
+        ..policy_params(settings)
+    }
+}
+
 /// The policy with its jitter, seed and sample sizes; the deadline-safe sizing when a deadline
 /// is set (listed gaps leave it out: it adds attempts to base × multiplier).
 pub fn jitter_params(settings: &Settings) -> Params {
     let mut params = Params {
-        mode: Some(text(settings, "mode")),
-        factor: factor(settings),
-        seed: Some(number(settings.get("seed"))),
         samples: Some(number(settings.get("samples"))),
         deliveries: Some(number(settings.get("deliveries"))),
-        ..policy_params(settings)
+        ..seeded_policy_params(settings)
     };
     let deadline = text(settings, "deadline");
     if !deadline.is_empty() && params.gaps.is_none() {
@@ -189,9 +196,6 @@ pub fn jitter_params(settings: &Settings) -> Params {
 pub fn staleness_params(settings: &Settings) -> Params {
     let optional = |key: &str| Some(text(settings, key)).filter(|t| !t.is_empty());
     Params {
-        mode: Some(text(settings, "mode")),
-        factor: factor(settings),
-        seed: Some(number(settings.get("seed"))),
         tolerance: optional("tolerance").map(DurationInput::Text),
         // Left out while inactive ([`inactive_fields`]): the page's default lag (1 h) refused
         // the chart with "max-lag must be given only with a tolerance", a lag never set.
@@ -200,7 +204,7 @@ pub fn staleness_params(settings: &Settings) -> Params {
             .map(DurationInput::Text),
         // The page's sample count, up to what a staleness report draws at most.
         samples: Some(number(settings.get("samples")).min(crate::staleness::MAX_SAMPLES as f64)),
-        ..policy_params(settings)
+        ..seeded_policy_params(settings)
     }
 }
 
@@ -299,16 +303,8 @@ fn drawn_as_preset(settings: &Settings) -> Option<crate::presets::Preset> {
     if settings.get("compare") == preset.name {
         return None;
     }
-    let params = policy_params(settings);
-    let same = params.policy().ok()? == preset.policy
-        && Params {
-            mode: Some(text(settings, "mode")),
-            factor: factor(settings),
-            ..params
-        }
-        .jitter()
-        .ok()?
-            == preset.jitter;
+    let params = seeded_policy_params(settings);
+    let same = params.policy().ok()? == preset.policy && params.jitter().ok()? == preset.jitter;
     same.then_some(preset)
 }
 

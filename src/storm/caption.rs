@@ -3,6 +3,7 @@
 use super::report::{Recovery, Summary};
 use super::Drain;
 use super::Scenario;
+use crate::duration::format_precise;
 use crate::format_duration;
 use crate::number_text::{format_count, format_expected_count, grouped, without_trailing_zeros};
 use crate::report::whole_percent;
@@ -65,8 +66,9 @@ pub(crate) fn caption(
         text += &format!(
             "The outage starts at {}, after the last delivery arrived (by {}): it meets only \
              deliveries still queued or retrying then. ",
-            format_duration(f64::from(scenario.outage.0)),
-            format_duration(f64::from(arrivals_end)),
+            // As given: "7 days" for 6 days 23 h 59 min 59 s contradicted the 7-day limit.
+            format_precise(f64::from(scenario.outage.0)),
+            format_precise(f64::from(arrivals_end)),
         );
     } else if !no_outage && steady >= 1.0 && arrivals_end <= scenario.outage.0 + scenario.outage.1 {
         // A 2 h outage of the article's 2 h traffic: the storm after it is the backlog's
@@ -162,20 +164,20 @@ pub(crate) fn caption(
         Drain::NotDrained => {
             // Not drained when the simulation stopped: at its limit, or before it with every
             // retry left due past it (it read "has not drained 0 s after recovery" for a 7-day
-            // outage of yearly retries).
+            // outage of yearly retries). Not "the storm outlives the outage": there may be
+            // no retry at all after recovery (outside review).
             let limit =
                 crate::duration::as_adjective(&format_duration(f64::from(super::MAX_HORIZON_S)));
             // An outage ends before the limit, so its recovery is simulated.
             let end = format!("{horizon_after} after recovery");
             if summary.horizon_s >= super::MAX_HORIZON_S {
                 format!(
-                    "The storm outlives the outage: the backlog has not drained by the \
-                     simulation's {limit} limit ({end}). "
+                    "The backlog has not drained by the simulation's {limit} limit ({end}). "
                 )
             } else {
                 format!(
-                    "The storm outlives the outage: the backlog has not drained when the \
-                     simulation ends {end}, as every retry left is due past its {limit} limit. "
+                    "The backlog has not drained when the simulation ends {end}: every retry \
+                     left is due past its {limit} limit. "
                 )
             }
         }
@@ -250,7 +252,7 @@ fn scenario_text(scenario: &Scenario) -> String {
     let outage = match scenario.outage.1 {
         0 => "Without an outage".to_string(),
         seconds => {
-            let outage = crate::duration::with_article(&format_duration(f64::from(seconds)));
+            let outage = crate::duration::with_article(&format_precise(f64::from(seconds)));
             // Capitalised: it opens the caption.
             format!("A{} outage", &outage[1..])
         }
@@ -259,7 +261,7 @@ fn scenario_text(scenario: &Scenario) -> String {
         format!(
             "a batch of {} at {}",
             format_count(f64::from(deliveries)),
-            format_duration(f64::from(at))
+            format_precise(f64::from(at))
         )
     });
     let steady = (scenario.traffic_s > 0).then(|| arrival_rate(scenario.arrivals_per_s));
@@ -397,9 +399,17 @@ mod tests {
             late.contains("The outage starts at 3 h, after the last delivery arrived (by 2 h): it meets only deliveries still queued or retrying then."),
             "{late}"
         );
+        // Written as given, not rounded to the 7-day limit it is before.
+        let last_second = caption((7 * 86_400 - 2, 1), None);
+        assert!(
+            last_second.starts_with("A 1 s outage at ")
+                && last_second.contains("The outage starts at 6 days 23 h 59 min 58 s, after"),
+            "{last_second}"
+        );
         let batch_late = caption((4 * 3_600, 600), Some((100, 3 * 3_600)));
         assert!(
-            batch_late.contains("after the last delivery arrived (by 3 h)"),
+            // The batch arrives within its second, 3 h to 3 h 1 s.
+            batch_late.contains("after the last delivery arrived (by 3 h 1 s)"),
             "{batch_late}"
         );
         // Steady traffic too slow to bring anyone: the batch at second 0 is every arrival.
@@ -539,13 +549,13 @@ mod tests {
         let week = yearly(7 * 86_400 - 1);
         assert!(
             week.contains(
-                "the backlog has not drained by the simulation's 7-day limit (1 s after recovery)."
+                "The backlog has not drained by the simulation's 7-day limit (1 s after recovery)."
             ),
             "{week}"
         );
         let day = yearly(86_400);
         assert!(
-            day.contains("has not drained when the simulation ends 1 s after recovery, as every retry left is due past its 7-day limit."),
+            day.contains("The backlog has not drained when the simulation ends 1 s after recovery: every retry left is due past its 7-day limit."),
             "{day}"
         );
     }

@@ -183,6 +183,24 @@ test('a newer input supersedes a running computation, and the stale result never
   });
 });
 
+test('a newer heavy input keeps the progress shown instead of hiding and showing it again', { timeout: 120_000 }, async () => {
+  await open('#samples=1000000&attempts=1000', async (page) => {
+    await until(() => progressShown(page, 'distribution'), 'the distribution to show its progress');
+    // Counts each time the progress is hidden from now on.
+    await page.$eval('.canvas-box:has(#distribution) .progress', (box) => {
+      window.__e2e.progressHidden = 0;
+      new MutationObserver(() => {
+        if (box.hidden) window.__e2e.progressHidden += 1;
+      }).observe(box, { attributes: true, attributeFilter: ['hidden'] });
+    });
+    // Another million draws, under a new seed.
+    await page.fill('#seed-text', '43');
+    await finalStatus(page);
+    assert.match(await textOf(page, '#distribution-caption'), /\bseed 43\b/);
+    assert.equal(await page.evaluate(() => window.__e2e.progressHidden), 1, 'hidden once, when the newest result landed');
+  });
+});
+
 test('Stop ends a computation and leaves no progress behind', { timeout: 120_000 }, async () => {
   await open('#samples=1000000&attempts=1000', async (page) => {
     await until(() => progressShown(page, 'distribution'), 'the distribution to show its progress');

@@ -12,6 +12,22 @@ const YEAR: f64 = 365.0 * DAY;
 /// How a refusal shows what a duration looks like.
 pub(crate) const DURATION_EXAMPLES: &str = "such as 30s, 4m30s, 4.5min, 3h or 1d";
 
+/// How a duration must be written, as [`parse_duration`]'s refusals of text that reads as one
+/// but is refused as written say it ("a duration …").
+const NEVER_NEGATIVE: &str = "such as 30s, never negative";
+const NO_MONTH_M: &str = "such as 30s, 5m, 4.5min, 3h or 1d (M is a month in that notation: \
+                          write month for months, m or min for minutes)";
+const EACH_UNIT_ONCE: &str = "with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d";
+
+/// The rule of how to write a duration that a refusal by [`parse_duration`] states in `valid`
+/// ("with each unit once, such as …"), for a caller that adds its own range to it; `None` for
+/// any other refusal.
+pub(crate) fn how_to_write(valid: &str) -> Option<&str> {
+    valid
+        .strip_prefix("a duration ")
+        .filter(|how| [NEVER_NEGATIVE, NO_MONTH_M, EACH_UNIT_ONCE].contains(how))
+}
+
 /// Parses a duration into seconds. A bare number is seconds.
 ///
 /// Whole-unit forms (`4m30s`, `2h30m`, `1d`, `50ms`) go to `humantime`; a single decimal
@@ -40,7 +56,7 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
         return Err(Error::out_of_range(
             field,
             text.trim(),
-            "a duration such as 30s, never negative",
+            format!("a duration {NEVER_NEGATIVE}"),
         ));
     }
     // humantime reads `M` as months, one letter from `m`: a typo would make minutes months.
@@ -51,8 +67,7 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
         return Err(Error::out_of_range(
             field,
             text.trim(),
-            "a duration such as 30s, 5m, 4.5min, 3h or 1d (M is a month in that notation: write \
-             month for months, m or min for minutes)",
+            format!("a duration {NO_MONTH_M}"),
         ));
     }
     // humantime sums every part: "1h 1h" is 2 h. A unit written twice is a typo, not a sum.
@@ -69,7 +84,7 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
         return Err(Error::out_of_range(
             field,
             format!("{:?}", text.trim()),
-            "a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d",
+            format!("a duration {EACH_UNIT_ONCE}"),
         ));
     }
     // A number may have an exponent (`1e2`, `1.5e2s`), as every number flag takes it; spaces

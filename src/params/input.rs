@@ -101,12 +101,14 @@ impl DurationInput {
                 field,
                 value,
                 valid,
-            } if valid.starts_with("a duration such as")
-                || valid.starts_with("a duration with") =>
-            {
-                let how = valid.trim_start_matches("a duration ");
-                Error::out_of_range(field, value, format!("{range}, {how}"))
-            }
+            } => match crate::duration::how_to_write(&valid) {
+                Some(how) => Error::out_of_range(field, value, format!("{range}, {how}")),
+                None => Error::OutOfRange {
+                    field,
+                    value,
+                    valid,
+                },
+            },
             other => other,
         })
     }
@@ -216,4 +218,35 @@ impl NumberInput {
 pub fn parse_percent(text: &str) -> Option<f64> {
     let text = text.trim();
     text.strip_suffix('%').unwrap_or(text).trim().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DurationInput;
+
+    /// Text refused as written (a month's `M`, a unit twice, a second minus sign) is told the
+    /// field's range as well as the rule it broke.
+    #[test]
+    fn text_refused_as_written_is_told_the_range_and_the_rule() {
+        let refused = |text: &str| {
+            DurationInput::Text(text.into())
+                .seconds_within("traffic", "a duration from 1 s to 7 days")
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            refused("10M"),
+            "traffic must be a duration from 1 s to 7 days, such as 30s, 5m, 4.5min, 3h or 1d (M is a month in that notation: write month for months, m or min for minutes), got 10M"
+        );
+        assert_eq!(
+            refused("1h 1h"),
+            "traffic must be a duration from 1 s to 7 days, with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d, got \"1h 1h\""
+        );
+        assert_eq!(
+            refused("--5s"),
+            "traffic must be a duration from 1 s to 7 days, such as 30s, never negative, got --5s"
+        );
+        assert!(refused("soon")
+            .starts_with("traffic must be a duration from 1 s to 7 days, such as 30s, 4m30s"));
+    }
 }

@@ -317,11 +317,30 @@ fn seeded_storm_in_wasm_equals_native_and_draws() {
     let input = r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "full", "seed": 9,
                     "policy": "exponential", "traffic": "20m", "budget": "10%", "engine": "discrete"}"#;
     let js = backoff_lab::wasm::api::storm(params(input)).expect("valid scenario");
+    let scenario = js_sys::Reflect::get(&js, &"scenario".into()).unwrap();
     let from_wasm: StormReport = serde_wasm_bindgen::from_value(js).unwrap();
     let native_params: backoff_lab::Params = serde_json::from_str(input).unwrap();
     let native = simulate_discrete(&native_params.scenario().unwrap(), false).unwrap();
     assert_eq!(from_wasm, native);
     assert_eq!(from_wasm.summary.arrivals, 12_000.0);
+    // Beside the report, what was simulated with the defaults filled in, as the CLI's JSON
+    // has it: the 20 minutes of traffic, the budget's window and floor, the policy's gaps.
+    let field = |key: &str| js_sys::Reflect::get(&scenario, &key.into()).unwrap();
+    assert_eq!(field("traffic_s"), JsValue::from(1_200));
+    assert_eq!(field("budget_percent"), JsValue::from(10));
+    assert_eq!(field("budget_window_s"), JsValue::from(60));
+    assert_eq!(field("attempts"), JsValue::from(14));
+    assert_eq!(field("jitter"), JsValue::from("full"));
+    assert_eq!(field("rate_limit_per_s"), JsValue::NULL);
+    let as_the_cli = serde::Serialize::serialize(
+        &backoff_lab::storm::SimulatedScenario::of(&native_params.scenario().unwrap()),
+        &serde_wasm_bindgen::Serializer::json_compatible(),
+    )
+    .unwrap();
+    assert_eq!(
+        js_sys::JSON::stringify(&scenario).unwrap(),
+        js_sys::JSON::stringify(&as_the_cli).unwrap()
+    );
 
     let canvas = canvas("storm-test");
     let series = format!(

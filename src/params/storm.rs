@@ -23,6 +23,13 @@ impl Params {
         })
     }
 
+    /// [`Params::simulate`]'s report with the scenario it simulated, every default filled in:
+    /// what the CLI's `storm --format json` and the JS API's `storm()` return.
+    pub fn simulated(&self, keep_seconds: bool) -> Result<crate::storm::SimulatedStorm, Error> {
+        let report = self.simulate(keep_seconds)?;
+        Ok(crate::storm::SimulatedStorm::new(&self.scenario()?, report))
+    }
+
     /// The storm scenario: every field not given takes the article's value. The policy is the
     /// fixed interval unless `policy` is `exponential`; without `attempts` or `give_up`, a fixed
     /// interval gives up at 2 h and a backoff policy at 24 h (each as the number of attempts its

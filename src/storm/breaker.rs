@@ -33,6 +33,7 @@ use crate::Error;
 
 /// A circuit breaker on the sender: it opens on `failures` in a row, on a failure `share` over
 /// a window, or on either.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Breaker {
     /// Consecutive failed attempts that open it (1 to 10,000), if that rule is on.
@@ -97,6 +98,7 @@ impl Breaker {
 
 /// The breaker's failure-share rule: it opens when at least `percent` % of the attempts sent in
 /// the last `window_s` closed seconds failed, once at least `min_attempts` were sent in them.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct FailureShare {
     /// The share of failed attempts that opens the breaker, whole percent (1 to 100).

@@ -185,6 +185,7 @@ mod quota;
 pub(crate) use quota::RATIO_NEEDS;
 mod report;
 mod scenario;
+mod simulated;
 
 pub use arithmetic::{arithmetic_view, ArithmeticMinute, ArithmeticReport, ArithmeticSummary};
 pub use breaker::{Breaker, FailureShare};
@@ -202,6 +203,7 @@ pub(crate) use scenario::quoted_rate;
 pub use scenario::{
     arrivals_range, steady_count, Bounds, Scenario, Spec, MAX_DELIVERIES, MAX_HORIZON_S,
 };
+pub use simulated::{SimulatedBatch, SimulatedScenario, SimulatedStorm};
 
 use crate::Error;
 

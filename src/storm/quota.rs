@@ -30,6 +30,7 @@ pub const AWS_SUCCESS_REFUND: u32 = 1;
 
 /// A token bucket on retries. Serialized as `{"kind": "aws", "tokens": 500}` or
 /// `{"kind": "grpc", "max_tokens": 10, "token_ratio": 0.1}`.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum RetryQuota {

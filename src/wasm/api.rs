@@ -122,18 +122,18 @@ pub(super) fn storm_params(purpose: Purpose, params: JsValue) -> Result<Params, 
         .map_err(|e| api_error(&e))
 }
 
-/// A retry storm: per-minute attempts, successes, backlog and the summary. Same shape as
-/// `backoff-lab storm --format json`, less its `scenario` (what was simulated, every default
-/// filled in). Every field not given takes the article's value; the
+/// A retry storm: what was simulated (`scenario`, every default filled in), then per-minute
+/// attempts, successes, backlog and the summary. Same shape as `backoff-lab storm --format
+/// json`. Every field not given takes the article's value; the
 /// policy is the fixed 30 s interval unless a backoff field (`base`, `multiplier`, `cap`,
 /// `gaps`, `thenEvery`) or `policy: "exponential"` is given, as in the CLI.
-#[wasm_bindgen(unchecked_return_type = "StormReport")]
+#[wasm_bindgen(unchecked_return_type = "SimulatedStorm")]
 pub fn storm(
     #[wasm_bindgen(unchecked_param_type = "StormParams")] params: JsValue,
 ) -> Result<JsValue, JsValue> {
     let params = storm_params(Purpose::Storm, params)?;
-    let report = params.simulate(false).map_err(|e| api_error(&e))?;
-    to_js(&report)
+    let simulated = params.simulated(false).map_err(|e| api_error(&e))?;
+    to_js(&simulated)
 }
 
 /// The survival map of a storm scenario: which outages it survives at which capacity headroom,

@@ -751,6 +751,190 @@ summary: Summary,
 caption: string,
 };
 
+export type FailureShare = {
+/**
+ * The share of failed attempts that opens the breaker, whole percent (1 to 100).
+ */
+percent: number,
+/**
+ * The window, whole seconds (1 s to 1 h; 30 s by default).
+ */
+window_s: number,
+/**
+ * Attempts the window must hold before the share counts (1 to 1,000,000; 100 by default).
+ */
+min_attempts: number,
+};
+
+export type Breaker = {
+/**
+ * Consecutive failed attempts that open it (1 to 10,000), if that rule is on.
+ */
+failures: number | null,
+/**
+ * The share of failed attempts over a window that opens it, if that rule is on.
+ */
+share: FailureShare | null,
+/**
+ * Whole seconds it stays open before probing (1 s to 1 h; 30 s by default).
+ */
+cooldown_s: number,
+/**
+ * Attempts sent at most in a half-open second (1 to 1000; 1 by default).
+ */
+probes: number,
+};
+
+export type RetryQuota = { "kind": "aws",
+/**
+ * The bucket's size, whole tokens (10 to 1,000,000).
+ */
+tokens: number, } | { "kind": "grpc",
+/**
+ * The bucket's size, whole tokens (1 to 1000, as gRPC's service config allows).
+ */
+max_tokens: number,
+/**
+ * Tokens a success gives back (more than 0, at most 1).
+ */
+token_ratio: number,
+};
+
+export type SimulatedBatch = {
+/**
+ * How many deliveries the batch brings.
+ */
+deliveries: number,
+/**
+ * The second the batch arrives in.
+ */
+at_s: number,
+};
+
+export type SimulatedScenario = {
+/**
+ * Deliveries arriving per second while the steady traffic lasts.
+ */
+arrivals_per_s: number,
+/**
+ * How long the steady traffic lasts.
+ */
+traffic_s: number,
+/**
+ * A one-off batch of deliveries, if any.
+ */
+batch: SimulatedBatch | null,
+/**
+ * Requests per second the healthy destination serves.
+ */
+capacity_per_s: number,
+/**
+ * The healthy destination's latency, seconds (less than the timeout).
+ */
+latency_s: number,
+/**
+ * When the outage starts, whole seconds.
+ */
+outage_start_s: number,
+/**
+ * How long the outage lasts, whole seconds (0: no outage).
+ */
+outage_s: number,
+/**
+ * The sender's timeout, seconds.
+ */
+timeout_s: number,
+/**
+ * Attempts per delivery, the first included.
+ */
+attempts: number,
+/**
+ * The gaps before retries 1, 2, ... without jitter.
+ */
+gaps_s: Array<number>,
+/**
+ * `none`, `full`, `equal`, `decorrelated` or `proportional`.
+ */
+jitter: string,
+/**
+ * Proportional jitter's factor.
+ */
+jitter_factor: number | null,
+/**
+ * The seed of the jittered gaps and of the order retries are served in (discrete
+ * engine).
+ */
+seed: number,
+/**
+ * Whether the destination skips requests whose sender has already timed out.
+ */
+abandon: boolean,
+/**
+ * The retry budget: retries over its window at most this percent of the first attempts
+ * over it.
+ */
+budget_percent: number | null,
+/**
+ * The budget's trailing window, seconds, with a budget.
+ */
+budget_window_s: number | null,
+/**
+ * Retries per second the budget always allows on top of its share, with a budget.
+ */
+budget_floor_per_s: number | null,
+/**
+ * Attempts per second at most, first attempts and retries combined.
+ */
+rate_limit_per_s: number | null,
+/**
+ * Whether every delivery is held while the endpoint is down.
+ */
+pause: boolean,
+/**
+ * Attempts per second at most from recovery on, with a pause (its default filled in).
+ */
+resume_rate_per_s: number | null,
+/**
+ * The `Retry-After` (seconds) of the destination's 429 answers.
+ */
+retry_after_s: number | null,
+/**
+ * The queue wait above which the destination answers 429, with a `Retry-After`.
+ */
+retry_after_threshold_s: number | null,
+/**
+ * The sender's token bucket on retries.
+ */
+retry_quota: RetryQuota | null,
+/**
+ * The sender's circuit breaker.
+ */
+breaker: Breaker | null,
+};
+
+export type SimulatedStorm = {
+/**
+ * What was simulated.
+ */
+scenario: SimulatedScenario,
+/**
+ * Which engine produced it: `discrete` or `fluid`.
+ */
+engine: string,
+/**
+ * One row per minute; minute 1 is the first.
+ */
+minutes: Array<Interval>,
+/**
+ * The summary.
+ */
+summary: Summary,
+/**
+ * The outcome in words.
+ */
+caption: string,
+};
+
 export type ArithmeticMinute = {
 /**
  * 1-based minute.

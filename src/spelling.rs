@@ -18,22 +18,27 @@ pub fn nearest<'a>(given: &str, known: &[&'a str]) -> Option<&'a str> {
         .map(|(_, word)| word)
 }
 
-/// The edit distance between `a` and `b` (insertions, deletions, substitutions).
+/// The edit distance between `a` and `b`: insertions, deletions, substitutions and swaps of
+/// two neighbouring letters (`veiw` is one slip of `view`, two by the first three alone), each
+/// letter edited once (the optimal string alignment distance).
 fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != cb));
-            diagonal = above;
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // The rows for `a`'s first `i - 2`, `i - 1` and `i` letters against each prefix of `b`.
+    let mut before: Vec<usize> = Vec::new();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            row[j] = (previous[j] + 1)
+                .min(row[j - 1] + 1)
+                .min(previous[j - 1] + usize::from(a[i - 1] != b[j - 1]));
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
         }
+        before = std::mem::replace(&mut previous, row);
     }
-    row[b.len()]
+    previous[b.len()]
 }
 
 #[cfg(test)]
@@ -53,5 +58,10 @@ mod tests {
         // The nearest, not the first near enough: `action` is one edit from `actions`, two from
         // `section`.
         assert_eq!(nearest("action", &["section", "actions"]), Some("actions"));
+        // Two letters swapped are one slip (a docs author's `veiw` drew the default view).
+        assert_eq!(nearest("veiw", &["view", "seed"]), Some("view"));
+        assert_eq!(nearest("tehme", &["theme"]), Some("theme"));
+        assert_eq!(nearest("vewi", &["view"]), None);
+        assert_eq!(edits("ca", "abc"), 3);
     }
 }

@@ -34,6 +34,9 @@ const STYLE = `
 .busy[hidden] { display: none; }
 ::slotted(img), ::slotted(svg), ::slotted(picture) { max-width: 100%; height: auto; }
 .chart[hidden], .fallback[hidden], .error[hidden], details[hidden], .actions[hidden] { display: none; }
+/* Printed before it came into view (and so started), an element without fallback children would
+   print its held box, empty; it prints nothing instead. */
+@media print { .chart.held { display: none; } }
 canvas { display: block; width: 100%; height: 100%; }
 .caption { margin: 0.4em 0 0; font-size: 0.9em; }
 .said { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
@@ -69,6 +72,18 @@ let wasmSource;
 let ready = null;
 let memo = null;
 let warned = false;
+
+/**
+ * HTML has no self-closing custom elements: after `<backoff-lab … />` the rest of the section
+ * becomes the element's fallback content, hidden once the chart is drawn (a docs author's next
+ * paragraphs and headings disappeared without a word). Headings or another element among its
+ * children are taken as that slip, and the console says so once per element.
+ */
+function warnIfUnclosed(element) {
+  if (!element.querySelector('h1, h2, h3, h4, h5, h6, backoff-lab')) return;
+  const view = element.getAttribute('view');
+  console.warn(`A backoff-lab element${view === null ? '' : ` (view "${view}")`} holds headings or another backoff-lab element as its fallback content, hidden once the chart is drawn: was it written self-closing, as <backoff-lab … />? HTML does not close it there: write <backoff-lab …></backoff-lab>.`);
+}
 // What every element on the page computes with: workers shared by all, each element's requests
 // under a key of its own (a newer one supersedes only that element's older one).
 let computer = null;
@@ -197,20 +212,22 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     // Parts a site may style or hide from outside (`backoff-lab::part(caption) { display:
     // none }` where the page carries its own caption).
     this.parts = {};
+    // The errors first, above the chart or the fallback content alike (under a fallback image
+    // an error was easy to miss).
+    this.parts.error = make('div', 'error');
+    this.parts.error.setAttribute('part', 'error');
+    this.parts.error.hidden = true;
     this.parts.fallback = make('div', 'fallback');
     this.parts.slot = make('slot', '', this.parts.fallback);
     // Children may be added after the element is connected (while the page is parsed, or by a
     // framework): whether the empty chart box is held for them is decided again each time.
     this.parts.slot.addEventListener('slotchange', () => this.reserveChartBox());
-    this.parts.error = make('div', 'error');
-    this.parts.error.setAttribute('part', 'error');
-    this.parts.error.hidden = true;
     // The errors are said by a polite region that is always there (a region that joins the page
     // with its text is not announced by every screen reader; an alert interrupted at each
     // attribute a host wrote per keystroke).
     this.parts.said = make('div', 'said');
     this.parts.said.setAttribute('role', 'status');
-    this.parts.chart = make('div', 'chart');
+    this.parts.chart = make('div', 'chart held');
     this.parts.chart.setAttribute('part', 'chart');
     this.parts.chart.hidden = true;
     this.parts.canvas = make('canvas', '', this.parts.chart);
@@ -292,6 +309,12 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     this.settled = false;
   }
 
+  /** A chart (or its error) takes the element's place: its box is no longer held for it. */
+  settle() {
+    this.settled = true;
+    this.parts.chart.classList.remove('held');
+  }
+
   /** Whether light-DOM children give the element something to show without its chart. */
   hasFallback() {
     return this.parts.slot.assignedNodes()
@@ -355,6 +378,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
 
   start() {
     this.started = true;
+    warnIfUnclosed(this);
     wasm().then(() => {
       upgradeProperties(this);
       this.schedule();
@@ -366,7 +390,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
    * says why once a page, and the host hears it from every element as a `backoff-lab:error`
    * with no field. */
   unavailable(error) {
-    this.settled = true;
+    this.settle();
     this.parts.fallback.hidden = false;
     this.parts.chart.hidden = true;
     const cause = error?.message ?? String(error);
@@ -483,7 +507,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     }
     // The first chart still computing: the box stays held, as before the element started.
     if (this.computed === null && this.waiting) return;
-    this.settled = true;
+    this.settle();
     let drawn = null;
     let failure = this.failure;
     if (this.computed !== null && failure === null) {

@@ -256,7 +256,27 @@ fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Res
         ))
     };
     let hash = state.split_once('#').map_or(state, |(_, hash)| hash);
-    let decoded = page::decode_hash(hash);
+    // The element's own `actions` (its download buttons, not its chart) is left out: the
+    // element's attributes joined by `&` are a state, as the README says (it was refused as an
+    // unknown setting).
+    let hash = hash
+        .split('&')
+        .filter(|pair| pair.split('=').next() != Some("actions"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let decoded = page::decode_hash(&hash);
+    // A view the link names is the figure's: another one was drawn as the figure's kind
+    // without a word (`figure timeline --state "view=storm&…"`).
+    if decoded.given.contains(&"view") && decoded.settings.get("view") != kind.name() {
+        return Err(Error::out_of_range(
+            "state",
+            format!("view={}", decoded.settings.get("view")),
+            format!(
+                "the figure's own view, {} (or no view: the figure's kind is its view)",
+                kind.name()
+            ),
+        ));
+    }
     // A storm field the page keeps but does not use (`budget-window` without `budget`) is kept
     // as the page's own links keep it, and drawn without, as the page and the element draw it.
     // What completing the link ignores (a base beside Svix's gaps) is refused as the rest.

@@ -317,6 +317,34 @@ fn a_figure_of_a_state_is_the_pages_chart() {
     let light = stdout(&run(&["figure", "timeline", "--state", ""]));
     assert_eq!(dark, flagged);
     assert_ne!(dark, light);
+    // The element's attributes joined as the README says, `actions` among them: its buttons
+    // are no part of the figure.
+    let with_actions = stdout(&run(&[
+        "figure",
+        "timeline",
+        "--state",
+        "preset=svix&actions",
+    ]));
+    assert_eq!(
+        with_actions,
+        stdout(&run(&["figure", "timeline", "--state", "preset=svix"]))
+    );
+    // A view the link names is the figure's own; another had been drawn as the figure's kind.
+    let same_view = stdout(&run(&[
+        "figure",
+        "storm",
+        "--state",
+        "view=storm&budget=10",
+    ]));
+    assert_eq!(
+        same_view,
+        stdout(&run(&["figure", "storm", "--state", "budget=10"]))
+    );
+    refused(
+        &["figure", "timeline", "--state", "view=storm&budget=10"],
+        "error: --state must be the figure's own view, timeline (or no view: the figure's kind is \
+         its view), got view=storm",
+    );
     // `--dark` against the link's `theme=light` had drawn dark without a word.
     let args = ["figure", "timeline", "--state", "theme=light", "--dark"];
     refused(

@@ -84,6 +84,12 @@ for (const [id, set] of [
     <p id="below">Below.</p>
     <div id="spacer-2"></div>
     <backoff-lab id="far-fallback" view="timeline"><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>`),
+  // A docs author's self-closing element: HTML makes what follows its fallback content.
+  'unclosed.html': page(`
+    <backoff-lab id="unclosed" view="timeline" />
+    <h2>Next section</h2>
+    <p>More text.</p>
+    <backoff-lab id="closed" view="timeline"><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>`),
   'inline.html': page('<backoff-lab id="timeline" view="timeline"></backoff-lab>', './node_modules/backoff-lab/backoff-lab.inline.js'),
   // A chart a second or more of work (the staleness report of 10,000 jittered attempts) beside
   // a quick one, and a button of the host's own.
@@ -503,6 +509,12 @@ test('arrivals over the work limit are named as arrivals with their range; an un
     assert.equal(seen.error, over[0][2], 'shown as it is, naming the attribute');
     // Each value is valid, together they are over a work limit: no one default to draw instead.
     assert.deepEqual([seen.chartShown, seen.fallbackShown], [false, true]);
+    // Above the fallback image, as it is above a chart: under it, it was easy to miss.
+    const [errorBottom, imageTop] = await tab.evaluate(() => {
+      const host = document.getElementById('over');
+      return [host.shadowRoot.querySelector('.error').getBoundingClientRect().bottom, host.querySelector('img').getBoundingClientRect().top];
+    });
+    assert.ok(errorBottom <= imageTop, `the error (bottom ${errorBottom}) above the image (top ${imageTop})`);
     const nope = errors.filter(([id]) => id === 'nope');
     assert.equal(nope.length, 1);
     assert.match(nope[0][2], /^preset "nope" was ignored \(one of .+\); using none$/);
@@ -685,6 +697,20 @@ test('with WebAssembly refused by the CSP the fallback image stays, with one con
   }
 });
 
+test('a self-closing element, which swallows what follows it, is named in one console warning', async () => {
+  const { context, tab, warnings, problems } = await open(`${strict.url}/unclosed.html`);
+  try {
+    await until(async () => (await rendered(tab, 'unclosed')).length > 0, 'the unclosed element drawn', 30_000);
+    await until(async () => (await rendered(tab, 'closed')).length > 0, 'the closed element drawn', 30_000);
+    const said = warnings.filter((w) => w.includes('self-closing'));
+    assert.equal(said.length, 1, `one warning, for the unclosed element alone: ${JSON.stringify(warnings)}`);
+    assert.match(said[0], /^A backoff-lab element \(view "timeline"\) holds headings .* write <backoff-lab …><\/backoff-lab>\.$/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('an element far below the fold holds its chart\'s box before it starts, so drawing it moves nothing', async () => {
   const { context, tab, problems } = await open(`${strict.url}/far.html`, { viewport: { width: 1000, height: 800 } });
   try {
@@ -707,6 +733,13 @@ test('an element far below the fold holds its chart\'s box before it starts, so 
     assert.equal(before.height, 380, `the element holds its chart's box before it starts: ${JSON.stringify(before)}`);
     assert.equal(before.canvasHidden, 'true', 'the empty box is no image with no name for a screen reader');
     assert.ok(before.fallbackImage > 100, `fallback children are shown until the chart is drawn: ${JSON.stringify(before)}`);
+    // Printed before it starts, it prints no empty box (its fallback children, where it has
+    // them, print as they show).
+    await tab.emulateMedia({ media: 'print' });
+    const printed = await boxes();
+    assert.equal(printed.height, 0, `no empty box in print: ${JSON.stringify(printed)}`);
+    assert.ok(printed.fallbackImage > 100, `the fallback image prints: ${JSON.stringify(printed)}`);
+    await tab.emulateMedia({ media: 'screen' });
 
     await tab.evaluate(() => document.getElementById('far').scrollIntoView());
     await until(async () => (await rendered(tab, 'far')).length > 0, 'the chart to render', 30_000);

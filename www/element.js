@@ -76,11 +76,13 @@ let warned = false;
 /**
  * HTML has no self-closing custom elements: after `<backoff-lab … />` the rest of the section
  * becomes the element's fallback content, hidden once the chart is drawn (a docs author's next
- * paragraphs and headings disappeared without a word). Headings or another element among its
- * children are taken as that slip, and the console says so once per element.
+ * paragraphs and headings disappeared without a word). A heading or another element among its
+ * own children is taken as that slip, and the console says so once per element; a slip followed
+ * by paragraphs alone reads as a fallback, and is not told.
  */
 function warnIfUnclosed(element) {
-  if (!element.querySelector('h1, h2, h3, h4, h5, h6, backoff-lab')) return;
+  // Its own children only: a fallback <figure> may hold a heading of its own.
+  if (!element.querySelector(':scope > :is(h1, h2, h3, h4, h5, h6, backoff-lab)')) return;
   const view = element.getAttribute('view');
   console.warn(`A backoff-lab element${view === null ? '' : ` (view "${view}")`} holds headings or another backoff-lab element as its fallback content, hidden once the chart is drawn: was it written self-closing, as <backoff-lab … />? HTML does not close it there: write <backoff-lab …></backoff-lab>.`);
 }

@@ -170,22 +170,11 @@ function load() {
   const title = pageConfig().views.find((v) => v.name === settings.view)?.title ?? 'retry timeline';
   document.title = `backoff-lab: ${title}`;
   // The full explorer with the same settings (relative, so a served copy links to its
-  // neighbour), where there is one beside this page.
+  // neighbour). Not from file://: the explorer's modules cannot load there, and a copy of the
+  // embed page's three files has no explorer beside it (the link led to a missing file).
   const explorer = $('open-explorer');
+  explorer.hidden = location.protocol === 'file:';
   explorer.setAttribute('href', `./index.html${location.hash}`);
-  explorerIsBeside().then((beside) => { explorer.hidden = !beside; });
-}
-
-let explorerBeside = null;
-
-/** Whether the explorer is beside this page, asked once: a copy of the embed page's three files
- * has none (its link led to a missing file, served as from file://), and from file:// the
- * explorer's modules cannot load. */
-function explorerIsBeside() {
-  explorerBeside ??= location.protocol === 'file:'
-    ? Promise.resolve(false)
-    : fetch('./index.html', { method: 'HEAD' }).then((response) => response.ok, () => false);
-  return explorerBeside;
 }
 
 function draw() {

@@ -264,19 +264,9 @@ fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Res
         .filter(|pair| pair.split('=').next() != Some("actions"))
         .collect::<Vec<_>>()
         .join("&");
+    // A `view` in the link is left out, as the README says: the figure's kind is its view (a
+    // **Copy link** address carries the view the explorer's Embed box was set to).
     let decoded = page::decode_hash(&hash);
-    // A view the link names is the figure's: another one was drawn as the figure's kind
-    // without a word (`figure timeline --state "view=storm&…"`).
-    if decoded.given.contains(&"view") && decoded.settings.get("view") != kind.name() {
-        return Err(Error::out_of_range(
-            "state",
-            format!("view={}", decoded.settings.get("view")),
-            format!(
-                "the figure's own view, {} (or no view: the figure's kind is its view)",
-                kind.name()
-            ),
-        ));
-    }
     // A storm field the page keeps but does not use (`budget-window` without `budget`) is kept
     // as the page's own links keep it, and drawn without, as the page and the element draw it.
     // What completing the link ignores (a base beside Svix's gaps) is refused as the rest.

@@ -11,23 +11,32 @@ impl Params {
     /// refusal names `arrivals`, the input the user changed (it read "--traffic must be at most
     /// 1000000000 attempts at worst" for `--arrivals 1000/s`).
     pub fn simulate(&self, keep_seconds: bool) -> Result<crate::storm::StormReport, Error> {
-        crate::storm::simulate(&self.scenario()?, self.engine()?, keep_seconds).map_err(|error| {
-            match error {
+        self.simulate_scenario(&self.scenario()?, keep_seconds)
+    }
+
+    /// [`Params::simulate`]'s report with the scenario it simulated, every default filled in:
+    /// what the CLI's `storm --format json` and the JS API's `storm()` return.
+    pub fn simulated(&self, keep_seconds: bool) -> Result<crate::storm::SimulatedStorm, Error> {
+        let scenario = self.scenario()?;
+        let report = self.simulate_scenario(&scenario, keep_seconds)?;
+        Ok(crate::storm::SimulatedStorm::new(&scenario, report))
+    }
+
+    fn simulate_scenario(
+        &self,
+        scenario: &Scenario,
+        keep_seconds: bool,
+    ) -> Result<crate::storm::StormReport, Error> {
+        crate::storm::simulate(scenario, self.engine()?, keep_seconds).map_err(
+            |error| match error {
                 Error::OutOfRange {
                     field: "traffic", ..
                 } if self.arrivals.is_some() && self.traffic.is_none() => {
                     error.for_field("arrivals")
                 }
                 error => error,
-            }
-        })
-    }
-
-    /// [`Params::simulate`]'s report with the scenario it simulated, every default filled in:
-    /// what the CLI's `storm --format json` and the JS API's `storm()` return.
-    pub fn simulated(&self, keep_seconds: bool) -> Result<crate::storm::SimulatedStorm, Error> {
-        let report = self.simulate(keep_seconds)?;
-        Ok(crate::storm::SimulatedStorm::new(&self.scenario()?, report))
+            },
+        )
     }
 
     /// The storm scenario: every field not given takes the article's value. The policy is the

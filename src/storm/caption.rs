@@ -77,7 +77,7 @@ pub(crate) fn caption(
         text += &format!(
             "The traffic ends at {}, by the outage's end: no new delivery arrives after \
              recovery, and the backlog is all the destination meets. ",
-            format_duration(f64::from(arrivals_end)),
+            format_precise(f64::from(arrivals_end)),
         );
     }
     let share = |n: f64| n / summary.arrivals.max(1.0) * 100.0;

@@ -329,21 +329,16 @@ fn a_figure_of_a_state_is_the_pages_chart() {
         with_actions,
         stdout(&run(&["figure", "timeline", "--state", "preset=svix"]))
     );
-    // A view the link names is the figure's own; another had been drawn as the figure's kind.
-    let same_view = stdout(&run(&[
-        "figure",
-        "storm",
-        "--state",
-        "view=storm&budget=10",
-    ]));
+    // The figure's kind is its view, whatever view a copied link was set to embed.
+    let timeline = stdout(&run(&["figure", "timeline", "--state", "preset=svix"]));
     assert_eq!(
-        same_view,
-        stdout(&run(&["figure", "storm", "--state", "budget=10"]))
-    );
-    refused(
-        &["figure", "timeline", "--state", "view=storm&budget=10"],
-        "error: --state must be the figure's own view, timeline (or no view: the figure's kind is \
-         its view), got view=storm",
+        stdout(&run(&[
+            "figure",
+            "timeline",
+            "--state",
+            "view=storm&preset=svix"
+        ])),
+        timeline
     );
     // `--dark` against the link's `theme=light` had drawn dark without a word.
     let args = ["figure", "timeline", "--state", "theme=light", "--dark"];

@@ -89,7 +89,8 @@ for (const [id, set] of [
     <backoff-lab id="unclosed" view="timeline" />
     <h2>Next section</h2>
     <p>More text.</p>
-    <backoff-lab id="closed" view="timeline"><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>`),
+    <backoff-lab id="closed" view="timeline"><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>
+    <backoff-lab id="figured" view="timeline"><figure><h3>Retry timeline</h3><img src="./fallback.svg" alt="the retry timeline, static"></figure></backoff-lab>`),
   'inline.html': page('<backoff-lab id="timeline" view="timeline"></backoff-lab>', './node_modules/backoff-lab/backoff-lab.inline.js'),
   // A chart a second or more of work (the staleness report of 10,000 jittered attempts) beside
   // a quick one, and a button of the host's own.
@@ -702,6 +703,8 @@ test('a self-closing element, which swallows what follows it, is named in one co
   try {
     await until(async () => (await rendered(tab, 'unclosed')).length > 0, 'the unclosed element drawn', 30_000);
     await until(async () => (await rendered(tab, 'closed')).length > 0, 'the closed element drawn', 30_000);
+    // A fallback figure with a heading of its own is no slip.
+    await until(async () => (await rendered(tab, 'figured')).length > 0, 'the element with a figure drawn', 30_000);
     const said = warnings.filter((w) => w.includes('self-closing'));
     assert.equal(said.length, 1, `one warning, for the unclosed element alone: ${JSON.stringify(warnings)}`);
     assert.match(said[0], /^A backoff-lab element \(view "timeline"\) holds headings .* write <backoff-lab …><\/backoff-lab>\.$/);

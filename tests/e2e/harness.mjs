@@ -90,12 +90,9 @@ export function watchProblems(page) {
     // A worker stopped while its script still loads (a newer input superseded its work: the
     // page's cancellation) aborts that request; a script that fails to load is an HTTP error
     // (below) or another failure.
-    const aborted = request.failure()?.errorText === 'net::ERR_ABORTED';
-    const cancelledWorker = aborted && /\/worker\.js$/.test(new URL(request.url()).pathname);
-    // The embed page asks (HEAD) whether the explorer is beside it; a test that closes the page
-    // first aborts the question.
-    const unansweredQuestion = aborted && request.method() === 'HEAD';
-    if (!ignorable(request.url()) && !cancelledWorker && !unansweredQuestion) {
+    const cancelledWorker =
+      request.failure()?.errorText === 'net::ERR_ABORTED' && /\/worker\.js$/.test(new URL(request.url()).pathname);
+    if (!ignorable(request.url()) && !cancelledWorker) {
       problems.push(`request failed: ${request.url()}: ${request.failure()?.errorText}`);
     }
   });

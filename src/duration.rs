@@ -392,6 +392,11 @@ pub(crate) fn format_cap(seconds: f64) -> String {
 /// millisecond), else as [`format_exact`] does but to the microsecond (in seconds past 100 h): a
 /// give-up time of 9.999 s written "10 s" put a 10 s outage on the wrong side of it.
 pub(crate) fn format_precise(seconds: f64) -> String {
+    // Past 365 days, the longest of any duration given, nothing is compared with it to the
+    // microsecond: written as everywhere ("6182057001 s" for a give-up past every outage).
+    if seconds > crate::policy::MAX_SPAN_S {
+        return format_duration(seconds);
+    }
     let reads_back = |text: &String| {
         parse_duration("duration", text).is_ok_and(|back| (back - seconds).abs() < 1e-6)
     };
@@ -653,6 +658,9 @@ mod tests {
             (10_782.857_142_857_143, "2 h 59 min 42.857143 s"),
             // A staleness caption read "outages up to 3872.390137 s deliver every event fresh".
             (3_872.390_137, "1 h 04 min 32.390137 s"),
+            // Past 365 days, written as everywhere: it read "6182057001 s".
+            (6_182_057_001.0, "196 years"),
+            (365.0 * DAY + 0.5, "365 days"),
         ];
         for (seconds, text) in cases {
             assert_eq!(format_precise(seconds), text, "{seconds}");

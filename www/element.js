@@ -77,14 +77,17 @@ let warned = false;
  * HTML has no self-closing custom elements: after `<backoff-lab … />` the rest of the section
  * becomes the element's fallback content, hidden once the chart is drawn (a docs author's next
  * paragraphs and headings disappeared without a word). A heading or another element among its
- * own children is taken as that slip, and the console says so once per element; a slip followed
- * by paragraphs alone reads as a fallback, and is not told.
+ * own children is taken as that slip, and so are three or more blocks of text (paragraphs,
+ * lists, code, tables: a fallback is an image, a figure or a line or two); the console says so
+ * once per element.
  */
 function warnIfUnclosed(element) {
   // Its own children only: a fallback <figure> may hold a heading of its own.
-  if (!element.querySelector(':scope > :is(h1, h2, h3, h4, h5, h6, backoff-lab)')) return;
+  const sections = element.querySelector(':scope > :is(h1, h2, h3, h4, h5, h6, backoff-lab)');
+  const blocks = element.querySelectorAll(':scope > :is(p, ul, ol, dl, pre, table, blockquote, div, section, article)');
+  if (!sections && blocks.length < 3) return;
   const view = element.getAttribute('view');
-  console.warn(`A backoff-lab element${view === null ? '' : ` (view "${view}")`} holds headings or another backoff-lab element as its fallback content, hidden once the chart is drawn: was it written self-closing, as <backoff-lab … />? HTML does not close it there: write <backoff-lab …></backoff-lab>.`);
+  console.warn(`A backoff-lab element${view === null ? '' : ` (view "${view}")`} holds ${sections ? 'headings or another backoff-lab element' : `${blocks.length} paragraphs or other blocks`} as its fallback content, hidden once the chart is drawn: was it written self-closing, as <backoff-lab … />? HTML does not close it there: write <backoff-lab …></backoff-lab>.`);
 }
 // What every element on the page computes with: workers shared by all, each element's requests
 // under a key of its own (a newer one supersedes only that element's older one).
@@ -151,10 +154,11 @@ function titleOf(view) {
 }
 
 /** The element's properties: one per setting (`theme` among them), named in camelCase (`giveUp`
- * for `give-up`), and `state` and `actions`, each with the attribute it reflects. The settings'
- * names come from the core, so the accessors exist only once the wasm has loaded. */
+ * for `give-up`), and its own attributes (`state`, `actions`), each with the attribute it
+ * reflects. The names come from the core, so the accessors exist only once the wasm has
+ * loaded. */
 function propertyNames() {
-  return [...Object.keys(decodeState('').settings), 'state', 'actions']
+  return [...Object.keys(decodeState('').settings), ...pageConfig().ownAttributes]
     .map((attribute) => [attribute.replace(/-([a-z])/g, (_, c) => c.toUpperCase()), attribute]);
 }
 

@@ -256,12 +256,12 @@ fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Res
         ))
     };
     let hash = state.split_once('#').map_or(state, |(_, hash)| hash);
-    // The element's own `actions` (its download buttons, not its chart) is left out: the
-    // element's attributes joined by `&` are a state, as the README says (it was refused as an
-    // unknown setting).
+    // The element's own attributes (`actions`: its download buttons, not its chart) are left
+    // out: the element's attributes joined by `&` are a state, as the README says (`actions`
+    // was refused as an unknown setting).
     let hash = hash
         .split('&')
-        .filter(|pair| pair.split('=').next() != Some("actions"))
+        .filter(|pair| !page::OWN_ATTRIBUTES.contains(&pair.split('=').next().unwrap_or_default()))
         .collect::<Vec<_>>()
         .join("&");
     // A `view` in the link is left out, as the README says: the figure's kind is its view (a

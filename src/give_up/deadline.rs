@@ -106,6 +106,64 @@ pub fn deadline_safe_attempts(
     Ok(lo)
 }
 
+/// The smallest cap from `lo_s` to `hi_s` with which `policy`'s base, multiplier and `attempts`
+/// keep the `level` percentile of the give-up time under `jitter` at or past `deadline_s`
+/// (with `hi_s` they do): the percentile grows with the cap, so it is bisected, forty times (a
+/// relative 1e-12 of the range). With decorrelated jitter each try draws thousands of
+/// schedules, so `hi_s` is kept.
+pub(crate) fn deadline_safe_cap(
+    policy: &Policy,
+    jitter: Jitter,
+    (deadline_s, level): (f64, f64),
+    attempts: u32,
+    (lo_s, hi_s): (f64, f64),
+) -> Result<f64, Error> {
+    if jitter == Jitter::Decorrelated {
+        return Ok(hi_s);
+    }
+    let reaches = |cap: f64| -> Result<bool, Error> {
+        let capped = Policy::new(policy.base_s(), policy.multiplier(), cap, Stop::Attempts(1))?;
+        let percentile = Percentile {
+            policy: &capped,
+            jitter,
+            level,
+        };
+        percentile.reaches(attempts, deadline_s)
+    };
+    let (mut lo, mut hi) = (lo_s, hi_s);
+    if reaches(lo)? {
+        return Ok(lo);
+    }
+    for _ in 0..40 {
+        let mid = lo + (hi - lo) / 2.0;
+        if reaches(mid)? {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(hi)
+}
+
+/// The give-up time's percentiles at `levels` under `jitter` for `policy` as it stands, on the
+/// fine grid (decorrelated: from the fixed-seed sample [`deadline_safe_attempts`] uses).
+pub(crate) fn give_up_percentiles<const N: usize>(
+    policy: &Policy,
+    jitter: Jitter,
+    levels: [f64; N],
+) -> Result<[f64; N], Error> {
+    let mut at = [0.0; N];
+    for (value, level) in at.iter_mut().zip(levels) {
+        let percentile = Percentile {
+            policy,
+            jitter,
+            level,
+        };
+        *value = percentile.on_grid(policy.attempts(), GRID)?.0;
+    }
+    Ok(at)
+}
+
 /// The latest deadline that [`deadline_safe_attempts`] answers for `policy` under `jitter` at
 /// `level`: the one the `level` percentile of the most attempts allowed reaches.
 pub fn deadline_reach(policy: &Policy, jitter: Jitter, level: f64) -> Result<f64, Error> {
@@ -121,7 +179,7 @@ pub fn deadline_reach(policy: &Policy, jitter: Jitter, level: f64) -> Result<f64
 /// of it. A percentile equal to the deadline (the median of 20 gaps drawn from [0, 10 s] is
 /// 100 s by symmetry) comes out of a grid's sums a few billionths short, and the count that
 /// reaches the deadline must not turn into the next one for that.
-fn reached(percentile_s: f64, deadline_s: f64) -> bool {
+pub(crate) fn reached(percentile_s: f64, deadline_s: f64) -> bool {
     percentile_s >= deadline_s * (1.0 - REACHED_TOLERANCE)
 }
 

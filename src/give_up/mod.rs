@@ -14,6 +14,7 @@ mod report;
 mod sampled;
 
 pub use deadline::{deadline_reach, deadline_safe_attempts, DeadlineSafe};
+pub(crate) use deadline::{deadline_safe_cap, give_up_percentiles, reached};
 pub use exact::{
     distribution, expected_give_up_s, GiveUpDistribution, GiveUpSummary, SumOfUniforms,
 };

@@ -28,6 +28,12 @@ pub struct AttributeError {
     pub message: String,
 }
 
+/// The element's attributes that are not settings: `state` (a share link whose settings the
+/// other attributes override) and `actions` (its download buttons). The element observes them
+/// beside the settings (`pageConfig().ownAttributes`), and `figure --state` leaves them out of
+/// an element's attributes joined as a link.
+pub const OWN_ATTRIBUTES: [&str; 2] = ["state", "actions"];
+
 /// HTML's own attributes that an element may carry (besides `data-*`, `aria-*` and a
 /// framework's `x:y`), never read as a slip of one of ours (`style` is two letters from
 /// `state`).
@@ -101,11 +107,10 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
             // A slip of an attribute's name (`attemps`, `give_up`, `giveUp`, which HTML reads as
             // `giveup`) drew the defaults without a word; another name (`id`, `class`, a
             // framework's own) is the page's business.
-            let own = ["state", "actions"];
             let known: Vec<&str> = Settings::default()
                 .iter()
                 .map(|(key, _)| key)
-                .chain(own)
+                .chain(OWN_ATTRIBUTES)
                 .collect();
             let html = HTML_ATTRIBUTES.contains(&name.as_str())
                 || ["data-", "aria-"]

@@ -349,7 +349,7 @@ impl Params {
         }
         let draws = match purpose {
             Purpose::GiveUp | Purpose::SampledMean => self.mode.is_none() || jitter.draws(),
-            Purpose::Staleness => jitter != crate::jitter::Jitter::None,
+            Purpose::Staleness => jitter.draws(),
             _ => true,
         };
         let drawn: [(&str, Option<&dyn GivenText>); 2] = [
@@ -581,7 +581,9 @@ mod tests {
         );
         // Left out, the distribution's mode is full jitter, which draws.
         assert_eq!(refused(r#", "samples": 10"#, Purpose::GiveUp), Ok(()));
-        // The staleness report is exact unless a mode is given; a proportional ±0% samples.
+        // The staleness report is exact unless a mode that draws is given: a proportional ±0%
+        // is exact too (it sampled, with percentiles a minute off the exact ones: outside
+        // product review).
         assert_eq!(
             refused(r#", "seed": 3"#, Purpose::Staleness),
             Err(format!("seed must be {exact}, got 3"))
@@ -589,6 +591,17 @@ mod tests {
         assert_eq!(
             refused(
                 r#", "mode": "proportional", "factor": 0, "samples": 100"#,
+                Purpose::Staleness
+            ),
+            Err(
+                "samples must be left out with proportional jitter of ±0% (the answers are \
+                 exact: nothing is drawn), got 100"
+                    .into()
+            )
+        );
+        assert_eq!(
+            refused(
+                r#", "mode": "proportional", "factor": 0.1, "samples": 100"#,
                 Purpose::Staleness
             ),
             Ok(())

@@ -36,9 +36,10 @@ pub struct Question {
 }
 
 impl Question {
-    /// Asks about `policy` with `jitter`. Without jitter every answer is exact and `seed` is
-    /// unused; with any jitter mode (a proportional factor of 0 included) answers are sampled from
-    /// [`DEFAULT_SAMPLES`] schedules drawn with `seed` (from 0 to 2^53 − 1).
+    /// Asks about `policy` with `jitter`. Without jitter (or with proportional jitter of ±0%,
+    /// which draws every schedule as written) every answer is exact and `seed` is unused; with
+    /// any other mode answers are sampled from [`DEFAULT_SAMPLES`] schedules drawn with `seed`
+    /// (from 0 to 2^53 − 1).
     pub fn new(policy: &Policy, jitter: Jitter, seed: u64) -> Result<Self, Error> {
         jitter.check_applies_to(policy)?;
         seeded_rng(seed)?;
@@ -84,12 +85,12 @@ impl Question {
     pub fn tolerance_s(&self) -> Option<f64> {
         self.tolerance_s
     }
-    /// How the answers are computed: exact without jitter, sampled with it.
+    /// How the answers are computed: exact without jitter (±0% included), sampled with it.
     pub fn method(&self) -> Method {
-        if self.jitter == Jitter::None {
-            Method::Exact
-        } else {
+        if self.jitter.draws() {
             Method::Sampled
+        } else {
+            Method::Exact
         }
     }
     /// The schedules drawn under jitter; `None` when exact.
@@ -152,20 +153,7 @@ impl Question {
     /// the top of the widest gap window (a proportional factor `f` reaches `(1 + f) × cap`), and
     /// for decorrelated jitter `min(cap, base × 3^(n−1))`. Exact in every mode: no sampling.
     pub fn max_recovery_lag_s(&self) -> f64 {
-        let policy = &self.policy;
-        let retries = policy.attempts() - 1;
-        if retries == 0 {
-            return 0.0;
-        }
-        if self.jitter == Jitter::Decorrelated {
-            // Each gap is below three times the previous, starting from the base.
-            let ramp = policy.base_s() * 3f64.powi(retries.min(i32::MAX as u32) as i32);
-            return ramp.min(policy.cap_s());
-        }
-        (1..=retries)
-            .filter_map(|retry| self.jitter.window(policy.gap(retry)))
-            .map(|(_, hi)| hi)
-            .fold(0.0, f64::max)
+        longest_drawn_gap(&self.policy, self.jitter)
     }
 
     /// Every requested outage and the derived lengths, exactly or by sampling.
@@ -199,4 +187,22 @@ impl Question {
             all_fresh_up_to_s: self.tolerance_s.map(|t| timeline.last_within(t)),
         })
     }
+}
+
+/// The longest gap `policy` can draw under `jitter` (0 without a retry): the largest lag after
+/// a long outage.
+pub(crate) fn longest_drawn_gap(policy: &Policy, jitter: Jitter) -> f64 {
+    let retries = policy.attempts() - 1;
+    if retries == 0 {
+        return 0.0;
+    }
+    if jitter == Jitter::Decorrelated {
+        // Each gap is below three times the previous, starting from the base.
+        let ramp = policy.base_s() * 3f64.powi(retries.min(i32::MAX as u32) as i32);
+        return ramp.min(policy.cap_s());
+    }
+    (1..=retries)
+        .filter_map(|retry| jitter.window(policy.gap(retry)))
+        .map(|(_, hi)| hi)
+        .fold(0.0, f64::max)
 }

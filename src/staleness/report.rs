@@ -46,10 +46,6 @@ pub struct StalenessReport {
     read_off_s: Option<f64>,
 }
 
-/// The suggestion's first finding under jitter: "keeps retrying 18 h after events stopped being
-/// worth delivering" reads the unjittered schedule, beside answers drawn with jitter.
-const AS_WRITTEN: &str = "These findings read the schedule as written, without its jitter.";
-
 impl StalenessReport {
     /// The report on outages of `outages_s` seconds. With `max_lag_s` (how late after recovery
     /// a delivery may be), it carries a [`Suggestion`], which needs the question's tolerance.
@@ -63,7 +59,7 @@ impl StalenessReport {
             // Bad input is refused; a schedule that cannot be derived is an answer.
             (Some(r), Some(t)) => {
                 check_max_lag(r)?;
-                match suggest(question.policy(), t, r) {
+                match suggest(question.policy(), question.jitter(), t, r) {
                     Ok(suggestion) => (Some(suggestion), None),
                     Err(why) => (None, Some(format!("No schedule derived: {why}."))),
                 }
@@ -106,15 +102,8 @@ impl StalenessReport {
 
     /// What the suggestion says in words: its findings, or why no schedule was derived (empty
     /// without an allowed lag).
-    /// Under jitter they start by saying that they read the schedule as written (its attempts
-    /// where the table puts them), not the jittered draws the answers above come from.
     pub fn suggestion_findings(&self) -> Vec<String> {
         match (&self.suggestion, &self.suggestion_refused) {
-            (Some(suggestion), _) if self.method == super::Method::Sampled => {
-                std::iter::once(AS_WRITTEN.to_string())
-                    .chain(suggestion.findings.iter().cloned())
-                    .collect()
-            }
             (Some(suggestion), _) => suggestion.findings.clone(),
             (None, Some(why)) => vec![why.clone()],
             (None, None) => Vec::new(),

@@ -12,7 +12,7 @@ use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
 
 use super::outage::{AllEvents, FirstEvent, OutageAnswer, SampledSpread, Spread, Tolerated};
-use super::timeline::{covered_len, exhausted_stale_len, Timeline, Walk};
+use super::timeline::{covered_len, exhausted_stale_len, lag_after, Timeline, Walk};
 use super::{Answers, SAFE_LEVEL};
 
 /// Draws `samples` schedules of `policy` with `jitter` from `seed` and hands each to `visit`
@@ -143,7 +143,7 @@ impl Tally {
         OutageAnswer {
             outage_s: d,
             first_event: if time.is_finite() {
-                FirstEvent::delivered(attempt, time - d, time)
+                FirstEvent::delivered(attempt, lag_after(time, d), time)
             } else {
                 FirstEvent::exhausted()
             },
@@ -196,9 +196,9 @@ impl Tally {
         let spread = SampledSpread {
             first_delivered_share,
             first_lag: Some(Spread {
-                p50_s: age.p50_s - d,
-                p95_s: age.p95_s - d,
-                max_s: age.max_s - d,
+                p50_s: lag_after(age.p50_s, d),
+                p95_s: lag_after(age.p95_s, d),
+                max_s: lag_after(age.max_s, d),
             }),
             first_age: Some(age),
         };
@@ -294,6 +294,83 @@ mod tests {
                 }
             }
         }
+    }
+
+    const MIN: f64 = 60.0;
+    const HOUR: f64 = 3_600.0;
+
+    /// A sampled percentile `estimate` of level `p` from `n` draws: the exact distribution function
+    /// at it lies within `p ± 5σ` (σ = √(p(1 − p)/n)), plus one draw for the nearest rank.
+    fn percentile_agrees(cdf: impl Fn(f64) -> f64, estimate: f64, p: f64, n: f64) -> bool {
+        let slack = 5.0 * (p * (1.0 - p) / n).sqrt() + 1.0 / n;
+        (cdf(estimate) - p).abs() <= slack
+    }
+
+    /// The exact lag distribution function of an outage `d` under attempt times `t`, written
+    /// independently of the crate: the share of `u` in `(0, L]` with `t_k(u) − u ≤ x`.
+    fn lag_cdf(t: &[f64], d: f64) -> impl Fn(f64) -> f64 + '_ {
+        let len = d.min(*t.last().unwrap());
+        move |x| {
+            let below: f64 = t
+                .windows(2)
+                .map(|w| (w[1].min(len) - w[0].max(w[1] - x)).max(0.0))
+                .sum();
+            below / len
+        }
+    }
+
+    #[test]
+    fn sampled_agrees_with_exact_where_both_apply() {
+        // A proportional factor of 0 draws every gap at its ideal value: sampling the unjittered
+        // schedule. Shares, mean, max lag and age are exact per draw and must agree to rounding;
+        // percentiles come from single draws and must agree within their sampling error.
+        let policy = Policy::article();
+        let samples = 20_000;
+        let zero = Jitter::proportional(0.0).unwrap();
+        let exact = super::super::Question::new(&policy, Jitter::None, 0)
+            .unwrap()
+            .with_tolerance(6.0 * HOUR)
+            .unwrap();
+        let times: Vec<f64> = policy
+            .schedule()
+            .rows()
+            .iter()
+            .map(|r| r.elapsed_s)
+            .collect();
+        let outages = [MIN, 30.0 * MIN, 4.0 * HOUR, 24.0 * HOUR, 48.0 * HOUR];
+        // The sampled engine itself: a question of ±0% jitter is answered exactly.
+        let sampled =
+            sampled_answers(&policy, zero, Some(6.0 * HOUR), (samples, 11), &outages).unwrap();
+        let (s, e) = (&sampled.outages, exact.outages(&outages).unwrap());
+        for (s, e) in s.iter().zip(&e) {
+            assert_eq!(s.first_event, e.first_event);
+            let (a, b) = (s.all_events, e.all_events);
+            for (x, y) in [
+                (Some(a.delivered_share), b.delivered_share),
+                (Some(a.exhausted_share), b.exhausted_share),
+                (a.fresh_share, b.fresh_share.unwrap()),
+                (a.stale_share, b.stale_share.unwrap()),
+                (a.lag_mean_s, b.lag_mean_s.unwrap()),
+            ] {
+                assert!((x.unwrap() - y).abs() <= 1e-9 * y.max(1.0), "{x:?} vs {y}");
+            }
+            assert_eq!((a.lag_max_s, a.age_max_s), (b.lag_max_s, b.age_max_s));
+            let delivered = samples as f64 * b.delivered_share;
+            let cdf = lag_cdf(&times, s.outage_s);
+            assert!(
+                percentile_agrees(&cdf, a.lag_p50_s.unwrap(), 0.5, delivered),
+                "{s:?}"
+            );
+            assert!(
+                percentile_agrees(&cdf, a.lag_p95_s.unwrap(), 0.95, delivered),
+                "{s:?}"
+            );
+            // The independent distribution function gives the exact percentiles back.
+            assert!((cdf(b.lag_p50_s.unwrap()) - 0.5).abs() < 1e-9);
+            assert!((cdf(b.lag_p95_s.unwrap()) - 0.95).abs() < 1e-9);
+        }
+        assert_eq!(sampled.longest_delivered_outage_s, 86_520.0);
+        assert_eq!(sampled.all_fresh_up_to_s, Some(10_920.0));
     }
 
     #[test]

@@ -240,10 +240,21 @@ impl Timeline {
 }
 
 /// The lag, age and attempt (1-based) of an event delivered by attempt index `k` at `t_s`, with
-/// `left_s` to go until recovery at its arrival: an attempt that counts as at the recovery
-/// ([`reaches`]) delivers with no lag, not a rounding's worth below none.
+/// `left_s` to go until recovery at its arrival.
 fn lag_age_attempt(t_s: f64, left_s: f64, k: usize) -> (f64, f64, u32) {
-    ((t_s - left_s).max(0.0), t_s, k as u32 + 1)
+    (lag_after(t_s, left_s), t_s, k as u32 + 1)
+}
+
+/// The lag of a delivery at `t_s` after a recovery at `recovery_s` (both from the event's
+/// arrival or both from the outage's start): an attempt that counts as at the recovery (within
+/// [`reaches`]' rounding either way) delivers with no lag, not a rounding's worth above or
+/// below none (three 1.1 s gaps after a 3.3 s outage read "4.4e-16 s after recovery").
+pub(crate) fn lag_after(t_s: f64, recovery_s: f64) -> f64 {
+    if within(t_s, recovery_s) {
+        0.0
+    } else {
+        t_s - recovery_s
+    }
 }
 
 /// The measure of arrivals `u ≤ reach_s` in an outage of `outage_s`: `min(D, reach)`, and all of

@@ -134,7 +134,9 @@ pub(crate) fn caption(
             "The storm outlives the outage and never drains by delivery: goodput collapses, and the backlog is gone {} after recovery because deliveries ran out of attempts ({exhausted} of them end exhausted). ",
             format_duration(after_s),
         ),
-        Drain::NotDrained if mostly_exhausted => format!(
+        // At the simulation's limit: one that stopped before it, every retry left due past it,
+        // may have no retry after recovery to outlive the outage with (below).
+        Drain::NotDrained if mostly_exhausted && summary.horizon_s >= super::MAX_HORIZON_S => format!(
             "The storm outlives the outage and never drains: goodput collapses and {exhausted} of deliveries end exhausted. ",
         ),
         // Run out during the outage, not after it: what was left at recovery was delivered.
@@ -175,9 +177,14 @@ pub(crate) fn caption(
                     "The backlog has not drained by the simulation's {limit} limit ({end}). "
                 )
             } else {
+                let exhausted = if mostly_exhausted {
+                    format!("{exhausted} of deliveries end exhausted. ")
+                } else {
+                    String::new()
+                };
                 format!(
                     "The backlog has not drained when the simulation ends {end}: every retry \
-                     left is due past its {limit} limit. "
+                     left is due past its {limit} limit. {exhausted}"
                 )
             }
         }
@@ -373,6 +380,7 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::{caption, Summary};
     use crate::jitter::Jitter;
     use crate::report::whole_percent;
     use crate::storm::{simulate_fluid, Scenario, Spec};
@@ -557,6 +565,43 @@ mod tests {
         assert!(
             day.contains("The backlog has not drained when the simulation ends 1 s after recovery: every retry left is due past its 7-day limit."),
             "{day}"
+        );
+    }
+
+    /// Mostly exhausted and stopped before the 7-day limit, every retry left due past it: the
+    /// storm does not "outlive the outage" (there may be no retry after recovery), and the
+    /// share exhausted is said (outside review). At the limit it does.
+    #[test]
+    fn a_mostly_exhausted_storm_stopped_early_does_not_outlive_the_outage() {
+        let spec = |outage_s: u32| Spec {
+            outage: (0, outage_s),
+            policy: Policy::new(365.0 * 86_400.0, 3.0, 365.0 * 86_400.0, Stop::Attempts(14))
+                .unwrap(),
+            ..Spec::article_fixed()
+        };
+        let said = |outage_s: u32| {
+            let scenario = Scenario::new(spec(outage_s)).unwrap();
+            let report = crate::storm::simulate(&scenario, Engine::Auto, false).unwrap();
+            // The yearly storm's tallies, most of its deliveries counted exhausted instead of
+            // pending: the outcome this caption is for, which no schedule here reaches alone.
+            let summary = Summary {
+                exhausted: 0.9 * report.summary.arrivals,
+                ..report.summary
+            };
+            caption(&scenario, &summary, 0.0, None)
+        };
+        let early = said(86_400);
+        assert!(!early.contains("outlives"), "{early}");
+        assert!(
+            early.contains(
+                "every retry left is due past its 7-day limit. 90% of deliveries end exhausted."
+            ),
+            "{early}"
+        );
+        let at_limit = said(7 * 86_400 - 1);
+        assert!(
+            at_limit.contains("The storm outlives the outage and never drains: goodput collapses and 90% of deliveries end exhausted."),
+            "{at_limit}"
         );
     }
 

@@ -329,8 +329,10 @@ pub fn page_config() -> Result<JsValue, JsValue> {
     struct Config {
         slider_stops: std::collections::BTreeMap<&'static str, Vec<f64>>,
         views: Vec<ViewInfo>,
+        own_attributes: [&'static str; 2],
     }
     to_js(&Config {
+        own_attributes: page::OWN_ATTRIBUTES,
         slider_stops: page::slider_stops().into_iter().collect(),
         views: View::ALL
             .iter()

@@ -4,10 +4,12 @@
 export type ChartKind = "timeline" | "distribution" | "herd";
 /** Every page setting as text, keyed as in the URL hash ("base": "30 s", "mode": "full", ...). */
 export type Settings = Record<string, string>;
-/** What the page's controls need: the duration sliders' stops, each view's section and title. */
+/** What the page's controls need: the duration sliders' stops, each view's section and title;
+ * and the `<backoff-lab>` element's attributes that are not settings (`state`, `actions`). */
 export interface PageConfig {
   sliderStops: Record<string, number[]>;
   views: { name: View; section: string; title: string }[];
+  ownAttributes: string[];
 }
 /** What `drawHerd` returns: the herd's rates, the unjittered spike's, and the caption; `bin_s`
  * is the width of the whole schedule's bins (each `Rates` has its own). */
@@ -1336,7 +1338,8 @@ cap_s: number,
  */
 attempts: number,
 /**
- * The proposed schedule's give-up time: `T`, unless noted in the findings.
+ * The proposed schedule's give-up time as written: `T`, unless noted in the findings
+ * (under jitter, the findings give its median and 95th percentile).
  */
 give_up_s: number,
 /**

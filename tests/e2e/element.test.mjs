@@ -86,6 +86,8 @@ for (const [id, set] of [
     <backoff-lab id="far-fallback" view="timeline"><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>`),
   // A docs author's self-closing element: HTML makes what follows its fallback content.
   'unclosed.html': page(`
+    <section><backoff-lab id="prose" view="storm" /><p>One.</p><p>Two.</p><ul><li>Three.</li></ul></section>
+    <backoff-lab id="short" view="timeline"><p>This chart needs JavaScript.</p><p><a href="./fallback.svg">The static figure</a>.</p></backoff-lab>
     <backoff-lab id="unclosed" view="timeline" />
     <h2>Next section</h2>
     <p>More text.</p>
@@ -703,11 +705,14 @@ test('a self-closing element, which swallows what follows it, is named in one co
   try {
     await until(async () => (await rendered(tab, 'unclosed')).length > 0, 'the unclosed element drawn', 30_000);
     await until(async () => (await rendered(tab, 'closed')).length > 0, 'the closed element drawn', 30_000);
-    // A fallback figure with a heading of its own is no slip.
+    // A fallback figure with a heading of its own is no slip, nor two short paragraphs.
     await until(async () => (await rendered(tab, 'figured')).length > 0, 'the element with a figure drawn', 30_000);
+    await until(async () => (await rendered(tab, 'short')).length > 0, 'the element with two paragraphs drawn', 30_000);
     const said = warnings.filter((w) => w.includes('self-closing'));
-    assert.equal(said.length, 1, `one warning, for the unclosed element alone: ${JSON.stringify(warnings)}`);
-    assert.match(said[0], /^A backoff-lab element \(view "timeline"\) holds headings .* write <backoff-lab …><\/backoff-lab>\.$/);
+    assert.equal(said.length, 2, `one warning each for the two unclosed elements: ${JSON.stringify(warnings)}`);
+    // A slip followed by paragraphs alone (no heading) is told too.
+    assert.match(said.find((w) => w.includes('"storm"')), /^A backoff-lab element \(view "storm"\) holds 3 paragraphs or other blocks as its fallback content, hidden .* write <backoff-lab …><\/backoff-lab>\.$/);
+    assert.match(said.find((w) => w.includes('"timeline"')), /^A backoff-lab element \(view "timeline"\) holds headings .* write <backoff-lab …><\/backoff-lab>\.$/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

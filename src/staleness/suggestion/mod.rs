@@ -24,11 +24,18 @@
 //! continued gap cut to `R`, so the last attempt lands on `T` too. A first gap longer than `T`
 //! is cut to `T`, as every gap is cut to end on `T`.
 
+//!
+//! Under jitter the give-up time is random: see [`jittered`] for the schedule derived then.
+
+mod jittered;
+
 use serde::{Deserialize, Serialize};
 
+use crate::jitter::Jitter;
 use crate::policy::{MAX_ATTEMPTS, MAX_EXPLICIT_GAPS};
-use crate::{format_duration, format_multiplier, Error, Policy, Schedule, Stop};
+use crate::{format_duration, format_multiplier, Error, Policy, Stop};
 
+use super::question::longest_drawn_gap;
 use super::{check_max_lag, check_tolerance};
 
 /// A schedule derived from `T` and `R`, and what the current schedule gets wrong against them.
@@ -47,7 +54,8 @@ pub struct Suggestion {
     pub cap_s: f64,
     /// The proposed attempt count, derived.
     pub attempts: u32,
-    /// The proposed schedule's give-up time: `T`, unless noted in the findings.
+    /// The proposed schedule's give-up time as written: `T`, unless noted in the findings
+    /// (under jitter, the findings give its median and 95th percentile).
     pub give_up_s: f64,
     /// For a gap list: the proposed gaps. `None` for a formula schedule.
     pub gaps_s: Option<Vec<f64>>,
@@ -62,9 +70,10 @@ impl Suggestion {
     ///
     /// # Example
     /// ```
+    /// use backoff_lab::jitter::Jitter;
     /// use backoff_lab::staleness::suggest;
     /// use backoff_lab::Policy;
-    /// let suggestion = suggest(&Policy::article(), 86_400.0, 3_600.0)?;
+    /// let suggestion = suggest(&Policy::article(), Jitter::None, 86_400.0, 3_600.0)?;
     /// let proposed = suggestion.policy()?;
     /// assert_eq!(proposed.attempts(), 29);
     /// assert!((proposed.schedule().give_up_s() - 86_400.0).abs() < 1e-6);
@@ -79,18 +88,19 @@ impl Suggestion {
     }
 }
 
-/// Derives a schedule from `policy` for a tolerance `tolerance_s` (`T`) and an allowed recovery
-/// lag `max_lag_s` (`R`), both greater than 0 and at most 365 days: keeping the base and the
-/// multiplier, the fewest attempts that reach `T` with the cap at `R`, then the smallest cap
-/// with which they do (a gap list keeps its gaps cut to `R`). Jitter is not considered: the
-/// findings are about the schedule as written. Refused when the schedule would need more than 10000
-/// attempts.
+/// Derives a schedule from `policy` under `jitter` for a tolerance `tolerance_s` (`T`) and an
+/// allowed recovery lag `max_lag_s` (`R`), both greater than 0 and at most 365 days: keeping
+/// the base and the multiplier, the fewest attempts that reach `T` with the cap at `R`, then the
+/// smallest cap with which they do (a gap list keeps its gaps cut to `R`). Under jitter "reach"
+/// is in 95% of schedules and no gap drawn passes `R` ([`jittered`]). Refused when the schedule
+/// would need more than 10000 attempts.
 ///
 /// # Example
 /// ```
+/// use backoff_lab::jitter::Jitter;
 /// use backoff_lab::staleness::suggest;
 /// use backoff_lab::Policy;
-/// let suggestion = suggest(&Policy::article(), 6.0 * 3_600.0 + 120.0, 3.0 * 3_600.0)?;
+/// let suggestion = suggest(&Policy::article(), Jitter::None, 6.0 * 3_600.0 + 120.0, 3.0 * 3_600.0)?;
 /// assert_eq!(suggestion.attempts, 8);
 /// assert_eq!(
 ///     suggestion.findings[0],
@@ -99,17 +109,34 @@ impl Suggestion {
 /// );
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
-pub fn suggest(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Suggestion, Error> {
+pub fn suggest(
+    policy: &Policy,
+    jitter: Jitter,
+    tolerance_s: f64,
+    max_lag_s: f64,
+) -> Result<Suggestion, Error> {
     check_tolerance(tolerance_s)?;
     check_max_lag(max_lag_s)?;
+    jitter.check_applies_to(policy)?;
     let explicit = policy.explicit_gaps().is_some();
-    let proposed = if explicit {
-        from_gap_list(policy, tolerance_s, max_lag_s)?
-    } else {
-        from_formula(policy, tolerance_s, max_lag_s)?
+    let proposed = match (jitter.draws(), explicit) {
+        (false, true) => from_gap_list(policy, tolerance_s, max_lag_s)?,
+        (false, false) => from_formula(policy, tolerance_s, max_lag_s)?,
+        (true, true) => jittered::from_gap_list(policy, jitter, tolerance_s, max_lag_s)?,
+        (true, false) => jittered::from_formula(policy, jitter, tolerance_s, max_lag_s)?,
     };
-    let mut findings = against(policy, tolerance_s, max_lag_s);
-    findings.push(proposal(policy, &proposed, tolerance_s, max_lag_s));
+    let mut findings = vec![if jitter.draws() {
+        jittered::give_up_finding(policy, jitter, tolerance_s)?
+    } else {
+        give_up_finding(policy, tolerance_s)
+    }];
+    findings.extend(against(policy, jitter, tolerance_s, max_lag_s));
+    findings.push(proposal(
+        (policy, &proposed),
+        jitter,
+        tolerance_s,
+        max_lag_s,
+    )?);
     let (gaps_s, then_every_s) = match proposed.explicit_gaps() {
         Some((gaps, tail)) => (Some(gaps.to_vec()), tail),
         None => (None, None),
@@ -135,40 +162,15 @@ pub fn suggest(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Sugg
 fn from_formula(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Policy, Error> {
     let (base, multiplier) = (policy.base_s(), policy.multiplier());
     if base > tolerance_s {
-        // Written apart where rounding would make them one ("the 2 s base, past the 2 s
-        // tolerance" for 2 s against 1.9999 s).
-        let (base_text, tolerance_text) = crate::format_distinct(base, tolerance_s);
-        return Err(Error::Unreachable(format!(
-            "the first retry comes after the {} base, past the {} tolerance, so every retry \
-             would deliver a stale event; a base of at most {tolerance_text} can retry in time",
-            crate::duration::as_adjective(&base_text),
-            crate::duration::as_adjective(&tolerance_text),
-        )));
+        return Err(base_past_tolerance(base, tolerance_s));
     }
     let widest = max_lag_s.max(base);
     let at_widest = Policy::new(base, multiplier, widest, Stop::Attempts(1))?;
     // The policy's own refusal names a give-up flag the reader never gave: said in this
     // question's words instead.
-    let attempts = at_widest.attempts_for_deadline(tolerance_s).map_err(|_| {
-        // At ×1 every gap is the base: no maximum lag makes them longer.
-        let (gaps, fewer) = if multiplier == 1.0 {
-            (
-                format!("of the {} base (a ×1 multiplier)", format_duration(base)),
-                "a longer base or a multiplier above 1",
-            )
-        } else {
-            (
-                format!("of at most {}", format_duration(widest)),
-                "a longer maximum lag or base",
-            )
-        };
-        Error::Unreachable(format!(
-            "reaching the {} tolerance with gaps {gaps} would take more than {} attempts; \
-             {fewer} needs fewer",
-            crate::duration::as_adjective(&format_duration(tolerance_s)),
-            crate::number_text::format_count(f64::from(crate::policy::MAX_ATTEMPTS)),
-        ))
-    })?;
+    let attempts = at_widest
+        .attempts_for_deadline(tolerance_s)
+        .map_err(|_| too_many_attempts(tolerance_s, base, multiplier, widest))?;
     // With `attempts` attempts the cap `widest` reaches T, so the smallest cap that does is no
     // larger; the min only guards against rounding.
     let cap = at_widest
@@ -185,6 +187,42 @@ fn from_formula(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Pol
         return Policy::new(base, multiplier, cap, Stop::Attempts(within));
     }
     Ok(proposed)
+}
+
+/// The refusal of a base longer than `T`: its first retry would deliver a stale event.
+fn base_past_tolerance(base: f64, tolerance_s: f64) -> Error {
+    // Written apart where rounding would make them one ("the 2 s base, past the 2 s
+    // tolerance" for 2 s against 1.9999 s).
+    let (base_text, tolerance_text) = crate::format_distinct(base, tolerance_s);
+    Error::Unreachable(format!(
+        "the first retry comes after the {} base, past the {} tolerance, so every retry \
+         would deliver a stale event; a base of at most {tolerance_text} can retry in time",
+        crate::duration::as_adjective(&base_text),
+        crate::duration::as_adjective(&tolerance_text),
+    ))
+}
+
+/// The refusal of a formula schedule that would need more than [`MAX_ATTEMPTS`] to reach `T`
+/// with gaps of at most `widest`.
+fn too_many_attempts(tolerance_s: f64, base: f64, multiplier: f64, widest: f64) -> Error {
+    // At ×1 every gap is the base: no maximum lag makes them longer.
+    let (gaps, fewer) = if multiplier == 1.0 {
+        (
+            format!("of the {} base (a ×1 multiplier)", format_duration(base)),
+            "a longer base or a multiplier above 1",
+        )
+    } else {
+        (
+            format!("of at most {}", format_duration(widest)),
+            "a longer maximum lag or base",
+        )
+    };
+    Error::Unreachable(format!(
+        "reaching the {} tolerance with gaps {gaps} would take more than {} attempts; \
+         {fewer} needs fewer",
+        crate::duration::as_adjective(&format_duration(tolerance_s)),
+        crate::number_text::format_count(f64::from(MAX_ATTEMPTS)),
+    ))
 }
 
 /// The listed gaps cut to `R`, ending exactly on `T` when that fits in a gap list.
@@ -239,24 +277,23 @@ fn from_gap_list(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Po
 /// duration is written in.
 const ON_TIME_S: f64 = 0.0005;
 
-/// What `policy`, as written, gets wrong against `T` and `R`.
-fn against(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Vec<String> {
+/// Where `policy`'s give-up time, as written, falls against `T`.
+fn give_up_finding(policy: &Policy, tolerance_s: f64) -> String {
     let schedule = policy.schedule();
     let give_up = schedule.give_up_s();
-    let (t, r) = (format_duration(tolerance_s), format_duration(max_lag_s));
-    let mut findings = Vec::new();
     // A derived schedule's gaps sum to T only up to rounding (32399.999999999993 s for 9 h):
     // closer than the finest step any duration is written in counts as on T.
     let off = give_up - tolerance_s;
     if off.abs() < ON_TIME_S {
-        findings.push("Gives up exactly when events stop being worth delivering.".to_string());
+        "Gives up exactly when events stop being worth delivering.".to_string()
     } else if off < 0.0 {
-        findings.push(format!(
+        format!(
             "Gives up {} before events stop being worth delivering: the first events of outages \
-             between {} and {t} are exhausted while still worth delivering.",
+             between {} and {} are exhausted while still worth delivering.",
             format_duration(tolerance_s - give_up),
             format_duration(give_up),
-        ));
+            format_duration(tolerance_s),
+        )
     } else {
         let late = schedule
             .rows()
@@ -265,15 +302,23 @@ fn against(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Vec<String> {
             .count();
         let last = match late {
             1 => "the last attempt delivers".to_string(),
-            n => format!("the last {n} attempts deliver"),
+            n => format!(
+                "the last {} attempts deliver",
+                crate::number_text::format_count(n as f64)
+            ),
         };
-        findings.push(format!(
+        format!(
             "Keeps retrying {} after events stopped being worth delivering: {last} only stale \
              events.",
             format_duration(give_up - tolerance_s),
-        ));
+        )
     }
-    findings.push(lag_finding(&schedule, max_lag_s));
+}
+
+/// What `policy` gets wrong against `R` under `jitter`, and a base longer than `R` or `T`.
+fn against(policy: &Policy, jitter: Jitter, tolerance_s: f64, max_lag_s: f64) -> Vec<String> {
+    let (t, r) = (format_duration(tolerance_s), format_duration(max_lag_s));
+    let mut findings = vec![lag_finding(policy, jitter, max_lag_s)];
     let base = policy.base_s();
     // A list's gaps are each cut to `R` by the proposal: only a formula's base is stuck.
     if base > max_lag_s && policy.explicit_gaps().is_none() {
@@ -302,18 +347,15 @@ fn against(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Vec<String> {
     findings
 }
 
-/// The longest lag after a long outage (the longest gap) against `R`.
-fn lag_finding(schedule: &Schedule, max_lag_s: f64) -> String {
+/// The longest lag after a long outage (the longest gap `policy` can draw under `jitter`)
+/// against `R`.
+fn lag_finding(policy: &Policy, jitter: Jitter, max_lag_s: f64) -> String {
     let r = format_duration(max_lag_s);
-    let widest = schedule
-        .rows()
-        .iter()
-        .filter_map(|row| row.gap_s)
-        .fold(0.0, f64::max);
-    if schedule.rows().len() < 2 {
+    let widest = longest_drawn_gap(policy, jitter);
+    if policy.attempts() < 2 {
         // No retry: nothing arrives "within the 1 h allowed" (it said "at most 0 s").
         "No retry delivers an outage's events: the schedule never retries.".to_string()
-    } else if widest > max_lag_s {
+    } else if !crate::reaches::within(widest, max_lag_s) {
         format!(
             "A long outage's events arrive up to {} after recovery, {} later than the {r} \
              allowed.",
@@ -328,11 +370,21 @@ fn lag_finding(schedule: &Schedule, max_lag_s: f64) -> String {
     }
 }
 
+/// Whether two times are one within rounding ([`crate::reaches`]'s relative 1e-12 either way).
+fn same_time(a: f64, b: f64) -> bool {
+    crate::reaches::reaches(a, b) && crate::reaches::within(a, b)
+}
+
 /// The proposal in one sentence. The cap is written as `solve-cap` writes one (to the
 /// millisecond, under a second to the microsecond: typed back, it gives the same schedule to
 /// within that per gap), and one still above the allowed lag `max_lag_s` (a base longer than
-/// it) says so.
-fn proposal(current: &Policy, proposed: &Policy, tolerance_s: f64, max_lag_s: f64) -> String {
+/// it) says so. Under jitter, where its schedules give up and the longest gap they draw.
+fn proposal(
+    (current, proposed): (&Policy, &Policy),
+    jitter: Jitter,
+    tolerance_s: f64,
+    max_lag_s: f64,
+) -> Result<String, Error> {
     let schedule = proposed.schedule();
     let cap = crate::duration::format_cap(proposed.cap_s());
     let shape = match proposed.explicit_gaps() {
@@ -342,7 +394,9 @@ fn proposal(current: &Policy, proposed: &Policy, tolerance_s: f64, max_lag_s: f6
             let mut runs: Vec<(f64, usize)> = Vec::new();
             for gap in schedule.rows().iter().filter_map(|r| r.gap_s) {
                 match runs.last_mut() {
-                    Some((last, n)) if *last == gap => *n += 1,
+                    // Equal within rounding: a list shortened to end on `T` read "9 × 100 ms,
+                    // 100 ms" for a last gap of 0.09999999999999987 s.
+                    Some((last, n)) if same_time(*last, gap) => *n += 1,
                     _ => runs.push((gap, 1)),
                 }
             }
@@ -377,7 +431,29 @@ fn proposal(current: &Policy, proposed: &Policy, tolerance_s: f64, max_lag_s: f6
             crate::number_text::format_count(f64::from(now))
         ),
     };
-    let still = if proposed.cap_s() > max_lag_s {
+    // On `T`, said so; else where, to the second (a 100 h tolerance's tail overshot to
+    // 100 h 05 min read "4.2 days", and 100.5 min read "1 h 41 min").
+    let give_up = schedule.give_up_s();
+    let (lands, longest) = if jitter.draws() {
+        jittered::lands(proposed, jitter, tolerance_s)?
+    } else if (give_up - tolerance_s).abs() < ON_TIME_S {
+        let on = crate::duration::as_adjective(&crate::duration::format_precise(tolerance_s));
+        (
+            format!("the last attempt lands on the {on} tolerance"),
+            proposed.cap_s(),
+        )
+    } else {
+        (
+            format!(
+                "the last attempt lands at {}",
+                crate::duration::format_precise(give_up)
+            ),
+            proposed.cap_s(),
+        )
+    };
+    // Within rounding, as every mark: a cap of 0.10000000000000009 s was "still more than the
+    // 100 ms allowed".
+    let still = if !crate::reaches::within(longest, max_lag_s) {
         format!(
             ", still more than the {} allowed (only a shorter base keeps within it)",
             format_duration(max_lag_s)
@@ -386,7 +462,11 @@ fn proposal(current: &Policy, proposed: &Policy, tolerance_s: f64, max_lag_s: f6
         String::new()
     };
     // Asked again after applying a proposal: the same schedule.
-    let lead = if proposed.schedule().rows() == current.schedule().rows() {
+    let (now, derived) = (current.schedule(), proposed.schedule());
+    let same = now.rows().len() == derived.rows().len()
+        && (now.rows().iter().zip(derived.rows()))
+            .all(|(a, b)| same_time(a.elapsed_s, b.elapsed_s));
+    let lead = if same {
         format!(
             "This is the schedule they derive: {shape}, {}",
             crate::number_text::count_of(u64::from(proposed.attempts()), "attempt")
@@ -394,27 +474,20 @@ fn proposal(current: &Policy, proposed: &Policy, tolerance_s: f64, max_lag_s: f6
     } else {
         format!("Derived instead: {shape}, {count}")
     };
-    // On `T`, said so; else where, to the second (a 100 h tolerance's tail overshot to
-    // 100 h 05 min read "4.2 days", and 100.5 min read "1 h 41 min").
-    let give_up = schedule.give_up_s();
-    let lands = if (give_up - tolerance_s).abs() < ON_TIME_S {
-        format!(
-            "lands on the {} tolerance",
-            crate::duration::as_adjective(&crate::duration::format_precise(tolerance_s))
-        )
-    } else {
-        format!("lands at {}", crate::duration::format_precise(give_up))
-    };
-    format!(
-        "{lead}; the last attempt {lands} and a long outage's events arrive at most {} after \
-         recovery{still}.",
-        format_duration(proposed.cap_s()),
-    )
+    Ok(format!(
+        "{lead}; {lands} and a long outage's events arrive at most {} after recovery{still}.",
+        format_duration(longest),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The schedule derived from the schedule as written (these tests are about it).
+    fn suggest(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Suggestion, Error> {
+        super::suggest(policy, Jitter::None, tolerance_s, max_lag_s)
+    }
 
     /// The proposal's sentence never reads like the schedule it replaces, and says when the
     /// base alone keeps it above the allowed lag.

@@ -30,7 +30,9 @@ pub enum Draws {
 /// What one delivery (or sampled schedule) of `attempts` attempts drawn with `jitter` costs,
 /// in units of a full-jitter give-up time's draw (1.75 ns natively), as measured with timed
 /// runs of the command line: a gap of a give-up time costs 1, a decorrelated one 5 (it depends on
-/// the one before); a herd's gap also bins its retry and costs 4 (6 decorrelated); a staleness
+/// the one before); a herd's gap also counts its retry in a histogram of up to a million bins,
+/// whose scattered writes miss the cache, and costs 24 (either way: 21 s natively for the 500
+/// million gaps it was refused past at 4, 40 ns a gap; outside review); a staleness
 /// schedule stores each attempt time, 4 a gap (8 decorrelated), and answers each outage with a
 /// few binary searches and the sums the percentiles need, 40 an outage.
 ///
@@ -48,8 +50,7 @@ pub fn delivery_cost(attempts: u32, jitter: Jitter, draws: Draws) -> f64 {
     let per_gap = match draws {
         Draws::GiveUpTimes if decorrelated => 5.0,
         Draws::GiveUpTimes => 1.0,
-        Draws::Herd if decorrelated => 6.0,
-        Draws::Herd => 4.0,
+        Draws::Herd => 24.0,
         Draws::Staleness { .. } if decorrelated => 8.0,
         Draws::Staleness { .. } => 4.0,
     };
@@ -77,7 +78,7 @@ pub fn delivery_cost(attempts: u32, jitter: Jitter, draws: Draws) -> f64 {
 /// let refused = check_draws("deliveries", 1_000_000, 2001, Jitter::Decorrelated, Draws::Herd);
 /// assert_eq!(
 ///     refused.unwrap_err().to_string(),
-///     "deliveries must be at most 166666 for a schedule of 2001 attempts (deliveries × 12000 at most 2000000000 draws: a herd's delivery with decorrelated jitter costs 12000), got 1000000"
+///     "deliveries must be at most 41666 for a schedule of 2001 attempts (deliveries × 48000 at most 2000000000 draws: a herd's delivery with decorrelated jitter costs 48000), got 1000000"
 /// );
 /// ```
 pub fn check_draws(

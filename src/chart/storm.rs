@@ -88,8 +88,8 @@ fn shown_rate_limit(series: &[Series<'_>]) -> Option<f64> {
     (limit <= 1.5 * highest).then_some(limit)
 }
 
-/// Where the time axis ends: past the slowest series' drain (or twice the end of its outage),
-/// at least ten minutes, at most the longest horizon simulated.
+/// Where the time axis ends: past the slowest series' drain (or twice the end of its outage) and
+/// its peak minute, at least ten minutes, at most the longest horizon simulated.
 fn end_s(series: &[Series<'_>]) -> f64 {
     series
         .iter()
@@ -99,7 +99,10 @@ fn end_s(series: &[Series<'_>]) -> f64 {
                 .summary
                 .drained_at_s
                 .unwrap_or(sr.report.summary.horizon_s);
-            (f64::from(drained) * 1.15)
+            // The peak the caption names is on the chart: without an outage (drained at 0) a
+            // storm peaking in minute 8,334 drew its first ten minutes (outside SRE review).
+            let peak_end = f64::from(sr.report.summary.peak_minute) * 60.0;
+            (f64::from(drained).max(peak_end) * 1.15)
                 .max(f64::from(sr.scenario.outage.0 + sr.scenario.outage.1) * 2.0)
         })
         .fold(600.0, f64::max)
@@ -665,6 +668,27 @@ mod tests {
             line_width: 1,
         };
         assert_eq!(panels.end_s, 600.0);
+        // A storm peaking late is drawn to past its peak minute.
+        let late = Scenario::new(crate::storm::Spec {
+            arrivals_per_s: 0.000_001,
+            traffic_s: 7 * 86_400,
+            outage: (0, 0),
+            ..*Scenario::article_fixed().spec()
+        })
+        .unwrap();
+        let late_report = simulate_fluid(&late, false).unwrap();
+        let peak_end = f64::from(late_report.summary.peak_minute) * 60.0;
+        assert!(peak_end > 600.0, "{peak_end}");
+        let late_one = [Series {
+            label: "fixed 30 s".into(),
+            scenario: &late,
+            report: &late_report,
+        }];
+        assert!(
+            end_s(&late_one) >= peak_end,
+            "{} < {peak_end}",
+            end_s(&late_one)
+        );
         let firsts = panels.per_minute(&one[0], |m| m.first_attempts, 0.0);
         assert_eq!(firsts.first(), Some(&(0.0, 600.0)), "{firsts:?}");
         assert_eq!(firsts.last(), Some(&(600.0, 600.0)), "{firsts:?}");

@@ -419,7 +419,8 @@ pub fn storm_series(settings: &Settings) -> Vec<StormSeries> {
                 gaps: None,
                 then_every: None,
                 mode: Some("none".into()),
-                engine: Some("auto".into()),
+                // The engine chosen, as every series runs on (it ran on `auto`: the fluid
+                // engine's numbers beside a discrete "your policy": outside SRE review).
                 ..unbudgeted.clone()
             },
         ));
@@ -472,6 +473,21 @@ mod tests {
             .into_iter()
             .map(|s| (s.label, s.params.scenario().unwrap().bounds))
             .collect()
+    }
+
+    /// Every series runs on the engine chosen: the fixed 30 s series ran on `auto` (the fluid
+    /// engine's numbers beside a discrete "your policy", and auto's note on it alone).
+    #[test]
+    fn every_series_runs_on_the_engine_chosen() {
+        for engine in ["auto", "fluid", "discrete"] {
+            let settings =
+                decode_hash(&format!("storm-compare=true&compare=svix&engine={engine}")).settings;
+            let series = storm_series(&settings);
+            assert_eq!(series.len(), 4);
+            for s in series {
+                assert_eq!(s.params.engine.as_deref(), Some(engine), "{}", s.label);
+            }
+        }
     }
 
     #[test]

@@ -328,7 +328,7 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
     }
     if let Some(wait) = scenario.bounds.retry_after_s {
         text += &format!(
-            "The destination answered 429 with Retry-After {} once its queue waited over {}, and each retry waited at least that long. ",
+            "The destination answered 429 with Retry-After {} once its queue waited over {}, and each retry after a 429 waited at least that long (after a timeout or a loss, its own gap). ",
             format_duration(wait),
             format_duration(scenario.bounds.retry_after_threshold_s)
         );
@@ -698,8 +698,10 @@ mod tests {
             ..Default::default()
         });
         assert!(
+            // After a 429 only: a retry after a timeout or a loss waits its own gap (it said
+            // "each retry waited at least that long": outside SRE review).
             told.contains(
-                "The destination answered 429 with Retry-After 60 s once its queue waited over 1 s"
+                "The destination answered 429 with Retry-After 60 s once its queue waited over 1 s, and each retry after a 429 waited at least that long (after a timeout or a loss, its own gap)."
             ),
             "{told}"
         );

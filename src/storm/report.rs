@@ -100,9 +100,9 @@ pub struct Summary {
     /// When the outage ended, seconds.
     pub outage_end_s: u32,
     /// The first second at or after the outage's end at whose end the backlog is cleared: at
-    /// most 0.1% of the deliveries created so far are pending, and under half a delivery when
-    /// that is less (a few stragglers may still wait out long gaps); `None` if that does not
-    /// happen within the horizon.
+    /// most 0.1% of the deliveries created since the outage began are pending, and under half a
+    /// delivery when that is less (a few stragglers may still wait out long gaps); `None` if
+    /// that does not happen within the horizon.
     pub drained_at_s: Option<u32>,
     /// The first second at or after the outage's end at whose end nothing at all is pending
     /// (under half a delivery on expected values): when the last straggler is settled.
@@ -211,11 +211,15 @@ pub(crate) struct Recorder {
     count: u32,
     drained_at: Option<u32>,
     emptied_at: Option<u32>,
+    outage_start: u32,
     outage_end: u32,
     /// Exhausted when the outage ended.
     exhausted_at_outage_end: f64,
     exhausted_at_drain: f64,
     delivered: f64,
+    /// The deliveries created before the outage's first second: the drain threshold counts
+    /// those created from it on.
+    created_before_outage: f64,
 }
 
 impl Recorder {
@@ -226,10 +230,12 @@ impl Recorder {
             count: 0,
             drained_at: None,
             emptied_at: None,
+            outage_start: scenario.outage.0,
             outage_end: scenario.outage_end(),
             exhausted_at_outage_end: 0.0,
             exhausted_at_drain: 0.0,
             delivered: 0.0,
+            created_before_outage: 0.0,
         }
     }
 
@@ -270,10 +276,17 @@ impl Recorder {
             self.exhausted_at_outage_end = row.exhausted;
         }
         self.delivered += row.successes;
+        let created = row.backlog + row.exhausted + self.delivered;
+        if row.index + 1 == self.outage_start {
+            self.created_before_outage = created;
+        }
         if row.index >= self.outage_end {
-            let created = row.backlog + row.exhausted + self.delivered;
+            // Of the deliveries created since the outage began: counted from the start, a day
+            // of traffic before a minute's outage made its whole backlog "drained" at recovery,
+            // before a single retry (outside SRE review).
+            let since_outage = created - self.created_before_outage;
             if self.drained_at.is_none()
-                && row.backlog < crate::numbers::larger(0.001 * created, 0.5)
+                && row.backlog < crate::numbers::larger(0.001 * since_outage, 0.5)
             {
                 self.drained_at = Some(row.index);
                 self.exhausted_at_drain = row.exhausted;

@@ -704,9 +704,9 @@ peak_vs_capacity: number,
 outage_end_s: number,
 /**
  * The first second at or after the outage's end at whose end the backlog is cleared: at
- * most 0.1% of the deliveries created so far are pending, and under half a delivery when
- * that is less (a few stragglers may still wait out long gaps); `None` if that does not
- * happen within the horizon.
+ * most 0.1% of the deliveries created since the outage began are pending, and under half a
+ * delivery when that is less (a few stragglers may still wait out long gaps); `None` if
+ * that does not happen within the horizon.
  */
 drained_at_s: number | null,
 /**

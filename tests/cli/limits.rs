@@ -13,7 +13,7 @@ fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages(
         ),
         (
             &["herd", "--deliveries", "10000000", "--attempts", "10000"],
-            "error: --deliveries must be at most 50005 for a schedule of 10000 attempts (deliveries × 39996 at most 2000000000 draws: a herd's delivery with full jitter costs 39996), got 10000000",
+            "error: --deliveries must be at most 8334 for a schedule of 10000 attempts (deliveries × 239976 at most 2000000000 draws: a herd's delivery with full jitter costs 239976), got 10000000",
         ),
         (
             &["storm", "--arrivals", "1000/s", "--traffic", "2h"],

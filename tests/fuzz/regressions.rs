@@ -164,7 +164,7 @@ pub(crate) fn decorrelated_draws_count_what_they_cost() {
     let herd = page::herds(&params(2_001.0, 1e6)).expect_err("a herd of 1e6 such deliveries");
     assert!(
         herd.to_string()
-            .starts_with("deliveries must be at most 166666 for a schedule of 2001 attempts"),
+            .starts_with("deliveries must be at most 41666 for a schedule of 2001 attempts"),
         "{herd}"
     );
     // Full jitter draws five times as many give-up times.

@@ -103,7 +103,7 @@ pub(crate) fn decorrelated_jitter_and_herd_past_their_cost_are_refused() {
         ),
         (
             &["herd", "--deliveries", "1000000"][..],
-            "error: --deliveries must be at most 166666 for a schedule of 2001 attempts",
+            "error: --deliveries must be at most 41666 for a schedule of 2001 attempts",
         ),
     ] {
         refused_at_once(&[extra, &policy].concat(), expected);

@@ -218,6 +218,7 @@ def simulate(sc, opts=None):
     drained_by = None
     cum_exhausted = 0
     s = 0
+    arrivals_before_outage = 0
     while True:
         # arrivals
         new = 0
@@ -225,6 +226,8 @@ def simulate(sc, opts=None):
             new = whole(A, s + 1) - whole(A, s)
         if batch and batch[1] == s:
             new += batch[0]
+        if s == o_start:
+            arrivals_before_outage = tot["arrivals"]
         tot["arrivals"] += new
         backlog += new
         first_due = held_first + new
@@ -391,12 +394,14 @@ def simulate(sc, opts=None):
                          queue=q, exhausted=cum_exhausted, deferred=deferred))
         if s >= o_end:
             thr = opts.get("drain_rule", "strict")
+            # The README: 0.1% of the deliveries created since the outage began.
+            since = tot["arrivals"] - arrivals_before_outage
             if thr == "readme":
-                ok = backlog * 1000 <= tot["arrivals"] or backlog * 2 <= 1
+                ok = backlog * 1000 <= since or backlog * 2 <= 1
             elif thr == "strict":
-                ok = backlog * 1000 < tot["arrivals"] or backlog * 2 <= 1
+                ok = backlog * 1000 < since or backlog * 2 <= 1
             elif thr == "float":
-                ok = backlog <= max(0.001 * tot["arrivals"], 0.5)
+                ok = backlog <= max(0.001 * since, 0.5)
             else:
                 ok = backlog == 0
             if drained_at is None and ok:

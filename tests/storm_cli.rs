@@ -272,6 +272,11 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
             &["--engine", "arithmetic", "--arrivals=-5/s"],
             "error: --arrivals must be a rate from 0.000001",
         ),
+        // Retries a minute are 60 s over the interval: infinite and NaN for 5e-324 s.
+        (
+            &["--engine", "arithmetic", "--interval", "5e-324"],
+            "error: --interval must be at least 1 µs for the arithmetic engine (the storm's unit of time), got 4.9e-324 s",
+        ),
         (
             &["--engine", "arithmetic", "--budget", "10%"],
             "error: --budget must be left out: the arithmetic view models only arrivals",
@@ -549,4 +554,45 @@ fn a_backlog_is_drained_against_the_deliveries_since_the_outage_began() {
             "{engine}: {drained}"
         );
     }
+}
+
+/// A trickle under one delivery a minute has no normal minute to compare its peak with: one
+/// attempt read "16,667× normal traffic" (outside SRE review); it is compared with the
+/// destination's capacity instead.
+#[test]
+fn a_trickles_peak_is_not_a_multiple_of_normal_traffic() {
+    for engine in ["fluid", "discrete"] {
+        let report = storm(&[
+            "--arrivals",
+            "0.000001/s",
+            "--traffic",
+            "7d",
+            "--outage",
+            "0",
+            "--engine",
+            engine,
+        ]);
+        assert!(report["summary"]["peak_multiple"].is_null(), "{engine}");
+        let one = storm(&["--arrivals", "1/min", "--outage", "0", "--engine", engine]);
+        assert_eq!(
+            one["summary"]["peak_multiple"].as_f64(),
+            Some(1.0),
+            "{engine}"
+        );
+    }
+    let caption = crate::common::stdout(&crate::common::run(&[
+        "storm",
+        "--arrivals",
+        "0.000001/s",
+        "--traffic",
+        "7d",
+        "--outage",
+        "0",
+    ]));
+    assert!(
+        caption.contains(
+            "attempts peak at 1 in minute 8,334, under 0.001× the destination's capacity."
+        ) && !caption.contains("normal traffic"),
+        "{caption}"
+    );
 }

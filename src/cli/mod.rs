@@ -241,9 +241,19 @@ pub fn main() -> ExitCode {
     };
     match run(cli.command) {
         Ok(output) => {
-            // A closed pipe (`| head`) is not an error worth a panic.
-            let _ = std::io::stdout().lock().write_all(output.as_bytes());
-            ExitCode::SUCCESS
+            let mut stdout = std::io::stdout().lock();
+            match stdout
+                .write_all(output.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                // A closed pipe (`| head`) took what it wanted: not an error.
+                Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+                    // A full disk lost a figure without a word, and exited 0 (outside review).
+                    eprintln!("error: the output could not be written: {err}");
+                    ExitCode::from(1)
+                }
+                _ => ExitCode::SUCCESS,
+            }
         }
         Err(err) => {
             eprintln!("error: {}", flag_message(&err));

@@ -32,8 +32,6 @@ enum Kind {
     OptionalWhole(f64, f64),
     /// A number in the range, or empty (its default).
     OptionalNumber(f64, f64),
-    Rate,
-    OptionalRate,
     Bool,
     OneOf(&'static [&'static str]),
     /// A preset's name (see [`crate::presets::presets`]), or empty.
@@ -72,6 +70,101 @@ fn check_outage(value: &str) -> Result<(), String> {
 /// A storm's traffic: from 0 s to 7 days, as the storm checks it.
 fn check_traffic(value: &str) -> Result<(), String> {
     crate::Params::traffic_of_text(value)
+        .map(|_| ())
+        .map_err(reason)
+}
+
+/// A storm setting checked by the storm's own rule: the default storm with it alone set by
+/// `set`, refused with the range the storm states when the storm refuses it by `key`. A link's
+/// `timeout=2h` passed the page's "duration up to 365 days" to be refused by the chart ("from
+/// 1 µs to 1 h"), and `capacity=1e308` a "rate greater than 0" (outside review).
+fn storm_rule(
+    key: &str,
+    value: &str,
+    set: impl Fn(&mut crate::Params, String),
+) -> Result<(), String> {
+    let refusal = |value: &str| {
+        let mut params = crate::Params {
+            // The resume rate applies to a paused endpoint alone.
+            pause: Some(key == "resume-rate"),
+            ..crate::Params::default()
+        };
+        set(&mut params, value.to_string());
+        match params.scenario() {
+            Err(error @ crate::Error::OutOfRange { field, .. }) if field == key => {
+                Err(reason(error))
+            }
+            Err(error @ crate::Error::BadDuration { field, .. }) if field == key => {
+                Err(reason(error))
+            }
+            _ => Ok(()),
+        }
+    };
+    match refusal(value) {
+        // Text that is no rate at all is told the range too, as no rate (0) is.
+        Err(why) if why.starts_with("a rate such as") => {
+            let range = refusal("0").err().unwrap_or_default();
+            Err(format!("{range}, such as 600/min, 30/s or 36000/h"))
+        }
+        checked => checked,
+    }
+}
+
+fn check_arrivals(value: &str) -> Result<(), String> {
+    storm_rule("arrivals", value, |p, v| {
+        p.arrivals = Some(NumberInput::Text(v))
+    })
+}
+
+fn check_capacity(value: &str) -> Result<(), String> {
+    storm_rule("capacity", value, |p, v| {
+        p.capacity = Some(NumberInput::Text(v))
+    })
+}
+
+fn check_rate_limit(value: &str) -> Result<(), String> {
+    // Empty is off.
+    if value.trim().is_empty() {
+        return Ok(());
+    }
+    storm_rule("rate-limit", value, |p, v| {
+        p.rate_limit = Some(NumberInput::Text(v))
+    })
+}
+
+fn check_resume_rate(value: &str) -> Result<(), String> {
+    // Empty is off.
+    if value.trim().is_empty() {
+        return Ok(());
+    }
+    storm_rule("resume-rate", value, |p, v| {
+        p.resume_rate = Some(NumberInput::Text(v))
+    })
+}
+
+fn check_timeout(value: &str) -> Result<(), String> {
+    storm_rule("timeout", value, |p, v| {
+        p.timeout = Some(crate::DurationInput::Text(v))
+    })
+}
+
+fn check_retry_after(value: &str) -> Result<(), String> {
+    // Empty is off.
+    if value.trim().is_empty() {
+        return Ok(());
+    }
+    storm_rule("retry-after", value, |p, v| {
+        p.retry_after = Some(crate::DurationInput::Text(v))
+    })
+}
+
+/// The proportional jitter's factor, as the jitter checks it: 0, or from 0.000001 to 1.
+fn check_factor(value: &str) -> Result<(), String> {
+    let factor: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| "a number from 0 to 1: 0 for none, else at least 0.000001".to_string())?;
+    crate::jitter::Factor::new(factor)
         .map(|_| ())
         .map_err(reason)
 }
@@ -154,7 +247,7 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
         Kind::OneOf(&["none", "full", "equal", "decorrelated", "proportional"]),
         "full",
     ),
-    ("factor", Kind::Number(0.0, 1.0), "0.2"),
+    ("factor", Kind::Checked(check_factor), "0.2"),
     ("seed", Kind::Whole(0.0, 9_007_199_254_740_991.0), "42"),
     (
         "samples",
@@ -168,13 +261,13 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
         "1000",
     ),
     ("deadline", Kind::OptionalDuration, "24 h"),
-    ("arrivals", Kind::Rate, "600/min"),
-    ("capacity", Kind::Rate, "30/s"),
+    ("arrivals", Kind::Checked(check_arrivals), "600/min"),
+    ("capacity", Kind::Checked(check_capacity), "30/s"),
     ("outage", Kind::Checked(check_outage), "10 min"),
     // How long deliveries arrive: the article's 2 h (it was fixed on the page, and an outage of
     // 2 h or more met only the backlog, which a reader took for a drain of traffic that goes on).
     ("traffic", Kind::Checked(check_traffic), "2 h"),
-    ("timeout", Kind::Duration, "5 s"),
+    ("timeout", Kind::Checked(check_timeout), "5 s"),
     // Empty is no budget; 0 is a budget of no share, which still lets its floor through (as
     // `--budget 0` in the CLI).
     ("budget", Kind::OptionalPercent(0.0, 100.0), ""),
@@ -184,10 +277,10 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
         "",
     ),
     ("budget-floor", Kind::Checked(check_budget_floor), ""),
-    ("rate-limit", Kind::OptionalRate, ""),
-    ("retry-after", Kind::OptionalDuration, ""),
+    ("rate-limit", Kind::Checked(check_rate_limit), ""),
+    ("retry-after", Kind::Checked(check_retry_after), ""),
     ("pause", Kind::Bool, "false"),
-    ("resume-rate", Kind::OptionalRate, ""),
+    ("resume-rate", Kind::Checked(check_resume_rate), ""),
     // The retry quota and the circuit breaker, as `storm` takes them; empty is off (or, for
     // their other settings, the documented default).
     ("retry-quota", Kind::OneOf(&["", "aws", "grpc"]), ""),
@@ -490,16 +583,6 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
             Err(duration_range.into())
         }
     };
-    let check_rate = |text: &str| -> Result<(), String> {
-        let rate = NumberInput::Text(text.into())
-            .per_second("value")
-            .map_err(|_| "a rate greater than 0, such as 600/min, 30/s or 36000/h".to_string())?;
-        if rate.is_finite() && rate > 0.0 {
-            Ok(())
-        } else {
-            Err("a rate greater than 0".into())
-        }
-    };
     match kind {
         Kind::Duration => check_duration(value),
         Kind::OptionalDuration if value.is_empty() => Ok(()),
@@ -533,9 +616,6 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
             Some(n) if n.is_finite() && (lo..=hi).contains(&n) => Ok(()),
             _ => Err(format!("a percentage from {lo} to {hi}, such as 10 or 10%")),
         },
-        Kind::Rate => check_rate(value),
-        Kind::OptionalRate if value.is_empty() => Ok(()),
-        Kind::OptionalRate => check_rate(value),
         Kind::Bool if value == "true" || value == "false" => Ok(()),
         Kind::Bool => Err("true or false".into()),
         Kind::OneOf(options) if options.contains(&value) => Ok(()),
@@ -1098,12 +1178,35 @@ mod tests {
     /// is (`1e308s` read "value must be a duration such as 30s …", naming no field or range).
     #[test]
     fn unreadable_values_are_told_the_range() {
+        // A link's storm values are held to the storm's own ranges, named as the storm names
+        // them: `timeout=2h` passed a "duration up to 365 days" for the chart to refuse, and a
+        // factor of 1e-7 passed "0 to 1" (outside review).
+        for (hash, notice) in [
+            ("timeout=2h", "timeout \"2h\" was ignored (a duration from 1 µs to 1 h); using \"5 s\""),
+            ("retry-after=2d", "retry-after \"2d\" was ignored (a duration from 1 µs to 1 day); using none"),
+            ("capacity=1e308", "capacity \"1e308\" was ignored (a rate from 0.000001 to 10000000 per second); using \"30/s\""),
+            ("rate-limit=0", "rate-limit \"0\" was ignored (a rate from 0.000001 to 10000000 per second); using none"),
+            ("pause=false&resume-rate=1e9", "resume-rate \"1e9\" was ignored (a rate from 0.000001 to 10000000 per second); using its default"),
+            ("mode=proportional&factor=1e-7", "factor \"1e-7\" was ignored (a number from 0 to 1: 0 for none, else at least 0.000001); using \"0.2\""),
+        ] {
+            assert_eq!(decode_hash(hash).notices, [notice], "{hash}");
+        }
+        for fine in [
+            "timeout=1h",
+            "retry-after=1d",
+            "capacity=1e7",
+            "rate-limit=",
+            "factor=0",
+            "factor=0.000001",
+        ] {
+            assert_eq!(decode_hash(fine).notices, Vec::<String>::new(), "{fine}");
+        }
         let state = decode_hash("#outage=1e308s&arrivals=lots&base=1h%201h");
         assert_eq!(
             state.notices,
             [
                 "outage \"1e308s\" was ignored (0 s or from 0.5 s to less than 7 days (the storm runs in whole seconds, rounds 0.5 s up to 1 s, and simulates the outage's recovery within its 7 days)); using \"10 min\"",
-                "arrivals \"lots\" was ignored (a rate greater than 0, such as 600/min, 30/s or 36000/h); using \"600/min\"",
+                "arrivals \"lots\" was ignored (a rate from 0.000001 to 1000000 per second, such as 600/min, 30/s or 36000/h); using \"600/min\"",
                 "base \"1h 1h\" was ignored (a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d; a duration greater than 0 s and at most 365 days); using \"30 s\"",
             ]
         );

@@ -93,7 +93,8 @@ pub struct Summary {
     /// The minute it happened (1-based).
     pub peak_minute: u32,
     /// That peak as a multiple of a minute of steady arrivals; `None` when the steady traffic
-    /// lasts less than a minute (a batch alone has no normal traffic to compare with).
+    /// lasts less than a minute (a batch alone has no normal traffic to compare with) or brings
+    /// less than one delivery a minute.
     pub peak_multiple: Option<f64>,
     /// That peak as a multiple of a minute of the destination's capacity.
     pub peak_vs_capacity: f64,
@@ -339,7 +340,9 @@ impl Recorder {
             attempts,
             peak_attempts_per_min: peak_attempts,
             peak_minute: peak.map_or(0, |m| m.index),
-            peak_multiple: (scenario.traffic_s >= 60)
+            // A trickle under a delivery a minute has no normal minute to compare with: one
+            // attempt read "16,667× normal traffic" (outside SRE review).
+            peak_multiple: (scenario.traffic_s >= 60 && scenario.arrivals_per_s * 60.0 >= 1.0)
                 .then(|| peak_attempts / (scenario.arrivals_per_s * 60.0)),
             peak_vs_capacity: peak_attempts / (scenario.capacity_per_s * 60.0),
             outage_end_s: self.outage_end,

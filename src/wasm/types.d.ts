@@ -691,7 +691,8 @@ peak_attempts_per_min: number,
 peak_minute: number,
 /**
  * That peak as a multiple of a minute of steady arrivals; `None` when the steady traffic
- * lasts less than a minute (a batch alone has no normal traffic to compare with).
+ * lasts less than a minute (a batch alone has no normal traffic to compare with) or brings
+ * less than one delivery a minute.
  */
 peak_multiple: number | null,
 /**

@@ -488,3 +488,24 @@ fn a_misspelt_flag_is_told_the_flag_meant() {
         "error: unexpected argument 'hours' found (a value with a space goes in quotes, such as '90 s')"
     );
 }
+
+/// Output that cannot be written (a full disk) is an error, said and exited with 1: a figure
+/// lost to `/dev/full` exited 0 without a word (outside review). A closed pipe is not.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_an_error() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_backoff-lab"))
+        .args(["schedule", "--preset", "article"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: the output could not be written: No space left on device (os error 28)\n"
+    );
+}

@@ -439,7 +439,7 @@ def simulate(sc, opts=None):
                    exhausted_after_outage=tot["exhausted_after"], pending=backlog,
                    duplicates=tot["duplicates"], attempts=tot["attempts"],
                    peak_attempts_per_min=pk, peak_minute=pm,
-                   peak_multiple=(pk / (sc["arrivals"] * 60) if not opts.get("ratio_units") else pk / (A / MICRO * 60)) if traffic >= 60 else None,
+                   peak_multiple=(pk / (sc["arrivals"] * 60) if not opts.get("ratio_units") else pk / (A / MICRO * 60)) if traffic >= 60 and sc["arrivals"] * 60 >= 1 else None,
                    peak_vs_capacity=(pk / (sc["capacity"] * 60) if not opts.get("ratio_units") else pk / (C / MICRO * 60)),
                    outage_end_s=o_end, drained_at_s=drained_at, emptied_at_s=emptied_at,
                    drained_by=drained_by,

@@ -140,9 +140,10 @@ pub(super) fn lands(
 ) -> Result<(String, f64), Error> {
     let [median, p95] = give_up_percentiles(proposed, jitter, [0.5, 0.95])?;
     let written = format!(
-        "{}, 95% of its schedules keep retrying until the {} tolerance (half give up by {}, \
-         all but 5% by {})",
-        with_jitter(jitter).to_lowercase(),
+        "with {} jitter, 95% of its schedules keep retrying until the {} tolerance (half give up \
+         by {}, all but 5% by {})",
+        // Not `to_lowercase`: its Unicode tables cost the wasm 7 KB gzipped.
+        jitter.name(),
         crate::duration::as_adjective(&crate::duration::format_precise(tolerance_s)),
         format_duration(median),
         format_duration(p95),

@@ -111,7 +111,7 @@ pub(crate) fn quoted(text: &str) -> String {
 /// quotes) or [`WRITTEN_CHARS`] of anything else, else its start and how long it was (a
 /// 100,000-character `base` made a 100 kB message); text in quotes keeps its quotes, and its length
 /// is the text's.
-pub(crate) fn cut_short(value: &str) -> std::borrow::Cow<'_, str> {
+pub fn cut_short(value: &str) -> std::borrow::Cow<'_, str> {
     let (quote, text) = match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
         Some(inner) => ("\"", inner),
         None => ("", value),

@@ -34,7 +34,7 @@ pub mod survival;
 pub mod wasm;
 
 pub use duration::{format_distinct, format_duration, format_exact, format_limit, parse_duration};
-pub use error::Error;
+pub use error::{cut_short, Error};
 pub use params::{
     parse_percent, refused_by_arithmetic, whole_number, DurationInput, NumberInput, Params,
     Purpose, DEFAULT_WINDOW_S, PARAMETER_KEYS,

@@ -235,7 +235,17 @@ pub fn main() -> ExitCode {
                 }
                 _ => String::new(),
             };
-            eprintln!("{}{suggestion}", first.join(" "));
+            let mut line = first.join(" ");
+            // A value clap quotes whole is cut as every refusal cuts one (`--format` given
+            // 100,000 characters made a 100 kB message: outside review).
+            if let Some(ContextValue::String(value)) = err.get(ContextKind::InvalidValue) {
+                let quoted = format!("'{value}'");
+                let cut = backoff_lab::cut_short(&format!("\"{value}\"")).into_owned();
+                if cut.len() < quoted.len() {
+                    line = line.replace(&quoted, &cut);
+                }
+            }
+            eprintln!("{line}{suggestion}");
             return ExitCode::from(2);
         }
     };

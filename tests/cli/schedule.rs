@@ -509,3 +509,18 @@ fn output_that_cannot_be_written_is_an_error() {
         "error: the output could not be written: No space left on device (os error 28)\n"
     );
 }
+
+/// A value the argument parser refuses is cut as every refusal cuts one: `--format` given
+/// 100,000 characters made a 100 kB message (outside review).
+#[test]
+fn a_long_value_the_parser_refuses_is_cut_short() {
+    let long = "x".repeat(100_000);
+    let said = stderr(&run(&["schedule", "--format", &long]));
+    assert_eq!(
+        said.trim_end(),
+        format!(
+            "error: invalid value \"{}…\" (100,000 characters) for '--format <FORMAT>' [possible values: table, markdown, csv, json]",
+            "x".repeat(40)
+        )
+    );
+}

@@ -52,9 +52,56 @@ impl Error {
         };
         Error::OutOfRange {
             field,
-            value,
+            value: infinity_as_javascript_writes_it(value),
             valid: valid.into(),
         }
+    }
+}
+
+/// A value Rust wrote with an infinite number in it (`inf`, `-inf%`, `1..inf`) written as
+/// JavaScript writes it (`Infinity`): the page, the CLI and the JS API read "got inf", "got inf%"
+/// and "got Infinity" for one value (outside review). Text given in quotes is left as given.
+fn infinity_as_javascript_writes_it(value: String) -> String {
+    if value.starts_with('"') || !value.contains("inf") {
+        return value;
+    }
+    let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphabetic());
+    let mut written = String::with_capacity(value.len() + 5);
+    let mut rest = value.as_str();
+    while let Some(at) = rest.find("inf") {
+        let (before, after) = (&rest[..at], &rest[at + 3..]);
+        written.push_str(before);
+        let alone = !letter(before.chars().next_back().or(written.chars().next_back()))
+            && !letter(after.chars().next());
+        written.push_str(if alone { "Infinity" } else { "inf" });
+        rest = after;
+    }
+    written.push_str(rest);
+    written
+}
+
+#[cfg(test)]
+mod infinity_tests {
+    use super::*;
+
+    #[test]
+    fn infinite_numbers_are_written_as_javascript_writes_them() {
+        for (rust, written) in [
+            ("inf", "Infinity"),
+            ("-inf", "-Infinity"),
+            ("inf%", "Infinity%"),
+            ("1..inf", "1..Infinity"),
+            ("\"inf\"", "\"inf\""),
+            ("infinite", "infinite"),
+            ("NaN", "NaN"),
+        ] {
+            assert_eq!(infinity_as_javascript_writes_it(rust.into()), written);
+        }
+        let refused = Error::out_of_range("multiplier", f64::INFINITY, "a number from 1 to 1000");
+        assert_eq!(
+            refused.to_string(),
+            "multiplier must be a number from 1 to 1000, got Infinity"
+        );
     }
 }
 

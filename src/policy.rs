@@ -839,7 +839,7 @@ mod tests {
             ),
             (
                 Policy::new(1.0, f64::INFINITY, 10.0, Stop::Attempts(3)),
-                "multiplier must be a number from 1 to 1000, got inf",
+                "multiplier must be a number from 1 to 1000, got Infinity",
             ),
             (
                 Policy::new(30.0, 3.0, 10.0, Stop::Attempts(3)),

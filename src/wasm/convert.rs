@@ -450,16 +450,8 @@ fn about_key(message: String, field: &str, key: &str) -> JsValue {
 /// A JS `Error` for the JS API: [`js_error`] with `field` spelt as the key JavaScript passes
 /// (`giveUp`, not the CLI's `give-up`).
 pub fn api_error(error: &Error) -> JsValue {
-    let mut message = crate::field_names::in_js_spelling(&error.to_string());
-    // The value given, as JavaScript wrote it.
-    for (rust, js) in [
-        (", got inf", ", got Infinity"),
-        (", got -inf", ", got -Infinity"),
-    ] {
-        if let Some(range) = message.strip_suffix(rust) {
-            message = format!("{range}{js}");
-        }
-    }
+    // An infinite value is written as JavaScript writes it by the core itself.
+    let message = crate::field_names::in_js_spelling(&error.to_string());
     match error {
         Error::OutOfRange { field, .. } | Error::BadDuration { field, .. } => {
             about_key(message, field, &camel_case(field))

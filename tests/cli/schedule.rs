@@ -163,7 +163,7 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
         ),
         (
             &["--multiplier", "inf"],
-            "--multiplier must be a number from 1 to 1000, got inf",
+            "--multiplier must be a number from 1 to 1000, got Infinity",
         ),
         (
             &["--cap", "10s"],

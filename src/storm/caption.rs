@@ -83,7 +83,9 @@ pub(crate) fn caption(
     let share = |n: f64| n / summary.arrivals.max(1.0) * 100.0;
     // `at` a second at whose end the backlog was low; the horizon a time (seconds simulated).
     let after = |at: u32| format_duration(summary.after_recovery_s(at));
-    let horizon_after = format_duration(f64::from(
+    // As simulated, beside the 7-day limit: 7 days less a 10 min outage read "7 days after
+    // recovery" (outside SRE review).
+    let horizon_after = format_precise(f64::from(
         summary.horizon_s.saturating_sub(summary.outage_end_s),
     ));
     let recovered = if no_outage { "the start" } else { "recovery" };
@@ -554,6 +556,24 @@ mod tests {
                 .unwrap()
                 .caption
         };
+        // Written as simulated: 7 days less a 10 min outage is not "7 days after recovery".
+        let budget_held = {
+            let spec = Spec {
+                bounds: crate::storm::Bounds {
+                    budget: Some(0.0),
+                    budget_floor_per_s: 0.0,
+                    ..Default::default()
+                },
+                ..Spec::article_fixed()
+            };
+            crate::storm::simulate(&Scenario::new(spec).unwrap(), Engine::Fluid, false)
+                .unwrap()
+                .caption
+        };
+        assert!(
+            budget_held.contains("The backlog has not drained by the simulation's 7-day limit (6 days 23 h 50 min after recovery)."),
+            "{budget_held}"
+        );
         let week = yearly(7 * 86_400 - 1);
         assert!(
             week.contains(

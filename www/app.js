@@ -377,8 +377,10 @@ const BACKGROUND = ['survival'];
 // the cores from the charts being redrawn.
 const SURVIVAL_AFTER_MS = 250;
 
-/** Writes what a drawn view says next to it; `tableDone()` once the timeline's table is full. */
-function showDrawn(view, drawn, tableDone) {
+/** Writes what a drawn view says next to it; `tableDone()` once the timeline's table is full.
+ * A first run drawn on the page itself (`instant`) has no derived schedule: the suggestion shown
+ * stays until the worker's run brings one. */
+function showDrawn(view, drawn, tableDone, instant = false) {
   const labels = drawn.storms.map((storm) => storm.label);
   fillCaption($(CAPTIONS[view]), drawn.caption, labels);
   drawnCaptions.set(view, { caption: drawn.caption, labels });
@@ -397,7 +399,7 @@ function showDrawn(view, drawn, tableDone) {
     fillNumberTable(numbers, drawn.table);
     numbers.closest('details').hidden = drawn.table.rows.length === 0;
   }
-  if (view === 'staleness') {
+  if (view === 'staleness' && !instant) {
     $('suggestion').hidden = drawn.suggestion_findings.length === 0;
     $('suggestion-findings').replaceChildren(...listItems(drawn.suggestion_findings));
     $('apply-suggestion').hidden = drawn.suggestion === null;
@@ -721,7 +723,7 @@ const render = (() => {
     // For the page benchmark, as `draw` does.
     if (drawn) performance.measure(`instant ${view}`, { start: mark });
     if (!drawn) return false;
-    showDrawn(view, drawn);
+    showDrawn(view, drawn, undefined, true);
     drawnOnScreen.add(view);
     return true;
   }

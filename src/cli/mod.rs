@@ -235,17 +235,22 @@ pub fn main() -> ExitCode {
                 }
                 _ => String::new(),
             };
-            let mut line = first.join(" ");
-            // A value clap quotes whole is cut as every refusal cuts one (`--format` given
-            // 100,000 characters made a 100 kB message: outside review).
-            if let Some(ContextValue::String(value)) = err.get(ContextKind::InvalidValue) {
-                let quoted = format!("'{value}'");
-                let cut = backoff_lab::cut_short(&format!("\"{value}\"")).into_owned();
-                if cut.len() < quoted.len() {
-                    line = line.replace(&quoted, &cut);
-                }
-            }
-            eprintln!("{line}{suggestion}");
+            // What clap quotes whole (a value, an argument, a command) is cut as every refusal
+            // cuts one (`--format` given 100,000 characters made a 100 kB message: outside
+            // review).
+            let line: Vec<String> = first
+                .join(" ")
+                .split('\'')
+                .enumerate()
+                .map(|(i, part)| match i % 2 {
+                    1 => match backoff_lab::cut_short(&format!("\"{part}\"")) {
+                        cut if cut.len() < part.len() => cut.into_owned(),
+                        _ => format!("'{part}'"),
+                    },
+                    _ => part.to_string(),
+                })
+                .collect();
+            eprintln!("{}{suggestion}", line.concat());
             return ExitCode::from(2);
         }
     };

@@ -108,8 +108,9 @@ pub fn deadline_safe_attempts(
 
 /// The smallest cap from `lo_s` to `hi_s` with which `policy`'s base, multiplier and `attempts`
 /// keep the `level` percentile of the give-up time under `jitter` at or past `deadline_s`
-/// (with `hi_s` they do): the percentile grows with the cap, so it is bisected, forty times (a
-/// relative 1e-12 of the range). With decorrelated jitter each try draws thousands of
+/// (with `hi_s` they do), to the precision a cap is written in (a millisecond; under a second,
+/// a microsecond) and rounded up to it, so that the cap as written reaches too: the percentile
+/// grows with the cap, so it is bisected. With decorrelated jitter each try draws thousands of
 /// schedules, so `hi_s` is kept.
 pub(crate) fn deadline_safe_cap(
     policy: &Policy,
@@ -134,7 +135,10 @@ pub(crate) fn deadline_safe_cap(
     if reaches(lo)? {
         return Ok(lo);
     }
-    for _ in 0..40 {
+    // Forty halvings on the fine grid took a second for a 386-attempt schedule, and the cap
+    // they found, written to the millisecond, could fall short when typed back.
+    let step = if hi_s >= 1.0 { 1e-3 } else { 1e-6 };
+    while hi - lo > step {
         let mid = lo + (hi - lo) / 2.0;
         if reaches(mid)? {
             hi = mid;
@@ -142,7 +146,7 @@ pub(crate) fn deadline_safe_cap(
             lo = mid;
         }
     }
-    Ok(hi)
+    Ok(((hi / step).ceil() * step).min(hi_s))
 }
 
 /// The give-up time's percentiles at `levels` under `jitter` for `policy` as it stands, on the
@@ -152,16 +156,23 @@ pub(crate) fn give_up_percentiles<const N: usize>(
     jitter: Jitter,
     levels: [f64; N],
 ) -> Result<[f64; N], Error> {
-    let mut at = [0.0; N];
-    for (value, level) in at.iter_mut().zip(levels) {
-        let percentile = Percentile {
-            policy,
-            jitter,
-            level,
-        };
-        *value = percentile.on_grid(policy.attempts(), GRID)?.0;
+    // One distribution read at every level (it was computed again for each).
+    if jitter == Jitter::Decorrelated {
+        let samples = (WORK / policy.attempts().max(1) as usize).clamp(1_000, 20_000);
+        let mut times = give_up_times(policy, jitter, samples, &mut seeded_rng(DECORRELATED_SEED)?);
+        return Ok(super::sampled::nearest_ranks(&mut times, levels));
     }
-    Ok(at)
+    let windows = gap_windows(policy, jitter).unwrap_or_default();
+    Ok(match normal(&windows) {
+        Some((mean, sd)) if policy.attempts() > NORMAL_FROM => {
+            levels.map(|level| mean + sd * standard_normal_quantile(level))
+        }
+        _ => {
+            let grid = GRID.min((WORK / policy.attempts().max(1) as usize).max(256));
+            let sum = SumOfUniforms::with_grid(windows, grid);
+            levels.map(|level| sum.quantile(level))
+        }
+    })
 }
 
 /// The latest deadline that [`deadline_safe_attempts`] answers for `policy` under `jitter` at

@@ -199,6 +199,10 @@ pub fn instant(view: View, settings: &Settings) -> Option<Settings> {
     (samples >= INSTANT_FEWEST).then(|| {
         let mut instant = preview;
         instant.set("samples", samples.to_string());
+        // Without the derived schedule: under jitter it is sized on the give-up time's exact
+        // distribution, tens of milliseconds (outside code review); the worker's runs bring it,
+        // and the page keeps the one it shows until then.
+        instant.set("max-lag", "");
         instant
     })
 }
@@ -347,6 +351,9 @@ mod tests {
         );
         assert!(samples as f64 * cost <= INSTANT_DRAWS, "{samples} × {cost}");
         assert_eq!(instant.get("mode"), "full", "the rest of the settings kept");
+        // No derived schedule on the page's thread: under jitter it takes tens of milliseconds.
+        assert_eq!(instant.get("max-lag"), "");
+        assert!(views::staleness_params(&instant).max_lag.is_none());
 
         for view in [
             View::Timeline,

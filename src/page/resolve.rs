@@ -355,7 +355,7 @@ pub fn edited(mut settings: Settings, control: &str) -> Settings {
         "attempts" | "give-up" | "stop" => settings.set("preset", ""),
         "apply-suggestion" => {
             let params = super::views::staleness_params(&settings);
-            let suggestion = params.staleness_report().ok().and_then(|r| r.suggestion);
+            let suggestion = params.staleness_suggestion().ok().flatten();
             if let Some(suggestion) = suggestion {
                 super::apply_suggestion(&mut settings, &suggestion);
             }

@@ -87,6 +87,12 @@ fn storm_rule(
         let mut params = crate::Params {
             // The resume rate applies to a paused endpoint alone.
             pause: Some(key == "resume-rate"),
+            // The field's own range alone: a second of traffic and a batch of one meet the
+            // storm's rules across fields (at least one delivery, at most 10,000,000), which
+            // the link's other settings decide (`traffic=10min&arrivals=10000/s` is a storm,
+            // refused against the default 2 h: outside code review).
+            traffic: Some(crate::DurationInput::Text("1s".into())),
+            batch: Some(1.0),
             ..crate::Params::default()
         };
         set(&mut params, value.to_string());
@@ -1198,6 +1204,11 @@ mod tests {
             "rate-limit=",
             "factor=0",
             "factor=0.000001",
+            // Ranges across fields are the storm's to tell, with the link's own traffic.
+            "traffic=10min&arrivals=10000/s",
+            "traffic=7d&arrivals=1/day",
+            "traffic=7d&arrivals=0.00001/s",
+            "arrivals=1000000/s",
         ] {
             assert_eq!(decode_hash(fine).notices, Vec::<String>::new(), "{fine}");
         }

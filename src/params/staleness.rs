@@ -55,4 +55,21 @@ impl Params {
             None => report,
         })
     }
+
+    /// The schedule derived from the tolerance and `max_lag` alone, without the report's
+    /// sampled answers (the page's Apply: it sampled 20,000 schedules on the page's thread to
+    /// read this); `None` without both, or where no schedule can be derived.
+    pub fn staleness_suggestion(&self) -> Result<Option<crate::staleness::Suggestion>, Error> {
+        let question = self.staleness_question()?;
+        let span = crate::policy::span_range();
+        let max_lag = (self.max_lag.as_ref())
+            .map(|r| r.seconds_within("max-lag", &span))
+            .transpose()?;
+        Ok(match (question.tolerance_s(), max_lag) {
+            (Some(t), Some(r)) => {
+                crate::staleness::suggest(question.policy(), question.jitter(), t, r).ok()
+            }
+            _ => None,
+        })
+    }
 }

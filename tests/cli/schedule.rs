@@ -523,4 +523,14 @@ fn a_long_value_the_parser_refuses_is_cut_short() {
             "x".repeat(40)
         )
     );
+    // An argument or a command it does not know, too.
+    let said = stderr(&run(&["schedule", &long]));
+    assert!(
+        said.starts_with("error: unexpected argument \"xxxx"),
+        "{}",
+        &said[..80]
+    );
+    assert!(said.len() < 300, "{} bytes", said.len());
+    let said = stderr(&run(&[&long]));
+    assert!(said.len() < 300, "{} bytes", said.len());
 }

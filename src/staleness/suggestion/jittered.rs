@@ -7,9 +7,9 @@
 //! for full, equal and decorrelated jitter, whose gaps never pass the cap; `R / (1 + f)` for
 //! proportional jitter of ±`f`), at least the base; `n` = the fewest attempts whose give-up
 //! reaches `T` at the 5th percentile with that cap ([`deadline_safe_attempts`]); then the
-//! smallest cap with which those `n` attempts still do (bisected; decorrelated jitter keeps
-//! the first cap, each try being thousands of drawn schedules), so its 5th percentile lands on
-//! `T`. A gap list keeps its gaps, each cut so its widest draw is `R`, goes on with its tail
+//! smallest cap with which those `n` attempts still do (bisected to the precision a cap is
+//! written in and rounded up to it; decorrelated jitter keeps the first cap, each try being
+//! thousands of drawn schedules), so its 5th percentile lands on `T`. A gap list keeps its gaps, each cut so its widest draw is `R`, goes on with its tail
 //! (or last gap) cut the same way, and ends after the fewest attempts that reach `T` at the
 //! 5th percentile.
 
@@ -263,6 +263,45 @@ mod tests {
         assert_eq!(
             suggest(&article, none, 6.0 * HOUR, HOUR),
             suggest(&article, Jitter::None, 6.0 * HOUR, HOUR)
+        );
+    }
+}
+
+#[cfg(test)]
+mod first_gap_tests {
+    use super::super::suggest;
+    use super::*;
+    use crate::jitter::Factor;
+
+    /// The first gap's findings read its draws: under full jitter half of a 60 s first gap's
+    /// retries come within a 30 s tolerance (it said "every retry delivers a stale event"), and
+    /// under ±50% a 10 min base draws up to 15 min, past an 11.7 min allowed lag.
+    #[test]
+    fn the_first_gaps_findings_read_its_draws() {
+        let list = Policy::explicit(&[60.0, 600.0, 3_600.0], None, None).unwrap();
+        let full = suggest(&list, Jitter::Full, 30.0, 3_600.0).unwrap();
+        assert!(
+            !full
+                .findings
+                .iter()
+                .any(|f| f.contains("every retry delivers a stale event")),
+            "{:?}",
+            full.findings
+        );
+        let none = suggest(&list, Jitter::None, 30.0, 3_600.0).unwrap();
+        assert!(none
+            .findings
+            .iter()
+            .any(|f| f.contains("every retry delivers a stale event")));
+        let base = Policy::new(600.0, 2.0, 3_600.0, Stop::Attempts(5)).unwrap();
+        let half = Jitter::Proportional(Factor::new(0.5).unwrap());
+        let drawn = suggest(&base, half, 6.0 * 3_600.0, 702.0).unwrap();
+        assert!(
+            drawn.findings.iter().any(|f| f.starts_with(
+                "The 10 min base's jittered draws reach 15 min, longer than the 11.7 min allowed"
+            )),
+            "{:?}",
+            drawn.findings
         );
     }
 }

@@ -320,17 +320,29 @@ fn against(policy: &Policy, jitter: Jitter, tolerance_s: f64, max_lag_s: f64) ->
     let (t, r) = (format_duration(tolerance_s), format_duration(max_lag_s));
     let mut findings = vec![lag_finding(policy, jitter, max_lag_s)];
     let base = policy.base_s();
+    // The first gap's draws under the jitter: its longest against `R`, its shortest against
+    // `T` (under full jitter half of a 60 s first gap's retries come within 30 s: "every retry
+    // delivers a stale event" was false; outside code review).
+    let (shortest_first, longest_first) = jitter.window(base).unwrap_or((base, base));
     // A list's gaps are each cut to `R` by the proposal: only a formula's base is stuck.
-    if base > max_lag_s && policy.explicit_gaps().is_none() {
+    if longest_first > max_lag_s && policy.explicit_gaps().is_none() {
+        let longer = if base > max_lag_s {
+            format!("The {} base alone is longer", format_duration(base))
+        } else {
+            format!(
+                "The {} base's jittered draws reach {}, longer",
+                format_duration(base),
+                format_duration(longest_first)
+            )
+        };
         findings.push(format!(
-            "The {} base alone is longer than the {r} allowed: no cap keeps every delivery \
-             within it; shorten the base.",
-            format_duration(base)
+            "{longer} than the {r} allowed: no cap keeps every delivery within it; shorten the \
+             base."
         ));
     }
-    if base > tolerance_s {
-        // A list's first gap is cut to `T` by the proposal ("shorten the base" beside a
-        // derived list read as a contradiction).
+    if shortest_first > tolerance_s {
+        // A list's first gap is cut to `T` by the proposal without jitter ("shorten the base"
+        // beside a derived list read as a contradiction), and to `R` under it.
         findings.push(match policy.explicit_gaps() {
             None => format!(
                 "The {} base alone is longer than the {t} tolerance: every retry delivers a \

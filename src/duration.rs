@@ -386,6 +386,16 @@ pub(crate) fn format_cap(seconds: f64) -> String {
     }
 }
 
+/// [`format_cap`] with `more` decimals: a cap that must read back to a finer step than it
+/// (`1 h 04 min 32.390137 s`, `549.931245 ms`).
+pub(crate) fn format_cap_finer(seconds: f64, more: usize) -> String {
+    if seconds < 1.0 {
+        format!("{} ms", trim(seconds * 1000.0, 3 + more))
+    } else {
+        exact_to(seconds, 3 + more as u32)
+    }
+}
+
 /// Formats a time that something is compared with, such as a give-up time an outage either
 /// reaches or not, so that it reads back as the same time to the microsecond: as
 /// [`format_duration`] writes it when that does, else as [`format_cap`] does (to the

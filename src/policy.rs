@@ -5,22 +5,34 @@ use crate::Error;
 
 /// The longest base, cap or give-up deadline accepted: 365 days, in seconds.
 pub const MAX_SPAN_S: f64 = 365.0 * 86_400.0;
+/// The shortest base, gap, give-up deadline or window accepted: 1 µs, in seconds, the storm's
+/// unit of time too. Shorter ones gave degenerate numbers (a 1e-15 s outage's lags read 0 s; a
+/// 5e-324 s base left no deadline to ask for).
+pub const MIN_SPAN_S: f64 = 1e-6;
 /// The most attempts one schedule may have.
 pub const MAX_ATTEMPTS: u32 = 10_000;
 /// The largest multiplier accepted.
 pub const MAX_MULTIPLIER: f64 = 1_000.0;
 
 /// The valid range of a base, give-up deadline or window, in the words of every refusal:
-/// "a duration greater than 0 s and at most 365 days". Built from [`MAX_SPAN_S`], so that a
-/// new limit changes every message with it.
+/// "a duration from 1 µs to 365 days". Built from [`MAX_SPAN_S`], so that a new limit changes
+/// every message with it.
 ///
 /// # Example
 /// ```
 /// use backoff_lab::policy::span_range;
-/// assert_eq!(span_range(), "a duration greater than 0 s and at most 365 days");
+/// assert_eq!(span_range(), "a duration from 1 µs to 365 days");
 /// ```
 pub fn span_range() -> String {
-    format!("a duration greater than 0 s and {}", at_most_span())
+    format!("a duration {}", span_ends())
+}
+
+/// "from 1 µs to 365 days": the ends of [`span_range`]. The lower end is written in
+/// microseconds, as the storm's ranges write it ([`crate::format_duration`] would say
+/// "0.001 ms").
+fn span_ends() -> String {
+    const _: () = assert!(MIN_SPAN_S == 1e-6, "the text below says 1 µs");
+    format!("from 1 µs to {}", crate::format_duration(MAX_SPAN_S))
 }
 
 /// The valid range of a cap over a base of `base_s`: "a duration of at least the base (30 s) and
@@ -157,14 +169,10 @@ impl Policy {
             return Err(gap_count_refused(gaps.len()));
         }
         for &gap in gaps {
-            check_span_with("gaps", gap, || {
-                format!("durations greater than 0 s and {}", at_most_span())
-            })?;
+            check_span_with("gaps", gap, || format!("durations {}", span_ends()))?;
         }
         if let Some(tail) = then_every_s {
-            check_span_with("then-every", tail, || {
-                format!("a duration greater than 0 s and {}", at_most_span())
-            })?;
+            check_span_with("then-every", tail, span_range)?;
         }
         let mut list = GapList {
             gaps: [0.0; MAX_EXPLICIT_GAPS],
@@ -205,7 +213,7 @@ impl Policy {
 
     /// The same schedule with no gap longer than `cap_s`: a formula takes it as its cap (at
     /// least the base, at most 365 days); an explicit list has each gap and its tail cut to it
-    /// (greater than 0 s, at most 365 days). The stop rule stays.
+    /// (from 1 µs to 365 days). The stop rule stays.
     ///
     /// # Example
     /// ```
@@ -497,12 +505,13 @@ impl Policy {
     }
 }
 
-/// Refuses a duration outside (0, [`MAX_SPAN_S`]] with [`span_range`] as the valid range.
+/// Refuses a duration outside [[`MIN_SPAN_S`], [`MAX_SPAN_S`]] with [`span_range`] as the valid
+/// range.
 pub(crate) fn check_duration(field: &'static str, seconds: f64) -> Result<(), Error> {
     check_span_with(field, seconds, span_range)
 }
 
-/// Refuses a duration outside (0, [`MAX_SPAN_S`]] with `valid` as the valid range.
+/// Refuses a duration outside [[`MIN_SPAN_S`], [`MAX_SPAN_S`]] with `valid` as the valid range.
 pub(crate) fn check_span(field: &'static str, seconds: f64, valid: &str) -> Result<(), Error> {
     check_span_with(field, seconds, || valid.to_string())
 }
@@ -513,12 +522,13 @@ fn check_span_with(
     seconds: f64,
     valid: impl FnOnce() -> String,
 ) -> Result<(), Error> {
-    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SPAN_S {
+    if (MIN_SPAN_S..=MAX_SPAN_S).contains(&seconds) {
         Ok(())
     } else if seconds.is_finite() && seconds >= 0.0 {
         Err(Error::out_of_range(
             field,
-            crate::format_distinct(seconds, MAX_SPAN_S).0,
+            // Told apart from the end it passes (0.9 µs rounds to "1 µs").
+            crate::format_distinct(seconds, seconds.clamp(MIN_SPAN_S, MAX_SPAN_S)).0,
             valid(),
         ))
     } else {
@@ -774,9 +784,10 @@ mod tests {
             Policy::explicit(gaps, tail, None).unwrap_err().to_string()
         };
         assert!(refused(&[5.0], Some(0.0))
-            .starts_with("then-every must be a duration greater than 0 s and at most 365 days"));
-        assert!(refused(&[0.0], Some(0.0))
-            .starts_with("gaps must be durations greater than 0 s and at most 365 days"));
+            .starts_with("then-every must be a duration from 1 µs to 365 days"));
+        assert!(
+            refused(&[0.0], Some(0.0)).starts_with("gaps must be durations from 1 µs to 365 days")
+        );
     }
 
     #[test]
@@ -827,11 +838,21 @@ mod tests {
         let bad = [
             (
                 Policy::new(f64::NAN, 3.0, 10.0, Stop::Attempts(3)),
-                "base must be a duration greater than 0 s and at most 365 days, got NaN",
+                "base must be a duration from 1 µs to 365 days, got NaN",
             ),
             (
                 Policy::new(0.0, 3.0, 10.0, Stop::Attempts(3)),
-                "base must be a duration greater than 0 s and at most 365 days, got 0 s",
+                "base must be a duration from 1 µs to 365 days, got 0 s",
+            ),
+            // Under a microsecond (a 5e-324 s base had left "--deadline must be at most 0 s"),
+            // told apart from the 1 µs it falls short of.
+            (
+                Policy::new(9e-7, 3.0, 10.0, Stop::Attempts(3)),
+                "base must be a duration from 1 µs to 365 days, got 0.0009 ms",
+            ),
+            (
+                Policy::explicit(&[30.0, 5e-324], None, None),
+                "gaps must be durations from 1 µs to 365 days, got 4.9e-324 s",
             ),
             (
                 Policy::new(1.0, 0.5, 10.0, Stop::Attempts(3)),
@@ -865,11 +886,11 @@ mod tests {
             ),
             (
                 Policy::new(1.0, 2.0, 10.0, Stop::GiveUpAfter(-1.0)),
-                "give-up must be a duration greater than 0 s and at most 365 days, got -1 s",
+                "give-up must be a duration from 1 µs to 365 days, got -1 s",
             ),
             (
                 Policy::new(1.0, 2.0, 10.0, Stop::GiveUpAfter(400.0 * 86_400.0)),
-                "give-up must be a duration greater than 0 s and at most 365 days, got 400 days",
+                "give-up must be a duration from 1 µs to 365 days, got 400 days",
             ),
         ];
         for (result, message) in bad {

@@ -402,7 +402,11 @@ fn past_deadline(schedule: &Schedule) -> String {
 pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<String, Error> {
     // The seconds beside a cap in larger units, for a config file ("15 s (15 s)" said it twice).
     let cap_text = |cap: f64| {
-        let written = crate::duration::format_cap(cap);
+        // A cap that rounds below itself (the base, 391.590331 s, read "6 min 31.59 s", which
+        // typed back is refused as under the base) is written to the microsecond.
+        let written = Some(crate::duration::format_cap(cap))
+            .filter(|text| crate::parse_duration("cap", text).is_ok_and(|back| back >= cap))
+            .unwrap_or_else(|| crate::duration::format_precise(cap));
         let seconds = format!("{} s", csv_number(cap));
         if written == seconds {
             written
@@ -573,6 +577,18 @@ pub(crate) fn whole_percent(percent: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// A cap held at the base is written so that it reads back as the base: to the millisecond
+    /// it read "6 min 31.59 s", below the 391.590331 s base, and typed back was refused.
+    #[test]
+    fn a_cap_at_the_base_reads_back_as_the_base() {
+        let policy = crate::Policy::new(391.590331, 1.0, 400.0, crate::Stop::Attempts(22)).unwrap();
+        let answer = super::cap_answer(&policy, 4_000.264172, 22).unwrap();
+        assert!(
+            answer.starts_with("A cap of 6 min 31.590331 s (391.590331 s), the smallest there is"),
+            "{answer}"
+        );
+    }
+
     use super::*;
     use crate::Policy;
     #[cfg(not(target_arch = "wasm32"))]

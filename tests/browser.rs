@@ -53,7 +53,7 @@ fn invalid_input_throws_an_error_naming_the_field() {
         (
             r#"{"base": -5, "multiplier": 3, "cap": "3h", "attempts": 3}"#,
             "base",
-            "base must be a duration greater than 0 s",
+            "base must be a duration from 1 µs",
         ),
     ] {
         let err = schedule(params(input)).expect_err(input);

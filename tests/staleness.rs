@@ -383,7 +383,7 @@ fn a_small_jitter_stays_close_to_exact() {
 #[test]
 fn bad_input_is_refused_naming_the_field_and_range() {
     let q = exact(&Policy::article());
-    let span = "a duration greater than 0 s and at most 365 days";
+    let span = "a duration from 1 µs to 365 days";
     let cases = [
         (
             q.outage(0.0).unwrap_err(),

@@ -218,19 +218,19 @@ fn bad_input_is_refused_naming_the_flag_and_range() {
     let with = |extra: &[&'static str]| [&base[..], extra].concat();
     refused(
         &with(&["--tolerance", "0s"]),
-        "error: --tolerance must be a duration greater than 0 s and at most 365 days, got 0 s",
+        "error: --tolerance must be a duration from 1 µs to 365 days, got 0 s",
     );
     refused(
         &with(&["--outage", "400d"]),
-        "error: --outage must be a duration greater than 0 s and at most 365 days, got 400 days",
+        "error: --outage must be a duration from 1 µs to 365 days, got 400 days",
     );
     refused(
         &with(&["--tolerance", "banana"]),
-        "error: --tolerance must be a duration greater than 0 s and at most 365 days, such as",
+        "error: --tolerance must be a duration from 1 µs to 365 days, such as",
     );
     refused(
         &with(&["--tolerance", "1h", "--max-lag", "-1h"]),
-        "error: --max-lag must be a duration greater than 0 s and at most 365 days, got -1 h",
+        "error: --max-lag must be a duration from 1 µs to 365 days, got -1 h",
     );
     refused(&with(&["--outage", "nan"]), "error: --outage must be");
     refused(

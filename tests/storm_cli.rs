@@ -275,7 +275,7 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
         // Retries a minute are 60 s over the interval: infinite and NaN for 5e-324 s.
         (
             &["--engine", "arithmetic", "--interval", "5e-324"],
-            "error: --interval must be at least 1 µs for the arithmetic engine (the storm's unit of time), got 4.9e-324 s",
+            "error: --interval must be a duration from 1 µs to 365 days, got 4.9e-324 s",
         ),
         (
             &["--engine", "arithmetic", "--budget", "10%"],

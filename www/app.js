@@ -318,6 +318,9 @@ function showErrors(errors) {
     if (canvas.classList.contains('stale') !== out) {
       canvas.classList.toggle('stale', out);
       canvas.title = out ? 'out of date: fix the highlighted input to redraw it' : '';
+      // The schedule's facts and table are the timeline's numbers: out of date with it (they
+      // stayed at full strength, read as current).
+      if (view === 'timeline') for (const id of ['facts', 'schedule-box']) $(id).classList.toggle('stale', out);
     }
     // The survival section says why it has no map itself (showSurvivalRefusal).
     if (view !== 'survival') {
@@ -835,6 +838,7 @@ function embedCode(s) {
 function showEmbed() {
   $('embed-code').value = embedCode(readControls());
   $('embed-box').hidden = false;
+  $('embed').setAttribute('aria-expanded', 'true');
   $('embed-code').focus();
   $('embed-code').select();
   // Selecting scrolls a small box to the code's end: its start (`<iframe src=…`) is what to see.
@@ -923,6 +927,7 @@ async function main() {
   });
   $('copy-link').addEventListener('click', copyLink);
   $('embed').addEventListener('click', showEmbed);
+  $('skip-to-charts').addEventListener('click', () => $('schedule-heading').focus());
   // A download's name says what it shows and the settings it was drawn from (the controls'
   // for what the page draws at once).
   const stemOf = (what, settings = lastComputed.get(what)?.settings) => fileStem(what, settings ?? readControls());

@@ -305,7 +305,7 @@ pub(super) struct StormFlags {
     /// article's 30 s × 3 capped at 3 h, and a give-up time of 24 h, which is its 14 attempts).
     #[arg(long)]
     policy: Option<String>,
-    /// The fixed policy's interval, greater than 0 s and at most 365 days (default 30s).
+    /// The fixed policy's interval, from 1 µs to 365 days (default 30s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     interval: Option<String>,
     #[command(flatten)]

@@ -178,7 +178,7 @@ fn command() -> clap::Command {
                 arg.help(
                     "How long the outage lasts, 0 s or from 0.5 s to less than 7 days, in whole seconds \
                      (rounded; default 10m); for `figure staleness`, the outage read off the \
-                     chart, exactly, greater than 0 s and at most 365 days (default 4h)",
+                     chart, exactly, from 1 µs to 365 days (default 4h)",
                 )
             })
         })

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::exact::{gap_windows, DECORRELATED_SEED, GRID};
-use super::sampled::{give_up_times, nearest_rank};
+use super::sampled::{give_up_times, nearest_ranks};
 use super::SumOfUniforms;
 use crate::jitter::{seeded_rng, Jitter};
 use crate::{Error, Policy, Stop};
@@ -146,33 +146,26 @@ pub(crate) fn deadline_safe_cap(
             lo = mid;
         }
     }
-    Ok(((hi / step).ceil() * step).min(hi_s))
+    // `hi` reaches and lies within a step of the least cap that does, so rounded up it may
+    // pass a written step that reaches too (1.132 s where 1.131 s did: outside review).
+    let steps = (hi / step).ceil();
+    let (written, below) = ((steps * step).min(hi_s), (steps - 1.0) * step);
+    Ok(if below >= lo_s && reaches(below)? {
+        below
+    } else {
+        written
+    })
 }
 
-/// The give-up time's percentiles at `levels` under `jitter` for `policy` as it stands, on the
-/// fine grid (decorrelated: from the fixed-seed sample [`deadline_safe_attempts`] uses).
+/// The give-up time's percentiles at `levels` (ascending) under `jitter` for `policy` as it
+/// stands, on the fine grid (decorrelated: from the fixed-seed sample [`deadline_safe_attempts`]
+/// uses).
 pub(crate) fn give_up_percentiles<const N: usize>(
     policy: &Policy,
     jitter: Jitter,
     levels: [f64; N],
 ) -> Result<[f64; N], Error> {
-    // One distribution read at every level (it was computed again for each).
-    if jitter == Jitter::Decorrelated {
-        let samples = (WORK / policy.attempts().max(1) as usize).clamp(1_000, 20_000);
-        let mut times = give_up_times(policy, jitter, samples, &mut seeded_rng(DECORRELATED_SEED)?);
-        return Ok(super::sampled::nearest_ranks(&mut times, levels));
-    }
-    let windows = gap_windows(policy, jitter).unwrap_or_default();
-    Ok(match normal(&windows) {
-        Some((mean, sd)) if policy.attempts() > NORMAL_FROM => {
-            levels.map(|level| mean + sd * standard_normal_quantile(level))
-        }
-        _ => {
-            let grid = GRID.min((WORK / policy.attempts().max(1) as usize).max(256));
-            let sum = SumOfUniforms::with_grid(windows, grid);
-            levels.map(|level| sum.quantile(level))
-        }
-    })
+    Ok(GiveUpDistribution::of(policy, jitter, GRID)?.quantiles(levels))
 }
 
 /// The latest deadline that [`deadline_safe_attempts`] answers for `policy` under `jitter` at
@@ -225,30 +218,64 @@ impl Percentile<'_> {
     /// The percentile with `attempts` attempts on a grid of `grid` points (decorrelated: from a
     /// fixed-seed sample), and how far off the grid may leave it.
     fn on_grid(&self, attempts: u32, grid: usize) -> Result<(f64, f64), Error> {
-        let (jitter, level) = (self.jitter, self.level);
-        let p = self.policy.with_stop(Stop::Attempts(attempts))?;
+        let policy = self.policy.with_stop(Stop::Attempts(attempts))?;
+        let mut distribution = GiveUpDistribution::of(&policy, self.jitter, grid)?;
+        let [percentile] = distribution.quantiles([self.level]);
+        Ok((percentile, distribution.margin()))
+    }
+}
+
+/// The give-up time's distribution for one policy under one jitter, as the deadline's sizing
+/// and [`give_up_percentiles`] read it: built once, read at every level asked.
+enum GiveUpDistribution {
+    /// Decorrelated jitter (its gaps depend on each other): a fixed-seed sample.
+    Sample(Vec<f64>),
+    /// Many gaps, none dominating: as good as normal.
+    Normal { mean: f64, sd: f64 },
+    /// Otherwise the exact sum of the uniform gaps, on a grid.
+    Grid(SumOfUniforms),
+}
+
+impl GiveUpDistribution {
+    /// The distribution for `policy` under `jitter`, on a grid of at most `grid` points (fewer
+    /// for long schedules, to bound the work).
+    fn of(policy: &Policy, jitter: Jitter, grid: usize) -> Result<Self, Error> {
+        let attempts = policy.attempts();
         let per_attempt = WORK / attempts.max(1) as usize;
-        Ok(match jitter {
-            Jitter::Decorrelated => {
-                let samples = per_attempt.clamp(1_000, 20_000);
-                let mut times =
-                    give_up_times(&p, jitter, samples, &mut seeded_rng(DECORRELATED_SEED)?);
-                (nearest_rank(&mut times, level), 0.0)
-            }
-            _ => {
-                let windows = gap_windows(&p, jitter).unwrap_or_default();
-                match normal(&windows) {
-                    Some((mean, sd)) if attempts > NORMAL_FROM => {
-                        (mean + sd * standard_normal_quantile(level), 0.0)
-                    }
-                    _ => {
-                        let grid = grid.min(per_attempt.max(256));
-                        let sum = SumOfUniforms::with_grid(windows, grid);
-                        (sum.quantile(level), sum.margin())
-                    }
-                }
-            }
+        if jitter == Jitter::Decorrelated {
+            let samples = per_attempt.clamp(1_000, 20_000);
+            let mut rng = seeded_rng(DECORRELATED_SEED)?;
+            return Ok(Self::Sample(give_up_times(
+                policy, jitter, samples, &mut rng,
+            )));
+        }
+        let windows = gap_windows(policy, jitter).unwrap_or_default();
+        Ok(match normal(&windows) {
+            Some((mean, sd)) if attempts > NORMAL_FROM => Self::Normal { mean, sd },
+            _ => Self::Grid(SumOfUniforms::with_grid(
+                windows,
+                grid.min(per_attempt.max(256)),
+            )),
         })
+    }
+
+    /// The percentiles at `levels`, which must ascend.
+    fn quantiles<const N: usize>(&mut self, levels: [f64; N]) -> [f64; N] {
+        match self {
+            Self::Sample(times) => nearest_ranks(times, levels),
+            Self::Normal { mean, sd } => {
+                levels.map(|level| *mean + *sd * standard_normal_quantile(level))
+            }
+            Self::Grid(sum) => levels.map(|level| sum.quantile(level)),
+        }
+    }
+
+    /// How far off the grid may leave a percentile (none off a grid).
+    fn margin(&self) -> f64 {
+        match self {
+            Self::Grid(sum) => sum.margin(),
+            Self::Sample(_) | Self::Normal { .. } => 0.0,
+        }
     }
 }
 
@@ -323,6 +350,52 @@ pub(crate) fn reaching_further(policy: &Policy) -> (&'static str, &'static str) 
 mod tests {
     use super::super::distribution;
     use super::*;
+
+    /// The cap found is the smallest written one that reaches: a step less falls short. Rounded
+    /// up from the bisection's end it could be a step above (1.132 s where 1.131 s reached:
+    /// outside review).
+    #[test]
+    fn the_safe_cap_is_the_smallest_written_one() {
+        let cases = [
+            (0.923, 5.854, Jitter::Equal, 10.721, 1.163),
+            (
+                211.557,
+                2.0,
+                Jitter::Proportional(crate::jitter::Factor::new(1.0).unwrap()),
+                21_150.537,
+                4_414.551 / 2.0,
+            ),
+            (30.0, 2.0, Jitter::Full, 86_400.0, 3_600.0),
+            (1.0, 1.5, Jitter::Equal, 600.0, 20.0),
+            (0.05, 3.0, Jitter::Full, 2.0, 0.4),
+        ];
+        for (base, multiplier, jitter, deadline, widest) in cases {
+            let policy = Policy::new(base, multiplier, widest, Stop::Attempts(1)).unwrap();
+            let attempts = deadline_safe_attempts(&policy, jitter, deadline, 0.05).unwrap();
+            let cap =
+                deadline_safe_cap(&policy, jitter, (deadline, 0.05), attempts, (base, widest))
+                    .unwrap();
+            let reaches = |cap: f64| {
+                let capped = Policy::new(base, multiplier, cap, Stop::Attempts(1)).unwrap();
+                let percentile = Percentile {
+                    policy: &capped,
+                    jitter,
+                    level: 0.05,
+                };
+                percentile.reaches(attempts, deadline).unwrap()
+            };
+            let step = if widest >= 1.0 { 1e-3 } else { 1e-6 };
+            assert!(reaches(cap), "{base} {jitter:?}: {cap}");
+            assert!(
+                cap - step < base || !reaches(cap - step),
+                "{base} {jitter:?}: {cap}"
+            );
+            assert!(
+                ((cap / step).round() * step - cap).abs() < 1e-9,
+                "written: {cap}"
+            );
+        }
+    }
 
     /// A deadline out of its range is refused before the report draws anything: with a sample
     /// request the draws would refuse too (too many bins), the deadline's refusal comes first

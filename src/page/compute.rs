@@ -234,7 +234,8 @@ fn computed(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed
             chart: Box::new(super::staleness_chart(settings)?),
         },
         View::Survival => Computed::Survival {
-            rows: super::survival_rows(settings)?,
+            rows: super::survival_rows(settings)
+                .map_err(|error| super::survival_error(error, settings))?,
         },
     };
     Ok(computed)

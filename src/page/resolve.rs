@@ -484,7 +484,7 @@ mod tests {
         assert_eq!(
             grpc.notices,
             [
-                "base \"x\" was ignored (a duration greater than 0 s and at most 365 days, such \
+                "base \"x\" was ignored (a duration from 1 µs to 365 days, such \
                  as 30s, 4m30s, 4.5min, 3h or 1d); using \"1 s\"",
                 "multiplier \"zero\" was ignored (a number from 1 to 1000); using \"1.6\""
             ]

@@ -572,22 +572,18 @@ pub struct DecodedState {
 fn valid(kind: Kind, value: &str) -> Result<(), String> {
     // Text that is no duration at all is told the range too (`1e308s` read "value must be a
     // duration such as 30s …" where `400d` read the range).
-    let duration_range = "a duration greater than 0 s and at most 365 days";
+    let duration_range = crate::policy::span_range();
     let check_duration = |text: &str| -> Result<(), String> {
-        // A negative one is told the range alone (it read "never negative; greater than 0 s").
+        // A negative one is told the range alone (it read "never negative; from 1 µs").
         if text.trim_start().starts_with('-') {
-            return Err(duration_range.into());
+            return Err(duration_range.clone());
         }
         let seconds = parse_duration("value", text).map_err(|error| match error {
             // A reason of its own (a unit written twice, a capital M) is kept.
             crate::Error::OutOfRange { valid, .. } => format!("{valid}; {duration_range}"),
             _ => format!("{duration_range}, {}", crate::duration::DURATION_EXAMPLES),
         })?;
-        if seconds > 0.0 && seconds <= 365.0 * 86_400.0 {
-            Ok(())
-        } else {
-            Err(duration_range.into())
-        }
+        crate::policy::check_duration("value", seconds).map_err(|_| duration_range.clone())
     };
     match kind {
         Kind::Duration => check_duration(value),
@@ -1106,8 +1102,7 @@ mod tests {
     fn a_negative_duration_is_told_the_range_once() {
         let state = decode_hash("#cap=-3h");
         assert!(
-            state.notices[0]
-                .contains("ignored (a duration greater than 0 s and at most 365 days);"),
+            state.notices[0].contains("ignored (a duration from 1 µs to 365 days);"),
             "{:?}",
             state.notices
         );
@@ -1218,7 +1213,7 @@ mod tests {
             [
                 "outage \"1e308s\" was ignored (0 s or from 0.5 s to less than 7 days (the storm runs in whole seconds, rounds 0.5 s up to 1 s, and simulates the outage's recovery within its 7 days)); using \"10 min\"",
                 "arrivals \"lots\" was ignored (a rate from 0.000001 to 1000000 per second, such as 600/min, 30/s or 36000/h); using \"600/min\"",
-                "base \"1h 1h\" was ignored (a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d; a duration greater than 0 s and at most 365 days); using \"30 s\"",
+                "base \"1h 1h\" was ignored (a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d; a duration from 1 µs to 365 days); using \"30 s\"",
             ]
         );
         // The axes' own checks say what the field must be, once: not "(outages must be …,

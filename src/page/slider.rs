@@ -39,7 +39,7 @@ pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
 /// text is not a valid value of the field (the render says why, next to the field). A
 /// duration slider stands at the index of its stop nearest the duration, by ratio (2 min is
 /// nearer 1 min than 5 min); a number slider at the number, a percentage (`10%`) without its
-/// sign. Durations must be more than 0 s and at most 365 days; numbers in the field's range
+/// sign. Durations must be from 1 µs to 365 days; numbers in the field's range
 /// (`attempts` `1e9` or `0` stood at a number no slider has).
 pub fn slider_position(field: &str, text: &str) -> Option<f64> {
     // No budget stands at the budget slider's left end, where dragging writes it.

@@ -168,7 +168,7 @@ mod tests {
         assert_eq!(error.setting, Some("read-outage"));
         assert_eq!(
             error.message,
-            "read-outage must be a duration greater than 0 s and at most 365 days, got 400 days"
+            "read-outage must be a duration from 1 µs to 365 days, got 400 days"
         );
     }
 

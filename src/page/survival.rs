@@ -59,6 +59,34 @@ pub fn checked_survival_plan(settings: &Settings) -> Result<Plan, Error> {
     }
 }
 
+/// A refusal of the survival map as the page shows it. On the engine `auto` the map runs every
+/// cell on the fluid engine (the storm chart may run on the discrete one): a cell the fluid
+/// engine cannot run (decorrelated jitter) is no control's fault, and is said in the map's
+/// place with the way out, the engine field unflagged (outside review: picking decorrelated
+/// jitter flagged an Engine the reader never touched, and unfolded the storm's controls on a
+/// phone).
+pub fn survival_error(error: Error, settings: &Settings) -> PageError {
+    match error {
+        Error::OutOfRange {
+            field: "engine",
+            valid,
+            ..
+        } if settings.get("engine") == "auto" => {
+            let reason = valid.strip_prefix("discrete here: ").unwrap_or(&valid);
+            let ways = if settings.get("mode") == "decorrelated" {
+                ": map full, equal or proportional jitter instead, or choose the discrete engine \
+                 with few steps and short outages"
+            } else {
+                ""
+            };
+            PageError::general(format!(
+                "the map runs on the fluid engine (engine auto), and {reason}{ways}"
+            ))
+        }
+        error => error.into(),
+    }
+}
+
 /// Every row of the settings' map, computed.
 pub fn survival_rows(settings: &Settings) -> Result<Vec<Row>, Error> {
     let plan = checked_survival_plan(settings)?;
@@ -191,6 +219,30 @@ mod tests {
         let plan = checked_survival_plan(&settings).unwrap();
         let refused = plan.check_cells().unwrap_err().to_string();
         assert!(refused.contains("past the axis' 1000×"), "{refused}");
+    }
+
+    /// Decorrelated jitter on the engine `auto`: the map says why it cannot run it and flags no
+    /// field (the engine, never touched, was flagged).
+    #[test]
+    fn decorrelated_jitter_on_auto_is_no_fields_fault() {
+        let mut settings = Settings::default();
+        settings.set("mode", "decorrelated");
+        settings.set("steps", "4x4");
+        let error = survival_error(survival_rows(&settings).unwrap_err(), &settings);
+        assert_eq!(error.setting, None, "{}", error.message);
+        assert!(
+            error.message.starts_with(
+                "the map runs on the fluid engine (engine auto), and the fluid engine needs gaps"
+            ) && error
+                .message
+                .ends_with("or choose the discrete engine with few steps and short outages"),
+            "{}",
+            error.message
+        );
+        // Chosen by the reader, the engine is the field to change.
+        settings.set("engine", "fluid");
+        let error = survival_error(survival_rows(&settings).unwrap_err(), &settings);
+        assert_eq!(error.setting, Some("engine"), "{}", error.message);
     }
 
     /// A headroom too low for the fluid engine is refused as the headroom's, as the CLI

@@ -86,7 +86,7 @@ impl DurationInput {
 impl DurationInput {
     /// [`DurationInput::seconds`], with text that is no duration refused with the field's
     /// `range` as well as examples, as a number out of the range is ("tolerance must be a
-    /// duration greater than 0 s and at most 365 days, such as 30s, …, got \"1e400\""); it was
+    /// duration from 1 µs to 365 days, such as 30s, …, got \"1e400\""); it was
     /// told the examples alone.
     pub fn seconds_within(&self, field: &'static str, range: &str) -> Result<f64, Error> {
         self.seconds(field).map_err(|error| match error {

@@ -541,11 +541,11 @@ mod tests {
         };
         assert_eq!(
             policy("-5s", "1h"),
-            "base must be a duration greater than 0 s and at most 365 days, got -5 s"
+            "base must be a duration from 1 µs to 365 days, got -5 s"
         );
         assert_eq!(
             policy(" - 1m30s", "1h"),
-            "base must be a duration greater than 0 s and at most 365 days, got -90 s"
+            "base must be a duration from 1 µs to 365 days, got -90 s"
         );
         assert_eq!(
             policy("30s", "-1h"),

@@ -288,7 +288,8 @@ fn check_work(
         ),
         _ => (
             fluid,
-            "class-seconds",
+            // Not the storm's "class-seconds": a reader of the map knows attempts, not classes.
+            "attempt-seconds",
             "fewer steps, shorter outages or fewer attempts",
         ),
     };

@@ -215,7 +215,10 @@ fn a_map_beyond_its_work_limit_is_refused_before_it_starts() {
     let refused = survival_map(&week, &axes, Engine::Fluid)
         .unwrap_err()
         .to_string();
-    assert!(refused.contains("class-seconds"), "{refused}");
+    assert!(
+        refused.contains("at most 5,000,000,000 attempt-seconds"),
+        "{refused}"
+    );
 }
 
 /// A cell the fluid engine cannot represent (a destination too slow at 0.1× headroom) is found

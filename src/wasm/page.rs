@@ -159,7 +159,7 @@ pub fn survival_jobs(
     let workers = index("workers", from_js("workers", workers)?, 64)?;
     let settings = settings(values)?;
     let plan = page::checked_survival_plan(&settings)
-        .map_err(|e| page_error(&page::PageError::from(e).quoting(&settings)))?;
+        .map_err(|e| page_error(&page::survival_error(e, &settings).quoting(&settings)))?;
     to_js(&plan.pieces(workers))
 }
 
@@ -181,7 +181,7 @@ pub fn compute_survival_rows(
     let settings = settings(values)?;
     let rows = page::survival_plan(&settings)
         .and_then(|plan| plan.rows_of(series, &headrooms))
-        .map_err(|e| page_error(&page::PageError::from(e).quoting(&settings)))?;
+        .map_err(|e| page_error(&page::survival_error(e, &settings).quoting(&settings)))?;
     to_js(&rows)
 }
 

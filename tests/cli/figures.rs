@@ -190,8 +190,8 @@ fn a_figure_without_a_seed_draws_with_the_documented_default() {
     let help: String = help.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         help.contains(
-            "for `figure staleness`, the outage read off the chart, exactly, greater than 0 s \
-             and at most 365 days (default 4h)"
+            "for `figure staleness`, the outage read off the chart, exactly, from 1 µs to 365 \
+             days (default 4h)"
         ),
         "{help}"
     );

@@ -175,7 +175,7 @@ fn presets_list_and_apply_with_flags_overriding() {
     );
     refused(
         &["schedule", "--preset", "svix", "--cap", "0"],
-        "error: --cap must be a duration greater than 0 s",
+        "error: --cap must be a duration from 1 µs",
     );
     let output = run(&["schedule", "--preset", "stripe"]);
     assert_eq!(output.status.code(), Some(2));

@@ -124,16 +124,16 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
         ),
         (
             &["--give-up", "-5s"],
-            "--give-up must be a duration greater than 0 s and at most 365 days, got -5 s",
+            "--give-up must be a duration from 1 µs to 365 days, got -5 s",
         ),
         (
             &["--give-up", "soon"],
-            "--give-up must be a duration greater than 0 s and at most 365 days, such as 30s, \
+            "--give-up must be a duration from 1 µs to 365 days, such as 30s, \
              4m30s, 4.5min, 3h or 1d, got \"soon\"",
         ),
         (
             &["--give-up", "400d"],
-            "--give-up must be a duration greater than 0 s and at most 365 days, got 400 days",
+            "--give-up must be a duration from 1 µs to 365 days, got 400 days",
         ),
         (
             &[],
@@ -151,11 +151,11 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
     let flags: &[(&[&str], &str)] = &[
         (
             &["--base", "-5s"],
-            "--base must be a duration greater than 0 s and at most 365 days, got -5 s",
+            "--base must be a duration from 1 µs to 365 days, got -5 s",
         ),
         (
             &["--base", "NaN"],
-            "--base must be a duration greater than 0 s and at most 365 days, such as",
+            "--base must be a duration from 1 µs to 365 days, such as",
         ),
         (
             &["--multiplier", "0.5"],
@@ -171,7 +171,7 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
         ),
         (
             &["--base", "abc"],
-            "--base must be a duration greater than 0 s and at most 365 days, such as 30s, \
+            "--base must be a duration from 1 µs to 365 days, such as 30s, \
              4m30s, 4.5min, 3h or 1d, got \"abc\"",
         ),
     ];
@@ -200,8 +200,7 @@ fn bad_input_exits_2_with_one_line_naming_flag_value_and_range() {
 #[test]
 fn text_that_is_no_duration_is_told_the_range() {
     let policy = ["--base", "30s", "--multiplier", "3", "--cap", "3h"];
-    let span =
-        "a duration greater than 0 s and at most 365 days, such as 30s, 4m30s, 4.5min, 3h or 1d";
+    let span = "a duration from 1 µs to 365 days, such as 30s, 4m30s, 4.5min, 3h or 1d";
     let cases: &[(&[&str], &str, String)] = &[
         (&["schedule", "--attempts", "5"], "--base", span.into()),
         (&["schedule", "--attempts", "5"], "--window", span.into()),
@@ -268,7 +267,7 @@ fn text_that_is_no_duration_is_told_the_range() {
         ),
         (
             far_base,
-            "error: --base must be a duration greater than 0 s".to_string(),
+            "error: --base must be a duration from 1 µs".to_string(),
         ),
     ] {
         refused(&line.split(' ').collect::<Vec<_>>(), &expected);
@@ -303,7 +302,7 @@ fn help_shows_examples() {
 fn refusals_name_the_flag_given_and_its_value_as_given() {
     refused(
         &["jitter", "--preset", "article", "--deadline", "400d"],
-        "error: --deadline must be a duration greater than 0 s and at most 365 days, got 400 days",
+        "error: --deadline must be a duration from 1 µs to 365 days, got 400 days",
     );
     refused(
         &["figure", "staleness", "--compare", "bogus"],
@@ -311,7 +310,7 @@ fn refusals_name_the_flag_given_and_its_value_as_given() {
     );
     refused(
         &["schedule", "--preset", "article", "--give-up", "365.001d"],
-        "error: --give-up must be a duration greater than 0 s and at most 365 days, got 365 days 1 min 26.4 s",
+        "error: --give-up must be a duration from 1 µs to 365 days, got 365 days 1 min 26.4 s",
     );
     refused(
         &["schedule", "--preset", "article", "--cap", "5M"],

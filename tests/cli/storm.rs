@@ -32,7 +32,7 @@ fn storms_give_up_help_says_it_counts_the_schedules_attempts() {
 /// whole range (`-1s` read "never negative").
 #[test]
 fn storm_refusals_name_the_flag_at_fault_and_its_range() {
-    let give_up = "error: --give-up must be a duration greater than 0 s and at most 365 days";
+    let give_up = "error: --give-up must be a duration from 1 µs to 365 days";
     refused(&["storm", "--give-up", "0s"], give_up);
     refused(&["storm", "--interval", "1d", "--give-up", "400d"], give_up);
     refused(

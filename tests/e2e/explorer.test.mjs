@@ -31,6 +31,7 @@ import {
   closeServer,
   lastElapsed,
   launchBrowser,
+  nextRender,
   openPage,
   renderAfter,
   servePage,
@@ -558,6 +559,28 @@ test('the schedule exports as CSV, JSON and Markdown', { timeout: 60_000 }, asyn
   );
 });
 
+// ---- Keyboard and out-of-date numbers
+
+test('the first tab stop skips the settings to the charts; a refused input dims the schedule\'s numbers', { timeout: 60_000 }, async () => {
+  await withPage('', async ({ page }) => {
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'skip-to-charts', 'the first tab stop');
+    assert.ok(await page.locator('#skip-to-charts').isVisible(), 'shown once focused');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'schedule-heading', 'focus lands on the charts');
+    assert.equal(new URL(page.url()).hash, '', 'the hash, the page\'s state, is untouched');
+
+    const dimmed = () => page.$$eval('#facts, #schedule-box', (els) => els.map((e) => e.classList.contains('stale')));
+    assert.deepEqual(await dimmed(), [false, false]);
+    const before = await statusChanges(page);
+    await page.fill('#base-text', 'abc');
+    await nextRender(page, before, /^not everything was redrawn/);
+    assert.deepEqual(await dimmed(), [true, true], 'the facts and the table are out of date with the timeline');
+    await renderAfter(page, () => page.fill('#base-text', '30s'));
+    assert.deepEqual(await dimmed(), [false, false], 'current again once redrawn');
+  });
+});
+
 // ---- The embed page
 
 test('the Embed button writes an iframe snippet, and the script that sizes it, for the chosen chart', { timeout: 60_000 }, async () => {
@@ -565,7 +588,9 @@ test('the Embed button writes an iframe snippet, and the script that sizes it, f
     assert.ok(await page.locator('#embed-box').isHidden(), 'no embed code before asking');
     await renderAfter(page, () => page.fill('#seed-text', '5'));
     await renderAfter(page, () => page.selectOption('#embed-view', 'storm'));
+    assert.equal(await page.getAttribute('#embed', 'aria-expanded'), 'false');
     await page.click('#embed');
+    assert.equal(await page.getAttribute('#embed', 'aria-expanded'), 'true', 'the button says its box is open');
     const code = await page.locator('#embed-code').inputValue();
     assert.equal(await page.$eval('#embed-code', (t) => t.readOnly), true, '#embed-code is read-only');
     const match = /^<iframe src="([^"]+)" width="100%" height="640" frameborder="0" loading="lazy" title="([^"]+)"><\/iframe>\n<!-- once per page, for every backoff-lab iframe on it: sizes each to its chart -->\n<script src="([^"]+)" defer><\/script>$/.exec(code);

@@ -91,18 +91,23 @@ pub(crate) fn drawing_a_computed_result_with_a_huge_number_is_refused() {
     }
 }
 
-/// An outage of 0.1 µs under full jitter: every event is delivered, yet the shares come out as
+/// An outage of 0.1 µs under full jitter: every event is delivered, yet the shares came out as
 /// 1.0000000000001181 delivered and -1.18e-13 exhausted (`(mass - delivered) / mass` rounded).
-/// (Found by fuzzing, fixed in bef2aac: kept as a regression test.)
+/// (Found by fuzzing, fixed in bef2aac: kept as a regression test.) Outages under 1 µs are
+/// refused since; the shortest accepted keeps its shares within 0 to 1.
 #[test]
 pub(crate) fn staleness_shares_leave_0_to_1_by_rounding() {
     use backoff_lab::{Policy, Stop};
     let policy = Policy::new(30.0, 1.0, 3.0 * 3_600.0, Stop::Attempts(2)).unwrap();
     let question = Question::new(&policy, backoff_lab::jitter::Jitter::Full, 0).unwrap();
-    let all = question.outage(1e-7).unwrap().all_events;
+    let all = question.outage(1e-6).unwrap().all_events;
     assert!(
         (0.0..=1.0).contains(&all.exhausted_share) && (0.0..=1.0).contains(&all.delivered_share),
         "{all:?}"
+    );
+    assert_eq!(
+        question.outage(1e-7).unwrap_err().to_string(),
+        "outage must be a duration from 1 µs to 365 days, got 0.0001 ms"
     );
 }
 

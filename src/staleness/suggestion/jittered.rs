@@ -9,9 +9,9 @@
 //! reaches `T` at the 5th percentile with that cap ([`deadline_safe_attempts`]); then the
 //! smallest cap with which those `n` attempts still do (bisected to the precision a cap is
 //! written in and rounded up to it; decorrelated jitter keeps the first cap, each try being
-//! thousands of drawn schedules), so its 5th percentile lands on `T`. A gap list keeps its gaps, each cut so its widest draw is `R`, goes on with its tail
-//! (or last gap) cut the same way, and ends after the fewest attempts that reach `T` at the
-//! 5th percentile.
+//! thousands of drawn schedules), so its 5th percentile lands on `T`. A gap list keeps its
+//! gaps, each cut so its widest draw is `R`, goes on with its tail (or last gap) cut the same
+//! way, and ends after the fewest attempts that reach `T` at the 5th percentile.
 
 use crate::give_up::{deadline_safe_attempts, deadline_safe_cap, give_up_percentiles, reached};
 use crate::jitter::Jitter;
@@ -88,9 +88,11 @@ pub(super) fn from_gap_list(
     }
 }
 
-/// "With full jitter" (the mode as the page names it).
-fn with_jitter(jitter: Jitter) -> String {
-    format!("With {} jitter", jitter.name())
+/// "with full jitter" (the mode as the page names it), capitalised to start a sentence.
+fn with_jitter(jitter: Jitter, starts_sentence: bool) -> String {
+    // Not `to_lowercase` on the name: its Unicode tables cost the wasm 7 KB gzipped.
+    let with = if starts_sentence { "With" } else { "with" };
+    format!("{with} {} jitter", jitter.name())
 }
 
 /// Where `policy`'s give-up time falls against `T` under `jitter`: its 5th percentile and
@@ -101,7 +103,7 @@ pub(super) fn give_up_finding(
     tolerance_s: f64,
 ) -> Result<String, Error> {
     let [p5, median] = give_up_percentiles(policy, jitter, [SAFE_LEVEL, 0.5])?;
-    let with = with_jitter(jitter);
+    let with = with_jitter(jitter, true);
     // Within the grid's error, as the sizing reads it: a derived schedule's 5th percentile
     // lands on `T` (it read "5% by 6 h, 0.22 ms before").
     Ok(if reached(p5, tolerance_s) {
@@ -140,10 +142,9 @@ pub(super) fn lands(
 ) -> Result<(String, f64), Error> {
     let [median, p95] = give_up_percentiles(proposed, jitter, [0.5, 0.95])?;
     let written = format!(
-        "with {} jitter, 95% of its schedules keep retrying until the {} tolerance (half give up \
-         by {}, all but 5% by {})",
-        // Not `to_lowercase`: its Unicode tables cost the wasm 7 KB gzipped.
-        jitter.name(),
+        "{}, 95% of its schedules keep retrying until the {} tolerance (half give up by {}, all \
+         but 5% by {})",
+        with_jitter(jitter, false),
         crate::duration::as_adjective(&crate::duration::format_precise(tolerance_s)),
         format_duration(median),
         format_duration(p95),

@@ -273,8 +273,8 @@ fn from_gap_list(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Po
     )
 }
 
-/// How close to `T` a give-up time counts as on it: half a millisecond, the finest step any
-/// duration is written in.
+/// How close to `T` a give-up time counts as on it: half a millisecond, the step a cap is
+/// written in (finer where that step would move the end more: [`written_cap`]).
 const ON_TIME_S: f64 = 0.0005;
 
 /// Where `policy`'s give-up time, as written, falls against `T`.
@@ -287,12 +287,12 @@ fn give_up_finding(policy: &Policy, tolerance_s: f64) -> String {
     if off.abs() < ON_TIME_S {
         "Gives up exactly when events stop being worth delivering.".to_string()
     } else if off < 0.0 {
+        // Told apart where rounding would merge them ("between 7 days and 7 days").
+        let (from, to) = crate::format_distinct(give_up, tolerance_s);
         format!(
             "Gives up {} before events stop being worth delivering: the first events of outages \
-             between {} and {} are exhausted while still worth delivering.",
+             between {from} and {to} are exhausted while still worth delivering.",
             format_duration(tolerance_s - give_up),
-            format_duration(give_up),
-            format_duration(tolerance_s),
         )
     } else {
         let late = schedule
@@ -387,9 +387,33 @@ fn same_time(a: f64, b: f64) -> bool {
     crate::reaches::reaches(a, b) && crate::reaches::within(a, b)
 }
 
-/// The proposal in one sentence. The cap is written as `solve-cap` writes one (to the
-/// millisecond, under a second to the microsecond: typed back, it gives the same schedule to
-/// within that per gap), and one still above the allowed lag `max_lag_s` (a base longer than
+/// The cap as the proposal writes it: as `solve-cap` writes one (to the millisecond, under a
+/// second to the microsecond) when that, typed back, ends the schedule within [`ON_TIME_S`] of
+/// where the proposed one ends; else to the microsecond, else to the nanosecond. Rounded to
+/// the millisecond, each capped gap moves the end by up to half of one: a 77-attempt
+/// proposal's cap typed back gave up 33 ms before `T` (outside review).
+fn written_cap(proposed: &Policy) -> String {
+    let (cap, give_up) = (proposed.cap_s(), proposed.schedule().give_up_s());
+    let as_solve_cap = crate::duration::format_cap(cap);
+    // A gap list's cap is its longest gap, named, not typed back.
+    if proposed.explicit_gaps().is_some() {
+        return as_solve_cap;
+    }
+    let lands = |text: &String| {
+        crate::parse_duration("cap", text)
+            .and_then(|typed| proposed.capped(typed))
+            .is_ok_and(|typed| (typed.schedule().give_up_s() - give_up).abs() < ON_TIME_S)
+    };
+    let finer = [3, 6].map(|more| crate::duration::format_cap_finer(cap, more));
+    [as_solve_cap.clone()]
+        .into_iter()
+        .chain(finer)
+        .find(lands)
+        .unwrap_or(as_solve_cap)
+}
+
+/// The proposal in one sentence. The cap is written as [`written_cap`] writes it (typed back,
+/// it gives the same schedule to within half a millisecond), and one still above the allowed lag `max_lag_s` (a base longer than
 /// it) says so. Under jitter, where its schedules give up and the longest gap they draw.
 fn proposal(
     (current, proposed): (&Policy, &Policy),
@@ -398,7 +422,7 @@ fn proposal(
     max_lag_s: f64,
 ) -> Result<String, Error> {
     let schedule = proposed.schedule();
-    let cap = crate::duration::format_cap(proposed.cap_s());
+    let cap = written_cap(proposed);
     let shape = match proposed.explicit_gaps() {
         // Written out, a run of one gap with its count ("the listed gaps" named none: outside
         // SRE review).
@@ -473,11 +497,12 @@ fn proposal(
     } else {
         String::new()
     };
-    // Asked again after applying a proposal: the same schedule.
+    // Asked again after applying a proposal, or typing its cap as written: the same schedule,
+    // every attempt within the half millisecond [`written_cap`] keeps to.
     let (now, derived) = (current.schedule(), proposed.schedule());
     let same = now.rows().len() == derived.rows().len()
         && (now.rows().iter().zip(derived.rows()))
-            .all(|(a, b)| same_time(a.elapsed_s, b.elapsed_s));
+            .all(|(a, b)| (a.elapsed_s - b.elapsed_s).abs() < ON_TIME_S);
     let lead = if same {
         format!(
             "This is the schedule they derive: {shape}, {}",
@@ -509,7 +534,7 @@ mod tests {
         let same_count = suggest(&article, 86_400.0, 10_800.0).unwrap();
         let sentence = same_count.findings.last().unwrap();
         assert!(
-            sentence.contains("a 2 h 59 min 42.857 s cap, 14 attempts as now"),
+            sentence.contains("a 2 h 59 min 42.857143 s cap, 14 attempts as now"),
             "{sentence}"
         );
         let too_short = suggest(&article, 60.0, 1.0).unwrap();
@@ -542,17 +567,70 @@ mod tests {
 
     /// Applying a proposal whose gaps sum to T only up to rounding (9 h, 45 min: a cap of
     /// 2615.4545… s, the gaps summing to 32399.999999999993 s) gives up on T, and asking again
-    /// derives the same schedule; the cap is written to the millisecond.
-    /// A cap under a second is written to the microsecond, as `solve-cap` writes one (to the
-    /// millisecond it read "0.55 s" for 549.931 ms).
+    /// derives the same schedule.
+    /// A cap under a second is written in milliseconds, to the digits its 6,549 attempts need to
+    /// end within half a millisecond of `T` typed back (to the millisecond it read "0.55 s"
+    /// for 549.931 ms).
     #[test]
     fn a_cap_under_a_second_keeps_its_digits() {
         let fast = Policy::new(0.1, 2.0, HOUR, crate::Stop::Attempts(12)).unwrap();
         let s = suggest(&fast, HOUR, 0.55).unwrap();
         assert!(s.cap_s < 0.55, "{}", s.cap_s);
         let sentence = s.findings.last().unwrap();
-        let written = format!("a {:.3} ms cap", s.cap_s * 1000.0);
+        let written = format!("a {:.6} ms cap, 6,549 attempts", s.cap_s * 1000.0);
         assert!(sentence.contains(&written), "{written}: {sentence}");
+    }
+
+    /// The cap as the proposal writes it, typed back, lands on `T` and is the schedule derived
+    /// again: to the millisecond, 77 attempts' cap gave up 33 ms before 72 h and 2,019
+    /// attempts' 900 ms before 7 days (outside review); an early give-up's outages told apart.
+    #[test]
+    fn the_cap_as_written_lands_on_t() {
+        for (base, multiplier, tolerance, max_lag, written) in [
+            (30.0, 3.0, 72.0 * HOUR, HOUR, "59 min 59.577465 s"),
+            (60.0, 2.0, 168.0 * HOUR, 300.0, "4 min 59.94044665 s"),
+            (30.0, 3.0, 24.0 * HOUR, HOUR, "59 min 58.695652 s"),
+        ] {
+            let policy = Policy::new(base, multiplier, HOUR, crate::Stop::Attempts(3)).unwrap();
+            let s = suggest(&policy, tolerance, max_lag).unwrap();
+            let sentence = s.findings.last().unwrap();
+            assert!(sentence.contains(written), "{written}: {sentence}");
+            let cap_text = sentence
+                .split(" multiplier and a ")
+                .nth(1)
+                .and_then(|rest| rest.split(" cap,").next())
+                .unwrap();
+            let typed = Policy::new(
+                base,
+                multiplier,
+                crate::parse_duration("cap", cap_text).unwrap(),
+                crate::Stop::Attempts(s.attempts),
+            )
+            .unwrap();
+            let again = suggest(&typed, tolerance, max_lag).unwrap();
+            assert_eq!(
+                again.findings[0], "Gives up exactly when events stop being worth delivering.",
+                "{cap_text}"
+            );
+            assert!(
+                again
+                    .findings
+                    .last()
+                    .unwrap()
+                    .starts_with("This is the schedule they derive"),
+                "{:?}",
+                again.findings
+            );
+        }
+        let short = Policy::new(60.0, 2.0, 299.94, crate::Stop::Attempts(2_019)).unwrap();
+        let findings = suggest(&short, 168.0 * HOUR, 300.0).unwrap().findings;
+        assert!(
+            findings[0].starts_with(
+                "Gives up 900 ms before events stop being worth delivering: the first events of \
+                 outages between 6 days 23 h 59 min 59.1 s and 7 days"
+            ),
+            "{findings:?}"
+        );
     }
 
     #[test]
@@ -564,7 +642,7 @@ mod tests {
                 .findings
                 .last()
                 .unwrap()
-                .contains("a 43 min 35.455 s cap, 17 attempts instead of 14"),
+                .contains("a 43 min 35.454545 s cap, 17 attempts instead of 14"),
             "{:?}",
             first.findings
         );
@@ -582,7 +660,7 @@ mod tests {
         assert!(
             again.findings.last().unwrap().starts_with(
                 "This is the schedule they derive: a 30 s base, a ×3 multiplier and a 43 min \
-                 35.455 s cap, 17 attempts;"
+                 35.454545 s cap, 17 attempts;"
             ),
             "{:?}",
             again.findings
@@ -751,11 +829,11 @@ mod tests {
         let policy = Policy::article();
         assert_eq!(
             suggest(&policy, 0.0, 60.0).unwrap_err().to_string(),
-            "tolerance must be a duration greater than 0 s and at most 365 days, got 0 s"
+            "tolerance must be a duration from 1 µs to 365 days, got 0 s"
         );
         assert_eq!(
             suggest(&policy, 60.0, f64::NAN).unwrap_err().to_string(),
-            "max-lag must be a duration greater than 0 s and at most 365 days, got NaN"
+            "max-lag must be a duration from 1 µs to 365 days, got NaN"
         );
     }
 }

@@ -34,6 +34,25 @@ pub struct AttributeError {
 /// an element's attributes joined as a link.
 pub const OWN_ATTRIBUTES: [&str; 2] = ["state", "actions"];
 
+/// The command line's flags that the page and the element do not take (a storm's latency, its
+/// batch, the fixed policy's interval, a herd's window…): given as an attribute, each is named
+/// as ignored. They drew the default storm without a word, though the README's "each as its
+/// `storm` flag takes it" read as every flag (outside review). `tests/cli/main.rs` checks that
+/// every flag of the commands is a setting, one of these, or `format`/`help`.
+pub const CLI_ONLY_FLAGS: [&str; 11] = [
+    "abandon",
+    "batch",
+    "batch-at",
+    "interval",
+    "latency",
+    "outage-start",
+    "per-second",
+    "percentile",
+    "policy",
+    "retry-after-threshold",
+    "window",
+];
+
 /// HTML's own attributes that an element may carry (besides `data-*`, `aria-*` and a
 /// framework's `x:y`), never read as a slip of one of ours (`style` is two letters from
 /// `state`).
@@ -117,6 +136,16 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
                     .iter()
                     .any(|start| name.starts_with(start))
                 || name.contains(':');
+            if CLI_ONLY_FLAGS.contains(&name.as_str()) {
+                errors.push(AttributeError {
+                    attribute: name.clone(),
+                    message: format!(
+                        "{name} is a flag of the command line that backoff-lab's element does not \
+                         take, and was ignored"
+                    ),
+                });
+                continue;
+            }
             let near = crate::spelling::nearest(name, &known).filter(|near| near != name);
             if let Some(near) = near.filter(|_| !html) {
                 errors.push(AttributeError {
@@ -233,6 +262,20 @@ mod tests {
             .ends_with("preset svix lists its gaps and uses neither base nor multiplier"));
         let linked = element_state(&attributes(&[("state", "preset=svix&base=1m")]));
         assert_eq!(linked.errors[0].attribute, "state");
+    }
+
+    /// A flag of the command line the element does not take is named as ignored (a storm's
+    /// `latency` drew the default storm without a word).
+    #[test]
+    fn a_command_line_flag_is_named_as_ignored() {
+        let element = element_state(&attributes(&[("view", "storm"), ("latency", "1s")]));
+        assert_eq!(element.errors.len(), 1, "{:?}", element.errors);
+        assert_eq!(element.errors[0].attribute, "latency");
+        assert_eq!(
+            element.errors[0].message,
+            "latency is a flag of the command line that backoff-lab's element does not take, \
+             and was ignored"
+        );
     }
 
     fn attributes(pairs: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -23,7 +23,7 @@ mod survival;
 mod table;
 mod views;
 
-pub use attributes::{element_state, AttributeError, ElementState, OWN_ATTRIBUTES};
+pub use attributes::{element_state, AttributeError, ElementState, CLI_ONLY_FLAGS, OWN_ATTRIBUTES};
 pub use compute::{
     compute, draw, draw_computed, herds, jitter_report, your_schedule, Computed, Drawn, StormDrawn,
 };

@@ -319,6 +319,16 @@ impl LabelRows {
     }
 }
 
+/// A legend swatch for a hatching in `color`: an unfilled style of no width, which no line is
+/// drawn with, marks it.
+pub(crate) fn hatched_swatch(color: RGBAColor) -> ShapeStyle {
+    ShapeStyle {
+        color,
+        filled: false,
+        stroke_width: 0,
+    }
+}
+
 /// A legend across the top of a chart: a swatch and words for each entry, wrapped onto as many
 /// rows as the width needs. `height` is where the plot may start.
 pub(crate) struct Legend {
@@ -409,13 +419,28 @@ impl Legend {
         Ok(())
     }
 
-    /// A fill's swatch is a square of it; a stroke's (a dashed line's) two dashes of it.
+    /// A fill's swatch is a square of it; a stroke's (a dashed line's) two dashes of it; a
+    /// hatching's ([`hatched_swatch`]) a square outline with a diagonal.
     fn swatch<DB: DrawingBackend>(
         area: &DrawingArea<DB, plotters::coord::Shift>,
         swatch: ShapeStyle,
         (x, y): (f64, f64),
         s: f64,
     ) -> Result<(), Error> {
+        if !swatch.filled && swatch.stroke_width == 0 {
+            let (x0, y0, x1, y1) = (
+                x as i32,
+                y as i32,
+                (x + 10.0 * s) as i32,
+                (y + 10.0 * s) as i32,
+            );
+            let line = swatch.color.stroke_width(stroke(1.0, s));
+            area.draw(&Rectangle::new([(x0, y0), (x1, y1)], line))
+                .map_err(drawing_error)?;
+            area.draw(&PathElement::new([(x0, y1), (x1, y0)], line))
+                .map_err(drawing_error)?;
+            return Ok(());
+        }
         if !swatch.filled {
             let middle = (y + 5.0 * s) as i32;
             for (from, to) in [(0.0, 4.0), (6.0, 10.0)] {

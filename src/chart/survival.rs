@@ -9,8 +9,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
-    dashed_line, drawing_error, font, frame, line, log_axis_lines, prepare, stroke, tick_count,
-    ChartOptions, Legend, LogPlot, Theme, NICE_SECONDS,
+    dashed_line, drawing_error, font, frame, hatched_swatch, line, log_axis_lines, prepare, stroke,
+    tick_count, ChartOptions, Legend, LogPlot, Theme, NICE_SECONDS,
 };
 use crate::survival::{Cell, Outcome, Series, SurvivalMap};
 use crate::{format_duration, Error};
@@ -62,9 +62,25 @@ fn fill(cell: &Cell, window_s: f64, theme: &Theme) -> ShapeStyle {
             let minutes = cell.recovery_s.unwrap_or(0.0) / 60.0;
             recovered((1.0 + minutes).ln() / (1.0 + window_s / 60.0).ln(), theme)
         }
-        Outcome::Slow => theme.accent.mix(0.7).filled(),
-        Outcome::Collapsed => theme.alert.mix(0.8).filled(),
+        Outcome::Slow => slow(theme),
+        Outcome::Collapsed => collapsed(theme),
     }
+}
+
+/// "Recovers slowly" and "collapsed" apart in lightness as well as hue: at 0.7 and 0.8 of their
+/// colours they were 1.07:1 apart on the dark page and alike under deuteranopia (outside
+/// review); at half and full strength 2.4:1 (dark) and 2.7:1 (light).
+fn slow(theme: &Theme) -> ShapeStyle {
+    theme.accent.mix(0.5).filled()
+}
+
+fn collapsed(theme: &Theme) -> ShapeStyle {
+    theme.alert.filled()
+}
+
+/// The hatching over a cell where most deliveries ran out of attempts.
+fn hatching(theme: &Theme, s: f64) -> ShapeStyle {
+    theme.text.mix(0.55).stroke_width(stroke(1.0, s))
 }
 
 /// How each series' boundary is drawn: your policy solid and bold, the comparisons dashed.
@@ -88,12 +104,19 @@ fn legend_entries(map: &SurvivalMap, theme: &Theme, s: f64) -> Vec<(String, Shap
             "recovers (darker: slower to drain)".to_string(),
             recovered(0.5, theme),
         ),
-        (
-            "recovers slowly (not within 1 h)".to_string(),
-            theme.accent.mix(0.7).filled(),
-        ),
-        ("collapsed".to_string(), theme.alert.mix(0.8).filled()),
+        ("recovers slowly (not within 1 h)".to_string(), slow(theme)),
+        ("collapsed".to_string(), collapsed(theme)),
     ];
+    let yours = map
+        .series
+        .first()
+        .map(|series| series.cells.iter().flatten());
+    if yours.is_some_and(|mut cells| cells.any(Cell::mostly_exhausted)) {
+        entries.push((
+            "exhausted (hatched: most deliveries ran out of attempts)".to_string(),
+            hatched_swatch(hatching(theme, s).color),
+        ));
+    }
     for (i, series) in map.series.iter().enumerate() {
         let (style, _) = boundary_style(i, theme, s);
         let text = format!("{}: {}", series.label, cliff_text(series));
@@ -169,7 +192,7 @@ pub fn draw<DB: DrawingBackend>(
         &theme,
         s,
     )?;
-    cells(&mut plot, map, (&columns, &rows), &theme)?;
+    cells(&mut plot, map, (&columns, &rows), &theme, s)?;
     axes(&mut plot, area, (x, y), &theme, s)?;
     // Each line on a band of the page's background (a dotted pink line on the collapsed
     // cells' orange could hardly be seen); every band first, so that none covers a line where
@@ -194,12 +217,15 @@ pub fn draw<DB: DrawingBackend>(
     legend.draw(area)
 }
 
-/// Your policy's cells, shaded; a row not computed yet stays blank.
+/// Your policy's cells, shaded, and hatched where most deliveries ran out of attempts (a
+/// backlog cleared so "recovers" at their expense: AWS SNS's 24 h outage read as green with 96%
+/// exhausted); a row not computed yet stays blank.
 fn cells<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     map: &SurvivalMap,
     (columns, rows): (&[Span], &[Span]),
     theme: &Theme,
+    s: f64,
 ) -> Result<(), Error> {
     let Some(yours) = map.series.first() else {
         return Ok(());
@@ -215,6 +241,28 @@ fn cells<DB: DrawingBackend>(
             })
         });
     plot.draw_series(rectangles).map_err(drawing_error)?;
+    // Three parallel strokes a cell, from its lower left to its upper right: on the log axes
+    // a cell's middle is the geometric mean of its edges.
+    let style = hatching(theme, s);
+    let strokes = yours
+        .cells
+        .iter()
+        .zip(rows)
+        .flat_map(|(row, &(low, high))| {
+            row.iter()
+                .zip(columns)
+                .filter(|(cell, _)| cell.mostly_exhausted())
+                .flat_map(move |(_, &(left, right))| {
+                    let (x, y) = ((left * right).sqrt(), (low * high).sqrt());
+                    [
+                        [(left, y), (x, high)],
+                        [(left, low), (right, high)],
+                        [(x, low), (right, y)],
+                    ]
+                })
+        })
+        .map(move |ends| PathElement::new(ends.to_vec(), style));
+    plot.draw_series(strokes).map_err(drawing_error)?;
     Ok(())
 }
 
@@ -496,6 +544,37 @@ mod tests {
         crate::survival::survival_map(&spec, &axes, crate::Engine::Fluid).unwrap()
     }
 
+    /// Cells where most deliveries ran out of attempts are hatched, three strokes each, with a
+    /// legend entry saying so; a map without such cells has neither.
+    #[test]
+    fn mostly_exhausted_cells_are_hatched_and_named() {
+        let mut map = map((4, 3));
+        for cell in map
+            .series
+            .iter_mut()
+            .flat_map(|s| s.cells.iter_mut().flatten())
+        {
+            cell.exhausted_share = 0.1;
+        }
+        let drawn = |map: &SurvivalMap| {
+            let svg = crate::chart::to_svg((900, 460), |area| draw(area, map, &Default::default()))
+                .unwrap();
+            let named = svg.contains("exhausted (hatched: most deliveries ran out of attempts)");
+            let hatching = format!(
+                "<polyline fill=\"none\" opacity=\"0.55\" stroke=\"{}\" stroke-width=\"1\"",
+                crate::chart::svg_read::hex(Theme::new(false).text)
+            );
+            (named, svg.matches(&hatching).count())
+        };
+        assert_eq!(drawn(&map), (false, 0));
+        map.series[0].cells[1][2].exhausted_share = 0.96;
+        map.series[0].cells[2][3].exhausted_share = 0.51;
+        // Another series' cells are not drawn as cells: not hatched.
+        map.series[1].cells[0][0].exhausted_share = 0.9;
+        // Two cells of three strokes, and the swatch's diagonal.
+        assert_eq!(drawn(&map), (true, 2 * 3 + 1));
+    }
+
     /// A policy under which no cell collapses (the page's "+ 10% budget") has its boundary
     /// along the map's right edge, where no one sees it: its legend said "cliff" all the same.
     /// The legend says there is none, either way; anything between is a cliff.
@@ -538,8 +617,9 @@ mod tests {
         let bands: Vec<usize> = (0..lines.len())
             .filter(|&i| lines[i].stroke == hex(theme.background) && lines[i].width >= 3.0)
             .collect();
+        // Your policy's line, not the hatching of its cells (thin, in the same colour).
         let yours: Vec<usize> = (0..lines.len())
-            .filter(|&i| lines[i].stroke == hex(theme.text))
+            .filter(|&i| lines[i].stroke == hex(theme.text) && lines[i].width >= 2.0)
             .collect();
         assert!(
             !bands.is_empty() && !yours.is_empty(),

@@ -51,6 +51,14 @@ pub struct Cell {
     pub goodput_vs_arrivals: f64,
 }
 
+impl Cell {
+    /// Whether most of the cell's deliveries ran out of attempts ([`super::MOSTLY_EXHAUSTED_SHARE`]):
+    /// a backlog that "recovers" so was cleared at their expense.
+    pub fn mostly_exhausted(&self) -> bool {
+        self.exhausted_share > super::MOSTLY_EXHAUSTED_SHARE
+    }
+}
+
 /// The storm of one cell: `base` with an outage of `outage_s` from its start, a capacity of
 /// `headroom` × its arrival rate, and traffic that lasts through the outage and the recovery
 /// window after it.

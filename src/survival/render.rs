@@ -40,7 +40,7 @@ fn survives(boundary: Option<f64>, row: &[Cell], outages_s: &[f64]) -> String {
     // A destination that recovers because most deliveries ran out of attempts during the
     // outage "survives" it at their expense: said (outside SRE review: AWS SNS's 24 h outage
     // read "survives" with 96% of its deliveries exhausted).
-    match survived().find(|(cell, _)| cell.exhausted_share > 0.5) {
+    match survived().find(|(cell, _)| cell.mostly_exhausted()) {
         Some((cell, &outage)) => format!(
             "{slowly}, though from {} most deliveries run out of attempts ({} exhausted)",
             format_duration(outage),

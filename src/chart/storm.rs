@@ -242,7 +242,15 @@ impl Panels<'_> {
             + plotters::coord::ranged1d::ValueFormatter<f64>,
     {
         let (theme, s) = (self.theme, self.scale);
-        draw_mesh(chart, theme, s, y_titles, 6, &|v: &f64| axis_count(*v))?;
+        // On the log axis a minute of no attempts (or goodput) is drawn on its floor of 1: the
+        // tick there reads "≤ 1", as the staleness chart's floor does, not "1".
+        draw_mesh(chart, theme, s, y_titles, 6, &|v: &f64| {
+            if floor > 0.0 && *v <= floor {
+                format!("≤ {}", axis_count(*v))
+            } else {
+                axis_count(*v)
+            }
+        })?;
         shade(chart, self.outage, (floor, top), outage_fill(theme))?;
         // The first series' fills under every series' line: its opaque band of first attempts
         // would hide a comparison's line below it.
@@ -250,8 +258,10 @@ impl Panels<'_> {
             let points = self.per_minute(first, |m| m.attempts, floor);
             self.stack(chart, first, &points, floor)?;
         }
+        let halo = self.halo();
         for (i, sr) in self.series.iter().enumerate().rev() {
             let points = self.per_minute(sr, |m| m.attempts, floor);
+            line(chart, points.clone(), halo)?;
             line(chart, points, self.colour(i).stroke_width(self.line_width))?;
         }
         let capacity = vec![
@@ -259,6 +269,7 @@ impl Panels<'_> {
             (self.end_s, self.capacity_per_min),
         ];
         let style = theme.muted.stroke_width(self.line_width);
+        line(chart, capacity.clone(), halo)?;
         dashed_line(chart, capacity, (6.0 * s, 4.0 * s), style)?;
         // The rate limit, when there is one, dotted, and named at its right end: attempts never
         // rise above it. Named on the line, not in the legend, where its swatch read as the
@@ -268,6 +279,7 @@ impl Panels<'_> {
         };
         let style = theme.muted.stroke_width(self.line_width);
         let points = vec![(0.0, limit), (self.end_s, limit)];
+        line(chart, points.clone(), halo)?;
         dashed_line(chart, points, (2.0 * s, 3.0 * s), style)?;
         let label = format!("rate limit {}/min", compact(limit));
         let font = font(11.0, s, theme.muted).pos(Pos::new(HPos::Right, VPos::Bottom));
@@ -298,11 +310,21 @@ impl Panels<'_> {
         let firsts = self.per_minute(first, |m| m.first_attempts, floor);
         fill_under(chart, &firsts, floor, self.first_attempts_colour().filled())?;
         let goodput = self.per_minute(first, |m| m.successes, floor);
+        line(chart, goodput.clone(), self.halo())?;
         line(
             chart,
             goodput,
             self.theme.secondary.stroke_width(self.line_width),
         )
+    }
+
+    /// The band of the background under each line: over the opaque band of first attempts the
+    /// capacity's grey read at 1.9:1 and the goodput's green at 1.4:1 (outside review).
+    fn halo(&self) -> ShapeStyle {
+        self.theme
+            .background
+            .mix(0.8)
+            .stroke_width(self.line_width + stroke(2.0, self.scale))
     }
 
     /// `value` in each minute of `series` on the time axis, at its middle, at least `floor`;
@@ -484,6 +506,59 @@ mod tests {
         assert!(!far.contains("rate limit"));
         assert_eq!(far.matches(&grey).count(), without.matches(&grey).count());
         assert!(!without.contains("rate limit"));
+    }
+
+    /// On the log axis a minute of nothing sits on the floor of 1: its tick reads "≤ 1" (goodput
+    /// of none looked like 1/min, outside review); the linear axis starts at a true 0.
+    #[test]
+    fn the_log_axis_floor_reads_at_most_one() {
+        let ticks = |svg: &str| -> Vec<String> {
+            svg_read::labels(svg)
+                .into_iter()
+                .map(|l| l.text)
+                .filter(|t| t.starts_with('≤') || t == "1")
+                .collect()
+        };
+        let mut spec = *Scenario::article_fixed().spec();
+        spec.capacity_per_s = 5.0;
+        let log = one_storm_svg(spec, &ChartOptions::default());
+        assert!(log.contains("attempts per minute (log)"), "a log axis");
+        assert_eq!(ticks(&log), ["≤ 1"]);
+        spec.capacity_per_s = 1_000.0;
+        let linear = one_storm_svg(spec, &ChartOptions::default());
+        assert!(!linear.contains("(log)"));
+        assert!(
+            ticks(&linear).iter().all(|t| !t.starts_with('≤')),
+            "{:?}",
+            ticks(&linear)
+        );
+    }
+
+    /// Each line of the upper panel (the series, its goodput, the capacity, a rate limit) lies on
+    /// a band of the background, drawn just before it: over the band of first attempts the
+    /// capacity's grey read at 1.9:1.
+    #[test]
+    fn every_line_over_the_fills_has_a_band_of_the_background() {
+        let theme = Theme::new(false);
+        let bands = |svg: &str| {
+            let lines = svg_read::polylines(svg);
+            (0..lines.len().saturating_sub(1))
+                .filter(|&i| lines[i].stroke == svg_read::hex(theme.background))
+                .map(|i| lines[i + 1].stroke.clone())
+                .collect::<Vec<_>>()
+        };
+        let series = svg_read::hex(theme.primary);
+        let (goodput, grey) = (svg_read::hex(theme.secondary), svg_read::hex(theme.muted));
+        assert_eq!(
+            bands(&article_fixed_svg(&ChartOptions::default())),
+            [goodput.clone(), series.clone(), grey.clone()]
+        );
+        let mut spec = *Scenario::article_fixed().spec();
+        spec.bounds.rate_limit_per_s = Some(25.0);
+        assert_eq!(
+            bands(&one_storm_svg(spec, &ChartOptions::default())),
+            [goodput, series, grey.clone(), grey]
+        );
     }
 
     #[test]

@@ -23,7 +23,8 @@ fi
 # wasm-bindgen declares each class's `[Symbol.dispose]`, which a host's TypeScript without the
 # esnext.disposable lib (`"lib": ["es2022", "dom"]`) refuses in the package's declarations
 # (outside review); `free()` does the same and stays declared. `npm run types` checks with that lib.
-sed -i '/\[Symbol\.dispose\](): void;/d' www/pkg/backoff_lab.d.ts
+# (`-i.bak`, then removed: BSD sed needs the suffix.)
+sed -i.bak '/\[Symbol\.dispose\](): void;/d' www/pkg/backoff_lab.d.ts && rm www/pkg/backoff_lab.d.ts.bak
 raw_bytes="$(wc -c <"$wasm" | tr -d ' ')"
 gzip_bytes="$(gzip -9 -c "$wasm" | wc -c | tr -d ' ')"
 echo "build-page: $wasm is $raw_bytes bytes, $gzip_bytes bytes gzipped (gzip -9)"

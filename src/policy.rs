@@ -15,8 +15,9 @@ pub const MAX_ATTEMPTS: u32 = 10_000;
 pub const MAX_MULTIPLIER: f64 = 1_000.0;
 
 /// The valid range of a base, give-up deadline or window, in the words of every refusal:
-/// "a duration from 1 µs to 365 days". Built from [`MAX_SPAN_S`], so that a new limit changes
-/// every message with it.
+/// "a duration from 1 µs to 365 days". Its upper end is built from [`MAX_SPAN_S`], so that a
+/// new limit changes every message with it; its lower end, [`MIN_SPAN_S`], is held to its text
+/// at compile time.
 ///
 /// # Example
 /// ```

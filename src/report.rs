@@ -388,7 +388,8 @@ fn past_deadline(schedule: &Schedule) -> String {
 /// typed back, reaches the deadline; it reads as [`crate::duration::format_cap`] writes it, then in
 /// seconds. When even a cap at the base lands past the deadline, the sentence says where, and names
 /// only what reaches the deadline instead: the fewer attempts that do (counts this answers with a
-/// cap), and a shorter base (deadline ÷ retries, with a cap at it, does).
+/// cap), and a shorter base (deadline ÷ retries, with a cap at it, does); that cap, the base, is
+/// written in plain seconds where the words would round it below the base.
 ///
 /// # Example
 /// ```
@@ -403,11 +404,11 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
     // The seconds beside a cap in larger units, for a config file ("15 s (15 s)" said it twice).
     let cap_text = |cap: f64| {
         // A cap that rounds below itself (the base, 391.590331 s, read "6 min 31.59 s", which
-        // typed back is refused as under the base) is written to the microsecond.
+        // typed back is refused as under the base) is written in plain seconds, exactly.
+        let seconds = format!("{} s", csv_number(cap));
         let written = Some(crate::duration::format_cap(cap))
             .filter(|text| crate::parse_duration("cap", text).is_ok_and(|back| back >= cap))
-            .unwrap_or_else(|| crate::duration::format_precise(cap));
-        let seconds = format!("{} s", csv_number(cap));
+            .unwrap_or_else(|| seconds.clone());
         if written == seconds {
             written
         } else {
@@ -581,12 +582,17 @@ mod tests {
     /// it read "6 min 31.59 s", below the 391.590331 s base, and typed back was refused.
     #[test]
     fn a_cap_at_the_base_reads_back_as_the_base() {
-        let policy = crate::Policy::new(391.590331, 1.0, 400.0, crate::Stop::Attempts(22)).unwrap();
-        let answer = super::cap_answer(&policy, 4_000.264172, 22).unwrap();
-        assert!(
-            answer.starts_with("A cap of 6 min 31.590331 s (391.590331 s), the smallest there is"),
-            "{answer}"
-        );
+        for (base, written) in [(391.590331, "391.590331 s"), (0.5000004, "0.5000004 s")] {
+            let policy = crate::Policy::new(base, 1.0, 400.0, crate::Stop::Attempts(22)).unwrap();
+            let answer = super::cap_answer(&policy, 22.0 * base / 2.0, 22).unwrap();
+            assert!(
+                answer.starts_with(&format!("A cap of {written}, the smallest there is")),
+                "{answer}"
+            );
+            // Typed back, the cap is the base.
+            let typed = crate::parse_duration("cap", written).unwrap();
+            assert!(crate::Policy::new(base, 1.0, typed, crate::Stop::Attempts(22)).is_ok());
+        }
     }
 
     use super::*;

@@ -1005,7 +1005,7 @@ async function main() {
 // On a narrow screen the groups of controls fold, Policy open and the others closed, so that the
 // first chart is not some 45 controls down the page; on a wide screen, where the controls sit
 // beside the charts, every group is open. Set again when the screen crosses the width.
-const narrowScreen = window.matchMedia('(max-width: 760px)');
+const narrowScreen = window.matchMedia('(max-width: 900px)');
 function foldControlGroups() {
   for (const group of document.querySelectorAll('#controls details.group')) {
     // A group holding the focus or a refused field stays open: folding it would hide them.

@@ -254,33 +254,48 @@ impl Panels<'_> {
         shade(chart, self.outage, (floor, top), outage_fill(theme))?;
         // The first series' fills under every series' line: its opaque band of first attempts
         // would hide a comparison's line below it.
+        // Every line, each with its dashes if it has any: the first series' goodput, the series
+        // (the first last, on top), the capacity dashed and a rate limit dotted.
+        let mut lines: Vec<StyledLine> = Vec::new();
         if let Some(first) = self.series.first() {
             let points = self.per_minute(first, |m| m.attempts, floor);
-            self.stack(chart, first, &points, floor)?;
+            self.stack(chart, &points, floor)?;
+            let goodput = self.per_minute(first, |m| m.successes, floor);
+            lines.push((goodput, theme.secondary.stroke_width(self.line_width), None));
         }
-        let halo = self.halo();
         for (i, sr) in self.series.iter().enumerate().rev() {
             let points = self.per_minute(sr, |m| m.attempts, floor);
-            line(chart, points.clone(), halo)?;
-            line(chart, points, self.colour(i).stroke_width(self.line_width))?;
+            lines.push((points, self.colour(i).stroke_width(self.line_width), None));
         }
-        let capacity = vec![
-            (0.0, self.capacity_per_min),
-            (self.end_s, self.capacity_per_min),
-        ];
-        let style = theme.muted.stroke_width(self.line_width);
-        line(chart, capacity.clone(), halo)?;
-        dashed_line(chart, capacity, (6.0 * s, 4.0 * s), style)?;
+        let level = |y: f64| vec![(0.0, y), (self.end_s, y)];
+        let grey = theme.muted.stroke_width(self.line_width);
+        lines.push((level(self.capacity_per_min), grey, Some((6.0 * s, 4.0 * s))));
         // The rate limit, when there is one, dotted, and named at its right end: attempts never
         // rise above it. Named on the line, not in the legend, where its swatch read as the
         // capacity's, and every other colour is a series' or the goodput's.
+        if let Some(limit) = self.rate_limit_per_min {
+            lines.push((level(limit), grey, Some((2.0 * s, 3.0 * s))));
+        }
+        // Each line on a band of the background, every band before every line: over the opaque
+        // band of first attempts the capacity's grey read at 1.9:1 and the goodput's green at
+        // 1.4:1 (outside review), and a band drawn after a line (a rate limit's over attempts
+        // held at it) would hide it.
+        let halo = theme
+            .background
+            .mix(0.8)
+            .stroke_width(self.line_width + stroke(2.0, s));
+        for (points, _, _) in &lines {
+            line(chart, points.clone(), halo)?;
+        }
+        for (points, style, dashes) in lines {
+            match dashes {
+                Some(dashes) => dashed_line(chart, points, dashes, style)?,
+                None => line(chart, points, style)?,
+            }
+        }
         let Some(limit) = self.rate_limit_per_min else {
             return Ok(());
         };
-        let style = theme.muted.stroke_width(self.line_width);
-        let points = vec![(0.0, limit), (self.end_s, limit)];
-        line(chart, points.clone(), halo)?;
-        dashed_line(chart, points, (2.0 * s, 3.0 * s), style)?;
         let label = format!("rate limit {}/min", compact(limit));
         let font = font(11.0, s, theme.muted).pos(Pos::new(HPos::Right, VPos::Bottom));
         let offset = (-(4.0 * s) as i32, -(3.0 * s) as i32);
@@ -293,11 +308,10 @@ impl Panels<'_> {
     }
 
     /// The first series' attempts filled, its first attempts as the lower, darker band of the
-    /// stack (retries above them), and its goodput.
+    /// stack (retries above them).
     fn stack<DB, Y>(
         &self,
         chart: &mut TimeChart<'_, DB, Y>,
-        first: &Series<'_>,
         attempts: &[(f64, f64)],
         floor: f64,
     ) -> Result<(), Error>
@@ -307,24 +321,11 @@ impl Panels<'_> {
     {
         let colour = self.colour(0);
         fill_under(chart, attempts, floor, colour.mix(SERIES_FILL).filled())?;
+        let Some(first) = self.series.first() else {
+            return Ok(());
+        };
         let firsts = self.per_minute(first, |m| m.first_attempts, floor);
-        fill_under(chart, &firsts, floor, self.first_attempts_colour().filled())?;
-        let goodput = self.per_minute(first, |m| m.successes, floor);
-        line(chart, goodput.clone(), self.halo())?;
-        line(
-            chart,
-            goodput,
-            self.theme.secondary.stroke_width(self.line_width),
-        )
-    }
-
-    /// The band of the background under each line: over the opaque band of first attempts the
-    /// capacity's grey read at 1.9:1 and the goodput's green at 1.4:1 (outside review).
-    fn halo(&self) -> ShapeStyle {
-        self.theme
-            .background
-            .mix(0.8)
-            .stroke_width(self.line_width + stroke(2.0, self.scale))
+        fill_under(chart, &firsts, floor, self.first_attempts_colour().filled())
     }
 
     /// `value` in each minute of `series` on the time axis, at its middle, at least `floor`;
@@ -437,6 +438,9 @@ fn compact(value: f64) -> String {
     }
 }
 
+/// A line's points, its style, and its dash and gap in pixels if it is dashed.
+type StyledLine = (Vec<(f64, f64)>, ShapeStyle, Option<(f64, f64)>);
+
 /// The area between the curve through `points` (from x = 0) and `floor`, filled.
 fn fill_under<DB, Y>(
     chart: &mut TimeChart<'_, DB, Y>,
@@ -534,18 +538,26 @@ mod tests {
         );
     }
 
-    /// Each line of the upper panel (the series, its goodput, the capacity, a rate limit) lies on
-    /// a band of the background, drawn just before it: over the band of first attempts the
-    /// capacity's grey read at 1.9:1.
+    /// Each line of the upper panel (its goodput, the series, the capacity, a rate limit) lies
+    /// on a band of the background, every band drawn before every line: over the band of first
+    /// attempts the capacity's grey read at 1.9:1, and a band drawn after a line hid it (a rate
+    /// limit's over attempts held at it).
     #[test]
     fn every_line_over_the_fills_has_a_band_of_the_background() {
         let theme = Theme::new(false);
+        // The strokes of the lines right after the run of bands, as many as there are bands.
         let bands = |svg: &str| {
             let lines = svg_read::polylines(svg);
-            (0..lines.len().saturating_sub(1))
-                .filter(|&i| lines[i].stroke == svg_read::hex(theme.background))
-                .map(|i| lines[i + 1].stroke.clone())
-                .collect::<Vec<_>>()
+            let band = |i: &usize| lines[*i].stroke == svg_read::hex(theme.background);
+            let first = (0..lines.len()).find(band).unwrap();
+            let count = (first..lines.len()).take_while(band).count();
+            assert_eq!(
+                (0..lines.len()).filter(band).count(),
+                count,
+                "one run of bands"
+            );
+            let after = lines[first + count..].iter().map(|l| l.stroke.clone());
+            after.take(count).collect::<Vec<_>>()
         };
         let series = svg_read::hex(theme.primary);
         let (goodput, grey) = (svg_read::hex(theme.secondary), svg_read::hex(theme.muted));

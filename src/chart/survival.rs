@@ -567,10 +567,11 @@ mod tests {
             (named, svg.matches(&hatching).count())
         };
         assert_eq!(drawn(&map), (false, 0));
+        // Another series' cells are not drawn as cells: not hatched, not named.
+        map.series[1].cells[0][0].exhausted_share = 0.9;
+        assert_eq!(drawn(&map), (false, 0));
         map.series[0].cells[1][2].exhausted_share = 0.96;
         map.series[0].cells[2][3].exhausted_share = 0.51;
-        // Another series' cells are not drawn as cells: not hatched.
-        map.series[1].cells[0][0].exhausted_share = 0.9;
         // Two cells of three strokes, and the swatch's diagonal.
         assert_eq!(drawn(&map), (true, 2 * 3 + 1));
     }
@@ -893,6 +894,25 @@ mod tests {
             // The slowest still stands out from the background (a row not computed yet).
             let background = luminance(theme.background.filled(), &theme);
             assert!((shades[5] - background).abs() > 20.0, "dark {dark}");
+        }
+    }
+
+    /// "Recovers slowly" and "collapsed" differ in lightness, not only in hue: at least 2:1
+    /// apart on either page (1.07:1 on the dark page before, alike under deuteranopia).
+    #[test]
+    fn slow_and_collapsed_cells_differ_in_lightness() {
+        for dark in [false, true] {
+            let theme = Theme::new(dark);
+            let on_page = |style: ShapeStyle| {
+                let RGBAColor(r, g, b, a) = style.color;
+                let RGBColor(br, bg, bb) = theme.background;
+                let over =
+                    |c: u8, u: u8| (a * f64::from(c) + (1.0 - a) * f64::from(u)).round() as u8;
+                RGBColor(over(r, br), over(g, bg), over(b, bb))
+            };
+            let ratio =
+                crate::chart::theme::contrast(on_page(slow(&theme)), on_page(collapsed(&theme)));
+            assert!(ratio >= 2.0, "dark {dark}: {ratio:.2}:1");
         }
     }
 }

@@ -109,8 +109,9 @@ pub fn deadline_safe_attempts(
 /// The smallest cap from `lo_s` to `hi_s` with which `policy`'s base, multiplier and `attempts`
 /// keep the `level` percentile of the give-up time under `jitter` at or past `deadline_s`
 /// (with `hi_s` they do), to the precision a cap is written in (a millisecond; under a second,
-/// a microsecond) and rounded up to it, so that the cap as written reaches too: the percentile
-/// grows with the cap, so it is bisected. With decorrelated jitter each try draws thousands of
+/// a microsecond): the percentile grows with the cap, so it is bisected until the ends are a
+/// step apart, the end that reaches rounded up to the step, and one step less tried, so that
+/// the cap is the smallest written one that reaches. With decorrelated jitter each try draws thousands of
 /// schedules, so `hi_s` is kept.
 pub(crate) fn deadline_safe_cap(
     policy: &Policy,
@@ -150,7 +151,8 @@ pub(crate) fn deadline_safe_cap(
     // pass a written step that reaches too (1.132 s where 1.131 s did: outside review).
     let steps = (hi / step).ceil();
     let (written, below) = ((steps * step).min(hi_s), (steps - 1.0) * step);
-    Ok(if below >= lo_s && reaches(below)? {
+    // At or below `lo`, which falls short, nothing is left to try.
+    Ok(if below > lo && reaches(below)? {
         below
     } else {
         written

@@ -62,7 +62,8 @@ pub fn checked_survival_plan(settings: &Settings) -> Result<Plan, Error> {
 /// A refusal of the survival map as the page shows it. On the engine `auto` the map runs every
 /// cell on the fluid engine (the storm chart may run on the discrete one): a cell the fluid
 /// engine cannot run (decorrelated jitter) is no control's fault, and is said in the map's
-/// place with the way out, the engine field unflagged (outside review: picking decorrelated
+/// place (and, as every error of no control, under the controls) with the way out for
+/// decorrelated jitter, the engine field unflagged (outside review: picking decorrelated
 /// jitter flagged an Engine the reader never touched, and unfolded the storm's controls on a
 /// phone).
 pub fn survival_error(error: Error, settings: &Settings) -> PageError {

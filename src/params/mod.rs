@@ -340,7 +340,7 @@ impl Params {
         }
     }
 
-    /// The early window in seconds: greater than 0 and at most 365 days, 20 min by default.
+    /// The early window in seconds: from 1 µs to 365 days, 20 min by default.
     pub fn window_s(&self) -> Result<f64, Error> {
         let Some(window) = &self.window else {
             return Ok(DEFAULT_WINDOW_S);

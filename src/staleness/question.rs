@@ -52,8 +52,8 @@ impl Question {
         })
     }
 
-    /// The same question with a staleness tolerance: events older than `tolerance_s` (greater
-    /// than 0, at most 365 days) are worth nothing.
+    /// The same question with a staleness tolerance: events older than `tolerance_s` (from 1 µs
+    /// to 365 days) are worth nothing.
     pub fn with_tolerance(mut self, tolerance_s: f64) -> Result<Self, Error> {
         check_tolerance(tolerance_s)?;
         self.tolerance_s = Some(tolerance_s);
@@ -102,7 +102,7 @@ impl Question {
         (self.method() == Method::Sampled).then_some(self.seed)
     }
 
-    /// The answer for an outage of `outage_s` seconds (greater than 0, at most 365 days).
+    /// The answer for an outage of `outage_s` seconds (from 1 µs to 365 days).
     pub fn outage(&self, outage_s: f64) -> Result<OutageAnswer, Error> {
         let mut answers = self.outages(&[outage_s])?;
         Ok(answers.remove(0))

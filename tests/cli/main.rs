@@ -32,6 +32,18 @@ fn every_flag_is_a_setting_or_named_as_the_command_lines_own() {
             .filter(|line| line.trim_start().starts_with('-'))
             .filter_map(|line| line.split_whitespace().find(|w| w.starts_with("--")))
             .map(|flag| flag.trim_start_matches("--").trim_end_matches(','));
+        let flags: Vec<&str> = flags.collect();
+        // The help's layout read: a flag every command has, and each one's own.
+        let own = match command {
+            "storm" => "latency",
+            "herd" => "deliveries",
+            "jitter" => "percentile",
+            _ => "base",
+        };
+        assert!(
+            flags.contains(&"format") && flags.contains(&own),
+            "{command}: {flags:?}"
+        );
         for flag in flags {
             assert!(
                 Settings::is_key(flag)
@@ -40,5 +52,8 @@ fn every_flag_is_a_setting_or_named_as_the_command_lines_own() {
                 "{command} --{flag}: neither a setting nor in CLI_ONLY_FLAGS"
             );
         }
+    }
+    for flag in CLI_ONLY_FLAGS {
+        assert!(!Settings::is_key(flag), "{flag} is a setting");
     }
 }

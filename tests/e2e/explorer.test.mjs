@@ -858,10 +858,13 @@ test('the new controls are labelled, reached with Tab and show their focus', { t
       .map((id) => page.$eval(`#${id}`, (b) => b.getAttribute('aria-label'))));
     assert.ok(markdownNames[0] && markdownNames[1] && markdownNames[0] !== markdownNames[1], `two Markdown buttons, two names: ${markdownNames}`);
 
-    // The share row comes first (the link before the many controls), then the preset list, the
-    // first control: Tab reaches it, shows its focus, and the arrow keys choose a preset.
+    // The skip button comes first, then the share row (the link before the many controls), then
+    // the preset list, the first control: Tab reaches it, shows its focus, and the arrow keys
+    // choose a preset.
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'copy-link', 'the first Tab stop');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'skip-to-charts', 'the first Tab stop');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'copy-link', 'the second Tab stop');
     for (let i = 0; i < 6 && (await page.evaluate(() => document.activeElement?.id)) !== 'preset'; i++) {
       await page.keyboard.press('Tab');
     }

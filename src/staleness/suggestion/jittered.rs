@@ -7,9 +7,9 @@
 //! for full, equal and decorrelated jitter, whose gaps never pass the cap; `R / (1 + f)` for
 //! proportional jitter of ±`f`), at least the base; `n` = the fewest attempts whose give-up
 //! reaches `T` at the 5th percentile with that cap ([`deadline_safe_attempts`]); then the
-//! smallest cap with which those `n` attempts still do (bisected to the precision a cap is
-//! written in and rounded up to it; decorrelated jitter keeps the first cap, each try being
-//! thousands of drawn schedules), so its 5th percentile lands on `T`. A gap list keeps its
+//! smallest cap with which those `n` attempts still do (bisected; the smallest written to the
+//! precision a cap is written in, [`deadline_safe_cap`]; decorrelated jitter keeps the first
+//! cap, each try being thousands of drawn schedules), so its 5th percentile lands on `T`. A gap list keeps its
 //! gaps, each cut so its widest draw is `R`, goes on with its tail (or last gap) cut the same
 //! way, and ends after the fewest attempts that reach `T` at the 5th percentile.
 

@@ -89,7 +89,7 @@ impl Suggestion {
 }
 
 /// Derives a schedule from `policy` under `jitter` for a tolerance `tolerance_s` (`T`) and an
-/// allowed recovery lag `max_lag_s` (`R`), both greater than 0 and at most 365 days: keeping
+/// allowed recovery lag `max_lag_s` (`R`), both from 1 µs to 365 days: keeping
 /// the base and the multiplier, the fewest attempts that reach `T` with the cap at `R`, then the
 /// smallest cap with which they do (a gap list keeps its gaps cut to `R`). Under jitter "reach"
 /// is in 95% of schedules and no gap drawn passes `R` ([`jittered`]). Refused when the schedule

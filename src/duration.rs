@@ -361,38 +361,37 @@ pub(crate) fn with_article(text: &str) -> String {
 /// and from 100 h on, where [`format_duration`] writes days, in whole days and the exact rest
 /// (`365 days`, `200 days 6 h`), so that the cap reads in the unit the deadline beside it does.
 pub(crate) fn format_cap(seconds: f64) -> String {
+    format_cap_finer(seconds, 0)
+}
+
+/// [`format_cap`] with `more` decimals in every unit: a cap that must read back to a finer step
+/// than it (`1 h 04 min 32.390137 s`, `549.931245 ms`, `200 days 0.000123 s`).
+pub(crate) fn format_cap_finer(seconds: f64, more: u32) -> String {
     let s = seconds.max(0.0);
+    let decimals = 3 + more;
     if s < 1e-9 {
         format_duration(s)
     } else if s < 0.001 {
-        format!("{} ms", trim(s * 1000.0, 6))
+        format!("{} ms", trim(s * 1000.0, 3 + decimals as usize))
     } else if s < 1.0 {
-        format!("{} ms", trim(s * 1000.0, 3))
+        format!("{} ms", trim(s * 1000.0, decimals as usize))
     } else if s < 100.0 * HOUR {
-        format_exact(s)
+        exact_to(s, decimals)
     } else {
-        // Rounded to the millisecond before the split: a rest of 23 h 59 min 59.9996 s must
-        // carry into the days, not read "24 h".
-        let millis = (s * 1000.0).round() as u64;
-        let day_millis = DAY as u64 * 1000;
-        let (days, rest) = (millis / day_millis, millis % day_millis);
+        // Rounded to the step before the split: a rest of 23 h 59 min 59.9996 s must carry
+        // into the days, not read "24 h".
+        let per_second = 10u64.pow(decimals);
+        let ticks = (s * per_second as f64).round() as u64;
+        let day_ticks = DAY as u64 * per_second;
+        let (days, rest) = (ticks / day_ticks, ticks % day_ticks);
         // Grouped, as format_duration writes days.
         let days = format_count(days as f64);
         if rest == 0 {
             format!("{days} days")
         } else {
-            format!("{days} days {}", format_exact(rest as f64 / 1000.0))
+            let rest = exact_to(rest as f64 / per_second as f64, decimals);
+            format!("{days} days {rest}")
         }
-    }
-}
-
-/// [`format_cap`] with `more` decimals: a cap that must read back to a finer step than it
-/// (`1 h 04 min 32.390137 s`, `549.931245 ms`).
-pub(crate) fn format_cap_finer(seconds: f64, more: usize) -> String {
-    if seconds < 1.0 {
-        format!("{} ms", trim(seconds * 1000.0, 3 + more))
-    } else {
-        exact_to(seconds, 3 + more as u32)
     }
 }
 
@@ -650,6 +649,22 @@ mod tests {
         ];
         for (seconds, text) in cases {
             assert_eq!(format_cap(seconds), text, "{seconds}");
+        }
+    }
+
+    /// A cap with more decimals is written in the units `format_cap` writes it in: days past
+    /// 100 h (it wrote "4800 h 00 min 0.000123 s"), milliseconds under a second.
+    #[test]
+    fn a_finer_cap_keeps_the_units() {
+        let cases = [
+            (0.549_931_245, 3, "549.931245 ms"),
+            (0.000_549_931_245, 3, "0.549931245 ms"),
+            (3_872.390_137, 3, "1 h 04 min 32.390137 s"),
+            (200.0 * DAY + 0.000_123, 3, "200 days 0.000123 s"),
+            (299.940_446_65, 6, "4 min 59.94044665 s"),
+        ];
+        for (seconds, more, text) in cases {
+            assert_eq!(format_cap_finer(seconds, more), text, "{seconds}");
         }
     }
 

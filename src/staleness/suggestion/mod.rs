@@ -230,6 +230,11 @@ fn from_gap_list(policy: &Policy, tolerance_s: f64, max_lag_s: f64) -> Result<Po
     let mut gaps = Vec::new();
     let mut elapsed = 0.0;
     for retry in 1..MAX_ATTEMPTS {
+        // Less than the shortest gap left to `T`: the list ends here, on `T` within it (a last
+        // gap of 0.5 µs was refused as "gaps must be durations from 1 µs …").
+        if !gaps.is_empty() && tolerance_s - elapsed < crate::policy::MIN_SPAN_S {
+            return Policy::explicit(&gaps, None, None);
+        }
         if gaps.len() == MAX_EXPLICIT_GAPS {
             break;
         }
@@ -389,7 +394,7 @@ fn same_time(a: f64, b: f64) -> bool {
 
 /// The cap as the proposal writes it: as `solve-cap` writes one (to the millisecond, under a
 /// second to the microsecond) when that, typed back, ends the schedule within [`ON_TIME_S`] of
-/// where the proposed one ends; else to the microsecond, else to the nanosecond. Rounded to
+/// where the proposed one ends; else with three more decimals, else six. Rounded to
 /// the millisecond, each capped gap moves the end by up to half of one: a 77-attempt
 /// proposal's cap typed back gave up 33 ms before `T` (outside review).
 fn written_cap(proposed: &Policy) -> String {
@@ -631,6 +636,16 @@ mod tests {
             ),
             "{findings:?}"
         );
+    }
+
+    /// A gap list whose gaps reach within 1 µs of `T` ends there: the last gap, `T` less the
+    /// time so far, would be under the shortest duration accepted.
+    #[test]
+    fn a_gap_list_within_a_microsecond_of_t_ends_there() {
+        let listed = Policy::explicit(&[1.0, 1.0, 1.0], None, Some(Stop::Attempts(4))).unwrap();
+        let s = suggest(&listed, 2.000_000_5, 10.0).unwrap();
+        assert_eq!(s.gaps_s.as_deref(), Some(&[1.0, 1.0][..]), "{s:?}");
+        assert_eq!(s.attempts, 3);
     }
 
     #[test]

@@ -193,6 +193,21 @@ impl Spec {
                 format!("at most {MAX_DELIVERIES} deliveries"),
             ));
         }
+        // A batch that leaves no room for a single arrival is what overflows: it is refused
+        // with the room the arrivals leave it.
+        let steady = self.steady_deliveries();
+        if steady >= 1.0 && steady <= MAX_DELIVERIES && MAX_DELIVERIES - batch < 1.0 {
+            return Err(Error::out_of_range(
+                "batch",
+                batch,
+                format!(
+                    "at most {} deliveries beside the {steady} the arrivals bring over the \
+                     storm's {} of traffic",
+                    MAX_DELIVERIES - steady,
+                    crate::format_duration(f64::from(self.traffic_s)),
+                ),
+            ));
+        }
         // The steady arrivals are what a user raises (the traffic's length is a 2 h default):
         // the refusal names the rate and the fastest one allowed beside this traffic and batch.
         if self.deliveries() > MAX_DELIVERIES {
@@ -564,15 +579,8 @@ pub(crate) fn quoted_rate(per_s: f64) -> String {
 /// together at most [`MAX_DELIVERIES`] deliveries. The command line and the page refuse a rate
 /// past it in these words.
 pub fn arrivals_range(traffic_s: f64, batch: f64) -> String {
+    // A batch that leaves less than one is refused itself ([`Scenario::validate`]).
     let left = MAX_DELIVERIES - batch;
-    if left < 1.0 {
-        // No rate brings none: the batch is what leaves no room.
-        return format!(
-            "a rate that brings at most 0 deliveries over the storm's {} of traffic beside its \
-             batch of {batch}, which leaves no room: a smaller batch",
-            crate::format_duration(traffic_s),
-        );
-    }
     let batch_text = if batch > 0.0 {
         format!(" beside its batch of {batch}")
     } else {

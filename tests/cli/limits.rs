@@ -202,11 +202,11 @@ fn refusals_name_the_flag_given_and_its_range() {
             "staleness --mode full --samples 1e400",
             "error: --samples must be a whole number from 1 to 100000, got \"1e400\"",
         ),
-        // "at most 0 deliveries … (up to about 0/min)": no rate brings none.
+        // "--arrivals … at most 0 deliveries": the batch that leaves no room is refused.
         (
             "storm --arrivals 1/s --traffic 60s --batch 10000000",
-            "error: --arrivals must be a rate that brings at most 0 deliveries over the storm's \
-             60 s of traffic beside its batch of 10000000, which leaves no room: a smaller batch",
+            "error: --batch must be at most 9999940 deliveries beside the 60 the arrivals bring \
+             over the storm's 60 s of traffic, got 10000000",
         ),
         // "got given without --format csv" (outside help review).
         (

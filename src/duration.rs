@@ -364,6 +364,19 @@ pub(crate) fn format_cap(seconds: f64) -> String {
     format_cap_finer(seconds, 0)
 }
 
+/// The steps per second a cap of `seconds` is written to by [`format_cap`]: nanoseconds under a
+/// millisecond, microseconds under a second, else milliseconds. Whoever picks a cap that must
+/// hold typed back (`solve-cap`, the jittered deadline's cap) picks it on this grid.
+pub(crate) fn cap_steps_per_second(seconds: f64) -> f64 {
+    if seconds < 1e-3 {
+        1e9
+    } else if seconds < 1.0 {
+        1e6
+    } else {
+        1e3
+    }
+}
+
 /// [`format_cap`] with `more` decimals in every unit: a cap that must read back to a finer step
 /// than it (`1 h 04 min 32.390137 s`, `549.931245 ms`, `200 days 0.000123 s`).
 pub(crate) fn format_cap_finer(seconds: f64, more: u32) -> String {

@@ -452,20 +452,17 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
     ))
 }
 
-/// The solved `cap` as written, to the precision it is written in (the nanosecond under a
-/// millisecond, the microsecond under a second, else the millisecond; one under a nanosecond
-/// as it is): the nearest such value where, typed back, it makes `attempts` attempts reach the
+/// The solved `cap` as written, to the precision it is written in
+/// ([`crate::duration::cap_steps_per_second`]; one under a nanosecond as it is): the nearest such value where, typed back, it makes `attempts` attempts reach the
 /// deadline (by the rule of an attempt at a mark), else the next one up. Rounded to the
 /// nearest alone, 2 h 59 min 42.857 s (of 42.857142… s) made 14 attempts fall 0.9 ms short of
 /// 24 h (outside review); rounded up alone, a cap on a step already could gain a step from
 /// float noise.
 fn written_cap(policy: &Policy, deadline_s: f64, attempts: u32, cap: f64) -> f64 {
-    let per_second = match cap {
-        c if c < 1e-9 => return cap,
-        c if c < 1e-3 => 1e9,
-        c if c < 1.0 => 1e6,
-        _ => 1e3,
-    };
+    if cap < 1e-9 {
+        return cap;
+    }
+    let per_second = crate::duration::cap_steps_per_second(cap);
     let nearest = (cap * per_second).round();
     let reaches = |written: f64| {
         Policy::new(

@@ -108,8 +108,8 @@ pub fn deadline_safe_attempts(
 
 /// The smallest cap from `lo_s` to `hi_s` with which `policy`'s base, multiplier and `attempts`
 /// keep the `level` percentile of the give-up time under `jitter` at or past `deadline_s`
-/// (with `hi_s` they do), to the precision a cap is written in (a millisecond; under a second,
-/// a microsecond): the percentile grows with the cap, so it is bisected until the ends are a
+/// (with `hi_s` they do), to the precision a cap is written in (that of `hi_s` by
+/// [`crate::duration::cap_steps_per_second`]): the percentile grows with the cap, so it is bisected until the ends are a
 /// step apart, the end that reaches rounded up to the step, and one step less tried, so that
 /// the cap is the smallest written one that reaches. With decorrelated jitter each try draws thousands of
 /// schedules, so `hi_s` is kept.
@@ -138,8 +138,8 @@ pub(crate) fn deadline_safe_cap(
     }
     // Forty halvings on the fine grid took a second for a 386-attempt schedule, and the cap
     // they found, written to the millisecond, could fall short when typed back.
-    let step = if hi_s >= 1.0 { 1e-3 } else { 1e-6 };
-    while hi - lo > step {
+    let per_second = crate::duration::cap_steps_per_second(hi_s);
+    while (hi - lo) * per_second > 1.0 {
         let mid = lo + (hi - lo) / 2.0;
         if reaches(mid)? {
             hi = mid;
@@ -149,8 +149,8 @@ pub(crate) fn deadline_safe_cap(
     }
     // `hi` reaches and lies within a step of the least cap that does, so rounded up it may
     // pass a written step that reaches too (1.132 s where 1.131 s did: outside review).
-    let steps = (hi / step).ceil();
-    let (written, below) = ((steps * step).min(hi_s), (steps - 1.0) * step);
+    let steps = (hi * per_second).ceil();
+    let (written, below) = ((steps / per_second).min(hi_s), (steps - 1.0) / per_second);
     // At or below `lo`, which falls short, nothing is left to try.
     Ok(if below > lo && reaches(below)? {
         below
@@ -370,6 +370,8 @@ mod tests {
             (30.0, 2.0, Jitter::Full, 86_400.0, 3_600.0),
             (1.0, 1.5, Jitter::Equal, 600.0, 20.0),
             (0.05, 3.0, Jitter::Full, 2.0, 0.4),
+            // Under a millisecond, written to the nanosecond.
+            (0.000_02, 2.0, Jitter::Full, 0.01, 0.000_5),
         ];
         for (base, multiplier, jitter, deadline, widest) in cases {
             let policy = Policy::new(base, multiplier, widest, Stop::Attempts(1)).unwrap();
@@ -386,14 +388,14 @@ mod tests {
                 };
                 percentile.reaches(attempts, deadline).unwrap()
             };
-            let step = if widest >= 1.0 { 1e-3 } else { 1e-6 };
+            let step = 1.0 / crate::duration::cap_steps_per_second(widest);
             assert!(reaches(cap), "{base} {jitter:?}: {cap}");
             assert!(
                 cap - step < base || !reaches(cap - step),
                 "{base} {jitter:?}: {cap}"
             );
             assert!(
-                ((cap / step).round() * step - cap).abs() < 1e-9,
+                ((cap / step).round() * step - cap).abs() < step * 1e-6,
                 "written: {cap}"
             );
         }

@@ -90,7 +90,7 @@ pub(crate) fn caption(
     ));
     let recovered = if no_outage { "the start" } else { "recovery" };
     let exhausted = whole_percent(share(summary.exhausted));
-    let mostly_exhausted = summary.exhausted > 0.5 * summary.arrivals;
+    let mostly_exhausted = summary.mostly_exhausted();
     let within_a_minute = |after_s: f64| after_s <= 60.0;
     // The survival map's collapse: no delivery of the backlog within the hour after the outage,
     // and goodput in that hour under half the arrival rate. Said here unless the sentence below

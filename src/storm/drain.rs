@@ -34,7 +34,7 @@ impl Drain {
     /// delivery delivered. Without an outage (`outage_s` 0) it is [`Drain::NeverCatchesUp`],
     /// [`Drain::NotDrained`] or [`Drain::NoOutage`], in that order.
     pub fn of(summary: &Summary, outage_s: u32) -> Drain {
-        let mostly_exhausted = summary.exhausted > 0.5 * summary.arrivals;
+        let mostly_exhausted = summary.mostly_exhausted();
         if outage_s == 0 && mostly_exhausted {
             return Drain::NeverCatchesUp;
         }

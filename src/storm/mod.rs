@@ -197,7 +197,9 @@ pub(crate) use fluid::{
 pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
 pub use memo::Memo;
 pub use quota::{RetryQuota, AWS_RETRY_COST, AWS_SUCCESS_REFUND};
-pub use report::{goodput_per_s, DrainedBy, Interval, StormReport, Summary};
+pub use report::{
+    goodput_per_s, DrainedBy, Interval, StormReport, Summary, MOSTLY_EXHAUSTED_SHARE,
+};
 pub(crate) use scenario::check_budget_floor;
 pub(crate) use scenario::quoted_rate;
 pub use scenario::{

@@ -120,7 +120,18 @@ pub struct Summary {
     pub breaker_openings: Option<u32>,
 }
 
+/// Past this share of its deliveries exhausted, a storm's backlog cleared mostly because they
+/// ran out of attempts: the caption and the drain say so, and the survival map hatches the cell,
+/// whatever its outcome.
+pub const MOSTLY_EXHAUSTED_SHARE: f64 = 0.5;
+
 impl Summary {
+    /// Whether more than [`MOSTLY_EXHAUSTED_SHARE`] of the deliveries created ran out of
+    /// attempts.
+    pub fn mostly_exhausted(&self) -> bool {
+        self.exhausted > MOSTLY_EXHAUSTED_SHARE * self.arrivals
+    }
+
     /// Seconds from the outage's end to the end of second `at_s` (0 before it): how the
     /// captions and the table of numbers count a drain "after recovery", for `drained_at_s` and
     /// `emptied_at_s` are the seconds at whose end the backlog is low. A backlog drained at the

@@ -196,7 +196,7 @@ impl Spec {
         // A batch that leaves no room for a single arrival is what overflows: it is refused
         // with the room the arrivals leave it.
         let steady = self.steady_deliveries();
-        if steady >= 1.0 && steady <= MAX_DELIVERIES && MAX_DELIVERIES - batch < 1.0 {
+        if (1.0..=MAX_DELIVERIES).contains(&steady) && MAX_DELIVERIES - batch < 1.0 {
             return Err(Error::out_of_range(
                 "batch",
                 batch,

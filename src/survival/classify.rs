@@ -52,10 +52,11 @@ pub struct Cell {
 }
 
 impl Cell {
-    /// Whether most of the cell's deliveries ran out of attempts ([`super::MOSTLY_EXHAUSTED_SHARE`]):
-    /// a backlog that "recovers" so was cleared at their expense.
+    /// Whether most of the cell's deliveries ran out of attempts (the storm's
+    /// [`crate::storm::MOSTLY_EXHAUSTED_SHARE`]): a backlog that "recovers" so was cleared at
+    /// their expense.
     pub fn mostly_exhausted(&self) -> bool {
-        self.exhausted_share > super::MOSTLY_EXHAUSTED_SHARE
+        self.exhausted_share > crate::storm::MOSTLY_EXHAUSTED_SHARE
     }
 }
 

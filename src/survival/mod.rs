@@ -83,9 +83,6 @@ pub use fitted::{fitted_axes, least_fluid_headroom};
 pub const RECOVERY_WINDOW_S: u32 = 3_600;
 /// Below this share of the arrival rate, goodput in the recovery window means collapse.
 pub const COLLAPSE_GOODPUT_SHARE: f64 = 0.5;
-/// Past this share of its deliveries exhausted, a cell's backlog cleared mostly because they ran
-/// out of attempts: the caption says so and the map hatches the cell, whatever its outcome.
-pub const MOSTLY_EXHAUSTED_SHARE: f64 = 0.5;
 /// The budget of the comparison series when your policy has none (the storm chart's too).
 pub const COMPARED_BUDGET: f64 = 0.10;
 

@@ -425,6 +425,11 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
     });
   }
 
+  /** The host's `--backoff-lab-background` as written (the core reads it), or none. */
+  background() {
+    return getComputedStyle(this).getPropertyValue('--backoff-lab-background').trim();
+  }
+
   /** Dark colours: the settings' `theme` (the attribute, or `state`'s), else the reader's; the
    * error box and the focus rings around the chart follow. */
   dark() {
@@ -521,7 +526,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       try {
         const settings = this.computedFor;
         // The colours of the settings now (a new theme is only drawn), the rest as computed.
-        const options = chartOptions(this.dark(), sizeCanvas(this.parts.canvas), settings.log === 'true');
+        const options = chartOptions(this.dark(), sizeCanvas(this.parts.canvas), settings.log === 'true', this.background());
         drawn = drawView(this.parts.canvas, settings.view, settings, this.computed, options);
       } catch (error) {
         failure = asError(error);
@@ -657,7 +662,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       this.parts.canvas.toBlob((blob) => blob && download(blob, name), 'image/png');
     } else if (format === 'svg') {
       const { width, height } = this.parts.canvas.getBoundingClientRect();
-      const options = chartOptions(this.dark(), 1, settings.log === 'true');
+      const options = chartOptions(this.dark(), 1, settings.log === 'true', this.background());
       const svg = viewSvg(settings.view, settings, this.computed, options, width, height);
       download(new Blob([svg], { type: 'image/svg+xml' }), name);
     } else {

@@ -18,9 +18,9 @@ export function sizeCanvas(canvas, box = canvas.getBoundingClientRect()) {
   return scale;
 }
 
-/** The options every chart is drawn with. */
-export function chartOptions(dark, scale, logScale) {
-  return { dark, scale, logScale };
+/** The options every chart is drawn with; `background` is CSS text the core reads, or none. */
+export function chartOptions(dark, scale, logScale, background) {
+  return background ? { dark, scale, logScale, background } : { dark, scale, logScale };
 }
 
 /** Whether to draw dark: the settings' `theme` (`light`, `dark`), else the reader's scheme. */

@@ -39,12 +39,14 @@ pub fn described(svg: &str, title: &str, caption: &str) -> String {
     }
 }
 
+mod css_colour;
 #[cfg(test)]
 pub(crate) mod svg_read;
 pub mod svg_text;
 mod theme;
 pub mod timeline;
 
+pub use css_colour::CssColour;
 pub use figure_size::{figure_size, figure_size_within, MAX_SIDE, MIN_HEIGHT, MIN_WIDTH};
 pub use theme::Theme;
 
@@ -67,6 +69,13 @@ pub struct ChartOptions {
     /// A logarithmic time axis (`ln(1 + t / base)`), for long tails (default false).
     #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub log_scale: bool,
+    /// The host page's background (`#faf8f5`, `#fff`, `rgb(250, 248, 245)`), filled behind the
+    /// chart and under its lines' halos in place of the theme's own white or near-black, for a
+    /// site whose page is off-white (default: the theme's). Text and lines keep the theme's
+    /// colours: give a light background with the light theme, a dark one with the dark.
+    #[cfg_attr(test, ts(as = "Option<String>", optional))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background: Option<CssColour>,
 }
 
 impl Default for ChartOptions {
@@ -75,6 +84,7 @@ impl Default for ChartOptions {
             dark: false,
             scale: 1.0,
             log_scale: false,
+            background: None,
         }
     }
 }
@@ -477,7 +487,10 @@ pub(crate) fn prepare<DB: DrawingBackend>(
     options: &ChartOptions,
 ) -> Result<(ChartOptions, Theme), Error> {
     let options = options.validated()?;
-    let theme = Theme::new(options.dark);
+    let mut theme = Theme::new(options.dark);
+    if let Some(CssColour(r, g, b)) = options.background {
+        theme.background = RGBColor(r, g, b);
+    }
     area.fill(&theme.background).map_err(drawing_error)?;
     Ok((options, theme))
 }

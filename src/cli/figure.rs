@@ -28,7 +28,7 @@ Each chart reads what its command reads, and refuses a flag it does not read, by
   staleness     the policy, its jitter and the outage, as `staleness` (and --tolerance, --max-lag,
                 --compare, --samples)
   survival      the storm's flags and the map's axes, as `survival`
-Every chart takes --width, --height and --dark.";
+Every chart takes --width, --height, --dark and --background.";
 
 /// The charts `figure` draws.
 #[derive(Clone, Copy, PartialEq, ValueEnum)]
@@ -149,6 +149,10 @@ pub(super) struct FigureArgs {
     /// Colours for a dark page.
     #[arg(long)]
     dark: bool,
+    /// The page's background behind the chart, for a site whose page is not white (with
+    /// --dark, not near-black): #rrggbb, #rgb or rgb(r, g, b).
+    #[arg(long, value_name = "COLOUR", allow_hyphen_values = true)]
+    background: Option<String>,
     /// A logarithmic time axis (timeline): on unless --log-scale=false, as on the page and in
     /// the <backoff-lab> element.
     // One default, the page's `log` setting's, so that a figure used as the element's fallback
@@ -178,7 +182,8 @@ pub(super) struct FigureArgs {
     /// The page's settings as its share link writes them (`outage=30 min&budget=10`, a whole
     /// link or its hash): the chart the page and the <backoff-lab> element draw for them, with
     /// their defaults (your policy, 30 s × 3, in the storm), for an element's fallback image.
-    /// Every other setting goes inside it; --width, --height and --dark stay flags.
+    /// Every other setting goes inside it; --width, --height, --dark and --background stay
+    /// flags.
     #[arg(long, value_name = "SETTINGS", allow_hyphen_values = true)]
     state: Option<String>,
 }
@@ -198,9 +203,14 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
         pixels("width", &args.width, MIN_WIDTH)?,
         pixels("height", &args.height, MIN_HEIGHT)?,
     )?;
+    let background = args
+        .background
+        .as_deref()
+        .map(backoff_lab::chart::CssColour::parse)
+        .transpose()?;
     args.refuse_unread()?;
     if let Some(state) = &args.state {
-        return figure_of_state(args.kind, state, size, args.dark);
+        return figure_of_state(args.kind, state, size, (args.dark, background));
     }
     let params = args.params()?;
     let page = backoff_lab::page::Settings::default();
@@ -208,6 +218,7 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
         dark: args.dark,
         scale: 1.0,
         log_scale: args.log_scale.unwrap_or(page.get("log") == "true"),
+        background,
     };
     let (svg, caption) = match args.kind {
         FigureKind::Timeline => timeline(&params, size, &options),
@@ -240,7 +251,12 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
 /// The chart `kind` as the page and the element draw it for the settings of `state` (a share
 /// link, or its hash), titled and described as every figure is. A setting of the link the page
 /// would ignore is refused, as is one it cannot draw, with the page's own message.
-fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Result<String, Error> {
+fn figure_of_state(
+    kind: FigureKind,
+    state: &str,
+    size: Size,
+    (dark, background): (bool, Option<backoff_lab::chart::CssColour>),
+) -> Result<String, Error> {
     use backoff_lab::page;
     // The page's notices say what it does instead ("was ignored …; using \"3\""): a figure draws
     // nothing instead.
@@ -291,6 +307,7 @@ fn figure_of_state(kind: FigureKind, state: &str, size: Size, dark: bool) -> Res
         dark: dark || settings.get("theme") == "dark",
         scale: 1.0,
         log_scale: settings.get("log") == "true",
+        background,
     };
     let computed = page::compute(view, &settings, &mut backoff_lab::storm::Memo::default())
         .map_err(|error| refused(error.message))?;

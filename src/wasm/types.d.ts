@@ -268,6 +268,13 @@ scale?: number,
  * A logarithmic time axis (`ln(1 + t / base)`), for long tails (default false).
  */
 logScale?: boolean,
+/**
+ * The host page's background (`#faf8f5`, `#fff`, `rgb(250, 248, 245)`), filled behind the
+ * chart and under its lines' halos in place of the theme's own white or near-black, for a
+ * site whose page is off-white (default: the theme's). Text and lines keep the theme's
+ * colours: give a light background with the light theme, a dark one with the dark.
+ */
+background?: string,
 };
 
 export type ReportRow = {

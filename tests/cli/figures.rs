@@ -249,6 +249,7 @@ fn a_figure_of_a_state_is_the_pages_chart() {
         dark: false,
         scale: 1.0,
         log_scale: true,
+        background: None,
     };
     let mut caption = String::new();
     let drawn = backoff_lab::chart::to_svg((700, 320), |area| {
@@ -346,6 +347,31 @@ fn a_figure_of_a_state_is_the_pages_chart() {
         &args,
         "error: --dark must be left out where the --state link says theme=light (give one of \
          them), got beside theme=light in --state",
+    );
+}
+
+/// `--background` fills behind the chart, with or without `--state`, where the theme's white
+/// was; a colour it cannot read is refused naming the notations.
+#[test]
+fn a_figures_background_is_the_one_given() {
+    for state in [&[][..], &["--state", "view=storm"][..]] {
+        let args = |extra: &[&'static str]| {
+            let mut args = vec!["figure", "storm"];
+            args.extend_from_slice(state);
+            args.extend_from_slice(extra);
+            args
+        };
+        let white = stdout(&run(&args(&[])));
+        let off_white = stdout(&run(&args(&["--background", "rgb(250 248 245)"])));
+        assert!(white.contains("fill=\"#FFFFFF\""), "{white:.400}");
+        assert!(!off_white.contains("fill=\"#FFFFFF\""), "{off_white:.400}");
+        // The fill and the halos under the lines.
+        assert!(off_white.matches("#FAF8F5").count() > 2, "{off_white:.400}");
+    }
+    refused(
+        &["figure", "timeline", "--background", "ivory"],
+        "error: --background must be an opaque colour written #rrggbb, #rgb or rgb(r, g, b), each \
+         channel 0 to 255, got \"ivory\"",
     );
 }
 

@@ -93,6 +93,12 @@ for (const [id, set] of [
     <p>More text.</p>
     <backoff-lab id="closed" view="timeline"><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>
     <backoff-lab id="figured" view="timeline"><figure><h3>Retry timeline</h3><img src="./fallback.svg" alt="the retry timeline, static"></figure></backoff-lab>`),
+  // An off-white site's background for one chart, and a colour the core cannot read for another.
+  'background.html': page(`
+    <link rel="stylesheet" href="./background.css">
+    <backoff-lab id="off-white" view="storm" outage="2 min" traffic="20 min"></backoff-lab>
+    <backoff-lab id="named" view="timeline"><img src="./fallback.svg" alt="the retry timeline, static"></backoff-lab>`),
+  'background.css': '#off-white { --backoff-lab-background: rgb(250 248 245); } #named { --backoff-lab-background: ivory; }',
   'inline.html': page('<backoff-lab id="timeline" view="timeline"></backoff-lab>', './node_modules/backoff-lab/backoff-lab.inline.js'),
   // A chart a second or more of work (the staleness report of 10,000 jittered attempts) beside
   // a quick one, and a button of the host's own.
@@ -459,6 +465,33 @@ test('view="survival" fills in row by row and reports once, when the whole map i
     assert.deepEqual(errors.map((e) => [e.id, e.detail.field]), [['bad-map', 'steps']]);
     assert.match((await look(tab, 'bad-map')).error, /steps must be from 2 to 64 steps on each axis and at most 1024 cells in all \(outages × headroom, such as 32x32 or 64x16\), got 1x/);
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('--backoff-lab-background fills behind the chart; one the core cannot read is refused in its place', async () => {
+  const { context, tab, problems } = await open(`${strict.url}/background.html`);
+  try {
+    await until(async () => (await rendered(tab, 'off-white')).length > 0, 'the storm to render', 30_000);
+    const offWhite = await look(tab, 'off-white');
+    assert.deepEqual(offWhite.corner, [250, 248, 245]);
+    assert.ok(offWhite.inked > 200, 'the storm is drawn over it');
+    await until(async () => (await look(tab, 'named')).error !== '', 'the refusal', 30_000);
+    const named = await look(tab, 'named');
+    assert.match(named.error, /background must be an opaque colour written #rrggbb, #rgb or rgb\(r, g, b\).*got "ivory"/);
+    assert.ok(named.fallbackShown, 'the fallback image stays');
+    const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error'));
+    assert.ok(errors.some((e) => e.id === 'named' && e.detail.field === 'background'), JSON.stringify(errors));
+    // Set from a script and drawn at the next drawing (here a theme), in the dark theme too.
+    await tab.evaluate(() => {
+      const named = document.getElementById('named');
+      named.style.setProperty('--backoff-lab-background', '#0d1b2a');
+      named.theme = 'dark';
+    });
+    await until(async () => (await look(tab, 'named')).error === '', 'the chart', 30_000);
+    assert.deepEqual((await look(tab, 'named')).corner, [0x0d, 0x1b, 0x2a]);
+    assert.deepEqual(problems.filter((p) => !/background/.test(p)), []);
   } finally {
     await context.close();
   }

@@ -417,11 +417,13 @@ pub(crate) fn chart_options() -> impl Strategy<Value = ChartOptions> {
         any::<bool>(),
         prop::sample::select(&[1.0, 1.0, 2.0, 0.5, 4.0, 4.01, 0.0, f64::NAN, 1e300][..]),
         any::<bool>(),
+        prop::option::of(any::<(u8, u8, u8)>()),
     )
-        .prop_map(|(dark, scale, log_scale)| ChartOptions {
+        .prop_map(|(dark, scale, log_scale, background)| ChartOptions {
             dark,
             scale,
             log_scale,
+            background: background.map(|(r, g, b)| backoff_lab::chart::CssColour(r, g, b)),
         })
 }
 

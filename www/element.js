@@ -666,7 +666,7 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
       const svg = viewSvg(settings.view, settings, this.computed, options, width, height);
       download(new Blob([svg], { type: 'image/svg+xml' }), name);
     } else {
-      download(new Blob([viewCsv(settings.view, settings, this.drawn.table)], { type: 'text/csv' }), name);
+      download(new Blob([viewCsv(settings.view, settings, this.computed, this.drawn.table)], { type: 'text/csv' }), name);
     }
   }
 }

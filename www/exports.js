@@ -54,7 +54,7 @@ export function exportChartCsv(view, stem, drawn, button) {
     return;
   }
   try {
-    download(new Blob([viewCsv(view, drawn.settings, drawn.table)], { type: 'text/csv' }), `${stem}.csv`);
+    download(new Blob([viewCsv(view, drawn.settings, drawn.computed, drawn.table)], { type: 'text/csv' }), `${stem}.csv`);
     say(button, `Saved ${stem}.csv.`);
   } catch (error) {
     say(button, `No CSV: ${failure(error)}`);

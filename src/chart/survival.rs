@@ -127,8 +127,12 @@ fn legend_entries(map: &SurvivalMap, theme: &Theme, s: f64) -> Vec<(String, Shap
 
 /// What a series' boundary line shows: a cliff, or, when no computed cell collapses (the line
 /// runs along the map's right edge) or every one does (its left edge), where no one would see
-/// it, that there is none within the map.
+/// it, that there is none within the map. While cells are still to come that is said of the
+/// cells so far: "no cell collapses" read as the answer while the map was a third drawn, and
+/// the rows still to come collapsed (outside SRE review).
 fn cliff_text(series: &Series) -> &'static str {
+    // A row not computed yet is empty.
+    let complete = series.cells.iter().all(|row| !row.is_empty());
     let mut outcomes = series
         .cells
         .iter()
@@ -139,12 +143,14 @@ fn cliff_text(series: &Series) -> &'static str {
         return "cliff";
     }
     let outcomes: Vec<Outcome> = outcomes.collect();
-    if outcomes.iter().all(|o| *o != Outcome::Collapsed) {
-        "no cliff (no cell collapses)"
-    } else if outcomes.iter().all(|o| *o == Outcome::Collapsed) {
-        "no cliff (every cell collapses)"
-    } else {
-        "cliff"
+    let none = outcomes.iter().all(|o| *o != Outcome::Collapsed);
+    let every = outcomes.iter().all(|o| *o == Outcome::Collapsed);
+    match (none, every, complete) {
+        (true, _, true) => "no cliff (no cell collapses)",
+        (_, true, true) => "no cliff (every cell collapses)",
+        (true, _, false) => "no cliff so far (no cell drawn collapses)",
+        (_, true, false) => "no cliff so far (every cell drawn collapses)",
+        _ => "cliff",
     }
 }
 
@@ -592,14 +598,22 @@ mod tests {
                 .unwrap()
         };
         assert!(legend(&map).ends_with(": cliff"), "{}", legend(&map));
-        let mut every = |outcome| {
+        fn every(map: &mut SurvivalMap, outcome: Outcome) {
             for cell in map.series[0].cells.iter_mut().flatten() {
                 cell.outcome = outcome;
             }
-            legend(&map)
-        };
-        assert!(every(Outcome::Slow).ends_with(": no cliff (no cell collapses)"));
-        assert!(every(Outcome::Collapsed).ends_with(": no cliff (every cell collapses)"));
+        }
+        every(&mut map, Outcome::Slow);
+        assert!(legend(&map).ends_with(": no cliff (no cell collapses)"));
+        every(&mut map, Outcome::Collapsed);
+        assert!(legend(&map).ends_with(": no cliff (every cell collapses)"));
+        // With a row still to come (empty), what the drawn cells show is said of them.
+        let last_row = std::mem::take(map.series[0].cells.last_mut().unwrap());
+        assert!(legend(&map).ends_with(": no cliff so far (every cell drawn collapses)"));
+        every(&mut map, Outcome::Recovers);
+        assert!(legend(&map).ends_with(": no cliff so far (no cell drawn collapses)"));
+        *map.series[0].cells.last_mut().unwrap() = last_row;
+        every(&mut map, Outcome::Collapsed);
         // The shortest outage collapsing but a longer one recovering is a cliff of its own.
         map.series[0].cells[0][2].outcome = Outcome::Recovers;
         assert!(legend(&map).ends_with(": cliff"));

@@ -139,6 +139,14 @@ pub fn herds(params: &Params) -> Result<(Herd, Herd), Error> {
 }
 
 /// Every storm series' scenario, checked, with its label and engine.
+/// The storm chart's series' labels, in the order of its reports.
+pub(super) fn storm_labels(settings: &Settings) -> Result<Vec<String>, Error> {
+    Ok(storm_scenarios(settings)?
+        .into_iter()
+        .map(|(label, _, _)| label)
+        .collect())
+}
+
 fn storm_scenarios(settings: &Settings) -> Result<Vec<(String, Scenario, crate::Engine)>, Error> {
     check_arrivals(settings)?;
     storm_series(settings)

@@ -308,7 +308,8 @@ mod tests {
         assert_eq!(table.rows[399][0], "… 600 more attempts");
         assert_eq!(super::table::left_out_note(9_600), "… 9,600 more attempts");
         assert_eq!(table.rows[400][0], "1000");
-        let csv = view_csv(View::Timeline, &settings, table).expect("the schedule's CSV");
+        let csv = view_csv(View::Timeline, &settings, &Computed::Timeline, table)
+            .expect("the schedule's CSV");
         assert_eq!(csv.lines().count(), 1 + 1000, "a header and every attempt");
         assert!(csv.lines().nth(500).unwrap().starts_with("500,"), "{csv}");
         // A short schedule comes whole.
@@ -322,7 +323,7 @@ mod tests {
                 (0, 400)
             );
             assert_eq!(
-                view_csv(View::Timeline, &short, &drawn.table).unwrap(),
+                view_csv(View::Timeline, &short, &Computed::Timeline, &drawn.table).unwrap(),
                 drawn.table.to_csv()
             );
             Ok(())

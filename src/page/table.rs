@@ -52,16 +52,15 @@ impl NumberTable {
         if let Some(data) = &self.data {
             return data.to_csv();
         }
-        let cell = |text: &String| {
-            if text.contains([',', '"', '\n', '\r']) {
-                format!("\"{}\"", text.replace('"', "\"\""))
-            } else {
-                text.clone()
-            }
-        };
         std::iter::once(&self.headers)
             .chain(&self.rows)
-            .map(|row| row.iter().map(cell).collect::<Vec<_>>().join(",") + "\n")
+            .map(|row| {
+                row.iter()
+                    .map(|text| csv_cell(text))
+                    .collect::<Vec<_>>()
+                    .join(",")
+                    + "\n"
+            })
             .collect()
     }
 
@@ -118,18 +117,49 @@ pub fn left_out_note(left_out: usize) -> String {
     )
 }
 
-/// The CSV download of `view`'s drawn `table` for `settings`: the table's own, but the
-/// timeline's, which shows a long schedule in part, made whole again.
+/// The CSV download of `view`'s drawn `table` for `settings` and `computed`: the table's own,
+/// but the timeline's, which shows a long schedule in part, made whole again, and the storm's,
+/// which is the minutes the chart is drawn from ([`storm_minutes_csv`]), not its summary.
 pub fn view_csv(
     view: super::View,
     settings: &super::Settings,
+    computed: &Computed,
     table: &NumberTable,
 ) -> Result<String, super::PageError> {
-    if view != super::View::Timeline {
-        return Ok(table.to_csv());
+    match (view, computed) {
+        (super::View::Timeline, _) => {
+            let (_, report) = super::compute::your_schedule(settings)?;
+            Ok(schedule_table(&report).to_csv())
+        }
+        (super::View::Storm, Computed::Storm { reports }) => {
+            let labels = super::compute::storm_labels(settings)?;
+            Ok(storm_minutes_csv(&labels, reports))
+        }
+        _ => Ok(table.to_csv()),
     }
-    let (_, report) = super::compute::your_schedule(settings)?;
-    Ok(schedule_table(&report).to_csv())
+}
+
+/// Every storm series' minutes, as `backoff-lab storm --format csv` writes one storm's, each
+/// line led by its series' label: what the chart draws, for a spreadsheet to plot again (the
+/// summary is the table on screen).
+fn storm_minutes_csv(labels: &[String], reports: &[crate::storm::StormReport]) -> String {
+    let mut out = format!("series,{}\n", crate::storm::Interval::csv_header("minute"));
+    for (label, report) in labels.iter().zip(reports) {
+        for minute in &report.minutes {
+            out += &format!("{},{}\n", csv_cell(label), minute.csv_line());
+        }
+    }
+    out
+}
+
+/// A CSV cell (RFC 4180: one with a comma, a quote or a line break is quoted, its quotes
+/// doubled).
+fn csv_cell(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\"")).into()
+    } else {
+        text.into()
+    }
 }
 
 /// Attempt, gap and time of each attempt.
@@ -472,6 +502,49 @@ mod tests {
             .rows
             .iter()
             .all(|row| row.len() == table.headers.len()));
+    }
+
+    /// The storm's CSV is the minutes its chart draws, every series' (it was the summary alone:
+    /// outside SRE review), each minute's numbers as the command line's CSV writes them.
+    #[test]
+    fn the_storms_csv_is_every_series_minutes() {
+        let mut settings = super::super::Settings::default();
+        settings.set("traffic", "20 min");
+        settings.set("outage", "2 min");
+        let memo = &mut crate::storm::Memo::default();
+        let computed = super::super::compute(super::super::View::Storm, &settings, memo).unwrap();
+        let Computed::Storm { reports } = &computed else {
+            panic!("a storm")
+        };
+        let labels = super::super::compute::storm_labels(&settings).unwrap();
+        assert!(reports.len() >= 2 && labels.len() == reports.len());
+        let csv = view_csv(
+            super::super::View::Storm,
+            &settings,
+            &computed,
+            &NumberTable::default(),
+        )
+        .unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some(
+                "series,minute,attempts,first_attempts,retries,successes,failures,rejected_429,\
+                 duplicates,backlog,queue,exhausted,deferred"
+            )
+        );
+        let rows: Vec<Vec<&str>> = lines.map(|line| line.split(',').collect()).collect();
+        for (label, report) in labels.iter().zip(reports) {
+            let own: Vec<&Vec<&str>> = rows.iter().filter(|r| r[0] == label).collect();
+            assert_eq!(own.len(), report.minutes.len(), "{label}");
+            // The caption's peak is the busiest of the CSV's minutes.
+            let peak = own
+                .iter()
+                .map(|r| r[2].parse::<f64>().unwrap())
+                .fold(0.0, f64::max);
+            assert_eq!(peak, report.summary.peak_attempts_per_min, "{label}");
+            assert_eq!(own[3][1..].join(","), report.minutes[3].csv_line());
+        }
     }
 
     /// The element's table read "drained at 7 h 27 min" (from the storm's start) beside a

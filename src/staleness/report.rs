@@ -164,8 +164,13 @@ impl StalenessReport {
                 }
                 // The outage asked about exhausts some of its events all the same (under
                 // jitter, in some schedules): what becomes of them. The caption was silent on
-                // the 7.9% of a 12 h outage's events exhausted (outside product review).
-                if asked.is_some() && outage.all_events.exhausted_share > 0.0 {
+                // the 7.9% of a 12 h outage's events exhausted (outside product review). With
+                // some of its events stale, how many: the share was the answer a product
+                // reader came for, and only the jittered caption gave it (outside review).
+                let events = &outage.all_events;
+                if asked.is_some()
+                    && (events.exhausted_share > 0.0 || events.stale_share.is_some_and(|s| s > 0.0))
+                {
                     clause +=
                         &format!(", and {}", events_clause(outage, sampled, self.tolerance_s));
                 }
@@ -321,7 +326,9 @@ fn events_clause(outage: &OutageAnswer, sampled: bool, tolerance_s: Option<f64>)
     let exhausted = match (texts.as_slice(), tolerance_s) {
         ([replay, already, fresh, stale], Some(tolerance)) => {
             let arrive = format!("{fresh} arrive fresh and {stale} stale");
-            if shares[1] <= 0.0 {
+            if shares[0] <= 0.0 && shares[1] <= 0.0 {
+                format!("{fresh} of the outage's events arrive fresh and {stale} stale")
+            } else if shares[1] <= 0.0 {
                 format!("{replay} of the outage's events need a replay, {arrive}")
             } else if shares[0] <= 0.0 {
                 format!("{already} of the outage's events are exhausted (kept, already stale), {arrive}")
@@ -555,6 +562,36 @@ mod tests {
                  exhausted (kept, already stale), 10% arrive fresh and 70% stale;"
             ),
             "{caption}"
+        );
+    }
+
+    /// An outage asked about whose first event arrives stale says how many of its events do:
+    /// the exact caption gave only the first event's lag and age (outside review). Every 10 min
+    /// for 80 min, after a 1 h outage an event born `u` into it is delivered at the first
+    /// attempt from 1 h on, `10 min × ⌈(60 − u) / 10⌉` old: within a 30 min tolerance exactly
+    /// when `u ≥ 30 min`, half of them.
+    #[test]
+    fn caption_says_how_many_of_the_outages_events_arrive_stale() {
+        let every_ten = Policy::explicit(&[600.0; 8], None, None).unwrap();
+        let question = Question::new(&every_ten, Jitter::None, 0)
+            .and_then(|q| q.with_tolerance(1_800.0))
+            .unwrap();
+        let report = StalenessReport::new(&question, &[HOUR], None).unwrap();
+        let caption = report.caption();
+        assert!(
+            caption.contains(
+                "after a 1 h outage the first event arrives 0 s after recovery, 1 h old (stale: \
+                 older than the 30 min tolerance), and 50% of the outage's events arrive fresh \
+                 and 50% stale;"
+            ),
+            "{caption}"
+        );
+        // Within the tolerance nothing is stale, and nothing more is said.
+        let report = StalenessReport::new(&question, &[1_200.0], None).unwrap();
+        assert!(
+            !report.caption().contains("of the outage's events"),
+            "{}",
+            report.caption()
         );
     }
 

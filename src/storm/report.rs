@@ -466,27 +466,41 @@ impl StormReport {
         } else {
             ("second", &self.seconds)
         };
-        let mut out = format!(
-            "{unit},attempts,first_attempts,retries,successes,failures,rejected_429,duplicates,backlog,queue,exhausted,deferred\n"
-        );
+        let mut out = Interval::csv_header(unit) + "\n";
         for r in rows {
-            out += &format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                r.index,
-                r.attempts,
-                r.first_attempts,
-                r.retries,
-                r.successes,
-                r.failures,
-                r.rejected_429,
-                r.duplicates,
-                r.backlog,
-                r.queue,
-                r.exhausted,
-                r.deferred
-            );
+            out += &r.csv_line();
+            out += "\n";
         }
         out
+    }
+}
+
+impl Interval {
+    /// The CSV columns of an interval, the first naming its `unit` (`minute`, `second`).
+    pub fn csv_header(unit: &str) -> String {
+        format!(
+            "{unit},attempts,first_attempts,retries,successes,failures,rejected_429,duplicates,backlog,queue,exhausted,deferred"
+        )
+    }
+
+    /// The interval as a CSV line of [`Interval::csv_header`]'s columns (no line break).
+    pub fn csv_line(&self) -> String {
+        let r = self;
+        format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            r.index,
+            r.attempts,
+            r.first_attempts,
+            r.retries,
+            r.successes,
+            r.failures,
+            r.rejected_429,
+            r.duplicates,
+            r.backlog,
+            r.queue,
+            r.exhausted,
+            r.deferred
+        )
     }
 }
 

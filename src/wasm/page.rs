@@ -39,16 +39,20 @@ pub fn element_state(
     to_js(&page::element_state(&attributes))
 }
 
-/// The CSV download of a drawn chart's table (`Drawn.table`) for `view` and `settings`: a long
-/// schedule's, which the drawn table shows in part, with every row.
+/// The CSV download of a drawn chart's table (`Drawn.table`) for `view`, `settings` and the
+/// `computed` step it was drawn from: a long schedule's, which the drawn table shows in part,
+/// with every row; the storm's, every series' minutes.
 #[wasm_bindgen(js_name = viewCsv)]
 pub fn view_csv(
     #[wasm_bindgen(unchecked_param_type = "View")] view_name: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Computed")] computed: JsValue,
     #[wasm_bindgen(unchecked_param_type = "NumberTable")] table: JsValue,
 ) -> Result<String, JsValue> {
     let table = from_js::<page::NumberTable>("table", table)?;
-    page::view_csv(view(&view_name)?, &settings(values)?, &table).map_err(|e| page_error(&e))
+    let computed: Computed = super::convert::computed_from_js(computed)?;
+    page::view_csv(view(&view_name)?, &settings(values)?, &computed, &table)
+        .map_err(|e| page_error(&e))
 }
 
 /// The name, without its extension, a download of `what` (a chart's view, or `schedule` for the

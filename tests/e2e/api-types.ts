@@ -142,7 +142,7 @@ export async function everyExport(): Promise<string[]> {
   const element: ElementState = elementState([['view', 'storm'], ['class', 'wide'], ['multiplier', 'NaN']]);
   const unused: string = element.errors.map((e) => `${e.attribute}: ${e.message}`).join('\n');
   const numbers: NumberTable = page.table;
-  const numbersCsv: string = viewCsv(view, element.settings, numbers) + element.settings.view + unused;
+  const numbersCsv: string = viewCsv(view, element.settings, computed, numbers) + element.settings.view + unused;
   const saveAs: string = fileStem(view, settings) + fileStem('schedule', element.settings) + sliderText('budget', 0);
   const map: SurvivalMap = survival(scenario, { steps: '6x4', outages: '1m..2h' });
   const cliff: number | null = map.series[0].boundary[0];

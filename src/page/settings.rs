@@ -716,12 +716,15 @@ pub fn decode_hash(hash: &str) -> DecodedState {
             Ok(()) => {
                 let known = self::key(&key);
                 // A key given twice is a link edited by hand: the last valid one counts, and
-                // the notice says so rather than dropping the first in silence.
+                // the notice says so rather than dropping the first in silence. One notice a
+                // key, of the value used (each repeat had its own, each "the last").
                 if let Some(known) = known.filter(|known| given.contains(known)) {
-                    notices.push(format!(
-                        "{known} is given more than once in the link: the last, {}, is used",
-                        quoted(value.trim())
-                    ));
+                    let repeated = format!("{known} is given more than once in the link");
+                    let notice = format!("{repeated}; using the last, {}", quoted(value.trim()));
+                    match notices.iter_mut().find(|n| n.starts_with(&repeated)) {
+                        Some(earlier) => *earlier = notice,
+                        None => notices.push(notice),
+                    }
                 }
                 given.extend(known);
             }
@@ -927,7 +930,18 @@ mod tests {
         assert_eq!(value(&twice, "base"), "2m");
         assert_eq!(
             twice.notices,
-            ["base is given more than once in the link: the last, \"2m\", is used"]
+            ["base is given more than once in the link; using the last, \"2m\""]
+        );
+        // Given four times, one notice, of the value used.
+        let often =
+            decode_hash("#attempts=5&attempts=7&view=storm&attempts=9&attempts=11&view=herd");
+        assert_eq!(value(&often, "attempts"), "11");
+        assert_eq!(
+            often.notices,
+            [
+                "attempts is given more than once in the link; using the last, \"11\"",
+                "view is given more than once in the link; using the last, \"herd\""
+            ]
         );
         // A repeat that is refused is named as refused, and the first value stays.
         let refused = decode_hash("#base=1&base=abc");

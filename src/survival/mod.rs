@@ -198,6 +198,28 @@ pub const MAX_MAP_WORK: (f64, f64) = (5e9, 2e8);
 /// engine.
 const BRANCH_LEAD_S: f64 = 64.0;
 
+/// Refuses an outage start at which the map's longest cell, whose traffic lasts from the start
+/// through its outage and the recovery window, would last past a storm's 7 days: the start is
+/// the user's (it was refused as `--traffic`, a flag `survival` does not take).
+fn check_outage_start(yours: &Spec, axes: &Axes) -> Result<(), Error> {
+    let longest = axes.outages_s.iter().copied().fold(0.0, f64::max);
+    let latest = f64::from(crate::storm::MAX_HORIZON_S) - longest - f64::from(RECOVERY_WINDOW_S);
+    if f64::from(yours.outage.0) <= latest {
+        return Ok(());
+    }
+    let (got, most) = crate::format_distinct(f64::from(yours.outage.0), latest.max(0.0));
+    Err(Error::out_of_range(
+        "outage-start",
+        got,
+        format!(
+            "at most {most} for this map: its longest cell's traffic lasts from the start \
+             through its {} outage and the hour after it, and a storm lasts at most 7 days (or \
+             map shorter outages)",
+            crate::duration::as_adjective(&crate::duration::format_precise(longest))
+        ),
+    ))
+}
+
 /// Refuses an arrival rate at which the map's longest cell (its traffic lasts through the
 /// longest outage and the recovery window) would create more deliveries than a storm may
 /// ([`crate::storm::MAX_DELIVERIES`]): the limit is the rate's, as the map sets the traffic.
@@ -301,11 +323,11 @@ fn check_work(
                 "a map of {} {unit} at worst",
                 crate::number_text::format_count(work.round())
             ),
+            // The range as every refusal writes one, without grouping (README).
             format!(
-                "at most {} {unit} (each cell simulates its storm's seconds for each of up to {} \
-                 attempts; refused before it starts): {ways}",
-                crate::number_text::format_count(limit),
-                crate::number_text::format_count(f64::from(most.unwrap_or(0)))
+                "at most {limit} {unit} (each cell simulates its storm's seconds for each of up \
+                 to {} attempts; refused before it starts): {ways}",
+                most.unwrap_or(0)
             ),
         ));
     }
@@ -368,6 +390,7 @@ impl Plan {
                 "auto, discrete or fluid for a survival map (the arithmetic view has no recovery)",
             ));
         }
+        check_outage_start(yours, &axes)?;
         check_deliveries(yours, &axes)?;
         let engine = map_engine(engine);
         let series = series_specs(yours)?;

@@ -202,6 +202,14 @@ fn refusals_name_the_flag_given_and_its_range() {
             "staleness --mode full --samples 1e400",
             "error: --samples must be a whole number from 1 to 100000, got \"1e400\"",
         ),
+        // A map's start too late for its longest cell was refused as --traffic, which `survival`
+        // does not take (outside review).
+        (
+            "survival --outage-start 6d23h --outages 1s..2s --steps 2x2",
+            "error: --outage-start must be at most 6 days 22 h 59 min 58 s for this map: its \
+             longest cell's traffic lasts from the start through its 2 s outage and the hour \
+             after it, and a storm lasts at most 7 days (or map shorter outages), got 6 days 23 h",
+        ),
         // "--arrivals … at most 0 deliveries": the batch that leaves no room is refused.
         (
             "storm --arrivals 1/s --traffic 60s --batch 10000000",

@@ -200,6 +200,18 @@ impl Jitter {
         }
     }
 
+    /// The mode as a sentence names it: its name, and proportional jitter's factor with it
+    /// ("proportional (±20%)"; a caption said "proportional" of a factor it never gave).
+    pub fn described(&self) -> String {
+        match self {
+            Jitter::Proportional(factor) => format!(
+                "proportional (±{}%)",
+                crate::number_text::without_trailing_zeros(&format!("{:.4}", factor.get() * 100.0))
+            ),
+            _ => self.name().to_string(),
+        }
+    }
+
     /// The interval a gap with ideal value `ideal` is drawn from, for the modes whose gaps are
     /// independent of each other (all but decorrelated).
     pub fn window(&self, ideal: f64) -> Option<(f64, f64)> {
@@ -326,6 +338,30 @@ pub fn sample_schedule(policy: &Policy, jitter: Jitter, rng: &mut impl Rng) -> V
 mod tests {
     use super::*;
     use crate::Stop;
+
+    /// A caption of proportional jitter gives its factor: "with proportional jitter" left the
+    /// reader to guess ±20% (outside review).
+    #[test]
+    fn proportional_jitter_is_described_with_its_factor() {
+        let described = |f: f64| Jitter::Proportional(Factor::new(f).unwrap()).described();
+        assert_eq!(described(0.2), "proportional (±20%)");
+        assert_eq!(described(0.125), "proportional (±12.5%)");
+        assert_eq!(Jitter::Full.described(), "full");
+        let sampling = crate::give_up::Sampling {
+            samples: 1_000,
+            seed: 1,
+            bins: 40,
+        };
+        let report = crate::give_up::JitterReport::new(
+            &crate::Policy::article(),
+            Jitter::Proportional(Factor::new(0.125).unwrap()),
+            sampling,
+            None,
+        );
+        assert!(report.is_ok_and(|r| r
+            .caption
+            .starts_with("With proportional (±12.5%) jitter a schedule")),);
+    }
 
     #[test]
     fn value_stability_of_the_seeded_generator() {

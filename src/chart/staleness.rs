@@ -124,7 +124,14 @@ pub fn draw<DB: DrawingBackend>(
     }
     // Over the read-off's line, which crossed its words.
     if let Some((t, drawn)) = tolerance_drawn {
-        tolerance_label(&plot, area, (t, drawn), &theme, s)?;
+        tolerance_label(
+            &plot,
+            area,
+            (t, drawn),
+            &drawn_lines(&plot, chart),
+            &theme,
+            s,
+        )?;
     }
     legend.draw(area)
 }
@@ -363,29 +370,94 @@ fn tolerance<DB: DrawingBackend>(
     Ok((t, drawn))
 }
 
-/// The tolerance's line (`t`, drawn at `drawn`) named above it at its left.
+/// The first event's lines as drawn ([`curves`]), in pixels: what a label must not cover.
+fn drawn_lines<DB: DrawingBackend>(
+    plot: &LogPlot<'_, DB>,
+    chart: &StalenessChart,
+) -> Vec<Vec<(f64, f64)>> {
+    let floor = plot.y_range().start;
+    let pixels = |curve: &StalenessCurve, pick: fn(&OutageAnswer) -> Option<f64>| {
+        (curve.points.iter())
+            .filter_map(|p| pick(p).map(|v| plot.backend_coord(&(p.outage_s, v.max(floor)))))
+            .map(|(x, y)| (f64::from(x), f64::from(y)))
+            .collect()
+    };
+    let mut lines = vec![
+        pixels(&chart.mine, |p| p.first_event.age_s),
+        pixels(&chart.mine, |p| p.first_event.lag_s),
+    ];
+    if let Some(compared) = &chart.compared {
+        lines.push(pixels(compared, |p| p.first_event.lag_s));
+    }
+    lines
+}
+
+/// How much of `lines` runs through the box `(left, top, right, bottom)`: the points of each
+/// segment, taken every two pixels or so, that fall inside it.
+fn covered(lines: &[Vec<(f64, f64)>], (left, top, right, bottom): (f64, f64, f64, f64)) -> usize {
+    let inside = |(x, y): (f64, f64)| (left..=right).contains(&x) && (top..=bottom).contains(&y);
+    let mut count = 0;
+    for line in lines {
+        for pair in line.windows(2) {
+            let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+            let steps = ((x1 - x0).abs().max((y1 - y0).abs()) / 2.0)
+                .ceil()
+                .clamp(1.0, 4096.0);
+            let steps = steps as usize;
+            count += (0..=steps)
+                .map(|i| i as f64 / steps as f64)
+                .filter(|f| inside((x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)))
+                .count();
+        }
+    }
+    count
+}
+
+/// The tolerance's line (`t`, drawn at `drawn`) named along it: above it at its left, unless
+/// that covers more of the first event's `lines` than below it, or at its right end (the
+/// label's box hid the age line of Svix's schedule from 5 to 12 min: outside review).
 fn tolerance_label<DB: DrawingBackend>(
     plot: &LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     (t, drawn): (f64, f64),
+    lines: &[Vec<(f64, f64)>],
     theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
-    let x_start = plot.x_range().start;
+    let (x_start, x_end) = (plot.x_range().start, plot.x_range().end);
     let (x, y) = plot.backend_coord(&(x_start, drawn));
+    let right_end = f64::from(plot.backend_coord(&(x_end, drawn)).0);
     let plot_top = f64::from(plot.backend_coord(&(x_start, plot.y_range().end)).1);
+    let plot_bottom = f64::from(plot.backend_coord(&(x_start, plot.y_range().start)).1);
     let text = format!("tolerance {}: older arrives stale", format_duration(t));
     let style = font(11.0, s, theme.alert).pos(Pos::new(HPos::Left, VPos::Bottom));
     let (width, height) = super::text_size(area, &text, &style);
     let pad = 2.0 * s;
-    // Above the line, or below it where that would leave the plot (into the read-off's band).
-    let above = f64::from(y) - 4.0 * s;
-    let bottom = if above - height - pad < plot_top {
-        f64::from(y) + 4.0 * s + height
-    } else {
-        above
-    };
-    let left = f64::from(x) + 6.0 * s;
+    // Above the line or below it, within the plot (not into the read-off's band); at its left
+    // or its right end. The first of the fewest covered, in that order.
+    let (above, below) = (f64::from(y) - 4.0 * s, f64::from(y) + 4.0 * s + height);
+    let bottoms = [above, below]
+        .into_iter()
+        .filter(|b| b - height - pad >= plot_top && b + pad <= plot_bottom);
+    let lefts = [f64::from(x) + 6.0 * s, right_end - 6.0 * s - width];
+    let candidates: Vec<(f64, f64)> = bottoms
+        .flat_map(|bottom| lefts.map(|left| (left, bottom)))
+        .collect();
+    let (left, bottom) = candidates
+        .iter()
+        .copied()
+        .min_by_key(|&(left, bottom)| {
+            covered(
+                lines,
+                (
+                    left - pad,
+                    bottom - height - pad,
+                    left + width + pad,
+                    bottom + pad,
+                ),
+            )
+        })
+        .unwrap_or((lefts[0], below));
     // On the page's background, as the read-off: on the floor the curves start under it.
     area.draw(&Rectangle::new(
         [
@@ -518,7 +590,7 @@ fn read_off<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::to_svg;
+    use crate::chart::{svg_read, to_svg};
     use crate::page::{staleness_chart, Settings};
 
     /// `chart` drawn as SVG at `size` with the default options.
@@ -692,6 +764,43 @@ mod tests {
             .expect("the tolerance's label");
         let last_dot = svg.rfind("<circle").expect("the read-off's dots");
         assert!(label > last_dot, "the label is drawn before the read-off");
+    }
+
+    /// The tolerance's label goes where it covers least of the first event's lines: at its
+    /// left, above its line, its box hid Svix's age line (at 35 min) from 5 to 12 min outages
+    /// (outside review). Of the age line's points in the label's box, at most a few remain (on a
+    /// phone's plot every place covers some).
+    #[test]
+    fn the_tolerances_label_leaves_the_first_events_lines_in_view() {
+        let mut settings = Settings::default();
+        for (key, value) in [
+            ("preset", "svix"),
+            ("tolerance", "30m"),
+            ("read-outage", "1h"),
+        ] {
+            settings.set(key, value);
+        }
+        let chart = staleness_chart(&settings).unwrap();
+        let age = svg_read::hex(Theme::new(false).secondary);
+        for size in [(900, 320), (600, 300)] {
+            let svg = svg_of(&chart, size);
+            let labels = svg_read::labels(&svg);
+            let label = labels
+                .iter()
+                .find(|l| l.text.starts_with("tolerance 30 min"))
+                .expect("the tolerance's label");
+            let (left, top, right, bottom) = label.rect;
+            let hidden = svg_read::polylines(&svg)
+                .iter()
+                .filter(|line| line.stroke == age)
+                .flat_map(|line| line.points.clone())
+                .filter(|&(x, y)| (left..=right).contains(&x) && (top..=bottom).contains(&y))
+                .count();
+            assert!(
+                hidden <= 2,
+                "{size:?}: {hidden} points of the age line under the label"
+            );
+        }
     }
 
     /// A tolerance at the top of the plot wrote its label above the plot, into the read-off's

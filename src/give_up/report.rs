@@ -328,7 +328,7 @@ fn caption(
         format!(
             "With {} jitter a schedule that reads {} on paper gives up after {}{} on average ({:.0}% of it); \
              90% of deliveries give up between {} (p5) and {} (p95), and half before {}.",
-            jitter.name(),
+            jitter.described(),
             fmt(exact.unjittered_give_up_s),
             fmt(exact.expected_give_up_s),
             if exact.exact { "" } else { " (estimated)" },

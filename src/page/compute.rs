@@ -332,7 +332,7 @@ fn jittered_give_up(settings: &Settings) -> Option<String> {
         return None;
     }
     // Words that read the same in a download as on the page (no "see below").
-    let with = format!("With {} jitter", jitter.name());
+    let with = format!("With {} jitter", jitter.described());
     let rest = "the other facts are the schedule as written, without jitter.";
     Some(match crate::give_up::expected_give_up_s(&policy, jitter) {
         Some(mean) => format!(
@@ -345,8 +345,9 @@ fn jittered_give_up(settings: &Settings) -> Option<String> {
 
 /// The cap that makes the formula's attempts give up at the deadline the page holds (under
 /// Jitter), as `solve-cap` answers it: a reader asking "what cap keeps 24 h with 14 attempts"
-/// found no answer on the page (outside newcomer review). `None` without a deadline, for a list
-/// of gaps or a give-up stop, or when the schedule already gives up at it.
+/// found no answer on the page (outside newcomer review). A deadline no cap reaches says why, as
+/// `solve-cap` does (the fact was left out in silence: outside SRE review). `None` without a
+/// deadline, for a list of gaps or a give-up stop, or when the schedule already gives up at it.
 fn cap_for_the_deadline(settings: &Settings) -> Option<String> {
     let deadline = settings.get("deadline").trim();
     let deadline_s = crate::parse_duration("deadline", deadline).ok()?;
@@ -358,12 +359,21 @@ fn cap_for_the_deadline(settings: &Settings) -> Option<String> {
     if !formula || on_it {
         return None;
     }
-    let answer = crate::cap_answer(&policy, deadline_s, policy.attempts()).ok()?;
-    Some(format!(
-        "To give up at a {} deadline instead: {}",
-        crate::format_duration(deadline_s),
-        lower_first(answer.trim_end())
-    ))
+    let deadline = crate::format_duration(deadline_s);
+    Some(
+        match crate::cap_answer(&policy, deadline_s, policy.attempts()) {
+            Ok(answer) => format!(
+                "To give up at a {deadline} deadline instead: {}",
+                lower_first(answer.trim_end())
+            ),
+            // The refusal names the deadline as `give-up`, solve-cap's flag: said here of the
+            // deadline, as the range it is held to.
+            Err(crate::Error::OutOfRange { valid, .. }) => format!(
+                "No cap makes these attempts give up at a {deadline} deadline: it must be {valid}."
+            ),
+            Err(_) => return None,
+        },
+    )
 }
 
 /// `text` with its first letter in lowercase, to follow a colon.
@@ -606,6 +616,14 @@ mod tests {
         );
         let decorrelated = facts(&[("mode", "decorrelated")]);
         assert!(decorrelated[1].contains("varies from delivery to delivery"));
+        // A deadline no cap reaches says why (the fact was left out: outside SRE review).
+        let short = facts(&[("multiplier", "2"), ("cap", "1h"), ("attempts", "10")]);
+        assert_eq!(
+            short.last().unwrap(),
+            "No cap makes these attempts give up at a 24 h deadline: it must be at most 4 h 15 \
+             min 30 s, what 10 attempts reach with a 30 s base and ×2 even uncapped (or more \
+             attempts or a larger base or multiplier)."
+        );
 
         // The Markdown of the report the page's downloads write has the facts it shows (it had
         // left out the jittered give-up and the deadline's cap); the e2e test reads the

@@ -308,7 +308,11 @@ pub(super) fn used_instead(refused: &Refused, settings: &Settings) -> String {
     }
     match settings.is_default(key) {
         true => refused.notice(),
-        false => format!("{}; using {:?}", refused.refusal, settings.get(key)),
+        false => format!(
+            "{}; using {}",
+            refused.refusal,
+            crate::error::quoted(settings.get(key))
+        ),
     }
 }
 

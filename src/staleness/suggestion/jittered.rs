@@ -92,7 +92,7 @@ pub(super) fn from_gap_list(
 fn with_jitter(jitter: Jitter, starts_sentence: bool) -> String {
     // Not `to_lowercase` on the name: its Unicode tables cost the wasm 7 KB gzipped.
     let with = if starts_sentence { "With" } else { "with" };
-    format!("{with} {} jitter", jitter.name())
+    format!("{with} {} jitter", jitter.described())
 }
 
 /// Where `policy`'s give-up time falls against `T` under `jitter`: its 5th percentile and

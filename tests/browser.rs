@@ -253,6 +253,12 @@ fn jitter_refusals_throw_errors_with_their_field() {
             r#"{"base": "30s", "multiplier": 3, "cap": "3h", "attempts": 14, "mode": "full", "deliveries": 0}"#,
             "deliveries",
         ),
+        // A deadline no count of attempts reaches is refused, as `backoff-lab jitter` refuses
+        // it (the API answered it in a caption: outside review).
+        (
+            r#"{"base": "1us", "multiplier": 1, "cap": "1us", "attempts": 14, "mode": "full", "seed": 1, "deadline": "365d", "percentile": 99.9}"#,
+            "deadline",
+        ),
     ] {
         let err = backoff_lab::wasm::api::jitter(params(input))
             .and_then(|_| backoff_lab::wasm::api::herd(params(input)))

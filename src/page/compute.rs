@@ -112,11 +112,30 @@ fn policy(params: &Params) -> Result<Policy, Error> {
     params.policy()
 }
 
-/// The distribution's report for `params` (seed, samples and deadline as given).
+/// The distribution's report for `params` (seed, samples and deadline as given), as the
+/// command line's `jitter` answers: a deadline no count of attempts reaches is refused (the JS
+/// API answered it in a caption's sentence where the CLI refused it: outside review).
 pub fn jitter_report(params: &Params) -> Result<JitterReport, Error> {
+    jitter_report_by(params, JitterReport::new)
+}
+
+/// The page's: its deadline has a default, so one no count reaches is told in the caption
+/// ([`JitterReport::with_deadline_told`]).
+fn page_jitter_report(params: &Params) -> Result<JitterReport, Error> {
+    jitter_report_by(params, JitterReport::with_deadline_told)
+}
+
+type JitterReportFn = fn(
+    &Policy,
+    Jitter,
+    crate::give_up::Sampling,
+    Option<(f64, f64)>,
+) -> Result<JitterReport, Error>;
+
+fn jitter_report_by(params: &Params, report: JitterReportFn) -> Result<JitterReport, Error> {
     let seed = params.seed()?.unwrap_or_default();
     let (policy, jitter) = (policy(params)?, params.jitter()?);
-    JitterReport::with_deadline_told(
+    report(
         &policy,
         jitter,
         crate::give_up::Sampling {
@@ -208,7 +227,7 @@ fn computed(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed
     let computed = match view {
         View::Timeline => Computed::Timeline,
         View::Distribution => Computed::Distribution {
-            report: Box::new(jitter_report(&jitter_params(settings))?),
+            report: Box::new(page_jitter_report(&jitter_params(settings))?),
         },
         View::Herd => {
             let (mut spread, mut spike) = herds(&jitter_params(settings))?;

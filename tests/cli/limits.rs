@@ -202,6 +202,14 @@ fn refusals_name_the_flag_given_and_its_range() {
             "staleness --mode full --samples 1e400",
             "error: --samples must be a whole number from 1 to 100000, got \"1e400\"",
         ),
+        // A destination of 0.0344 requests a second within its limits read "0.0".
+        (
+            "storm --engine fluid --capacity 600/day",
+            "error: --engine must be discrete here: the fluid engine needs capacity × (timeout − \
+             latency, or the Retry-After threshold if shorter) of at least 20 requests; below that \
+             whole requests decide the outcome, got fluid for a destination that answers 0.0344 \
+             requests within its limits in a second",
+        ),
         // A map's start too late for its longest cell was refused as --traffic, which `survival`
         // does not take (outside review).
         (

@@ -107,7 +107,11 @@ fn within_limits(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresen
     let within = requests_within_limits(units, scenario.capacity_per_s);
     if within < MIN_REQUESTS_WITHIN_LIMITS {
         return Err(Unrepresentable {
-            given: format!("for a destination that answers {within:.1} requests within its limits in a second"),
+            // Three significant digits: a tenth wrote 0.0347 as "0.0" (outside review).
+            given: format!(
+                "for a destination that answers {} requests within its limits in a second",
+                crate::number_text::without_trailing_zeros(&crate::number_text::significant(within, 3))
+            ),
             reason: "the fluid engine needs capacity × (timeout − latency, or the Retry-After threshold if shorter) of at least 20 requests; below that whole requests decide the outcome",
         });
     }

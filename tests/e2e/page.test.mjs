@@ -349,9 +349,11 @@ test('every jitter mode redraws the distribution and rewrites its caption', { ti
         `${mode}: an exact mean is not "(estimated)": ${JSON.stringify(seen.get(mode).distributionCaption)}`,
       );
     }
-    for (const mode of ['full', 'equal', 'decorrelated', 'proportional']) {
+    // Proportional jitter is named with its factor (the page's default, ±20%).
+    const named = { full: 'full', equal: 'equal', decorrelated: 'decorrelated', proportional: 'proportional (±20%)' };
+    for (const [mode, name] of Object.entries(named)) {
       assert.ok(
-        seen.get(mode).distributionCaption.startsWith(`With ${mode} jitter`),
+        seen.get(mode).distributionCaption.startsWith(`With ${name} jitter`),
         `${mode}: #distribution-caption reads ${JSON.stringify(seen.get(mode).distributionCaption)}`,
       );
     }

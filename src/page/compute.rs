@@ -157,7 +157,6 @@ pub fn herds(params: &Params) -> Result<(Herd, Herd), Error> {
     Ok((spread, spike))
 }
 
-/// Every storm series' scenario, checked, with its label and engine.
 /// The storm chart's series' labels, in the order of its reports.
 pub(super) fn storm_labels(settings: &Settings) -> Result<Vec<String>, Error> {
     Ok(storm_scenarios(settings)?
@@ -166,6 +165,7 @@ pub(super) fn storm_labels(settings: &Settings) -> Result<Vec<String>, Error> {
         .collect())
 }
 
+/// Every storm series' scenario, checked, with its label and engine.
 fn storm_scenarios(settings: &Settings) -> Result<Vec<(String, Scenario, crate::Engine)>, Error> {
     check_arrivals(settings)?;
     storm_series(settings)
@@ -387,7 +387,11 @@ fn cap_for_the_deadline(settings: &Settings) -> Option<String> {
             ),
             // The refusal names the deadline as `give-up`, solve-cap's flag: said here of the
             // deadline, as the range it is held to.
-            Err(crate::Error::OutOfRange { valid, .. }) => format!(
+            Err(crate::Error::OutOfRange {
+                field: "give-up",
+                valid,
+                ..
+            }) => format!(
                 "No cap makes these attempts give up at a {deadline} deadline: it must be {valid}."
             ),
             Err(_) => return None,
@@ -643,6 +647,10 @@ mod tests {
              min 30 s, what 10 attempts reach with a 30 s base and ×2 even uncapped (or more \
              attempts or a larger base or multiplier)."
         );
+        // Another field's refusal is not the deadline's: no fact (it read "No cap … at a 24 h
+        // deadline: it must be a whole number from 2 to 10000").
+        let one = facts(&[("attempts", "1")]);
+        assert!(!one.iter().any(|f| f.contains("deadline")), "{one:?}");
 
         // The Markdown of the report the page's downloads write has the facts it shows (it had
         // left out the jittered give-up and the deadline's cap); the e2e test reads the

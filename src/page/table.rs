@@ -139,9 +139,12 @@ pub fn view_csv(
     }
 }
 
-/// Every storm series' minutes, as `backoff-lab storm --format csv` writes one storm's, each
-/// line led by its series' label: what the chart draws, for a spreadsheet to plot again (the
-/// summary is the table on screen).
+/// Every storm series' minutes as the chart draws them, as `backoff-lab storm --format csv`
+/// writes one storm's, each line led by its series' label, for a spreadsheet to plot again (the
+/// summary is the table on screen). A storm longer than the chart's 1,500 minutes keeps, of each
+/// run of minutes, its busiest and its quietest ([`crate::storm::StormReport::for_chart`]): its
+/// minute column then skips, and its columns do not add up to the summary's totals; the command
+/// line's CSV has every minute.
 fn storm_minutes_csv(labels: &[String], reports: &[crate::storm::StormReport]) -> String {
     let mut out = format!("series,{}\n", crate::storm::Interval::csv_header("minute"));
     for (label, report) in labels.iter().zip(reports) {
@@ -505,7 +508,8 @@ mod tests {
     }
 
     /// The storm's CSV is the minutes its chart draws, every series' (it was the summary alone:
-    /// outside SRE review), each minute's numbers as the command line's CSV writes them.
+    /// outside SRE review), each minute's numbers as the command line's CSV writes them; a
+    /// storm past the chart's 1,500 minutes keeps the minutes drawn, in order.
     #[test]
     fn the_storms_csv_is_every_series_minutes() {
         let mut settings = super::super::Settings::default();
@@ -545,6 +549,20 @@ mod tests {
             assert_eq!(peak, report.summary.peak_attempts_per_min, "{label}");
             assert_eq!(own[3][1..].join(","), report.minutes[3].csv_line());
         }
+        settings.set("traffic", "3 days");
+        let computed = super::super::compute(super::super::View::Storm, &settings, memo).unwrap();
+        let Computed::Storm { reports } = &computed else {
+            panic!("a storm")
+        };
+        let table = NumberTable::default();
+        let csv = view_csv(super::super::View::Storm, &settings, &computed, &table).unwrap();
+        let minutes: Vec<u32> = (csv.lines().skip(1))
+            .filter(|line| line.starts_with("your policy,"))
+            .map(|line| line.split(',').nth(1).unwrap().parse().unwrap())
+            .collect();
+        assert!(minutes.len() <= 1_500 && minutes.windows(2).all(|w| w[0] < w[1]));
+        let drawn: Vec<u32> = reports[0].minutes.iter().map(|m| m.index).collect();
+        assert_eq!(minutes, drawn);
     }
 
     /// The element's table read "drained at 7 h 27 min" (from the storm's start) beside a

@@ -193,10 +193,18 @@ impl Spec {
                 format!("at most {MAX_DELIVERIES} deliveries"),
             ));
         }
-        // A batch that leaves no room for a single arrival is what overflows: it is refused
-        // with the room the arrivals leave it.
+        // Arrivals past the limit on their own are refused against it alone; then a batch that
+        // leaves no room for a single arrival is what overflows: it is refused with the room
+        // the arrivals leave it.
         let steady = self.steady_deliveries();
-        if (1.0..=MAX_DELIVERIES).contains(&steady) && MAX_DELIVERIES - batch < 1.0 {
+        if steady > MAX_DELIVERIES {
+            return Err(Error::out_of_range(
+                "arrivals",
+                quoted_rate(self.arrivals_per_s),
+                arrivals_range(f64::from(self.traffic_s), 0.0),
+            ));
+        }
+        if steady >= 1.0 && MAX_DELIVERIES - batch < 1.0 {
             return Err(Error::out_of_range(
                 "batch",
                 batch,
@@ -586,10 +594,16 @@ pub fn arrivals_range(traffic_s: f64, batch: f64) -> String {
     } else {
         String::new()
     };
+    // Per minute where that is one or more ("up to about 0/min" was a range no rate meets).
+    let per_min = (left * 60.0 / traffic_s).floor();
+    let per_min = if per_min >= 1.0 {
+        format!(" (up to about {per_min:.0}/min)")
+    } else {
+        String::new()
+    };
     format!(
-        "a rate that brings at most {left} deliveries over the storm's {} of traffic{batch_text} \
-         (up to about {:.0}/min)",
+        "a rate that brings at most {left} deliveries over the storm's {} of \
+         traffic{batch_text}{per_min}",
         crate::format_duration(traffic_s),
-        (left * 60.0 / traffic_s).floor(),
     )
 }

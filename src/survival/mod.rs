@@ -71,6 +71,8 @@ use crate::jitter::Jitter;
 use crate::storm::{simulate_until, Scenario, Spec};
 use crate::{Engine, Error, Policy};
 
+/// The share past which a cell is "mostly exhausted" (hatched): the storm's own.
+pub use crate::storm::MOSTLY_EXHAUSTED_SHARE;
 pub use axes::{
     headroom_ends, longest_outage_s, outage_ends, step_counts, Axes, AxesText, DEFAULT_TEXT,
     HEADROOM_RANGE, MAX_CELLS, MAX_STEPS,
@@ -319,10 +321,7 @@ fn check_work(
         let most = specs.iter().map(|(_, spec)| spec.policy.attempts()).max();
         return Err(Error::out_of_range(
             "steps",
-            format!(
-                "a map of {} {unit} at worst",
-                crate::number_text::format_count(work.round())
-            ),
+            format!("a map of {} {unit} at worst", work.round()),
             // The range as every refusal writes one, without grouping (README).
             format!(
                 "at most {limit} {unit} (each cell simulates its storm's seconds for each of up \

@@ -218,6 +218,19 @@ fn refusals_name_the_flag_given_and_its_range() {
              longest cell's traffic lasts from the start through its 2 s outage and the hour \
              after it, and a storm lasts at most 7 days (or map shorter outages), got 6 days 23 h",
         ),
+        // Arrivals past the limit alone, beside a batch of it all, are refused against the limit
+        // alone (they read "at most 0 deliveries … (up to about 0/min)": outside code review).
+        (
+            "storm --arrivals 10000/s --traffic 2h --batch 10000000",
+            "error: --arrivals must be a rate that brings at most 10000000 deliveries over the \
+             storm's 2 h of traffic (up to about 83333/min), got 10000/s",
+        ),
+        // Room for less than one a minute: no per-minute rate is quoted.
+        (
+            "storm --arrivals 1/s --traffic 2h --batch 9999999",
+            "error: --arrivals must be a rate that brings at most 1 deliveries over the storm's \
+             2 h of traffic beside its batch of 9999999, got 1/s",
+        ),
         // "--arrivals … at most 0 deliveries": the batch that leaves no room is refused.
         (
             "storm --arrivals 1/s --traffic 60s --batch 10000000",

@@ -28,6 +28,12 @@ pub fn span_range() -> String {
     format!("a duration {}", span_ends())
 }
 
+/// What each of a list's gaps must be: "durations from 1 µs to 365 days". A list's item that
+/// does not read is refused in these words too (it was told a single duration's range).
+pub(crate) fn gaps_range() -> String {
+    format!("durations {}", span_ends())
+}
+
 /// "from 1 µs to 365 days": the ends of [`span_range`]. The lower end is written in
 /// microseconds, as the storm's ranges write it ([`crate::format_duration`] would say
 /// "0.001 ms").
@@ -170,7 +176,7 @@ impl Policy {
             return Err(gap_count_refused(gaps.len()));
         }
         for &gap in gaps {
-            check_span_with("gaps", gap, || format!("durations {}", span_ends()))?;
+            check_span_with("gaps", gap, gaps_range)?;
         }
         if let Some(tail) = then_every_s {
             check_span_with("then-every", tail, span_range)?;

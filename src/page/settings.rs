@@ -595,7 +595,9 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
             if gaps.len() > crate::policy::MAX_EXPLICIT_GAPS {
                 return Err("at most 32 gaps".into());
             }
-            gaps.into_iter().try_for_each(check_duration)
+            // Told as a list: an item's range alone read as the whole field's (outside review).
+            (gaps.into_iter().try_for_each(check_duration))
+                .map_err(|why| format!("a list of 1 to 32 gaps, each {why}"))
         }
         Kind::OptionalWhole(..) | Kind::OptionalNumber(..) if value.is_empty() => Ok(()),
         Kind::OptionalWhole(lo, hi) => valid(Kind::Whole(lo, hi), value),
@@ -931,6 +933,16 @@ mod tests {
         assert_eq!(
             twice.notices,
             ["base is given more than once in the link; using the last, \"2m\""]
+        );
+        // A list's bad item is told the list's range, not a single duration's.
+        let item = decode_hash("#gaps=1s,abc");
+        assert!(
+            item.notices[0].starts_with(
+                "gaps \"1s,abc\" was ignored (a list of 1 to 32 gaps, each a duration from 1 µs \
+                 to 365 days, such as 30s"
+            ),
+            "{:?}",
+            item.notices
         );
         // Given four times, one notice, of the value used.
         let often =

@@ -284,7 +284,7 @@ impl Params {
             Some(gaps) => {
                 let gaps: Vec<f64> = gaps
                     .iter()
-                    .map(|g| g.seconds_within("gaps", &crate::policy::span_range()))
+                    .map(|g| g.seconds_within("gaps", &crate::policy::gaps_range()))
                     .collect::<Result<_, _>>()?;
                 let tail = self
                     .then_every

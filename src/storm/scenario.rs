@@ -601,8 +601,13 @@ pub fn arrivals_range(traffic_s: f64, batch: f64) -> String {
     } else {
         String::new()
     };
+    let deliveries = if left == 1.0 {
+        "delivery"
+    } else {
+        "deliveries"
+    };
     format!(
-        "a rate that brings at most {left} deliveries over the storm's {} of \
+        "a rate that brings at most {left} {deliveries} over the storm's {} of \
          traffic{batch_text}{per_min}",
         crate::format_duration(traffic_s),
     )

@@ -457,10 +457,10 @@ impl Plan {
                             // The row alone decides, whatever the cell's outage.
                             Error::OutOfRange {
                                 field: "headroom",
+                                // The ends as given, ungrouped, so that they read back
+                                // (`0.1..1,000` was refused typed back: outside review).
                                 value: format!(
-                                    "{}..{}, whose row at {ratio:.2}× {}",
-                                    crate::number_text::multiple(low),
-                                    crate::number_text::multiple(high),
+                                    "{low}..{high}, whose row at {ratio:.2}× {}",
                                     value.replacen("fluid for a destination that ", "", 1)
                                 ),
                                 valid: format!(

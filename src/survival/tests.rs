@@ -238,6 +238,11 @@ fn a_cell_the_fluid_engine_cannot_run_refuses_the_plan() {
     );
     // The least headroom at which every cell runs, not the failing row.
     assert!(refused.contains("at least 0.41× here"), "{refused}");
+    // The ends as given, ungrouped: "0.1..1,000" was refused typed back (outside review).
+    let wide = Axes::new((10.0, 86_400.0), (0.1, 1_000.0), (8, 4)).unwrap();
+    let wide = Plan::new(&Spec::article_fixed(), wide, Engine::Fluid).unwrap();
+    let told = wide.check_cells().unwrap_err().to_string();
+    assert!(told.contains("got 0.1..1000, whose row at"), "{told}");
     assert!(
         refused.starts_with("headroom must be a low end at which the fluid engine runs every cell"),
         "{refused}"

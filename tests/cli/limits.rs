@@ -202,6 +202,12 @@ fn refusals_name_the_flag_given_and_its_range() {
             "staleness --mode full --samples 1e400",
             "error: --samples must be a whole number from 1 to 100000, got \"1e400\"",
         ),
+        // A list's item that does not read is told the list's range.
+        (
+            "schedule --gaps 1s,abc --attempts 3",
+            "error: --gaps must be durations from 1 µs to 365 days, such as 30s, 4m30s, 4.5min, 3h \
+             or 1d, got \"abc\"",
+        ),
         // A destination of 0.0344 requests a second within its limits read "0.0".
         (
             "storm --engine fluid --capacity 600/day",
@@ -228,8 +234,8 @@ fn refusals_name_the_flag_given_and_its_range() {
         // Room for less than one a minute: no per-minute rate is quoted.
         (
             "storm --arrivals 1/s --traffic 2h --batch 9999999",
-            "error: --arrivals must be a rate that brings at most 1 deliveries over the storm's \
-             2 h of traffic beside its batch of 9999999, got 1/s",
+            "error: --arrivals must be a rate that brings at most 1 delivery over the storm's 2 h \
+             of traffic beside its batch of 9999999, got 1/s",
         ),
         // "--arrivals … at most 0 deliveries": the batch that leaves no room is refused.
         (

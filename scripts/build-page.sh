@@ -31,9 +31,17 @@ echo "build-page: $wasm is $raw_bytes bytes, $gzip_bytes bytes gzipped (gzip -9)
 
 # The embed page runs from file:// too: there browsers refuse ES modules and fetch, so it loads
 # one classic script that carries the wasm as bytes.
+# Its workers' script rides inside it as text, started from a blob: URL: a file:// page cannot
+# start a worker from a file (nor a module worker at all). The worker gets the page's compiled
+# wasm in its first message, so it carries only the glue (wasm-pack's pkg/ is rebuilt above,
+# and ignored by git with the rest of pkg/).
+worker_text=www/pkg/worker.classic.txt
+echo "build-page: esbuild www/worker.js --bundle --format=iife --outfile=$worker_text"
+tests/e2e/node_modules/.bin/esbuild www/worker.js --bundle --format=iife --minify \
+    --log-level=error --outfile="$worker_text"
 bundle=www/embed.bundle.js
 echo "build-page: esbuild www/embed-standalone.js --bundle --format=iife --outfile=$bundle"
 tests/e2e/node_modules/.bin/esbuild www/embed-standalone.js --bundle --format=iife --minify \
-    --loader:.wasm=binary --log-level=error --outfile="$bundle"
+    --loader:.wasm=binary --loader:.txt=text --log-level=error --outfile="$bundle"
 bundle_gzip="$(gzip -9 -c "$bundle" | wc -c | tr -d ' ')"
 echo "build-page: $bundle is $(wc -c <"$bundle" | tr -d ' ') bytes, $bundle_gzip bytes gzipped (gzip -9)"

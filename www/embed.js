@@ -5,10 +5,12 @@
 // the height it would like to its parent (see postHeight), which embed-host.js, added once to the
 // host page, applies to the iframe. A chart the core says is costly is computed in the page's
 // worker (worker.js, next to this page, handed the compiled wasm), so that the frame, and the
-// page around it, keep answering; a saved copy opened from file://, where module workers cannot
-// start, computes it on the page itself. The survival map, which takes seconds, is computed by
-// workers too, as many as the machine has cores (or a row per task on the page where none can
-// start), and drawn as its rows arrive.
+// page around it, keep answering. A saved copy opened from file://, where no worker can start
+// from a file, starts its workers from the copy of worker.js the bundle carries, as a blob: URL;
+// where no worker can start at all (a CSP's worker-src), the chart is computed on the page
+// itself. The survival map, which takes seconds, is computed by workers too, as many as the
+// machine has cores (or a row per task on the page where none can start), and drawn as its
+// rows arrive.
 // embed.html loads it bundled with the wasm by scripts/build-page.sh (see embed-standalone.js).
 import init, {
   StormMemo, computeSurvivalRows, computeView, computesInline, decodeState, drawView, pageConfig,
@@ -31,9 +33,13 @@ let postedHeight = 0;
 // The compiled wasm, handed to the workers; the worker's computation under way, if any.
 let wasmModule = null;
 let job = null;
+// The blob: URL of the workers' script the bundle carries, made once, on file:// pages.
+let workerBlobUrl = null;
 function startWorker() {
   // A classic script bundled for file:// has no module URL of its own: the page's is used.
-  const worker = new Worker(new URL('./worker.js', location.href), { type: 'module' });
+  const worker = workerBlobUrl
+    ? new Worker(workerBlobUrl)
+    : new Worker(new URL('./worker.js', location.href), { type: 'module' });
   if (wasmModule) worker.postMessage({ module: wasmModule });
   return worker;
 }
@@ -230,8 +236,15 @@ async function main(wasm) {
   window.addEventListener('resize', postHeight);
 }
 
-/** Starts the page with the module's bytes (or its URL). */
-export function start(wasm) {
+/**
+ * Starts the page with the module's bytes (or its URL), and the source of the workers' script
+ * as a classic script, if it comes with the page: used on file:// pages (served, the page starts
+ * worker.js from beside it, as a host's CSP allowing workers from its own files expects).
+ */
+export function start(wasm, workerScript) {
+  if (workerScript && location.protocol === 'file:') {
+    workerBlobUrl = URL.createObjectURL(new Blob([workerScript], { type: 'text/javascript' }));
+  }
   main(wasm).catch((error) => {
     $('chart-caption').textContent = `could not start: ${error && error.message ? error.message : error}`;
   });

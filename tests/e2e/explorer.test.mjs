@@ -720,7 +720,7 @@ test('a saved copy of the embed page draws every view from file://, with no serv
     for (const file of ['embed.html', 'embed.bundle.js', 'style.css']) {
       await copyFile(path.join(wwwRoot, file), path.join(copy, file));
     }
-    // The survival map too, small: its rows computed on the page, where no worker can start.
+    // The survival map too, small: its rows computed by the workers the bundle carries.
     for (const [view, more] of [...VIEWS.map((view) => [view, '']), ['survival', '&steps=4x2']]) {
       const context = await browser.newContext({ viewport: { width: 360, height: 360 } });
       try {
@@ -735,11 +735,34 @@ test('a saved copy of the embed page draws every view from file://, with no serv
         assert.ok(caption.length > 20 && caption !== 'loading…', `${view}: the caption reads ${JSON.stringify(caption)}`);
         // No link to an explorer that cannot run here (and is not among the three files).
         assert.equal(await page.locator('#open-explorer').isHidden(), true, `${view}: "Open in backoff-lab" is hidden`);
-        assert.deepEqual(requests.filter((url) => !url.startsWith('file:')), [], `${view}: requests beyond its own files`);
+        // (blob: is the workers' script the bundle carries, made on the page.)
+        assert.deepEqual(requests.filter((url) => !/^(file|blob):/.test(url)), [], `${view}: requests beyond its own files`);
         assertNoProblems(problems);
       } finally {
         await context.close();
       }
+    }
+    // A costly chart is computed in a worker from file:// too (started from the copy of its
+    // script the bundle carries), not on the page: the page answers before it is drawn.
+    const context = await browser.newContext({ viewport: { width: 640, height: 360 } });
+    try {
+      const page = await context.newPage();
+      const problems = watchProblems(page);
+      await page.addInitScript(() => {
+        new MutationObserver(() => {
+          if (document.body?.dataset.ready && window.__readyAt === undefined) window.__readyAt = performance.now();
+        }).observe(document, { attributes: true, subtree: true });
+      });
+      await page.goto(`${pathToFileURL(path.join(copy, 'embed.html')).href}#view=staleness&attempts=10000&mode=full`);
+      await until(async () => (await page.title()).startsWith('backoff-lab: '), 'the page to read its link', 30_000);
+      const answered = await page.evaluate(() => performance.now());
+      await until(async () => (await page.evaluate(() => window.__readyAt)) !== undefined, 'the chart', 60_000);
+      const readyAt = await page.evaluate(() => window.__readyAt);
+      assert.ok(answered < readyAt, `from file://, answered at ${answered} ms, the chart drawn at ${readyAt} ms`);
+      assertPainted(await canvasStats(page, 'canvas'), 'the staleness chart from file://');
+      assertNoProblems(problems);
+    } finally {
+      await context.close();
     }
   } finally {
     await rm(copy, { recursive: true, force: true });

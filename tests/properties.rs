@@ -36,6 +36,26 @@ proptest! {
         }
     }
 
+    /// The schedule's gaps stop taking powers once past twice the cap: each is still
+    /// `Policy::gap`'s, bit for bit, and capped exactly when its power reaches the cap, also for
+    /// multipliers a few ulps above 1 and schedules of thousands of attempts.
+    #[test]
+    fn a_saturated_schedule_is_its_formula_bit_for_bit(
+        base in 0.001f64..100.0,
+        multiplier in prop_oneof![1.0f64..1.0 + 1e-12, 1.0f64..1.001, 1.0f64..1_000.0],
+        cap_factor in prop_oneof![1.0f64..1.01, 1.0f64..1e6],
+        attempts in 1u32..5_000,
+    ) {
+        let cap = (base * cap_factor).min(365.0 * 86_400.0);
+        let policy = Policy::new(base, multiplier, cap, Stop::Attempts(attempts)).unwrap();
+        for (k, row) in policy.schedule().rows().iter().enumerate().skip(1) {
+            let retry = k as u32;
+            prop_assert_eq!(row.gap_s.unwrap().to_bits(), policy.gap(retry).to_bits(), "retry {}", retry);
+            let fixed = policy.is_fixed_interval();
+            prop_assert_eq!(row.capped, !fixed && policy.uncapped_gap(retry) >= policy.cap_s(), "retry {}", retry);
+        }
+    }
+
     #[test]
     fn elapsed_is_the_running_sum_of_gaps(policy in policies()) {
         let schedule = policy.schedule();

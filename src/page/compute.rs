@@ -412,8 +412,16 @@ fn lower_first(text: &str) -> String {
 /// deadline). The timeline draws it, and the page's CSV, JSON and Markdown downloads write it:
 /// a Markdown export had left out the jittered give-up the page showed above it.
 pub fn your_schedule(settings: &Settings) -> Result<(Schedule, ScheduleReport), Error> {
+    schedule_and_report(settings, <[crate::Row]>::to_vec)
+}
+
+/// [`your_schedule`] with only the rows `pick` picks of the schedule's written out.
+fn schedule_and_report(
+    settings: &Settings,
+    pick: impl FnOnce(&[crate::Row]) -> Vec<crate::Row>,
+) -> Result<(Schedule, ScheduleReport), Error> {
     let schedule = policy(&policy_params(settings))?.schedule();
-    let mut report = ScheduleReport::new(&schedule, DEFAULT_WINDOW_S);
+    let mut report = ScheduleReport::with_rows(&schedule, DEFAULT_WINDOW_S, &pick(schedule.rows()));
     if let Some(fact) = jittered_give_up(settings) {
         report.facts.insert(1.min(report.facts.len()), fact);
     }
@@ -426,7 +434,12 @@ fn draw_timeline<DB: DrawingBackend>(
     settings: &Settings,
     options: &ChartOptions,
 ) -> Result<Drawn, PageError> {
-    let (schedule, report) = your_schedule(settings)?;
+    let mut rows_left_out = 0;
+    let (schedule, report) = schedule_and_report(settings, |all| {
+        let (shown, left_out) = super::table::shown(all);
+        rows_left_out = left_out;
+        shown
+    })?;
     let preset = crate::presets::preset(settings.get("compare")).ok();
     match &preset {
         Some(preset) => chart::timeline::draw_compared(
@@ -452,8 +465,6 @@ fn draw_timeline<DB: DrawingBackend>(
             attempts(preset.policy.attempts()),
         )
     });
-    let (rows, rows_left_out) = super::table::shown(&report.rows);
-    let report = ScheduleReport { rows, ..report };
     Ok(Drawn {
         caption: report.caption.clone(),
         table: super::table::shown_schedule_table(&report, rows_left_out),

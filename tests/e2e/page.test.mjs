@@ -147,6 +147,39 @@ test('moving the multiplier slider with the keyboard redraws the table and figur
   });
 });
 
+// The table's rows are written over on a redraw, not rebuilt (a slider step on a long schedule
+// rebuilt 1,600 elements): a long schedule, then a short one and back, leaves each row whole.
+test('the schedule table written over keeps each row whole, long to short and back', { timeout: 60_000 }, async () => {
+  await withPage(async ({ page }) => {
+    const shortTable = await tableText(page);
+    const shape = () => page.$$eval('#schedule-table tbody tr', (rows) => rows.map((tr) => ({
+      className: tr.className, cells: [...tr.cells].map((td) => td.textContent), span: tr.cells[0].colSpan,
+    })));
+    await page.fill('#attempts-text', '1000');
+    await until(async () => (await shape()).length === 401, 'the table of 1,000 attempts (400 rows and a note)');
+    const long = await shape();
+    assert.deepEqual(long[399], { className: 'left-out', cells: ['… 600 more attempts (every one is in the CSV and JSON downloads)'], span: 3 }, 'the note row');
+    assert.equal(long[400].cells[0], '1000', 'the last row is the give-up attempt');
+    assert.ok(long.every((row, i) => i === 399 || (row.cells.length === 3 && row.cells[0] === String(i === 400 ? 1000 : i + 1))), 'every other row is an attempt, in order');
+    await page.fill('#attempts-text', '14');
+    await until(async () => (await shape()).length === DEFAULT_ROWS, 'the table of 14 attempts');
+    assert.equal(await tableText(page), shortTable, 'the short table reads as before');
+    assert.ok((await shape()).every((row) => row.cells.length === 3 && row.className !== 'left-out'), 'no note row is left');
+    await page.fill('#attempts-text', '1000');
+    await until(async () => (await shape()).length === 401, 'the long table again');
+    assert.deepEqual(await shape(), long, 'the long table reads as before');
+    // A lower cap caps earlier rows: their class follows their text.
+    const cappedRows = async () => (await shape()).filter((row) => row.className === 'capped').length;
+    const before = await cappedRows();
+    await page.fill('#cap-text', '1h');
+    await until(async () => (await cappedRows()) !== before, 'more rows capped');
+    for (const row of await shape()) {
+      if (row.className === 'left-out') continue;
+      assert.equal(row.className === 'capped', row.cells[1].includes('(capped)'), `row ${row.cells[0]}: ${row.className} beside ${row.cells[1]}`);
+    }
+  });
+});
+
 test('an invalid base shows an inline error and keeps the last good figure', { timeout: 60_000 }, async () => {
   await withPage(async ({ page }) => {
     const beforeFigure = await canvasDataUrl(page, '#timeline');

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the wasm package the static page loads (www/pkg/backoff_lab{.js,_bg.wasm}), and the embed
-# page's single classic script with the wasm inside (www/embed.bundle.js, by esbuild).
+# page's single classic script with the wasm inside (www/embed.bundle.js, by esbuild), which also
+# carries its workers' script as text (www/pkg/worker.classic.txt, built first).
 # Set SKIP_ENSURE_TOOLS=1 to skip the tool check (scripts/test.sh and scripts/serve.sh do,
 # having just run it).
 set -euo pipefail
@@ -36,11 +37,13 @@ echo "build-page: $wasm is $raw_bytes bytes, $gzip_bytes bytes gzipped (gzip -9)
 # wasm in its first message, so it carries only the glue (wasm-pack's pkg/ is rebuilt above,
 # and ignored by git with the rest of pkg/).
 worker_text=www/pkg/worker.classic.txt
-echo "build-page: esbuild www/worker.js --bundle --format=iife --outfile=$worker_text"
+# (esbuild warns that `import.meta` is empty in a classic script: the glue's default wasm URL,
+# never used, since the page hands the worker its module; other warnings show.)
+echo "build-page: esbuild www/worker.js --bundle --format=iife --minify --outfile=$worker_text"
 tests/e2e/node_modules/.bin/esbuild www/worker.js --bundle --format=iife --minify \
-    --log-level=error --outfile="$worker_text"
+    --log-level=warning --log-override:empty-import-meta=silent --outfile="$worker_text"
 bundle=www/embed.bundle.js
-echo "build-page: esbuild www/embed-standalone.js --bundle --format=iife --outfile=$bundle"
+echo "build-page: esbuild www/embed-standalone.js --bundle --format=iife --minify --outfile=$bundle"
 tests/e2e/node_modules/.bin/esbuild www/embed-standalone.js --bundle --format=iife --minify \
     --loader:.wasm=binary --loader:.txt=text --log-level=error --outfile="$bundle"
 bundle_gzip="$(gzip -9 -c "$bundle" | wc -c | tr -d ' ')"

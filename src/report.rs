@@ -28,7 +28,8 @@ pub struct ReportRow {
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScheduleReport {
-    /// One row per attempt.
+    /// One row per attempt (the page's drawn schedule: the rows it shows, see
+    /// `page::table::shown`; every other field is the whole schedule's).
     pub rows: Vec<ReportRow>,
     /// Attempts in all.
     pub attempts: u32,
@@ -78,7 +79,7 @@ impl ScheduleReport {
     /// long schedule's first rows and its last: writing all 10,000 rows' durations, to drop
     /// 9,600 of them, took 10 ms of each redraw natively); every other field is the whole
     /// schedule's.
-    pub fn with_rows(schedule: &Schedule, window_s: f64, rows: &[crate::Row]) -> Self {
+    pub(crate) fn with_rows(schedule: &Schedule, window_s: f64, rows: &[crate::Row]) -> Self {
         let policy = schedule.policy();
         let rows = rows
             .iter()

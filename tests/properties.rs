@@ -37,14 +37,15 @@ proptest! {
     }
 
     /// The schedule's gaps stop taking powers once past twice the cap: each is still
-    /// `Policy::gap`'s, bit for bit, and capped exactly when its power reaches the cap, also for
-    /// multipliers a few ulps above 1 and schedules of thousands of attempts.
+    /// `Policy::gap`'s, bit for bit, and capped exactly when its power reaches the cap, for
+    /// multipliers barely above 1 (a cap within 1% of the base is reached, and twice it passed,
+    /// within the schedule) and schedules of up to the 10,000 attempts a policy may have.
     #[test]
     fn a_saturated_schedule_is_its_formula_bit_for_bit(
         base in 0.001f64..100.0,
-        multiplier in prop_oneof![1.0f64..1.0 + 1e-12, 1.0f64..1.001, 1.0f64..1_000.0],
+        multiplier in prop_oneof![1.0001f64..1.001, 1.0f64..1.01, 1.0f64..1_000.0],
         cap_factor in prop_oneof![1.0f64..1.01, 1.0f64..1e6],
-        attempts in 1u32..5_000,
+        attempts in 1u32..=10_000,
     ) {
         let cap = (base * cap_factor).min(365.0 * 86_400.0);
         let policy = Policy::new(base, multiplier, cap, Stop::Attempts(attempts)).unwrap();

@@ -37,7 +37,9 @@ let job = null;
 let workerBlobUrl = null;
 function startWorker() {
   // A classic script bundled for file:// has no module URL of its own: the page's is used.
-  const worker = workerBlobUrl
+  // The bundled worker has no URL to fetch the wasm from: it only starts with the module to hand
+  // it (otherwise the module worker is tried, which a file:// page refuses: computed here).
+  const worker = workerBlobUrl && wasmModule
     ? new Worker(workerBlobUrl)
     : new Worker(new URL('./worker.js', location.href), { type: 'module' });
   if (wasmModule) worker.postMessage({ module: wasmModule });

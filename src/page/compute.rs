@@ -409,13 +409,15 @@ fn lower_first(text: &str) -> String {
 
 /// Your policy's schedule and its report as the page shows it, every row included: the
 /// schedule's facts with the page's own (the give-up under the page's jitter, the cap for the
-/// deadline). The timeline draws it, and the page's CSV, JSON and Markdown downloads write it:
-/// a Markdown export had left out the jittered give-up the page showed above it.
+/// deadline). The page's CSV, JSON and Markdown downloads write it (a Markdown export had left
+/// out the jittered give-up the page showed above it), and the timeline draws it with only the
+/// rows it shows written out.
 pub fn your_schedule(settings: &Settings) -> Result<(Schedule, ScheduleReport), Error> {
     schedule_and_report(settings, <[crate::Row]>::to_vec)
 }
 
-/// [`your_schedule`] with only the rows `pick` picks of the schedule's written out.
+/// [`your_schedule`] with only the rows `pick` picks of the schedule's written out (a copy of
+/// every row costs a fraction of writing out their durations).
 fn schedule_and_report(
     settings: &Settings,
     pick: impl FnOnce(&[crate::Row]) -> Vec<crate::Row>,

@@ -306,7 +306,8 @@ elapsed_text: string,
 
 export type ScheduleReport = {
 /**
- * One row per attempt.
+ * One row per attempt (the page's drawn schedule: the rows it shows, see
+ * `page::table::shown`; every other field is the whole schedule's).
  */
 rows: Array<ReportRow>,
 /**

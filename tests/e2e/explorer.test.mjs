@@ -16,7 +16,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -763,6 +763,24 @@ test('a saved copy of the embed page draws every view from file://, with no serv
       assertNoProblems(problems);
     } finally {
       await context.close();
+    }
+    // Where no worker may start at all (a CSP's worker-src 'none'), the chart and the survival
+    // map are computed on the page itself, and drawn.
+    const html = await readFile(path.join(copy, 'embed.html'), 'utf8');
+    await writeFile(path.join(copy, 'embed.html'), html.replace('<head>', `<head>\n  <meta http-equiv="Content-Security-Policy" content="worker-src 'none'">`));
+    for (const more of ['view=storm', 'view=survival&steps=4x2']) {
+      const context = await browser.newContext({ viewport: { width: 360, height: 360 } });
+      try {
+        const page = await context.newPage();
+        const problems = watchProblems(page);
+        await page.goto(`${pathToFileURL(path.join(copy, 'embed.html')).href}#seed=7&${more}`);
+        await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: WAIT_MS });
+        assertPainted(await canvasStats(page, 'canvas'), `${more} from file:// without workers`);
+        // The refused worker is the only complaint (the browser's, on the console).
+        assertNoProblems(problems.filter((p) => !/worker-src 'none'/.test(p)));
+      } finally {
+        await context.close();
+      }
     }
   } finally {
     await rm(copy, { recursive: true, force: true });

@@ -168,6 +168,8 @@ test('the schedule table written over keeps each row whole, long to short and ba
     await page.fill('#attempts-text', '1000');
     await until(async () => (await shape()).length === 401, 'the long table again');
     assert.deepEqual(await shape(), long, 'the long table reads as before');
+    // Written over, not rebuilt: the same row elements.
+    await page.evaluate(() => { window.keptRow = document.querySelector('#schedule-table tbody tr:nth-child(300)'); });
     // A lower cap caps earlier rows: their class follows their text.
     const cappedRows = async () => (await shape()).filter((row) => row.className === 'capped').length;
     const before = await cappedRows();
@@ -177,6 +179,33 @@ test('the schedule table written over keeps each row whole, long to short and ba
       if (row.className === 'left-out') continue;
       assert.equal(row.className === 'capped', row.cells[1].includes('(capped)'), `row ${row.cells[0]}: ${row.className} beside ${row.cells[1]}`);
     }
+    assert.ok(await page.evaluate(() => window.keptRow === document.querySelector('#schedule-table tbody tr:nth-child(300)')), 'row 300 is the same element');
+    // No frame paints two schedules at once (filled in chunks, the first rows showed the new cap
+    // above the old one's: outside code review): at every frame while the cap slider moves, the
+    // capped rows read one cap.
+    await page.evaluate(() => {
+      window.mixedFrames = [];
+      window.frames = 0;
+      const look = () => {
+        window.frames += 1;
+        const caps = new Set([...document.querySelectorAll('#schedule-table tbody tr.capped td:nth-child(2)')].map((td) => td.textContent));
+        if (caps.size > 1) window.mixedFrames.push([...caps]);
+        if (!window.stopLooking) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    await page.locator('#cap').focus();
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForTimeout(60);
+    }
+    await page.waitForTimeout(300);
+    const { mixed, frames } = await page.evaluate(() => {
+      window.stopLooking = true;
+      return { mixed: window.mixedFrames, frames: window.frames };
+    });
+    assert.ok(frames > 10, `frames looked at: ${frames}`);
+    assert.deepEqual(mixed, [], 'frames whose capped rows read two caps');
   });
 });
 

@@ -14,7 +14,7 @@ export interface RenderedDetail {
   schedule: ScheduleReport | null;
 }
 
-/** The `detail` of a `backoff-lab:error` event: the attribute (or null) and the message. */
+/** The `detail` of a `backoff-lab:error` event: the attribute (or the CSS property, `--backoff-lab-background`; or null) and the message. */
 export interface ErrorDetail {
   field: string | null;
   message: string;

@@ -89,6 +89,10 @@ function warnIfUnclosed(element) {
   const view = element.getAttribute('view');
   console.warn(`A backoff-lab element${view === null ? '' : ` (view "${view}")`} holds ${sections ? 'headings or another backoff-lab element' : `${blocks.length} paragraphs or other blocks`} as its fallback content, hidden once the chart is drawn: was it written self-closing, as <backoff-lab … />? HTML does not close it there: write <backoff-lab …></backoff-lab>.`);
 }
+// The chart options the host sets as CSS properties, not attributes, by the core's name for them:
+// an error names the property the host wrote (it had named the field `background`).
+const CSS_PROPERTIES = { background: '--backoff-lab-background' };
+
 // What every element on the page computes with: workers shared by all, each element's requests
 // under a key of its own (a newer one supersedes only that element's older one).
 let computer = null;
@@ -469,7 +473,10 @@ export class BackoffLab extends (globalThis.HTMLElement ?? class {}) {
   }
 
   render() {
-    const asError = (error) => ({ attribute: error?.setting ?? error?.field ?? null, message: error?.message ?? String(error) });
+    const asError = (error) => {
+      const field = error?.setting ?? error?.field ?? null;
+      return { attribute: CSS_PROPERTIES[field] ?? field, message: error?.message ?? String(error) };
+    };
     // Attributes are read again only when one changed, and the chart computed again only when
     // the settings they give changed; a resize or a new colour scheme only draws again.
     if (this.attributesChanged) {

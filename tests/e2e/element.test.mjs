@@ -479,10 +479,10 @@ test('--backoff-lab-background fills behind the chart; one the core cannot read 
     assert.ok(offWhite.inked > 200, 'the storm is drawn over it');
     await until(async () => (await look(tab, 'named')).error !== '', 'the refusal', 30_000);
     const named = await look(tab, 'named');
-    assert.match(named.error, /background must be an opaque colour written #rrggbb, #rgb or rgb\(r, g, b\).*got "ivory"/);
+    assert.match(named.error, /^--backoff-lab-background: chart options: background must be an opaque colour written #rrggbb, #rgb or rgb\(r, g, b\).*got "ivory"/);
     assert.ok(named.fallbackShown, 'the fallback image stays');
     const errors = await tab.evaluate(() => window.__events.filter((e) => e.type === 'backoff-lab:error'));
-    assert.ok(errors.some((e) => e.id === 'named' && e.detail.field === 'background'), JSON.stringify(errors));
+    assert.ok(errors.some((e) => e.id === 'named' && e.detail.field === '--backoff-lab-background'), JSON.stringify(errors));
     // Set from a script and drawn at the next drawing (here a theme), in the dark theme too.
     await tab.evaluate(() => {
       const named = document.getElementById('named');

@@ -687,7 +687,12 @@ test('the embed page draws exactly one chart for each view, under the strict CSP
   }
 });
 
-test('the embed page computes a costly chart in a worker: the page answers while it is computed', { timeout: 120_000 }, async () => {
+/**
+ * Opens the embed page at `embedUrl` (no hash) with the staleness report of 10,000 jittered
+ * attempts, a second or more of work, and asserts that the page answered while it was computed
+ * (`where` names the case in messages).
+ */
+async function assertAnswersWhileComputing(embedUrl, where) {
   const context = await browser.newContext({ viewport: { width: 640, height: 360 } });
   const page = await context.newPage();
   const problems = watchProblems(page);
@@ -697,20 +702,23 @@ test('the embed page computes a costly chart in a worker: the page answers while
         if (document.body?.dataset.ready && window.__readyAt === undefined) window.__readyAt = performance.now();
       }).observe(document, { attributes: true, subtree: true });
     });
-    // The staleness report of 10,000 jittered attempts: a second or more of work.
-    await page.goto(new URL('embed.html#view=staleness&attempts=10000&mode=full', baseUrl).href);
+    await page.goto(`${embedUrl}#view=staleness&attempts=10000&mode=full`);
     // The page has read its link (its title names the chart) and asked for the chart.
     await until(async () => (await page.title()).startsWith('backoff-lab: '), 'the page to read its link', 30_000);
     const answered = await page.evaluate(() => performance.now());
     await until(async () => (await page.evaluate(() => window.__readyAt)) !== undefined, 'the chart', 60_000);
     const readyAt = await page.evaluate(() => window.__readyAt);
     // Computed on the page's thread, the page answered only once the chart was drawn.
-    assert.ok(answered < readyAt, `answered at ${answered} ms, the chart drawn at ${readyAt} ms`);
-    assertPainted(await canvasStats(page, 'canvas'), 'the staleness chart');
+    assert.ok(answered < readyAt, `${where}: answered at ${answered} ms, the chart drawn at ${readyAt} ms`);
+    assertPainted(await canvasStats(page, 'canvas'), `the staleness chart, ${where}`);
     assertNoProblems(problems);
   } finally {
     await context.close();
   }
+}
+
+test('the embed page computes a costly chart in a worker: the page answers while it is computed', { timeout: 120_000 }, async () => {
+  await assertAnswersWhileComputing(new URL('embed.html', baseUrl).href, 'served');
 });
 
 test('a saved copy of the embed page draws every view from file://, with no server', { timeout: 120_000 }, async () => {
@@ -744,26 +752,7 @@ test('a saved copy of the embed page draws every view from file://, with no serv
     }
     // A costly chart is computed in a worker from file:// too (started from the copy of its
     // script the bundle carries), not on the page: the page answers before it is drawn.
-    const context = await browser.newContext({ viewport: { width: 640, height: 360 } });
-    try {
-      const page = await context.newPage();
-      const problems = watchProblems(page);
-      await page.addInitScript(() => {
-        new MutationObserver(() => {
-          if (document.body?.dataset.ready && window.__readyAt === undefined) window.__readyAt = performance.now();
-        }).observe(document, { attributes: true, subtree: true });
-      });
-      await page.goto(`${pathToFileURL(path.join(copy, 'embed.html')).href}#view=staleness&attempts=10000&mode=full`);
-      await until(async () => (await page.title()).startsWith('backoff-lab: '), 'the page to read its link', 30_000);
-      const answered = await page.evaluate(() => performance.now());
-      await until(async () => (await page.evaluate(() => window.__readyAt)) !== undefined, 'the chart', 60_000);
-      const readyAt = await page.evaluate(() => window.__readyAt);
-      assert.ok(answered < readyAt, `from file://, answered at ${answered} ms, the chart drawn at ${readyAt} ms`);
-      assertPainted(await canvasStats(page, 'canvas'), 'the staleness chart from file://');
-      assertNoProblems(problems);
-    } finally {
-      await context.close();
-    }
+    await assertAnswersWhileComputing(pathToFileURL(path.join(copy, 'embed.html')).href, 'from file://');
     // Where no worker may start at all (a CSP's worker-src 'none'), the chart and the survival
     // map are computed on the page itself, and drawn.
     const html = await readFile(path.join(copy, 'embed.html'), 'utf8');

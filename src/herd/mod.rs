@@ -60,9 +60,12 @@ pub struct Rates {
     /// (the upper end of its jitter window: the gap itself without jitter, 1.2 × it with
     /// proportional 0.2, 3 × base, capped, with decorrelated jitter); for the whole schedule its
     /// reach likewise, the sum of every gap's upper end (the unjittered give-up time without
-    /// jitter or with full or equal jitter), so that a peak is never below the mean the way a
+    /// jitter or with full or equal jitter), so that a peak is not below the mean the way a
     /// herd spread past the unjittered give-up time made it (0.6× under ±100% proportional
-    /// jitter). At least one bin's width.
+    /// jitter). At least one bin's width and a second: the deliveries fail across their second,
+    /// so even retries of one instant after it land in two bins (a 1 s first gap under full
+    /// jitter peaked at 0.501× a mean over 1 s: outside review). Below 1× only by sampling
+    /// noise.
     pub mean_per_s: f64,
     /// `peak_per_s / mean_per_s`: 1 is perfectly even; the unjittered first retry gives the gap
     /// in seconds (all in one second).
@@ -168,14 +171,15 @@ pub fn herd(policy: &Policy, jitter: Jitter, deliveries: usize, seed: u64) -> Re
         }
         rng = generator;
     });
-    let rates = |bins: &Bins, arrivals: f64, window: f64| {
+    let rates = |bins: &Bins, arrivals: f64, reach: f64| {
         let (peak, bin) = (bins.peak_per_s(), bins.width_s);
-        let mean = arrivals / window.max(bin);
+        let window = reach.max(bin + 1.0);
+        let mean = arrivals / window;
         Rates {
             peak_per_s: peak,
             mean_per_s: mean,
             peak_to_mean: if mean > 0.0 { peak / mean } else { 0.0 },
-            window_s: window.max(bin),
+            window_s: window,
             bin_s: bin,
         }
     };

@@ -161,7 +161,7 @@ pub(crate) fn caption(
             format_duration(after_s)
         ),
         Drain::PartlyByExhaustion(after_s) => format!(
-            "The backlog is gone {} after recovery, but partly because {} deliveries ran out of attempts after it. ",
+            "The backlog is gone {} after recovery, partly because {} deliveries ran out of attempts after the outage. ",
             format_duration(after_s),
             format_count(summary.exhausted_after_outage)
         ),

@@ -59,6 +59,7 @@
 //! which the grid's headrooms are not, and is then simulated delivery by delivery within the
 //! discrete engine's own limits (a map refused for your cell alone had no way out).
 
+mod attempt_limit;
 mod axes;
 mod branching;
 mod classify;
@@ -404,6 +405,9 @@ impl Plan {
             (u64::from(own.outage.0) + u64::from(own.outage.1) + u64::from(RECOVERY_WINDOW_S)
                 <= u64::from(crate::storm::MAX_HORIZON_S))
             .then_some(own);
+        if engine == Engine::Fluid {
+            attempt_limit::check_attempts(&series, &axes)?;
+        }
         check_work(&series, own.as_ref(), &axes, engine)?;
         Ok(Plan {
             series,

@@ -168,6 +168,49 @@ fn more_headroom_never_moves_the_fixed_interval_cliff_shorter() {
     assert!(map.caption.starts_with("Your scenario "), "{}", map.caption);
 }
 
+/// A fluid map of a schedule too long for the engine's histories or work names `attempts` with
+/// the most its cells take, on every engine setting that maps on the fluid engine: the map's
+/// work limit said "fewer steps" of a 2×2 map, and the cells "the discrete engine", whose limit
+/// refused it too (outside review). The count given is the most: one more is refused, and a
+/// map of it is planned and its cells checked. The second policy meets the class-seconds first
+/// and the history cells sooner.
+#[test]
+fn a_fluid_map_of_too_many_attempts_names_attempts_and_the_most_it_takes() {
+    let small = Axes::new((1.0, 2.0), (2.0, 8.0), (2, 2)).unwrap();
+    for (base, multiplier, cap, limit) in [
+        (30.0, 3.0, 10_800.0, "class-seconds"),
+        (1.0, 2.0, 7.0 * 86_400.0, "history cells"),
+    ] {
+        let with = |attempts: u32| Spec {
+            policy: Policy::new(base, multiplier, cap, Stop::Attempts(attempts)).unwrap(),
+            jitter: Jitter::Full,
+            ..Spec::article_fixed()
+        };
+        for engine in [Engine::Fluid, Engine::Auto] {
+            let refused = Plan::new(&with(3_000), small.clone(), engine).unwrap_err();
+            let Error::OutOfRange { field, valid, .. } = &refused else {
+                panic!("{refused}")
+            };
+            assert_eq!(*field, "attempts", "{refused}");
+            assert!(valid.contains(limit), "{refused}");
+            let most: u32 = valid
+                .strip_prefix("at most ")
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("no count: {refused}"));
+            let plan = Plan::new(&with(most), small.clone(), engine).unwrap();
+            plan.check_cells().unwrap();
+            let one_more = Plan::new(&with(most + 1), small.clone(), engine).unwrap_err();
+            assert!(
+                one_more
+                    .to_string()
+                    .starts_with(&format!("attempts must be at most {most} ")),
+                "{one_more}"
+            );
+        }
+    }
+}
+
 /// A discrete map of decorrelated jitter over its limit is told the ways that exist: it read
 /// "… or the fluid engine", which refuses decorrelated jitter ("engine must be discrete here").
 #[test]

@@ -537,9 +537,12 @@ peak_per_s: number,
  * (the upper end of its jitter window: the gap itself without jitter, 1.2 × it with
  * proportional 0.2, 3 × base, capped, with decorrelated jitter); for the whole schedule its
  * reach likewise, the sum of every gap's upper end (the unjittered give-up time without
- * jitter or with full or equal jitter), so that a peak is never below the mean the way a
+ * jitter or with full or equal jitter), so that a peak is not below the mean the way a
  * herd spread past the unjittered give-up time made it (0.6× under ±100% proportional
- * jitter). At least one bin's width.
+ * jitter). At least one bin's width and a second: the deliveries fail across their second,
+ * so even retries of one instant after it land in two bins (a 1 s first gap under full
+ * jitter peaked at 0.501× a mean over 1 s: outside review). Below 1× only by sampling
+ * noise.
  */
 mean_per_s: number,
 /**

@@ -68,8 +68,9 @@ RULES = [
     "1 attempt the report is exact; range [(n-1) min(base, cap), sum of t_k = min(cap, 3 t_(k-1)), t_0 = base]",
     "herd: per delivery a U[0,1) failure instant, then one draw per gap even where the window is empty "
     "(mode none), arrival = instant + gaps summed in order; bins hold floor(latest / width) + 2; mean "
-    "windows are at least 1 s (max(1, the first gap's reach: its window's upper end, min(cap, 3 base) "
-    "decorrelated), max(1, give-up time))",
+    "windows are at least a bin and a second, 2 s with 1 s bins (the README: the failures' second and the "
+    "next; max(2, the first gap's reach: its window's upper end, min(cap, 3 base) decorrelated), "
+    "max(2, give-up time))",
     "schedule: gaps of an explicit schedule are never 'capped' (capped_share 0, no first_capped_attempt)",
     "schedule: nor are a fixed interval's (multiplier 1 or cap = base), which the README states",
     "a preset's jitter is its own (article: none) unless --mode is given",
@@ -703,10 +704,10 @@ def herd_report(pol, mode, factor, seed, deliveries):
     out = dict(deliveries=deliveries, mode=mode, seed=seed, bin_s=w_all, per_second=per,
                first_retry_per_second=first)
     peak = max(per) / w_all
-    mean = retries / max(w_all, latest_all - 1.0)  # the schedule's reach, at least a bin
+    mean = retries / max(w_all + 1.0, latest_all - 1.0)  # the schedule's reach, at least a bin and a second
     out.update(peak_per_s=peak, mean_per_s=mean, peak_to_mean=peak / mean if mean else 0.0)
     fpeak = max(first) / w_first
-    window = max(w_first, latest_first - 1.0)  # the first gap's reach: its window's upper end
+    window = max(w_first + 1.0, latest_first - 1.0)  # the first gap's reach, at least a bin and a second
     fmean = deliveries / window
     out["first_retry"] = dict(peak_per_s=fpeak, mean_per_s=fmean, peak_to_mean=fpeak / fmean if fmean else 0.0,
                               window_s=window, bin_s=w_first)

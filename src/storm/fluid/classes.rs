@@ -24,6 +24,9 @@ pub(super) struct Class {
 pub(crate) struct Unrepresentable {
     pub given: String,
     pub reason: &'static str,
+    /// Whether fewer attempts would make it representable: the histories' cells and the work
+    /// grow with the attempt classes (a survival map names `attempts` for them).
+    pub by_attempts: bool,
 }
 
 impl From<Unrepresentable> for Error {
@@ -88,6 +91,7 @@ pub(super) fn attempt_classes(
             return Err(Unrepresentable {
                 given: format!("for {count} attempts with waits up to {}", crate::format_duration(reach as f64)),
                 reason: "the fluid engine keeps at most 12000000 history cells (attempts × longest wait in seconds)",
+                by_attempts: true,
             });
         }
     }
@@ -98,6 +102,7 @@ fn decorrelated() -> Unrepresentable {
     Unrepresentable {
         given: "with decorrelated jitter".into(),
         reason: "the fluid engine needs gaps that depend only on the attempt number, and decorrelated jitter draws each from the one before",
+        by_attempts: false,
     }
 }
 
@@ -113,6 +118,7 @@ fn within_limits(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresen
                 crate::number_text::without_trailing_zeros(&crate::number_text::significant(within, 3))
             ),
             reason: "the fluid engine needs capacity × (timeout − latency, or the Retry-After threshold if shorter) of at least 20 requests; below that whole requests decide the outcome",
+            by_attempts: false,
         });
     }
     let count = scenario.policy.attempts() as usize;
@@ -125,6 +131,7 @@ fn within_limits(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresen
             ),
             reason:
                 "the fluid engine takes at most 500000000 class-seconds (attempts × seconds simulated)",
+            by_attempts: true,
         });
     }
     Ok(count)

@@ -339,7 +339,17 @@ fn caption(schedule: &Schedule) -> String {
     // Attempt numbers grouped by thousands, as everywhere ("attempt 2,000").
     let last = format_count(f64::from(rows.last().map_or(1, |r| r.attempt)));
     let give_up = format_duration(schedule.give_up_s());
+    let last_attempt = rows.last().map_or(1, |r| r.attempt);
     match schedule.first_capped_attempt() {
+        // The cap engages at the last attempt: no further attempt sits after it (the caption of
+        // 8 attempts said "every further attempt sits 3 h after the last": outside review).
+        Some(first) if !policy.is_fixed_interval() && first == last_attempt => {
+            text += &format!(
+                "The cap engages at attempt {last}, a gap of {}, which falls at {give_up}, where \
+                 the schedule gives up.",
+                format_duration(policy.cap_s())
+            )
+        }
         Some(first) if !policy.is_fixed_interval() => {
             text += &format!(
             "From attempt {} the cap engages and every further attempt sits {} after the last, \
@@ -884,6 +894,21 @@ mod tests {
              further attempt sits 3 h after the last, so attempt 14 falls at 24 h 02 min, where the \
              schedule gives up."
         );
+    }
+
+    /// The cap engaging at the last attempt has no further attempt to speak of.
+    #[test]
+    fn a_cap_engaging_at_the_last_attempt_is_said_as_such() {
+        let policy = Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(8)).unwrap();
+        let caption = ScheduleReport::new(&policy.schedule(), 1_200.0).caption;
+        assert!(
+            caption.ends_with(
+                "The cap engages at attempt 8, a gap of 3 h, which falls at 6 h 02 min, where the \
+                 schedule gives up."
+            ),
+            "{caption}"
+        );
+        assert!(!caption.contains("further"), "{caption}");
     }
 
     /// "an 8 s base" and "an 11 h cap", as they are said; one gap is "a gap".

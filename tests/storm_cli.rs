@@ -341,7 +341,7 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
         ),
         (
             &["--outage", "8d"],
-            "error: --outage must be 0 s or from 0.5 s to less than 7 days",
+            "error: --outage must be 0 s or from 0.5 s to 6 days 23 h 59 min 59 s",
         ),
         (
             &["--arrivals", "1000/s", "--traffic", "7d"],

@@ -268,14 +268,37 @@ function loadFromHash() {
   landing?.scrollIntoView();
 }
 
-/** Writes the settings to the URL hash without a history entry, and the link field. */
+/** Writes the settings to the URL hash without a history entry, and the link field. A status
+ * about the link ("Link copied.") no longer holds once the link changes, and is cleared. */
 function writeHash(s) {
   const hash = encodeState(s);
   if (location.hash.replace(/^#/, '') !== hash) {
     history.replaceState(history.state, '', hash ? `#${hash}` : location.pathname + location.search);
+    say('share-status', '');
   }
   $('link-text').value = location.href;
   if (!$('embed-box').hidden) $('embed-code').value = embedCode(s);
+}
+
+// The link follows the inputs at once, at most every 250 ms (browsers throttle a page that
+// rewrites its URL on every slider step): it waited for every chart, seconds with a long
+// schedule, and a reader copying the address bar meanwhile shared the settings before.
+const HASH_EVERY_MS = 250;
+let hashTimer = null;
+let hashWaiting = null;
+
+function writeHashSoon(s) {
+  if (hashTimer !== null) {
+    hashWaiting = s;
+    return;
+  }
+  writeHash(s);
+  hashTimer = setTimeout(() => {
+    hashTimer = null;
+    const waiting = hashWaiting;
+    hashWaiting = null;
+    if (waiting) writeHashSoon(waiting);
+  }, HASH_EVERY_MS);
 }
 
 // ---- Rendering
@@ -646,6 +669,7 @@ const render = (() => {
     for (const { handle } of pending.values()) handle.cancel();
     pending = new Map();
     state = readControls();
+    writeHashSoon(state);
     showInactiveControls(state);
     errors = [];
     stormMs = 0;

@@ -281,7 +281,8 @@ pub(super) struct StormFlags {
     /// A one-off batch of 1 to 10000000 deliveries (e.g. a batch import).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     batch: Option<String>,
-    /// When the batch arrives, 0 s to 7 days in whole seconds (rounded; default 0s).
+    /// When the batch arrives, from 0 s to 6 days 23 h 59 min 59 s (under 7 days) in whole seconds (rounded;
+    /// default 0s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     batch_at: Option<String>,
     /// The destination's healthy capacity, 0.000001 to 10000000 a second (default 30/s).
@@ -293,11 +294,12 @@ pub(super) struct StormFlags {
     /// The sender's timeout, 1 µs to 1 h (default 5s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     timeout: Option<String>,
-    /// How long the outage lasts, 0 s or from 0.5 s to less than 7 days, in whole seconds (rounded;
-    /// default 10m).
+    /// How long the outage lasts, 0 s or from 0.5 s to 6 days 23 h 59 min 59 s (under 7 days), in
+    /// whole seconds (rounded; default 10m).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     outage: Option<String>,
-    /// When the outage starts, 0 s to 7 days in whole seconds (rounded; default 0s).
+    /// When the outage starts, from 0 s in whole seconds (rounded; default 0s): the outage must end
+    /// before 7 days, so that its recovery is simulated.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     outage_start: Option<String>,
     /// fixed (the default without a preset or policy flags) or exponential (the backoff policy

@@ -262,6 +262,10 @@ fn figure_of_state(
     // nothing instead.
     let refused = |message: String| {
         let message = message.split("; using ").next().unwrap_or_default();
+        // A link too long to read: the page uses its defaults, a figure draws nothing.
+        let message = message
+            .strip_suffix(": all defaults are used")
+            .map_or(message.to_string(), |long| format!("{long}: refused"));
         Error::Unreachable(format!(
             "--state: {}",
             message.replacen(" was ignored", " is refused", 1).replacen(

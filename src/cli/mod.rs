@@ -176,7 +176,7 @@ fn command() -> clap::Command {
         .mut_subcommand("figure", |figure| {
             figure.mut_arg("outage", |arg| {
                 arg.help(
-                    "How long the outage lasts, 0 s or from 0.5 s to less than 7 days, in whole seconds \
+                    "How long the outage lasts, 0 s or from 0.5 s to 6 days 23 h 59 min 59 s (under 7 days), in whole seconds \
                      (rounded; default 10m); for `figure staleness`, the outage read off the \
                      chart, exactly, from 1 µs to 365 days (default 4h)",
                 )

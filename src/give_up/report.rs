@@ -324,6 +324,12 @@ fn caption(
             "Without jitter every delivery gives up at exactly {}.",
             fmt(exact.unjittered_give_up_s)
         )
+    } else if exact.unjittered_give_up_s == 0.0 {
+        // A single attempt: no gap to jitter, and no share of a give-up time of 0 s to quote
+        // ("0% of it": outside review).
+        "A single attempt has no gap to jitter: every delivery gives up at 0 s, when it first \
+         fails."
+            .to_string()
     } else {
         format!(
             "With {} jitter a schedule that reads {} on paper gives up after {}{} on average ({:.0}% of it); \

@@ -328,7 +328,7 @@ fn drawn<DB: DrawingBackend>(
             Ok(Drawn {
                 suggestion: chart.report.suggestion.clone(),
                 suggestion_findings: chart.report.suggestion_findings(),
-                ..drawn(chart.report.caption())
+                ..drawn(super::staleness::staleness_caption(chart, settings))
             })
         }
         (View::Survival, Computed::Survival { rows }) => {

@@ -911,7 +911,7 @@ mod tests {
         let long = decode_hash("#outage=8d");
         assert_eq!(long.notices.len(), 1);
         assert!(
-            long.notices[0].contains("0 s or from 0.5 s to less than 7 days"),
+            long.notices[0].contains("0 s or from 0.5 s to 6 days 23 h 59 min 59 s"),
             "{:?}",
             long.notices
         );
@@ -1237,7 +1237,7 @@ mod tests {
         assert_eq!(
             state.notices,
             [
-                "outage \"1e308s\" was ignored (0 s or from 0.5 s to less than 7 days (the storm runs in whole seconds, rounds 0.5 s up to 1 s, and simulates the outage's recovery within its 7 days)); using \"10 min\"",
+                "outage \"1e308s\" was ignored (0 s or from 0.5 s to 6 days 23 h 59 min 59 s (the storm runs in whole seconds, rounding halves up, and simulates the outage's recovery within its 7 days)); using \"10 min\"",
                 "arrivals \"lots\" was ignored (a rate from 0.000001 to 1000000 per second, such as 600/min, 30/s or 36000/h); using \"600/min\"",
                 "base \"1h 1h\" was ignored (a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d; a duration from 1 µs to 365 days); using \"30 s\"",
             ]

@@ -45,7 +45,41 @@ fn curve(label: &str, question: &Question, span: (f64, f64)) -> Result<Staleness
 pub fn staleness_chart(settings: &Settings) -> Result<StalenessChart, PageError> {
     let params = read_off_params(settings);
     let compared = crate::presets::preset(settings.get("compare")).ok();
-    chart_of(&params, compared.as_ref()).map_err(read_outage_named)
+    chart_of(&params, compared.as_ref()).map_err(|error| {
+        let mut shown = read_outage_named(error);
+        if let (Some("samples"), Some(draws)) = (shown.setting, capped_samples(settings)) {
+            shown.message = format!("{} (the staleness chart {draws})", shown.message);
+        }
+        shown
+    })
+}
+
+/// The chart's caption, and when the page's sampled deliveries are more than a staleness chart
+/// draws, that it drew fewer: the control said 1,000,000 where the caption said 100,000
+/// (outside review).
+pub fn staleness_caption(chart: &StalenessChart, settings: &Settings) -> String {
+    let caption = chart.report.caption();
+    match capped_samples(settings) {
+        Some(draws) if chart.report.samples.is_some() => {
+            format!("{caption} The staleness chart {draws}.")
+        }
+        _ => caption,
+    }
+}
+
+/// "draws at most 100,000 schedules of the 1,000,000 sampled deliveries set", when the page's
+/// setting is over what a staleness chart draws.
+fn capped_samples(settings: &Settings) -> Option<String> {
+    let given: f64 = settings.get("samples").trim().parse().ok()?;
+    let most = crate::staleness::MAX_SAMPLES as f64;
+    let count = crate::number_text::format_count;
+    (given > most).then(|| {
+        format!(
+            "draws at most {} schedules of the {} sampled deliveries set",
+            count(most),
+            count(given)
+        )
+    })
 }
 
 /// The staleness view's parameters with the outage it reads off as the core's `outage`.
@@ -97,8 +131,10 @@ pub fn chart_of(
         let (their_start, their_end) = crate::staleness::curve_span(theirs);
         (start, end) = (start.min(their_start), end.max(their_end));
     }
-    if let Some(read) = &read {
-        end = end.max(read.outage_s);
+    // The outage read off is on the axis, however short: one under the curves' first minute
+    // was marked at 1 min (outside review).
+    if let Some(read) = read.as_ref().filter(|read| read.outage_s > 0.0) {
+        (start, end) = (start.min(read.outage_s), end.max(read.outage_s));
     }
     let span = (start, end);
     let compared = match &theirs {
@@ -157,6 +193,49 @@ pub fn apply_suggestion(settings: &mut Settings, suggestion: &Suggestion) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// More sampled deliveries than a staleness chart draws: its caption and its refusal say
+    /// so, where they quoted 100,000 beside a control of 1,000,000 (outside review).
+    #[test]
+    fn sampled_deliveries_past_the_staleness_limit_are_said_to_be_capped() {
+        let told = "the staleness chart draws at most 100,000 schedules of the 1,000,000 sampled \
+                    deliveries set";
+        let settings = Settings::with(&[("samples", "1000000"), ("attempts", "4")]);
+        let chart = staleness_chart(&settings).unwrap();
+        let caption = staleness_caption(&chart, &settings);
+        assert!(
+            caption.contains("Sampled from 100,000 jittered schedules"),
+            "{caption}"
+        );
+        assert!(
+            caption.ends_with(&format!("The{}.", &told[3..])),
+            "{caption}"
+        );
+        let within = Settings::with(&[("samples", "100000"), ("attempts", "4")]);
+        let chart = staleness_chart(&within).unwrap();
+        assert!(!staleness_caption(&chart, &within).contains("draws at most"));
+        let refused = Settings::with(&[
+            ("samples", "1000000"),
+            ("attempts", "10000"),
+            ("mode", "decorrelated"),
+        ]);
+        let error = staleness_chart(&refused).unwrap_err();
+        assert_eq!(error.setting, Some("samples"));
+        assert!(
+            error.message.ends_with(&format!("got 100000 ({told})")),
+            "{}",
+            error.message
+        );
+    }
+
+    /// An outage read off under the curves' first minute is on the axis, not marked at 1 min.
+    #[test]
+    fn a_short_outage_read_off_is_on_the_axis() {
+        let settings = Settings::with(&[("read-outage", "30s")]);
+        let chart = staleness_chart(&settings).unwrap();
+        let first = chart.mine.points.first().map(|point| point.outage_s);
+        assert_eq!(first, Some(30.0), "{:?}", chart.mine.points.first());
+    }
 
     /// The outage to read off is refused under its own name: "outage" is the storm's field,
     /// with another range.

@@ -202,7 +202,8 @@ impl NumberInput {
                 )
             })?,
         };
-        Ok(percent / 100.0)
+        // `+ 0.0`: a share of -0 is none, and must not read "-0%" in a caption or the JSON.
+        Ok(percent / 100.0 + 0.0)
     }
 }
 

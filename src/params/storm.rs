@@ -137,9 +137,9 @@ impl Params {
     /// The outage in whole seconds; a positive one that would round to none is refused (the
     /// storm runs in whole seconds, and `--outage 0.4s` ran without an outage).
     fn outage_seconds(&self, default: u32) -> Result<u32, Error> {
-        const RANGE: &str = "0 s or from 0.5 s to less than 7 days (the storm runs in whole \
-                             seconds, rounds 0.5 s up to 1 s, and simulates the outage's recovery \
-                             within its 7 days)";
+        const RANGE: &str = "0 s or from 0.5 s to 6 days 23 h 59 min 59 s (the storm runs in \
+                             whole seconds, rounding halves up, and simulates the outage's \
+                             recovery within its 7 days)";
         let given = seconds_within_the_horizon(&self.outage, "outage", default, RANGE)?;
         // An outage of 7 days ends at the limit whatever its start (see `Scenario`'s check).
         if (given > 0.0 && given < 0.5) || given.round() >= f64::from(crate::storm::MAX_HORIZON_S) {

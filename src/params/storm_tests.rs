@@ -459,7 +459,7 @@ fn a_negative_or_nan_duration_is_quoted_as_given() {
         params.scenario().map(|_| ()).unwrap_err().to_string()
     };
     for (json, quoted) in [
-        (r#"{"attempts": 3, "base": "30s", "multiplier": 2, "cap": "1h", "outage": -600}"#, "outage must be 0 s or from 0.5 s to less than 7 days (the storm runs in whole seconds, rounds 0.5 s up to 1 s, and simulates the outage's recovery within its 7 days), got -10 min"),
+        (r#"{"attempts": 3, "base": "30s", "multiplier": 2, "cap": "1h", "outage": -600}"#, "outage must be 0 s or from 0.5 s to 6 days 23 h 59 min 59 s (the storm runs in whole seconds, rounding halves up, and simulates the outage's recovery within its 7 days), got -10 min"),
         (r#"{"attempts": 3, "base": "30s", "multiplier": 2, "cap": "1h", "traffic": -3600}"#, "got -1 h"),
         (r#"{"attempts": 3, "base": "30s", "multiplier": 2, "cap": "1h", "latency": -1}"#, "latency must be a duration from 0 s to less than the timeout (5 s) in whole microseconds, as simulated: a destination slower than the timeout never answers in time, got -1 s"),
         (r#"{"attempts": 3, "base": "30s", "multiplier": 2, "cap": "1h", "timeout": -2}"#, "got -2 s"),

@@ -181,7 +181,8 @@ impl Spec {
                 return Err(Error::out_of_range(
                     "batch-at",
                     crate::format_duration(f64::from(at)),
-                    "a time within 7 days",
+                    "a time before 7 days (at most 6 days 23 h 59 min 59 s: the storm's last \
+                     second)",
                 ));
             }
         }

@@ -277,7 +277,14 @@ fn a_figure_of_a_state_is_the_pages_chart() {
     );
     refused(
         &["figure", "storm", "--state", "outage=abc"],
-        "error: --state: outage \"abc\" is refused (0 s or from 0.5 s to less than 7 days",
+        "error: --state: outage \"abc\" is refused (0 s or from 0.5 s to 6 days 23 h 59 min 59 s",
+    );
+    // A state too long to read is refused: the page's notice of it said "all defaults are
+    // used" of a figure that drew nothing (outside review).
+    let long = "a".repeat(5_000);
+    refused(
+        &["figure", "storm", "--state", &long],
+        "error: --state: the link's settings are 5000 characters long, more than 4096: refused",
     );
     // A slip of a key's name is told the key it means.
     refused(

@@ -18,6 +18,34 @@ pub(crate) fn policy_args<'a>(command: &'a str, extra: &[&'a str]) -> Vec<&'a st
     args
 }
 
+/// One attempt has no gap to jitter: no "0% of" a give-up time of 0 s (outside review).
+#[test]
+fn a_single_attempt_under_jitter_says_there_is_nothing_to_jitter() {
+    let args = [
+        "jitter",
+        "--base",
+        "30s",
+        "--multiplier",
+        "3",
+        "--cap",
+        "3h",
+        "--attempts",
+        "1",
+        "--mode",
+        "full",
+        "--seed",
+        "4",
+    ];
+    let output = run(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("A single attempt has no gap to jitter: every delivery gives up at 0 s"),
+        "{text}"
+    );
+    assert!(!text.contains("% of it"), "{text}");
+}
+
 #[test]
 fn jitter_json_has_exact_and_sampled_figures() {
     let args = policy_args(

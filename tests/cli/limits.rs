@@ -195,7 +195,7 @@ fn refusals_name_the_flag_given_and_its_range() {
         // Simulated without an outage.
         (
             "storm --outage 0.4s",
-            "error: --outage must be 0 s or from 0.5 s to less than 7 days",
+            "error: --outage must be 0 s or from 0.5 s to 6 days 23 h 59 min 59 s",
         ),
         // Jitter's range for staleness's samples (outside parity review).
         (

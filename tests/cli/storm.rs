@@ -59,7 +59,7 @@ fn storm_refusals_name_the_flag_at_fault_and_its_range() {
     }
     refused(
         &["storm", "--outage", "-1s"],
-        "error: --outage must be 0 s or from 0.5 s to less than 7 days (the storm runs in whole seconds, rounds 0.5 s up to 1 s, and simulates the outage's recovery within its 7 days), got -1 s",
+        "error: --outage must be 0 s or from 0.5 s to 6 days 23 h 59 min 59 s (the storm runs in whole seconds, rounding halves up, and simulates the outage's recovery within its 7 days), got -1 s",
     );
     refused(
         &["storm", "--traffic", "1e300s"],
@@ -84,12 +84,57 @@ fn refused_values_read_back_as_given() {
     );
     refused(
         &["storm", "--outage", "7d1s", "--engine", "fluid"],
-        "error: --outage must be 0 s or from 0.5 s to less than 7 days (the storm runs in whole seconds, rounds 0.5 s up to 1 s, and simulates the outage's recovery within its 7 days), got 7 days 1 s",
+        "error: --outage must be 0 s or from 0.5 s to 6 days 23 h 59 min 59 s (the storm runs in whole seconds, rounding halves up, and simulates the outage's recovery within its 7 days), got 7 days 1 s",
     );
     refused(
         &["storm", "--retry-quota-ratio", "0.5"],
         "error: --retry-quota-ratio must be given only with --retry-quota grpc",
     );
+}
+
+/// A refusal's range holds no value it refuses: "a time within 7 days, got 7 days", and "less
+/// than 7 days" of an outage that rounds to 7 days (outside review). The last second in range
+/// runs.
+#[test]
+fn a_refused_value_lies_outside_the_range_it_is_told() {
+    refused(
+        &["storm", "--engine", "fluid", "--batch", "5", "--batch-at", "7d"],
+        "error: --batch-at must be a time before 7 days (at most 6 days 23 h 59 min 59 s: the storm's last second), got 7 days",
+    );
+    refused(
+        &["storm", "--engine", "fluid", "--outage", "6d23h59m59.6s"],
+        "error: --outage must be 0 s or from 0.5 s to 6 days 23 h 59 min 59 s (the storm runs in whole seconds, rounding halves up, and simulates the outage's recovery within its 7 days), got 6 days 23 h 59 min 59.6 s",
+    );
+    for args in [
+        &["--batch", "5", "--batch-at", "6d23h59m59s"][..],
+        &["--outage", "6d23h59m59s", "--traffic", "60s"][..],
+    ] {
+        let mut all = vec![
+            "storm",
+            "--engine",
+            "fluid",
+            "--policy",
+            "fixed",
+            "--interval",
+            "1h",
+        ];
+        all.extend_from_slice(args);
+        let output = run(&all);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+    }
+}
+
+/// A budget of -0 is a budget of 0%, not "-0%" (outside review).
+#[test]
+fn a_budget_of_minus_zero_reads_zero() {
+    let output = run(&["storm", "--engine", "fluid", "--budget", "-0"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("held to a budget of 0% of the first attempts"),
+        "{text}"
+    );
+    assert!(!text.contains("-0"), "{text}");
 }
 
 /// The article's retry budget of 10% is "1.1× normal traffic"; with the default floor of

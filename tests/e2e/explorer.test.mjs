@@ -431,6 +431,28 @@ test('the link is copied, or selected when the clipboard refuses', { timeout: 60
   );
 });
 
+// The address bar and the link field follow an input at once, not when every chart is drawn
+// (seconds with a long schedule, while a reader copying the address bar shared the settings
+// before), and "Link copied." goes once the link it spoke of is no longer the page's.
+test('the link follows an input before the costly charts are drawn, and a copied link\'s status goes with it', { timeout: 120_000 }, async () => {
+  await withPage(
+    '',
+    async ({ page }) => {
+      await page.click('#copy-link');
+      await until(async () => (await textOf(page, '#share-status')).includes('copied'), '#share-status to say the link was copied');
+      await page.selectOption('#mode', 'decorrelated');
+      await page.fill('#attempts-text', '800');
+      await page.fill('#seed-text', '7');
+      await until(() => page.evaluate(() => location.hash.includes('seed=7')), 'the address bar to follow the seed', 2_000);
+      assert.ok((await page.locator('#link-text').inputValue()).includes('seed=7'), 'the link field follows the seed');
+      // Still computing: the staleness chart of 800 decorrelated attempts takes seconds.
+      assert.equal(await textOf(page, '#status'), 'computing…', 'written before the render finished');
+      assert.equal(await textOf(page, '#share-status'), '', '"Link copied." is gone with the link it spoke of');
+    },
+    { permissions: ['clipboard-read', 'clipboard-write'] },
+  );
+});
+
 // ---- Exports
 
 // A download is named after what it shows and the settings it was drawn from (every one read

@@ -326,7 +326,8 @@ fn drawn<DB: DrawingBackend>(
         (View::Staleness, Computed::Staleness { chart }) => {
             chart::staleness::draw(area, chart, options)?;
             Ok(Drawn {
-                suggestion: chart.report.suggestion.clone(),
+                // Nothing to apply when it is the schedule drawn: the button goes.
+                suggestion: chart.report.suggestion.clone().filter(|s| !s.is_current),
                 suggestion_findings: chart.report.suggestion_findings(),
                 ..drawn(super::staleness::staleness_caption(chart, settings))
             })

@@ -17,14 +17,25 @@ const SCHEDULE_KEYS: [&str; 7] = [
     "attempts",
 ];
 
-/// Seconds as the article writes them (`5 min`), when that reads back exactly; plain seconds
-/// (`0.2 s`) otherwise.
+/// Seconds as the article writes them (`5 min`), or else in units to the digit (`58 min
+/// 36.36 s`), when that reads back exactly; plain seconds (`0.2 s`) otherwise.
+///
+/// # Example
+/// ```
+/// use backoff_lab::page::duration_text;
+/// assert_eq!(duration_text(300.0), "5 min");
+/// assert_eq!(duration_text(3_516.36), "58 min 36.36 s");
+/// ```
 pub fn duration_text(seconds: f64) -> String {
-    let text = crate::format_duration(seconds);
-    match crate::parse_duration("duration", &text) {
-        Ok(back) if back == seconds => text,
-        _ => format!("{seconds} s"),
-    }
+    // As a reader writes it ("3 h"), or else to the digit in units ("58 min 36.36 s": a field
+    // read "3516.36 s" beside a suggestion saying the former, outside review), or else seconds.
+    [
+        crate::format_duration(seconds),
+        crate::format_exact(seconds),
+    ]
+    .into_iter()
+    .find(|text| crate::parse_duration("duration", text).is_ok_and(|back| back == seconds))
+    .unwrap_or_else(|| format!("{seconds} s"))
 }
 
 /// The settings a preset sets: its schedule and its jitter. A provider's schedule has its own

@@ -1366,6 +1366,12 @@ then_every_s: number | null,
  * One sentence each: the current schedule against `T` and `R`, then the proposal.
  */
 findings: Array<string>,
+/**
+ * Whether the proposal is the schedule asked about, every attempt within half a
+ * millisecond (asked again after applying it): nothing to apply (the page's Apply stayed
+ * and did nothing: outside review).
+ */
+is_current: boolean,
 };
 
 export type StalenessReport = {

@@ -124,6 +124,8 @@ test('the suggested schedule ends at the tolerance, and Apply makes it the polic
     assert.equal(after[0], 'Gives up exactly when events stop being worth delivering.');
     assert.match(after.at(-1), /^This is the schedule they derive: a 30 s base, a ×3 multiplier and a 59 min 54 s cap, 11 attempts;/);
     assert.match(await caption(p), /A long outage's events arrive up to 59\.9 min after recovery/);
+    // No Apply left that would do nothing.
+    assert.ok(await p.locator('#apply-suggestion').isHidden(), 'nothing left to apply');
   });
 });
 
@@ -135,7 +137,12 @@ test('under the page\'s full jitter the suggestion reads the drawn schedules, an
     const before = await findings(p);
     assert.match(before[0], /^With full jitter, /, JSON.stringify(before));
     assert.match(before.at(-1), /^Derived instead: .*; with full jitter, 95% of its schedules keep retrying until the 6 h tolerance \(half give up by /);
+    const cap = before.at(-1).match(/and an? ([^,]+) cap/)?.[1];
     await renderAfter(p, () => p.click('#apply-suggestion'));
+    // The cap field as the proposal writes it (it read "3516.36 s" beside "a 58 min 36.36 s
+    // cap": outside review), and no Apply left that would do nothing.
+    assert.equal(await p.locator('#cap-text').inputValue(), cap);
+    assert.ok(await p.locator('#apply-suggestion').isHidden(), 'nothing left to apply');
     const after = await findings(p);
     assert.equal(after[0].split(', and half')[0], 'With full jitter, 95% of schedules keep retrying until events stop being worth delivering', JSON.stringify(after));
     assert.match(after.at(-1), /^This is the schedule they derive: /);

@@ -63,6 +63,10 @@ pub struct Suggestion {
     pub then_every_s: Option<f64>,
     /// One sentence each: the current schedule against `T` and `R`, then the proposal.
     pub findings: Vec<String>,
+    /// Whether the proposal is the schedule asked about, every attempt within half a
+    /// millisecond (asked again after applying it): nothing to apply (the page's Apply stayed
+    /// and did nothing: outside review).
+    pub is_current: bool,
 }
 
 impl Suggestion {
@@ -152,7 +156,18 @@ pub fn suggest(
         gaps_s,
         then_every_s,
         findings,
+        is_current: is_current(policy, &proposed),
     })
+}
+
+/// Whether `proposed` is the `current` schedule, asked again after applying a proposal or
+/// typing its cap as written: every attempt within the half millisecond [`written_cap`] keeps
+/// to.
+fn is_current(current: &Policy, proposed: &Policy) -> bool {
+    let (now, derived) = (current.schedule(), proposed.schedule());
+    now.rows().len() == derived.rows().len()
+        && (now.rows().iter().zip(derived.rows()))
+            .all(|(a, b)| (a.elapsed_s - b.elapsed_s).abs() < ON_TIME_S)
 }
 
 /// Steps 1 and 2 for `base × multiplier^(k−1)` gaps. When the smallest cap that reaches `T`
@@ -502,13 +517,7 @@ fn proposal(
     } else {
         String::new()
     };
-    // Asked again after applying a proposal, or typing its cap as written: the same schedule,
-    // every attempt within the half millisecond [`written_cap`] keeps to.
-    let (now, derived) = (current.schedule(), proposed.schedule());
-    let same = now.rows().len() == derived.rows().len()
-        && (now.rows().iter().zip(derived.rows()))
-            .all(|(a, b)| (a.elapsed_s - b.elapsed_s).abs() < ON_TIME_S);
-    let lead = if same {
+    let lead = if is_current(current, proposed) {
         format!(
             "This is the schedule they derive: {shape}, {}",
             crate::number_text::count_of(u64::from(proposed.attempts()), "attempt")
@@ -661,6 +670,7 @@ mod tests {
             "{:?}",
             first.findings
         );
+        assert!(!first.is_current);
         let applied = first.policy().unwrap();
         assert_ne!(
             applied.schedule().give_up_s(),
@@ -668,6 +678,7 @@ mod tests {
             "the rounding this is about"
         );
         let again = suggest(&applied, 9.0 * HOUR, 0.75 * HOUR).unwrap();
+        assert!(again.is_current, "nothing to apply");
         assert_eq!(
             again.findings[0],
             "Gives up exactly when events stop being worth delivering."

@@ -281,8 +281,8 @@ pub(super) struct StormFlags {
     /// A one-off batch of 1 to 10000000 deliveries (e.g. a batch import).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     batch: Option<String>,
-    /// When the batch arrives, from 0 s to 6 days 23 h 59 min 59 s (under 7 days) in whole seconds (rounded;
-    /// default 0s).
+    /// When the batch arrives, from 0 s to 6 days 23 h 59 min 59 s (under 7 days) in whole
+    /// seconds (rounded; default 0s).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     batch_at: Option<String>,
     /// The destination's healthy capacity, 0.000001 to 10000000 a second (default 30/s).

@@ -21,21 +21,9 @@ pub(crate) fn policy_args<'a>(command: &'a str, extra: &[&'a str]) -> Vec<&'a st
 /// One attempt has no gap to jitter: no "0% of" a give-up time of 0 s (outside review).
 #[test]
 fn a_single_attempt_under_jitter_says_there_is_nothing_to_jitter() {
-    let args = [
-        "jitter",
-        "--base",
-        "30s",
-        "--multiplier",
-        "3",
-        "--cap",
-        "3h",
-        "--attempts",
-        "1",
-        "--mode",
-        "full",
-        "--seed",
-        "4",
-    ];
+    let mut args = policy_args("jitter", &["--mode", "full", "--seed", "4"]);
+    let attempts = 1 + args.iter().position(|&arg| arg == "--attempts").unwrap();
+    args[attempts] = "1";
     let output = run(&args);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);

@@ -54,17 +54,10 @@ fn reason(error: crate::Error) -> String {
 }
 
 /// The survival map's outage axis, `10s..24h` (its range checked where the map is made).
-/// A survival map's axis, checked as the map checks it (its range, not only its form: a link's
-/// `steps=64x17` or `headroom=0..5` was kept without a notice and refused by the map alone;
-/// outside review), beside the other axes' defaults.
-fn check_axis(axes: (&str, &str, &str)) -> Result<(), String> {
-    crate::survival::Axes::from_text(axes.0, axes.1, axes.2)
+fn check_outages(value: &str) -> Result<(), String> {
+    crate::survival::outage_ends(value)
         .map(|_| ())
         .map_err(reason)
-}
-
-fn check_outages(value: &str) -> Result<(), String> {
-    check_axis((value, DEFAULT_AXES.1, DEFAULT_AXES.2))
 }
 
 /// A storm's outage: `0 s` (none), or from 0.5 s to 7 days, as the storm checks it.
@@ -217,11 +210,15 @@ fn check_whole_seconds_to_an_hour(value: &str) -> Result<(), String> {
 }
 
 fn check_headroom(value: &str) -> Result<(), String> {
-    check_axis((DEFAULT_AXES.0, value, DEFAULT_AXES.2))
+    crate::survival::headroom_ends(value)
+        .map(|_| ())
+        .map_err(reason)
 }
 
 fn check_steps(value: &str) -> Result<(), String> {
-    check_axis((DEFAULT_AXES.0, DEFAULT_AXES.1, value))
+    crate::survival::step_counts(value)
+        .map(|_| ())
+        .map_err(reason)
 }
 
 /// The settings that, empty, take a value of their own (the field's label says which), rather
@@ -1254,22 +1251,5 @@ mod tests {
                 "breaker-share \"x\" was ignored (a whole percentage from 1% to 100%, such as 50%); using none",
             ]
         );
-        // Out of their ranges, not only their forms: they were kept and refused by the map.
-        let notices = decode_hash("#steps=64x17&outages=10s..8d&headroom=0..5").notices;
-        assert_eq!(notices.len(), 3, "{notices:?}");
-        for (key, kept) in [
-            ("steps \"64x17\"", "24x16"),
-            ("outages \"10s..8d\"", "10s..24h"),
-            ("headroom \"0..5\"", "1.05..20"),
-        ] {
-            let notice = notices.iter().find(|n| n.starts_with(key));
-            assert!(
-                notice.is_some_and(|n| n.ends_with(&format!("using \"{kept}\""))),
-                "{key}: {notices:?}"
-            );
-        }
-        assert!(decode_hash("#steps=32x32&outages=1s..2s&headroom=1.5..3")
-            .notices
-            .is_empty());
     }
 }

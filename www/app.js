@@ -647,6 +647,7 @@ const render = (() => {
     if (pending.has('survival') && !survivalStarted) {
       setTimeout(() => mine === generation && !survivalStarted && request('survival', mine), SURVIVAL_AFTER_MS);
     }
+    // The link is current once the render is: a throttled write may still be waiting.
     writeHash(state);
     showErrors(errors);
     finished = true;

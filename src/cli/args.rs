@@ -611,6 +611,12 @@ fn json<T: Serialize>(value: &T) -> String {
 /// A number from a flag; text that is not one gets the field's range in the message.
 pub(super) fn number(field: &'static str, text: &str, valid: &str) -> Result<f64, Error> {
     match text.trim().parse::<f64>() {
+        // Past 2^53, beyond every range a flag read here has (the seed's ends at 2^53 − 1), the
+        // number is refused as typed: the core quoted what it was given, and
+        // 123456789012345678901 read back as 123456789012345680000 (outside review).
+        Ok(number) if number.abs() >= 9_007_199_254_740_992.0 && number.is_finite() => {
+            Err(Error::out_of_range(field, text.trim(), valid))
+        }
         // An overflowing number (`1e400`, 100,000 digits) is quoted as given, not as "inf";
         // `NaN` and `inf` are read as what they say, and refused by the field's range.
         Ok(number) if number.is_finite() || !text.contains(|c: char| c.is_ascii_digit()) => {

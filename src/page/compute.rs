@@ -862,20 +862,34 @@ mod tests {
         assert!(!caption.contains("the same storm"), "{caption}");
     }
 
-    /// The discrete engine's work limit names arrivals first, then the core's limit.
+    /// The discrete engine's work limit names arrivals first, then the core's limit; where the
+    /// schedule is too long for the fluid engine, the attempts, with the most it runs.
     #[test]
     fn the_discrete_engines_limit_is_shown_next_to_arrivals() {
         let error = storm_with(&[
             ("arrivals", "1000/s"),
-            ("attempts", "10000"),
+            ("attempts", "200"),
             ("engine", "discrete"),
         ]);
-        assert_eq!(error.setting, Some("arrivals"));
+        assert_eq!(error.setting, Some("arrivals"), "{}", error.message);
         assert!(
             error.message.starts_with(
                 "arrivals \"1000/s\" over the storm's 2 h of traffic is more work than the core \
                  does: traffic must be at most 1000000000 attempts at worst for the discrete engine"
             ),
+            "{}",
+            error.message
+        );
+        let error = storm_with(&[
+            ("arrivals", "1000/s"),
+            ("attempts", "10000"),
+            ("engine", "discrete"),
+        ]);
+        assert_eq!(error.setting, Some("attempts"), "{}", error.message);
+        assert!(
+            error
+                .message
+                .contains("for this storm on the fluid or auto engine"),
             "{}",
             error.message
         );

@@ -2,7 +2,7 @@
 //! along the outage lengths, the outage to read off, and a schedule derived from the tolerance
 //! and the allowed recovery lag, which the page can apply.
 
-use super::views::staleness_params;
+use super::views::{sampled_deliveries, staleness_params};
 use super::{PageError, Settings};
 use crate::chart::staleness::{StalenessChart, StalenessCurve};
 use crate::staleness::{OutageAnswer, Question, StalenessReport, Suggestion};
@@ -70,7 +70,7 @@ pub fn staleness_caption(chart: &StalenessChart, settings: &Settings) -> String 
 /// "draws at most 100,000 schedules of the 1,000,000 sampled deliveries set", when the page's
 /// setting is over what a staleness chart draws.
 fn capped_samples(settings: &Settings) -> Option<String> {
-    let given: f64 = settings.get("samples").trim().parse().ok()?;
+    let given = sampled_deliveries(settings);
     let most = crate::staleness::MAX_SAMPLES as f64;
     let count = crate::number_text::format_count;
     (given > most).then(|| {

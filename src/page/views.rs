@@ -116,6 +116,12 @@ fn number(text: &str) -> f64 {
     text.trim().parse().unwrap_or(f64::NAN)
 }
 
+/// The page's "sampled deliveries" setting as a number (NaN when it is not one, for the core to
+/// refuse).
+pub(super) fn sampled_deliveries(settings: &Settings) -> f64 {
+    number(settings.get("samples"))
+}
+
 fn text(settings: &Settings, key: &str) -> String {
     settings.get(key).trim().to_string()
 }
@@ -203,7 +209,7 @@ pub fn staleness_params(settings: &Settings) -> Params {
             .filter(|_| max_lag_applies(settings))
             .map(DurationInput::Text),
         // The page's sample count, up to what a staleness report draws at most.
-        samples: Some(number(settings.get("samples")).min(crate::staleness::MAX_SAMPLES as f64)),
+        samples: Some(sampled_deliveries(settings).min(crate::staleness::MAX_SAMPLES as f64)),
         ..seeded_policy_params(settings)
     }
 }

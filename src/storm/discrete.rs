@@ -5,6 +5,7 @@
 use super::breaker::BreakerState;
 use super::budget::ExactBudget;
 use super::destination::{Outcome, Queue};
+use super::fluid::Unrepresentable;
 use super::quota::ExactQuota;
 use super::report::{Interval, Recorder, StormReport};
 use super::scenario::{micro, Units, MAX_HORIZON_S};
@@ -55,40 +56,34 @@ pub(super) fn simulate_within(
 ) -> Result<StormReport, Error> {
     let units = *scenario.units();
     let worst = scenario.deliveries() * f64::from(scenario.policy.attempts());
-    // The fluid engine is a way out only where it runs the scenario: "use the fluid engine" to
-    // a destination it cannot represent sent the reader in a circle.
-    let fluid_cannot = super::fluid::unrepresentable(scenario, &units);
-    let (field, less) = volume_field(scenario);
-    let ways = match &fluid_cannot {
-        None => format!("use the fluid engine, fewer attempts or {less}"),
-        Some(why) => format!("fewer attempts or {less} ({})", why.reason),
-    };
+    let refuse = Refusal::of(scenario, &units);
     if worst > MAX_DISCRETE_WORST_CASE {
-        return Err(Error::out_of_range(
-            field,
+        return Err(refuse.past(
+            "at most 1000000000 attempts at worst",
+            "(deliveries × attempts per delivery, refused before it starts)",
             format!(
                 "{} deliveries × {} attempts",
                 scenario.deliveries(),
                 scenario.policy.attempts()
             ),
-            format!("at most 1000000000 attempts at worst for the discrete engine (deliveries × attempts per delivery, refused before it starts): {ways}"),
         ));
     }
     // Past the limit at worst, the expected attempts (the fluid engine's, a few milliseconds)
     // say whether the storm would stop at the limit: refused now, not after seconds of work.
-    let valid = format!("at most {limit} simulated attempts for the discrete engine (about ten seconds of work at the full limit): {ways}");
-    if worst > limit && fluid_cannot.is_none() {
+    let limit_text = format!("at most {limit} simulated attempts");
+    let limit_detail = "(about ten seconds of work at the full limit)";
+    if worst > limit && refuse.fluid_runs_it {
         let expected = super::fluid::simulate_fluid_until(scenario, false, until_s)?
             .summary
             .attempts;
         if expected > limit {
-            return Err(Error::out_of_range(
-                field,
+            return Err(refuse.past(
+                &limit_text,
+                limit_detail,
                 format!(
                     "about {} attempts expected (the fluid engine's estimate, refused before it starts)",
                     crate::number_text::format_count(expected)
                 ),
-                valid,
             ));
         }
     }
@@ -102,13 +97,13 @@ pub(super) fn simulate_within(
         let row = engine.step(second);
         simulated += row.attempts;
         if simulated > limit {
-            return Err(Error::out_of_range(
-                field,
+            return Err(refuse.past(
+                &limit_text,
+                limit_detail,
                 format!(
                     "a storm still going after {limit} simulated attempts, at {}",
                     crate::format_duration(f64::from(second))
                 ),
-                valid,
             ));
         }
         recorder.push(row);
@@ -119,6 +114,66 @@ pub(super) fn simulate_within(
         engine.created as f64,
         engine.breaker.openings(),
     ))
+}
+
+/// How a storm past one of the discrete engine's work limits is refused: what it names and the
+/// ways out that exist.
+struct Refusal {
+    /// Whether the fluid engine runs the scenario: "use the fluid engine" to a destination it
+    /// cannot represent sent the reader in a circle.
+    fluid_runs_it: bool,
+    /// Where the fluid engine refuses the schedule for its length alone, the most attempts it
+    /// runs and its refusal of one more: the refusal names `attempts` (10,000 gaps of 1 µs were
+    /// told "less traffic", a field nothing was wrong with).
+    most_attempts: Option<(u32, Unrepresentable)>,
+    attempts: u32,
+    /// The field otherwise named ([`volume_field`]), how to ask for less of it and the ways out.
+    field: &'static str,
+    less: &'static str,
+    ways: String,
+}
+
+impl Refusal {
+    fn of(scenario: &Scenario, units: &Units) -> Refusal {
+        let fluid_cannot = super::fluid::unrepresentable(scenario, units);
+        let (field, less) = volume_field(scenario);
+        let ways = match &fluid_cannot {
+            None => format!("use the fluid engine, fewer attempts or {less}"),
+            Some(why) => format!("fewer attempts or {less} ({})", why.reason),
+        };
+        let most_attempts = match &fluid_cannot {
+            Some(why) if why.by_attempts => super::fluid::most_attempts_of(scenario),
+            _ => None,
+        };
+        Refusal {
+            fluid_runs_it: fluid_cannot.is_none(),
+            most_attempts,
+            attempts: scenario.policy.attempts(),
+            field,
+            less,
+            ways,
+        }
+    }
+
+    /// The refusal of a storm past what the discrete engine takes (`limit`, said more of in
+    /// `detail`), as `got` says.
+    fn past(&self, limit: &str, detail: &str, got: String) -> Error {
+        match &self.most_attempts {
+            Some((most, why)) => Error::out_of_range(
+                "attempts",
+                format!("{} ({got})", self.attempts),
+                format!(
+                    "at most {most} for this storm on the fluid or auto engine ({}), or {}, as the discrete engine takes {limit} {detail}",
+                    why.reason, self.less
+                ),
+            ),
+            None => Error::out_of_range(
+                self.field,
+                got,
+                format!("{limit} for the discrete engine {detail}: {}", self.ways),
+            ),
+        }
+    }
 }
 
 /// The field a refusal for too much work names, and how to ask for less: the batch when it

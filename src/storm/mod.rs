@@ -192,7 +192,8 @@ pub use breaker::{Breaker, FailureShare};
 pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS, MAX_DISCRETE_WORST_CASE};
 pub use drain::Drain;
 pub(crate) use fluid::{
-    requests_within_limits, unrepresentable as fluid_unrepresentable, FluidStorm, Shortcuts, Spare,
+    most_attempts_of, requests_within_limits, unrepresentable as fluid_unrepresentable, FluidStorm,
+    Shortcuts, Spare,
 };
 pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
 pub use memo::Memo;

@@ -534,6 +534,68 @@ fn a_discrete_storm_past_its_attempts_stops_with_an_error_saying_so() {
     .is_ok());
 }
 
+/// A schedule too long for the fluid engine, and too much work for the discrete one, is refused
+/// as `attempts` with the most the fluid engine runs, whichever discrete limit it meets: 10,000
+/// gaps of 1 µs were told "less traffic", after seconds of work (outside review). The count is
+/// the most: the fluid engine runs it and refuses one more.
+#[test]
+fn a_storm_too_long_for_either_engine_names_attempts_and_the_most_the_fluid_engine_runs() {
+    let micro = |attempts: u32, arrivals_per_s: f64| {
+        checked(Spec {
+            policy: Policy::new(1e-6, 1.0, 1e-6, crate::Stop::Attempts(attempts)).unwrap(),
+            arrivals_per_s,
+            ..Spec::article_fixed()
+        })
+    };
+    // Stopped by the simulated attempts (a small limit), and refused before it starts by the
+    // worst case (144,000 deliveries × 10,000 attempts is over 1e9).
+    let refusals = [
+        (
+            10.0,
+            super::discrete::simulate_within(&micro(10_000, 10.0), false, 1e5, MAX_HORIZON_S),
+        ),
+        (20.0, simulate_discrete(&micro(10_000, 20.0), false)),
+    ];
+    for (arrivals, refused) in refusals {
+        let refused = refused.unwrap_err();
+        let Error::OutOfRange { field, valid, .. } = &refused else {
+            panic!("{refused}")
+        };
+        assert_eq!(*field, "attempts", "{refused}");
+        assert!(
+            valid.contains("for this storm on the fluid or auto engine (the fluid engine takes at most 500000000 class-seconds")
+                && valid.contains(", or less traffic, as the discrete engine takes at most "),
+            "{refused}"
+        );
+        let most: u32 = valid
+            .strip_prefix("at most ")
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count: {refused}"));
+        let fluid = |attempts: u32| {
+            let scenario = micro(attempts, arrivals);
+            fluid_unrepresentable(&scenario, scenario.units())
+        };
+        assert_eq!(fluid(most), None, "{refused}");
+        assert!(fluid(most + 1).is_some(), "{refused}");
+    }
+    // A storm the fluid engine refuses for other reasons still names its volume.
+    let decorrelated = super::discrete::simulate_within(
+        &checked(Spec {
+            jitter: Jitter::Decorrelated,
+            ..Spec::article_fixed()
+        }),
+        false,
+        1e5,
+        MAX_HORIZON_S,
+    )
+    .unwrap_err();
+    assert!(
+        decorrelated.to_string().starts_with("traffic must be "),
+        "{decorrelated}"
+    );
+}
+
 #[test]
 fn a_chart_gets_a_storms_peaks_and_troughs_in_at_most_its_points() {
     let week = simulate_fluid(

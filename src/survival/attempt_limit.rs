@@ -5,44 +5,28 @@
 //! reader from one refusal to the next.
 
 use super::{cell_spec, Axes};
-use crate::storm::{fluid_unrepresentable, Scenario, Spec};
-use crate::{Error, Stop};
+use crate::storm::{most_attempts_of, Scenario, Spec};
+use crate::Error;
 
 /// Refuses, as `attempts`, a map of `series` over `axes` on the fluid engine whose cells the
 /// engine cannot hold for their number of attempts (its history cells or its class-seconds,
 /// both growing with the attempts), with the most attempts every series' cells take. The cell
-/// of the longest outage decides: its traffic, and so its storm, lasts longest, and the
-/// headroom changes neither limit. A series that stops at a deadline (its attempts follow from
-/// it) is left to the cells' own refusal.
+/// of the longest outage decides: its traffic, and so its storm, lasts longest. The headroom
+/// changes neither limit, but a destination too slow for the engine is refused before them
+/// (it "needs capacity"), so the cell of the most headroom is asked: at the least, a map whose
+/// lowest row is too slow was told to change its headroom, then its attempts. A series that
+/// stops at a deadline (its attempts follow from it) is left to the cells' own refusal.
 pub(super) fn check_attempts(series: &[(String, Spec)], axes: &Axes) -> Result<(), Error> {
     let longest = axes.outages_s.iter().copied().fold(0.0, f64::max);
-    let headroom = axes.headroom[0];
+    let headroom = axes.headroom.iter().copied().fold(0.0, f64::max);
     for (_, spec) in series {
-        let Stop::Attempts(attempts) = spec.policy.stop() else {
+        let Ok(cell) = Scenario::new(cell_spec(spec, longest, headroom)) else {
             continue;
         };
-        let refusal = |attempts: u32| {
-            let policy = spec.policy.with_stop(Stop::Attempts(attempts)).ok()?;
-            let cell = cell_spec(&Spec { policy, ..*spec }, longest, headroom);
-            let scenario = Scenario::new(cell).ok()?;
-            fluid_unrepresentable(&scenario, scenario.units()).filter(|why| why.by_attempts)
-        };
-        let Some(mut why) = refusal(attempts) else {
+        let Some((passes, why)) = most_attempts_of(&cell) else {
             continue;
         };
-        // The refusals grow with the attempts (more classes, a longer storm): the most that
-        // passes is found by bisection, a single attempt always passing. The refusal quoted is
-        // one attempt more's: the limit that decides the most is not always the one the given
-        // attempts meet first.
-        let (mut passes, mut fails) = (1, attempts);
-        while fails - passes > 1 {
-            let mid = passes + (fails - passes) / 2;
-            if let Some(refused) = refusal(mid) {
-                (fails, why) = (mid, refused);
-            } else {
-                passes = mid;
-            }
-        }
+        let (attempts, fails) = (spec.policy.attempts(), passes + 1);
         return Err(Error::out_of_range(
             "attempts",
             attempts,

@@ -257,7 +257,11 @@ fn check_deliveries(yours: &Spec, axes: &Axes) -> Result<(), Error> {
 }
 
 /// Refuses a map whose worst-case work exceeds [`MAX_MAP_WORK`], before any cell runs: its
-/// rows' and, when there is one, your scenario's own cell (`own`, its storm).
+/// rows' and, when there is one, your scenario's own cell (`own`, its storm). The refusal names
+/// `steps`, unless a discrete map would be over the limit with the fewest steps (2×2) and both
+/// outages at the axis' low end: no change of the axes brings it under, so it names `arrivals`,
+/// with the most the map takes (the discrete engine's work is in proportion to the arrival
+/// rate); "fewer steps" sent the reader of a 2×2 map to a limit it could not follow.
 fn check_work(
     specs: &[(String, Spec)],
     own: Option<&Spec>,
@@ -265,36 +269,7 @@ fn check_work(
     engine: Engine,
 ) -> Result<(), Error> {
     let (fluid, discrete) = MAX_MAP_WORK;
-    let window = f64::from(RECOVERY_WINDOW_S);
-    // The own cell is simulated on its own, to the end of its recovery window.
-    let mut work = own.map_or(0.0, |storm| {
-        let attempts = f64::from(storm.policy.attempts());
-        let seconds = f64::from(window_end_s(storm));
-        match engine {
-            Engine::Discrete => storm.arrivals_per_s * seconds * attempts,
-            _ => seconds * attempts,
-        }
-    });
-    for (_, spec) in specs {
-        let attempts = f64::from(spec.policy.attempts());
-        if engine == Engine::Fluid {
-            let longest = axes.outages_s.iter().copied().fold(0.0, f64::max);
-            // One shared storm per row at worst: a row computed on its own has its own.
-            let storms = axes.headroom.len() as f64;
-            let shared = storms * (f64::from(spec.outage.0) + longest);
-            let cells = (axes.outages_s.len() * axes.headroom.len()) as f64;
-            work += attempts * (shared + cells * (window + BRANCH_LEAD_S));
-            continue;
-        }
-        for &outage in &axes.outages_s {
-            let seconds = f64::from(spec.outage.0) + outage + window;
-            let per_cell = match engine {
-                Engine::Discrete => spec.arrivals_per_s * seconds * attempts,
-                _ => seconds * attempts,
-            };
-            work += per_cell * axes.headroom.len() as f64;
-        }
-    }
+    let work = map_work(specs, own, &axes.outages_s, axes.headroom.len(), engine);
     // The fluid engine is a way out only for jitter it can run.
     let fluid_runs_it = specs
         .iter()
@@ -318,20 +293,84 @@ fn check_work(
             "fewer steps, shorter outages or fewer attempts",
         ),
     };
-    if work > limit {
-        let most = specs.iter().map(|(_, spec)| spec.policy.attempts()).max();
-        return Err(Error::out_of_range(
-            "steps",
-            format!("a map of {} {unit} at worst", work.round()),
-            // The range as every refusal writes one, without grouping (README).
-            format!(
-                "at most {limit} {unit} (each cell simulates its storm's seconds for each of up \
-                 to {} attempts; refused before it starts): {ways}",
-                most.unwrap_or(0)
-            ),
-        ));
+    if work <= limit {
+        return Ok(());
     }
-    Ok(())
+    let most = specs.iter().map(|(_, spec)| spec.policy.attempts()).max();
+    let what = format!(
+        "each cell simulates its storm's seconds for each of up to {} attempts; refused before \
+         it starts",
+        most.unwrap_or(0)
+    );
+    let shortest = axes.outages_s.iter().copied().fold(f64::MAX, f64::min);
+    let smallest = map_work(specs, own, &[shortest; 2], 2, engine);
+    if let (Engine::Discrete, Some((_, yours))) = (engine, specs.first()) {
+        if smallest > limit {
+            let arrivals = yours.arrivals_per_s;
+            let other_ways = ways
+                .replacen("fewer steps, shorter outages, ", "", 1)
+                .replacen("fewer steps, shorter outages or ", "", 1);
+            return Err(Error::out_of_range(
+                "arrivals",
+                crate::storm::quoted_rate(arrivals),
+                format!(
+                    "at most {} for this map on the discrete engine: at most {limit} {unit} \
+                     ({what}), and even 2x2 steps at its shortest outage are {} at worst; or \
+                     {other_ways}",
+                    crate::storm::quoted_rate(arrivals * limit / work),
+                    smallest.round(),
+                ),
+            ));
+        }
+    }
+    Err(Error::out_of_range(
+        "steps",
+        format!("a map of {} {unit} at worst", work.round()),
+        // The range as every refusal writes one, without grouping (README).
+        format!("at most {limit} {unit} ({what}): {ways}"),
+    ))
+}
+
+/// A map's work at worst on `engine`, over `outages_s` and `rows` headrooms: simulated seconds ×
+/// attempts on the fluid engine (each row sharing one storm, then each cell its branch), × the
+/// arrival rate on the discrete one (every cell its own storm).
+fn map_work(
+    specs: &[(String, Spec)],
+    own: Option<&Spec>,
+    outages_s: &[f64],
+    rows: usize,
+    engine: Engine,
+) -> f64 {
+    let window = f64::from(RECOVERY_WINDOW_S);
+    // The own cell is simulated on its own, to the end of its recovery window.
+    let mut work = own.map_or(0.0, |storm| {
+        let attempts = f64::from(storm.policy.attempts());
+        let seconds = f64::from(window_end_s(storm));
+        match engine {
+            Engine::Discrete => storm.arrivals_per_s * seconds * attempts,
+            _ => seconds * attempts,
+        }
+    });
+    for (_, spec) in specs {
+        let attempts = f64::from(spec.policy.attempts());
+        if engine == Engine::Fluid {
+            let longest = outages_s.iter().copied().fold(0.0, f64::max);
+            // One shared storm per row at worst: a row computed on its own has its own.
+            let shared = rows as f64 * (f64::from(spec.outage.0) + longest);
+            let cells = (outages_s.len() * rows) as f64;
+            work += attempts * (shared + cells * (window + BRANCH_LEAD_S));
+            continue;
+        }
+        for &outage in outages_s {
+            let seconds = f64::from(spec.outage.0) + outage + window;
+            let per_cell = match engine {
+                Engine::Discrete => spec.arrivals_per_s * seconds * attempts,
+                _ => seconds * attempts,
+            };
+            work += per_cell * rows as f64;
+        }
+    }
+    work
 }
 
 /// One row of a map: one series' cells at one headroom, in the outage axis' order. A map is

@@ -172,8 +172,8 @@ fn more_headroom_never_moves_the_fixed_interval_cliff_shorter() {
 /// the most its cells take, on every engine setting that maps on the fluid engine: the map's
 /// work limit said "fewer steps" of a 2×2 map, and the cells "the discrete engine", whose limit
 /// refused it too (outside review). The count given is the most: one more is refused, and a
-/// map of it is planned and its cells checked. The second policy meets the class-seconds first
-/// and the history cells sooner.
+/// map of it is planned and its cells checked, and a lowest row too slow for the engine changes
+/// neither. The second policy meets the class-seconds first and the history cells sooner.
 #[test]
 fn a_fluid_map_of_too_many_attempts_names_attempts_and_the_most_it_takes() {
     let small = Axes::new((1.0, 2.0), (2.0, 8.0), (2, 2)).unwrap();
@@ -206,6 +206,15 @@ fn a_fluid_map_of_too_many_attempts_names_attempts_and_the_most_it_takes() {
                     .to_string()
                     .starts_with(&format!("attempts must be at most {most} ")),
                 "{one_more}"
+            );
+            // A lowest row too slow for the engine (0.1×: 5 requests within the timeout)
+            // does not hide the attempts, nor change the most.
+            let too_slow = Axes::new((1.0, 2.0), (0.1, 8.0), (2, 2)).unwrap();
+            let told = Plan::new(&with(3_000), too_slow, engine).unwrap_err();
+            assert!(
+                told.to_string()
+                    .starts_with(&format!("attempts must be at most {most} ")),
+                "{told}"
             );
         }
     }
@@ -262,6 +271,35 @@ fn a_map_beyond_its_work_limit_is_refused_before_it_starts() {
         refused.contains("at most 5000000000 attempt-seconds"),
         "{refused}"
     );
+}
+
+/// A discrete map over its work limit even at 2×2 steps of its shortest outage names the arrival
+/// rate, with the most it takes: "fewer steps" was all it said to a 2×2 map (outside review).
+/// A map the axes can bring under still names `steps`.
+#[test]
+fn a_discrete_map_no_axes_bring_under_its_limit_names_the_arrival_rate() {
+    let small = Axes::new((10.0, 60.0), (2.0, 8.0), (2, 2)).unwrap();
+    let at = |arrivals_per_s: f64| Spec {
+        arrivals_per_s,
+        capacity_per_s: 3.0 * arrivals_per_s,
+        ..Spec::article_fixed()
+    };
+    let refused = Plan::new(&at(1_000.0), small.clone(), Engine::Discrete).unwrap_err();
+    let Error::OutOfRange { field, valid, .. } = &refused else {
+        panic!("{refused}")
+    };
+    assert_eq!(*field, "arrivals", "{refused}");
+    assert!(!valid.contains("fewer steps"), "{refused}");
+    let most: f64 = valid
+        .strip_prefix("at most ")
+        .and_then(|rest| rest.split("/s").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no rate: {refused}"));
+    assert!(Plan::new(&at(most * 0.999), small.clone(), Engine::Discrete).is_ok());
+    assert!(Plan::new(&at(most * 1.001), small, Engine::Discrete).is_err());
+    let default = Axes::new((10.0, 86_400.0), (1.05, 20.0), (24, 16)).unwrap();
+    let told = Plan::new(&Spec::article_fixed(), default, Engine::Discrete).unwrap_err();
+    assert!(told.to_string().starts_with("steps must be "), "{told}");
 }
 
 /// A cell the fluid engine cannot represent (a destination too slow at 0.1× headroom) is found

@@ -182,6 +182,15 @@ fn refusals_name_the_flag_given_and_its_range() {
             "schedule --preset article --attempts 1e400",
             "error: --attempts must be a whole number from 1 to 10000, got \"1e400\"",
         ),
+        // Past 2^53, quoted as typed: it read "got 123456789012345680000".
+        (
+            "herd --preset article --deliveries 123456789012345678901",
+            "error: --deliveries must be a whole number from 1 to 10000000, got 123456789012345678901",
+        ),
+        (
+            "schedule --preset article --attempts -123456789012345678901",
+            "error: --attempts must be a whole number from 1 to 10000, got -123456789012345678901",
+        ),
         // Answered "to keep 100% of deliveries trying … 280 attempts".
         (
             "jitter --preset article --mode full --deadline 24h --percentile 1e-308",

@@ -98,6 +98,50 @@ pub(super) fn attempt_classes(
     Ok((classes, cells))
 }
 
+/// The most attempts, up to `attempts`, that `refusal` lets pass, where it refuses `attempts`:
+/// with the refusal of one attempt more, which is quoted (the limit that decides the most is not
+/// always the one the given attempts meet first). The refusals grow with the attempts (more
+/// classes, a longer storm), so the most is found by bisection; a single attempt always passes.
+fn most_attempts(
+    attempts: u32,
+    refusal: impl Fn(u32) -> Option<Unrepresentable>,
+) -> Option<(u32, Unrepresentable)> {
+    let mut why = refusal(attempts)?;
+    let (mut passes, mut fails) = (1, attempts);
+    while fails - passes > 1 {
+        let mid = passes + (fails - passes) / 2;
+        if let Some(refused) = refusal(mid) {
+            (fails, why) = (mid, refused);
+        } else {
+            passes = mid;
+        }
+    }
+    Some((passes, why))
+}
+
+/// The most attempts of `scenario`'s schedule the fluid engine runs, where the engine refuses
+/// the scenario for its attempts (its history cells or class-seconds) and the schedule stops
+/// after a count of them; with the refusal of one attempt more.
+pub(crate) fn most_attempts_of(scenario: &Scenario) -> Option<(u32, Unrepresentable)> {
+    let crate::Stop::Attempts(attempts) = scenario.policy.stop() else {
+        return None;
+    };
+    most_attempts(attempts, |fewer| {
+        let policy = scenario
+            .policy
+            .with_stop(crate::Stop::Attempts(fewer))
+            .ok()?;
+        let fewer = Scenario::new(crate::storm::Spec {
+            policy,
+            ..*scenario.spec()
+        })
+        .ok()?;
+        attempt_classes(&fewer, fewer.units())
+            .err()
+            .filter(|why| why.by_attempts)
+    })
+}
+
 fn decorrelated() -> Unrepresentable {
     Unrepresentable {
         given: "with decorrelated jitter".into(),

@@ -32,8 +32,9 @@ mod progress;
 mod reading;
 mod state;
 
-pub(crate) use classes::requests_within_limits;
-use classes::{attempt_classes, Unrepresentable};
+use classes::attempt_classes;
+pub(crate) use classes::Unrepresentable;
+pub(crate) use classes::{most_attempts_of, requests_within_limits};
 pub(crate) use progress::{FluidStorm, Spare};
 
 use super::report::StormReport;

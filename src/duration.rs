@@ -288,16 +288,22 @@ pub(crate) fn format_unrounded(seconds: f64) -> String {
 }
 
 /// Formats seconds without rounding away anything above a millisecond, in hours, minutes and
-/// seconds: `27 h 35 min 5 s`, `30 s`, `0 s`.
+/// seconds: `27 h 35 min 5 s`, `30 s`, `0 s`; under 2 minutes in seconds alone, as
+/// [`format_duration`] writes them (gRPC's give-up read "1 min 52.866 s" beside a chart's
+/// "112.9 s").
 ///
 /// # Example
 /// ```
 /// use backoff_lab::format_exact;
 /// assert_eq!(format_exact(99_305.0), "27 h 35 min 5 s");
 /// assert_eq!(format_exact(1.5), "1.5 s");
+/// assert_eq!(format_exact(112.866), "112.866 s");
 /// assert_eq!(format_exact(21_740.0), "6 h 02 min 20 s");
 /// ```
 pub fn format_exact(seconds: f64) -> String {
+    if (seconds * 1e3).round() < 2.0 * MINUTE * 1e3 {
+        return format!("{} s", trim(seconds.max(0.0), 3));
+    }
     exact_to(seconds, 3)
 }
 

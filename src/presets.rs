@@ -382,7 +382,7 @@ mod tests {
         assert_eq!(give_up("article"), "24 h 02 min");
         assert_eq!(give_up("svix"), "27 h 35 min 5 s");
         assert_eq!(give_up("standard-webhooks"), "75 h 35 min 5 s");
-        assert_eq!(give_up("aws-sns"), "1 min");
+        assert_eq!(give_up("aws-sns"), "60 s");
         assert_eq!(give_up("aws-sdk-standard"), "3 s");
         // Azure: 10 h 46 min 40 s of listed gaps, then one 12 h gap inside the 24 h TTL.
         assert_eq!(give_up("azure-event-grid"), "22 h 46 min 40 s");

@@ -457,7 +457,12 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
                 1 => format!("{fewest} or {most}"),
                 _ => format!("{fewest} to {most}"),
             };
-            format!("{counts} attempts reach it, as does a shorter base")
+            // Said as who reaches it how: "9 to 2,881 attempts reach it, as does a shorter
+            // base" left the reader asking with what cap (outside review).
+            format!(
+                "with {counts} attempts a cap reaches it, and with {} a shorter base does",
+                format_count(f64::from(attempts))
+            )
         }
     };
     // Written apart where rounding would write them alike: "reach 2 min, past the 2 min asked".

@@ -721,7 +721,7 @@ fn presets_state_and_exports_through_the_js_api() {
         JsValue::from(420.0),
     )
     .unwrap();
-    assert!(storm.contains("capacity 1,800/min"));
+    assert!(storm.contains("capacity 30/s = 1,800/min"));
     assert!(storm.contains("<desc>fixed: A 10 min outage"), "{storm}");
     // A series' parameters are read as every function reads its own: a misspelt key, a key on
     // the series itself and a value of the wrong type are refused naming their key (they were

@@ -23,6 +23,7 @@ import init, {
   sliderText,
   computeSurvivalRows,
   survivalExport,
+  survivalAxesErrors,
   survivalJobs,
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
@@ -480,6 +481,13 @@ function survivalRefusal(settings) {
   }
 }
 
+/** The map's refusal and every other axis refused on its own: a link with three bad axes was
+ * told one at a time. */
+function survivalRefusals(settings, refusal) {
+  const others = survivalAxesErrors(settings).filter((error) => error.setting !== refusal.setting);
+  return [refusal, ...others];
+}
+
 /** The survival section says why there is no map, in its caption and its canvas' label. */
 function showSurvivalRefusal(error) {
   const text = `The survival map cannot be computed: ${error.message}`;
@@ -691,7 +699,9 @@ const render = (() => {
     // invalid input, it is in this render's status and said where the map would be.
     survivalRefused = survivalRefusal(state);
     if (survivalRefused) {
-      errors.push({ ...survivalRefused, view: 'survival' });
+      for (const refusal of survivalRefusals(state, survivalRefused)) {
+        errors.push({ ...refusal, view: 'survival' });
+      }
       showSurvivalRefusal(survivalRefused);
       survivalShowsRefusal = true;
     } else if (survivalShowsRefusal) {

@@ -63,7 +63,9 @@ pub fn draw<DB: DrawingBackend>(
         line_width: stroke(1.8, s),
     };
     // The panels start below the legend, however many rows it wraps onto.
-    let legend = Legend::new(area, panels.legend_entries(), &theme, s);
+    // A phone's chart keeps the capacity's legend short: a line more would take its panels.
+    let wide = f64::from(area.dim_in_pixel().0) / s >= 480.0;
+    let legend = Legend::new(area, panels.legend_entries(wide), &theme, s);
     let below_legend = (f64::from(area.dim_in_pixel().1) - legend.height).max(0.0);
     // The backlog panel gets a third of that, and in a squat chart room for two labels
     // (its axis, 28 px, and two 11 px labels apart), up to half.
@@ -152,8 +154,9 @@ impl Panels<'_> {
         self.colours[series % self.colours.len()]
     }
 
-    /// Each series, then the first one's first attempts and goodput, the capacity, the outage.
-    fn legend_entries(&self) -> Vec<(String, ShapeStyle)> {
+    /// Each series, then the first one's first attempts and goodput, the capacity (with its rate
+    /// a second when `wide`), the outage.
+    fn legend_entries(&self, wide: bool) -> Vec<(String, ShapeStyle)> {
         let (first, theme) = (&self.series[0], self.theme);
         let mut entries: Vec<(String, ShapeStyle)> = self
             .series
@@ -176,7 +179,7 @@ impl Panels<'_> {
             ),
         );
         entries.push((
-            format!("capacity {}/min", compact(self.capacity_per_min)),
+            capacity_label(self.capacity_per_min, wide),
             theme.muted.filled(),
         ));
         entries.push(("outage".to_string(), outage_fill(theme)));
@@ -422,6 +425,18 @@ fn axis_count(value: f64) -> String {
 
 /// 12600 → "12.6k", 1800 → "1,800", 2500000 → "2.5M", 100000 → "100k" (a tick at a round
 /// number reads as one, not "100.0k").
+/// The capacity line's legend on the per-minute axis, with the rate a second as a destination's
+/// capacity is usually given (the page's field read "30/s" beside a legend's "1,800/min"), where
+/// it is a whole number and the chart is `wide`: "capacity 30/s = 1,800/min".
+fn capacity_label(per_min: f64, wide: bool) -> String {
+    let per_s = per_min / 60.0;
+    if wide && per_s >= 1.0 && per_s == per_s.round() {
+        format!("capacity {}/s = {}/min", compact(per_s), compact(per_min))
+    } else {
+        format!("capacity {}/min", compact(per_min))
+    }
+}
+
 fn compact(value: f64) -> String {
     let short = |scaled: f64, unit: &str| {
         let text = format!("{scaled:.1}");
@@ -465,6 +480,17 @@ mod tests {
     use super::*;
     use crate::chart::{svg_read, to_svg};
     use crate::storm::simulate_fluid;
+
+    /// The capacity line says its rate a second, as the field gives it, where that is whole and
+    /// the chart is not a phone's.
+    #[test]
+    fn the_capacity_legend_gives_the_rate_a_second_too() {
+        assert_eq!(capacity_label(1_800.0, true), "capacity 30/s = 1,800/min");
+        assert_eq!(capacity_label(25_200.0, true), "capacity 420/s = 25.2k/min");
+        assert_eq!(capacity_label(1_000.0, true), "capacity 1,000/min");
+        assert_eq!(capacity_label(30.0, true), "capacity 30/min");
+        assert_eq!(capacity_label(1_800.0, false), "capacity 1,800/min");
+    }
 
     /// The storm of `spec` alone, 900 × 420, labelled as the article's fixed interval.
     fn one_storm_svg(spec: crate::storm::Spec, options: &ChartOptions) -> String {
@@ -608,7 +634,7 @@ mod tests {
             draw(area, &two, &ChartOptions::default())
         })
         .unwrap();
-        assert!(single.contains("fixed 30 s") && single.contains("capacity 1,800"));
+        assert!(single.contains("fixed 30 s") && single.contains("capacity 30/s = 1,800/min"));
         assert!(compare.contains("with a 10% budget"));
         assert!(compare.matches("<polyline").count() > single.matches("<polyline").count());
         // The first series' opaque band of first attempts lies under the compared series' line.

@@ -36,7 +36,9 @@ pub use slider::{slider_position, slider_stops, slider_text};
 pub use staleness::{
     apply_suggestion, chart_of as staleness_chart_of, staleness_chart, staleness_export,
 };
-pub use survival::{checked_survival_plan, survival_error, survival_plan, survival_rows};
+pub use survival::{
+    checked_survival_plan, survival_axes_errors, survival_error, survival_plan, survival_rows,
+};
 pub use table::{view_csv, NumberTable};
 pub use views::{
     gap_list, inactive_controls, inactive_fields, inactive_notices, jitter_params, policy_params,

@@ -59,6 +59,24 @@ pub fn checked_survival_plan(settings: &Settings) -> Result<Plan, Error> {
     }
 }
 
+/// Every survival axis whose own text is refused (the other two at their defaults), each as
+/// the page shows it: a link with three bad axes was told one at a time, fixed, then told the
+/// next, where the map's refusal names the first.
+pub fn survival_axes_errors(settings: &Settings) -> Vec<PageError> {
+    let (outages, headroom, steps) = crate::survival::DEFAULT_TEXT;
+    [
+        (settings.get("outages"), headroom, steps),
+        (outages, settings.get("headroom"), steps),
+        (outages, headroom, settings.get("steps")),
+    ]
+    .into_iter()
+    .filter_map(|(outages, headroom, steps)| {
+        crate::survival::Axes::from_text(outages, headroom, steps).err()
+    })
+    .map(|error| PageError::from(error).quoting(settings))
+    .collect()
+}
+
 /// A refusal of the survival map as the page shows it. On the engine `auto` the map runs every
 /// cell on the fluid engine (the storm chart may run on the discrete one): a cell the fluid
 /// engine cannot run (decorrelated jitter) is no control's fault, and is said in the map's

@@ -167,6 +167,15 @@ pub fn survival_jobs(
     to_js(&plan.pieces(workers))
 }
 
+/// Every survival axis (`outages`, `headroom`, `steps`) whose own text is refused, each as
+/// `{ setting, message }`: the map's refusal (`survivalJobs`) names only the first.
+#[wasm_bindgen(js_name = survivalAxesErrors, unchecked_return_type = "PageError[]")]
+pub fn survival_axes_errors(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+) -> Result<JsValue, JsValue> {
+    to_js(&page::survival_axes_errors(&settings(values)?))
+}
+
 /// The rows of one piece of the survival map (`series`, `headrooms`: a pair from
 /// [`survival_jobs`]), every cell simulated. `computeView("survival", ...)` computes them all
 /// at once.

@@ -56,7 +56,7 @@ fn figures_are_svg_from_the_same_chart_functions() {
         ("timeline", "gives up at 24 h 02 min"),
         ("distribution", "unjittered 24 h 02 min"),
         ("herd", "without jitter: 1,000 in one second"),
-        ("storm", "capacity 1,800/min"),
+        ("storm", "capacity 30/s = 1,800/min"),
     ] {
         let policy = [
             "figure",

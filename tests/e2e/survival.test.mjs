@@ -260,6 +260,26 @@ test('an invalid map in a link is refused in the survival section and in the sta
   }
 });
 
+test('a link with every axis invalid is told all three at once, next to each field', { timeout: 120_000 }, async () => {
+  const { context, page: p, problems } = await openInvalid(new URL('#steps=64x17&outages=10s..8d&headroom=0..5', baseUrl).href);
+  try {
+    await until(async () => /^not everything was redrawn/.test(await textOf(p, '#status')), 'the status to report the invalid input', 30_000);
+    for (const [field, message] of [
+      ['steps', 'steps must be from 2 to 64 steps on each axis and at most 1024 cells'],
+      ['outages', 'outages must be two durations from 1 s to'],
+      ['headroom', 'headroom must be'],
+    ]) {
+      assert.ok(((await textOf(p, `#${field}-error`)) ?? '').includes(message), `#${field}-error reads ${JSON.stringify(await textOf(p, `#${field}-error`))}`);
+      assert.equal(await p.locator(`#${field}-text`).getAttribute('aria-invalid'), 'true', `#${field}-text`);
+    }
+    // The section says the map's own refusal: one of them.
+    assert.ok((await caption(p)).startsWith('The survival map cannot be computed: '), await caption(p));
+    assertNoProblems(problems);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a map fixed after its refusal is computed, and the caption no longer refuses it', { timeout: 120_000 }, async () => {
   const { context, page: p, problems } = await openInvalid(new URL('#steps=100x1', baseUrl).href);
   try {

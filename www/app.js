@@ -346,10 +346,14 @@ function showErrors(errors) {
       // stayed at full strength, read as current).
       if (view === 'timeline') for (const id of ['facts', 'schedule-box']) $(id).classList.toggle('stale', out);
     }
-    // The survival section says why it has no map itself (showSurvivalRefusal).
+    // The survival section says why it has no map itself (showSurvivalRefusal), and holds its
+    // exports for its own reasons.
     if (view !== 'survival') {
       const why = out ? sorted.find((error) => !error.view || error.view === view) : undefined;
       showNotRedrawn(view, why ? why.message : null);
+      // An out-of-date chart's downloads were of the older picture, named after the inputs
+      // now refused.
+      holdExports(view, out ? STALE_EXPORTS : null);
     }
   }
 }
@@ -499,18 +503,26 @@ function showSurvivalRefusal(error) {
 /** A refused map shows its message in the map's place: no empty box, no exports of nothing. */
 function markSurvivalRefused(refused) {
   $('survival').closest('figure').classList.toggle('refused', refused);
-  holdSurvivalExports(refused ? 'the survival map cannot be computed' : null);
+  holdExports('survival', refused ? 'the survival map cannot be computed' : null);
 }
+
+// Why an out-of-date chart's exports wait.
+const STALE_EXPORTS = 'out of date: fix the highlighted input first';
 
 // Why the map's exports wait while it fills in.
 const WHOLE_MAP_PENDING = 'available once the whole map is computed';
 
-/** The map's exports wait, for `why` (or not, when null): a map still filling in, exported,
- * would pass for the whole map. Marked `aria-disabled` rather than disabled, so that a button
- * the keyboard is on keeps the focus (a disabled one dropped it to the page's body); a click on
- * one does nothing (`ignoreHeldExports`). */
-function holdSurvivalExports(why) {
-  for (const button of $('survival').closest('figure').querySelectorAll('.exports button')) {
+/** `view`'s exports wait, for `why` (or not, when null): a chart out of date, or a survival
+ * map still filling in, exported, would pass for the current one. Marked `aria-disabled` rather than
+ * disabled, so that a button the keyboard is on keeps the focus (a disabled one dropped it to
+ * the page's body); a click on one does nothing (`ignoreHeldExports`). The timeline's are its
+ * figure's and the schedule table's. */
+function holdExports(view, why) {
+  const buttons = [...$(view).closest('figure').querySelectorAll('.exports button')];
+  if (view === 'timeline') buttons.push(...$('export-csv').closest('.exports').querySelectorAll('button'));
+  for (const button of buttons) {
+    // Only what changes is written: every write would cost the next layout.
+    if ((button.getAttribute('aria-disabled') === 'true' ? button.title : null) === why) continue;
     if (why === null) {
       button.removeAttribute('aria-disabled');
       button.removeAttribute('title');
@@ -521,10 +533,10 @@ function holdSurvivalExports(why) {
   }
 }
 
-/** Clicks on an export held by `holdSurvivalExports` stop before its handler. */
+/** Clicks on an export held by `holdExports` stop before its handler. */
 function ignoreHeldExports() {
-  $('survival').closest('figure').addEventListener('click', (event) => {
-    if (event.target.closest?.('button[aria-disabled="true"]')) {
+  document.querySelector('main').addEventListener('click', (event) => {
+    if (event.target.closest?.('.exports button[aria-disabled="true"]')) {
       event.stopImmediatePropagation();
       event.preventDefault();
     }
@@ -595,7 +607,7 @@ const render = (() => {
     try {
       draw('survival', last.computed);
       lastComputed.get('survival').whole = true;
-      holdSurvivalExports(null);
+      holdExports('survival', null);
     } catch (error) {
       errors.push({ ...asError(error), view: 'survival' });
     }
@@ -712,7 +724,7 @@ const render = (() => {
       // section waits again.
       if (survivalWanted) {
         draw('survival', { view: 'survival', rows: [] });
-        holdSurvivalExports(WHOLE_MAP_PENDING);
+        holdExports('survival', WHOLE_MAP_PENDING);
       }
       else $('survival-caption').textContent = survivalWaiting;
     }
@@ -783,7 +795,7 @@ const render = (() => {
           errors.push({ ...asError(error), view });
         }
         if (view === 'survival') {
-          holdSurvivalExports(partial ? WHOLE_MAP_PENDING : null);
+          holdExports('survival', partial ? WHOLE_MAP_PENDING : null);
           const last = lastComputed.get('survival');
           if (!partial && last?.computed === computed) last.whole = true;
         }

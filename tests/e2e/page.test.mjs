@@ -237,11 +237,28 @@ test('an invalid base shows an inline error and keeps the last good figure', { t
     const dimmed = () => page.$$eval('canvas.stale', (canvases) => canvases.map((c) => c.id).sort());
     await until(async () => (await dimmed()).length === 6, 'every chart to be marked out of date');
     assert.deepEqual(await dimmed(), ['distribution', 'herd', 'staleness', 'storm', 'survival', 'timeline']);
+    // Their downloads wait: they were of the older picture, named after the inputs now refused.
+    const held = () => page.$$eval('.exports button[aria-disabled="true"]', (buttons) => buttons.map((b) => b.id).sort());
+    await until(async () => (await held()).includes('export-csv'), 'the exports to wait');
+    for (const id of ['export-timeline-png', 'export-csv', 'copy-markdown', 'export-herd-svg', 'export-storm-numbers-csv', 'export-staleness-json']) {
+      assert.ok((await held()).includes(id), `#${id} waits: ${JSON.stringify(await held())}`);
+    }
+    assert.equal(await page.locator('#export-timeline-png').getAttribute('title'), 'out of date: fix the highlighted input first');
+    let downloads = 0;
+    page.on('download', () => { downloads += 1; });
+    for (const id of ['export-timeline-png', 'export-csv']) {
+      await page.focus(`#${id}`);
+      await page.keyboard.press('Enter');
+    }
+    await page.waitForTimeout(500);
+    assert.equal(downloads, 0, 'a held export downloads nothing');
 
     const beforeRenders = await statusChanges(page);
     await page.fill('#base-text', '45s');
     await nextRender(page, beforeRenders);
     await until(async () => (await dimmed()).length === 0, 'the redrawn charts to be current again');
+    await until(async () => !(await held()).includes('export-csv'), 'the exports to be back');
+    assert.deepEqual((await held()).filter((id) => !id.startsWith('export-survival')), [], 'every chart\'s exports are back');
     await until(async () => {
       const state = await fieldError(page, 'base');
       return (state.text === '' || !state.visible) && state.invalid !== 'true';

@@ -458,9 +458,10 @@ pub fn cap_answer(policy: &Policy, deadline_s: f64, attempts: u32) -> Result<Str
                 _ => format!("{fewest} to {most}"),
             };
             // Said as who reaches it how: "9 to 2,881 attempts reach it, as does a shorter
-            // base" left the reader asking with what cap (outside review).
+            // base" left the reader asking with what (outside review); each count reaches it
+            // with a cap of its own, where the cap plays a part at all.
             format!(
-                "with {counts} attempts a cap reaches it, and with {} a shorter base does",
+                "with {counts} attempts it can be reached, and with {} a shorter base reaches it",
                 format_count(f64::from(attempts))
             )
         }

@@ -28,7 +28,7 @@ import init, {
 } from './pkg/backoff_lab.js';
 import { Computer } from './compute.js';
 import { RowPool } from './row-pool.js';
-import { copyReportMarkdown, exportChartCsv, exportPng, exportReport, exportSvg } from './exports.js';
+import { copyReportMarkdown, exportChartCsv, exportPng, exportReport, exportSvg, say as sayExport } from './exports.js';
 import { fillScheduleTable } from './schedule-table.js';
 import {
   Progress, chartOptions, copyText, fillCaption, fillNumberTable, isDark, listItems, notDrawnCaption, outOfDateNote, sizeCanvas,
@@ -351,9 +351,9 @@ function showErrors(errors) {
     if (view !== 'survival') {
       const why = out ? sorted.find((error) => !error.view || error.view === view) : undefined;
       showNotRedrawn(view, why ? why.message : null);
-      // An out-of-date chart's downloads were of the older picture, named after the inputs
-      // now refused.
-      holdExports(view, out ? STALE_EXPORTS : null);
+      // An out-of-date chart's downloads were of the older picture, while the fields show
+      // other inputs.
+      holdExports(view, out ? (why?.stopped ? STOPPED_EXPORTS : STALE_EXPORTS) : null);
     }
   }
 }
@@ -488,8 +488,13 @@ function survivalRefusal(settings) {
 /** The map's refusal and every other axis refused on its own: a link with three bad axes was
  * told one at a time. */
 function survivalRefusals(settings, refusal) {
-  const others = survivalAxesErrors(settings).filter((error) => error.setting !== refusal.setting);
-  return [refusal, ...others];
+  try {
+    const others = survivalAxesErrors(settings).filter((error) => error.setting !== refusal.setting);
+    return [refusal, ...others];
+  } catch {
+    // Settings the core cannot read: the map's own refusal says so.
+    return [refusal];
+  }
 }
 
 /** The survival section says why there is no map, in its caption and its canvas' label. */
@@ -506,8 +511,9 @@ function markSurvivalRefused(refused) {
   holdExports('survival', refused ? 'the survival map cannot be computed' : null);
 }
 
-// Why an out-of-date chart's exports wait.
-const STALE_EXPORTS = 'out of date: fix the highlighted input first';
+// Why an out-of-date chart's exports wait: an input refused, or its computation stopped.
+const STALE_EXPORTS = 'out of date until the highlighted input is fixed';
+const STOPPED_EXPORTS = 'stopped before it was redrawn';
 
 // Why the map's exports wait while it fills in.
 const WHOLE_MAP_PENDING = 'available once the whole map is computed';
@@ -533,12 +539,15 @@ function holdExports(view, why) {
   }
 }
 
-/** Clicks on an export held by `holdExports` stop before its handler. */
+/** Clicks on an export held by `holdExports` stop before its handler, and its group's status
+ * says why (the title alone is unseen on a touch screen). */
 function ignoreHeldExports() {
   document.querySelector('main').addEventListener('click', (event) => {
-    if (event.target.closest?.('.exports button[aria-disabled="true"]')) {
+    const held = event.target.closest?.('.exports button[aria-disabled="true"]');
+    if (held) {
       event.stopImmediatePropagation();
       event.preventDefault();
+      sayExport(held, `${held.title.charAt(0).toUpperCase()}${held.title.slice(1)}.`);
     }
   }, true);
 }
@@ -827,7 +836,7 @@ const render = (() => {
     const entry = pending.get(view);
     if (!entry) return;
     entry.handle.cancel();
-    errors.push({ message: `the ${view} chart was stopped before it was redrawn`, setting: null, view });
+    errors.push({ message: `the ${view} chart was stopped before it was redrawn`, setting: null, view, stopped: true });
     settle(view);
   };
   return render;

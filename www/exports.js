@@ -6,7 +6,7 @@ import { viewCsv, viewSvg } from './pkg/backoff_lab.js';
 import { chartOptions, copyText, download } from './ui.js';
 
 /** The status next to a group of export buttons. */
-function say(button, text) {
+export function say(button, text) {
   const status = button.closest('.exports')?.querySelector('.export-status');
   if (status) status.textContent = text;
 }

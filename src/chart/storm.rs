@@ -423,8 +423,6 @@ fn axis_count(value: f64) -> String {
     }
 }
 
-/// 12600 → "12.6k", 1800 → "1,800", 2500000 → "2.5M", 100000 → "100k" (a tick at a round
-/// number reads as one, not "100.0k").
 /// The capacity line's legend on the per-minute axis, with the rate a second as a destination's
 /// capacity is usually given (the page's field read "30/s" beside a legend's "1,800/min"), where
 /// it is a whole number and the chart is `wide`: "capacity 30/s = 1,800/min".
@@ -437,6 +435,8 @@ fn capacity_label(per_min: f64, wide: bool) -> String {
     }
 }
 
+/// 12600 → "12.6k", 1800 → "1,800", 2500000 → "2.5M", 100000 → "100k" (a tick at a round
+/// number reads as one, not "100.0k").
 fn compact(value: f64) -> String {
     let short = |scaled: f64, unit: &str| {
         let text = format!("{scaled:.1}");

@@ -51,8 +51,13 @@ pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
                 valid,
             } if engine == backoff_lab::Engine::Discrete && !steps_given => Error::OutOfRange {
                 field: "engine",
-                value,
-                valid,
+                // Said as an engine: "--engine must be at most 200000000 delivery-attempts"
+                // read as if an engine were a count.
+                value: format!("discrete ({value})"),
+                valid: format!(
+                    "fluid or auto for the default {} map: {valid}",
+                    backoff_lab::survival::DEFAULT_TEXT.2
+                ),
             },
             other => other,
         }

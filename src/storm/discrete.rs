@@ -159,13 +159,14 @@ impl Refusal {
     /// `detail`), as `got` says.
     fn past(&self, limit: &str, detail: &str, got: String) -> Error {
         match &self.most_attempts {
-            Some((most, why)) => Error::out_of_range(
-                "attempts",
-                format!("{} ({got})", self.attempts),
-                format!(
-                    "at most {most} for this storm on the fluid or auto engine ({}), or {}, as the discrete engine takes {limit} {detail}",
-                    why.reason, self.less
+            Some((most, why)) => why.attempts_error(
+                *most,
+                "the fluid or auto engine",
+                &format!(
+                    "{}, as the discrete engine takes {limit} {detail}",
+                    self.less
                 ),
+                format!("{} ({got})", self.attempts),
             ),
             None => Error::out_of_range(
                 self.field,

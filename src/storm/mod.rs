@@ -265,7 +265,19 @@ pub fn simulate_until(
     let discrete =
         || discrete::simulate_within(scenario, keep_seconds, MAX_DISCRETE_ATTEMPTS, until_s);
     match engine {
-        Engine::Fluid => fluid::simulate_fluid_until(scenario, keep_seconds, until_s),
+        Engine::Fluid => {
+            // A schedule too long for the engine names its attempts, with the most it runs:
+            // "engine must be discrete here" sent the reader to an engine that refused it too.
+            if let Some((most, why)) = fluid::most_attempts_of(scenario) {
+                return Err(why.attempts_error(
+                    most,
+                    "the fluid engine",
+                    "the discrete engine",
+                    scenario.policy.attempts().to_string(),
+                ));
+            }
+            fluid::simulate_fluid_until(scenario, keep_seconds, until_s)
+        }
         Engine::Discrete => discrete(),
         Engine::Auto => {
             let Some(why) = fluid::unrepresentable(scenario, scenario.units()) else {

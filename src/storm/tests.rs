@@ -563,8 +563,8 @@ fn a_storm_too_long_for_either_engine_names_attempts_and_the_most_the_fluid_engi
         };
         assert_eq!(*field, "attempts", "{refused}");
         assert!(
-            valid.contains("for this storm on the fluid or auto engine (the fluid engine takes at most 500000000 class-seconds")
-                && valid.contains(", or less traffic, as the discrete engine takes at most "),
+            valid.contains("for this storm on the fluid or auto engine: the fluid engine takes at most 500000000 class-seconds")
+                && valid.contains("; or less traffic, as the discrete engine takes at most "),
             "{refused}"
         );
         let most: u32 = valid
@@ -578,6 +578,12 @@ fn a_storm_too_long_for_either_engine_names_attempts_and_the_most_the_fluid_engi
         };
         assert_eq!(fluid(most), None, "{refused}");
         assert!(fluid(most + 1).is_some(), "{refused}");
+        // Asked of the fluid engine, the same schedule names its attempts too, with the same
+        // most: "engine must be discrete here" sent the reader to an engine that refuses it
+        // as well.
+        let on_fluid = simulate(&micro(10_000, arrivals), Engine::Fluid, false).unwrap_err();
+        let told = format!("attempts must be at most {most} for this storm on the fluid engine: ");
+        assert!(on_fluid.to_string().starts_with(&told), "{on_fluid}");
     }
     // A storm the fluid engine refuses for other reasons still names its volume.
     let decorrelated = super::discrete::simulate_within(

@@ -258,10 +258,11 @@ fn check_deliveries(yours: &Spec, axes: &Axes) -> Result<(), Error> {
 
 /// Refuses a map whose worst-case work exceeds [`MAX_MAP_WORK`], before any cell runs: its
 /// rows' and, when there is one, your scenario's own cell (`own`, its storm). The refusal names
-/// `steps`, unless a discrete map would be over the limit with the fewest steps (2×2) and both
-/// outages at the axis' low end: no change of the axes brings it under, so it names `arrivals`,
-/// with the most the map takes (the discrete engine's work is in proportion to the arrival
-/// rate); "fewer steps" sent the reader of a 2×2 map to a limit it could not follow.
+/// `steps`, but on the discrete engine: `arrivals` when even the smallest map (2×2 steps of
+/// outages of 1 s and 2 s) is over the limit, as no change of the axes brings it under, with
+/// the most rate the map as given takes (its work is in proportion to the rate; rounded down
+/// to 6 significant digits); else `outages` for a 2×2 map, whose steps cannot be fewer ("fewer
+/// steps" sent the reader of a 2×2 map to a limit it could not follow).
 fn check_work(
     specs: &[(String, Spec)],
     own: Option<&Spec>,
@@ -302,23 +303,52 @@ fn check_work(
          it starts",
         most.unwrap_or(0)
     );
-    let shortest = axes.outages_s.iter().copied().fold(f64::MAX, f64::min);
-    let smallest = map_work(specs, own, &[shortest; 2], 2, engine);
-    if let (Engine::Discrete, Some((_, yours))) = (engine, specs.first()) {
-        if smallest > limit {
-            let arrivals = yours.arrivals_per_s;
-            let other_ways = ways
-                .replacen("fewer steps, shorter outages, ", "", 1)
-                .replacen("fewer steps, shorter outages or ", "", 1);
+    if engine == Engine::Discrete {
+        // The smallest map there is: 2x2 steps of outages of 1 s and 2 s.
+        let smallest = map_work(specs, own, &[1.0, 2.0], 2, engine);
+        let without = |ways: &str, cut: &[&str]| {
+            cut.iter()
+                .fold(ways.to_string(), |ways, cut| ways.replacen(cut, "", 1))
+        };
+        if let (true, Some((_, yours))) = (smallest > limit, specs.first()) {
+            // Rounded down to the digits written, so that the rate quoted runs.
+            let most = floor_significant(yours.arrivals_per_s * limit / work, 6);
             return Err(Error::out_of_range(
                 "arrivals",
-                crate::storm::quoted_rate(arrivals),
+                crate::storm::quoted_rate(yours.arrivals_per_s),
                 format!(
                     "at most {} for this map on the discrete engine: at most {limit} {unit} \
-                     ({what}), and even 2x2 steps at its shortest outage are {} at worst; or \
-                     {other_ways}",
-                    crate::storm::quoted_rate(arrivals * limit / work),
+                     ({what}), and even a 2x2 map of outages of 1 s and 2 s is {} \
+                     delivery-attempts at worst; or else {}",
+                    crate::storm::quoted_rate(most),
                     smallest.round(),
+                    without(
+                        ways,
+                        &[
+                            "fewer steps, shorter outages, ",
+                            "fewer steps, shorter outages or "
+                        ]
+                    ),
+                ),
+            ));
+        }
+        if axes.outages_s.len() == 2 && axes.headroom.len() == 2 {
+            // No fewer steps: a 2x2 map was told "fewer steps" (outside review).
+            return Err(Error::out_of_range(
+                "outages",
+                format!("a 2x2 map of {} {unit} at worst", work.round()),
+                format!(
+                    "shorter for this map on the discrete engine: at most {limit} \
+                     {unit} ({what}), which a 2x2 map of outages of 1 s and 2 s is within ({} \
+                     at worst); or else {}",
+                    smallest.round(),
+                    without(
+                        ways,
+                        &[
+                            "fewer steps, shorter outages, ",
+                            "fewer steps, shorter outages or "
+                        ]
+                    ),
                 ),
             ));
         }
@@ -329,6 +359,12 @@ fn check_work(
         // The range as every refusal writes one, without grouping (README).
         format!("at most {limit} {unit} ({what}): {ways}"),
     ))
+}
+
+/// `value` rounded down to `digits` significant digits.
+fn floor_significant(value: f64, digits: i32) -> f64 {
+    let step = 10f64.powi(value.log10().floor() as i32 - digits + 1);
+    (value / step).floor() * step
 }
 
 /// A map's work at worst on `engine`, over `outages_s` and `rows` headrooms: simulated seconds ×

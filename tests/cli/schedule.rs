@@ -374,8 +374,8 @@ fn solve_cap_says_when_even_the_base_overshoots() {
     assert_eq!(
         solve_cap("30s", "3", "14", "100"),
         "A cap of 30 s, the smallest there is (the base), makes 14 attempts reach \
-         6.5 min, past the 100 s asked: with 3 or 4 attempts a cap reaches it, and with 14 a \
-         shorter base does.\n"
+         6.5 min, past the 100 s asked: with 3 or 4 attempts it can be reached, and with 14 a \
+         shorter base reaches it.\n"
     );
 }
 
@@ -393,8 +393,8 @@ fn solve_cap_suggests_only_what_reaches_the_deadline() {
     let said = solve_cap("30s", "1", "14", "90s");
     assert!(
         said.ends_with(
-            "past the 90 s asked: with 4 attempts a cap reaches it, and with 14 a shorter base \
-             does.\n"
+            "past the 90 s asked: with 4 attempts it can be reached, and with 14 a shorter base \
+             reaches it.\n"
         ),
         "{said}"
     );

@@ -229,6 +229,9 @@ test('Stop ends a computation and leaves no progress behind', { timeout: 120_000
     );
     assert.match(await textOf(page, '#form-error'), /the distribution chart was stopped/);
     assert.match(await textOf(page, '#status'), /^not everything was redrawn/);
+    // Its downloads of the older picture wait, saying why: nothing is highlighted to fix.
+    assert.equal(await page.locator('#export-distribution-png').getAttribute('title'), 'stopped before it was redrawn');
+    assert.equal(await page.locator('#export-herd-png').getAttribute('aria-disabled'), null, 'the herd\'s exports are the herd\'s');
   });
 });
 

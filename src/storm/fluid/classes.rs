@@ -29,6 +29,21 @@ pub(crate) struct Unrepresentable {
     pub by_attempts: bool,
 }
 
+impl Unrepresentable {
+    /// The refusal of a schedule too long for the fluid engine as `attempts`: at most `most`
+    /// "for this storm on {engines}: {reason}; or {or}".
+    pub(crate) fn attempts_error(&self, most: u32, engines: &str, or: &str, got: String) -> Error {
+        Error::out_of_range(
+            "attempts",
+            got,
+            format!(
+                "at most {most} for this storm on {engines}: {}; or {or}",
+                self.reason
+            ),
+        )
+    }
+}
+
 impl From<Unrepresentable> for Error {
     fn from(why: Unrepresentable) -> Error {
         Error::out_of_range(

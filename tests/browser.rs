@@ -840,6 +840,17 @@ fn work_beyond_the_limits_is_refused_with_the_clis_messages() {
         js_sys::Reflect::get(&err, &"field".into()).unwrap(),
         JsValue::from("samples")
     );
+    // A storm too long for the fluid engine and too much work for the discrete one names its
+    // attempts, with the most the fluid engine runs, as the CLI does (tests/cli/limits.rs).
+    let input = r#"{"base": 0.000001, "multiplier": 1, "cap": 0.000001, "attempts": 10000, "arrivals": "20/s"}"#;
+    let err: js_sys::Error = backoff_lab::wasm::api::storm(params(input))
+        .expect_err("1.44e9 attempts at worst")
+        .dyn_into()
+        .unwrap();
+    assert_eq!(
+        String::from(err.message()),
+        "attempts must be at most 8548 for this storm on the fluid or auto engine: the fluid engine takes at most 500000000 class-seconds (attempts × seconds simulated); or less traffic, as the discrete engine takes at most 1000000000 attempts at worst (deliveries × attempts per delivery, refused before it starts), got 10000 (144000 deliveries × 10000 attempts)"
+    );
 }
 
 #[wasm_bindgen_test]

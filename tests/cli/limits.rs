@@ -6,7 +6,7 @@ use crate::common::{refused, run, stderr, stdout};
 #[test]
 fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages() {
     // The same texts as the JS API's and the page's (tests/browser.rs, the e2e tests).
-    let cases: [(&[&str], &str); 3] = [
+    let cases: [(&[&str], &str); 4] = [
         (
             &["jitter", "--samples", "1000000", "--attempts", "10000"],
             "error: --samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2000000000 drawn gaps), got 1000000",
@@ -18,6 +18,10 @@ fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages(
         (
             &["storm", "--arrivals", "1000/s", "--traffic", "2h"],
             "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
+        ),
+        (
+            &["storm", "--base", "1us", "--multiplier", "1", "--cap", "1us", "--attempts", "10000", "--arrivals", "20/s"],
+            "error: --attempts must be at most 8548 for this storm on the fluid or auto engine: the fluid engine takes at most 500000000 class-seconds (attempts × seconds simulated); or less traffic, as the discrete engine takes at most 1000000000 attempts at worst (deliveries × attempts per delivery, refused before it starts), got 10000 (144000 deliveries × 10000 attempts)",
         ),
     ];
     for (args, expected) in cases {

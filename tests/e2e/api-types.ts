@@ -41,6 +41,7 @@ import init, {
   storm,
   stormSvg,
   survival,
+  survivalAxesErrors,
   survivalExport,
   survivalJobs,
   viewCsv,
@@ -55,6 +56,7 @@ import type {
   Drawn,
   ElementState,
   NumberTable,
+  PageError,
   Herd,
   HerdSummary,
   GiveUpParams,
@@ -149,7 +151,9 @@ export async function everyExport(): Promise<string[]> {
   const jobs: Array<[number, number[]]> = survivalJobs(settings, 2);
   const row: SurvivalRow = computeSurvivalRows(settings, jobs[0][0], jobs[0][1])[0];
   const mapCsv: string = survivalExport(settings, { view: 'survival', rows: [row] }, 'csv');
-  const cellOutcome: string = row.cells[0].outcome + map.caption + mapCsv + String(cliff ?? 0);
+  const axisErrors: PageError[] = survivalAxesErrors(settings);
+  const axisSaid: string = axisErrors.map((e) => `${e.setting ?? ''}: ${e.message}`).join('\n');
+  const cellOutcome: string = row.cells[0].outcome + map.caption + mapCsv + axisSaid + String(cliff ?? 0);
   memo.free();
   try {
     schedule({ base: 'abc', multiplier: 3, cap: '3h', attempts: 14 });

@@ -359,7 +359,12 @@ fn jittered_give_up(settings: &Settings) -> Option<String> {
             "{with} a delivery gives up after {} on average; {rest}",
             crate::format_duration(mean)
         ),
-        None => format!("{with} the give-up time varies from delivery to delivery; {rest}"),
+        // Decorrelated jitter's mean is an estimate by sampling, too costly for the facts,
+        // which follow each slider step on the page's thread: the jitter chart's caption has it.
+        None => format!(
+            "{with} the give-up time varies from delivery to delivery (the jitter chart's \
+             caption estimates its average); {rest}"
+        ),
     })
 }
 

@@ -243,7 +243,11 @@ impl Engine {
 
 /// Runs `scenario` on a simulating engine (`Auto`: the fluid one where it represents the
 /// scenario, else the discrete one); the arithmetic view has its own report
-/// ([`arithmetic_view`]) and is refused here.
+/// ([`arithmetic_view`]) and is refused here. A schedule that stops after a count of attempts
+/// and is too long for the fluid engine (its history cells or class-seconds) is refused as
+/// `attempts`, with the most attempts the fluid engine runs for this storm (found by bisection),
+/// on the fluid engine and wherever the discrete engine's work limits refuse it too; other
+/// refusals for too much work name the traffic (or the batch).
 pub fn simulate(
     scenario: &Scenario,
     engine: Engine,

@@ -827,30 +827,31 @@ fn presets_state_and_exports_through_the_js_api() {
 
 #[wasm_bindgen_test]
 fn work_beyond_the_limits_is_refused_with_the_clis_messages() {
-    let input = r#"{"base": 1, "multiplier": 1, "cap": 1, "attempts": 10000, "mode": "full", "seed": 1, "samples": 1000000}"#;
-    let err: js_sys::Error = backoff_lab::wasm::api::jitter(params(input))
-        .expect_err("a billion draws")
-        .dyn_into()
-        .unwrap();
-    assert_eq!(
-        String::from(err.message()),
-        "samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2000000000 drawn gaps), got 1000000"
-    );
-    assert_eq!(
-        js_sys::Reflect::get(&err, &"field".into()).unwrap(),
-        JsValue::from("samples")
-    );
+    use backoff_lab::wasm::api::{jitter, storm};
+    let billion_draws = r#"{"base": 1, "multiplier": 1, "cap": 1, "attempts": 10000, "mode": "full", "seed": 1, "samples": 1000000}"#;
     // A storm too long for the fluid engine and too much work for the discrete one names its
     // attempts, with the most the fluid engine runs, as the CLI does (tests/cli/limits.rs).
-    let input = r#"{"base": 0.000001, "multiplier": 1, "cap": 0.000001, "attempts": 10000, "arrivals": "20/s"}"#;
-    let err: js_sys::Error = backoff_lab::wasm::api::storm(params(input))
-        .expect_err("1.44e9 attempts at worst")
-        .dyn_into()
-        .unwrap();
-    assert_eq!(
-        String::from(err.message()),
-        "attempts must be at most 8548 for this storm on the fluid or auto engine: the fluid engine takes at most 500000000 class-seconds (attempts × seconds simulated); or less traffic, as the discrete engine takes at most 1000000000 attempts at worst (deliveries × attempts per delivery, refused before it starts), got 10000 (144000 deliveries × 10000 attempts)"
-    );
+    let too_long = r#"{"base": 0.000001, "multiplier": 1, "cap": 0.000001, "attempts": 10000, "arrivals": "20/s"}"#;
+    let cases = [
+        (
+            jitter(params(billion_draws)),
+            "samples",
+            "samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2000000000 drawn gaps), got 1000000",
+        ),
+        (
+            storm(params(too_long)),
+            "attempts",
+            "attempts must be at most 8548 for this storm on the fluid or auto engine: the fluid engine takes at most 500000000 class-seconds (attempts × seconds simulated); or less traffic, as the discrete engine takes at most 1000000000 attempts at worst (deliveries × attempts per delivery, refused before it starts), got 10000 (144000 deliveries × 10000 attempts)",
+        ),
+    ];
+    for (result, field, message) in cases {
+        let err: js_sys::Error = result.expect_err(message).dyn_into().unwrap();
+        assert_eq!(String::from(err.message()), message);
+        assert_eq!(
+            js_sys::Reflect::get(&err, &"field".into()).unwrap(),
+            JsValue::from(field)
+        );
+    }
 }
 
 #[wasm_bindgen_test]

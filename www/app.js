@@ -78,7 +78,7 @@ function syncSlider(field) {
   const text = $(`${field}-text`).value;
   // A screen reader says the field's value ("3 h"), not the thumb's position among the stops.
   slider.setAttribute('aria-valuetext', text.trim() || 'none');
-  const position = sliderPosition(field, text);
+  const position = sliderPosition(field, readControls());
   if (position === undefined) return;
   if (!config.sliderStops[field]) {
     // A number past the slider's end (a link's 41 attempts on a slider up to 40) stretches the

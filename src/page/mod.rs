@@ -32,7 +32,7 @@ pub use packed::{pack, unpack};
 pub use plotted::{check_plotted, MAX_PLOTTED};
 pub use resolve::{duration_text, edited, preset_settings, resolve};
 pub use settings::{decode_hash, encode_hash, DecodedState, Settings, MAX_HASH_LEN};
-pub use slider::{slider_position, slider_stops, slider_text};
+pub use slider::{slider_position, slider_position_in, slider_stops, slider_text};
 pub use staleness::{
     apply_suggestion, chart_of as staleness_chart_of, staleness_chart, staleness_export,
 };

@@ -35,6 +35,25 @@ pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
     ]
 }
 
+/// Where the thumb of `field`'s slider stands for the settings' value of the field, or `None`
+/// when the thumb keeps its place: the value is not a valid one of the field (see
+/// [`slider_position`]), or a formula's base and cap cross (a cap typed under the base, or a
+/// base over the cap). Crossed, both thumbs stay at the last schedule drawn, as the charts do
+/// while the cap is refused: the cap's thumb had followed a cap of 1 min to the left of a base
+/// of 1 h.
+pub fn slider_position_in(field: &str, settings: &super::Settings) -> Option<f64> {
+    let read = |key| crate::parse_duration(key, settings.get(key)).ok();
+    let formula = super::gap_list(settings.get("gaps")).is_empty();
+    if formula && matches!(field, "base" | "cap") {
+        if let (Some(base), Some(cap)) = (read("base"), read("cap")) {
+            if base > cap {
+                return None;
+            }
+        }
+    }
+    slider_position(field, settings.get(field))
+}
+
 /// Where the thumb of `field`'s slider stands for the `text` in its field, or `None` when the
 /// text is not a valid value of the field (the render says why, next to the field). A
 /// duration slider stands at the index of its stop nearest the duration, by ratio (2 min is
@@ -144,6 +163,33 @@ mod tests {
         for refused in ["", "0s", "-5s", "soon", "5 parsecs", "400d"] {
             assert_eq!(slider_position("cap", refused), None, "{refused:?}");
         }
+    }
+
+    /// A cap typed under the base (or a base over the cap) is refused, and neither thumb
+    /// follows it; uncrossed, both follow their fields, and a preset's listed gaps have no base
+    /// to cross.
+    #[test]
+    fn crossed_base_and_cap_keep_their_thumbs() {
+        let settings = |pairs: &[(&str, &str)]| {
+            let mut settings = crate::page::Settings::default();
+            for (key, value) in pairs {
+                settings.set(key, *value);
+            }
+            settings
+        };
+        let crossed = settings(&[("base", "1h"), ("cap", "1m")]);
+        assert_eq!(slider_position_in("cap", &crossed), None);
+        assert_eq!(slider_position_in("base", &crossed), None);
+        assert_eq!(
+            slider_position_in("attempts", &crossed),
+            slider_position("attempts", crossed.get("attempts")),
+            "the other sliders follow their fields"
+        );
+        let equal = settings(&[("base", "1h"), ("cap", "60 min")]);
+        assert_eq!(slider_position_in("cap", &equal), Some(11.0));
+        assert_eq!(slider_position_in("base", &equal), Some(19.0));
+        let listed = settings(&[("base", "1h"), ("cap", "1m"), ("gaps", "5s, 1m")]);
+        assert_eq!(slider_position_in("cap", &listed), Some(5.0));
     }
 
     #[test]

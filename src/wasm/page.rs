@@ -81,17 +81,17 @@ pub fn encode_state(
     Ok(page::encode_hash(&settings(values)?))
 }
 
-/// Where the thumb of `field`'s slider stands for the `text` typed into its field: a duration
-/// slider's nearest stop (its index), a number slider's number; `undefined` when the text does
-/// not read as the field's value.
+/// Where the thumb of `field`'s slider stands for the settings' value of the field: a duration
+/// slider's nearest stop (its index), a number slider's number; `undefined` when the thumb keeps
+/// its place (the text does not read as the field's value, or a base and a cap cross).
 #[wasm_bindgen(js_name = sliderPosition)]
 pub fn slider_position(
     #[wasm_bindgen(unchecked_param_type = "string")] field: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string")] value: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
 ) -> Result<Option<f64>, JsValue> {
-    Ok(page::slider_position(
+    Ok(page::slider_position_in(
         &text("field", &field)?,
-        &text("text", &value)?,
+        &settings(values)?,
     ))
 }
 

@@ -122,7 +122,7 @@ export async function everyExport(): Promise<string[]> {
   const decoded: DecodedState = decodeState('#preset=svix');
   const settings: Settings = settingEdited(decoded.settings, 'preset');
   const config: PageConfig = pageConfig();
-  const thumb: number | undefined = sliderPosition('budget', '10%');
+  const thumb: number | undefined = sliderPosition('budget', { ...settings, budget: '10%' });
   const view: View = config.views[0].name;
   const memo = new StormMemo();
   const preview: Settings | null = previewSettings('distribution', settings);

@@ -238,6 +238,21 @@ test('the base slider past the cap takes the cap with it, and the cap slider und
   });
 });
 
+test('a typed cap under the base moves neither thumb until the two no longer cross', { timeout: 60_000 }, async () => {
+  await withPage('#deadline=', async ({ page }) => {
+    const thumbs = () => page.evaluate(() => [document.getElementById('base').value, document.getElementById('cap').value]);
+    const before = await thumbs();
+    await page.fill('#cap-text', '10s');
+    await page.waitForFunction(() => document.getElementById('cap-error').textContent !== '');
+    assert.deepEqual(await thumbs(), before, 'the refused cap leaves both thumbs at the schedule drawn');
+    await page.fill('#base-text', '5s');
+    await page.waitForFunction(() => document.getElementById('cap-error').textContent === '');
+    const [base, cap] = await thumbs();
+    assert.notEqual(base, before[0], 'uncrossed, the base\'s thumb follows its field');
+    assert.equal(cap, '2', 'and the cap\'s stands at 10 s, its third stop');
+  });
+});
+
 test('choosing "your own policy" keeps the schedule; a new attempt count keeps the gaps', { timeout: 60_000 }, async () => {
   await withPage('', async ({ page }) => {
     await renderAfter(page, () => page.selectOption('#preset', 'svix'));

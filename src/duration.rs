@@ -236,23 +236,27 @@ pub fn format_distinct(a: f64, b: f64) -> (String, String) {
     }
 }
 
-/// A limit ("at most …") and the value given past it. The limit is written to the millisecond,
-/// rounded down, as [`format_cap`] writes it: rounded to the minute, the limit read `8 h 21 min`
-/// for 8 h 20 min 30 s, and itself was refused. Both are written to the millisecond where
-/// rounding would change them (`60 s`, but `12 days 12 h`).
+/// A limit ("at most …") and the value given past it. The limit is rounded down to the last
+/// digit [`format_cap`] writes (the millisecond from a second on, the microsecond under a
+/// second, the nanosecond under a millisecond): rounded to the minute, the limit read
+/// `8 h 21 min` for 8 h 20 min 30 s, and itself was refused; cut to the millisecond, 4.952 ms
+/// read "at most 4 ms". Both are written to that digit where rounding would change them
+/// (`60 s`, but `12 days 12 h`).
 ///
 /// # Example
 /// ```
 /// use backoff_lab::format_limit;
 /// assert_eq!(format_limit(30_030.0, 364.0 * 86_400.0), ("8 h 20 min 30 s".to_string(), "364 days".to_string()));
 /// assert_eq!(format_limit(9_999.0, 10_000.0), ("2 h 46 min 39 s".to_string(), "2 h 46 min 40 s".to_string()));
+/// assert_eq!(format_limit(0.004_952_7, 1.0).0, "4.952 ms");
 /// ```
 pub fn format_limit(limit: f64, given: f64) -> (String, String) {
-    let limit = if limit >= 0.001 {
-        (limit * 1000.0).floor() / 1000.0
-    } else {
-        limit
+    let digit = match limit {
+        l if l >= 1.0 => 1e3,
+        l if l >= 1e-3 => 1e6,
+        _ => 1e9,
     };
+    let limit = (limit * digit).floor() / digit;
     (format_unrounded(limit), format_unrounded(given))
 }
 

@@ -606,11 +606,13 @@ impl Schedule {
             .map(|row| row.attempt)
     }
 
-    /// How many attempts happen within `window_s` of the first failure (the first included).
+    /// How many attempts happen within `window_s` of the first failure (the first included),
+    /// an attempt at the window's end counting as inside it ([`crate::reaches::within`]: the
+    /// fourth of 100 ms gaps, at 0.30000000000000004 s, is inside a 300 ms window).
     pub fn attempts_within(&self, window_s: f64) -> usize {
         self.rows
             .iter()
-            .take_while(|row| row.elapsed_s <= window_s)
+            .take_while(|row| crate::reaches::within(row.elapsed_s, window_s))
             .count()
     }
 
@@ -750,6 +752,13 @@ mod tests {
         assert_eq!(schedule.give_up_s(), 86_520.0);
         assert_eq!(schedule.first_capped_attempt(), Some(8));
         assert_eq!(schedule.attempts_within(20.0 * 60.0), 5);
+        // Summed in binary, three 100 ms gaps end past 0.3 s: still at the window's end.
+        let tenths = Policy::explicit(&[0.1], None, Some(Stop::Attempts(8)))
+            .unwrap()
+            .schedule();
+        assert_eq!(tenths.attempts_within(0.3), 4);
+        assert_eq!(tenths.attempts_within(0.7), 8);
+        assert_eq!(tenths.attempts_within(0.299), 3);
         let last_five: f64 = schedule.rows()[9..].iter().filter_map(|r| r.gap_s).sum();
         assert_eq!(last_five, 15.0 * HOUR);
         assert_eq!(schedule.capped_share(), 7.0 * 10_800.0 / 86_520.0);

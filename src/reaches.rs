@@ -1,6 +1,7 @@
 //! When an attempt counts as at a time: the one rule behind "the first attempt at or past the
 //! give-up deadline", "the smallest cap that reaches the deadline", "an attempt at the
-//! recovery delivers" and "an attempt at the tolerance is fresh".
+//! recovery delivers", "an attempt at the tolerance is fresh" and "the attempts inside the
+//! early window".
 //!
 //! Attempt times are running sums of gaps in binary floating point, where decimal gaps are not
 //! exact: three 0.3 s gaps sum to 0.8999999999999999 s and ten 0.1 s gaps to

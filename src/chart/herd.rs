@@ -9,7 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
     dashed_line, draw_mesh, drawing_error, font, frame, nice_time_ticks, prepare, stroke,
-    tick_count, time_labels, y_label_room, ChartOptions, Legend, Theme,
+    tick_count, time_labels, wrapped, y_label_room, ChartOptions, Legend, Theme,
 };
 use crate::herd::{format_rate, Herd};
 use crate::number_text::{format_count, grouped};
@@ -42,6 +42,16 @@ pub fn draw<DB: DrawingBackend>(
     }
     let (options, theme) = prepare(area, options)?;
     let s = options.scale;
+    if herd.first_retry_per_second.iter().all(|&count| count == 0) {
+        // A schedule that gives up at its first attempt retries nothing: empty axes with
+        // "peak 0/s" read as a chart that failed to draw.
+        return draw_note(
+            area,
+            "no delivery is retried: the schedule gives up at its first attempt",
+            &theme,
+            s,
+        );
+    }
     // The spike is drawn under the spread unless it is the same herd.
     let spike = spike.filter(|sp| sp.mode != herd.mode);
     let extent = Extent::new(herd, spike);
@@ -69,24 +79,56 @@ pub fn draw<DB: DrawingBackend>(
         5,
         &|v: &f64| grouped(&format!("{v:.decimals$}")),
     )?;
-    let ticks = nice_time_ticks(0.0, extent.seconds, tick_count(width, s, 70.0));
+    // No tick finer than the bins (1 s at the narrowest): a lone bar at second 0 between ticks
+    // every 500 ms read as a burst narrower than its second.
+    let bins_across = (extent.seconds / extent.narrowest_bin_s()).floor() as usize;
+    let ticks = nice_time_ticks(
+        0.0,
+        extent.seconds,
+        tick_count(width, s, 70.0).min(bins_across),
+    );
     time_labels(area, &chart, &ticks, &theme, s, false)?;
 
-    if let Some(reference) = extent.reference {
-        let bars = extent.bars(reference, width);
+    let spike_bars = extent
+        .reference
+        .map(|reference| extent.bars(reference, width));
+    if let Some(bars) = &spike_bars {
         chart
-            .draw_series(extent.rectangles(&bars, spike_colour(&theme)))
+            .draw_series(extent.rectangles(bars, spike_colour(&theme).filled()))
+            .map_err(drawing_error)?;
+    }
+    let bars = extent.bars(extent.main, width);
+    chart
+        .draw_series(extent.rectangles(&bars, spread_colour(&theme).filled()))
+        .map_err(drawing_error)?;
+    if let Some(spike_bars) = &spike_bars {
+        // A spike bar the spread's covers whole (every first retry in one second either way,
+        // under a base of 1 µs) is outlined over it, as the legend promises it.
+        let hidden: Vec<Bar> = spike_bars
+            .iter()
+            .filter(|spike| {
+                bars.iter()
+                    .any(|bar| bar.span_s == spike.span_s && bar.rate_per_s >= spike.rate_per_s)
+            })
+            .cloned()
+            .collect();
+        let outline = spike_colour(&theme).stroke_width(stroke(2.0, s));
+        chart
+            .draw_series(extent.rectangles(&hidden, outline))
             .map_err(drawing_error)?;
         if extent.cut {
             // Wide bins average the spike away: its label says what it is, as the legend does.
             let in_one_second = spike.map_or(0.0, |sp| sp.unjittered_first_second().0);
-            draw_cuts(area, &chart, &bars, (extent.top, in_one_second), &theme, s)?;
+            draw_cuts(
+                area,
+                &chart,
+                spike_bars,
+                (extent.top, in_one_second),
+                &theme,
+                s,
+            )?;
         }
     }
-    let bars = extent.bars(extent.main, width);
-    chart
-        .draw_series(extent.rectangles(&bars, spread_colour(&theme)))
-        .map_err(drawing_error)?;
     let mean = herd.first_retry.mean_per_s;
     let mean_line = vec![(0.0, mean), (extent.seconds, mean)];
     let style = theme.secondary.stroke_width(stroke(1.5, s));
@@ -125,6 +167,7 @@ const CUT_RATIO: f64 = 4.0;
 
 /// A bar to draw: the seconds it spans, the rate it stands for (per second), and the width of
 /// the bins it stands for.
+#[derive(Clone)]
 struct Bar {
     span_s: (f64, f64),
     rate_per_s: f64,
@@ -202,17 +245,22 @@ impl<'a> Extent<'a> {
             .collect()
     }
 
-    /// The bars as rectangles, none past the axis' top.
-    fn rectangles(&self, bars: &[Bar], colour: RGBAColor) -> Vec<Rectangle<(f64, f64)>> {
+    /// The bars as rectangles in `style`, none past the axis' top.
+    fn rectangles(&self, bars: &[Bar], style: ShapeStyle) -> Vec<Rectangle<(f64, f64)>> {
         bars.iter()
             .map(|bar| {
                 let (from, to) = bar.span_s;
-                Rectangle::new(
-                    [(from, 0.0), (to, bar.rate_per_s.min(self.top))],
-                    colour.filled(),
-                )
+                Rectangle::new([(from, 0.0), (to, bar.rate_per_s.min(self.top))], style)
             })
             .collect()
+    }
+
+    /// The narrowest bins drawn, seconds (1 s, or a long spread's wider round width).
+    fn narrowest_bin_s(&self) -> f64 {
+        std::iter::once(self.main)
+            .chain(self.reference)
+            .map(|(_, bin)| bin)
+            .fold(f64::INFINITY, f64::min)
     }
 }
 
@@ -263,6 +311,26 @@ fn draw_cuts<DB: DrawingBackend>(
         font(11.0, s, theme.alert).pos(Pos::new(HPos::Right, VPos::Top)),
     ))
     .map_err(drawing_error)
+}
+
+/// `note` in the middle of `area`, in place of a plot with nothing to show.
+fn draw_note<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    note: &str,
+    theme: &Theme,
+    s: f64,
+) -> Result<(), Error> {
+    let (width, height) = area.dim_in_pixel();
+    let style = font(13.0, s, theme.muted).pos(Pos::new(HPos::Center, VPos::Center));
+    let lines = wrapped(area, note, &style, f64::from(width) * 0.9);
+    let pitch = 18.0 * s;
+    let first = f64::from(height) / 2.0 - pitch * (lines.len() as f64 - 1.0) / 2.0;
+    for (i, line) in lines.into_iter().enumerate() {
+        let y = (first + pitch * i as f64) as i32;
+        area.draw(&Text::new(line, (width as i32 / 2, y), style.clone()))
+            .map_err(drawing_error)?;
+    }
+    Ok(())
 }
 
 /// The jittered herd's bars, and its legend swatch: the same colour, so that the swatch finds
@@ -478,6 +546,52 @@ mod tests {
     /// A spike split over two seconds (a 30.5 s first gap: about 500 in each) has both bars
     /// cut: each gets its gap, and one label names the busier; the other is no bar of the
     /// axis' height that reads as real.
+    /// A schedule of one attempt retries nothing: the chart says so in its place, not as
+    /// empty axes under "peak 0/s".
+    #[test]
+    fn a_herd_with_no_retries_says_so_in_the_charts_place() {
+        let policy = Policy::new(30.0, 3.0, 10_800.0, crate::Stop::Attempts(1)).unwrap();
+        let drawn = herd_svg(&policy, Jitter::Full, 1_000);
+        let words: Vec<String> = svg_read::labels(&drawn)
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        assert_eq!(
+            words.join(" "),
+            "no delivery is retried: the schedule gives up at its first attempt"
+        );
+    }
+
+    /// Under a base of 1 µs every first retry lands in second 0 with or without jitter: the
+    /// spike's bar, covered by the spread's, is outlined over it, and the time axis has no
+    /// tick finer than its 1 s bins.
+    #[test]
+    fn a_spike_the_spread_covers_is_outlined_and_ticks_are_whole_seconds() {
+        let theme = Theme::new(false);
+        let policy = Policy::new(1e-6, 3.0, 10_800.0, crate::Stop::Attempts(14)).unwrap();
+        let drawn = herd_svg(&policy, Jitter::Full, 1_000);
+        let spike = svg_read::hex(theme.alert);
+        let outlined = svg_read::rects(&drawn)
+            .into_iter()
+            .filter(|r| r.stroke == spike && r.fill != spike)
+            .count();
+        assert_eq!(outlined, 1, "the covered spike's one bar is outlined");
+        let ticks: Vec<String> = svg_read::labels(&drawn)
+            .into_iter()
+            .map(|l| l.text)
+            .filter(|t| t.ends_with(" s") || t.ends_with("ms"))
+            .collect();
+        assert!(
+            !ticks.is_empty() && ticks.iter().all(|t| !t.contains('.') && !t.ends_with("ms")),
+            "{ticks:?}"
+        );
+        // The article's spike stands out of the spread: no outline.
+        let article = svg(Jitter::Full);
+        assert!(svg_read::rects(&article)
+            .iter()
+            .all(|r| r.stroke != spike || r.fill == spike));
+    }
+
     #[test]
     fn every_cut_bar_is_marked_and_the_busiest_labelled() {
         let policy = Policy::new(30.5, 3.0, 10_800.0, crate::Stop::Attempts(14)).unwrap();

@@ -322,8 +322,9 @@ pub(super) struct StormFlags {
     /// The seed of the jittered gaps and of the order retries are served in (default 42).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     seed: Option<String>,
-    /// A retry budget, 0 to 100 percent (10 or 10%): retries at most this share of the first
-    /// attempts over the trailing window, plus a floor of --budget-floor retries a second over it.
+    /// A retry budget, 0% or 0.00005 to 100 percent (10 or 10%; whole parts per million): retries
+    /// at most this share of the first attempts over the trailing window, plus a floor of
+    /// --budget-floor retries a second over it.
     #[arg(long, value_name = "PERCENT", allow_hyphen_values = true)]
     budget: Option<String>,
     /// The budget's trailing window, whole seconds from 1 s to 1 h (default 60s).

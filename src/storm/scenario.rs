@@ -352,10 +352,17 @@ impl std::ops::Deref for Scenario {
     }
 }
 
+/// The budget's valid range: it runs in whole parts per million, rounded to the nearest.
+const BUDGET_RANGE: &str = "0% or a percentage from 0.00005% to 100% (it runs in whole parts per \
+                            million, rounding halves up)";
+
 impl Bounds {
     fn validate(&self) -> Result<(), Error> {
         if let Some(budget) = self.budget {
-            if !(budget.is_finite() && (0.0..=1.0).contains(&budget)) {
+            // A budget that rounds to no part per million would run as `--budget 0` under its
+            // own name ("a budget of 0.00001%"): refused, as an outage that rounds to no second.
+            let vanishes = budget > 0.0 && micro(budget) == 0;
+            if !(budget.is_finite() && (0.0..=1.0).contains(&budget)) || vanishes {
                 // Without the float noise of the share (110% read "110.00000000000001%").
                 let percent = budget * 100.0;
                 let percent = if percent.abs() < 1e6 {
@@ -363,11 +370,7 @@ impl Bounds {
                 } else {
                     format!("{percent:e}%")
                 };
-                return Err(Error::out_of_range(
-                    "budget",
-                    percent,
-                    "a percentage from 0 to 100%",
-                ));
+                return Err(Error::out_of_range("budget", percent, BUDGET_RANGE));
             }
         }
         if !(1..=3_600).contains(&self.budget_window_s) {
@@ -595,13 +598,14 @@ pub fn arrivals_range(traffic_s: f64, batch: f64) -> String {
     } else {
         String::new()
     };
-    // Per minute where that is one or more ("up to about 0/min" was a range no rate meets).
-    let per_min = (left * 60.0 / traffic_s).floor();
-    let per_min = if per_min >= 1.0 {
-        format!(" (up to about {per_min:.0}/min)")
-    } else {
-        String::new()
-    };
+    // In the first unit of a minute, an hour and a day that gives one or more ("up to about
+    // 0/min" was a range no rate meets; a batch leaving one delivery over 2 h named no rate).
+    let fastest = [(60.0, "min"), (3_600.0, "h"), (86_400.0, "day")]
+        .into_iter()
+        .map(|(unit_s, unit)| ((left * unit_s / traffic_s).floor(), unit))
+        .find(|(count, _)| *count >= 1.0)
+        .map(|(count, unit)| format!(" (up to about {count:.0}/{unit})"))
+        .unwrap_or_default();
     let deliveries = if left == 1.0 {
         "delivery"
     } else {
@@ -609,7 +613,7 @@ pub fn arrivals_range(traffic_s: f64, batch: f64) -> String {
     };
     format!(
         "a rate that brings at most {left} {deliveries} over the storm's {} of \
-         traffic{batch_text}{per_min}",
+         traffic{batch_text}{fastest}",
         crate::format_duration(traffic_s),
     )
 }

@@ -327,7 +327,7 @@ fn bad_scenarios_are_refused_before_allocating() {
                 },
                 ..base
             },
-            "budget must be a percentage from 0 to 100%, got 150%",
+            "budget must be 0% or a percentage from 0.00005% to 100% (it runs in whole parts per million, rounding halves up), got 150%",
         ),
         (
             Spec {
@@ -382,6 +382,15 @@ fn bad_scenarios_are_refused_before_allocating() {
                 ..base
             },
             "arrivals must be a rate that brings at most 1000000 deliveries over the storm's 2 h of traffic beside its batch of 9000000 (up to about 8333/min), got 1000/s",
+        ),
+        // A batch that leaves one delivery over 2 h: under one a minute or an hour, 12 a day.
+        (
+            Spec {
+                arrivals_per_s: 10.0,
+                batch: Some((9_999_999, 0)),
+                ..base
+            },
+            "arrivals must be a rate that brings at most 1 delivery over the storm's 2 h of traffic beside its batch of 9999999 (up to about 12/day), got 10/s",
         ),
         (
             Spec {

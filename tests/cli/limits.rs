@@ -248,7 +248,7 @@ fn refusals_name_the_flag_given_and_its_range() {
         (
             "storm --arrivals 1/s --traffic 2h --batch 9999999",
             "error: --arrivals must be a rate that brings at most 1 delivery over the storm's 2 h \
-             of traffic beside its batch of 9999999, got 1/s",
+             of traffic beside its batch of 9999999 (up to about 12/day), got 1/s",
         ),
         // "--arrivals … at most 0 deliveries": the batch that leaves no room is refused.
         (

@@ -28,14 +28,22 @@ pub(super) struct HerdArgs {
 }
 
 pub(super) fn run(args: HerdArgs) -> Result<String, Error> {
+    // Its own flag first: `--deliveries 0` without a policy was told only that the base is
+    // missing.
+    let count = Some(count_number("deliveries", &args.deliveries)?);
+    let deliveries = Params {
+        deliveries: count,
+        ..Params::default()
+    }
+    .deliveries()?;
     let given = Params {
-        deliveries: Some(count_number("deliveries", &args.deliveries)?),
+        deliveries: count,
         ..args.policy.with_jitter(&args.jitter)?
     };
     let params = args.jitter.checked(given, Purpose::Herd)?;
     let (policy, mode) = (params.policy()?, params.jitter()?);
     let seed = params.seed()?.unwrap_or_default();
-    let herd = herd(&policy, mode, params.deliveries()?, seed)?;
+    let herd = herd(&policy, mode, deliveries, seed)?;
     // Only the table compares the herd with its unjittered spike.
     let spike = match args.format {
         DataFormat::Table => herd.unjittered_spike(&policy)?,

@@ -184,6 +184,16 @@ fn command() -> clap::Command {
         })
 }
 
+/// The commands to choose from, as an error lists them.
+fn command_names() -> String {
+    let names: Vec<String> = command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set() && c.get_name() != "help")
+        .map(|c| c.get_name().to_string())
+        .collect();
+    names.join(", ")
+}
+
 pub fn main() -> ExitCode {
     let parsed = command()
         .try_get_matches()
@@ -198,14 +208,9 @@ pub fn main() -> ExitCode {
             if err.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
         {
             // No command: say so in the one line of an error, with the commands to choose from.
-            let commands: Vec<String> = command()
-                .get_subcommands()
-                .filter(|c| !c.is_hide_set() && c.get_name() != "help")
-                .map(|c| c.get_name().to_string())
-                .collect();
             eprintln!(
                 "error: a command is needed: one of {} (backoff-lab --help tells more)",
-                commands.join(", ")
+                command_names()
             );
             return ExitCode::from(2);
         }
@@ -232,6 +237,10 @@ pub fn main() -> ExitCode {
                 }
                 _ if err.kind() == ErrorKind::UnknownArgument => {
                     " (--help lists the flags)".to_string()
+                }
+                // `backoff-lab bogus` named no command to choose from.
+                _ if err.kind() == ErrorKind::InvalidSubcommand => {
+                    format!(" (the commands: {})", command_names())
                 }
                 _ => String::new(),
             };

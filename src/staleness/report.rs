@@ -139,7 +139,8 @@ impl StalenessReport {
                 [only] => Some(only),
                 _ => None,
             });
-        match asked.or_else(|| self.worst_first_event()) {
+        let named = asked.or_else(|| self.worst_first_event());
+        match named {
             Some(outage) if outage.first_event.lag_s.is_some() => {
                 let (lag, age) = (
                     outage.first_event.lag_s.unwrap_or(0.0),
@@ -183,7 +184,11 @@ impl StalenessReport {
             }
             _ => {}
         }
-        clauses.push(self.exhausted_clause(sampled));
+        // The boundary named as the outage above is written as it is there: a sampled one is
+        // otherwise rounded ("after a 9.999 ms outage …; outages longer than 10 ms exhaust …").
+        let named_s = named.map(|outage| outage.outage_s);
+        let precise = !sampled || named_s == Some(self.longest_delivered_outage_s);
+        clauses.push(self.exhausted_clause(sampled, precise));
         let mut text = capitalized(&clauses.join("; "));
         text += ". ";
         if self.max_recovery_lag_s > 0.0 {
@@ -216,7 +221,9 @@ impl StalenessReport {
             })
     }
 
-    fn exhausted_clause(&self, sampled: bool) -> String {
+    /// When events start to be exhausted, the boundary written to the millisecond when
+    /// `precise` (else as [`boundary`] writes it).
+    fn exhausted_clause(&self, sampled: bool, precise: bool) -> String {
         let longest = self.longest_delivered_outage_s;
         if longest <= 0.0 {
             let never = "every event of any outage is exhausted (the schedule never retries) and \
@@ -258,7 +265,7 @@ impl StalenessReport {
         };
         format!(
             "outages longer than {} exhaust their earliest events{share}, {kept}",
-            boundary(longest, sampled)
+            boundary(longest, !precise)
         )
     }
 
@@ -403,6 +410,24 @@ mod tests {
     use crate::Policy;
 
     const HOUR: f64 = 3_600.0;
+
+    /// Decorrelated jitter between a base and a cap of 1 µs draws every gap at 1 µs: every
+    /// sampled schedule gives up at 9.999 ms, the outage the caption names, and its boundary
+    /// is written the same way (it read "after a 9.999 ms outage …; outages longer than 10 ms").
+    #[test]
+    fn a_sampled_boundary_named_as_the_outage_reads_the_same() {
+        let policy = Policy::new(1e-6, 1.0, 1e-6, crate::Stop::Attempts(10_000)).unwrap();
+        let question = Question::new(&policy, Jitter::Decorrelated, 1)
+            .unwrap()
+            .with_samples(1_000)
+            .unwrap();
+        let caption = StalenessReport::ladder(&question, None).unwrap().caption();
+        assert!(caption.starts_with("After a 9.999 ms outage"), "{caption}");
+        assert!(
+            caption.contains("outages longer than 9.999 ms exhaust"),
+            "{caption}"
+        );
+    }
 
     /// An exhausted outage's sentence gives shares of one whole: thirds read "33% … 33% fresh
     /// and 33% stale" (99%); they add up, and a share under half a percent keeps its decimals.

@@ -198,6 +198,11 @@ fn jitter_and_herd_refuse_bad_input() {
     for (command, extra, expected) in cases {
         refused(&policy_args(command, extra), &format!("error: {expected}"));
     }
+    // Its own flag first, without a policy too (it was told only that the base is missing).
+    refused(
+        &["herd", "--deliveries", "0"],
+        "error: --deliveries must be a whole number from 1 to 10000000, got 0",
+    );
 }
 
 /// Decorrelated jitter grows each gap from a base: an explicit list has none, and every command

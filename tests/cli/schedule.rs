@@ -490,6 +490,12 @@ fn a_misspelt_flag_is_told_the_flag_meant() {
         refusal(&["schedule", "--preset", "article", "--cap", "3", "hours"]),
         "error: unexpected argument 'hours' found (a value with a space goes in quotes, such as '90 s')"
     );
+    // An unknown command is told the commands there are (clap's list was left out).
+    assert_eq!(
+        refusal(&["bogus"]),
+        "error: unrecognized subcommand 'bogus' (the commands: schedule, solve-cap, jitter, \
+         presets, herd, staleness, survival, storm, figure)"
+    );
 }
 
 /// Output that cannot be written (a full disk) is an error, said and exited with 1: a figure

@@ -43,6 +43,7 @@ mod css_colour;
 #[cfg(test)]
 pub(crate) mod svg_read;
 pub mod svg_text;
+mod text_width;
 mod theme;
 pub mod timeline;
 

@@ -935,7 +935,7 @@ mod tests {
         // A phone's legend drops what is in brackets, and keeps what the events are worth (it
         // read "exhausted in 5%+ of schedules" alone).
         assert_eq!(
-            legend_at(&jittered, (360, 420)).as_deref(),
+            legend_at(&jittered, (300, 360)).as_deref(),
             Some("exhausted in 5%+ of schedules, stale in 95% of them")
         );
         jittered.set("tolerance", "48h");

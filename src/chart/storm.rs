@@ -750,6 +750,24 @@ mod tests {
             let out = svg_read::outside(&labels, size, 0.0);
             assert!(out.is_empty(), "{size:?}: {out:?}");
         }
+        // A figure's legend is laid out at the widths a browser draws its text at: one swatch
+        // and gap between each label's end and the next one's start (plotters' flat estimate
+        // left 50-70 px after "first attempts (your policy)" and 20 px after "your policy").
+        let svg = to_svg((900, 450), |area| {
+            draw(area, &series, &ChartOptions::default())
+        })
+        .unwrap();
+        let labels = svg_read::labels(&svg);
+        let row: Vec<&svg_read::Label> = labels
+            .iter()
+            .filter(|l| l.rect.1 < 20.0 && l.rect.0 > 20.0)
+            .collect();
+        assert!(row.len() >= 4, "{row:?}");
+        let spaces: Vec<f64> = row.windows(2).map(|p| p[1].rect.0 - p[0].rect.2).collect();
+        assert!(
+            spaces.iter().all(|space| (space - 30.0).abs() <= 1.5),
+            "{spaces:?}"
+        );
     }
 
     /// A 1 s outage drains at once: the axis shows 10 min of the 2 h of traffic. Its areas

@@ -696,7 +696,7 @@ mod tests {
         // shorter wording.
         assert_eq!(label_at(&map, (240, 160)), outcome_words(&own));
         assert_eq!(
-            label_at(&map, (600, 300)),
+            label_at(&map, (480, 300)),
             format!("your scenario: {}", outcome_words(&own))
         );
     }

@@ -1,7 +1,7 @@
 //! Tests' reading of a chart's SVG as a reader sees it: each label's words and the box they
-//! take, rectangles with their colour, and lines. Text is measured as plotters measures it
-//! natively (its font-less estimate: a character 0.7 of the font size written in the SVG,
-//! divided by 1.24, about what a sans-serif font takes), the box as tall as that font size.
+//! take, rectangles with their colour, and lines. Text is measured as a browser draws it
+//! (Arial's widths, [`super::text_width`], at the font size written), the box as tall as that
+//! font size.
 
 /// A label: its words and its box (left, top, right, bottom) in pixels.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,7 +66,8 @@ pub(crate) fn labels(svg: &str) -> Vec<Label> {
             let text = unescaped(body[..body.find("</text>")?].trim());
             let size = number(open, "font-size");
             let (x, y) = (number(open, "x"), number(open, "y"));
-            let width = text.chars().count() as f64 * size * 0.7 / 1.24;
+            let bold = attr(open, "font-weight") == Some("bold");
+            let width = super::text_width::width(&text, size, bold);
             let along = match attr(open, "text-anchor") {
                 Some("middle") => (-width / 2.0, width / 2.0),
                 Some("end") => (-width, 0.0),

@@ -170,14 +170,22 @@ impl DrawingBackend for SvgFigure<'_> {
         self.0.draw_text(text, &SvgSized(style), pos)
     }
 
-    /// Measured as written: plotters' estimate without a font stack reads the size divided
-    /// by 1.24 too, so the text it measures is the text the SVG shows.
+    /// Measured as a browser draws it ([`super::text_width`]: Arial's widths at the size
+    /// written); as tall as plotters' estimate, which reads the size divided by 1.24 too, so
+    /// the height it measures is the text's the SVG shows.
     fn estimate_text_size<S: BackendTextStyle>(
         &self,
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<Self::ErrorType>> {
-        self.0.estimate_text_size(text, &SvgSized(style))
+        let estimated = self.0.estimate_text_size(text, &SvgSized(style))?;
+        let bold = matches!(style.style(), FontStyle::Bold);
+        let width = super::text_width::width(text, style.size(), bold).ceil() as u32;
+        // A quarter-turned text (a y axis' title) is as wide as it is tall upright.
+        Ok(match style.transform() {
+            FontTransform::Rotate90 | FontTransform::Rotate270 => (estimated.0, width),
+            _ => (width, estimated.1),
+        })
     }
 }
 

@@ -316,7 +316,9 @@ fn caption(
     sampled: &Sampled,
     deadline_safe: Option<DeadlineSafe>,
 ) -> String {
-    let fmt = format_duration;
+    // Its times are compared with each other, as the table's rows are: 2 to 10 min in seconds
+    // ("between 102.4 s (p5) and 2.1 min (p95)" mixed units for numbers set side by side).
+    let fmt = crate::duration::format_table_duration;
     let p = &exact.percentiles;
     let share = exact.expected_give_up_s / exact.unjittered_give_up_s.max(f64::MIN_POSITIVE);
     let mut text = if !jitter.draws() {
@@ -366,7 +368,8 @@ fn caption(
             " To keep {} of deliveries trying until {}, the schedule needs {} attempts.",
             // As given: a 50.5th percentile keeps 49.5% of deliveries, not "50%".
             crate::report::percent_as_given((1.0 - d.percentile) * 100.0),
-            fmt(d.deadline_s),
+            // The deadline as given ("5 min"), not a time compared with the others.
+            format_duration(d.deadline_s),
             crate::number_text::format_count(f64::from(d.attempts))
         );
     }

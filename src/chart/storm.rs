@@ -150,6 +150,22 @@ fn minute_x(minute: u32) -> f64 {
 }
 
 impl Panels<'_> {
+    /// The series' lines in drawing order, each with its style: your policy first and wider,
+    /// then the comparisons over it, the last first. A comparison that runs with your policy
+    /// (AWS's retry quota holds fixed 30 s to the same attempts) shows along the middle of its
+    /// line, where drawn under it, it was a legend entry with no line.
+    fn series_order(&self) -> Vec<(usize, ShapeStyle)> {
+        let wider = self.line_width + stroke(1.6, self.scale);
+        let comparisons = (1..self.series.len()).rev();
+        std::iter::once(0)
+            .chain(comparisons)
+            .map(|i| {
+                let width = if i == 0 { wider } else { self.line_width };
+                (i, self.colour(i).stroke_width(width))
+            })
+            .collect()
+    }
+
     fn colour(&self, series: usize) -> RGBColor {
         self.colours[series % self.colours.len()]
     }
@@ -258,7 +274,7 @@ impl Panels<'_> {
         // The first series' fills under every series' line: its opaque band of first attempts
         // would hide a comparison's line below it.
         // Every line, each with its dashes if it has any: the first series' goodput, the series
-        // (the first last, on top), the capacity dashed and a rate limit dotted.
+        // (see [`Panels::series_order`]), the capacity dashed and a rate limit dotted.
         let mut lines: Vec<StyledLine> = Vec::new();
         if let Some(first) = self.series.first() {
             let points = self.per_minute(first, |m| m.attempts, floor);
@@ -266,9 +282,9 @@ impl Panels<'_> {
             let goodput = self.per_minute(first, |m| m.successes, floor);
             lines.push((goodput, theme.secondary.stroke_width(self.line_width), None));
         }
-        for (i, sr) in self.series.iter().enumerate().rev() {
-            let points = self.per_minute(sr, |m| m.attempts, floor);
-            lines.push((points, self.colour(i).stroke_width(self.line_width), None));
+        for (i, style) in self.series_order() {
+            let points = self.per_minute(&self.series[i], |m| m.attempts, floor);
+            lines.push((points, style, None));
         }
         let level = |y: f64| vec![(0.0, y), (self.end_s, y)];
         let grey = theme.muted.stroke_width(self.line_width);
@@ -385,7 +401,8 @@ impl Panels<'_> {
             axis_count(*v)
         })?;
         shade(&mut chart, self.outage, (0.0, top), outage_fill(self.theme))?;
-        for (i, sr) in self.series.iter().enumerate().rev() {
+        for (i, style) in self.series_order() {
+            let sr = &self.series[i];
             let points: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
                 .chain(
                     sr.report
@@ -398,11 +415,7 @@ impl Panels<'_> {
             if i == 0 {
                 fill_under(&mut chart, &points, 0.0, self.colour(0).mix(0.18).filled())?;
             }
-            line(
-                &mut chart,
-                points,
-                self.colour(i).stroke_width(self.line_width),
-            )?;
+            line(&mut chart, points, style)?;
         }
         // Backend coordinates: the labels go on the whole area, not the lower panel.
         let width = f64::from(area.dim_in_pixel().0);
@@ -708,6 +721,47 @@ mod tests {
                     && r.opacity == outage.opacity
                     && r.rect.3 - r.rect.1 > 50.0),
                 "dark {dark}: no shade like the outage's swatch {outage:?}"
+            );
+        }
+    }
+
+    /// A comparison that runs with your policy (the same storm twice, as AWS's retry quota
+    /// makes of fixed 30 s) is drawn over your policy's wider line in both panels: drawn under
+    /// it, its legend entry had no line.
+    #[test]
+    fn a_comparison_that_runs_with_your_policy_shows_over_it() {
+        let fixed = Scenario::article_fixed();
+        let report = simulate_fluid(&fixed, false).unwrap();
+        let series = [
+            ("your policy", &fixed, &report),
+            ("fixed 30 s", &fixed, &report),
+        ]
+        .map(|(label, scenario, report)| Series {
+            label: label.into(),
+            scenario,
+            report,
+        });
+        let svg = to_svg((800, 420), |area| {
+            draw(area, &series, &ChartOptions::default())
+        })
+        .unwrap();
+        let theme = Theme::new(false);
+        let (yours, theirs) = (svg_read::hex(theme.primary), svg_read::hex(theme.alert));
+        let lines = svg_read::polylines(&svg);
+        for panel in 0..2 {
+            let at = |colour: &str| {
+                lines
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| l.stroke == colour)
+                    .nth(panel)
+                    .map(|(i, l)| (i, l.width))
+                    .unwrap()
+            };
+            let ((mine, my_width), (compared, width)) = (at(&yours), at(&theirs));
+            assert!(
+                compared > mine && width < my_width,
+                "panel {panel}: {mine} {my_width} {compared} {width}"
             );
         }
     }

@@ -251,11 +251,7 @@ pub fn format_distinct(a: f64, b: f64) -> (String, String) {
 /// assert_eq!(format_limit(0.004_952_7, 1.0).0, "4.952 ms");
 /// ```
 pub fn format_limit(limit: f64, given: f64) -> (String, String) {
-    let digit = match limit {
-        l if l >= 1.0 => 1e3,
-        l if l >= 1e-3 => 1e6,
-        _ => 1e9,
-    };
+    let digit = cap_steps_per_second(limit);
     let limit = (limit * digit).floor() / digit;
     (format_unrounded(limit), format_unrounded(given))
 }

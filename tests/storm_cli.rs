@@ -340,7 +340,7 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
         ),
         (
             &["--budget", "150%"],
-            "error: --budget must be 0% or a percentage from 0.00005% to 100% (it runs in whole parts per million, rounding halves up), got 150%",
+            "error: --budget must be 0% or a percentage from 0.00005% to 100% (it runs in whole parts per million), got 150%",
         ),
         (
             &["--outage", "8d"],

@@ -10,9 +10,10 @@ use super::{
     dashed_line, draw_mesh, drawing_error, font, frame, line, nice_time_ticks, prepare, stroke,
     tick_count, time_labels, ChartOptions, LabelRows, Theme, TimeChart,
 };
+use crate::duration::format_table_duration;
 use crate::give_up::JitterReport;
 use crate::number_text::without_trailing_zeros;
-use crate::{format_duration, Error};
+use crate::Error;
 
 /// Draws `report`'s distribution filling `area`.
 ///
@@ -175,19 +176,21 @@ fn markers(report: &JitterReport, theme: &Theme, axis_end: Option<f64>) -> Vec<M
         .iter()
         .map(|(level, t)| marker(*t, format!("p{}", level * 100.0), theme.text, true))
         .collect();
+    // Expected and unjittered times as the caption under the chart writes them (2 to 10 min
+    // in seconds).
     let estimated = if report.exact { "" } else { " (est.)" };
     markers.push(marker(
         report.expected_give_up_s,
         format!(
             "expected {}{estimated}",
-            format_duration(report.expected_give_up_s)
+            format_table_duration(report.expected_give_up_s)
         ),
         theme.secondary,
         false,
     ));
     let unjittered = format!(
         "unjittered {}",
-        format_duration(report.unjittered_give_up_s)
+        format_table_duration(report.unjittered_give_up_s)
     );
     markers.push(match axis_end {
         None => marker(report.unjittered_give_up_s, unjittered, theme.alert, false),

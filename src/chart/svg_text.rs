@@ -181,9 +181,10 @@ impl DrawingBackend for SvgFigure<'_> {
         let estimated = self.0.estimate_text_size(text, &SvgSized(style))?;
         let bold = matches!(style.style(), FontStyle::Bold);
         let width = super::text_width::width(text, style.size(), bold).ceil() as u32;
-        // A quarter-turned text (a y axis' title) is as wide as it is tall upright.
+        // A quarter-turned text (a y axis' title) is as wide as it is tall upright (plotters'
+        // estimate is of the upright text, whatever the turn).
         Ok(match style.transform() {
-            FontTransform::Rotate90 | FontTransform::Rotate270 => (estimated.0, width),
+            FontTransform::Rotate90 | FontTransform::Rotate270 => (estimated.1, width),
             _ => (width, estimated.1),
         })
     }

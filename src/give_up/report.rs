@@ -368,8 +368,7 @@ fn caption(
             " To keep {} of deliveries trying until {}, the schedule needs {} attempts.",
             // As given: a 50.5th percentile keeps 49.5% of deliveries, not "50%".
             crate::report::percent_as_given((1.0 - d.percentile) * 100.0),
-            // The deadline as given ("5 min"), not a time compared with the others.
-            format_duration(d.deadline_s),
+            fmt(d.deadline_s),
             crate::number_text::format_count(f64::from(d.attempts))
         );
     }

@@ -22,11 +22,6 @@ enum Kind {
     OptionalDuration,
     Durations,
     Number(f64, f64),
-    /// A number of percent in the range, written with or without `%` (`10`, `10%`), as the CLI
-    /// and the JS API take it.
-    Percent(f64, f64),
-    /// A percentage as [`Kind::Percent`] reads it, or empty (the bound is off).
-    OptionalPercent(f64, f64),
     Whole(f64, f64),
     /// A whole number in the range, or empty (the bound is off, or at its default).
     OptionalWhole(f64, f64),
@@ -38,6 +33,9 @@ enum Kind {
     Preset,
     /// Checked by its own function (the survival map's axes, the breaker's share).
     Checked(fn(&str) -> Result<(), String>),
+    /// A number of percent written with or without `%` (`10`, `10%`), as the CLI and the JS API
+    /// take it, checked by its own function (the budget, as the storm checks it).
+    CheckedPercent(fn(&str) -> Result<(), String>),
 }
 
 /// What a refusal says a field must be, for a notice that names the field and quotes the value
@@ -187,6 +185,17 @@ fn check_breaker_share(value: &str) -> Result<(), String> {
 
 /// The retry budget's floor: empty (its default) or a rate in the storm's range for it (0 is a
 /// pure share), checked by the storm's own rule.
+/// A retry budget: empty (none), or a percentage as the storm checks it (whole parts per
+/// million: a link's 0.00001% was let through, and then refused by the storm).
+fn check_budget(value: &str) -> Result<(), String> {
+    if value.trim().is_empty() {
+        return Ok(());
+    }
+    crate::parse_percent(value)
+        .ok_or_else(|| format!("{}, such as 10 or 10%", crate::storm::BUDGET_RANGE))
+        .and_then(|percent| crate::storm::check_budget(percent / 100.0).map_err(reason))
+}
+
 fn check_budget_floor(value: &str) -> Result<(), String> {
     if value.trim().is_empty() {
         return Ok(());
@@ -276,7 +285,7 @@ const SETTINGS: &[(&str, Kind, &str)] = &[
     ("timeout", Kind::Checked(check_timeout), "5 s"),
     // Empty is no budget; 0 is a budget of no share, which still lets its floor through (as
     // `--budget 0` in the CLI).
-    ("budget", Kind::OptionalPercent(0.0, 100.0), ""),
+    ("budget", Kind::CheckedPercent(check_budget), ""),
     (
         "budget-window",
         Kind::Checked(check_whole_seconds_to_an_hour),
@@ -614,12 +623,6 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
                 Err(format!("a number from {lo} to {hi}"))
             }
         }
-        Kind::OptionalPercent(..) if value.is_empty() => Ok(()),
-        Kind::OptionalPercent(lo, hi) => valid(Kind::Percent(lo, hi), value),
-        Kind::Percent(lo, hi) => match crate::parse_percent(value) {
-            Some(n) if n.is_finite() && (lo..=hi).contains(&n) => Ok(()),
-            _ => Err(format!("a percentage from {lo} to {hi}, such as 10 or 10%")),
-        },
         Kind::Bool if value == "true" || value == "false" => Ok(()),
         Kind::Bool => Err("true or false".into()),
         Kind::OneOf(options) if options.contains(&value) => Ok(()),
@@ -632,7 +635,7 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
             };
             Err(format!("one of {}{or_empty}", named.join(", ")))
         }
-        Kind::Checked(check) => check(value),
+        Kind::Checked(check) | Kind::CheckedPercent(check) => check(value),
         Kind::Preset if value.is_empty() => Ok(()),
         Kind::Preset => crate::presets::preset(value)
             .map(|_| ())
@@ -658,7 +661,7 @@ pub(super) fn number_of(key: &str, text: &str) -> Option<f64> {
     let (_, kind, _) = SETTINGS.iter().find(|(name, ..)| *name == key)?;
     is_valid(key, text).then_some(())?;
     match kind {
-        Kind::Percent(..) | Kind::OptionalPercent(..) => crate::parse_percent(text),
+        Kind::CheckedPercent(..) => crate::parse_percent(text),
         _ => text.trim().parse().ok(),
     }
 }
@@ -1115,13 +1118,18 @@ mod tests {
             let state = decode_hash(hash);
             assert!(state.notices.is_empty(), "{hash}: {:?}", state.notices);
         }
-        let state = decode_hash("#budget=150%25");
-        assert_eq!(state.settings.get("budget"), "");
-        assert!(
-            state.notices[0].contains("a percentage from 0 to 100, such as 10 or 10%"),
-            "{:?}",
-            state.notices
-        );
+        // Out of range, or so small it would run as none, the storm's own range is told.
+        for hash in ["#budget=150%25", "#budget=0.00001"] {
+            let state = decode_hash(hash);
+            assert_eq!(state.settings.get("budget"), "", "{hash}");
+            assert!(
+                state.notices[0].contains(
+                    "0% or a percentage from 0.00005% to 100% (it runs in whole parts per million)"
+                ),
+                "{hash}: {:?}",
+                state.notices
+            );
+        }
     }
 
     #[test]

@@ -42,7 +42,14 @@ pub fn slider_stops() -> Vec<(&'static str, Vec<f64>)> {
 /// while the cap is refused: the cap's thumb had followed a cap of 1 min to the left of a base
 /// of 1 h.
 pub fn slider_position_in(field: &str, settings: &super::Settings) -> Option<f64> {
-    let read = |key| crate::parse_duration(key, settings.get(key)).ok();
+    // Each within its own range first: a base of 400 days is refused for itself, and does not
+    // cross a cap.
+    let read = |key| {
+        let text = settings.get(key);
+        (super::settings::is_valid(key, text))
+            .then(|| crate::parse_duration(key, text).ok())
+            .flatten()
+    };
     let formula = super::gap_list(settings.get("gaps")).is_empty();
     if formula && matches!(field, "base" | "cap") {
         if let (Some(base), Some(cap)) = (read("base"), read("cap")) {
@@ -188,6 +195,9 @@ mod tests {
         let equal = settings(&[("base", "1h"), ("cap", "60 min")]);
         assert_eq!(slider_position_in("cap", &equal), Some(11.0));
         assert_eq!(slider_position_in("base", &equal), Some(19.0));
+        // A base refused for its own range crosses nothing: the cap's thumb follows its field.
+        let refused = settings(&[("base", "400d"), ("cap", "1h")]);
+        assert_eq!(slider_position_in("cap", &refused), Some(11.0));
         let listed = settings(&[("base", "1h"), ("cap", "1m"), ("gaps", "5s, 1m")]);
         assert_eq!(slider_position_in("cap", &listed), Some(5.0));
     }

@@ -391,7 +391,7 @@ fn staleness_table(report: &StalenessReport) -> NumberTable {
         ("give-up time".to_string(), format_precise(report.give_up_s)),
         (
             "longest outage whose first event is delivered".to_string(),
-            report.boundary_text(report.longest_delivered_outage_s),
+            report.longest_delivered_text(),
         ),
         (
             "outages whose events all arrive fresh, up to".to_string(),

@@ -333,7 +333,17 @@ impl Params {
             budget: self
                 .budget
                 .as_ref()
-                .map(|b| b.share("budget"))
+                .map(|b| {
+                    // Text that is no percentage gets the budget's own range too.
+                    b.share("budget").map_err(|error| match error {
+                        Error::OutOfRange { field, value, .. } => Error::OutOfRange {
+                            field,
+                            value,
+                            valid: format!("{}, such as 10%", crate::storm::BUDGET_RANGE),
+                        },
+                        other => other,
+                    })
+                })
                 .transpose()?,
             budget_window_s: budget_window(seconds(
                 &self.budget_window,

@@ -132,15 +132,8 @@ impl StalenessReport {
         ) {
             clauses.push(fresh_clause(tolerance, fresh, sampled));
         }
-        // The outage read off, or the only one asked about; else the worst first event.
-        let asked = (self.read_off_s)
-            .and_then(|d| self.outages.iter().find(|o| o.outage_s == d))
-            .or(match self.outages.as_slice() {
-                [only] => Some(only),
-                _ => None,
-            });
-        let named = asked.or_else(|| self.worst_first_event());
-        match named {
+        let asked = self.asked_outage();
+        match asked.or_else(|| self.worst_first_event()) {
             Some(outage) if outage.first_event.lag_s.is_some() => {
                 let (lag, age) = (
                     outage.first_event.lag_s.unwrap_or(0.0),
@@ -184,11 +177,7 @@ impl StalenessReport {
             }
             _ => {}
         }
-        // The boundary named as the outage above is written as it is there: a sampled one is
-        // otherwise rounded ("after a 9.999 ms outage …; outages longer than 10 ms exhaust …").
-        let named_s = named.map(|outage| outage.outage_s);
-        let precise = !sampled || named_s == Some(self.longest_delivered_outage_s);
-        clauses.push(self.exhausted_clause(sampled, precise));
+        clauses.push(self.exhausted_clause(sampled));
         let mut text = capitalized(&clauses.join("; "));
         text += ". ";
         if self.max_recovery_lag_s > 0.0 {
@@ -209,6 +198,30 @@ impl StalenessReport {
         text.trim_end().to_string()
     }
 
+    /// The outage read off, or the only one asked about.
+    fn asked_outage(&self) -> Option<&OutageAnswer> {
+        (self.read_off_s)
+            .and_then(|d| self.outages.iter().find(|o| o.outage_s == d))
+            .or(match self.outages.as_slice() {
+                [only] => Some(only),
+                _ => None,
+            })
+    }
+
+    /// The longest outage that delivers its first event, as the caption and the numbers table
+    /// write it ([`boundary`]); written as the caption names it as its outage when it does
+    /// (a sampled one is otherwise rounded: "after a 9.999 ms outage …; outages longer than
+    /// 10 ms exhaust …").
+    pub(crate) fn longest_delivered_text(&self) -> String {
+        let longest = self.longest_delivered_outage_s;
+        let named = self
+            .asked_outage()
+            .or_else(|| self.worst_first_event())
+            .map(|outage| outage.outage_s);
+        let sampled = self.method == Method::Sampled;
+        boundary(longest, sampled && named != Some(longest))
+    }
+
     /// The outage on the report whose delivered first event waits longest after recovery (the
     /// shortest such outage on a tie).
     fn worst_first_event(&self) -> Option<&OutageAnswer> {
@@ -221,9 +234,7 @@ impl StalenessReport {
             })
     }
 
-    /// When events start to be exhausted, the boundary written to the millisecond when
-    /// `precise` (else as [`boundary`] writes it).
-    fn exhausted_clause(&self, sampled: bool, precise: bool) -> String {
+    fn exhausted_clause(&self, sampled: bool) -> String {
         let longest = self.longest_delivered_outage_s;
         if longest <= 0.0 {
             let never = "every event of any outage is exhausted (the schedule never retries) and \
@@ -265,7 +276,7 @@ impl StalenessReport {
         };
         format!(
             "outages longer than {} exhaust their earliest events{share}, {kept}",
-            boundary(longest, !precise)
+            self.longest_delivered_text()
         )
     }
 
@@ -421,7 +432,10 @@ mod tests {
             .unwrap()
             .with_samples(1_000)
             .unwrap();
-        let caption = StalenessReport::ladder(&question, None).unwrap().caption();
+        let report = StalenessReport::ladder(&question, None).unwrap();
+        // The numbers table under the chart reads it as the caption does.
+        assert_eq!(report.longest_delivered_text(), "9.999 ms");
+        let caption = report.caption();
         assert!(caption.starts_with("After a 9.999 ms outage"), "{caption}");
         assert!(
             caption.contains("outages longer than 9.999 ms exhaust"),

@@ -201,11 +201,11 @@ pub use quota::{RetryQuota, AWS_RETRY_COST, AWS_SUCCESS_REFUND};
 pub use report::{
     goodput_per_s, DrainedBy, Interval, StormReport, Summary, MOSTLY_EXHAUSTED_SHARE,
 };
-pub(crate) use scenario::check_budget_floor;
 pub(crate) use scenario::quoted_rate;
 pub use scenario::{
     arrivals_range, steady_count, Bounds, Scenario, Spec, MAX_DELIVERIES, MAX_HORIZON_S,
 };
+pub(crate) use scenario::{check_budget, check_budget_floor, BUDGET_RANGE};
 pub use simulated::{SimulatedBatch, SimulatedScenario, SimulatedStorm};
 
 use crate::Error;

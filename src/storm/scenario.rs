@@ -353,25 +353,31 @@ impl std::ops::Deref for Scenario {
 }
 
 /// The budget's valid range: it runs in whole parts per million, rounded to the nearest.
-const BUDGET_RANGE: &str = "0% or a percentage from 0.00005% to 100% (it runs in whole parts per \
-                            million, rounding halves up)";
+pub(crate) const BUDGET_RANGE: &str =
+    "0% or a percentage from 0.00005% to 100% (it runs in whole parts per million)";
+
+/// A retry budget's share (0 to 1). A share that rounds to no part per million would run as
+/// `--budget 0` under its own name ("a budget of 0.00001%"): refused, as an outage that rounds
+/// to no second is. A link's `budget` is checked by this too.
+pub(crate) fn check_budget(budget: f64) -> Result<(), Error> {
+    let vanishes = budget > 0.0 && micro(budget) == 0;
+    if budget.is_finite() && (0.0..=1.0).contains(&budget) && !vanishes {
+        return Ok(());
+    }
+    // Without the float noise of the share (110% read "110.00000000000001%").
+    let percent = budget * 100.0;
+    let percent = if percent.abs() < 1e6 {
+        crate::report::percent_as_given(percent)
+    } else {
+        format!("{percent:e}%")
+    };
+    Err(Error::out_of_range("budget", percent, BUDGET_RANGE))
+}
 
 impl Bounds {
     fn validate(&self) -> Result<(), Error> {
         if let Some(budget) = self.budget {
-            // A budget that rounds to no part per million would run as `--budget 0` under its
-            // own name ("a budget of 0.00001%"): refused, as an outage that rounds to no second.
-            let vanishes = budget > 0.0 && micro(budget) == 0;
-            if !(budget.is_finite() && (0.0..=1.0).contains(&budget)) || vanishes {
-                // Without the float noise of the share (110% read "110.00000000000001%").
-                let percent = budget * 100.0;
-                let percent = if percent.abs() < 1e6 {
-                    crate::report::percent_as_given(percent)
-                } else {
-                    format!("{percent:e}%")
-                };
-                return Err(Error::out_of_range("budget", percent, BUDGET_RANGE));
-            }
+            check_budget(budget)?;
         }
         if !(1..=3_600).contains(&self.budget_window_s) {
             return Err(Error::out_of_range(

@@ -327,7 +327,7 @@ fn bad_scenarios_are_refused_before_allocating() {
                 },
                 ..base
             },
-            "budget must be 0% or a percentage from 0.00005% to 100% (it runs in whole parts per million, rounding halves up), got 150%",
+            "budget must be 0% or a percentage from 0.00005% to 100% (it runs in whole parts per million), got 150%",
         ),
         (
             Spec {

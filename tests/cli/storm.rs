@@ -172,14 +172,19 @@ fn a_budget_without_its_floor_is_the_articles_one_point_one() {
     // Quoted without the float noise of the share (it read "110.00000000000001%").
     refused(
         &["storm", "--budget", "110%"],
-        "error: --budget must be 0% or a percentage from 0.00005% to 100% (it runs in whole parts per million, rounding halves up), got 110%",
+        "error: --budget must be 0% or a percentage from 0.00005% to 100% (it runs in whole parts per million), got 110%",
     );
     // A budget under half a part per million would run as none under its own name.
     refused(
         &["storm", "--budget", "0.00001%"],
-        "error: --budget must be 0% or a percentage from 0.00005% to 100% (it runs in whole parts per million, rounding halves up), got 0.00001%",
+        "error: --budget must be 0% or a percentage from 0.00005% to 100% (it runs in whole parts per million), got 0.00001%",
     );
     assert!(stdout(&run(&["storm", "--budget", "0.00005%"])).contains("a budget of 0.00005%"));
+    // Text that is no percentage is told the same range.
+    refused(
+        &["storm", "--budget", "ten"],
+        "error: --budget must be 0% or a percentage from 0.00005% to 100% (it runs in whole parts per million), such as 10%, got \"ten\"",
+    );
     refused(
         &["storm", "--budget", "10", "--budget-floor", "-1"],
         "error: --budget-floor must be a rate from 0 to 10000000 per second, got -1",

@@ -140,7 +140,7 @@ pub fn embed_snippet(settings: &Settings, view: View, embed_url: &str) -> String
     // its own files only (`style-src 'self'`) refuses `style="border:0"`, and kept the border.
     format!(
         "<iframe src=\"{}\" width=\"100%\" height=\"{}\" frameborder=\"0\" loading=\"lazy\" title=\"{}\"></iframe>\n\
-         <!-- once per page, for every backoff-lab iframe on it: sizes each to its chart -->\n\
+         <!-- once per page, for every backoff-lab iframe on it: sizes each to its chart (without it, each keeps the height above) -->\n\
          <script src=\"{}\" defer></script>",
         crate::chart::escaped(&src),
         view.embed_height(),

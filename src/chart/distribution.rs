@@ -241,7 +241,8 @@ impl Marker {
         let width = f64::from(area.dim_in_pixel().0);
         let style = font(11.5, s, self.colour);
         let (w, h) = super::text_size(area, &self.label, &style);
-        let within = |left: f64| left.clamp(2.0 * s, (width - w - 2.0 * s).max(2.0 * s));
+        // 6 px clear of the chart's edge (at 2 px a label touched the card's border on a phone).
+        let within = |left: f64| left.clamp(6.0 * s, (width - w - 6.0 * s).max(6.0 * s));
         let placed = [x - w / 2.0, x + 3.0 * s, x - w - 3.0 * s]
             .into_iter()
             .map(within)
@@ -356,6 +357,10 @@ mod tests {
                     assert!(apart, "{width} px: {} touches {}", a.text, b.text);
                 }
             }
+            // Clear of the edges: the unjittered time's label, at the axis' end, touched the
+            // card's border on a phone.
+            let out = crate::chart::svg_read::outside(&labels, (width, 220), 5.0);
+            assert!(out.is_empty(), "{width} px: {out:?}");
         }
     }
 

@@ -552,3 +552,40 @@ fn the_jitter_table_tells_close_percentiles_apart() {
     assert_eq!(row("p99"), "126.5 s", "{table}");
     assert!(!table.lines().take(8).any(|l| l.contains("min")), "{table}");
 }
+
+/// The caption's times, set side by side, are written as the table's rows are (2 to 10 min in
+/// seconds), the deadline too, and so are the distribution chart's markers: gRPC's p95 read
+/// "2.1 min" beside a p5 of "102.4 s", and a 210 s deadline "3.5 min".
+#[test]
+fn the_captions_compared_times_share_one_unit() {
+    let grpc = stdout(&run(&["jitter", "--preset", "grpc"]));
+    assert!(
+        grpc.contains("between 102.4 s (p5) and 123.3 s (p95)"),
+        "{grpc}"
+    );
+    let policy = [
+        "--base",
+        "30s",
+        "--multiplier",
+        "2",
+        "--cap",
+        "10m",
+        "--attempts",
+        "4",
+        "--seed",
+        "1",
+    ];
+    let sized = stdout(&run(
+        &[&["jitter"], &policy[..], &["--deadline", "210s"]].concat()
+    ));
+    assert!(
+        sized.contains("a schedule that reads 210 s on paper"),
+        "{sized}"
+    );
+    assert!(sized.contains("trying until 210 s,"), "{sized}");
+    let figure = stdout(&run(&[&["figure", "distribution"], &policy[..]].concat()));
+    assert!(
+        figure.lines().any(|line| line.trim() == "unjittered 210 s"),
+        "{figure}"
+    );
+}

@@ -29,7 +29,14 @@ pub fn draw<DB: DrawingBackend>(
     schedule: &Schedule,
     options: &ChartOptions,
 ) -> Result<(), Error> {
-    draw_labelled(area, schedule, options, Axis::default()).map(|_| ())
+    draw_labelled(
+        area,
+        schedule,
+        options,
+        Axis::default(),
+        Measure::WhereRoomIsLeft,
+    )
+    .map(|_| ())
 }
 
 /// Draws two schedules one above the other on one time axis, each named by its label (for
@@ -63,7 +70,7 @@ pub fn draw_compared<DB: DrawingBackend>(
             log_base: Some(log_base),
             title: Some(label),
         };
-        draw_labelled(&half, schedule, options, axis)?;
+        draw_labelled(&half, schedule, options, axis, Measure::WhereRoomIsLeft)?;
     }
     Ok(())
 }
@@ -76,6 +83,16 @@ struct Axis<'a> {
     title: Option<&'a str>,
 }
 
+/// Which attempts' labels are measured: every one tried ([`Measure::Every`], for tests to
+/// compare with), or only those not refused by what is known before measuring (see
+/// `Timeline::attempt_label`); the labels placed are the same.
+#[derive(Clone, Copy, PartialEq)]
+enum Measure {
+    WhereRoomIsLeft,
+    #[cfg(test)]
+    Every,
+}
+
 /// Draws the timeline and returns the rectangles its labels took. Later steps yield to the
 /// labels of earlier ones, so the order is the order of importance (and of the SVG).
 fn draw_labelled<DB: DrawingBackend>(
@@ -83,9 +100,11 @@ fn draw_labelled<DB: DrawingBackend>(
     schedule: &Schedule,
     options: &ChartOptions,
     shared: Axis<'_>,
+    measure: Measure,
 ) -> Result<Vec<Rect>, Error> {
     let (options, theme) = super::prepare(area, options)?;
     let mut timeline = Timeline::new(area, schedule, &options, theme, &shared);
+    timeline.measure = measure;
     if let Some(title) = shared.title {
         timeline.title(title)?;
         timeline.titled = true;
@@ -119,6 +138,7 @@ struct Timeline<'a, DB: DrawingBackend> {
     line_y: f64,
     /// Whether the panel has a title (the first text placed), top left.
     titled: bool,
+    measure: Measure,
 }
 
 impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
@@ -161,6 +181,7 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
             bottom,
             line_y: line_y.max(top),
             titled: false,
+            measure: Measure::WhereRoomIsLeft,
         }
     }
 
@@ -363,6 +384,8 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         let rows = self.schedule.rows();
         let mut order: Vec<usize> = (0..rows.len()).collect();
         order.rotate_right(1);
+        // A label's height is its font's, whatever the text (on either backend).
+        let line_height = self.painter.size("", &elapsed_font).1;
         let mut last_dot = f64::NEG_INFINITY;
         // Left of here the last label placed (left to right) leaves no room: skipping those
         // attempts before measuring their text keeps ten thousand attempts cheap.
@@ -385,7 +408,8 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
                 }
             }
             if is_last || x > covered_until {
-                let placed = self.attempt_label(&row, x, (&number_font, &elapsed_font))?;
+                let fonts = (&number_font, &elapsed_font);
+                let placed = self.attempt_label(&row, x, fonts, line_height)?;
                 if !is_last {
                     // A label that found no room: the next attempts less than a pixel further
                     // right meet the same labels (on a log axis thousands of attempts crowd
@@ -400,30 +424,52 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
     /// "#n" over the elapsed time, below the attempt at `x`, where no other label is: in the
     /// row under the line, or else in a second row under that one when it fits above the tick
     /// labels (on a log axis the last attempts crowd together); the label's right edge when it
-    /// was placed.
+    /// was placed. Its text is `line_height` tall.
+    ///
+    /// Most attempts of a long schedule find no room, and measuring their text was most of the
+    /// timeline's drawing: a label is refused first by what is known before measuring. Its
+    /// rectangle always holds the line from its top to its bottom at `x`, and, wider than its
+    /// number, the rectangle its number alone would take: where neither of those is free, the
+    /// whole label is not either ([`Painter::is_free`]). The labels placed are the same.
     fn attempt_label(
         &mut self,
         row: &Row,
         x: f64,
         (number_font, elapsed_font): (&TextStyle, &TextStyle),
+        line_height: f64,
     ) -> Result<Option<f64>, Error> {
+        let height = line_height + self.px(16.0);
+        let first = self.line_y + self.px(11.0);
+        // The second row only where it ends above the tick labels.
+        let rows: Vec<f64> = [first, first + height + self.px(6.0)]
+            .into_iter()
+            .filter(|&y| y == first || y + height <= self.bottom + self.px(2.0))
+            .collect();
+        // The rectangle of a label `w` wide: centred under the dot, kept inside the area.
+        let rect = |w: f64, y: f64| {
+            let left = self.painter.inside(x - w / 2.0, w, self.width);
+            (left, y, left + w, y + height)
+        };
+        let every = self.measure != Measure::WhereRoomIsLeft;
+        let room_for = |w: f64| every || rows.iter().any(|&y| self.painter.is_free(rect(w, y)));
+        if !room_for(0.0) {
+            return Ok(None);
+        }
         let number = format!(
             "#{}",
             crate::number_text::format_count(f64::from(row.attempt))
         );
-        let elapsed = format_duration(row.elapsed_s);
-        let (ew, eh) = self.painter.size(&elapsed, elapsed_font);
         let nw = self.painter.size(&number, number_font).0;
-        let w = ew.max(nw);
-        // Where the text is drawn: centred under the dot, kept inside the area.
-        let left = self.painter.inside(x - w / 2.0, w, self.width);
-        let height = eh + self.px(16.0);
-        let first = self.line_y + self.px(11.0);
-        for label_y in [first, first + height + self.px(6.0)] {
-            let rect = (left, label_y, left + w, label_y + height);
-            let above_ticks = rect.3 <= self.bottom + self.px(2.0);
-            if (label_y == first || above_ticks) && self.painter.claim(rect) {
-                let centre = left + w / 2.0;
+        if !room_for(nw) {
+            return Ok(None);
+        }
+        let elapsed = format_duration(row.elapsed_s);
+        let w = self.painter.size(&elapsed, elapsed_font).0.max(nw);
+        let rects: Vec<Rect> = rows.iter().map(|&y| rect(w, y)).collect();
+        for rect in rects {
+            let label_y = rect.1;
+            if self.painter.claim(rect) {
+                let centre = rect.0 + w / 2.0;
                 let at = (centre, label_y);
                 self.painter
                     .text(&number, at, number_font, HPos::Center, VPos::Top, false)?;
@@ -620,7 +666,15 @@ mod tests {
             let mut text = String::new();
             let placed = {
                 let area = SVGBackend::with_string(&mut text, (900, 320)).into_drawing_area();
-                draw_labelled(&area, &policy.schedule(), &options, Axis::default()).unwrap()
+                let measure = Measure::WhereRoomIsLeft;
+                draw_labelled(
+                    &area,
+                    &policy.schedule(),
+                    &options,
+                    Axis::default(),
+                    measure,
+                )
+                .unwrap()
             };
             assert!(placed.len() > 5);
             for (i, a) in placed.iter().enumerate() {
@@ -631,6 +685,49 @@ mod tests {
             }
             assert!(labels(&text).len() < 200);
             assert!(labels(&text).iter().any(|l| l.starts_with("gives up at")));
+        }
+    }
+
+    /// Drawn with every label measured, or with labels refused before measuring where what
+    /// is known already leaves no room: the same picture, for schedules nobody picked, long
+    /// and short, on either axis, at any size and pixel scale.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod refused_before_measuring {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(40))]
+            #[test]
+            fn places_the_labels_that_measuring_every_one_places(
+                base in 0.01f64..900.0,
+                multiplier in 1.0f64..4.0,
+                cap_over_base in 1.0f64..2_000.0,
+                attempts in prop_oneof![1u32..40, 40u32..=10_000],
+                width in 150u32..1_400,
+                height in 110u32..420,
+                log_scale in any::<bool>(),
+                scale in prop::sample::select(vec![0.5, 1.0, 1.5, 2.0, 3.0]),
+            ) {
+                let policy =
+                    Policy::new(base, multiplier, base * cap_over_base, Stop::Attempts(attempts))
+                        .unwrap();
+                let schedule = policy.schedule();
+                let options = ChartOptions { log_scale, scale, ..ChartOptions::default() };
+                let drawn = |measure| {
+                    let mut text = String::new();
+                    let placed = {
+                        let area = SVGBackend::with_string(&mut text, (width, height))
+                            .into_drawing_area();
+                        draw_labelled(&area, &schedule, &options, Axis::default(), measure)
+                            .unwrap()
+                    };
+                    (placed, text)
+                };
+                let (early, every) = (drawn(Measure::WhereRoomIsLeft), drawn(Measure::Every));
+                prop_assert_eq!(&early.0, &every.0);
+                prop_assert!(early.1 == every.1, "the two SVGs differ");
+            }
         }
     }
 

@@ -192,8 +192,9 @@ pub use breaker::{Breaker, FailureShare};
 pub use discrete::{simulate_discrete, MAX_DISCRETE_ATTEMPTS, MAX_DISCRETE_WORST_CASE};
 pub use drain::Drain;
 pub(crate) use fluid::{
-    most_attempts_of, requests_within_limits, unrepresentable as fluid_unrepresentable, FluidStorm,
-    Shortcuts, Spare,
+    history_cells as fluid_history_cells, most_attempts_of, requests_within_limits,
+    unrepresentable_sharing as fluid_unrepresentable_sharing, FluidStorm, Shortcuts, Spare,
+    Unrepresentable,
 };
 pub use fluid::{simulate_fluid, MAX_CELLS, MAX_CLASS_SECONDS, MIN_REQUESTS_WITHIN_LIMITS};
 pub use memo::Memo;

@@ -583,7 +583,7 @@ fn a_storm_too_long_for_either_engine_names_attempts_and_the_most_the_fluid_engi
             .unwrap_or_else(|| panic!("no count: {refused}"));
         let fluid = |attempts: u32| {
             let scenario = micro(attempts, arrivals);
-            fluid_unrepresentable(&scenario, scenario.units())
+            fluid::unrepresentable(&scenario, scenario.units())
         };
         assert_eq!(fluid(most), None, "{refused}");
         assert!(fluid(most + 1).is_some(), "{refused}");

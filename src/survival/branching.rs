@@ -2,7 +2,10 @@
 //! is the same storm until its outage ends, so one storm runs through the longest outage and
 //! each cell branches off a copy of it where its own outage ends (see the module's rules).
 
-use crate::storm::{fluid_unrepresentable, FluidStorm, Scenario, Shortcuts, Spare, Spec};
+use crate::storm::{
+    fluid_history_cells, fluid_unrepresentable_sharing, FluidStorm, Scenario, Shortcuts, Spare,
+    Spec, Unrepresentable,
+};
 use crate::Error;
 
 use super::{cell_spec, classify, window_end_s, Axes, Cell};
@@ -21,31 +24,43 @@ impl Branch {
     }
 }
 
-/// The rows of `spec`'s series at the headroom indices `headrooms` (in range) of `axes` (one row
-/// per index, one cell per outage), each cell exactly the cell [`super::cell`] computes on the
-/// fluid engine, and the same first error.
+/// The fluid engine's check of a series' histories (`storm::fluid_history_cells`), which its
+/// cells share: they differ from one another in outage and capacity only, and the histories
+/// depend on the policy, the jitter, the timeout and the Retry-After. `None` until a cell has
+/// checked it. (Checked once a cell, it was most of a map's check: 3 ms for the page's default
+/// map, 15 ms for one of 400 attempts, on every render.)
+pub(super) type SharedHistory = Option<Result<usize, Unrepresentable>>;
+
 /// The storm of the cell of `spec` with an outage of `length` seconds at headroom `ratio`, and
 /// its scenario: refused where it is no scenario or the fluid engine cannot represent it.
+/// `history` is the series' (the first cell checked fills it).
 pub(super) fn cell_scenario(
     spec: &Spec,
     length: f64,
     ratio: f64,
+    history: &mut SharedHistory,
 ) -> Result<(Spec, Scenario), Error> {
     let storm = cell_spec(spec, length, ratio);
     let scenario = Scenario::new(storm)?;
-    match fluid_unrepresentable(&scenario, scenario.units()) {
+    let units = scenario.units();
+    let history = history.get_or_insert_with(|| fluid_history_cells(&scenario, units));
+    match fluid_unrepresentable_sharing(&scenario, units, history) {
         Some(why) => Err(why.into()),
         None => Ok((storm, scenario)),
     }
 }
 
+/// The rows of `spec`'s series at the headroom indices `headrooms` (in range) of `axes` (one row
+/// per index, one cell per outage), each cell exactly the cell [`super::cell`] computes on the
+/// fluid engine, and the same first error.
 pub(super) fn rows(spec: &Spec, axes: &Axes, headrooms: &[usize]) -> Result<Vec<Vec<Cell>>, Error> {
     // Every cell's storm, refused in the order the cells would be computed one by one.
+    let mut history = None;
     let mut branches = Vec::with_capacity(headrooms.len() * axes.outages_s.len());
     for (row, &headroom) in headrooms.iter().enumerate() {
         let ratio = axes.headroom[headroom];
         for (outage, &length) in axes.outages_s.iter().enumerate() {
-            let (storm, scenario) = cell_scenario(spec, length, ratio)?;
+            let (storm, scenario) = cell_scenario(spec, length, ratio, &mut history)?;
             branches.push(Branch {
                 row,
                 outage,

@@ -501,10 +501,12 @@ impl Plan {
         if self.engine != Engine::Fluid {
             return Ok(());
         }
+        let mut histories: Vec<branching::SharedHistory> = vec![None; self.series.len()];
         for (series, headroom) in self.rows() {
             for &length in &self.axes.outages_s {
                 let ratio = self.axes.headroom[headroom];
-                branching::cell_scenario(&self.series[series].1, length, ratio).map_err(
+                let history = &mut histories[series];
+                branching::cell_scenario(&self.series[series].1, length, ratio, history).map_err(
                     // Which cell: the map's axes, not a flag given, decided it, so the
                     // headroom axis is named (a map run on its default engine was told
                     // "engine must be discrete here").

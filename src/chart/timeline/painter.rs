@@ -79,14 +79,21 @@ impl<'a, DB: DrawingBackend> Painter<'a, DB> {
     /// Takes a rectangle for a label unless it overlaps one already taken or comes within a
     /// word space of one on its line (side by side, two labels would read as one).
     pub(super) fn claim(&mut self, rect: Rect) -> bool {
-        let space = 6.0 * self.scale;
-        let free = self.placed.iter().chain(&self.reserved).all(|p| {
-            rect.2 + space <= p.0 || rect.0 >= p.2 + space || rect.3 <= p.1 || rect.1 >= p.3
-        });
+        let free = self.is_free(rect);
         if free {
             self.placed.push(rect);
         }
         free
+    }
+
+    /// Whether [`Painter::claim`] would take `rect`. A rectangle that is not free stays so
+    /// however it grows: a label can be refused before its text is measured, by a part of it
+    /// known without measuring.
+    pub(super) fn is_free(&self, rect: Rect) -> bool {
+        let space = 6.0 * self.scale;
+        self.placed.iter().chain(&self.reserved).all(|p| {
+            rect.2 + space <= p.0 || rect.0 >= p.2 + space || rect.3 <= p.1 || rect.1 >= p.3
+        })
     }
 
     /// Writes `text` anchored at `at`; with `avoid`, only where no other label is. Returns

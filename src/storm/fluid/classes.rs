@@ -55,54 +55,74 @@ impl From<Unrepresentable> for Error {
 }
 
 /// Every attempt class with its kernels and its place in the histories, and how many cells the
-/// histories take. Refuses decorrelated jitter, more than [`MAX_CELLS`] cells and more than
-/// [`MAX_CLASS_SECONDS`] of work, before allocating.
+/// histories take. Refuses decorrelated jitter, more than [`MAX_CLASS_SECONDS`] of work and
+/// more than [`MAX_CELLS`] cells, in that order, before allocating.
 pub(super) fn attempt_classes(
     scenario: &Scenario,
     units: &Units,
 ) -> Result<(Vec<Class>, usize), Unrepresentable> {
-    // Decorrelated jitter is refused as itself before any limit: no size makes it representable.
+    let count = checked_count(scenario, units)?;
+    let cells = history_cells(scenario, units)?;
+    let mut classes = Vec::with_capacity(count);
+    classes.push(first_class());
+    let mut start = 0;
+    for k in 1..count {
+        let class = class(scenario, units, k, start)?;
+        start += class.ring.len;
+        classes.push(class);
+    }
+    Ok((classes, cells))
+}
+
+/// Why the fluid engine refuses `scenario`, as [`attempt_classes`] would, without building the
+/// classes. `history` is [`history_cells`] of the scenario when known already: it depends only
+/// on the policy, the jitter, the timeout and the Retry-After, which a survival map's cells
+/// share (they differ in outage and capacity), so a map checks it once a series, not once a
+/// cell.
+pub(crate) fn refusal(
+    scenario: &Scenario,
+    units: &Units,
+    history: Option<&Result<usize, Unrepresentable>>,
+) -> Option<Unrepresentable> {
+    if let Err(why) = checked_count(scenario, units) {
+        return Some(why);
+    }
+    match history {
+        Some(known) => known.as_ref().err().cloned(),
+        None => history_cells(scenario, units).err(),
+    }
+}
+
+/// Class 0, first attempts, which has no predecessor (and what a class has before its own).
+fn first_class() -> Class {
+    Class {
+        timeout: Kernel::point(1),
+        rejected: RejectedKernel::point(1),
+        ring: Ring::new(0, 2),
+        timeout_run: Mass::ZERO,
+        rejected_run: Mass::ZERO,
+    }
+}
+
+/// The number of attempt classes: refused for decorrelated jitter (as itself, before any limit:
+/// no size makes it representable), then by [`within_limits`].
+fn checked_count(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresentable> {
     if scenario.policy.attempts() > 1 && scenario.window(1).is_none() {
         return Err(decorrelated());
     }
-    let count = within_limits(scenario, units)?;
-    let answers_429 = units.retry_after_us.is_some();
-    // Class 0, first attempts, has no predecessor.
-    let mut classes = vec![
-        Class {
-            timeout: Kernel::point(1),
-            rejected: RejectedKernel::point(1),
-            ring: Ring::new(0, 2),
-            timeout_run: Mass::ZERO,
-            rejected_run: Mass::ZERO,
-        };
-        count
-    ];
-    let timeout = units.timeout_us as f64 / 1e6;
+    within_limits(scenario, units)
+}
+
+/// How many cells the classes' histories take, refused past [`MAX_CELLS`] (decorrelated jitter
+/// is refused by [`checked_count`] first).
+pub(crate) fn history_cells(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresentable> {
+    let count = scenario.policy.attempts() as usize;
     let mut cells = 0usize;
-    for (k, class) in classes.iter_mut().enumerate().skip(1) {
-        let (lo, hi) = scenario.window(k as u32).ok_or_else(decorrelated)?;
-        // A window narrower than a microsecond is a point: exactly the discrete engine's due
-        // second, from the same whole microseconds.
-        let point = micro(hi) <= micro(lo);
-        class.timeout = if point {
-            Kernel::point(units.due_after(micro(lo), false) as usize)
-        } else {
-            Kernel::uniform(timeout + lo, timeout + hi)
-        };
-        if let Some(after_us) = units.retry_after_us {
-            class.rejected = rejected_kernel(units, (lo, hi), after_us, point);
-        }
-        // Room for the kernels' reach and a whole block ahead of it.
-        let reach = class.timeout.reach().max(if answers_429 {
-            class.rejected.reach()
-        } else {
-            0
-        });
-        let len = reach + MAX_BLOCK + 1;
-        class.ring = Ring::new(cells, len);
-        cells = cells.saturating_add(len);
+    for k in 1..count {
+        let class = class(scenario, units, k, cells)?;
+        cells = cells.saturating_add(class.ring.len);
         if cells > MAX_CELLS {
+            let reach = class.ring.len - MAX_BLOCK - 1;
             return Err(Unrepresentable {
                 given: format!("for {count} attempts with waits up to {}", crate::format_duration(reach as f64)),
                 reason: "the fluid engine keeps at most 12000000 history cells (attempts × longest wait in seconds)",
@@ -110,7 +130,41 @@ pub(super) fn attempt_classes(
             });
         }
     }
-    Ok((classes, cells))
+    Ok(cells)
+}
+
+/// Attempt class `k` (1 or more), its history's ring starting at cell `start`.
+fn class(
+    scenario: &Scenario,
+    units: &Units,
+    k: usize,
+    start: usize,
+) -> Result<Class, Unrepresentable> {
+    let (lo, hi) = scenario.window(k as u32).ok_or_else(decorrelated)?;
+    let timeout = units.timeout_us as f64 / 1e6;
+    // A window narrower than a microsecond is a point: exactly the discrete engine's due
+    // second, from the same whole microseconds.
+    let point = micro(hi) <= micro(lo);
+    let mut class = first_class();
+    class.timeout = if point {
+        Kernel::point(units.due_after(micro(lo), false) as usize)
+    } else {
+        Kernel::uniform(timeout + lo, timeout + hi)
+    };
+    if let Some(after_us) = units.retry_after_us {
+        class.rejected = rejected_kernel(units, (lo, hi), after_us, point);
+    }
+    // Room for the kernels' reach and a whole block ahead of it.
+    let reach = class
+        .timeout
+        .reach()
+        .max(if units.retry_after_us.is_some() {
+            class.rejected.reach()
+        } else {
+            0
+        });
+    class.ring = Ring::new(start, reach + MAX_BLOCK + 1);
+    Ok(class)
 }
 
 /// The most attempts, up to `attempts`, that `refusal` lets pass, where it refuses `attempts`:
@@ -224,5 +278,72 @@ fn rejected_kernel(
         spread: Kernel::uniform(after.max(lo), hi).scaled(1.0 - below),
         floor: units.due_after(after_us, true) as usize,
         floor_weight: below,
+    }
+}
+
+// proptest is a native dev-dependency only.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::jitter::{Factor, Jitter};
+    use crate::storm::Spec;
+    use crate::{Policy, Stop};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// A survival map's cells check their histories once a series: the refusal with the
+        /// series' history shared is the refusal of building the cell's classes, whichever
+        /// limit decides it (decorrelated jitter, the capacity, the work or the cells).
+        #[test]
+        fn a_refusal_with_a_shared_history_is_the_refusal_of_building_the_classes(
+            base in 0.1f64..600.0,
+            multiplier in 1.0f64..4.0,
+            cap_over_base in 1.0f64..200_000.0,
+            attempts in prop_oneof![1u32..20, 20u32..=3_000],
+            jitter in 0usize..5,
+            factor in 0.05f64..1.0,
+            timeout in 0.1f64..120.0,
+            retry_after in prop::option::of(0.0f64..3_600.0),
+            arrivals in 0.01f64..100.0,
+            capacities in (0.001f64..50.0, 0.001f64..50.0),
+            outages in (1u32..86_400, 1u32..86_400),
+        ) {
+            let Ok(policy) = Policy::new(base, multiplier, base * cap_over_base, Stop::Attempts(attempts))
+            else {
+                // Past the cap's 365 days.
+                return Ok(());
+            };
+            let jitter = [Jitter::None, Jitter::Full, Jitter::Equal,
+                Jitter::Proportional(Factor::new(factor).unwrap()), Jitter::Decorrelated][jitter];
+            let cell = |capacity_ratio: f64, outage: u32| {
+                let mut spec = Spec {
+                    policy,
+                    jitter,
+                    timeout_s: timeout,
+                    latency_s: 0.0,
+                    arrivals_per_s: arrivals,
+                    capacity_per_s: arrivals * capacity_ratio,
+                    outage: (0, outage),
+                    traffic_s: outage + 3_600,
+                    ..Spec::article_fixed()
+                };
+                spec.bounds.retry_after_s = retry_after;
+                Scenario::new(spec).ok()
+            };
+            let (Some(first), Some(other)) = (cell(capacities.0, outages.0), cell(capacities.1, outages.1)) else {
+                return Ok(());
+            };
+            let shared = history_cells(&first, first.units());
+            for scenario in [&first, &other] {
+                let built = attempt_classes(scenario, scenario.units());
+                prop_assert_eq!(refusal(scenario, scenario.units(), None), built.clone().err());
+                prop_assert_eq!(refusal(scenario, scenario.units(), Some(&shared)), built.clone().err());
+                if let Ok((classes, cells)) = built {
+                    prop_assert_eq!(classes.len(), attempts as usize);
+                    prop_assert_eq!(Ok(cells), history_cells(scenario, scenario.units()));
+                }
+            }
+        }
     }
 }

@@ -32,9 +32,8 @@ mod progress;
 mod reading;
 mod state;
 
-use classes::attempt_classes;
 pub(crate) use classes::Unrepresentable;
-pub(crate) use classes::{most_attempts_of, requests_within_limits};
+pub(crate) use classes::{history_cells, most_attempts_of, requests_within_limits};
 pub(crate) use progress::{FluidStorm, Spare};
 
 use super::report::StormReport;
@@ -131,5 +130,15 @@ fn run(
 
 /// Why the fluid engine would refuse a valid `scenario`, if it would.
 pub(crate) fn unrepresentable(scenario: &Scenario, units: &Units) -> Option<Unrepresentable> {
-    attempt_classes(scenario, units).err()
+    classes::refusal(scenario, units, None)
+}
+
+/// [`unrepresentable`] where the scenario's [`history_cells`] are known already (a survival
+/// map's cells share them: see `classes::refusal`).
+pub(crate) fn unrepresentable_sharing(
+    scenario: &Scenario,
+    units: &Units,
+    history: &Result<usize, Unrepresentable>,
+) -> Option<Unrepresentable> {
+    classes::refusal(scenario, units, Some(history))
 }

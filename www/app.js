@@ -18,6 +18,7 @@ import init, {
   pageStaleness,
   presets,
   previewSettings,
+  rendersAfterPaint,
   settingEdited,
   sliderPosition,
   sliderText,
@@ -250,6 +251,7 @@ function showNotices(notices) {
  * the page at the section the link names (`view` or `section`), below the schedule at the top.
  */
 function loadFromHash() {
+  hashOwn = location.hash;
   const { settings, notices } = decodeState(location.hash);
   applyControls(settings);
   // The chart's own heading where it has one (the herd shares the jitter's section), else its
@@ -277,29 +279,40 @@ function writeHash(s) {
     history.replaceState(history.state, '', hash ? `#${hash}` : location.pathname + location.search);
     say('share-status', '');
   }
+  hashOwn = location.hash;
+  hashWritten = performance.now();
   $('link-text').value = location.href;
   if (!$('embed-box').hidden) $('embed-code').value = embedCode(s);
 }
 
-// The link follows the inputs at once, at most every 250 ms (browsers throttle a page that
-// rewrites its URL on every slider step): it waited for every chart, seconds with a long
-// schedule, and a reader copying the address bar meanwhile shared the settings before.
+// The link follows the inputs within 250 ms, rewritten at most that often (browsers throttle a
+// page that rewrites its URL on every slider step): it waited for every chart, seconds with a
+// long schedule, and a reader copying the address bar meanwhile shared the settings before. It
+// is written when the page is idle, not in the input's own task: `history.replaceState` took
+// 5-20 ms there on a busy two-core machine, before the input's next paint.
 const HASH_EVERY_MS = 250;
-let hashTimer = null;
 let hashWaiting = null;
+let hashScheduled = false;
+let hashWritten = -Infinity;
+// The hash as the page last wrote or read it: another one is a navigation, whose `hashchange`
+// (dispatched later) loads it; a waiting write must not put the old settings back over it.
+let hashOwn = location.hash;
+const whenIdle = (run, timeout) => (window.requestIdleCallback
+  ? requestIdleCallback(run, { timeout: Math.max(1, timeout) })
+  : setTimeout(run, 0));
 
 function writeHashSoon(s) {
-  if (hashTimer !== null) {
-    hashWaiting = s;
-    return;
-  }
-  writeHash(s);
-  hashTimer = setTimeout(() => {
-    hashTimer = null;
+  hashWaiting = s;
+  if (hashScheduled) return;
+  hashScheduled = true;
+  // At most every 250 ms, and within 250 ms of the input, idle or not by then.
+  const wait = Math.max(0, hashWritten + HASH_EVERY_MS - performance.now());
+  setTimeout(() => whenIdle(() => {
+    hashScheduled = false;
     const waiting = hashWaiting;
     hashWaiting = null;
-    if (waiting) writeHashSoon(waiting);
-  }, HASH_EVERY_MS);
+    if (waiting && location.hash === hashOwn) writeHash(waiting);
+  }, HASH_EVERY_MS - wait), wait);
 }
 
 // ---- Rendering
@@ -694,6 +707,8 @@ const render = (() => {
   }
 
   function render() {
+    // It reads the controls as they are now: a render waiting for an input's paint is not needed.
+    renderWaiting = null;
     generation += 1;
     const mine = generation;
     for (const { handle } of pending.values()) handle.cancel();
@@ -842,6 +857,35 @@ const render = (() => {
   return render;
 })();
 
+/**
+ * An input's render: at once, or, where the core says a render of the new settings is long
+ * (`rendersAfterPaint`: a schedule of thousands of attempts), after the browser has painted the
+ * input itself (the slider's thumb, its field) so that the input is answered at once. Inputs
+ * that come before that render runs join it: it reads the controls as they are then.
+ */
+let renderWaiting = null;
+function renderAfterInput() {
+  if (renderWaiting) return;
+  let afterPaint = false;
+  try {
+    afterPaint = rendersAfterPaint(readControls());
+  } catch {
+    // Settings the core cannot read: the render says why, at once.
+  }
+  if (!afterPaint) {
+    render();
+    return;
+  }
+  const waiting = {};
+  renderWaiting = waiting;
+  // The frame's callbacks run before its paint; a task queued from one runs after it. A render
+  // that ran meanwhile (a resize, the colour scheme) read the controls as they were: then this
+  // one is not needed (see `render`).
+  requestAnimationFrame(() => setTimeout(() => {
+    if (renderWaiting === waiting) render();
+  }, 0));
+}
+
 function asError(error) {
   return { message: error?.message ?? String(error), setting: error?.setting ?? error?.field ?? null };
 }
@@ -939,47 +983,47 @@ async function main() {
       // A slider a link stretched (multiplier 1000 on one up to 5) shrinks back once dragged in.
       syncSlider(field);
       if (POLICY_CONTROLS.includes(field)) edited(field);
-      render();
+      renderAfterInput();
     });
     $(`${field}-text`).addEventListener('input', () => {
       syncSlider(field);
       // Typed, the value is the user's own (Rust keeps a typed cap from moving the base).
       if (POLICY_CONTROLS.includes(field)) edited(`${field} typed`);
-      render();
+      renderAfterInput();
     });
   }
   // Every other text field redraws as it is typed in.
   for (const [setting, id] of Object.entries(TEXT_SETTINGS)) {
-    if (!SLIDERS.includes(setting) && setting !== 'then-every') $(id).addEventListener('input', render);
+    if (!SLIDERS.includes(setting) && setting !== 'then-every') $(id).addEventListener('input', renderAfterInput);
   }
   for (const id of ['log-scale', 'samples', 'pause', 'storm-compare', 'engine', 'compare', 'embed-view',
     'retry-quota']) {
-    $(id).addEventListener('change', render);
+    $(id).addEventListener('change', renderAfterInput);
   }
   $('theme').addEventListener('change', () => {
     showTheme();
-    render();
+    renderAfterInput();
   });
   $('preset').addEventListener('change', () => {
     edited('preset');
-    render();
+    renderAfterInput();
   });
   $('stop-mode').addEventListener('change', () => {
     edited('stop');
-    render();
+    renderAfterInput();
   });
   $('mode').addEventListener('change', () => {
     showPolicyFields();
-    render();
+    renderAfterInput();
   });
   $('drop-gaps').addEventListener('click', () => {
     edited('drop-gaps');
     $('base-text').focus();
-    render();
+    renderAfterInput();
   });
   $('new-seed').addEventListener('click', () => {
     $('seed-text').value = String(newSeed());
-    render();
+    renderAfterInput();
   });
   $('copy-link').addEventListener('click', copyLink);
   $('embed').addEventListener('click', showEmbed);
@@ -999,7 +1043,7 @@ async function main() {
   }
   $('apply-suggestion').addEventListener('click', () => {
     edited('apply-suggestion');
-    render();
+    renderAfterInput();
   });
   const reports = {
     schedule: (format) => pageSchedule(readControls(), format),
@@ -1023,7 +1067,7 @@ async function main() {
   $('controls').addEventListener('submit', (event) => event.preventDefault());
   window.addEventListener('hashchange', () => {
     loadFromHash();
-    render();
+    renderAfterInput();
   });
   darkQuery.addEventListener('change', render);
   // A chart whose box changed size is drawn again (not on the observer's first report, which

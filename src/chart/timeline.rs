@@ -429,8 +429,9 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
     /// Most attempts of a long schedule find no room, and measuring their text was most of the
     /// timeline's drawing: a label is refused first by what is known before measuring. Its
     /// rectangle always holds the line from its top to its bottom at `x`, and, wider than its
-    /// number, the rectangle its number alone would take: where neither of those is free, the
-    /// whole label is not either ([`Painter::is_free`]). The labels placed are the same.
+    /// number, the rectangle its number alone would take: where the line, or else the number's
+    /// rectangle, is taken in every row the label may use, so is the whole label
+    /// ([`Painter::is_free`]). The labels placed are the same.
     fn attempt_label(
         &mut self,
         row: &Row,
@@ -441,17 +442,19 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         let height = line_height + self.px(16.0);
         let first = self.line_y + self.px(11.0);
         // The second row only where it ends above the tick labels.
-        let rows: Vec<f64> = [first, first + height + self.px(6.0)]
-            .into_iter()
-            .filter(|&y| y == first || y + height <= self.bottom + self.px(2.0))
-            .collect();
+        let second = first + height + self.px(6.0);
+        let rows = [
+            Some(first),
+            (second + height <= self.bottom + self.px(2.0)).then_some(second),
+        ];
         // The rectangle of a label `w` wide: centred under the dot, kept inside the area.
         let rect = |w: f64, y: f64| {
             let left = self.painter.inside(x - w / 2.0, w, self.width);
             (left, y, left + w, y + height)
         };
         let every = self.measure != Measure::WhereRoomIsLeft;
-        let room_for = |w: f64| every || rows.iter().any(|&y| self.painter.is_free(rect(w, y)));
+        let room_for =
+            |w: f64| every || (rows.iter().flatten()).any(|&y| self.painter.is_free(rect(w, y)));
         if !room_for(0.0) {
             return Ok(None);
         }
@@ -465,8 +468,8 @@ impl<'a, DB: DrawingBackend> Timeline<'a, DB> {
         }
         let elapsed = format_duration(row.elapsed_s);
         let w = self.painter.size(&elapsed, elapsed_font).0.max(nw);
-        let rects: Vec<Rect> = rows.iter().map(|&y| rect(w, y)).collect();
-        for rect in rects {
+        let rects = rows.map(|y| y.map(|y| rect(w, y)));
+        for rect in rects.into_iter().flatten() {
             let label_y = rect.1;
             if self.painter.claim(rect) {
                 let centre = rect.0 + w / 2.0;

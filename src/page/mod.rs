@@ -264,6 +264,31 @@ pub fn computes_inline(view: View, settings: &Settings) -> bool {
     count.is_ok_and(|count| count as f64 * delivery_cost(attempts, jitter, draws) <= INLINE_DRAWS)
 }
 
+/// The most attempts whose render the page does in the input's own task. A longer schedule's
+/// render (its rows, its table and its timeline's thousands of marks: 30 to 110 ms on a busy
+/// two-core machine for 10,000 attempts) runs after the browser has painted the input itself
+/// (the slider's thumb and its field), so that the input is answered at once.
+pub const RENDERED_IN_THE_INPUTS_TASK: u32 = 1_000;
+
+/// Whether an input that leads to `settings` is painted before the page renders them: a
+/// schedule of more than [`RENDERED_IN_THE_INPUTS_TASK`] attempts. Invalid settings render at
+/// once (their refusals are quick).
+///
+/// # Example
+/// ```
+/// use backoff_lab::page::{decode_hash, renders_after_paint};
+/// assert!(!renders_after_paint(&decode_hash("").settings));
+/// assert!(!renders_after_paint(&decode_hash("#attempts=1000").settings));
+/// assert!(renders_after_paint(&decode_hash("#attempts=1001").settings));
+/// // A deadline that makes many attempts: 1 s apart for 2 hours.
+/// assert!(renders_after_paint(&decode_hash("#base=1s&multiplier=1&cap=1s&stop=give-up&give-up=2h").settings));
+/// ```
+pub fn renders_after_paint(settings: &Settings) -> bool {
+    jitter_params(settings)
+        .policy()
+        .is_ok_and(|policy| policy.attempts() > RENDERED_IN_THE_INPUTS_TASK)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,6 +44,8 @@ pub(super) fn cell_scenario(
     let scenario = Scenario::new(storm)?;
     let units = scenario.units();
     let history = history.get_or_insert_with(|| fluid_history_cells(&scenario, units));
+    // Shared only between cells of one series, whose histories are the same.
+    debug_assert_eq!(*history, fluid_history_cells(&scenario, units));
     match fluid_unrepresentable_sharing(&scenario, units, history) {
         Some(why) => Err(why.into()),
         None => Ok((storm, scenario)),

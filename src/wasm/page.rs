@@ -216,6 +216,15 @@ pub fn inactive_controls(
     to_js(&page::inactive_controls(&settings(values)?))
 }
 
+/// Whether an input that leads to `settings` is painted before the page renders them (the
+/// core's `page::renders_after_paint`: a schedule of more than 1,000 attempts).
+#[wasm_bindgen(js_name = rendersAfterPaint)]
+pub fn renders_after_paint(
+    #[wasm_bindgen(unchecked_param_type = "Settings")] values: JsValue,
+) -> Result<bool, JsValue> {
+    Ok(page::renders_after_paint(&settings(values)?))
+}
+
 /// Whether the costly step of `view` is cheap enough to compute on the page's own thread (the
 /// core's `page::computes_inline`): then the page does, without a worker's round trip.
 #[wasm_bindgen(js_name = computesInline)]

@@ -8,6 +8,7 @@ import init, {
   computeSurvivalRows,
   computeView,
   computesInline,
+  rendersAfterPaint,
   decodeState,
   drawDistribution,
   drawHerd,
@@ -128,6 +129,7 @@ export async function everyExport(): Promise<string[]> {
   const preview: Settings | null = previewSettings('distribution', settings);
   const computed: Computed = computeView(view, preview ?? settings, memo);
   const cheap: boolean = computesInline(view, settings);
+  const afterPaint: boolean = rendersAfterPaint(settings);
   const greyed: string[] = inactiveControls(settings).map(({ control, note }) => `${control}: ${note}`);
   const page: Drawn = drawView('timeline', view, settings, computed, options);
   const instant: Drawn | null = drawInstant('staleness', 'staleness', settings, options);

@@ -175,6 +175,50 @@ async function survivalMap(browser, url, hash) {
   return result;
 }
 
+/**
+ * Interaction to next paint of `presses` arrow keys on the focused multiplier slider, `gapMs`
+ * apart (real key events, so the browser's Event Timing API times each from the key to the
+ * next paint after its handlers): the durations, in ms (the API rounds them to 8 ms); and for
+ * each key, the time until the schedule's timeline was redrawn (the end of app.js's
+ * `draw timeline` measure), which a long schedule does after that paint.
+ */
+async function keyToPaint(browser, url, hash, presses = 24, gapMs = 400) {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  await page.goto(`${url}${hash}`);
+  await page.waitForFunction(() => /rendered|not every/.test(document.getElementById('status').textContent), null, { timeout: 120_000 });
+  await page.waitForTimeout(2_000);
+  await page.evaluate(() => {
+    window.__keys = [];
+    window.__timelines = [];
+    document.addEventListener('keydown', (event) => window.__keys.push(event.timeStamp), true);
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.name === 'draw timeline') window.__timelines.push(entry.startTime + entry.duration);
+      }
+    }).observe({ type: 'measure' });
+    window.__interactions = new Map();
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (!entry.interactionId) continue;
+        const seen = window.__interactions.get(entry.interactionId) ?? 0;
+        window.__interactions.set(entry.interactionId, Math.max(seen, entry.duration));
+      }
+    }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+  });
+  await page.focus('#multiplier');
+  for (let i = 0; i < presses; i++) {
+    await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
+    await page.waitForTimeout(gapMs);
+  }
+  await page.waitForTimeout(500);
+  // Interactions under 16 ms are not reported: counted as 16.
+  const durations = await page.evaluate(() => [...window.__interactions.values()]);
+  const redrawn = await page.evaluate(() => window.__keys
+    .map((key) => (window.__timelines.find((end) => end >= key) ?? Infinity) - key));
+  await page.close();
+  return { paint: [...durations, ...Array(Math.max(0, presses - durations.length)).fill(16)], redrawn };
+}
+
 const { server, url } = await servePage();
 const browser = await launchBrowser();
 try {
@@ -202,6 +246,15 @@ try {
   console.log('first pixels: every chart on screen shows the new input (a quicker first run of a sampled chart counts);');
   console.log('on screen: what the person sees is redrawn with its final result; all charts: the charts off screen too, drawn after,');
   console.log('one per task; input handler: the synchronous part of the input event (the baseline: schedule and jitter charts on screen).');
+
+  console.log('\nmultiplier slider, arrow keys 400 ms apart (ms, median / p95 / worst of 24)');
+  console.log('scenario                   key → next paint (Event Timing)   key → timeline redrawn');
+  const three = (values) => `${quantile(values, 0.5).toFixed(0).padStart(5)} / ${quantile(values, 0.95).toFixed(0).padStart(4)} / ${Math.max(...values).toFixed(0).padStart(4)}`;
+  for (const [label, hash] of [['default state', ''], ['400 attempts', '#attempts=400'], ['10,000 attempts', '#attempts=10000']]) {
+    const { paint, redrawn } = await keyToPaint(browser, url, hash);
+    console.log(`${label.padEnd(26)} ${three(paint).padStart(32)}   ${three(redrawn).padStart(22)}`);
+  }
+  console.log('target: an input answered within 100 ms');
 
   const links = [...FROZEN_BEFORE, ...extremeStates(12, 2026).map((state) => `#${state}`)];
   console.log(`\nlongest main-thread task (Long Tasks API, ms) while a link loads and draws, of ${links.length} links`);

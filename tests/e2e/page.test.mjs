@@ -147,6 +147,63 @@ test('moving the multiplier slider with the keyboard redraws the table and figur
   });
 });
 
+// A long schedule's redraw takes tens of milliseconds on the page's thread: the input is painted
+// first (the slider, its field) and the redraw follows, reading the controls as they are then.
+test('a long schedule answers an input before it redraws, and inputs that come first join that redraw', { timeout: 90_000 }, async () => {
+  await withPage(async ({ page }) => {
+    // Steps `count` multiplier stops right (and with `theme`, chooses that theme in the same
+    // task); what was drawn in the inputs' own task.
+    const step = (count, theme = null) => page.evaluate(([n, chosen]) => {
+      performance.clearMeasures('draw timeline');
+      // As `tableText` reads it.
+      const table = () => document.querySelector('#schedule-table tbody').textContent.replace(/\s+/g, ' ').trim();
+      const field = () => document.getElementById('multiplier-text').value;
+      const slider = document.getElementById('multiplier');
+      const before = { table: table(), field: field() };
+      for (let i = 0; i < n; i++) {
+        slider.value = String(Number(slider.value) + 1);
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      if (chosen) {
+        const select = document.getElementById('theme');
+        select.value = chosen;
+        select.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+      return {
+        before,
+        draws: performance.getEntriesByName('draw timeline').length,
+        tableChanged: table() !== before.table,
+        fieldChanged: field() !== before.field,
+      };
+    }, [count, theme]);
+    const draws = () => page.evaluate(() => performance.getEntriesByName('draw timeline').length);
+
+    const short = await step(1);
+    assert.equal(short.draws, 1, 'the default schedule is redrawn in the input\'s own task');
+    assert.ok(short.tableChanged, 'and its table with it');
+
+    await page.fill('#attempts-text', '10000');
+    await until(async () => (await tableRows(page)).at(-1)?.[0] === '10000', 'the table to end at attempt 10000');
+    await page.waitForTimeout(300);
+    const long = await step(2, 'dark');
+    assert.ok(long.fieldChanged, 'the multiplier field follows the slider at once');
+    assert.equal(long.draws, 0, 'the long schedule is not redrawn in the input\'s task');
+    assert.ok(!long.tableChanged, 'its table is not rewritten there either');
+    await until(async () => (await draws()) > 0, 'the redraw after the input was painted');
+    await page.waitForTimeout(500);
+    assert.equal(await draws(), 1, 'the two slider steps and the theme joined one redraw');
+    const drawn = await tableText(page);
+    assert.notEqual(drawn, long.before.table, 'the redraw wrote the new schedule');
+    // Drawn again as the controls stand, the table is the same: the redraw read the last input.
+    await page.evaluate(() => {
+      performance.clearMeasures('draw timeline');
+      document.getElementById('multiplier').dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await until(async () => (await draws()) > 0, 'the second redraw');
+    assert.equal(await tableText(page), drawn, 'the first redraw had the last input\'s schedule');
+  });
+});
+
 // The table's rows are written over on a redraw, not rebuilt (a slider step on a long schedule
 // rebuilt 1,600 elements): a long schedule, then a short one and back, leaves each row whole.
 test('the schedule table written over keeps each row whole, long to short and back', { timeout: 60_000 }, async () => {

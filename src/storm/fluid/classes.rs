@@ -205,9 +205,7 @@ pub(crate) fn most_attempts_of(scenario: &Scenario) -> Option<(u32, Unrepresenta
             ..*scenario.spec()
         })
         .ok()?;
-        attempt_classes(&fewer, fewer.units())
-            .err()
-            .filter(|why| why.by_attempts)
+        refusal(&fewer, fewer.units(), None).filter(|why| why.by_attempts)
     })
 }
 
@@ -289,6 +287,34 @@ mod tests {
     use crate::storm::Spec;
     use crate::{Policy, Stop};
     use proptest::prelude::*;
+
+    /// A day's cap over 200 attempts takes more history cells than the engine keeps: the cells
+    /// decide for a cell with room, and the capacity, checked first, for one without.
+    #[test]
+    fn the_cells_limit_decides_after_the_capacity_with_the_history_shared() {
+        let policy = Policy::new(60.0, 2.0, 86_400.0, Stop::Attempts(200)).unwrap();
+        let cell = |capacity_per_s| {
+            Scenario::new(Spec {
+                policy,
+                capacity_per_s,
+                timeout_s: 10.0,
+                latency_s: 0.0,
+                ..Spec::article_fixed()
+            })
+            .unwrap()
+        };
+        // 0.5 a second for 10 s: 5 requests within the limits, under the 20 the engine needs.
+        let (roomy, starved) = (cell(30.0), cell(0.5));
+        let shared = history_cells(&roomy, roomy.units());
+        let reason = |why: Option<Unrepresentable>| why.map(|why| why.reason).unwrap_or_default();
+        assert!(reason(shared.clone().err()).contains("12000000 history cells"));
+        for scenario in [&roomy, &starved] {
+            let built = attempt_classes(scenario, scenario.units()).err();
+            assert_eq!(refusal(scenario, scenario.units(), Some(&shared)), built);
+        }
+        let starved_why = refusal(&starved, starved.units(), Some(&shared));
+        assert!(reason(starved_why).contains("needs capacity"));
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]

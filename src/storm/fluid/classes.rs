@@ -62,15 +62,9 @@ pub(super) fn attempt_classes(
     units: &Units,
 ) -> Result<(Vec<Class>, usize), Unrepresentable> {
     let count = checked_count(scenario, units)?;
-    let cells = history_cells(scenario, units)?;
     let mut classes = Vec::with_capacity(count);
     classes.push(first_class());
-    let mut start = 0;
-    for k in 1..count {
-        let class = class(scenario, units, k, start)?;
-        start += class.ring.len;
-        classes.push(class);
-    }
+    let cells = each_class(scenario, units, |class| classes.push(class))?;
     Ok((classes, cells))
 }
 
@@ -116,6 +110,17 @@ fn checked_count(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresen
 /// How many cells the classes' histories take, refused past [`MAX_CELLS`] (decorrelated jitter
 /// is refused by [`checked_count`] first).
 pub(crate) fn history_cells(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresentable> {
+    each_class(scenario, units, |_| ())
+}
+
+/// Hands `keep` every attempt class after the first, in order, its ring placed after the
+/// last's; how many cells the histories take, refused past [`MAX_CELLS`] before the class
+/// that passes it is handed over.
+fn each_class(
+    scenario: &Scenario,
+    units: &Units,
+    mut keep: impl FnMut(Class),
+) -> Result<usize, Unrepresentable> {
     let count = scenario.policy.attempts() as usize;
     let mut cells = 0usize;
     for k in 1..count {
@@ -129,6 +134,7 @@ pub(crate) fn history_cells(scenario: &Scenario, units: &Units) -> Result<usize,
                 by_attempts: true,
             });
         }
+        keep(class);
     }
     Ok(cells)
 }

@@ -878,6 +878,8 @@ function renderAfterInput() {
   }
   const waiting = {};
   renderWaiting = waiting;
+  // Until then the status does not claim the last render's result for the new input.
+  $('status').textContent = 'computing…';
   // The frame's callbacks run before its paint; a task queued from one runs after it. A render
   // that ran meanwhile (a resize, the colour scheme) read the controls as they were: then this
   // one is not needed (see `render`).

@@ -174,6 +174,7 @@ test('a long schedule answers an input before it redraws, and inputs that come f
         draws: performance.getEntriesByName('draw timeline').length,
         tableChanged: table() !== before.table,
         fieldChanged: field() !== before.field,
+        status: document.getElementById('status').textContent,
       };
     }, [count, theme]);
     const draws = () => page.evaluate(() => performance.getEntriesByName('draw timeline').length);
@@ -184,11 +185,13 @@ test('a long schedule answers an input before it redraws, and inputs that come f
 
     await page.fill('#attempts-text', '10000');
     await until(async () => (await tableRows(page)).at(-1)?.[0] === '10000', 'the table to end at attempt 10000');
+    await until(async () => (await page.textContent('#status')) !== 'computing…', 'the long schedule\'s render to end');
     await page.waitForTimeout(300);
     const long = await step(2, 'dark');
     assert.ok(long.fieldChanged, 'the multiplier field follows the slider at once');
     assert.equal(long.draws, 0, 'the long schedule is not redrawn in the input\'s task');
     assert.ok(!long.tableChanged, 'its table is not rewritten there either');
+    assert.equal(long.status, 'computing…', 'the status does not keep the last render\'s time for the new input');
     await until(async () => (await draws()) > 0, 'the redraw after the input was painted');
     await page.waitForTimeout(500);
     assert.equal(await draws(), 1, 'the two slider steps and the theme joined one redraw');

@@ -106,25 +106,17 @@ impl PolicyFlags {
                 valid: "given only with --gaps or a preset that lists its gaps".into(),
             });
         }
-        let given = |flag: &Option<String>, field: &'static str| -> Result<Option<String>, Error> {
-            match flag {
-                Some(text) => Ok(Some(text.clone())),
-                None if self.preset.is_some() || defaults || self.gaps.is_some() => Ok(None),
-                None => Err(Error::OutOfRange {
-                    field,
-                    value: "nothing".into(),
-                    valid: "given (or taken from a --preset)".into(),
-                }),
-            }
-        };
-        if let Some(base) = given(&self.base, "base")? {
-            params.base = Some(DurationInput::Text(base));
+        if self.preset.is_none() && !defaults && self.gaps.is_none() {
+            self.formula_given()?;
         }
-        if let Some(multiplier) = given(&self.multiplier, "multiplier")? {
-            params.multiplier = Some(multiplier_number(&multiplier)?);
+        if let Some(base) = &self.base {
+            params.base = Some(DurationInput::Text(base.clone()));
         }
-        if let Some(cap) = given(&self.cap, "cap")? {
-            params.cap = Some(DurationInput::Text(cap));
+        if let Some(multiplier) = &self.multiplier {
+            params.multiplier = Some(multiplier_number(multiplier)?);
+        }
+        if let Some(cap) = &self.cap {
+            params.cap = Some(DurationInput::Text(cap.clone()));
         }
         if let Some(gaps) = &self.gaps {
             params.gaps = Some(
@@ -144,6 +136,40 @@ impl PolicyFlags {
             }
         }
         self.stop_over(params)
+    }
+
+    /// Without a preset or a list of gaps, the formula's flags are all given; refused otherwise,
+    /// naming the first missing and the rest (a stop rule too, when neither is given), so that
+    /// a bare command is told everything it needs at once.
+    fn formula_given(&self) -> Result<(), Error> {
+        let mut missing: Vec<&'static str> = [
+            ("base", &self.base),
+            ("multiplier", &self.multiplier),
+            ("cap", &self.cap),
+        ]
+        .into_iter()
+        .filter(|(_, flag)| flag.is_none())
+        .map(|(field, _)| field)
+        .collect();
+        let Some(&field) = missing.first() else {
+            return Ok(());
+        };
+        if self.attempts.is_none() && self.give_up.is_none() {
+            missing.push("attempts or --give-up");
+        }
+        let valid = match &missing[1..] {
+            [] => "given (or taken from a --preset)".to_string(),
+            [only] => format!("given (as must --{only}; or name a --preset that sets them)"),
+            [others @ .., last] => format!(
+                "given (as must --{} and --{last}; or name a --preset that sets them)",
+                others.join(", --")
+            ),
+        };
+        Err(Error::OutOfRange {
+            field,
+            value: "nothing".into(),
+            valid,
+        })
     }
 
     /// `params` with the stop rule given here, if any, over theirs.

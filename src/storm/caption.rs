@@ -1,6 +1,6 @@
 //! A storm's outcome in words, from its summary alone.
 
-use super::report::{Recovery, Summary};
+use super::report::{Interval, Recovery, Summary};
 use super::Drain;
 use super::Scenario;
 use crate::duration::format_precise;
@@ -8,14 +8,14 @@ use crate::format_duration;
 use crate::number_text::{format_count, format_expected_count, grouped, without_trailing_zeros};
 use crate::report::whole_percent;
 
-/// The caption: the peak, how the backlog ended, then the totals; `held_at_end` is what the
-/// bounds still held when the simulation stopped; `recovery` the hour after the outage (`None`
-/// when no whole minute of it was simulated). Without an outage nothing recovers: the caption
+/// The caption: the peak, how the backlog ended, then the totals; `at_end` is the last minute's
+/// row (what the bounds still held and the destination's queue when the simulation stopped);
+/// `recovery` the hour after the outage (`None` when no whole minute of it was simulated). Without an outage nothing recovers: the caption
 /// says whether the destination keeps up, from the totals, and times from the start.
 pub(crate) fn caption(
     scenario: &Scenario,
     summary: &Summary,
-    held_at_end: f64,
+    at_end: &Interval,
     recovery: Option<Recovery>,
 ) -> String {
     let peak = match summary.peak_multiple {
@@ -199,7 +199,8 @@ pub(crate) fn caption(
             );
         }
     }
-    text += &bounds(scenario, summary, held_at_end);
+    text += &bounds(scenario, summary, at_end.deferred);
+    text += &queued_at_end(scenario, at_end.queue);
     // Said above when most are.
     if (5.0..=50.0).contains(&share(summary.exhausted)) {
         text += &format!("{exhausted} of deliveries ran out of attempts. ");
@@ -308,6 +309,29 @@ fn sender_limits(scenario: &Scenario) -> String {
 
 /// The retry quota and the circuit breaker, when the scenario has them: what they are, how
 /// often the breaker opened, and what a quota still held at the end.
+/// The destination's queue when the simulation stopped, where it is a second's work or more at
+/// the capacity: "the backlog is gone" and the duplicates counted read as a finished incident
+/// while the destination may still have days of timed-out requests to process (outside SRE
+/// review). Every outcome is decided in the second of its attempt, so these are counted already.
+fn queued_at_end(scenario: &Scenario, queue: f64) -> String {
+    let work_s = queue / scenario.capacity_per_s;
+    if queue < 0.5 || work_s < 1.0 {
+        return String::new();
+    }
+    format!(
+        "When the simulation stops the destination's queue still holds {} {} ({} of work at \
+         its capacity): it processes them after the end, and their outcomes and the duplicates \
+         among them are counted already. ",
+        format_count(queue),
+        if format_count(queue) == "1" {
+            "request"
+        } else {
+            "requests"
+        },
+        format_duration(work_s),
+    )
+}
+
 fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
     let mut text = String::new();
     // Every bound is named, so that a quoted caption tells a bounded storm from a free one (a
@@ -382,12 +406,49 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{caption, Summary};
+    use super::{caption, Interval, Summary};
     use crate::jitter::Jitter;
     use crate::report::whole_percent;
     use crate::storm::{simulate_fluid, Scenario, Spec};
     use crate::survival::{cell, Outcome};
     use crate::{Engine, Policy, Stop};
+
+    /// A storm that leaves the destination's queue long says so, with the last row's queue and
+    /// the work it is at the capacity; one whose destination abandons timed-out requests, or
+    /// that recovers, has nothing queued to say.
+    #[test]
+    fn a_queue_left_at_the_end_is_said_with_its_work() {
+        let said = |spec: Spec, engine: Engine| {
+            let report = crate::storm::simulate(&Scenario::new(spec).unwrap(), engine, false);
+            let report = report.unwrap();
+            let queue = report.minutes.last().unwrap().queue;
+            (report.caption, queue)
+        };
+        for engine in [Engine::Fluid, Engine::Discrete] {
+            let (caption, queue) = said(Spec::article_fixed(), engine);
+            let work = crate::format_duration(queue / 30.0);
+            assert!(queue > 1e6, "{engine:?}: {queue}");
+            let sentence = format!(
+                "When the simulation stops the destination's queue still holds {} requests ({work} \
+                 of work at its capacity): it processes them after the end, and their outcomes \
+                 and the duplicates among them are counted already. ",
+                crate::number_text::format_count(queue)
+            );
+            assert!(caption.contains(&sentence), "{engine:?}: {caption}");
+            let abandoned = Spec {
+                abandon: true,
+                ..Spec::article_fixed()
+            };
+            let (caption, queue) = said(abandoned, engine);
+            assert!(!caption.contains("queue still holds"), "{queue}: {caption}");
+            let short = Spec {
+                outage: (0, 30),
+                ..Spec::article_fixed()
+            };
+            let (caption, queue) = said(short, engine);
+            assert!(!caption.contains("queue still holds"), "{queue}: {caption}");
+        }
+    }
 
     /// An outage after the last arrival meets no delivery the caption's opening counts: the
     /// caption says so, for steady traffic and for a batch; an outage during the traffic, or
@@ -608,7 +669,7 @@ mod tests {
                 exhausted: 0.9 * report.summary.arrivals,
                 ..report.summary
             };
-            caption(&scenario, &summary, 0.0, None)
+            caption(&scenario, &summary, &Interval::default(), None)
         };
         let early = said(86_400);
         assert!(!early.contains("outlives"), "{early}");

@@ -385,7 +385,7 @@ impl Recorder {
                 goodput_share: goodput_per_s(&minutes, end, window) / scenario.arrivals_per_s,
                 destination_failing: failed_share(&minutes, end, window) > 0.01,
             });
-        let caption = super::caption::caption(scenario, &summary, last.deferred, recovery);
+        let caption = super::caption::caption(scenario, &summary, &last, recovery);
         StormReport {
             engine: engine.to_string(),
             minutes,

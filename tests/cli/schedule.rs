@@ -543,3 +543,35 @@ fn a_long_value_the_parser_refuses_is_cut_short() {
     let said = stderr(&run(&[&long]));
     assert!(said.len() < 300, "{} bytes", said.len());
 }
+
+/// A command without its policy is told every flag it lacks at once, not one per run.
+#[test]
+fn a_bare_command_names_every_missing_flag_at_once() {
+    let all = "--base must be given (as must --multiplier, --cap and --attempts or --give-up; \
+               or name a --preset that sets them), got nothing";
+    for command in ["schedule", "jitter", "herd", "staleness"] {
+        refused(&[command], &format!("error: {all}"));
+    }
+    refused(
+        &["jitter", "--base", "1s", "--samples", "0"],
+        "error: --multiplier must be given (as must --cap and --attempts or --give-up; or name \
+         a --preset that sets them), got nothing",
+    );
+    refused(
+        &[
+            "schedule",
+            "--base",
+            "1s",
+            "--multiplier",
+            "2",
+            "--give-up",
+            "1h",
+        ],
+        "error: --cap must be given (or taken from a --preset), got nothing",
+    );
+    refused(
+        &["schedule", "--cap", "1h", "--attempts", "3"],
+        "error: --base must be given (as must --multiplier; or name a --preset that sets \
+         them), got nothing",
+    );
+}

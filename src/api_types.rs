@@ -51,7 +51,7 @@ export type Computed = Uint8Array | { view: "timeline" } | { view: "survival"; r
  * schedule, `field` is `compare` and `key` its key. */
 export interface BackoffError extends Error { field?: string; key?: string; }
 /** What the page's functions throw: an Error, with the control (setting) it is about. */
-export interface PageSettingError extends Error { setting?: string; }
+export interface PageSettingError extends Error { setting?: string; chartLimit?: boolean; }
 "#;
 
 /// Every declaration, as the `.d.ts` holds it.

@@ -321,30 +321,37 @@ function showErrors(errors) {
   const byField = new Map();
   const general = [];
   // Results arrive in any order: where two charts refuse one field, the first chart's message
-  // (in the page's order) is shown, so that the page says the same thing every time.
+  // (in the page's order) is shown, so that the page says the same thing every time. The
+  // schedule's own (no view) come first: a value it refuses is one to fix.
   const order = (error) => (error.view ? 1 + COMPUTED.indexOf(error.view) : 0);
   for (const error of [...errors].sort((a, b) => order(a) - order(b))) {
     if (!FIELDS.includes(error.setting)) general.push(error.message);
-    else if (!byField.has(error.setting)) byField.set(error.setting, error.message);
+    else if (!byField.has(error.setting)) byField.set(error.setting, error);
   }
   // Only what changed is written: every write would cost the next layout.
   const setText = (element, text) => {
     if (element.textContent !== text) element.textContent = text;
   };
   for (const name of FIELDS) {
-    const message = byField.get(name) || '';
-    setText($(`${name}-error`), message);
+    const error = byField.get(name);
+    const message = error?.message ?? '';
+    // A chart's own limit on a value the schedule takes (`chartLimit`) is noted, not flagged:
+    // every other chart is drawn with it.
+    const invalid = Boolean(error) && !error.chartLimit;
+    const shown = $(`${name}-error`);
+    setText(shown, message);
+    if (shown.classList.contains('limit') !== (Boolean(error) && !invalid)) shown.classList.toggle('limit');
     const input = $(`${name}-text`) || $(name);
     // A refused field in a folded group of controls (a narrow screen) is shown with its message.
     const group = input.closest('details');
-    if (message && group && !group.open) group.open = true;
-    if (input.hasAttribute('aria-invalid') !== Boolean(message)) {
-      if (message) input.setAttribute('aria-invalid', 'true');
+    if (invalid && group && !group.open) group.open = true;
+    if (input.hasAttribute('aria-invalid') !== invalid) {
+      if (invalid) input.setAttribute('aria-invalid', 'true');
       else input.removeAttribute('aria-invalid');
     }
   }
   setText($('form-error'), [...new Set(general)].join(' '));
-  announceErrors([...byField.values(), ...new Set(general)]);
+  announceErrors([...[...byField.values()].map((error) => error.message), ...new Set(general)]);
   // A chart that was not redrawn keeps its last picture, dimmed so that it reads as out of date;
   // an error of no chart in particular (the schedule's own) leaves every chart out of date.
   const stale = new Set(errors.map((error) => error.view ?? 'all'));
@@ -701,9 +708,10 @@ const render = (() => {
   /** The status line: how long the render took, or that something was not redrawn. */
   function showStatus() {
     const ms = (performance.now() - started).toFixed(1);
-    $('status').textContent = errors.length === 0
-      ? `rendered in ${ms} ms (storm ${stormMs.toFixed(1)} ms)`
-      : `not everything was redrawn: fix the highlighted input (${ms} ms)`;
+    let said = `rendered in ${ms} ms (storm ${stormMs.toFixed(1)} ms)`;
+    if (errors.some((error) => !error.chartLimit)) said = `not everything was redrawn: fix the highlighted input (${ms} ms)`;
+    else if (errors.length > 0) said = `not everything was redrawn: a chart's limit is noted under its input (${ms} ms)`;
+    $('status').textContent = said;
   }
 
   function render() {
@@ -889,7 +897,11 @@ function renderAfterInput() {
 }
 
 function asError(error) {
-  return { message: error?.message ?? String(error), setting: error?.setting ?? error?.field ?? null };
+  return {
+    message: error?.message ?? String(error),
+    setting: error?.setting ?? error?.field ?? null,
+    chartLimit: error?.chartLimit === true,
+  };
 }
 
 // The layout as the observers last reported it (set up in `main`): reading it from the DOM within

@@ -240,7 +240,7 @@ export class Computer {
       try {
         computed = this.inline(job.view, job.settings);
       } catch (error) {
-        job.onError({ message: error?.message ?? String(error), setting: error?.setting ?? null });
+        job.onError({ message: error?.message ?? String(error), setting: error?.setting ?? null, chartLimit: error?.chartLimit === true });
         return;
       }
       // Outside the try: a failure while drawing the result is the caller's, not a second answer.

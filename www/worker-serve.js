@@ -14,7 +14,7 @@ export function serve(initArgs = () => undefined) {
   let ready = null;
   let memo;
   const failed = (id, error) => {
-    self.postMessage({ id, error: { message: error?.message ?? String(error), setting: error?.setting ?? null } });
+    self.postMessage({ id, error: { message: error?.message ?? String(error), setting: error?.setting ?? null, chartLimit: error?.chartLimit === true } });
   };
   self.onmessage = async ({ data }) => {
     if (data.module) {

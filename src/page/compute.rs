@@ -206,6 +206,7 @@ fn check_arrivals(settings: &Settings) -> Result<(), Error> {
 fn storm_error(error: Error, settings: &Settings) -> PageError {
     match &error {
         Error::OutOfRange { field: "traffic", .. } => PageError {
+            chart_limit: false,
             setting: Some("arrivals"),
             message: format!(
                 "arrivals {:?} over the storm's {} of traffic is more work than the core does: {error}",
@@ -220,7 +221,7 @@ fn storm_error(error: Error, settings: &Settings) -> PageError {
 /// The costly step of `view`. `memo` keeps recent storms: a policy slider re-simulates your
 /// policy but not the fixed-interval comparison.
 pub fn compute(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed, PageError> {
-    computed(view, settings, memo).map_err(|error| error.quoting(settings))
+    computed(view, settings, memo).map_err(|error| error.quoting(settings).of_chart(settings))
 }
 
 fn computed(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed, PageError> {

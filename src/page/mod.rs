@@ -49,6 +49,17 @@ use serde::Serialize;
 
 use crate::Error;
 
+/// The controls the schedule (and its timeline) is made from, as the page names its errors.
+const SCHEDULE_SETTINGS: [&str; 7] = [
+    "base",
+    "multiplier",
+    "cap",
+    "gaps",
+    "stop",
+    "attempts",
+    "give-up",
+];
+
 /// A refusal as the page shows it: next to the control it is about (`setting`, a hash key), or
 /// above the form when it is about none.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -58,6 +69,12 @@ pub struct PageError {
     pub setting: Option<&'static str>,
     /// The message, naming the field and its valid range.
     pub message: String,
+    /// A chart's own limit on a control the schedule reads, whose value the schedule takes
+    /// (10,000 attempts, too many for the survival map's work): the page notes it beside the
+    /// control without marking the value as one to fix, since every other chart is drawn with
+    /// it ([`PageError::of_chart`]).
+    #[serde(rename = "chartLimit")]
+    pub chart_limit: bool,
 }
 
 impl PageError {
@@ -66,7 +83,19 @@ impl PageError {
         PageError {
             setting: None,
             message,
+            chart_limit: false,
         }
+    }
+
+    /// This error as a chart's refusal: a [chart limit](PageError::chart_limit) when it is
+    /// about a control the schedule reads and the schedule takes `settings` (a schedule that
+    /// refuses them is refused by the timeline too, as a value to fix).
+    pub fn of_chart(mut self, settings: &Settings) -> Self {
+        self.chart_limit = self
+            .setting
+            .is_some_and(|key| SCHEDULE_SETTINGS.contains(&key))
+            && policy_params(settings).policy().is_ok();
+        self
     }
 
     /// The message with what its control holds in place of "NaN": a number field holding words
@@ -106,6 +135,7 @@ impl From<Error> for PageError {
         PageError {
             setting,
             message: error.to_string(),
+            chart_limit: false,
         }
     }
 }

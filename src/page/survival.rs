@@ -102,7 +102,7 @@ pub fn survival_error(error: Error, settings: &Settings) -> PageError {
                 "the map runs on the fluid engine (engine auto), and {reason}{ways}"
             ))
         }
-        error => error.into(),
+        error => PageError::from(error).of_chart(settings),
     }
 }
 
@@ -180,6 +180,8 @@ pub(super) fn draw_survival<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::page::{compute, View};
+    use crate::storm::Memo;
     use crate::survival::{cell, Outcome};
 
     /// The page's default scenario (exponential 30 s ×3 capped at 3 h, 14 attempts, full
@@ -276,5 +278,41 @@ mod tests {
         assert!(error.starts_with(refused), "{error}");
         let error = survival_rows(&settings).unwrap_err().to_string();
         assert!(error.starts_with(refused), "{error}");
+    }
+
+    /// 10,000 attempts draw the schedule and every other chart, past the map's work: the map's
+    /// refusal is its own limit, noted beside the field; attempts the schedule itself refuses,
+    /// and the map's own axes, are values to fix.
+    #[test]
+    fn a_schedule_value_past_the_maps_work_is_the_maps_limit() {
+        let refusal = |pairs: &[(&str, &str)]| {
+            let settings = Settings::with(pairs);
+            let error = checked_survival_plan(&settings).unwrap_err();
+            survival_error(error, &settings)
+        };
+        let limit = refusal(&[("attempts", "10000")]);
+        assert_eq!(limit.setting, Some("attempts"));
+        assert!(
+            limit.message.contains("for a survival map"),
+            "{}",
+            limit.message
+        );
+        assert!(limit.chart_limit);
+        let schedule = refusal(&[("attempts", "20000")]);
+        assert_eq!(schedule.setting, Some("attempts"));
+        assert!(!schedule.chart_limit, "{}", schedule.message);
+        let axis = refusal(&[("steps", "100x1")]);
+        assert_eq!(axis.setting, Some("steps"));
+        assert!(!axis.chart_limit);
+        // A chart's refusal through the page's compute step is told the same way.
+        let herd = Settings::with(&[("attempts", "10000"), ("deliveries", "10000000")]);
+        let error = compute(View::Herd, &herd, &mut Memo::default()).unwrap_err();
+        assert_eq!(error.setting, Some("deliveries"), "{}", error.message);
+        assert!(!error.chart_limit);
+        let tight = [("base", "1us"), ("multiplier", "1"), ("cap", "1us")];
+        let storm = Settings::with(&[&tight[..], &[("attempts", "10000")]].concat());
+        let error = compute(View::Storm, &storm, &mut Memo::default()).unwrap_err();
+        assert_eq!(error.setting, Some("attempts"), "{}", error.message);
+        assert!(error.chart_limit, "{}", error.message);
     }
 }

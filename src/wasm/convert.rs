@@ -20,7 +20,12 @@ pub fn js_error(error: &Error) -> JsValue {
 
 /// A JS `Error` for the page: the message and the setting (control) it is about.
 pub fn page_error(error: &PageError) -> JsValue {
-    error_with(&error.message, "setting", error.setting)
+    let js = error_with(&error.message, "setting", error.setting);
+    if error.chart_limit {
+        // As above: a fresh Error object takes the property.
+        let _ = js_sys::Reflect::set(&js, &"chartLimit".into(), &true.into());
+    }
+    js
 }
 
 fn error_with(message: &str, property: &str, value: Option<&str>) -> JsValue {

@@ -26,7 +26,7 @@ export type Computed = Uint8Array | { view: "timeline" } | { view: "survival"; r
  * schedule, `field` is `compare` and `key` its key. */
 export interface BackoffError extends Error { field?: string; key?: string; }
 /** What the page's functions throw: an Error, with the control (setting) it is about. */
-export interface PageSettingError extends Error { setting?: string; }
+export interface PageSettingError extends Error { setting?: string; chartLimit?: boolean; }
 /** A schedule's parameters: base, multiplier and cap (or gaps and thenEvery), attempts or giveUp, and window. */
 export type ScheduleParams = Pick<Params, "base" | "multiplier" | "cap" | "attempts" | "giveUp" | "window" | "gaps" | "thenEvery">;
 /** A schedule drawn but not reported (chartSvg's timeline, a compared schedule): the policy alone. */
@@ -1234,6 +1234,13 @@ setting: string | null,
  * The message, naming the field and its valid range.
  */
 message: string,
+/**
+ * A chart's own limit on a control the schedule reads, whose value the schedule takes
+ * (10,000 attempts, too many for the survival map's work): the page notes it beside the
+ * control without marking the value as one to fix, since every other chart is drawn with
+ * it ([`PageError::of_chart`]).
+ */
+chartLimit: boolean,
 };
 
 export type Outcome = "delivered" | "exhausted";

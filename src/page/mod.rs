@@ -192,11 +192,53 @@ pub fn preview(view: View, settings: &Settings) -> Option<Settings> {
         View::Timeline | View::Storm | View::Staleness | View::Survival => return None,
     };
     let full: f64 = settings.get(key).trim().parse().ok()?;
-    (full > small).then(|| {
+    (full > small && !refused_for_its_work(view, settings)).then(|| {
         let mut smaller = settings.clone();
         smaller.set(key, format!("{small}"));
         smaller
     })
+}
+
+/// Whether the full run of `view` is refused before its first draw, for its samples or
+/// deliveries (their range, or their work past [`crate::limits::MAX_DRAWS`]): a quicker first
+/// run would draw a chart of inputs the page cannot draw, captioned with its smaller count
+/// (outside review: a link of 1,000,000 samples of 10,000 attempts showed 20,000 draws, with a
+/// note calling them the last inputs drawn).
+fn refused_for_its_work(view: View, settings: &Settings) -> bool {
+    use crate::limits::{check_draws, Draws};
+    let params = match view {
+        View::Staleness => views::staleness_params(settings),
+        _ => jitter_params(settings),
+    };
+    let (Ok(policy), Ok(jitter)) = (params.policy(), params.jitter()) else {
+        return false;
+    };
+    let attempts = policy.attempts();
+    match view {
+        View::Distribution => params
+            .samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)
+            .is_err(),
+        View::Herd => params.deliveries().is_ok_and(|deliveries| {
+            check_draws("deliveries", deliveries, attempts, jitter, Draws::Herd).is_err()
+        }),
+        View::Staleness => match params.staleness_question() {
+            Err(_) => true,
+            Ok(question) => {
+                let ladder = crate::staleness::ladder(question.give_up_s()).len();
+                let outages = if params.outage.is_some() { 1 } else { ladder };
+                let samples = question.samples().unwrap_or(0);
+                check_draws(
+                    "samples",
+                    samples,
+                    attempts,
+                    jitter,
+                    Draws::Staleness { outages },
+                )
+                .is_err()
+            }
+        },
+        View::Timeline | View::Storm | View::Survival => false,
+    }
 }
 
 /// The sampled schedules of the staleness chart's quicker first run.
@@ -325,6 +367,55 @@ mod tests {
 
     fn with(pairs: &[(&str, &str)]) -> Settings {
         Settings::with(pairs)
+    }
+
+    /// A quicker first run is offered only where the full run is not refused for its work:
+    /// otherwise it would draw a chart of inputs the page cannot draw.
+    #[test]
+    fn no_quicker_first_run_of_a_run_refused_for_its_work() {
+        type Case<'a> = (View, &'a [(&'a str, &'a str)], bool);
+        let cases: [Case; 8] = [
+            (View::Distribution, &[("samples", "1000000")], true),
+            (
+                View::Distribution,
+                &[("samples", "1000000"), ("attempts", "10000")],
+                false,
+            ),
+            (
+                View::Distribution,
+                &[("samples", "200020"), ("attempts", "10000")],
+                true,
+            ),
+            (View::Herd, &[("deliveries", "1000000")], true),
+            (
+                View::Herd,
+                &[("deliveries", "1000000"), ("attempts", "2001")],
+                false,
+            ),
+            (View::Staleness, &[("samples", "100000")], true),
+            (
+                View::Staleness,
+                &[("samples", "100000"), ("attempts", "10000")],
+                false,
+            ),
+            // The page draws at most 100,000 schedules of a million: within the work.
+            (View::Staleness, &[("samples", "1000000")], true),
+        ];
+        for (view, pairs, offered) in cases {
+            let settings = with(pairs);
+            assert_eq!(
+                preview(view, &settings).is_some(),
+                offered,
+                "{view:?} {pairs:?}"
+            );
+            if !offered {
+                let refused = compute(view, &settings, &mut crate::storm::Memo::default());
+                assert!(
+                    refused.is_err(),
+                    "{view:?} {pairs:?}: the full run is refused"
+                );
+            }
+        }
     }
 
     /// A thousand attempts reach the page as the first 399 rows, a note of the 600 left out

@@ -335,6 +335,28 @@ test('an invalid base shows an inline error and keeps the last good figure', { t
   });
 });
 
+// Samples and deliveries past the work of a 10,000-attempt schedule: no quicker first run is
+// drawn of inputs the page cannot draw (outside review: the distribution showed 20,000 draws
+// with a note calling them the last inputs drawn, on a page that had drawn nothing before).
+test('a link refused for its samples\' work draws no quicker first run of it', { timeout: 90_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const problems = watchProblems(page);
+  try {
+    await page.goto(`${baseUrl}#attempts=10000&samples=1000000&deliveries=1000000`, { waitUntil: 'load' });
+    await until(async () => FAILED_PATTERN.test(await textOf(page, '#status')), 'the status to report the refusals', 60_000);
+    for (const [view, field] of [['distribution', 'samples'], ['herd', 'deliveries']]) {
+      const caption = await textOf(page, `#${CHART_CAPTIONS[view]}`);
+      assert.match(caption, new RegExp(`^This chart could not be drawn: ${field} must be at most \\d+ for a schedule of 10000 attempts`), `#${view}`);
+      assert.ok(await page.locator(`#${view}`).isHidden(), `#${view}'s box is hidden`);
+    }
+    assertNoProblems(problems);
+  } finally {
+    await context.close();
+  }
+});
+
 const CHART_CAPTIONS = {
   timeline: 'caption', distribution: 'distribution-caption', herd: 'herd-caption', storm: 'storm-caption',
   staleness: 'staleness-caption',

@@ -135,8 +135,53 @@ pub fn view_csv(
             let labels = super::compute::storm_labels(settings)?;
             Ok(storm_minutes_csv(&labels, reports))
         }
+        (super::View::Distribution, Computed::Distribution { report }) => Ok(histogram_csv(report)),
+        (super::View::Herd, Computed::Herd { spread, spike }) => Ok(herd_csv(spread, spike)),
         _ => Ok(table.to_csv()),
     }
+}
+
+/// The sampled give-up times' histogram as the distribution chart draws it, a line a bin: its
+/// edges, its count and its share of the samples (the percentiles it marks are the table
+/// under it).
+fn histogram_csv(report: &JitterReport) -> String {
+    let histogram = &report.sampled.histogram;
+    let samples = report.sampled.samples.max(1) as f64;
+    let mut out = String::from("give_up_from_s,give_up_to_s,deliveries,share\n");
+    for (i, &count) in histogram.counts.iter().enumerate() {
+        let from = histogram.start_s + i as f64 * histogram.bin_s;
+        let cells = [
+            from,
+            from + histogram.bin_s,
+            count as f64,
+            count as f64 / samples,
+        ];
+        let cells = cells.map(|value| number(Some(value)));
+        out += &cells.join(",");
+        out.push('\n');
+    }
+    out
+}
+
+/// Each herd's first retries per bin as the herd chart draws them, with the chosen jitter and
+/// without, each line led by its series as the table names it (its summary is the table under
+/// it): the bin's start and width in seconds, as `backoff-lab herd --format csv` writes wide
+/// bins, and the first retries in it.
+fn herd_csv(spread: &Herd, spike: &Herd) -> String {
+    let mut out = String::from("series,bin_start_s,bin_s,first_retries\n");
+    let jittered = format!("{} jitter", spread.mode);
+    for (label, herd) in [(jittered.as_str(), spread), ("no jitter", spike)] {
+        let bin = herd.first_retry.bin_s;
+        for (i, &count) in herd.first_retry_per_second.iter().enumerate() {
+            let start = number(Some(i as f64 * bin));
+            out += &format!(
+                "{},{start},{},{count}\n",
+                csv_cell(label),
+                number(Some(bin))
+            );
+        }
+    }
+    out
 }
 
 /// Every storm series' minutes as the chart draws them, as `backoff-lab storm --format csv`
@@ -505,6 +550,50 @@ mod tests {
             .rows
             .iter()
             .all(|row| row.len() == table.headers.len()));
+    }
+
+    /// The distribution's and the herd's CSVs are the bins their charts draw (they were the
+    /// summaries under the charts: outside page review): every sampled give-up time in one bin,
+    /// the bins edge to edge; every delivery's first retry in one bin of each series.
+    #[test]
+    fn the_distribution_and_herd_csvs_are_the_bins_drawn() {
+        use super::super::{compute, Settings, View};
+        let settings = Settings::default();
+        let memo = &mut crate::storm::Memo::default();
+        let table = NumberTable::default();
+        let computed = compute(View::Distribution, &settings, memo).unwrap();
+        let Computed::Distribution { report } = &computed else {
+            panic!("a distribution")
+        };
+        let csv = view_csv(View::Distribution, &settings, &computed, &table).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some("give_up_from_s,give_up_to_s,deliveries,share")
+        );
+        let rows: Vec<Vec<f64>> = lines
+            .map(|line| line.split(',').map(|c| c.parse().unwrap()).collect())
+            .collect();
+        assert_eq!(rows.len(), report.sampled.histogram.counts.len());
+        let total: f64 = rows.iter().map(|row| row[2]).sum();
+        assert_eq!(total, report.sampled.samples as f64);
+        assert!(rows
+            .windows(2)
+            .all(|w| (w[0][1] - w[1][0]).abs() < 1e-6 * w[1][0]));
+        assert!(rows
+            .iter()
+            .all(|row| (row[3] - row[2] / total).abs() < 1e-12));
+
+        let computed = compute(View::Herd, &settings, memo).unwrap();
+        let csv = view_csv(View::Herd, &settings, &computed, &table).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(lines.next(), Some("series,bin_start_s,bin_s,first_retries"));
+        let rows: Vec<Vec<&str>> = lines.map(|line| line.split(',').collect()).collect();
+        for series in ["full jitter", "no jitter"] {
+            let counts = rows.iter().filter(|row| row[0] == series);
+            let total: u64 = counts.map(|row| row[3].parse::<u64>().unwrap()).sum();
+            assert_eq!(total, 1_000, "{series}: every delivery's first retry");
+        }
     }
 
     /// The storm's CSV is the minutes its chart draws, every series' (it was the summary alone:

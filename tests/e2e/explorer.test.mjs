@@ -521,6 +521,10 @@ test('the jitter, herd and storm charts export their numbers as CSV', { timeout:
       const width = lines[0].split(',').length;
       assert.ok(width >= 2 && lines.length >= 2, `${csv.name}: ${JSON.stringify(lines.slice(0, 3))}`);
       assert.ok(lines.every((line) => line.split(',').length === width), `${csv.name}: one width`);
+      // The bins the chart draws, not the summary under it (outside page review).
+      const header = { distribution: 'give_up_from_s,give_up_to_s,deliveries,share', herd: 'series,bin_start_s,bin_s,first_retries' }[id];
+      if (header) assert.equal(lines[0], header, `${csv.name}: its bins`);
+      if (header) assert.ok(lines.length > 10, `${csv.name}: ${lines.length} lines`);
     }
     // A report's own CSV button saves one file (bound twice for a moment, it saved two).
     const downloads = [];

@@ -4,6 +4,7 @@
 //! work in a browser's worker on a two-core machine (natively it is a few times faster).
 
 use crate::jitter::Jitter;
+use crate::number_text::format_count;
 use crate::Error;
 
 /// The work of one report's random draws, in units of the cheapest draw (see
@@ -73,12 +74,12 @@ pub fn delivery_cost(attempts: u32, jitter: Jitter, draws: Draws) -> f64 {
 /// let refused = check_draws("samples", 1_000_000, 10_000, Jitter::Full, Draws::GiveUpTimes);
 /// assert_eq!(
 ///     refused.unwrap_err().to_string(),
-///     "samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2000000000 drawn gaps), got 1000000"
+///     "samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2,000,000,000 drawn gaps), got 1000000"
 /// );
 /// let refused = check_draws("deliveries", 1_000_000, 2001, Jitter::Decorrelated, Draws::Herd);
 /// assert_eq!(
 ///     refused.unwrap_err().to_string(),
-///     "deliveries must be at most 41666 for a schedule of 2001 attempts (deliveries × 48000 at most 2000000000 draws: a herd's delivery with decorrelated jitter costs 48000), got 1000000"
+///     "deliveries must be at most 41666 for a schedule of 2001 attempts (deliveries × 48,000 at most 2,000,000,000 draws: a herd's delivery with decorrelated jitter costs 48,000), got 1000000"
 /// );
 /// ```
 pub fn check_draws(
@@ -94,8 +95,11 @@ pub fn check_draws(
     }
     let most = (MAX_DRAWS / cost).floor();
     let retries = f64::from(attempts.saturating_sub(1).max(1));
+    // The limit and a cost are the core's own numbers, grouped for reading; the count to type
+    // stays as it is typed.
+    let (limit, cost_text) = (format_count(MAX_DRAWS), format_count(cost));
     let weighed = if cost == retries {
-        format!("{field} × retries at most {MAX_DRAWS} drawn gaps")
+        format!("{field} × retries at most {limit} drawn gaps")
     } else {
         let mode = jitter.name();
         let what = match draws {
@@ -106,7 +110,7 @@ pub fn check_draws(
                 format!("a schedule with {mode} jitter answering {outages} outage{plural}")
             }
         };
-        format!("{field} × {cost} at most {MAX_DRAWS} draws: {what} costs {cost}")
+        format!("{field} × {cost_text} at most {limit} draws: {what} costs {cost_text}")
     };
     Err(Error::out_of_range(
         field,

@@ -836,12 +836,12 @@ fn work_beyond_the_limits_is_refused_with_the_clis_messages() {
         (
             jitter(params(billion_draws)),
             "samples",
-            "samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2000000000 drawn gaps), got 1000000",
+            "samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2,000,000,000 drawn gaps), got 1000000",
         ),
         (
             storm(params(too_long)),
             "attempts",
-            "attempts must be at most 8548 for this storm on the fluid or auto engine: the fluid engine takes at most 500000000 class-seconds (attempts × seconds simulated); or less traffic, as the discrete engine takes at most 1000000000 attempts at worst (deliveries × attempts per delivery, refused before it starts), got 10000 (144000 deliveries × 10000 attempts)",
+            "attempts must be at most 8548 for this storm on the fluid or auto engine: the fluid engine takes at most 500,000,000 class-seconds (attempts × seconds simulated); or less traffic, as the discrete engine takes at most 1,000,000,000 attempts at worst (deliveries × attempts per delivery, refused before it starts), got 10000 (144000 deliveries × 10000 attempts)",
         ),
     ];
     for (result, field, message) in cases {

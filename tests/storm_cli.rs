@@ -213,16 +213,16 @@ fn pausing_paces_the_release_and_beats_no_bound() {
 fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
     refused(
         &["storm", "--traffic", "7d"],
-        "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
+        "error: --traffic must be at most 1,000,000,000 attempts at worst for the discrete engine",
     );
     refused(
         &["storm", "--arrivals", "1e6/s", "--traffic", "10s"],
-        "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
+        "error: --traffic must be at most 1,000,000,000 attempts at worst for the discrete engine",
     );
     // The arrival rate alone given: the refusal names it, not the traffic's untouched length.
     refused(
         &["storm", "--arrivals", "1000/s"],
-        "error: --arrivals must be at most 1000000000 attempts at worst for the discrete engine",
+        "error: --arrivals must be at most 1,000,000,000 attempts at worst for the discrete engine",
     );
     refused(
         &[
@@ -257,7 +257,7 @@ fn work_and_memory_beyond_the_limits_are_refused_before_they_start() {
         ],
         // Too long a schedule for the fluid engine: its attempts are named, with the most it runs.
         "error: --attempts must be at most 826 for this storm on the fluid engine: the fluid \
-         engine takes at most 500000000 class-seconds",
+         engine takes at most 500,000,000 class-seconds",
     );
     // The fluid engine takes the week-long storm the discrete one refuses.
     let week = storm(&["--engine", "fluid", "--traffic", "7d"]);

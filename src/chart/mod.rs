@@ -181,7 +181,8 @@ pub(crate) fn time_tick(seconds: f64, unit: TickUnit) -> String {
     match unit {
         TickUnit::Days if seconds <= 0.0 => "0".to_string(),
         TickUnit::Days => {
-            let text = trimmed(seconds / DAY);
+            // Grouped as the captions write days ("1,836 days"): an axis read "1460 days".
+            let text = crate::number_text::grouped(&trimmed(seconds / DAY));
             format!("{text} {}", if text == "1" { "day" } else { "days" })
         }
         TickUnit::Seconds => format!("{} s", trimmed(seconds)),

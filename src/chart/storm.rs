@@ -969,5 +969,6 @@ mod tests {
         assert_eq!(time_tick(60.0, TickUnit::Natural), "1 min");
         assert_eq!(time_tick(36_000.0, TickUnit::Natural), "10 h");
         assert_eq!(time_tick(1.5 * 86_400.0, TickUnit::Days), "1.5 days");
+        assert_eq!(time_tick(1_460.0 * 86_400.0, TickUnit::Days), "1,460 days");
     }
 }

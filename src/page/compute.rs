@@ -881,7 +881,7 @@ mod tests {
         assert!(
             error.message.starts_with(
                 "arrivals \"1000/s\" over the storm's 2 h of traffic is more work than the core \
-                 does: traffic must be at most 1000000000 attempts at worst for the discrete engine"
+                 does: traffic must be at most 1,000,000,000 attempts at worst for the discrete engine"
             ),
             "{}",
             error.message

@@ -9,7 +9,7 @@ impl Params {
     /// per-second rows too). An engine refuses a storm past its work limit under `traffic`, the
     /// length of its arrivals; when `arrivals` was given and the traffic's length was not, the
     /// refusal names `arrivals`, the input the user changed (it read "--traffic must be at most
-    /// 1000000000 attempts at worst" for `--arrivals 1000/s`).
+    /// 1,000,000,000 attempts at worst" for `--arrivals 1000/s`).
     pub fn simulate(&self, keep_seconds: bool) -> Result<crate::storm::StormReport, Error> {
         self.simulate_scenario(&self.scenario()?, keep_seconds)
     }

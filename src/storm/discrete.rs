@@ -59,7 +59,7 @@ pub(super) fn simulate_within(
     let refuse = Refusal::of(scenario, &units);
     if worst > MAX_DISCRETE_WORST_CASE {
         return Err(refuse.past(
-            "at most 1000000000 attempts at worst",
+            "at most 1,000,000,000 attempts at worst",
             "(deliveries × attempts per delivery, refused before it starts)",
             format!(
                 "{} deliveries × {} attempts",
@@ -70,7 +70,10 @@ pub(super) fn simulate_within(
     }
     // Past the limit at worst, the expected attempts (the fluid engine's, a few milliseconds)
     // say whether the storm would stop at the limit: refused now, not after seconds of work.
-    let limit_text = format!("at most {limit} simulated attempts");
+    let limit_text = format!(
+        "at most {} simulated attempts",
+        crate::number_text::format_count(limit)
+    );
     let limit_detail = "(about ten seconds of work at the full limit)";
     if worst > limit && refuse.fluid_runs_it {
         let expected = super::fluid::simulate_fluid_until(scenario, false, until_s)?
@@ -101,7 +104,8 @@ pub(super) fn simulate_within(
                 &limit_text,
                 limit_detail,
                 format!(
-                    "a storm still going after {limit} simulated attempts, at {}",
+                    "a storm still going after {} simulated attempts, at {}",
+                    crate::number_text::format_count(limit),
                     crate::format_duration(f64::from(second))
                 ),
             ));

@@ -508,7 +508,7 @@ fn a_discrete_storm_past_its_attempts_stops_with_an_error_saying_so() {
             .to_string()
     };
     let error = within(&Scenario::article_fixed());
-    let limit = "traffic must be at most 100000 simulated attempts for the discrete engine";
+    let limit = "traffic must be at most 100,000 simulated attempts for the discrete engine";
     assert!(error.starts_with(limit), "{error}");
     assert!(
         error.contains("attempts expected (the fluid engine's estimate, refused before it starts)"),
@@ -522,7 +522,7 @@ fn a_discrete_storm_past_its_attempts_stops_with_an_error_saying_so() {
     }));
     assert!(error.starts_with(limit), "{error}");
     assert!(
-        error.contains("got a storm still going after 100000 simulated attempts, at "),
+        error.contains("got a storm still going after 100,000 simulated attempts, at "),
         "{error}"
     );
     // Its ways out are those that exist: not the fluid engine, which cannot run it (the reader
@@ -572,7 +572,7 @@ fn a_storm_too_long_for_either_engine_names_attempts_and_the_most_the_fluid_engi
         };
         assert_eq!(*field, "attempts", "{refused}");
         assert!(
-            valid.contains("for this storm on the fluid or auto engine: the fluid engine takes at most 500000000 class-seconds")
+            valid.contains("for this storm on the fluid or auto engine: the fluid engine takes at most 500,000,000 class-seconds")
                 && valid.contains("; or less traffic, as the discrete engine takes at most "),
             "{refused}"
         );

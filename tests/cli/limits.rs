@@ -9,19 +9,19 @@ fn work_beyond_the_limits_is_refused_before_it_starts_with_the_js_apis_messages(
     let cases: [(&[&str], &str); 4] = [
         (
             &["jitter", "--samples", "1000000", "--attempts", "10000"],
-            "error: --samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2000000000 drawn gaps), got 1000000",
+            "error: --samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2,000,000,000 drawn gaps), got 1000000",
         ),
         (
             &["herd", "--deliveries", "10000000", "--attempts", "10000"],
-            "error: --deliveries must be at most 8334 for a schedule of 10000 attempts (deliveries × 239976 at most 2000000000 draws: a herd's delivery with full jitter costs 239976), got 10000000",
+            "error: --deliveries must be at most 8334 for a schedule of 10000 attempts (deliveries × 239,976 at most 2,000,000,000 draws: a herd's delivery with full jitter costs 239,976), got 10000000",
         ),
         (
             &["storm", "--arrivals", "1000/s", "--traffic", "2h"],
-            "error: --traffic must be at most 1000000000 attempts at worst for the discrete engine",
+            "error: --traffic must be at most 1,000,000,000 attempts at worst for the discrete engine",
         ),
         (
             &["storm", "--base", "1us", "--multiplier", "1", "--cap", "1us", "--attempts", "10000", "--arrivals", "20/s"],
-            "error: --attempts must be at most 8548 for this storm on the fluid or auto engine: the fluid engine takes at most 500000000 class-seconds (attempts × seconds simulated); or less traffic, as the discrete engine takes at most 1000000000 attempts at worst (deliveries × attempts per delivery, refused before it starts), got 10000 (144000 deliveries × 10000 attempts)",
+            "error: --attempts must be at most 8548 for this storm on the fluid or auto engine: the fluid engine takes at most 500,000,000 class-seconds (attempts × seconds simulated); or less traffic, as the discrete engine takes at most 1,000,000,000 attempts at worst (deliveries × attempts per delivery, refused before it starts), got 10000 (144000 deliveries × 10000 attempts)",
         ),
     ];
     for (args, expected) in cases {
@@ -164,7 +164,7 @@ fn refusals_name_the_flag_given_and_its_range() {
         // "--traffic must be at most …" with no traffic: the batch was the cause.
         (
             "storm --batch 10000000 --traffic 0s --attempts 100",
-            "error: --batch must be at most 100000000 simulated attempts",
+            "error: --batch must be at most 100,000,000 simulated attempts",
         ),
         // "--latency must be …" of a latency never given.
         (

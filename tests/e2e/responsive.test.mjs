@@ -240,7 +240,7 @@ test('work beyond the limits is refused next to its input, and the rest of the p
     await finalStatus(page);
     assert.equal(
       (await textOf(page, '#samples-error')).trim(),
-      'samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2000000000 drawn gaps), got 1000000',
+      'samples must be at most 200020 for a schedule of 10000 attempts (samples × retries at most 2,000,000,000 drawn gaps), got 1000000',
     );
     const rows = await page.$$eval('#schedule-table tbody tr', (trs) => trs.map((tr) => tr.textContent.trim()));
     assert.equal(rows.length, 401, 'the schedule: its first 399 attempts, a row for those left out, its last');

@@ -130,7 +130,7 @@ fn each_class(
             let reach = class.ring.len - MAX_BLOCK - 1;
             return Err(Unrepresentable {
                 given: format!("for {count} attempts with waits up to {}", crate::format_duration(reach as f64)),
-                reason: "the fluid engine keeps at most 12000000 history cells (attempts × longest wait in seconds)",
+                reason: "the fluid engine keeps at most 12,000,000 history cells (attempts × longest wait in seconds)",
                 by_attempts: true,
             });
         }
@@ -243,11 +243,12 @@ fn within_limits(scenario: &Scenario, units: &Units) -> Result<usize, Unrepresen
     if work > MAX_CLASS_SECONDS {
         return Err(Unrepresentable {
             given: format!(
-                "for {work:.3e} class-seconds ({count} attempts × {} simulated)",
+                "for {} class-seconds ({count} attempts × {} simulated)",
+                crate::number_text::format_count(work),
                 crate::format_duration(f64::from(scenario.horizon_s()))
             ),
             reason:
-                "the fluid engine takes at most 500000000 class-seconds (attempts × seconds simulated)",
+                "the fluid engine takes at most 500,000,000 class-seconds (attempts × seconds simulated)",
             by_attempts: true,
         });
     }
@@ -313,7 +314,7 @@ mod tests {
         let (roomy, starved) = (cell(30.0), cell(0.5));
         let shared = history_cells(&roomy, roomy.units());
         let reason = |why: Option<Unrepresentable>| why.map(|why| why.reason).unwrap_or_default();
-        assert!(reason(shared.clone().err()).contains("12000000 history cells"));
+        assert!(reason(shared.clone().err()).contains("12,000,000 history cells"));
         for scenario in [&roomy, &starved] {
             let built = attempt_classes(scenario, scenario.units()).err();
             assert_eq!(refusal(scenario, scenario.units(), Some(&shared)), built);

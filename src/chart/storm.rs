@@ -59,6 +59,7 @@ pub fn draw<DB: DrawingBackend>(
         ),
         capacity_per_min: first.scenario.capacity_per_s * 60.0,
         rate_limit_per_min: shown_rate_limit(series),
+        start_s: start_s(series, end_s(series)),
         end_s: end_s(series),
         line_width: stroke(1.8, s),
     };
@@ -116,6 +117,42 @@ fn end_s(series: &[Series<'_>]) -> f64 {
         )
 }
 
+/// Where the time axis starts: at 0, unless a long outage would leave what follows it a
+/// sliver (a 3-day outage whose backlog drained in 40 min drew the drain in the last 3 px of the
+/// axis: outside review). The axis then starts a whole minute at or before three times the
+/// recovery's length before the outage's end, so that the recovery takes a quarter of it, and
+/// never after the start of a series' peak minute, which the caption names; a start within the
+/// first tenth of the axis stays at 0.
+fn start_s(series: &[Series<'_>], end_s: f64) -> f64 {
+    let Some(first) = series.first() else {
+        return 0.0;
+    };
+    let (start, length) = first.scenario.outage;
+    let recovery = f64::from(start + length);
+    let from = recovery - 3.0 * (end_s - recovery);
+    let peaks = series
+        .iter()
+        .map(|sr| f64::from(sr.report.summary.peak_minute.saturating_sub(1)) * 60.0)
+        .fold(f64::INFINITY, f64::min);
+    let from = (from.min(peaks) / 60.0).floor() * 60.0;
+    if from < 0.1 * end_s {
+        0.0
+    } else {
+        from
+    }
+}
+
+/// The value of the line through `points` (in rising x) at `x`: interpolated between the points
+/// either side, else the nearest one's, else `fallback`.
+fn value_at(points: &[(f64, f64)], x: f64, fallback: f64) -> f64 {
+    let after = points.partition_point(|p| p.0 <= x);
+    match (after.checked_sub(1).map(|i| points[i]), points.get(after)) {
+        (Some((x0, y0)), Some(&(x1, y1))) => y0 + (y1 - y0) * (x - x0) / (x1 - x0),
+        (Some((_, y)), None) | (None, Some(&(_, y))) => y,
+        (None, None) => fallback,
+    }
+}
+
 /// What both panels draw from: the series and their colours, the first series' outage and
 /// capacity, and the time axis.
 struct Panels<'a> {
@@ -127,6 +164,8 @@ struct Panels<'a> {
     capacity_per_min: f64,
     /// The first series' rate limit on all attempts, when it has one near the attempts.
     rate_limit_per_min: Option<f64>,
+    /// The time axis, seconds ([`start_s`], [`end_s`]).
+    start_s: f64,
     end_s: f64,
     line_width: u32,
 }
@@ -228,7 +267,7 @@ impl Panels<'_> {
         if peak > 12.0 * self.capacity_per_min {
             let top = peak * 2.0;
             let mut chart = builder
-                .build_cartesian_2d(0.0..self.end_s, (1.0..top).log_scale())
+                .build_cartesian_2d(self.start_s..self.end_s, (1.0..top).log_scale())
                 .map_err(drawing_error)?;
             let titles = [
                 "attempts per minute (log)",
@@ -239,7 +278,7 @@ impl Panels<'_> {
         } else {
             let top = peak * 1.15;
             let mut chart = builder
-                .build_cartesian_2d(0.0..self.end_s, 0.0..top)
+                .build_cartesian_2d(self.start_s..self.end_s, 0.0..top)
                 .map_err(drawing_error)?;
             let titles = ["attempts per minute", "attempts/min"];
             self.attempts_on(&mut chart, &titles, 0.0, top)
@@ -286,7 +325,7 @@ impl Panels<'_> {
             let points = self.per_minute(&self.series[i], |m| m.attempts, floor);
             lines.push((points, style, None));
         }
-        let level = |y: f64| vec![(0.0, y), (self.end_s, y)];
+        let level = |y: f64| vec![(self.start_s, y), (self.end_s, y)];
         let grey = theme.muted.stroke_width(self.line_width);
         lines.push((level(self.capacity_per_min), grey, Some((6.0 * s, 4.0 * s))));
         // The rate limit, when there is one, dotted, and named at its right end: attempts never
@@ -368,15 +407,11 @@ impl Panels<'_> {
         };
         let simulated = minutes.last().map_or(0.0, |m| f64::from(m.index) * 60.0);
         let edge = self.end_s.min(simulated);
-        let inside = points.partition_point(|p| p.0 <= edge);
-        let at_edge = match (points[..inside].last(), points.get(inside)) {
-            (Some(&(x0, y0)), Some(&(x1, y1))) => y0 + (y1 - y0) * (edge - x0) / (x1 - x0),
-            (Some(&(_, y)), None) | (None, Some(&(_, y))) => y,
-            (None, None) => first,
-        };
-        std::iter::once((0.0, first))
-            .chain(points[..inside].iter().copied())
-            .chain([(edge, at_edge)])
+        let from = points.partition_point(|p| p.0 <= self.start_s);
+        let inside = points.partition_point(|p| p.0 <= edge).max(from);
+        std::iter::once((self.start_s, value_at(&points, self.start_s, first)))
+            .chain(points[from..inside].iter().copied())
+            .chain([(edge, value_at(&points, edge, first))])
             .collect()
     }
 
@@ -395,7 +430,7 @@ impl Panels<'_> {
         // At least 4: a backlog of at most one had ticks at 0, 0.5 and 1, written "0, 1, 1".
         let top = (backlog_peak * 1.15).max(4.0);
         let mut chart = frame(lower, s, 6.0 * s, 28.0 * s, 60.0 * s)
-            .build_cartesian_2d(0.0..self.end_s, 0.0..top)
+            .build_cartesian_2d(self.start_s..self.end_s, 0.0..top)
             .map_err(drawing_error)?;
         draw_mesh(&mut chart, self.theme, s, &["backlog"], 4, &|v: &f64| {
             axis_count(*v)
@@ -403,15 +438,21 @@ impl Panels<'_> {
         shade(&mut chart, self.outage, (0.0, top), outage_fill(self.theme))?;
         for (i, style) in self.series_order() {
             let sr = &self.series[i];
-            let points: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+            let all: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
                 .chain(
                     sr.report
                         .minutes
                         .iter()
                         .map(|m| (f64::from(m.index) * 60.0, m.backlog)),
                 )
-                .filter(|(x, _)| *x <= self.end_s)
                 .collect();
+            let points: Vec<(f64, f64)> =
+                std::iter::once((self.start_s, value_at(&all, self.start_s, 0.0)))
+                    .chain(
+                        all.into_iter()
+                            .filter(|(x, _)| *x > self.start_s && *x <= self.end_s),
+                    )
+                    .collect();
             if i == 0 {
                 fill_under(&mut chart, &points, 0.0, self.colour(0).mix(0.18).filled())?;
             }
@@ -419,7 +460,7 @@ impl Panels<'_> {
         }
         // Backend coordinates: the labels go on the whole area, not the lower panel.
         let width = f64::from(area.dim_in_pixel().0);
-        let ticks = nice_time_ticks(0.0, self.end_s, tick_count(width, s, 90.0));
+        let ticks = nice_time_ticks(self.start_s, self.end_s, tick_count(width, s, 90.0));
         time_labels(area, &chart, &ticks, self.theme, s, false)
     }
 }
@@ -515,6 +556,60 @@ mod tests {
             report: &report,
         }];
         to_svg((900, 420), |area| draw(area, &one, options)).unwrap()
+    }
+
+    /// A 3-day paused outage whose backlog drains in minutes: the axis starts near its end, so
+    /// that the recovery takes a quarter of it (it was the last 3 px of an axis from 0), with
+    /// the peak minute on it; the article's 10-minute outage keeps its axis from 0.
+    #[test]
+    fn a_long_outage_leaves_its_recovery_a_quarter_of_the_axis() {
+        let spec = crate::storm::Spec {
+            outage: (0, 3 * 86_400),
+            bounds: crate::storm::Bounds {
+                pause: true,
+                budget: Some(0.05),
+                ..crate::storm::Bounds::default()
+            },
+            ..crate::storm::Spec::article_fixed()
+        };
+        let scenario = Scenario::new(spec).unwrap();
+        let report = simulate_fluid(&scenario, false).unwrap();
+        let one = [Series {
+            label: "fixed 30 s".into(),
+            scenario: &scenario,
+            report: &report,
+        }];
+        let (start, end) = (start_s(&one, end_s(&one)), end_s(&one));
+        let recovery = 3.0 * 86_400.0;
+        assert!(start > 0.5 * recovery, "{start} of {end}");
+        assert!((end - recovery) / (end - start) >= 0.25, "{start}..{end}");
+        assert_eq!(start % 60.0, 0.0);
+        let peak = f64::from(report.summary.peak_minute - 1) * 60.0;
+        assert!(
+            start <= peak,
+            "the peak minute at {peak} is on the axis from {start}"
+        );
+        // Its ticks read the time since the start of the traffic, from the axis' start.
+        let svg = to_svg((900, 420), |area| {
+            draw(area, &one, &ChartOptions::default())
+        })
+        .unwrap();
+        let texts: Vec<String> = svg_read::labels(&svg).into_iter().map(|l| l.text).collect();
+        assert!(
+            texts.iter().any(|t| t == "72 h"),
+            "the outage's end: {texts:?}"
+        );
+        assert!(texts.iter().any(|t| t == "70 h"), "{texts:?}");
+        assert!(!texts.iter().any(|t| t == "0 s"), "no tick at 0: {texts:?}");
+
+        let article = Scenario::article_fixed();
+        let report = simulate_fluid(&article, false).unwrap();
+        let one = [Series {
+            label: "fixed 30 s".into(),
+            scenario: &article,
+            report: &report,
+        }];
+        assert_eq!(start_s(&one, end_s(&one)), 0.0);
     }
 
     /// The article's fixed-interval storm alone, 900 × 420.
@@ -849,10 +944,11 @@ mod tests {
             outage: (0.0, 1.0),
             capacity_per_min: 1_800.0,
             rate_limit_per_min: None,
+            start_s: start_s(&one, end_s(&one)),
             end_s: end_s(&one),
             line_width: 1,
         };
-        assert_eq!(panels.end_s, 600.0);
+        assert_eq!((panels.start_s, panels.end_s), (0.0, 600.0));
         // A storm peaking late is drawn to past its peak minute.
         let late = Scenario::new(crate::storm::Spec {
             arrivals_per_s: 0.000_001,

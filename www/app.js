@@ -27,7 +27,7 @@ import init, {
   survivalAxesErrors,
   survivalJobs,
 } from './pkg/backoff_lab.js';
-import { Computer } from './compute.js';
+import { Computer, plainError } from './compute.js';
 import { RowPool } from './row-pool.js';
 import { copyReportMarkdown, exportChartCsv, exportPng, exportReport, exportSvg, say as sayExport } from './exports.js';
 import { fillScheduleTable } from './schedule-table.js';
@@ -342,9 +342,10 @@ function showErrors(errors) {
     setText(shown, message);
     if (shown.classList.contains('limit') !== (Boolean(error) && !invalid)) shown.classList.toggle('limit');
     const input = $(`${name}-text`) || $(name);
-    // A refused field in a folded group of controls (a narrow screen) is shown with its message.
+    // A refused field in a folded group of controls (a narrow screen) is shown with its message,
+    // as is a chart's limit noted under one.
     const group = input.closest('details');
-    if (invalid && group && !group.open) group.open = true;
+    if (error && group && !group.open) group.open = true;
     if (input.hasAttribute('aria-invalid') !== invalid) {
       if (invalid) input.setAttribute('aria-invalid', 'true');
       else input.removeAttribute('aria-invalid');
@@ -359,21 +360,25 @@ function showErrors(errors) {
   for (const view of ['timeline', ...COMPUTED]) {
     const out = stale.has('all') || stale.has(view);
     const canvas = $(view);
+    const why = out ? sorted.find((error) => !error.view || error.view === view) : undefined;
     if (canvas.classList.contains('stale') !== out) {
       canvas.classList.toggle('stale', out);
-      canvas.title = out ? 'out of date: fix the highlighted input to redraw it' : '';
       // The schedule's facts and table are the timeline's numbers: out of date with it (they
       // stayed at full strength, read as current).
       if (view === 'timeline') for (const id of ['facts', 'schedule-box']) $(id).classList.toggle('stale', out);
     }
+    // A chart's own limit highlights no input: it is noted under one.
+    const title = !out ? '' : why?.chartLimit ? `out of date: ${LIMIT_NOTED}` : 'out of date: fix the highlighted input to redraw it';
+    if (canvas.title !== title) canvas.title = title;
     // The survival section says why it has no map itself (showSurvivalRefusal), and holds its
     // exports for its own reasons.
     if (view !== 'survival') {
-      const why = out ? sorted.find((error) => !error.view || error.view === view) : undefined;
       showNotRedrawn(view, why ? why.message : null);
       // An out-of-date chart's downloads were of the older picture, while the fields show
       // other inputs.
-      holdExports(view, out ? (why?.stopped ? STOPPED_EXPORTS : STALE_EXPORTS) : null);
+      let held = null;
+      if (out) held = why?.stopped ? STOPPED_EXPORTS : why?.chartLimit ? `out of date: ${LIMIT_NOTED}` : STALE_EXPORTS;
+      holdExports(view, held);
     }
   }
 }
@@ -501,7 +506,7 @@ function survivalRefusal(settings) {
     survivalJobs(settings, 0);
     return null;
   } catch (error) {
-    return asError(error);
+    return plainError(error);
   }
 }
 
@@ -533,6 +538,8 @@ function markSurvivalRefused(refused) {
 
 // Why an out-of-date chart's exports wait: an input refused, or its computation stopped.
 const STALE_EXPORTS = 'out of date until the highlighted input is fixed';
+// Why a chart past its own limit on a value the schedule takes (`chartLimit`) is out of date.
+const LIMIT_NOTED = 'the chart\'s limit is noted under its input';
 const STOPPED_EXPORTS = 'stopped before it was redrawn';
 
 // Why the map's exports wait while it fills in.
@@ -638,7 +645,7 @@ const render = (() => {
       lastComputed.get('survival').whole = true;
       holdExports('survival', null);
     } catch (error) {
-      errors.push({ ...asError(error), view: 'survival' });
+      errors.push({ ...plainError(error), view: 'survival' });
     }
     return true;
   }
@@ -707,6 +714,9 @@ const render = (() => {
 
   /** The status line: how long the render took, or that something was not redrawn. */
   function showStatus() {
+    // A render waiting for an input's paint has said "computing…": an older render's late
+    // result (the survival map's) does not take that back.
+    if (renderWaiting) return;
     const ms = (performance.now() - started).toFixed(1);
     let said = `rendered in ${ms} ms (storm ${stormMs.toFixed(1)} ms)`;
     if (errors.some((error) => !error.chartLimit)) said = `not everything was redrawn: fix the highlighted input (${ms} ms)`;
@@ -779,7 +789,7 @@ const render = (() => {
       try {
         draw('timeline', { view: 'timeline' }, () => mine === generation && settle('table'));
       } catch (error) {
-        errors.push(asError(error));
+        errors.push(plainError(error));
         settle('table');
       }
       showErrors(errors);
@@ -824,7 +834,7 @@ const render = (() => {
         try {
           draw(view, computed);
         } catch (error) {
-          errors.push({ ...asError(error), view });
+          errors.push({ ...plainError(error), view });
         }
         if (view === 'survival') {
           holdExports('survival', partial ? WHOLE_MAP_PENDING : null);
@@ -896,13 +906,6 @@ function renderAfterInput() {
   }, 0));
 }
 
-function asError(error) {
-  return {
-    message: error?.message ?? String(error),
-    setting: error?.setting ?? error?.field ?? null,
-    chartLimit: error?.chartLimit === true,
-  };
-}
 
 // The layout as the observers last reported it (set up in `main`): reading it from the DOM within
 // an input event would make the browser lay the page out there and then, a millisecond each time

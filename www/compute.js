@@ -7,6 +7,19 @@
 // says is cheap (`computesInline`: a few milliseconds) runs on the page's own thread instead,
 // before the next paint: a worker's round trip, or its start on a cold load, costs more.
 
+/**
+ * A thrown error as plain data, as it crosses to the page from a worker or the page's own
+ * thread: its message, the setting it is about (`setting`, or the JS API's `field`) and whether
+ * it is a chart's own limit on a value the schedule takes (`chartLimit`, set by the core).
+ */
+export function plainError(error) {
+  return {
+    message: error?.message ?? String(error),
+    setting: error?.setting ?? error?.field ?? null,
+    chartLimit: error?.chartLimit === true,
+  };
+}
+
 /** How long a superseded computation may finish before its worker is replaced, ms. */
 const REPLACE_AFTER_MS = 150;
 
@@ -240,7 +253,7 @@ export class Computer {
       try {
         computed = this.inline(job.view, job.settings);
       } catch (error) {
-        job.onError({ message: error?.message ?? String(error), setting: error?.setting ?? null, chartLimit: error?.chartLimit === true });
+        job.onError(plainError(error));
         return;
       }
       // Outside the try: a failure while drawing the result is the caller's, not a second answer.

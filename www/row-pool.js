@@ -7,6 +7,8 @@
 // in pieces for the workers (`survivalJobs`: rows in one piece share their storms), and computes
 // each piece (`computeSurvivalRows`); this file only schedules them.
 
+import { plainError } from './compute.js';
+
 /** The least time between two partial results handed back, ms: a redraw per batch of rows. */
 const PARTIAL_EVERY_MS = 60;
 
@@ -49,7 +51,7 @@ export class RowPool {
     try {
       jobs = this.jobsOf(settings, this.makeWorker ? this.size : 0);
     } catch (error) {
-      setTimeout(() => onError(asError(error)), 0);
+      setTimeout(() => onError(plainError(error)), 0);
       return { cancel() {} };
     }
     const run = {
@@ -190,7 +192,7 @@ export class RowPool {
       try {
         rows = this.rowsOf(run.settings, series, headrooms);
       } catch (error) {
-        this.fail(run, asError(error));
+        this.fail(run, plainError(error));
         return;
       }
       this.arrived(run, rows);
@@ -206,8 +208,4 @@ function counted(run) {
 
 function rowCount(jobs) {
   return jobs.reduce((count, [, headrooms]) => count + headrooms.length, 0);
-}
-
-function asError(error) {
-  return { message: error?.message ?? String(error), setting: error?.setting ?? null };
 }

@@ -8,13 +8,14 @@
 // map's pool (row-pool.js) sends { id, rows: [series, headrooms], settings } instead, answered
 // with { id, rows } or { id, error }.
 import init, { StormMemo, computeSurvivalRows, computeView, previewSettings } from './pkg/backoff_lab.js';
+import { plainError } from './compute.js';
 
 /** Answers the messages of the thread that started this worker. */
 export function serve(initArgs = () => undefined) {
   let ready = null;
   let memo;
   const failed = (id, error) => {
-    self.postMessage({ id, error: { message: error?.message ?? String(error), setting: error?.setting ?? null, chartLimit: error?.chartLimit === true } });
+    self.postMessage({ id, error: plainError(error) });
   };
   self.onmessage = async ({ data }) => {
     if (data.module) {

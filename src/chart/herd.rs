@@ -368,10 +368,7 @@ fn legend_entries(
             format_duration(herd.first_retry.bin_s)
         ),
     };
-    let label = match herd.mode.as_str() {
-        "none" => "without jitter".to_string(),
-        mode => format!("{mode} jitter"),
-    };
+    let label = crate::herd::jitter_label(&herd.mode);
     let mut entries = vec![(
         format!("{label}: {peak_text}"),
         spread_colour(theme).filled(),

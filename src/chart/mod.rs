@@ -169,6 +169,8 @@ pub(crate) enum TickUnit {
     Seconds,
     /// Days throughout: `0`, `1 day`, `1.5 days`.
     Days,
+    /// Hours throughout, with the minutes and seconds a tick has: `118 h`, `118 h 30 min`.
+    Hours,
 }
 
 /// A time axis' tick label in `unit`: as [`crate::format_duration`] writes it, but one minute
@@ -186,6 +188,22 @@ pub(crate) fn time_tick(seconds: f64, unit: TickUnit) -> String {
             format!("{text} {}", if text == "1" { "day" } else { "days" })
         }
         TickUnit::Seconds => format!("{} s", trimmed(seconds)),
+        TickUnit::Hours if seconds <= 0.0 => "0".to_string(),
+        TickUnit::Hours => {
+            let whole = seconds.round() as u64;
+            let (minutes, rest) = (whole % 3_600 / 60, whole % 60);
+            let mut text = format!(
+                "{} h",
+                crate::number_text::grouped(&(whole / 3_600).to_string())
+            );
+            if minutes > 0 {
+                text += &format!(" {minutes} min");
+            }
+            if rest > 0 {
+                text += &format!(" {rest} s");
+            }
+            text
+        }
         TickUnit::Natural if seconds == 60.0 => "1 min".to_string(),
         TickUnit::Natural => crate::format_duration(seconds),
     }
@@ -195,6 +213,8 @@ pub(crate) fn time_tick(seconds: f64, unit: TickUnit) -> String {
 /// - days when a tick reaches 100 h (where `format_duration` writes days) and every tick is a
 ///   whole half day, so that a tenth of a day writes each exactly (ticks 6 h apart would read
 ///   "0.2 days"; the week's axis read "0 s, 24 h, 48 h, 72 h, 96 h, 5 days");
+/// - else hours, when a tick reaches 100 h: `format_duration`'s days to a tenth wrote ticks an
+///   hour apart on an axis from 118 h as "4.9 days, 4.9 days, 5 days" (outside review);
 /// - seconds when ticks less than a minute apart reach a minute, under an hour (ticks 5 s apart
 ///   read "115 s, 2 min, 2.1 min", the last at 125 s; 20 s apart "40 s, 1 min, 80 s");
 /// - else each as `format_duration` writes it.
@@ -205,8 +225,12 @@ pub(crate) fn axis_unit(ticks: &[f64]) -> TickUnit {
         .windows(2)
         .map(|pair| pair[1] - pair[0])
         .fold(f64::INFINITY, f64::min);
-    if highest >= 100.0 * 3_600.0 && ticks.iter().all(|&t| (t / HALF_DAY).fract() == 0.0) {
-        TickUnit::Days
+    if highest >= 100.0 * 3_600.0 {
+        if ticks.iter().all(|&t| (t / HALF_DAY).fract() == 0.0) {
+            TickUnit::Days
+        } else {
+            TickUnit::Hours
+        }
     } else if step < 60.0 && (60.0..3_600.0).contains(&highest) {
         TickUnit::Seconds
     } else {

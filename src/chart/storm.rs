@@ -422,10 +422,13 @@ impl Panels<'_> {
         lower: &DrawingArea<DB, Shift>,
     ) -> Result<(), Error> {
         let s = self.scale;
+        // Of the minutes on the axis: a long outage's earlier backlog would flatten the rest.
         let backlog_peak = self
             .series
             .iter()
-            .flat_map(|sr| sr.report.minutes.iter().map(|m| m.backlog))
+            .flat_map(|sr| sr.report.minutes.iter())
+            .filter(|m| f64::from(m.index) * 60.0 >= self.start_s)
+            .map(|m| m.backlog)
             .fold(0.0, f64::max);
         // At least 4: a backlog of at most one had ticks at 0, 0.5 and 1, written "0, 1, 1".
         let top = (backlog_peak * 1.15).max(4.0);
@@ -1059,9 +1062,26 @@ mod tests {
         assert_eq!(written(&week), ["0", "1 day", "2 days", "4 days", "5 days"]);
         let hours = [0.0, 3_600.0, 36_000.0];
         assert_eq!(axis_unit(&hours), TickUnit::Natural);
-        // Ticks 6 h apart past 100 h stay in hours: in days they would read "0.2 days".
+        // Ticks 6 h apart past 100 h are in hours: in days they would read "0.2 days".
         let quarter_days: Vec<f64> = (0..20).map(|k| f64::from(k) * 21_600.0).collect();
-        assert_eq!(axis_unit(&quarter_days), TickUnit::Natural);
+        assert_eq!(axis_unit(&quarter_days), TickUnit::Hours);
+        assert_eq!(written(&quarter_days)[..3], ["0", "6 h", "12 h"]);
+        assert_eq!(written(&quarter_days)[19], "114 h");
+        // An axis from a late start, ticks under a day apart: each its own label.
+        let late: Vec<f64> = (0..6)
+            .map(|k| 118.0 * 3_600.0 + f64::from(k) * 1_800.0)
+            .collect();
+        assert_eq!(
+            written(&late),
+            [
+                "118 h",
+                "118 h 30 min",
+                "119 h",
+                "119 h 30 min",
+                "120 h",
+                "120 h 30 min"
+            ]
+        );
         assert_eq!(time_tick(60.0, TickUnit::Natural), "1 min");
         assert_eq!(time_tick(36_000.0, TickUnit::Natural), "10 h");
         assert_eq!(time_tick(1.5 * 86_400.0, TickUnit::Days), "1.5 days");

@@ -51,7 +51,7 @@ pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
                 valid,
             } if engine == backoff_lab::Engine::Discrete && !steps_given => Error::OutOfRange {
                 field: "engine",
-                // Said as an engine: "--engine must be at most 200000000 delivery-attempts"
+                // Said as an engine: "--engine must be at most 200,000,000 delivery-attempts"
                 // read as if an engine were a count.
                 value: format!("discrete ({value})"),
                 valid: format!(

@@ -111,6 +111,15 @@ pub struct Herd {
     pub first_retry: Rates,
 }
 
+/// A herd's series as a reader names it: `full jitter`, and `without jitter` for mode `none`
+/// (not "none jitter").
+pub fn jitter_label(mode: &str) -> String {
+    match mode {
+        "none" => "without jitter".to_string(),
+        mode => format!("{mode} jitter"),
+    }
+}
+
 /// Simulates `deliveries` deliveries that each failed at a uniform instant of the same second,
 /// then retried under `policy` with `jitter`, drawn with `seed`. Sizes are checked before any
 /// allocation, and the histograms' bins are bounded whatever the schedule (see the module docs).

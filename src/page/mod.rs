@@ -207,7 +207,8 @@ pub fn preview(view: View, settings: &Settings) -> Option<Settings> {
 fn refused_for_its_work(view: View, settings: &Settings) -> bool {
     use crate::limits::{check_draws, Draws};
     let params = match view {
-        View::Staleness => views::staleness_params(settings),
+        // As the page's run asks it: one outage read off (`read-outage`), not the ladder.
+        View::Staleness => staleness::read_off_params(settings),
         _ => jitter_params(settings),
     };
     let (Ok(policy), Ok(jitter)) = (params.policy(), params.jitter()) else {
@@ -218,7 +219,7 @@ fn refused_for_its_work(view: View, settings: &Settings) -> bool {
         View::Distribution => params
             .samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)
             .is_err(),
-        View::Herd => params.deliveries().is_ok_and(|deliveries| {
+        View::Herd => params.deliveries().map_or(true, |deliveries| {
             check_draws("deliveries", deliveries, attempts, jitter, Draws::Herd).is_err()
         }),
         View::Staleness => match params.staleness_question() {
@@ -374,7 +375,7 @@ mod tests {
     #[test]
     fn no_quicker_first_run_of_a_run_refused_for_its_work() {
         type Case<'a> = (View, &'a [(&'a str, &'a str)], bool);
-        let cases: [Case; 8] = [
+        let cases: [Case; 10] = [
             (View::Distribution, &[("samples", "1000000")], true),
             (
                 View::Distribution,
@@ -392,7 +393,14 @@ mod tests {
                 &[("deliveries", "1000000"), ("attempts", "2001")],
                 false,
             ),
+            (View::Herd, &[("deliveries", "20000000")], false),
             (View::Staleness, &[("samples", "100000")], true),
+            // Its report reads off one outage (`read-outage`), not the ladder: within the work.
+            (
+                View::Staleness,
+                &[("samples", "100000"), ("attempts", "4900")],
+                true,
+            ),
             (
                 View::Staleness,
                 &[("samples", "100000"), ("attempts", "10000")],

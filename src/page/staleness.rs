@@ -83,7 +83,7 @@ fn capped_samples(settings: &Settings) -> Option<String> {
 }
 
 /// The staleness view's parameters with the outage it reads off as the core's `outage`.
-fn read_off_params(settings: &Settings) -> crate::Params {
+pub(super) fn read_off_params(settings: &Settings) -> crate::Params {
     crate::Params {
         outage: Some(crate::DurationInput::Text(
             settings.get("read-outage").to_string(),

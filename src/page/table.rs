@@ -169,8 +169,12 @@ fn histogram_csv(report: &JitterReport) -> String {
 /// bins, and the first retries in it.
 fn herd_csv(spread: &Herd, spike: &Herd) -> String {
     let mut out = String::from("series,bin_start_s,bin_s,first_retries\n");
-    let jittered = format!("{} jitter", spread.mode);
-    for (label, herd) in [(jittered.as_str(), spread), ("no jitter", spike)] {
+    let jittered = crate::herd::jitter_label(&spread.mode);
+    // Without jitter the two are one herd, drawn once.
+    let spike = Some(spike).filter(|_| spread.mode != spike.mode);
+    let series =
+        std::iter::once((jittered.as_str(), spread)).chain(spike.map(|h| ("no jitter", h)));
+    for (label, herd) in series {
         let bin = herd.first_retry.bin_s;
         for (i, &count) in herd.first_retry_per_second.iter().enumerate() {
             let start = number(Some(i as f64 * bin));
@@ -302,7 +306,7 @@ fn herd_table(spread: &Herd, spike: &Herd) -> NumberTable {
             .chain(numbers.map(|value| number(Some(value))))
             .collect::<Vec<_>>()
     };
-    let jittered = format!("{} jitter", spread.mode);
+    let jittered = crate::herd::jitter_label(&spread.mode);
     NumberTable::new(
         &["first retries", "peak", "mean", "peak ÷ mean"],
         vec![row(&jittered, spread), row("no jitter", spike)],
@@ -594,6 +598,16 @@ mod tests {
             let total: u64 = counts.map(|row| row[3].parse::<u64>().unwrap()).sum();
             assert_eq!(total, 1_000, "{series}: every delivery's first retry");
         }
+        // Without jitter the two series are one herd: written once, not as "none jitter".
+        let unjittered = Settings::with(&[("mode", "none")]);
+        let computed = compute(View::Herd, &unjittered, memo).unwrap();
+        let csv = view_csv(View::Herd, &unjittered, &computed, &table).unwrap();
+        let labels: std::collections::BTreeSet<&str> = csv
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split(',').next())
+            .collect();
+        assert_eq!(labels.into_iter().collect::<Vec<_>>(), ["without jitter"]);
     }
 
     /// The storm's CSV is the minutes its chart draws, every series' (it was the summary alone:

@@ -307,8 +307,6 @@ fn sender_limits(scenario: &Scenario) -> String {
     }
 }
 
-/// The retry quota and the circuit breaker, when the scenario has them: what they are, how
-/// often the breaker opened, and what a quota still held at the end.
 /// The destination's queue when the simulation stopped, where it is a second's work or more at
 /// the capacity: "the backlog is gone" and the duplicates counted read as a finished incident
 /// while the destination may still have days of timed-out requests to process (outside SRE
@@ -332,6 +330,8 @@ fn queued_at_end(scenario: &Scenario, queue: f64) -> String {
     )
 }
 
+/// The retry quota and the circuit breaker, when the scenario has them: what they are, how
+/// often the breaker opened, and what a quota still held at the end.
 fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
     let mut text = String::new();
     // Every bound is named, so that a quoted caption tells a bounded storm from a free one (a

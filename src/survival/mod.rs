@@ -69,6 +69,7 @@ mod render;
 use serde::{Deserialize, Serialize};
 
 use crate::jitter::Jitter;
+use crate::number_text::format_count;
 use crate::storm::{simulate_until, Scenario, Spec};
 use crate::{Engine, Error, Policy};
 
@@ -297,6 +298,9 @@ fn check_work(
     if work <= limit {
         return Ok(());
     }
+    // The core's work limit and estimates, grouped as the storm's are ("500,000,000
+    // class-seconds"); the attempts and the rates to type back are not.
+    let (limit_text, work_text) = (format_count(limit), format_count(work));
     let most = specs.iter().map(|(_, spec)| spec.policy.attempts()).max();
     let what = format!(
         "each cell simulates its storm's seconds for each of up to {} attempts; refused before \
@@ -317,11 +321,11 @@ fn check_work(
                 "arrivals",
                 crate::storm::quoted_rate(yours.arrivals_per_s),
                 format!(
-                    "at most {} for this map on the discrete engine: at most {limit} {unit} \
+                    "at most {} for this map on the discrete engine: at most {limit_text} {unit} \
                      ({what}), and even a 2x2 map of outages of 1 s and 2 s is {} \
                      delivery-attempts at worst; or else {}",
                     crate::storm::quoted_rate(most),
-                    smallest.round(),
+                    format_count(smallest),
                     without(
                         ways,
                         &[
@@ -336,12 +340,12 @@ fn check_work(
             // No fewer steps: a 2x2 map was told "fewer steps" (outside review).
             return Err(Error::out_of_range(
                 "outages",
-                format!("a 2x2 map of {} {unit} at worst", work.round()),
+                format!("a 2x2 map of {work_text} {unit} at worst"),
                 format!(
-                    "shorter for this map on the discrete engine: at most {limit} \
+                    "shorter for this map on the discrete engine: at most {limit_text} \
                      {unit} ({what}), which a 2x2 map of outages of 1 s and 2 s is within ({} \
                      at worst); or else {}",
-                    smallest.round(),
+                    format_count(smallest),
                     without(
                         ways,
                         &[
@@ -355,9 +359,8 @@ fn check_work(
     }
     Err(Error::out_of_range(
         "steps",
-        format!("a map of {} {unit} at worst", work.round()),
-        // The range as every refusal writes one, without grouping (README).
-        format!("at most {limit} {unit} ({what}): {ways}"),
+        format!("a map of {work_text} {unit} at worst"),
+        format!("at most {limit_text} {unit} ({what}): {ways}"),
     ))
 }
 

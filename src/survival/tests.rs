@@ -240,7 +240,7 @@ fn a_discrete_map_of_decorrelated_jitter_is_not_sent_to_the_fluid_engine() {
     };
     let told = refused(&decorrelated);
     assert!(
-        told.starts_with("steps must be at most 200000000 delivery-attempts")
+        told.starts_with("steps must be at most 200,000,000 delivery-attempts")
             && told.contains(
                 "fewer steps, shorter outages or fewer attempts (the fluid engine cannot run decorrelated jitter)"
             ),
@@ -257,7 +257,7 @@ fn a_map_beyond_its_work_limit_is_refused_before_it_starts() {
         .unwrap_err()
         .to_string();
     assert!(
-        refused.starts_with("steps must be at most 200000000 "),
+        refused.starts_with("steps must be at most 200,000,000 "),
         "{refused}"
     );
     let week = Spec {
@@ -268,7 +268,7 @@ fn a_map_beyond_its_work_limit_is_refused_before_it_starts() {
         .unwrap_err()
         .to_string();
     assert!(
-        refused.contains("at most 5000000000 attempt-seconds"),
+        refused.contains("at most 5,000,000,000 attempt-seconds"),
         "{refused}"
     );
 }

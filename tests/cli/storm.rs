@@ -279,12 +279,12 @@ fn storm_help_states_the_range_each_refusal_names() {
 fn a_discrete_maps_work_limit_names_the_engine_when_the_steps_are_the_default() {
     refused(
         &["survival", "--engine", "discrete"],
-        "error: --engine must be fluid or auto for the default 24x16 map: at most 200000000 \
+        "error: --engine must be fluid or auto for the default 24x16 map: at most 200,000,000 \
          delivery-attempts for the discrete engine",
     );
     refused(
         &["survival", "--engine", "discrete", "--steps", "30x20"],
-        "error: --steps must be at most 200000000 delivery-attempts for the discrete engine",
+        "error: --steps must be at most 200,000,000 delivery-attempts for the discrete engine",
     );
 }
 

@@ -1308,8 +1308,8 @@ test('the discrete engine renders the storm too, and the budget exhausts nothing
     let before = await statusChanges(page);
     await page.selectOption('#engine', 'discrete');
     await nextRender(page, before, /^not everything was redrawn: fix the highlighted input/);
-    assert.match(await textOf(page, '#steps-error'), /^steps must be at most 200000000 delivery-attempts for the discrete engine/);
-    assert.match(await textOf(page, '#survival-caption'), /^The survival map cannot be computed: steps must be at most 200000000/);
+    assert.match(await textOf(page, '#steps-error'), /^steps must be at most 200,000,000 delivery-attempts for the discrete engine/);
+    assert.match(await textOf(page, '#survival-caption'), /^The survival map cannot be computed: steps must be at most 200,000,000/);
     before = await statusChanges(page);
     await page.fill('#outages-text', '10s..10m');
     await page.fill('#steps-text', '4x2');

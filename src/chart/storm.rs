@@ -549,8 +549,9 @@ mod tests {
         assert_eq!(capacity_label(1_800.0, false), "capacity 1,800/min");
     }
 
-    /// The storm of `spec` alone, 900 × 420, labelled as the article's fixed interval.
-    fn one_storm_svg(spec: crate::storm::Spec, options: &ChartOptions) -> String {
+    /// `look` at the storm of `spec` alone (fluid engine), labelled as the article's fixed
+    /// interval.
+    fn with_one_storm<T>(spec: crate::storm::Spec, look: impl FnOnce(&[Series<'_>]) -> T) -> T {
         let scenario = Scenario::new(spec).unwrap();
         let report = simulate_fluid(&scenario, false).unwrap();
         let one = [Series {
@@ -558,7 +559,14 @@ mod tests {
             scenario: &scenario,
             report: &report,
         }];
-        to_svg((900, 420), |area| draw(area, &one, options)).unwrap()
+        look(&one)
+    }
+
+    /// The storm of `spec` alone, 900 × 420, labelled as the article's fixed interval.
+    fn one_storm_svg(spec: crate::storm::Spec, options: &ChartOptions) -> String {
+        with_one_storm(spec, |one| {
+            to_svg((900, 420), |area| draw(area, one, options)).unwrap()
+        })
     }
 
     /// A 3-day paused outage whose backlog drains in minutes: the axis starts near its end, so
@@ -575,28 +583,20 @@ mod tests {
             },
             ..crate::storm::Spec::article_fixed()
         };
-        let scenario = Scenario::new(spec).unwrap();
-        let report = simulate_fluid(&scenario, false).unwrap();
-        let one = [Series {
-            label: "fixed 30 s".into(),
-            scenario: &scenario,
-            report: &report,
-        }];
-        let (start, end) = (start_s(&one, end_s(&one)), end_s(&one));
-        let recovery = 3.0 * 86_400.0;
-        assert!(start > 0.5 * recovery, "{start} of {end}");
-        assert!((end - recovery) / (end - start) >= 0.25, "{start}..{end}");
-        assert_eq!(start % 60.0, 0.0);
-        let peak = f64::from(report.summary.peak_minute - 1) * 60.0;
-        assert!(
-            start <= peak,
-            "the peak minute at {peak} is on the axis from {start}"
-        );
+        with_one_storm(spec, |one| {
+            let (start, end) = (start_s(one, end_s(one)), end_s(one));
+            let recovery = 3.0 * 86_400.0;
+            assert!(start > 0.5 * recovery, "{start} of {end}");
+            assert!((end - recovery) / (end - start) >= 0.25, "{start}..{end}");
+            assert_eq!(start % 60.0, 0.0);
+            let peak = f64::from(one[0].report.summary.peak_minute - 1) * 60.0;
+            assert!(
+                start <= peak,
+                "the peak minute at {peak} is on the axis from {start}"
+            );
+        });
         // Its ticks read the time since the start of the traffic, from the axis' start.
-        let svg = to_svg((900, 420), |area| {
-            draw(area, &one, &ChartOptions::default())
-        })
-        .unwrap();
+        let svg = one_storm_svg(spec, &ChartOptions::default());
         let texts: Vec<String> = svg_read::labels(&svg).into_iter().map(|l| l.text).collect();
         assert!(
             texts.iter().any(|t| t == "72 h"),
@@ -604,15 +604,10 @@ mod tests {
         );
         assert!(texts.iter().any(|t| t == "70 h"), "{texts:?}");
         assert!(!texts.iter().any(|t| t == "0 s"), "no tick at 0: {texts:?}");
-
-        let article = Scenario::article_fixed();
-        let report = simulate_fluid(&article, false).unwrap();
-        let one = [Series {
-            label: "fixed 30 s".into(),
-            scenario: &article,
-            report: &report,
-        }];
-        assert_eq!(start_s(&one, end_s(&one)), 0.0);
+        let article = with_one_storm(crate::storm::Spec::article_fixed(), |one| {
+            start_s(one, end_s(one))
+        });
+        assert_eq!(article, 0.0);
     }
 
     /// The article's fixed-interval storm alone, 900 × 420.

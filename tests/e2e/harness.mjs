@@ -147,6 +147,26 @@ export function textOf(page, selector) {
 }
 
 /**
+ * Opens `url` in a fresh context without waiting for a clean render (a heavy or refused link may
+ * not give one), runs `body(page)`, checks that the page had no problems and closes the context.
+ * `onPage(page)` runs before the navigation, to add scripts and listeners.
+ */
+export async function withUnsettledPage(browser, url, body, { viewport = { width: 1200, height: 900 }, onPage = () => {} } = {}) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const problems = watchProblems(page);
+  try {
+    await onPage(page);
+    await page.goto(url, { waitUntil: 'load' });
+    await body(page);
+    assertNoProblems(problems);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
  * Open `url` in a fresh context and wait for body[data-ready="true"]. Returns the context, page,
  * navigation response and `problems`. Every change to #status is counted, so that a test can
  * wait for the next render even when the status happens to read the same as before. `onPage`

@@ -36,6 +36,7 @@ import {
   textOf,
   until,
   watchProblems,
+  withUnsettledPage,
 } from './harness.mjs';
 
 // The article's example, which is the page's default state.
@@ -339,23 +340,20 @@ test('an invalid base shows an inline error and keeps the last good figure', { t
 // drawn of inputs the page cannot draw (outside review: the distribution showed 20,000 draws
 // with a note calling them the last inputs drawn, on a page that had drawn nothing before).
 test('a link refused for its samples\' work draws no quicker first run of it', { timeout: 90_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
-  const problems = watchProblems(page);
-  try {
-    await page.goto(`${baseUrl}#attempts=10000&samples=1000000&deliveries=1000000`, { waitUntil: 'load' });
+  await withLink('#attempts=10000&samples=1000000&deliveries=1000000', async (page) => {
     await until(async () => FAILED_PATTERN.test(await textOf(page, '#status')), 'the status to report the refusals', 60_000);
     for (const [view, field] of [['distribution', 'samples'], ['herd', 'deliveries']]) {
       const caption = await textOf(page, `#${CHART_CAPTIONS[view]}`);
       assert.match(caption, new RegExp(`^This chart could not be drawn: ${field} must be at most \\d+ for a schedule of 10000 attempts`), `#${view}`);
       assert.ok(await page.locator(`#${view}`).isHidden(), `#${view}'s box is hidden`);
     }
-    assertNoProblems(problems);
-  } finally {
-    await context.close();
-  }
+  });
 });
+
+/** Opens `hash` in a fresh page, without waiting for a clean render (its charts may be refused). */
+function withLink(hash, body) {
+  return withUnsettledPage(browser, `${baseUrl}${hash}`, body);
+}
 
 const CHART_CAPTIONS = {
   timeline: 'caption', distribution: 'distribution-caption', herd: 'herd-caption', storm: 'storm-caption',
@@ -364,12 +362,7 @@ const CHART_CAPTIONS = {
 
 test('a link no chart can be drawn for says why in each chart\'s place, and a fixed input draws them', { timeout: 60_000 }, async () => {
   // Base above cap: nothing can be drawn, and nothing was drawn before.
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
-  const problems = watchProblems(page);
-  try {
-    await page.goto(`${baseUrl}#base=1d&cap=1s`, { waitUntil: 'load' });
+  await withLink('#base=1d&cap=1s', async (page) => {
     await until(async () => FAILED_PATTERN.test(await textOf(page, '#status')), 'the status to report the invalid cap');
     const message = (await textOf(page, '#cap-error')).trim();
     assert.match(message, /^cap must be /, '#cap-error');
@@ -395,10 +388,7 @@ test('a link no chart can be drawn for says why in each chart\'s place, and a fi
       assertPainted(await canvasStats(page, `#${view}`), `#${view}`);
     }
     assert.ok((await tableRows(page)).length > 0, 'the schedule table is filled');
-    assertNoProblems(problems);
-  } finally {
-    await context.close();
-  }
+  });
 });
 
 test('the give-up mode stops the schedule at a deadline', { timeout: 60_000 }, async () => {

@@ -18,6 +18,7 @@ import {
   textOf,
   until,
   watchProblems,
+  withUnsettledPage,
 } from './harness.mjs';
 
 let server;
@@ -50,12 +51,8 @@ const HEAVY = [
 ];
 
 /** Opens `hash` without waiting for a clean render (a heavy or refused link may not give one). */
-async function open(hash, body) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
-  const problems = watchProblems(page);
-  await page.addInitScript(() => {
+function open(hash, body) {
+  const onPage = (page) => page.addInitScript(() => {
     window.__e2e = { statusChanges: 0 };
     document.addEventListener('DOMContentLoaded', () => {
       new MutationObserver(() => {
@@ -63,13 +60,7 @@ async function open(hash, body) {
       }).observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true });
     }, { once: true });
   });
-  try {
-    await page.goto(`${baseUrl}${hash}`, { waitUntil: 'load' });
-    await body(page);
-    assertNoProblems(problems);
-  } finally {
-    await context.close();
-  }
+  return withUnsettledPage(browser, `${baseUrl}${hash}`, body, { onPage });
 }
 
 /** Whether `view`'s progress (computing… and Stop) shows over its chart. */

@@ -906,7 +906,6 @@ function renderAfterInput() {
   }, 0));
 }
 
-
 // The layout as the observers last reported it (set up in `main`): reading it from the DOM within
 // an input event would make the browser lay the page out there and then, a millisecond each time
 // on this page, and again after every caption a chart changes.

@@ -40,7 +40,9 @@ pub(crate) fn how_to_write(valid: &str) -> Option<&str> {
 /// assert_eq!(parse_duration("base", "4m30s")?, 270.0);
 /// assert_eq!(parse_duration("base", "4.5min")?, 270.0);
 /// assert_eq!(parse_duration("base", "90 s")?, 90.0);
+/// assert_eq!(parse_duration("base", "+5s")?, 5.0);
 /// assert!(parse_duration("base", "abc").is_err());
+/// assert!(parse_duration("base", "++5s").is_err());
 /// # Ok::<(), backoff_lab::Error>(())
 /// ```
 pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
@@ -48,7 +50,11 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
         field,
         value: text.to_string(),
     };
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    // A plus sign reads as a count's does (`+3`): `+5s` is 5 s (outside review: counts took it
+    // and durations did not). The rest is read as without it.
+    let unsigned = text.trim_start();
+    let unsigned = unsigned.strip_prefix('+').unwrap_or(unsigned);
+    let compact: String = unsigned.chars().filter(|c| !c.is_whitespace()).collect();
     if compact.is_empty() {
         return Err(bad());
     }
@@ -90,7 +96,7 @@ pub fn parse_duration(field: &'static str, text: &str) -> Result<f64, Error> {
     // A number may have an exponent (`1e2`, `1.5e2s`), as every number flag takes it; spaces
     // may separate parts, never split a number ("1e0 5s" read 1e05 s, "1 2s" 12 s).
     let number = number_len(&compact);
-    if number > number_len(text.trim_start()) {
+    if number > number_len(unsigned.trim_start()) {
         return Err(bad());
     }
     let seconds = if number == compact.len() {
@@ -487,6 +493,31 @@ mod tests {
         ] {
             assert_eq!(format_duration(seconds), text, "{seconds} s");
         }
+    }
+
+    /// A plus sign reads as a count's does: `+5s` is `5s`, and whatever follows it is read as
+    /// without it (a second sign, a minus, a split number are refused as before).
+    #[test]
+    fn a_plus_sign_reads_as_in_counts() {
+        for (text, seconds) in [
+            ("+5s", 5.0),
+            (" +4m30s", 270.0),
+            ("+1.5e2s", 150.0),
+            ("+90", 90.0),
+        ] {
+            assert_eq!(parse_duration("base", text).unwrap(), seconds, "{text}");
+        }
+        for text in ["+", "++5s", "+inf", "+1 2s"] {
+            assert!(
+                matches!(parse_duration("base", text), Err(Error::BadDuration { .. })),
+                "{text}"
+            );
+        }
+        let negative = parse_duration("base", "+-5s").unwrap_err().to_string();
+        assert!(
+            negative.starts_with("base must be a duration such as 30s, never negative"),
+            "{negative}"
+        );
     }
 
     #[test]

@@ -237,8 +237,21 @@ impl Panels<'_> {
             capacity_label(self.capacity_per_min, wide),
             theme.muted.filled(),
         ));
-        entries.push(("outage".to_string(), outage_fill(theme)));
+        entries.push((self.outage_label(), outage_fill(theme)));
         entries
+    }
+
+    /// "outage", with when it began where that is before the axis' start (a long outage's axis
+    /// starts near its end: its shade from the left edge alone did not say it began earlier).
+    fn outage_label(&self) -> String {
+        if self.outage.0 < self.start_s {
+            format!(
+                "outage (from {})",
+                crate::duration::format_duration(self.outage.0)
+            )
+        } else {
+            "outage".to_string()
+        }
     }
 
     /// The first attempts' band, opaque: as it shows over the series' own fill (the series'
@@ -604,6 +617,14 @@ mod tests {
         );
         assert!(texts.iter().any(|t| t == "70 h"), "{texts:?}");
         assert!(!texts.iter().any(|t| t == "0 s"), "no tick at 0: {texts:?}");
+        assert!(
+            texts.iter().any(|t| t == "outage (from 0 s)"),
+            "the legend says the outage began before the axis: {texts:?}"
+        );
+        let article = article_fixed_svg(&ChartOptions::default());
+        assert!(svg_read::labels(&article)
+            .iter()
+            .any(|l| l.text == "outage"));
         let article = with_one_storm(crate::storm::Spec::article_fixed(), |one| {
             start_s(one, end_s(one))
         });

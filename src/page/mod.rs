@@ -206,39 +206,31 @@ pub fn preview(view: View, settings: &Settings) -> Option<Settings> {
 /// note calling them the last inputs drawn).
 fn refused_for_its_work(view: View, settings: &Settings) -> bool {
     use crate::limits::{check_draws, Draws};
-    let params = match view {
+    if view == View::Staleness {
         // As the page's run asks it: one outage read off (`read-outage`), not the ladder.
-        View::Staleness => staleness::read_off_params(settings),
-        _ => jitter_params(settings),
-    };
+        return staleness::read_off_params(settings)
+            .check_staleness_work()
+            .is_err();
+    }
+    let params = jitter_params(settings);
     let (Ok(policy), Ok(jitter)) = (params.policy(), params.jitter()) else {
         return false;
     };
-    let attempts = policy.attempts();
     match view {
         View::Distribution => params
             .samples_for(&policy, jitter, crate::give_up::DEFAULT_SAMPLES)
             .is_err(),
         View::Herd => params.deliveries().map_or(true, |deliveries| {
-            check_draws("deliveries", deliveries, attempts, jitter, Draws::Herd).is_err()
+            check_draws(
+                "deliveries",
+                deliveries,
+                policy.attempts(),
+                jitter,
+                Draws::Herd,
+            )
+            .is_err()
         }),
-        View::Staleness => match params.staleness_question() {
-            Err(_) => true,
-            Ok(question) => {
-                let ladder = crate::staleness::ladder(question.give_up_s()).len();
-                let outages = if params.outage.is_some() { 1 } else { ladder };
-                let samples = question.samples().unwrap_or(0);
-                check_draws(
-                    "samples",
-                    samples,
-                    attempts,
-                    jitter,
-                    Draws::Staleness { outages },
-                )
-                .is_err()
-            }
-        },
-        View::Timeline | View::Storm | View::Survival => false,
+        View::Timeline | View::Staleness | View::Storm | View::Survival => false,
     }
 }
 

@@ -28,10 +28,24 @@ impl Params {
     /// The staleness report: for `outage` if given, else along the schedule's ladder of
     /// outages; with `max_lag` (and a tolerance), a suggested schedule.
     pub fn staleness_report(&self) -> Result<crate::staleness::StalenessReport, Error> {
-        self.staleness_report_with(|outage, give_up_s| match outage {
-            Some(outage) => vec![outage],
-            None => crate::staleness::ladder(give_up_s),
-        })
+        self.staleness_report_with(report_outages)
+    }
+
+    /// Refuses, before anything is drawn, a staleness report past its work limit: the check
+    /// [`staleness_report`](Self::staleness_report) makes, over the same outages (the page
+    /// skips a quicker first run of a report it would refuse).
+    pub fn check_staleness_work(&self) -> Result<(), Error> {
+        let question = self.staleness_question()?;
+        let outages = report_outages(self.staleness_outage()?, question.give_up_s());
+        question.check_work(outages.len())
+    }
+
+    /// The outage to read off, seconds, if given.
+    fn staleness_outage(&self) -> Result<Option<f64>, Error> {
+        let span = crate::policy::span_range();
+        (self.outage.as_ref())
+            .map(|outage| outage.seconds_within("outage", &span))
+            .transpose()
     }
 
     /// The staleness report along the outages `outages` chooses from `outage` (if given) and
@@ -45,9 +59,7 @@ impl Params {
         let max_lag = (self.max_lag.as_ref())
             .map(|r| r.seconds_within("max-lag", &span))
             .transpose()?;
-        let outage = (self.outage.as_ref())
-            .map(|outage| outage.seconds_within("outage", &span))
-            .transpose()?;
+        let outage = self.staleness_outage()?;
         let outages = outages(outage, question.give_up_s());
         let report = crate::staleness::StalenessReport::new(&question, &outages, max_lag)?;
         Ok(match outage {
@@ -71,5 +83,13 @@ impl Params {
             }
             _ => None,
         })
+    }
+}
+
+/// The outages a staleness report answers: the one given alone, else the schedule's ladder.
+fn report_outages(outage: Option<f64>, give_up_s: f64) -> Vec<f64> {
+    match outage {
+        Some(outage) => vec![outage],
+        None => crate::staleness::ladder(give_up_s),
     }
 }

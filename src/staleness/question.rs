@@ -156,18 +156,25 @@ impl Question {
         longest_drawn_gap(&self.policy, self.jitter)
     }
 
+    /// Refuses, before drawing, sampled answers for `outages` outages past the work limit
+    /// ([`check_draws`](crate::limits::check_draws)); exact answers are always within it.
+    pub fn check_work(&self, outages: usize) -> Result<(), Error> {
+        if self.method() != Method::Sampled {
+            return Ok(());
+        }
+        crate::limits::check_draws(
+            "samples",
+            self.samples,
+            self.policy.attempts(),
+            self.jitter,
+            Draws::Staleness { outages },
+        )
+    }
+
     /// Every requested outage and the derived lengths, exactly or by sampling.
     pub(crate) fn answers(&self, outages_s: &[f64]) -> Result<Answers, Error> {
+        self.check_work(outages_s.len())?;
         if self.method() == Method::Sampled {
-            crate::limits::check_draws(
-                "samples",
-                self.samples,
-                self.policy.attempts(),
-                self.jitter,
-                Draws::Staleness {
-                    outages: outages_s.len(),
-                },
-            )?;
             let sampling = (self.samples, self.seed);
             return sampled_answers(
                 &self.policy,

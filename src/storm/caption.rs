@@ -31,7 +31,8 @@ pub(crate) fn caption(
         format_expected_count(summary.peak_attempts_per_min),
         format_count(f64::from(summary.peak_minute)),
     );
-    if scenario.traffic_s > 0 && scenario.arrivals_per_s > scenario.capacity_per_s {
+    let falls_behind = scenario.traffic_s > 0 && scenario.arrivals_per_s > scenario.capacity_per_s;
+    if falls_behind {
         let one = |rate: f64, singular: &'static str, plural: &'static str| {
             if rate == 1.0 {
                 singular
@@ -130,8 +131,22 @@ pub(crate) fn caption(
         Drain::NotDrained if no_outage => format!(
             "The backlog has not drained {horizon_after} after the start. ",
         ),
-        // The first second counts as drained before anything waits: no time to report.
-        Drain::NoOutage => String::new(),
+        // Falling behind is said above, and the queue it leaves below; keeping up is said as
+        // plainly (outside SRE review: nothing was said).
+        Drain::NoOutage if falls_behind => String::new(),
+        Drain::NoOutage if summary.attempts <= summary.delivered => {
+            "The destination keeps up: every delivery succeeds at its first attempt. ".to_string()
+        }
+        Drain::NoOutage if summary.exhausted < 0.5 => format!(
+            "The destination keeps up once its retries are through: the backlog drains {} after \
+             the start. ",
+            summary.drained_at_s.map_or_else(String::new, after),
+        ),
+        // Some ran out of attempts: not kept up with (their share is said below).
+        Drain::NoOutage => format!(
+            "The backlog is gone {} after the start. ",
+            summary.drained_at_s.map_or_else(String::new, after),
+        ),
         Drain::ByExhaustion(after_s) => format!(
             "The storm outlives the outage and never drains by delivery: goodput collapses, and the backlog is gone {} after recovery because deliveries ran out of attempts ({exhausted} of them end exhausted). ",
             format_duration(after_s),
@@ -334,6 +349,17 @@ fn queued_at_end(scenario: &Scenario, queue: f64) -> String {
 /// often the breaker opened, and what a quota still held at the end.
 fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
     let mut text = String::new();
+    // Deliveries a bound still held at the end of a storm that did not drain, and why.
+    let still_held = |why: &str| {
+        if summary.drained_at_s.is_none() && held_at_end >= 0.5 {
+            format!(
+                "{} deliveries were still held when the simulation stopped: {why}. ",
+                format_count(held_at_end)
+            )
+        } else {
+            String::new()
+        }
+    };
     // Every bound is named, so that a quoted caption tells a bounded storm from a free one (a
     // rate limit, a pause and Retry-After went unsaid while the budget, quota and breaker were).
     let per_second = |rate: f64| {
@@ -374,17 +400,22 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
                 String::new()
             }
         );
+        // Once the traffic is over a budget without its floor allows no retry: it holds its
+        // retries to the end, which the totals alone do not explain (outside SRE review: a
+        // healthy destination read as one that never recovers).
+        if floor == 0.0 {
+            text += &still_held(
+                "once first attempts stop, a budget without a floor lets no retry through",
+            );
+        }
     }
     if let Some(quota) = &scenario.bounds.retry_quota {
         text += &format!("Retries drew on {}. ", quota.describe());
         // Once the traffic is over only successes refill the bucket: a bucket too low for one
-        // more retry then holds its retries to the end, which the totals alone do not explain.
-        if summary.drained_at_s.is_none() && held_at_end >= 0.5 {
-            text += &format!(
-                "{} deliveries were still held when the simulation stopped: once no success refills the bucket, a quota too low for one more retry holds its retries for good. ",
-                format_count(held_at_end)
-            );
-        }
+        // more retry then holds its retries to the end.
+        text += &still_held(
+            "once no success refills the bucket, a quota too low for one more retry holds its retries for good",
+        );
     }
     if let (Some(breaker), Some(openings)) = (&scenario.bounds.breaker, summary.breaker_openings) {
         let times = match openings {
@@ -856,6 +887,96 @@ mod tests {
         for word in ["outage:", "recovery", "behind", "collapses"] {
             assert!(!report.caption.contains(word), "{word}: {}", report.caption);
         }
+        // Keeping up is said as plainly as falling behind (it went unsaid): at once, or once
+        // a batch's retries are through.
+        assert!(
+            report.caption.contains(
+                "The destination keeps up: every delivery succeeds at its first attempt."
+            ),
+            "{}",
+            report.caption
+        );
+        assert!(!caption.contains("keeps up"), "{caption}");
+        let batch = Spec {
+            batch: Some((100, 0)),
+            timeout_s: 2.0,
+            ..healthy
+        };
+        let report =
+            crate::storm::simulate_discrete(&Scenario::new(batch).unwrap(), false).unwrap();
+        assert!(report.summary.duplicates > 0.0, "{}", report.caption);
+        let drained = report.summary.drained_at_s.unwrap();
+        assert!(
+            report.caption.contains(&format!(
+                "The destination keeps up once its retries are through: the backlog drains {} after the start.",
+                crate::format_duration(f64::from(drained + 1))
+            )),
+            "{}",
+            report.caption
+        );
+        // Where deliveries ran out of attempts it did not keep up.
+        let exhausting = Spec {
+            timeout_s: 1.0,
+            ..batch
+        };
+        let report =
+            crate::storm::simulate_discrete(&Scenario::new(exhausting).unwrap(), false).unwrap();
+        assert!(report.summary.exhausted > 0.0, "{}", report.caption);
+        assert!(!report.caption.contains("keeps up"), "{}", report.caption);
+        assert!(
+            report.caption.contains("The backlog is gone"),
+            "{}",
+            report.caption
+        );
+    }
+
+    /// A budget without its floor lets no retry through once first attempts stop: the
+    /// deliveries it holds then stay pending to the simulation's end, and the caption says why
+    /// (a healthy destination with 1000× headroom read as one that never recovers).
+    #[test]
+    fn a_budget_without_a_floor_is_said_to_hold_its_retries_for_good() {
+        let spec = Spec {
+            arrivals_per_s: 1.0,
+            traffic_s: 20,
+            capacity_per_s: 1_000.0,
+            latency_s: 0.0,
+            outage: (0, 10),
+            timeout_s: 1.0,
+            policy: Policy::fixed(5.0, Stop::Attempts(10)).unwrap(),
+            bounds: crate::storm::Bounds {
+                budget: Some(0.5),
+                budget_window_s: 5,
+                budget_floor_per_s: 0.0,
+                ..crate::storm::Bounds::default()
+            },
+            ..Spec::article_fixed()
+        };
+        let scenario = Scenario::new(spec).unwrap();
+        for report in [
+            crate::storm::simulate_discrete(&scenario, false).unwrap(),
+            simulate_fluid(&scenario, false).unwrap(),
+        ] {
+            let pending = report.summary.pending;
+            assert!(pending >= 1.0, "{}", report.caption);
+            assert!(
+                report.caption.contains(&format!(
+                    "{} deliveries were still held when the simulation stopped: once first attempts stop, a budget without a floor lets no retry through.",
+                    crate::number_text::format_count(pending)
+                )),
+                "{}",
+                report.caption
+            );
+        }
+        let floored = Spec {
+            bounds: crate::storm::Bounds {
+                budget_floor_per_s: 0.5,
+                ..spec.bounds
+            },
+            ..spec
+        };
+        let report = simulate_fluid(&Scenario::new(floored).unwrap(), false).unwrap();
+        assert_eq!(report.summary.pending, 0.0, "{}", report.caption);
+        assert!(!report.caption.contains("still held"), "{}", report.caption);
     }
 
     /// A day's outage exhausts nearly every delivery of the article's policy under full jitter:

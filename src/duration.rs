@@ -307,10 +307,7 @@ pub(crate) fn format_unrounded(seconds: f64) -> String {
 /// assert_eq!(format_exact(21_740.0), "6 h 02 min 20 s");
 /// ```
 pub fn format_exact(seconds: f64) -> String {
-    if (seconds * 1e3).round() < 2.0 * MINUTE * 1e3 {
-        return format!("{} s", trim(seconds.max(0.0), 3));
-    }
-    exact_to(seconds, 3)
+    whole_exact_to(seconds, 3)
 }
 
 /// [`format_exact`] with the seconds to `decimals` decimals (3: the millisecond, 6: the
@@ -336,6 +333,17 @@ fn exact_to(seconds: f64, decimals: u32) -> String {
         parts.push(format!("{} s", trim(s, decimals as usize)));
     }
     parts.join(" ")
+}
+
+/// A whole duration as [`exact_to`] writes it, but under 2 minutes in seconds alone, as every
+/// duration is (gRPC's give-up read "1 min 52.865795 s": outside review).
+fn whole_exact_to(seconds: f64, decimals: u32) -> String {
+    let unit = 10f64.powi(decimals as i32);
+    if (seconds.max(0.0) * unit).round() < 120.0 * unit {
+        format!("{} s", trim(seconds.max(0.0), decimals as usize))
+    } else {
+        exact_to(seconds, decimals)
+    }
 }
 
 /// A written duration before a noun: days and years as one word, in the singular ("a 5.5-day
@@ -401,7 +409,7 @@ pub(crate) fn format_cap_finer(seconds: f64, more: u32) -> String {
     } else if s < 1.0 {
         format!("{} ms", trim(s * 1000.0, decimals as usize))
     } else if s < 100.0 * HOUR {
-        exact_to(s, decimals)
+        whole_exact_to(s, decimals)
     } else {
         // Rounded to the step before the split: a rest of 23 h 59 min 59.9996 s must carry
         // into the days, not read "24 h".
@@ -421,18 +429,23 @@ pub(crate) fn format_cap_finer(seconds: f64, more: u32) -> String {
 }
 
 /// Formats a time that something is compared with, such as a give-up time an outage either
-/// reaches or not, so that it reads back as the same time to the microsecond: as
-/// [`format_duration`] writes it when that does, else as [`format_cap`] does (to the
-/// millisecond), else as [`format_exact`] does but to the microsecond (in seconds past 100 h): a
-/// give-up time of 9.999 s written "10 s" put a 10 s outage on the wrong side of it.
+/// reaches or not, so that it reads back as the same time to the microsecond, and never later
+/// than it: as [`format_duration`] writes it when that does, else as [`format_cap`] does (to
+/// the millisecond), else as [`format_exact`] does but to the microsecond, rounded down (in
+/// seconds under 2 min and past 100 h): a give-up time of 9.999 s written "10 s" put a 10 s
+/// outage on the wrong side of it.
 pub(crate) fn format_precise(seconds: f64) -> String {
     // Past 365 days, the longest of any duration given, nothing is compared with it to the
     // microsecond: written as everywhere ("6182057001 s" for a give-up past every outage).
     if seconds > crate::policy::MAX_SPAN_S {
         return format_duration(seconds);
     }
+    // Never above it but by the noise of its arithmetic (a few units in the last place): a time
+    // rounded up put an outage of its length typed back on the other side of it.
+    let noise = 1e-9_f64.max(seconds * 1e-15);
     let reads_back = |text: &String| {
-        parse_duration("duration", text).is_ok_and(|back| (back - seconds).abs() < 1e-6)
+        parse_duration("duration", text)
+            .is_ok_and(|back| back - seconds <= noise && seconds - back < 1e-6)
     };
     // Past those, in hours, minutes and seconds to the microsecond (3872.390137 s read as
     // such: "1 h 04 min 32.390137 s"), or in seconds past 100 h.
@@ -440,10 +453,20 @@ pub(crate) fn format_precise(seconds: f64) -> String {
         .into_iter()
         .find(reads_back)
         .unwrap_or_else(|| {
-            if seconds < 100.0 * HOUR {
-                exact_to(seconds, 6)
+            // Down to the microsecond, never up: typed back it stays on the same side of what
+            // it is compared with (gRPC's give-up, 112.86579456 s, read "112.865795 s", and an
+            // outage of that length, said to be delivered, was exhausted: outside review).
+            let micros = (seconds * 1e6).round();
+            let micros = if micros / 1e6 - seconds > noise {
+                micros - 1.0
             } else {
-                format!("{} s", trim(seconds, 6))
+                micros
+            };
+            let floored = micros / 1e6;
+            if floored < 100.0 * HOUR {
+                whole_exact_to(floored, 6)
+            } else {
+                format!("{} s", trim(floored, 6))
             }
         })
 }
@@ -730,7 +753,13 @@ mod tests {
             (255.0, "4 min 15 s"),
             (0.0005, "0.5 ms"),
             (9.9999, "9.9999 s"),
-            (10_782.857_142_857_143, "2 h 59 min 42.857143 s"),
+            // Down to the microsecond, never up: typed back, it is still not past the time.
+            (10_782.857_142_857_143, "2 h 59 min 42.857142 s"),
+            // gRPC's give-up time: "1 min 52.865795 s" was past it, and not in seconds alone.
+            (112.865_794_56, "112.865794 s"),
+            (119.9999, "119.9999 s"),
+            // The noise of arithmetic is not rounded down ("299.999999 ms").
+            (0.1 + 0.2, "300 ms"),
             // A staleness caption read "outages up to 3872.390137 s deliver every event fresh".
             (3_872.390_137, "1 h 04 min 32.390137 s"),
             // Past 365 days, written as everywhere: it read "6182057001 s".
@@ -739,6 +768,10 @@ mod tests {
         ];
         for (seconds, text) in cases {
             assert_eq!(format_precise(seconds), text, "{seconds}");
+            if seconds <= crate::policy::MAX_SPAN_S {
+                let back = parse_duration("duration", text).unwrap();
+                assert!(back <= seconds + 1e-9, "{text} is past {seconds}");
+            }
         }
     }
 

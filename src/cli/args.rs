@@ -301,7 +301,8 @@ pub(super) struct StormFlags {
     /// Steady first deliveries, 0.000001 to 1000000 a second (default 600/min).
     #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
     arrivals: Option<String>,
-    /// How long the steady traffic lasts, 0 s to 7 days in whole seconds (rounded; default 2h).
+    /// How long the steady traffic lasts, 1 s to 7 days in whole seconds (rounded; default 2h),
+    /// or 0 s beside a --batch.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     traffic: Option<String>,
     /// A one-off batch of 1 to 10000000 deliveries (e.g. a batch import).

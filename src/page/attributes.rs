@@ -172,6 +172,13 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
             }
         }
     }
+    if let Some(refusal) = super::settings::quota_tokens_refused(&mut settings) {
+        errors.push(AttributeError {
+            attribute: refusal.key.unwrap_or_default().into(),
+            message: refusal.notice(),
+        });
+        refusals.push((errors.len() - 1, refusal));
+    }
     if let Some(message) = super::settings::choose_stop(&mut settings, &given) {
         errors.push(AttributeError {
             attribute: "give-up".into(),
@@ -276,6 +283,26 @@ mod tests {
             "latency is a flag of the command line that backoff-lab's element does not take, \
              and was ignored"
         );
+    }
+
+    /// A token count out of its quota's range is the attribute's error, its default used.
+    #[test]
+    fn a_quotas_tokens_out_of_its_range_are_named() {
+        let element = element_state(&attributes(&[
+            ("view", "storm"),
+            ("retry-quota-tokens", "5000"),
+            ("retry-quota", "grpc"),
+        ]));
+        assert_eq!(element.errors.len(), 1, "{:?}", element.errors);
+        assert_eq!(element.errors[0].attribute, "retry-quota-tokens");
+        assert!(
+            element.errors[0]
+                .message
+                .contains("from 1 to 1000 for retry-quota grpc"),
+            "{:?}",
+            element.errors
+        );
+        assert_eq!(element.settings.get("retry-quota-tokens"), "");
     }
 
     fn attributes(pairs: &[(&str, &str)]) -> Vec<(String, String)> {

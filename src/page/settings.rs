@@ -739,6 +739,10 @@ pub fn decode_hash(hash: &str) -> DecodedState {
             }
         }
     }
+    if let Some(refusal) = quota_tokens_refused(&mut settings) {
+        notices.push(refusal.notice());
+        refused.push(refusal);
+    }
     notices.extend(choose_stop(&mut settings, &given));
     // One notice says it once (`#zzz=1&zzz=2` listed the same sentence twice).
     let mut said = Vec::with_capacity(notices.len());
@@ -753,6 +757,35 @@ pub fn decode_hash(hash: &str) -> DecodedState {
         given,
         refused,
     }
+}
+
+/// A retry quota's token count, valid alone, checked against the quota the settings name (10
+/// to 1,000,000 tokens for `aws`, 1 to 1,000 for `grpc`): one out of its quota's range is
+/// ignored, set back to its default, as any refused value is (a link's
+/// `retry-quota-tokens=5000` beside `grpc` took the storm chart's place with its error, where a
+/// bad capacity fell back to its default: outside review). The ratio's range is the same for
+/// every quota it serves (`grpc`'s alone; beside `aws` it is unused, and said to be).
+pub(super) fn quota_tokens_refused(settings: &mut Settings) -> Option<Refused> {
+    const KEY: &str = "retry-quota-tokens";
+    let name = settings.get("retry-quota").to_string();
+    let tokens = number_of(KEY, settings.get(KEY))?;
+    // Without a quota (or with no name it knows) it is unused, and said to be.
+    let Err(crate::Error::OutOfRange {
+        field: KEY, valid, ..
+    }) = crate::storm::RetryQuota::from_name(&name, Some(tokens), None)
+    else {
+        return None;
+    };
+    let refused = Refused {
+        key: Some(KEY),
+        refusal: format!(
+            "{KEY} {} was ignored ({valid} for retry-quota {name})",
+            quoted(settings.get(KEY))
+        ),
+        using: Some("its default".into()),
+    };
+    settings.reset(KEY);
+    Some(refused)
 }
 
 /// A give-up deadline named without a stop rule is the stop, as `--give-up` is in the CLI;
@@ -989,6 +1022,45 @@ mod tests {
                 "multiplier \"{nines}…\" (100 characters) was ignored (a number from 1 to 1000); using \"3\""
             )]
         );
+    }
+
+    /// A token count out of its quota's range is ignored as any refused value is, whichever
+    /// comes first in the link (it took the storm chart's place with its error); one in range
+    /// for its quota is kept, and without a quota it is unused, not refused.
+    #[test]
+    fn a_quotas_tokens_are_checked_against_its_range() {
+        for hash in [
+            "#view=storm&retry-quota=grpc&retry-quota-tokens=5000",
+            "#retry-quota-tokens=5000&view=storm&retry-quota=grpc",
+        ] {
+            let state = decode_hash(hash);
+            assert_eq!(
+                state.notices,
+                [
+                    r#"retry-quota-tokens "5000" was ignored (a whole number of tokens from 1 to 1000 for retry-quota grpc); using its default"#
+                ],
+                "{hash}"
+            );
+            assert_eq!(value(&state, "retry-quota-tokens"), "");
+            assert_eq!(state.refused[0].key, Some("retry-quota-tokens"));
+            super::super::views::storm_params(&state.settings)
+                .scenario()
+                .unwrap();
+        }
+        let aws = decode_hash("#retry-quota=aws&retry-quota-tokens=5");
+        assert!(
+            aws.notices[0].contains("from 10 to 1000000 for retry-quota aws"),
+            "{:?}",
+            aws.notices
+        );
+        for kept in [
+            "#retry-quota=aws&retry-quota-tokens=5000",
+            "#retry-quota-tokens=5000",
+        ] {
+            let state = decode_hash(kept);
+            assert_eq!(state.notices, Vec::<String>::new(), "{kept}");
+            assert_eq!(value(&state, "retry-quota-tokens"), "5000");
+        }
     }
 
     #[test]

@@ -54,10 +54,16 @@ impl Params {
     pub fn scenario(&self) -> Result<Scenario, Error> {
         let scenario = self.scenario_of_any_traffic()?;
         if scenario.deliveries() < 1.0 && scenario.traffic_s == 0 {
+            // As given (`--traffic 0.4s` was told "got 0 s", its whole seconds).
+            let given = seconds(&self.traffic, ("traffic", ""), 0.0)?;
             return Err(Error::out_of_range(
                 "traffic",
-                "0 s without a batch",
-                "a duration of at least 1 s, or a batch: a storm needs deliveries",
+                format!(
+                    "{} without a batch",
+                    crate::duration::refused_duration(given)
+                ),
+                "a duration of at least 1 s (rounded to whole seconds), or a batch: a storm \
+                 needs deliveries",
             ));
         }
         if scenario.deliveries() < 1.0 {
@@ -80,7 +86,9 @@ impl Params {
 
     /// The latency and the timeout; a timeout no longer than the default latency, the latency
     /// not given, is the timeout's fault (`--timeout 1ms` was told "latency must be … less than
-    /// the timeout", of a latency never typed).
+    /// the timeout", of a latency never typed). Its bound leads with the number: the page and
+    /// the element have no latency to change (a link's `timeout=0s` was told of "the latency
+    /// (50 ms, its default)" as if it were a field).
     fn latency_and_timeout(&self, article: &Spec) -> Result<(f64, f64), Error> {
         let latency_s = seconds(
             &self.latency,
@@ -97,7 +105,8 @@ impl Params {
                 "timeout",
                 crate::duration::refused_duration(timeout_s),
                 format!(
-                    "a duration longer than the latency ({}, its default) and at most 1 h",
+                    "a duration longer than {} (the destination's latency, as the storm takes \
+                     it unless given) and at most 1 h",
                     crate::format_duration(latency_s)
                 ),
             ));

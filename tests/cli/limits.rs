@@ -169,7 +169,7 @@ fn refusals_name_the_flag_given_and_its_range() {
         // "--latency must be …" of a latency never given.
         (
             "storm --timeout 1ms",
-            "error: --timeout must be a duration longer than the latency (50 ms, its default)",
+            "error: --timeout must be a duration longer than 50 ms (the destination's latency, as the storm takes it unless given)",
         ),
         // "--engine must be discrete here" on the map's default engine.
         (

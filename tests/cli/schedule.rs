@@ -332,7 +332,12 @@ fn refusals_name_the_flag_given_and_its_value_as_given() {
     );
     refused(
         &["storm", "--traffic", "0"],
-        "error: --traffic must be a duration of at least 1 s, or a batch: a storm needs deliveries, got 0 s without a batch",
+        "error: --traffic must be a duration of at least 1 s (rounded to whole seconds), or a batch: a storm needs deliveries, got 0 s without a batch",
+    );
+    // As typed, not its whole seconds.
+    refused(
+        &["storm", "--traffic", "0.4s"],
+        "error: --traffic must be a duration of at least 1 s (rounded to whole seconds), or a batch: a storm needs deliveries, got 400 ms without a batch",
     );
     // A map's cells have their own traffic: `figure survival` refuses what `survival` does, no
     // more (it refused a rate too slow for the storm's 2 h, which no cell has).

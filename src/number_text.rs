@@ -121,6 +121,24 @@ pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String>
         .collect()
 }
 
+/// [`percents_adding_up`] with the fewest decimals (whole percents up to 3 decimals) at which
+/// no share reads 0% or 100% unless it is: "99% … 0.3% … 1%" added up to 100.3%, its 0.485%
+/// read "1%" beside the table's "0.5%" (outside review); together they read 99.2%, 0.3% and
+/// 0.5%. Past 3 decimals the shares still reading 0% or 100% are for the caller to write.
+pub(crate) fn percents_adding_up_legibly(shares: &[f64]) -> Vec<String> {
+    let legible = |decimals: usize| {
+        let whole = 10f64.powi(decimals as i32 + 2);
+        units_adding_up(shares, decimals)
+            .iter()
+            .zip(shares)
+            .all(|(&units, &share)| {
+                (units > 0.0 || share <= 0.0) && (units < whole || share >= 1.0)
+            })
+    };
+    let decimals = (0..3).find(|&d| legible(d)).unwrap_or(3);
+    percents_adding_up(shares, decimals)
+}
+
 /// [`percents_adding_up`] as whole units of the last decimal (tenths of a percent for one
 /// decimal), for a sum of some of them.
 pub(crate) fn units_adding_up(shares: &[f64], decimals: usize) -> Vec<f64> {
@@ -190,8 +208,32 @@ pub(crate) fn count_of(n: u64, noun: &str) -> String {
 mod tests {
     use super::{
         count_of, format_count, format_expected_count, grouped, multiple, percents_adding_up,
-        share_percent, significant, units_adding_up, without_trailing_zeros,
+        percents_adding_up_legibly, share_percent, significant, units_adding_up,
+        without_trailing_zeros,
     };
+
+    /// The fewest decimals at which no share reads 0% or 100% unless it is, all shares at
+    /// them, adding up: gRPC's 4 h outage read "99% … 0.3% … 1%" (100.3%, its 0.485% as 1%).
+    #[test]
+    fn small_shares_keep_their_decimals_and_add_up() {
+        let cases: [(&[f64], &[&str]); 4] = [
+            (&[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0], &["34%", "33%", "33%"]),
+            (&[0.992_16, 0.003_0, 0.004_85], &["99.2%", "0.3%", "0.5%"]),
+            (
+                &[0.997_254, 0.000_346, 0.002_4],
+                &["99.73%", "0.03%", "0.24%"],
+            ),
+            (&[1.0, 0.0], &["100%", "0%"]),
+        ];
+        for (shares, texts) in cases {
+            assert_eq!(percents_adding_up_legibly(shares), texts, "{shares:?}");
+        }
+        // Past 3 decimals a share still reads 0%: the caller writes it ("under 0.001%").
+        assert_eq!(
+            percents_adding_up_legibly(&[1.0 - 1e-9, 1e-9]),
+            ["100.000%", "0.000%"]
+        );
+    }
 
     #[test]
     fn expected_counts_keep_three_digits_below_a_hundred() {

@@ -12,7 +12,7 @@ use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
 
 use super::outage::{AllEvents, FirstEvent, OutageAnswer, SampledSpread, Spread, Tolerated};
-use super::timeline::{covered_len, exhausted_stale_len, lag_after, Timeline, Walk};
+use super::timeline::{covered_len, exhausted_fresh_len, lag_after, Timeline, Walk};
 use super::{Answers, SAFE_LEVEL};
 
 /// Draws `samples` schedules of `policy` with `jitter` from `seed` and hands each to `visit`
@@ -59,7 +59,7 @@ struct Tally {
     outage_s: f64,
     delivered: f64,
     fresh: f64,
-    exhausted_stale: f64,
+    exhausted_fresh: f64,
     lag_integral: f64,
     lag_max: Option<f64>,
     age_max: Option<f64>,
@@ -75,7 +75,7 @@ impl Tally {
             outage_s,
             delivered: 0.0,
             fresh: 0.0,
-            exhausted_stale: 0.0,
+            exhausted_fresh: 0.0,
             lag_integral: 0.0,
             lag_max: None,
             age_max: None,
@@ -101,7 +101,7 @@ impl Tally {
         self.delivered += outcome.delivered_len;
         if let Some((fresh, stale_past)) = reaches {
             self.fresh += covered_len(d, fresh);
-            self.exhausted_stale += exhausted_stale_len(d, stale_past);
+            self.exhausted_fresh += exhausted_fresh_len(d, stale_past, timeline.give_up_s());
         }
         self.lag_integral += outcome.lag_integral;
         self.lag_max = max_of(self.lag_max, outcome.lag_max);
@@ -135,7 +135,7 @@ impl Tally {
                 self.delivered,
                 tolerance_s.map(|_| Tolerated {
                     fresh: self.fresh,
-                    exhausted_stale: self.exhausted_stale,
+                    exhausted_fresh: self.exhausted_fresh,
                 }),
             )
         };

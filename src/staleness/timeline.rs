@@ -114,10 +114,11 @@ impl Timeline {
         }
     }
 
-    /// The arrivals of an outage of `outage_s` exhausted and already older than `tolerance_s`
-    /// at recovery: `a < D − max(T, t_n)`, so `D − min(D, max(T, t_n))`.
-    pub(crate) fn exhausted_stale_len(&self, outage_s: f64, tolerance_s: f64) -> f64 {
-        exhausted_stale_len(outage_s, self.stale_past(tolerance_s))
+    /// The arrivals of an outage of `outage_s` exhausted but not yet older than `tolerance_s`
+    /// at recovery (those a replay serves): `D − max(T, t_n) ≤ a < D − t_n`, so
+    /// `min(D, max(T, t_n)) − min(D, t_n)`.
+    pub(crate) fn exhausted_fresh_len(&self, outage_s: f64, tolerance_s: f64) -> f64 {
+        exhausted_fresh_len(outage_s, self.stale_past(tolerance_s), self.give_up_s())
     }
 
     /// The index of the last attempt that delivers anything in an outage of `outage_s`: the
@@ -268,10 +269,12 @@ pub(crate) fn covered_len(outage_s: f64, reach_s: f64) -> f64 {
     }
 }
 
-/// The arrivals of an outage of `outage_s` older than `past_s` at recovery
-/// ([`Timeline::stale_past`]).
-pub(crate) fn exhausted_stale_len(outage_s: f64, past_s: f64) -> f64 {
-    outage_s - covered_len(outage_s, past_s)
+/// The arrivals of an outage of `outage_s` exhausted by a give-up at `give_up_s` but not older
+/// than `past_s` at recovery ([`Timeline::stale_past`]). None, exactly, where the give-up is
+/// itself the age past which they are stale: the shares had 1.7e-15 of "the outage's events
+/// need a replay" left from a subtraction (outside review).
+pub(crate) fn exhausted_fresh_len(outage_s: f64, past_s: f64, give_up_s: f64) -> f64 {
+    covered_len(outage_s, past_s) - covered_len(outage_s, give_up_s)
 }
 
 /// A search position in one timeline's attempt times, for searches at rising values: each

@@ -157,11 +157,13 @@ impl PolicyFlags {
         if self.attempts.is_none() && self.give_up.is_none() {
             missing.push("attempts or --give-up");
         }
+        // The other ways to a schedule: a list of gaps, too (outside review: it went unsaid).
+        let otherwise = "or name a --preset that sets them, or list --gaps";
         let valid = match &missing[1..] {
-            [] => "given (or taken from a --preset)".to_string(),
-            [only] => format!("given (as must --{only}; or name a --preset that sets them)"),
+            [] => "given (or taken from a --preset, or left out with --gaps)".to_string(),
+            [only] => format!("given (as must --{only}; {otherwise})"),
             [others @ .., last] => format!(
-                "given (as must --{} and --{last}; or name a --preset that sets them)",
+                "given (as must --{} and --{last}; {otherwise})",
                 others.join(", --")
             ),
         };

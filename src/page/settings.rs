@@ -588,8 +588,13 @@ fn valid(kind: Kind, value: &str) -> Result<(), String> {
             return Err(duration_range.clone());
         }
         let seconds = parse_duration("value", text).map_err(|error| match error {
-            // A reason of its own (a unit written twice, a capital M) is kept.
-            crate::Error::OutOfRange { valid, .. } => format!("{valid}; {duration_range}"),
+            // A reason of its own (a unit written twice, a capital M) is kept, after the range
+            // as the command line says it ("a duration such as … (M is a month …); a duration
+            // from 1 µs to 365 days" said "a duration" twice: outside review).
+            crate::Error::OutOfRange { valid, .. } => match crate::duration::how_to_write(&valid) {
+                Some(how) => format!("{duration_range}, {how}"),
+                None => format!("{valid}; {duration_range}"),
+            },
             _ => format!("{duration_range}, {}", crate::duration::DURATION_EXAMPLES),
         })?;
         crate::policy::check_duration("value", seconds).map_err(|_| duration_range.clone())
@@ -1319,7 +1324,7 @@ mod tests {
             [
                 "outage \"1e308s\" was ignored (0 s or from 0.5 s to 6 days 23 h 59 min 59 s (the storm runs in whole seconds, rounding halves up, and simulates the outage's recovery within its 7 days)); using \"10 min\"",
                 "arrivals \"lots\" was ignored (a rate from 0.000001 to 1000000 per second, such as 600/min, 30/s or 36000/h); using \"600/min\"",
-                "base \"1h 1h\" was ignored (a duration with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d; a duration from 1 µs to 365 days); using \"30 s\"",
+                "base \"1h 1h\" was ignored (a duration from 1 µs to 365 days, with each unit once, such as 30s, 4m30s, 4.5min, 2h30m or 1d); using \"30 s\"",
             ]
         );
         // The axes' own checks say what the field must be, once: not "(outages must be …,

@@ -32,8 +32,9 @@
 //! random: [`Question`] draws [`DEFAULT_SAMPLES`] schedules with the caller's seed
 //! ([`Method::Sampled`], and the report says so with the seed and the count). Within one drawn
 //! schedule the model stays exact, so shares, mean lag and the largest lag and age are exact per
-//! schedule and averaged (or maximised) over the draws; percentiles come from one event per
-//! schedule, arriving at a uniformly drawn time. The first event reported is the median one, and
+//! schedule and averaged (or maximised) over the draws; percentiles come from one delivered
+//! event per schedule, drawn uniformly among the arrivals it delivers and weighted by their
+//! share of the outage's. The first event reported is the median one, and
 //! the lengths derived from the give-up time are taken at its 5th percentile ([`SAFE_LEVEL`]):
 //! they hold in 95% of schedules.
 //!

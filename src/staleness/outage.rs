@@ -98,16 +98,15 @@ pub struct AllEvents {
 
 impl AllEvents {
     /// The shares of `mass` event-seconds of which `delivered` were delivered and, with a
-    /// tolerance, `fresh` of those fresh and `exhausted_fresh` of the rest not yet stale at
-    /// recovery (the rest of them are); no lag yet. The lengths are sums of floating-point differences that can stray
+    /// tolerance, `fresh` of those fresh and `exhausted_stale` of the rest already stale at
+    /// recovery; no lag yet. The lengths are sums of floating-point differences that can stray
     /// past their bounds by a rounding error, so each is clamped: `0 ≤ fresh ≤ delivered ≤
-    /// mass`, `0 ≤ exhausted_fresh ≤ mass − delivered`, and the shares stay in 0 to 1.
+    /// mass`, `0 ≤ exhausted_stale ≤ mass − delivered`, and the shares stay in 0 to 1.
     pub(crate) fn shares(mass: f64, delivered: f64, tolerated: Option<Tolerated>) -> Self {
         let delivered = delivered.clamp(0.0, mass);
         let fresh = tolerated.map(|t| t.fresh.clamp(0.0, delivered));
         let exhausted = mass - delivered;
-        let exhausted_stale =
-            tolerated.map(|t| (exhausted - t.exhausted_fresh.clamp(0.0, exhausted)) / mass);
+        let exhausted_stale = tolerated.map(|t| t.exhausted_stale.clamp(0.0, exhausted) / mass);
         AllEvents {
             delivered_share: delivered / mass,
             exhausted_share: exhausted / mass,
@@ -123,12 +122,12 @@ impl AllEvents {
     }
 }
 
-/// With a tolerance, the event-seconds of an outage delivered fresh and those exhausted not yet
+/// With a tolerance, the event-seconds of an outage delivered fresh and those exhausted already
 /// older than the tolerance at recovery.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Tolerated {
     pub fresh: f64,
-    pub exhausted_fresh: f64,
+    pub exhausted_stale: f64,
 }
 
 /// The 50th and 95th percentiles and the largest of sampled values, in seconds.
@@ -182,7 +181,7 @@ impl OutageAnswer {
         let delivered = outcome.delivered_len;
         let tolerated = tolerance_s.map(|t| Tolerated {
             fresh: timeline.fresh_len(outage_s, t),
-            exhausted_fresh: timeline.exhausted_fresh_len(outage_s, t),
+            exhausted_stale: timeline.exhausted_stale_len(outage_s, t),
         });
         let mixture = timeline.lag_mixture(outage_s);
         let all_events = AllEvents {

@@ -455,7 +455,7 @@ mod tests {
                 delivered,
                 Some(super::super::outage::Tolerated {
                     fresh,
-                    exhausted_fresh: 3.0 - delivered - exhausted_stale,
+                    exhausted_stale,
                 }),
             ),
             spread: None,

@@ -114,11 +114,10 @@ impl Timeline {
         }
     }
 
-    /// The arrivals of an outage of `outage_s` exhausted but not yet older than `tolerance_s`
-    /// at recovery (those a replay serves): `D − max(T, t_n) ≤ a < D − t_n`, so
-    /// `min(D, max(T, t_n)) − min(D, t_n)`.
-    pub(crate) fn exhausted_fresh_len(&self, outage_s: f64, tolerance_s: f64) -> f64 {
-        exhausted_fresh_len(outage_s, self.stale_past(tolerance_s), self.give_up_s())
+    /// The arrivals of an outage of `outage_s` exhausted and already older than `tolerance_s`
+    /// at recovery: `a < D − max(T, t_n)`, so `D − min(D, max(T, t_n))`.
+    pub(crate) fn exhausted_stale_len(&self, outage_s: f64, tolerance_s: f64) -> f64 {
+        outage_s - covered_len(outage_s, self.stale_past(tolerance_s))
     }
 
     /// The index of the last attempt that delivers anything in an outage of `outage_s`: the

@@ -553,14 +553,14 @@ fn a_long_value_the_parser_refuses_is_cut_short() {
 #[test]
 fn a_bare_command_names_every_missing_flag_at_once() {
     let all = "--base must be given (as must --multiplier, --cap and --attempts or --give-up; \
-               or name a --preset that sets them), got nothing";
+               or name a --preset that sets them, or list --gaps), got nothing";
     for command in ["schedule", "jitter", "herd", "staleness"] {
         refused(&[command], &format!("error: {all}"));
     }
     refused(
         &["jitter", "--base", "1s", "--samples", "0"],
         "error: --multiplier must be given (as must --cap and --attempts or --give-up; or name \
-         a --preset that sets them), got nothing",
+         a --preset that sets them, or list --gaps), got nothing",
     );
     refused(
         &[
@@ -572,11 +572,11 @@ fn a_bare_command_names_every_missing_flag_at_once() {
             "--give-up",
             "1h",
         ],
-        "error: --cap must be given (or taken from a --preset), got nothing",
+        "error: --cap must be given (or taken from a --preset, or left out with --gaps), got nothing",
     );
     refused(
         &["schedule", "--cap", "1h", "--attempts", "3"],
         "error: --base must be given (as must --multiplier; or name a --preset that sets \
-         them), got nothing",
+         them, or list --gaps), got nothing",
     );
 }

@@ -462,10 +462,9 @@ fn proposal(
                     n => format!("{n} × {}", format_duration(gap)),
                 })
                 .collect();
-            format!(
-                "the listed gaps, none longer than {cap} ({})",
-                written.join(", ")
-            )
+            // Not "the listed gaps": a list cut to end on the tolerance has a gap of its own
+            // (Azure's 30 s read as listed where 10 s was derived: outside review).
+            format!("the gaps {}, none longer than {cap}", written.join(", "))
         }
         // Its multiplier does nothing ("a 30 s base, a ×3 multiplier and a 30 s cap").
         None if proposed.is_fixed_interval() => format!("a fixed {cap} interval"),
@@ -525,9 +524,15 @@ fn proposal(
     } else {
         format!("Derived instead: {shape}, {count}")
     };
+    // The cap as the sentence wrote it: "a 2 h 01 min 30 s cap … at most 2 h 02 min after
+    // recovery" read longer than the cap it is (outside review).
+    let longest = if longest == proposed.cap_s() {
+        cap
+    } else {
+        format_duration(longest)
+    };
     Ok(format!(
-        "{lead}; {lands} and a long outage's events arrive at most {} after recovery{still}.",
-        format_duration(longest),
+        "{lead}; {lands} and a long outage's events arrive at most {longest} after recovery{still}."
     ))
 }
 
@@ -572,8 +577,8 @@ mod tests {
         let sentence = sentence.last().unwrap();
         assert!(
             sentence.contains(
-                "the listed gaps, none longer than 1 h (5 s, 5 min, 30 min, 23 × 1 h, 24.9 min), \
-                 28 attempts instead of 8"
+                "the gaps 5 s, 5 min, 30 min, 23 × 1 h, 24.9 min, none longer than 1 h, 28 \
+                 attempts instead of 8"
             ),
             "{sentence}"
         );

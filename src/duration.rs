@@ -440,12 +440,13 @@ pub(crate) fn format_precise(seconds: f64) -> String {
     if seconds > crate::policy::MAX_SPAN_S {
         return format_duration(seconds);
     }
-    // Never above it but by the noise of its arithmetic (a few units in the last place): a time
-    // rounded up put an outage of its length typed back on the other side of it.
-    let noise = 1e-9_f64.max(seconds * 1e-15);
+    // Never above it but by what the model counts as at a mark (`reaches`: a part in 10^12,
+    // the noise of summed gaps): a time rounded up put an outage of its length typed back on
+    // the other side of it.
+    let at_or_under = |back: f64| crate::reaches::reaches(seconds, back);
     let reads_back = |text: &String| {
         parse_duration("duration", text)
-            .is_ok_and(|back| back - seconds <= noise && seconds - back < 1e-6)
+            .is_ok_and(|back| at_or_under(back) && seconds - back < 1e-6)
     };
     // Past those, in hours, minutes and seconds to the microsecond (3872.390137 s read as
     // such: "1 h 04 min 32.390137 s"), or in seconds past 100 h.
@@ -457,10 +458,10 @@ pub(crate) fn format_precise(seconds: f64) -> String {
             // it is compared with (gRPC's give-up, 112.86579456 s, read "112.865795 s", and an
             // outage of that length, said to be delivered, was exhausted: outside review).
             let micros = (seconds * 1e6).round();
-            let micros = if micros / 1e6 - seconds > noise {
-                micros - 1.0
-            } else {
+            let micros = if at_or_under(micros / 1e6) {
                 micros
+            } else {
+                micros - 1.0
             };
             let floored = micros / 1e6;
             if floored < 100.0 * HOUR {
@@ -760,6 +761,9 @@ mod tests {
             (119.9999, "119.9999 s"),
             // The noise of arithmetic is not rounded down ("299.999999 ms").
             (0.1 + 0.2, "300 ms"),
+            (0.7 + 0.1, "800 ms"),
+            // A nanosecond short of 10 s is not at it.
+            (9.999_999_999_5, "9.999999 s"),
             // A staleness caption read "outages up to 3872.390137 s deliver every event fresh".
             (3_872.390_137, "1 h 04 min 32.390137 s"),
             // Past 365 days, written as everywhere: it read "6182057001 s".
@@ -770,7 +774,10 @@ mod tests {
             assert_eq!(format_precise(seconds), text, "{seconds}");
             if seconds <= crate::policy::MAX_SPAN_S {
                 let back = parse_duration("duration", text).unwrap();
-                assert!(back <= seconds + 1e-9, "{text} is past {seconds}");
+                assert!(
+                    crate::reaches::reaches(seconds, back),
+                    "{text} is past {seconds}"
+                );
             }
         }
     }

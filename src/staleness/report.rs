@@ -336,9 +336,16 @@ fn events_clause(outage: &OutageAnswer, sampled: bool, tolerance_s: Option<f64>)
     let texts: Vec<String> = crate::number_text::percents_adding_up_legibly(&shares)
         .into_iter()
         .zip(&shares)
-        .map(|(text, &share)| match text.as_str() {
-            "0%" | "100%" => crate::report::whole_percent(share * 100.0),
-            _ => text,
+        .map(|(text, &share)| {
+            // What is exactly none or all reads so; what still reads 0% or 100% at 3 decimals
+            // and is not, "under 0.001%" or "over 99.999%" (it read "0.000%").
+            let read = text.trim_end_matches('%').parse::<f64>().ok();
+            match read {
+                _ if share <= 0.0 => "0%".to_string(),
+                _ if share >= 1.0 => "100%".to_string(),
+                Some(v) if v == 0.0 || v == 100.0 => crate::report::whole_percent(share * 100.0),
+                _ => text,
+            }
         })
         .collect();
     let exhausted = match (texts.as_slice(), tolerance_s) {
@@ -608,6 +615,23 @@ mod tests {
         assert!(!caption.contains("replay,"), "{caption}");
         assert!(
             caption.contains("of the outage's events are exhausted (kept, already stale)"),
+            "{caption}"
+        );
+    }
+
+    /// A share that reads 0% or 100% even at 3 decimals, and is not, is "under 0.001%" or
+    /// "over 99.999%" (an outage a microsecond past gRPC's give-up read "0.000% … need a
+    /// replay, 100.000% are delivered").
+    #[test]
+    fn a_share_past_three_decimals_is_said_to_be_under_or_over() {
+        let grpc = crate::presets::preset("grpc").unwrap();
+        let question = Question::new(&grpc.policy, Jitter::None, 0).unwrap();
+        let report = StalenessReport::new(&question, &[112.865_795], None).unwrap();
+        let caption = report.caption();
+        assert!(
+            caption.contains(
+                "under 0.001% of the outage's events need a replay, over 99.999% are delivered"
+            ),
             "{caption}"
         );
     }

@@ -19,7 +19,8 @@ use super::timeline::{covered_len, exhausted_fresh_len, lag_after, Timeline, Wal
 use super::{Answers, SAFE_LEVEL};
 
 /// Draws `samples` schedules of `policy` with `jitter` from `seed` and hands each to `visit`
-/// with the arrival fraction `v` in `[0, 1)` of its one sampled event. Every draw consumes the
+/// with the fraction `v` in `[0, 1)` that places its one sampled event among the arrivals it
+/// delivers. Every draw consumes the
 /// same count of random numbers, so every outage sees the same schedules and arrival fractions
 /// (common random numbers: comparisons between outages carry no sampling noise of their own).
 pub(crate) fn for_each_draw(
@@ -107,6 +108,7 @@ struct Tally {
     delivered: f64,
     fresh: f64,
     exhausted_fresh: f64,
+    exhausted_stale: f64,
     lag_integral: f64,
     lag_max: Option<f64>,
     age_max: Option<f64>,
@@ -127,6 +129,7 @@ impl Tally {
             delivered: 0.0,
             fresh: 0.0,
             exhausted_fresh: 0.0,
+            exhausted_stale: 0.0,
             lag_integral: 0.0,
             lag_max: None,
             age_max: None,
@@ -154,6 +157,7 @@ impl Tally {
         if let Some((fresh, stale_past)) = reaches {
             self.fresh += covered_len(d, fresh);
             self.exhausted_fresh += exhausted_fresh_len(d, stale_past, timeline.give_up_s());
+            self.exhausted_stale += d - covered_len(d, stale_past);
         }
         self.lag_integral += outcome.lag_integral;
         self.lag_max = max_of(self.lag_max, outcome.lag_max);
@@ -201,9 +205,14 @@ impl Tally {
                 self.delivered,
                 tolerance_s.map(|_| Tolerated {
                     fresh: self.fresh,
-                    // The exhausted less those worth a replay: all of them, exactly, where
-                    // no schedule exhausts one younger than the tolerance.
-                    exhausted_stale: (mass - self.delivered) - self.exhausted_fresh,
+                    // Summed per schedule, both kinds: where no schedule exhausts one kind the
+                    // other is all that is exhausted, exactly (a difference of sums left
+                    // 1.7e-15 of "need a replay", or of "already older than the tolerance").
+                    exhausted_stale: if self.exhausted_fresh == 0.0 {
+                        mass - self.delivered
+                    } else {
+                        self.exhausted_stale
+                    },
                 }),
             )
         };
@@ -451,6 +460,37 @@ mod tests {
         }
         assert_eq!(sampled.longest_delivered_outage_s, 86_520.0);
         assert_eq!(sampled.all_fresh_up_to_s, Some(10_920.0));
+    }
+
+    /// Schedules of unequal give-up times: each delivered event weighs by its schedule's
+    /// delivered share, so the percentiles are those of the mixture of the schedules' lag
+    /// distributions weighted by `L/D` (unweighted, the short schedule, which delivers a tenth
+    /// as many of the outage's events, would count as much as the long one).
+    #[test]
+    fn unequal_schedules_weigh_by_what_they_deliver() {
+        let short = [0.0, 4.0, 10.0];
+        let long = [0.0, 10.0, 40.0, 100.0];
+        let (d, n) = (1_000.0, 20_000);
+        let mut timelines = [Timeline::default(), Timeline::default()];
+        timelines[0].refill(short.iter().copied());
+        timelines[1].refill(long.iter().copied());
+        let mut tally = Tally::new(d, n);
+        let mut rng = seeded_rng(5).unwrap();
+        for i in 0..n {
+            let fraction = uniform(&mut rng, 0.0, 1.0);
+            tally.add(&timelines[i % 2], fraction, None, &mut [Walk::default(); 2]);
+        }
+        let events = tally.answer(None).all_events;
+        let (a, b) = (lag_cdf(&short, d), lag_cdf(&long, d));
+        let mixture = |x: f64| (10.0 * a(x) + 100.0 * b(x)) / 110.0;
+        // The effective count of weighted draws: (Σw)² / Σw² for half at 10, half at 100.
+        let effective = 1.1e6f64.powi(2) / 1.01e8;
+        for (p, at) in [(0.5, events.lag_p50_s), (0.95, events.lag_p95_s)] {
+            assert!(
+                percentile_agrees(mixture, at.unwrap(), p, effective),
+                "{p}: {at:?}"
+            );
+        }
     }
 
     /// Weighted, the value whose running weight reaches the level's share of the total; with

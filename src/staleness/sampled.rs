@@ -15,7 +15,8 @@ use crate::jitter::{seeded_rng, uniform, Gaps, Jitter, SeededRng};
 use crate::{Error, Policy};
 
 use super::outage::{AllEvents, FirstEvent, OutageAnswer, SampledSpread, Spread, Tolerated};
-use super::timeline::{covered_len, exhausted_fresh_len, lag_after, Timeline, Walk};
+use super::timeline::{covered_len, exhausted_fresh_len, exhausted_stale_len, lag_after};
+use super::timeline::{Timeline, Walk};
 use super::{Answers, SAFE_LEVEL};
 
 /// Draws `samples` schedules of `policy` with `jitter` from `seed` and hands each to `visit`
@@ -157,7 +158,7 @@ impl Tally {
         if let Some((fresh, stale_past)) = reaches {
             self.fresh += covered_len(d, fresh);
             self.exhausted_fresh += exhausted_fresh_len(d, stale_past, timeline.give_up_s());
-            self.exhausted_stale += d - covered_len(d, stale_past);
+            self.exhausted_stale += exhausted_stale_len(d, stale_past);
         }
         self.lag_integral += outcome.lag_integral;
         self.lag_max = max_of(self.lag_max, outcome.lag_max);

@@ -117,7 +117,7 @@ impl Timeline {
     /// The arrivals of an outage of `outage_s` exhausted and already older than `tolerance_s`
     /// at recovery: `a < D − max(T, t_n)`, so `D − min(D, max(T, t_n))`.
     pub(crate) fn exhausted_stale_len(&self, outage_s: f64, tolerance_s: f64) -> f64 {
-        outage_s - covered_len(outage_s, self.stale_past(tolerance_s))
+        exhausted_stale_len(outage_s, self.stale_past(tolerance_s))
     }
 
     /// The index of the last attempt that delivers anything in an outage of `outage_s`: the
@@ -266,6 +266,12 @@ pub(crate) fn covered_len(outage_s: f64, reach_s: f64) -> f64 {
     } else {
         reach_s
     }
+}
+
+/// The arrivals of an outage of `outage_s` older than `past_s` at recovery
+/// ([`Timeline::stale_past`]).
+pub(crate) fn exhausted_stale_len(outage_s: f64, past_s: f64) -> f64 {
+    outage_s - covered_len(outage_s, past_s)
 }
 
 /// The arrivals of an outage of `outage_s` exhausted by a give-up at `give_up_s` but not older

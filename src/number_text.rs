@@ -113,7 +113,9 @@ pub(crate) fn share_percent(share: f64) -> String {
 /// to it too (largest remainders): each is rounded down to its last decimal, and the units left
 /// go to the largest remainders, the earlier share first on a tie (each share first rounded to
 /// a billionth of its last decimal's unit, so that float noise does not decide). Rounded one by one, 50.05% + 20.85% + 29.1% read
-/// 50.1% + 20.9% + 29.1% = 100.1%; together they read 50.1% + 20.8% + 29.1%.
+/// 50.1% + 20.9% + 29.1% = 100.1%; together they read 50.1% + 20.8% + 29.1%. The rule's
+/// tests read it; the captions write [`percents_adding_up_legibly`].
+#[cfg(test)]
 pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String> {
     units_adding_up(shares, decimals)
         .iter()
@@ -124,7 +126,9 @@ pub(crate) fn percents_adding_up(shares: &[f64], decimals: usize) -> Vec<String>
 /// [`percents_adding_up`] with the fewest decimals (whole percents up to 3 decimals) at which
 /// no share reads 0% or 100% unless it is: "99% … 0.3% … 1%" added up to 100.3%, its 0.485%
 /// read "1%" beside the table's "0.5%" (outside review); together they read 99.2%, 0.3% and
-/// 0.5%. Past 3 decimals the shares still reading 0% or 100% are for the caller to write.
+/// 0.5%. A share of exactly none or all reads `0%` or `100%`; one still reading 0% or 100% at 3
+/// decimals, and not, `under 0.001%` or `over 99.999%` (it read "0.000%"), or where it reads
+/// otherwise alone to 3 decimals, so.
 pub(crate) fn percents_adding_up_legibly(shares: &[f64]) -> Vec<String> {
     let legible = |decimals: usize| {
         let whole = 10f64.powi(decimals as i32 + 2);
@@ -136,7 +140,22 @@ pub(crate) fn percents_adding_up_legibly(shares: &[f64]) -> Vec<String> {
             })
     };
     let decimals = (0..3).find(|&d| legible(d)).unwrap_or(3);
-    percents_adding_up(shares, decimals)
+    let whole = 10f64.powi(decimals as i32 + 2);
+    units_adding_up(shares, decimals)
+        .iter()
+        .zip(shares)
+        .map(|(&units, &share)| {
+            let alone = format!("{:.3}", share * 100.0);
+            match alone.parse::<f64>() {
+                _ if share <= 0.0 => "0%".to_string(),
+                _ if share >= 1.0 => "100%".to_string(),
+                _ if units > 0.0 && units < whole => percent_of_units(units, decimals),
+                Ok(0.0) => "under 0.001%".to_string(),
+                Ok(100.0) => "over 99.999%".to_string(),
+                _ => alone + "%",
+            }
+        })
+        .collect()
 }
 
 /// [`percents_adding_up`] as whole units of the last decimal (tenths of a percent for one
@@ -228,10 +247,10 @@ mod tests {
         for (shares, texts) in cases {
             assert_eq!(percents_adding_up_legibly(shares), texts, "{shares:?}");
         }
-        // Past 3 decimals a share still reads 0%: the caller writes it ("under 0.001%").
+        // Past 3 decimals a share that would still read 0% or 100% says so.
         assert_eq!(
             percents_adding_up_legibly(&[1.0 - 1e-9, 1e-9]),
-            ["100.000%", "0.000%"]
+            ["over 99.999%", "under 0.001%"]
         );
     }
 

@@ -333,21 +333,7 @@ fn events_clause(outage: &OutageAnswer, sampled: bool, tolerance_s: Option<f64>)
         ],
         _ => vec![events.exhausted_share, events.delivered_share],
     };
-    let texts: Vec<String> = crate::number_text::percents_adding_up_legibly(&shares)
-        .into_iter()
-        .zip(&shares)
-        .map(|(text, &share)| {
-            // What is exactly none or all reads so; what still reads 0% or 100% at 3 decimals
-            // and is not, "under 0.001%" or "over 99.999%" (it read "0.000%").
-            let read = text.trim_end_matches('%').parse::<f64>().ok();
-            match read {
-                _ if share <= 0.0 => "0%".to_string(),
-                _ if share >= 1.0 => "100%".to_string(),
-                Some(v) if v == 0.0 || v == 100.0 => crate::report::whole_percent(share * 100.0),
-                _ => text,
-            }
-        })
-        .collect();
+    let texts = crate::number_text::percents_adding_up_legibly(&shares);
     let exhausted = match (texts.as_slice(), tolerance_s) {
         ([replay, already, fresh, stale], Some(tolerance)) => {
             let arrive = format!("{fresh} arrive fresh and {stale} stale");

@@ -1,5 +1,6 @@
 //! A storm's outcome in words, from its summary alone.
 
+use super::acted::BoundsActed;
 use super::report::{Interval, Recovery, Summary};
 use super::Drain;
 use super::Scenario;
@@ -17,6 +18,7 @@ pub(crate) fn caption(
     summary: &Summary,
     at_end: &Interval,
     recovery: Option<Recovery>,
+    acted: &BoundsActed,
 ) -> String {
     let peak = match summary.peak_multiple {
         Some(multiple) => format!("{}× normal traffic", crate::number_text::multiple(multiple)),
@@ -221,7 +223,7 @@ pub(crate) fn caption(
             );
         }
     }
-    text += &bounds(scenario, summary, at_end.deferred);
+    text += &bounds(scenario, summary, at_end.deferred, acted);
     text += &queued_at_end(scenario, at_end.queue);
     // Said above when most are.
     if (5.0..=50.0).contains(&share(summary.exhausted)) {
@@ -352,9 +354,10 @@ fn queued_at_end(scenario: &Scenario, queue: f64) -> String {
     )
 }
 
-/// The retry quota and the circuit breaker, when the scenario has them: what they are, how
-/// often the breaker opened, and what a quota still held at the end.
-fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
+/// The sender's bounds and `Retry-After`, when the scenario has them: what they are, whether
+/// they held anything back (`acted`: a bound set but never reached is said to be, not credited
+/// with the outcome), how often the breaker opened, and what they still held at the end.
+fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64, acted: &BoundsActed) -> String {
     let mut text = String::new();
     // Why the bounds that can hold retries for good still held deliveries at the end of a
     // storm that did not drain: said once, with every such bound (a budget's and a quota's
@@ -362,6 +365,13 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
     let mut holding: Vec<&str> = Vec::new();
     // Every bound is named, so that a quoted caption tells a bounded storm from a free one (a
     // rate limit, a pause and Retry-After went unsaid while the budget, quota and breaker were).
+    let attempts = |count: f64| {
+        let text = format_expected_count(count);
+        format!(
+            "{text} {}",
+            if text == "1" { "attempt" } else { "attempts" }
+        )
+    };
     let per_second = |rate: f64| {
         let text = rate_text(rate);
         format!(
@@ -370,36 +380,60 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
         )
     };
     if let Some(limit) = scenario.bounds.rate_limit_per_s {
-        text += &format!("A rate limit held the sender to {}. ", per_second(limit));
+        text += &if acted.rate_limit {
+            format!("A rate limit held the sender to {}. ", per_second(limit))
+        } else {
+            format!("A rate limit of {} was never reached. ", per_second(limit))
+        };
     }
     if scenario.bounds.pause {
-        text += &format!(
-            "The endpoint was paused during the outage, its deliveries held, then sent at most {} from recovery. ",
-            per_second(scenario.resume_pace_per_s())
-        );
+        text += &if acted.pause {
+            format!(
+                "The endpoint was paused during the outage, its deliveries held, then sent at most {} from recovery. ",
+                per_second(scenario.resume_pace_per_s())
+            )
+        } else {
+            "The endpoint was to be paused during the outage; nothing was due while it lasted. "
+                .to_string()
+        };
     }
     if let Some(wait) = scenario.bounds.retry_after_s {
-        text += &format!(
-            "The destination answered 429 with Retry-After {} once its queue waited over {}, and each retry after a 429 waited at least that long (after a timeout or a loss, its own gap). ",
+        let (wait, threshold) = (
             format_duration(wait),
-            format_duration(scenario.bounds.retry_after_threshold_s)
+            format_duration(scenario.bounds.retry_after_threshold_s),
         );
+        text += &if acted.answered_429 >= 0.5 {
+            format!(
+                "The destination answered {} 429 with Retry-After {wait} once its queue waited over {threshold}, and each retry after a 429 waited at least that long (after a timeout or a loss, its own gap). ",
+                attempts(acted.answered_429)
+            )
+        } else {
+            format!(
+                "The destination would have answered 429 with Retry-After {wait} once its queue waited over {threshold}; it never did. "
+            )
+        };
     }
     // The budget as read: `--budget 0.1` is a tenth of a percent, which the caption never said
     // (outside SRE review).
     if let Some(budget) = scenario.bounds.budget {
         let floor = scenario.bounds.budget_floor_per_s;
-        text += &format!(
-            "Retries were held to a budget of {} of the first attempts over {}{}. ",
+        let budget_text = format!(
+            "budget of {} of the first attempts over {}",
             crate::report::percent_as_given(budget * 100.0),
             format_duration(f64::from(scenario.bounds.budget_window_s)),
-            if floor > 0.0 {
-                let retries = if floor == 1.0 { "retry" } else { "retries" };
-                format!(", plus {} {retries} a second", rate_text(floor))
-            } else {
-                String::new()
-            }
         );
+        let floor_text = if floor > 0.0 {
+            let retries = if floor == 1.0 { "retry" } else { "retries" };
+            format!(", plus {} {retries} a second", rate_text(floor))
+        } else {
+            String::new()
+        };
+        text += &if acted.budget {
+            format!("Retries were held to a {budget_text}{floor_text}. ")
+        } else {
+            let comma = if floor > 0.0 { "," } else { "" };
+            format!("A retry {budget_text}{floor_text}{comma} never held a retry back. ")
+        };
         // Once the traffic is over a budget without its floor allows no retry: it holds its
         // retries to the end, which the totals alone do not explain (outside SRE review: a
         // healthy destination read as one that never recovers). A budget of 0% never does.
@@ -412,7 +446,14 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64) -> String {
         }
     }
     if let Some(quota) = &scenario.bounds.retry_quota {
-        text += &format!("Retries drew on {}. ", quota.describe());
+        text += &if acted.quota {
+            format!("Retries drew on {}. ", quota.describe())
+        } else {
+            format!(
+                "Retries drew on {}, which never held one back. ",
+                quota.describe()
+            )
+        };
         // Once the traffic is over only successes refill the bucket: a bucket too low for one
         // more retry then holds its retries to the end.
         holding.push(
@@ -710,7 +751,13 @@ mod tests {
                 exhausted: 0.9 * report.summary.arrivals,
                 ..report.summary
             };
-            caption(&scenario, &summary, &Interval::default(), None)
+            caption(
+                &scenario,
+                &summary,
+                &Interval::default(),
+                None,
+                &Default::default(),
+            )
         };
         let early = said(86_400);
         assert!(!early.contains("outlives"), "{early}");
@@ -823,12 +870,97 @@ mod tests {
             // After a 429 only: a retry after a timeout or a loss waits its own gap (it said
             // "each retry waited at least that long": outside SRE review).
             told.contains(
-                "The destination answered 429 with Retry-After 60 s once its queue waited over 1 s, and each retry after a 429 waited at least that long (after a timeout or a loss, its own gap)."
+                " attempts 429 with Retry-After 60 s once its queue waited over 1 s, and each retry after a 429 waited at least that long (after a timeout or a loss, its own gap)."
             ),
             "{told}"
         );
         let free = caption(crate::storm::Bounds::default());
         assert!(!free.contains("rate limit") && !free.contains("paused") && !free.contains("429"));
+    }
+
+    /// A bound set but never reached is said to be, not credited with the outcome: a paused
+    /// endpoint sends nothing during the outage, so no retry is ever due and no queue builds
+    /// (outside review: "a rate limit held the sender to 25 attempts a second" of a storm that
+    /// peaked at 20, "answered 429" with no 429, "held to a budget" without a retry). Both
+    /// engines say the same.
+    #[test]
+    fn a_bound_that_never_acted_is_not_credited() {
+        let spec = Spec {
+            bounds: crate::storm::Bounds {
+                pause: true,
+                resume_rate_per_s: Some(20.0),
+                rate_limit_per_s: Some(25.0),
+                budget: Some(0.05),
+                retry_after_s: Some(10.0),
+                ..Default::default()
+            },
+            ..Spec::article_fixed()
+        };
+        let scenario = Scenario::new(spec).unwrap();
+        for report in [
+            simulate_fluid(&scenario, false).unwrap(),
+            crate::storm::simulate_discrete(&scenario, false).unwrap(),
+        ] {
+            let text = &report.caption;
+            assert_eq!(report.summary.attempts, report.summary.arrivals, "{text}");
+            for said in [
+                "The endpoint was paused during the outage, its deliveries held",
+                "A rate limit of 25 attempts a second was never reached.",
+                "The destination would have answered 429 with Retry-After 10 s once its queue waited over 1 s; it never did.",
+                "A retry budget of 5% of the first attempts over 60 s, plus 0.5 retries a second, never held a retry back.",
+            ] {
+                assert!(text.contains(said), "{said}\n{text}");
+            }
+            for credited in ["held the sender", "attempts 429", "were held to"] {
+                assert!(!text.contains(credited), "{credited}\n{text}");
+            }
+        }
+        // The same bounds without the pause: the outage's retries meet the budget, which keeps
+        // them under the rate limit and the destination's queue short of Retry-After's 1 s.
+        let unpaused = Scenario::new(Spec {
+            bounds: crate::storm::Bounds {
+                pause: false,
+                ..spec.bounds
+            },
+            ..spec
+        })
+        .unwrap();
+        for report in [
+            simulate_fluid(&unpaused, false).unwrap(),
+            crate::storm::simulate_discrete(&unpaused, false).unwrap(),
+        ] {
+            let text = &report.caption;
+            assert!(
+                text.contains("Retries were held to a budget of 5%"),
+                "{text}"
+            );
+            assert!(
+                text.contains("25 attempts a second was never reached"),
+                "{text}"
+            );
+        }
+    }
+
+    /// Nothing due while paused (the outage comes after the traffic and its retries are over):
+    /// the pause held nothing.
+    #[test]
+    fn a_pause_with_nothing_due_held_nothing() {
+        let spec = Spec {
+            outage: (3 * 3_600, 600),
+            bounds: crate::storm::Bounds {
+                pause: true,
+                ..Default::default()
+            },
+            ..Spec::article_fixed()
+        };
+        let report = simulate_fluid(&Scenario::new(spec).unwrap(), false).unwrap();
+        assert!(
+            report.caption.contains(
+                "The endpoint was to be paused during the outage; nothing was due while it lasted."
+            ),
+            "{}",
+            report.caption
+        );
     }
 
     /// A rate is written in the unit that makes it a number a reader says, singular for one:

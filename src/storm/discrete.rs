@@ -2,6 +2,7 @@
 //! jittered gaps, waiting on a one-second timing wheel. Counts are exact for the seed. It keeps
 //! only what is in flight: a delivered or exhausted delivery leaves no trace but the counts.
 
+use super::acted::{BoundsActed, Sending};
 use super::breaker::BreakerState;
 use super::budget::ExactBudget;
 use super::destination::{Outcome, Queue};
@@ -117,6 +118,7 @@ pub(super) fn simulate_within(
         scenario,
         engine.created as f64,
         engine.breaker.openings(),
+        engine.acted,
     ))
 }
 
@@ -215,6 +217,7 @@ struct Discrete<'a> {
     budget: ExactBudget,
     quota: ExactQuota,
     breaker: BreakerState,
+    acted: BoundsActed,
 }
 
 impl<'a> Discrete<'a> {
@@ -239,6 +242,7 @@ impl<'a> Discrete<'a> {
             budget: ExactBudget::new(&units),
             quota: ExactQuota::new(&units),
             breaker: BreakerState::new(units.breaker),
+            acted: BoundsActed::default(),
         })
     }
 
@@ -304,8 +308,10 @@ impl<'a> Discrete<'a> {
     /// of each are sent.
     fn allow(&mut self, second: u32, down: bool, firsts_due: u64) -> (u64, u64) {
         let scenario = self.scenario;
+        let retries_due = self.due.len() as u64;
         if scenario.bounds.pause && down {
             self.budget.open(second, 0);
+            self.acted.paused((firsts_due + retries_due) as f64);
             (0, 0)
         } else {
             let allowed = self
@@ -313,11 +319,23 @@ impl<'a> Discrete<'a> {
                 .allowance(second, scenario.outage_end())
                 .min(self.breaker.allowance(second));
             let firsts = firsts_due.min(allowed);
-            let room = (allowed - firsts)
-                .min(self.budget.open(second, firsts))
-                .min(self.quota.room());
-            let retries = (self.due.len() as u64).min(room);
+            let (budget, quota) = (self.budget.open(second, firsts), self.quota.room());
+            let room = (allowed - firsts).min(budget).min(quota);
+            let retries = retries_due.min(room);
             self.budget.record(retries);
+            let bound = |allows: u64| match allows {
+                u64::MAX => f64::INFINITY,
+                allows => allows as f64,
+            };
+            self.acted.sent(&Sending {
+                firsts_due: firsts_due as f64,
+                retries_due: retries_due as f64,
+                firsts: firsts as f64,
+                retries: retries as f64,
+                rate_limit: bound(self.units.rate_limit_allowance(second)),
+                budget: bound(budget),
+                quota: bound(quota),
+            });
             (firsts, retries)
         }
     }

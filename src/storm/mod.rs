@@ -172,6 +172,7 @@
 //!   discrete runs (tests compare them on a seeded random family of scenarios).
 //! - [`arithmetic_view`]: the article's per-minute arithmetic, for the outage's minutes.
 
+mod acted;
 mod arithmetic;
 mod breaker;
 mod budget;

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize, Serializer};
 
+use super::acted::BoundsActed;
 use super::Scenario;
 
 /// What happened in one second or one minute. Counts are whole in the discrete engine and
@@ -322,6 +323,7 @@ impl Recorder {
         scenario: &Scenario,
         created: f64,
         breaker_openings: Option<u32>,
+        acted: BoundsActed,
     ) -> StormReport {
         let minutes: Vec<Interval> = self.minutes.iter().map(|m| m.tidy()).collect();
         let peak = minutes
@@ -385,7 +387,11 @@ impl Recorder {
                 goodput_share: goodput_per_s(&minutes, end, window) / scenario.arrivals_per_s,
                 destination_failing: failed_share(&minutes, end, window) > 0.01,
             });
-        let caption = super::caption::caption(scenario, &summary, &last, recovery);
+        let acted = BoundsActed {
+            answered_429: total(|m| m.rejected_429),
+            ..acted
+        };
+        let caption = super::caption::caption(scenario, &summary, &last, recovery, &acted);
         StormReport {
             engine: engine.to_string(),
             minutes,

@@ -560,14 +560,18 @@ impl Units {
     /// Attempts the sender may make in `second` under the rate limit and the pace after a
     /// pause (`u64::MAX` when neither applies).
     pub fn allowance(&self, second: u32, outage_end: u32) -> u64 {
-        let limit = self
-            .rate_limit
-            .map_or(u64::MAX, |r| Self::per_second(r, second));
+        let limit = self.rate_limit_allowance(second);
         let pace = match self.resume_pace {
             Some(p) if second >= outage_end => Self::per_second(p, second),
             _ => u64::MAX,
         };
         limit.min(pace)
+    }
+
+    /// Attempts the rate limit alone allows in `second` (`u64::MAX` without one).
+    pub fn rate_limit_allowance(&self, second: u32) -> u64 {
+        self.rate_limit
+            .map_or(u64::MAX, |r| Self::per_second(r, second))
     }
 
     /// Whole seconds until a retry comes due after a failure: the timeout (unless answered 429)

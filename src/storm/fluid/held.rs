@@ -5,6 +5,7 @@ use super::deciding::Fate;
 use super::kernel::Mass;
 use super::state::Fluid;
 use super::MAX_BLOCK;
+use crate::storm::acted::Sending;
 
 impl Fluid<'_> {
     /// The sender's bounds in `second`: the first attempts sent, and the share of the due
@@ -22,6 +23,7 @@ impl Fluid<'_> {
         }
         if scenario.bounds.pause && down {
             self.budget.open(second, 0.0);
+            self.acted.paused(firsts_due + retries_due);
             return (0.0, 0.0);
         }
         // Whole attempts, as in the discrete engine: the allowance is not random.
@@ -34,15 +36,27 @@ impl Fluid<'_> {
             allowed => allowed as f64,
         };
         let firsts = firsts_due.min(allowed);
-        let room = (allowed - firsts)
-            .min(self.budget.open(second, firsts))
-            .min(self.quota.room());
+        let (budget, quota) = (self.budget.open(second, firsts), self.quota.room());
+        let room = (allowed - firsts).min(budget).min(quota);
         let share = if retries_due > 0.0 {
             (room / retries_due).min(1.0)
         } else {
             0.0
         };
         self.budget.record(retries_due * share);
+        let rate_limit = match self.units.rate_limit_allowance(second) {
+            u64::MAX => f64::INFINITY,
+            allows => allows as f64,
+        };
+        self.acted.sent(&Sending {
+            firsts_due,
+            retries_due,
+            firsts,
+            retries: retries_due * share,
+            rate_limit,
+            budget,
+            quota,
+        });
         (firsts, share)
     }
 

@@ -100,6 +100,7 @@ impl<'a> FluidStorm<'a> {
             engine.scenario,
             engine.created,
             engine.breaker.openings(),
+            engine.acted,
         );
         (report, engine.worked)
     }

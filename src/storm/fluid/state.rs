@@ -5,6 +5,7 @@ use super::deciding::Fate;
 use super::history::Histories;
 use super::kernel::{self, Mass};
 use super::{Shortcuts, MAX_BLOCK};
+use crate::storm::acted::BoundsActed;
 use crate::storm::breaker::BreakerState;
 use crate::storm::budget::ExpectedBudget;
 use crate::storm::destination::Queue;
@@ -47,6 +48,8 @@ pub(super) struct Fluid<'a> {
     pub budget: ExpectedBudget,
     pub quota: ExpectedQuota,
     pub breaker: BreakerState,
+    /// Which bounds held something back so far.
+    pub acted: BoundsActed,
     /// Classes up to `active` have held something; only they can have something due.
     pub active: usize,
     /// Class-seconds worked through: the seconds of each history read, plus those of each
@@ -91,6 +94,7 @@ impl<'a> Fluid<'a> {
             budget: ExpectedBudget::new(&units),
             quota: ExpectedQuota::new(&units),
             breaker: BreakerState::new(units.breaker),
+            acted: BoundsActed::default(),
             active: 0,
             worked: 0.0,
             dust: if shortcuts.drop_dust {

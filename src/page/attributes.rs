@@ -222,6 +222,7 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
                 message,
             }),
     );
+    let gaps_from = super::resolve::gaps_from_preset(&settings, &named);
     let resolved = super::resolve(DecodedState {
         settings,
         notices: Vec::new(),
@@ -229,7 +230,8 @@ pub fn element_state(attributes: &[(String, String)]) -> ElementState {
         refused: Vec::new(),
     });
     for (at, refusal) in refusals {
-        errors[at].message = super::resolve::used_instead(&refusal, &resolved.settings);
+        errors[at].message =
+            super::resolve::used_instead(&refusal, &resolved.settings, gaps_from.as_ref());
     }
     // What completing the settings ignored (a base beside a preset's list of gaps): told as
     // the attribute that named it, or `state`.
@@ -261,12 +263,22 @@ mod tests {
         assert!(element.errors[0]
             .message
             .starts_with("base was ignored: preset svix is a list of gaps"));
-        let refused = element_state(&attributes(&[("preset", "svix"), ("multiplier", "zero")]));
-        assert_eq!(refused.errors.len(), 1, "{:?}", refused.errors);
-        assert_eq!(refused.errors[0].attribute, "multiplier");
-        assert!(refused.errors[0]
-            .message
-            .ends_with("preset svix lists its gaps and uses neither base nor multiplier"));
+        // With a give-up deadline too, the schedule is the reader's but its gaps are still
+        // Svix's: the message named a `gaps` attribute nobody wrote (outside review).
+        for give_up in [None, Some("2 h")] {
+            let mut given = vec![("preset", "svix"), ("multiplier", "zero")];
+            given.extend(give_up.map(|at| ("give-up", at)));
+            let refused = element_state(&attributes(&given));
+            assert_eq!(refused.errors.len(), 1, "{:?}", refused.errors);
+            assert_eq!(refused.errors[0].attribute, "multiplier");
+            assert!(
+                refused.errors[0]
+                    .message
+                    .ends_with("preset svix lists its gaps and uses neither base nor multiplier"),
+                "{give_up:?}: {}",
+                refused.errors[0].message
+            );
+        }
         let linked = element_state(&attributes(&[("state", "preset=svix&base=1m")]));
         assert_eq!(linked.errors[0].attribute, "state");
     }

@@ -173,6 +173,13 @@ fn listed_preset(settings: &Settings) -> Option<Preset> {
         .filter(|preset| preset.policy.explicit_gaps().is_some())
 }
 
+/// The preset `settings` name, before they are completed, when it lists its gaps and `named`
+/// (the keys a link or an element gave) does not: the gaps the completed settings use are its
+/// own, even where another setting made the schedule the reader's (`give-up` beside Svix).
+pub(super) fn gaps_from_preset(settings: &Settings, named: &[&str]) -> Option<Preset> {
+    listed_preset(settings).filter(|_| !named.contains(&"gaps"))
+}
+
 /// A cap over a preset that lists its gaps cuts them: the schedule's settings but for its stop
 /// rule become the cut preset's; whether it did.
 fn cut_gaps(settings: &mut Settings, preset: &Preset) -> bool {
@@ -220,6 +227,7 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
         given: named,
         mut refused,
     } = decoded;
+    let gaps_from = gaps_from_preset(&settings, &named);
     if let Ok(preset) = crate::presets::preset(settings.get("preset")) {
         if !matches_schedule(&settings, &preset) {
             let linked = settings.clone();
@@ -273,7 +281,8 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
     settings.set("section", section);
     // What a refused value's notice says is used instead, as completed.
     for refusal in &refused {
-        let (said, now) = (refusal.notice(), used_instead(refusal, &settings));
+        let now = used_instead(refusal, &settings, gaps_from.as_ref());
+        let said = refusal.notice();
         if let Some(notice) = notices.iter_mut().find(|notice| **notice == said) {
             *notice = now;
         }
@@ -289,13 +298,18 @@ pub fn resolve(decoded: DecodedState) -> DecodedState {
 /// The notice of `refused` with what `settings` (completed: a preset's values filled in) use
 /// instead: the preset's value where it set one ("multiplier \"zero\" was ignored …; using
 /// \"3\"" was said beside gRPC's preset, which uses 1.6), and beside a preset that lists its
-/// gaps, that it uses neither base nor multiplier.
-pub(super) fn used_instead(refused: &Refused, settings: &Settings) -> String {
+/// gaps (`settings`' own, or `gaps_from`: the one named before completing, whose gaps they
+/// use: [`gaps_from_preset`]), that it uses neither base nor multiplier.
+pub(super) fn used_instead(
+    refused: &Refused,
+    settings: &Settings,
+    gaps_from: Option<&Preset>,
+) -> String {
     let (Some(key), Some(_)) = (refused.key, &refused.using) else {
         return refused.notice();
     };
-    if let Some(preset) = listed_preset(settings).filter(|_| ["base", "multiplier"].contains(&key))
-    {
+    let listed = listed_preset(settings).or_else(|| gaps_from.cloned());
+    if let Some(preset) = listed.filter(|_| ["base", "multiplier"].contains(&key)) {
         return format!(
             "{}; preset {} lists its gaps and uses neither base nor multiplier",
             refused.refusal, preset.name
@@ -506,6 +520,11 @@ mod tests {
         );
         // A value nothing uses as the settings stand is not said to be replaced by one.
         for (hash, said) in [
+            // The gaps are Svix's, cut to the give-up deadline: the link named no gaps.
+            (
+                "#preset=svix&multiplier=zero&give-up=2h",
+                "; preset svix lists its gaps and uses neither base nor multiplier",
+            ),
             (
                 "#gaps=1s,2s&base=zz&attempts=3",
                 "; gaps is given, which uses neither base nor multiplier",

@@ -91,23 +91,35 @@ fn shown_rate_limit(series: &[Series<'_>]) -> Option<f64> {
     (limit <= 1.5 * highest).then_some(limit)
 }
 
-/// Where the time axis ends: past the slowest series' drain (or twice the end of its outage) and
-/// its peak minute, at least ten minutes, at most the longest horizon simulated.
+/// How much further than your policy's a comparison's end may take the time axis: past that it
+/// runs off the axis, said in its legend entry ([`past_the_axis`]). A comparison draining after
+/// 36 h squeezed your policy's storm of 3 h into the axis' first twelfth (outside review).
+const COMPARISON_STRETCH: f64 = 3.0;
+
+/// Where a series wants the time axis to end: past its drain (or twice the end of its outage)
+/// and its peak minute.
+fn series_end_s(sr: &Series<'_>) -> f64 {
+    let summary = &sr.report.summary;
+    let drained = summary.drained_at_s.unwrap_or(summary.horizon_s);
+    // The peak the caption names is on the chart: without an outage (drained at 0) a storm
+    // peaking in minute 8,334 drew its first ten minutes (outside SRE review).
+    let peak_end = f64::from(summary.peak_minute) * 60.0;
+    (f64::from(drained).max(peak_end) * 1.15)
+        .max(f64::from(sr.scenario.outage.0 + sr.scenario.outage.1) * 2.0)
+}
+
+/// Where the time axis ends: where your policy (the first series) wants it, or a comparison up
+/// to [`COMPARISON_STRETCH`] times that; at least ten minutes, at most the longest horizon
+/// simulated.
 fn end_s(series: &[Series<'_>]) -> f64 {
+    let Some(first) = series.first() else {
+        return 600.0;
+    };
+    let yours = series_end_s(first);
     series
         .iter()
-        .map(|sr| {
-            let drained = sr
-                .report
-                .summary
-                .drained_at_s
-                .unwrap_or(sr.report.summary.horizon_s);
-            // The peak the caption names is on the chart: without an outage (drained at 0) a
-            // storm peaking in minute 8,334 drew its first ten minutes (outside SRE review).
-            let peak_end = f64::from(sr.report.summary.peak_minute) * 60.0;
-            (f64::from(drained).max(peak_end) * 1.15)
-                .max(f64::from(sr.scenario.outage.0 + sr.scenario.outage.1) * 2.0)
-        })
+        .map(series_end_s)
+        .filter(|&end| end <= COMPARISON_STRETCH * yours)
         .fold(600.0, f64::max)
         .min(
             series
@@ -115,6 +127,22 @@ fn end_s(series: &[Series<'_>]) -> f64 {
                 .map(|sr| f64::from(sr.report.summary.horizon_s))
                 .fold(60.0, f64::max),
         )
+}
+
+/// What a comparison's legend entry adds when its storm goes on past the time axis' end (at
+/// `end_s`): when it drains, or that it does not within its simulation.
+fn past_the_axis(sr: &Series<'_>, end_s: f64) -> Option<String> {
+    let summary = &sr.report.summary;
+    let simulated = f64::from(summary.horizon_s);
+    let drained = summary.drained_at_s.map(f64::from);
+    if drained.unwrap_or(simulated) <= end_s {
+        return None;
+    }
+    let format = crate::duration::format_duration;
+    Some(match drained {
+        Some(at) => format!("drains at {}, past the axis", format(at)),
+        None => format!("not drained by {}, past the axis", format(simulated)),
+    })
 }
 
 /// Where the time axis starts: at 0, unless a long outage would leave what follows it a
@@ -217,7 +245,13 @@ impl Panels<'_> {
             .series
             .iter()
             .enumerate()
-            .map(|(i, sr)| (sr.label.clone(), self.colour(i).filled()))
+            .map(|(i, sr)| {
+                let label = match past_the_axis(sr, self.end_s).filter(|_| i > 0) {
+                    Some(past) => format!("{} ({past})", sr.label),
+                    None => sr.label.clone(),
+                };
+                (label, self.colour(i).filled())
+            })
             .collect();
         entries.insert(
             1,
@@ -573,6 +607,76 @@ mod tests {
             report: &report,
         }];
         look(&one)
+    }
+
+    /// A comparison that drains long after your policy's storm runs off the axis, and says so
+    /// in its legend, rather than squeezing your storm into the axis' first few pixels (a
+    /// comparison draining after 36 h drew a 3 h storm in the first twelfth: outside review);
+    /// one draining within three times your policy's end stretches the axis to show it whole.
+    #[test]
+    fn a_comparison_far_slower_than_your_policy_runs_off_the_axis() {
+        let yours = Scenario::new(crate::storm::Spec {
+            capacity_per_s: 1_000.0,
+            ..crate::storm::Spec::article_fixed()
+        })
+        .unwrap();
+        // Slower by a capacity at which the fixed interval collapses, or by a longer outage
+        // (twice its end is where a storm's axis ends at the least).
+        let storm = |capacity_per_s: f64, outage_s: u32| {
+            let scenario = Scenario::new(crate::storm::Spec {
+                capacity_per_s,
+                outage: (0, outage_s),
+                ..crate::storm::Spec::article_fixed()
+            })
+            .unwrap();
+            let report = simulate_fluid(&scenario, false).unwrap();
+            (scenario, report)
+        };
+        let your_report = simulate_fluid(&yours, false).unwrap();
+        let your_end = series_end_s(&Series {
+            label: "yours".into(),
+            scenario: &yours,
+            report: &your_report,
+        });
+        for (capacity, outage_s, runs_off) in [(30.0, 600, true), (1_000.0, 1_500, false)] {
+            let (scenario, report) = storm(capacity, outage_s);
+            let series = [
+                Series {
+                    label: "yours".into(),
+                    scenario: &yours,
+                    report: &your_report,
+                },
+                Series {
+                    label: "slower".into(),
+                    scenario: &scenario,
+                    report: &report,
+                },
+            ];
+            let (end, theirs) = (end_s(&series), series_end_s(&series[1]));
+            let past = past_the_axis(&series[1], end);
+            if runs_off {
+                assert!(theirs > 3.0 * your_end, "{theirs} {your_end}");
+                assert_eq!(end, your_end.max(600.0));
+                let drained = report.summary.drained_at_s.unwrap();
+                let said = format!(
+                    "drains at {}, past the axis",
+                    crate::duration::format_duration(f64::from(drained))
+                );
+                assert_eq!(past.as_deref(), Some(said.as_str()));
+                let svg = to_svg((900, 420), |area| {
+                    draw(area, &series, &ChartOptions::default())
+                })
+                .unwrap();
+                assert!(svg.contains(&format!("slower ({said})")), "{said}");
+            } else {
+                assert!(
+                    theirs > your_end && theirs <= 3.0 * your_end,
+                    "{theirs} {your_end}"
+                );
+                assert_eq!(end, theirs.max(600.0));
+                assert_eq!(past, None);
+            }
+        }
     }
 
     /// The storm of `spec` alone, 900 × 420, labelled as the article's fixed interval.

@@ -8,7 +8,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
     dashed_line, draw_mesh, drawing_error, font, frame, line, nice_time_ticks, prepare, stroke,
-    tick_count, time_labels, ChartOptions, LabelRows, Theme, TimeChart,
+    tick_count, time_axis_title, time_labels, ChartOptions, LabelRows, Theme, TimeChart,
+    TIME_AXIS_ROOM,
 };
 use crate::duration::format_table_duration;
 use crate::give_up::JitterReport;
@@ -41,7 +42,7 @@ pub fn draw<DB: DrawingBackend>(
     let top = shares.iter().copied().fold(0.0, f64::max).max(1.0) * 1.12;
 
     let width = f64::from(area.dim_in_pixel().0);
-    let mut chart = frame(area, s, 58.0 * s, 30.0 * s, 52.0 * s)
+    let mut chart = frame(area, s, 58.0 * s, TIME_AXIS_ROOM * s, 52.0 * s)
         .build_cartesian_2d(lo..hi, 0.0..top)
         .map_err(drawing_error)?;
     draw_mesh(
@@ -56,6 +57,7 @@ pub fn draw<DB: DrawingBackend>(
     // Time ticks at nice durations (plotters would pick nice numbers of seconds).
     let ticks = nice_time_ticks(lo, hi, tick_count(width, s, 90.0));
     time_labels(area, &chart, &ticks, &theme, s, true)?;
+    time_axis_title(area, &chart, &[TIME_TITLE, SHORT_TIME_TITLE], &theme, s)?;
     histogram(&mut chart, report, &shares, (lo, hi), &theme)?;
 
     // Markers: percentiles dashed, expected and unjittered solid, labels in rows above the plot.
@@ -65,6 +67,11 @@ pub fn draw<DB: DrawingBackend>(
     }
     Ok(())
 }
+
+/// What the time axis measures.
+const TIME_TITLE: &str = "give-up time, from the first failure";
+/// What the time axis measures, in a narrow chart.
+const SHORT_TIME_TITLE: &str = "give-up time";
 
 /// Each histogram bin's share of the samples, in percent.
 fn shares(report: &JitterReport) -> Vec<f64> {
@@ -402,15 +409,42 @@ mod tests {
         assert!(!svg(Jitter::Full).contains('→'));
     }
 
-    /// The time axis' labels under the plot, left to right.
+    /// The time axis' labels under the plot, left to right (its title under them aside).
     fn tick_labels(svg: &str) -> Vec<String> {
-        let labels = crate::chart::svg_read::labels(svg);
+        let mut labels = crate::chart::svg_read::labels(svg);
+        labels.retain(|l| ![super::TIME_TITLE, super::SHORT_TIME_TITLE].contains(&l.text.as_str()));
         let lowest = labels.iter().map(|l| l.rect.1).fold(0.0, f64::max);
         labels
             .into_iter()
             .filter(|l| l.rect.1 == lowest)
             .map(|l| l.text)
             .collect()
+    }
+
+    /// The time axis says what it measures, under its ticks, shortened where the chart is
+    /// narrow, clear of every other label and inside the chart (a pasted figure's hours did
+    /// not say what they were: outside review).
+    #[test]
+    fn the_time_axis_says_what_it_measures() {
+        let report = JitterReport::new(&Policy::article(), Jitter::Full, SAMPLING, None).unwrap();
+        for (width, title) in [(800, TIME_TITLE), (160, SHORT_TIME_TITLE)] {
+            let size = (width, 300);
+            let svg = to_svg(size, |area| draw(area, &report, &ChartOptions::default())).unwrap();
+            let labels = crate::chart::svg_read::labels(&svg);
+            let lowest = labels
+                .iter()
+                .max_by(|a, b| a.rect.1.total_cmp(&b.rect.1))
+                .unwrap();
+            assert_eq!(lowest.text, title, "{width}");
+            assert!(
+                crate::chart::svg_read::overlapping(&labels).is_empty(),
+                "{width}"
+            );
+            assert!(
+                crate::chart::svg_read::outside(&labels, size, 0.0).is_empty(),
+                "{width}"
+            );
+        }
     }
 
     /// Without jitter (`figure distribution --preset article`, mode none) every tick read

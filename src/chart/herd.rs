@@ -9,7 +9,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
     dashed_line, draw_mesh, drawing_error, font, frame, nice_time_ticks, prepare, stroke,
-    tick_count, time_labels, wrapped, y_label_room, ChartOptions, Legend, Theme,
+    tick_count, time_axis_title, time_labels, wrapped, y_label_room, ChartOptions, Legend, Theme,
+    TIME_AXIS_ROOM,
 };
 use crate::herd::{format_rate, Herd};
 use crate::number_text::{format_count, grouped};
@@ -67,9 +68,15 @@ pub fn draw<DB: DrawingBackend>(
     let decimals = y_decimals(&extent);
     let widest = grouped(&format!("{:.decimals$}", extent.top));
     let label_room = y_label_room(area, &widest, &theme, s);
-    let mut chart = frame(area, s, legend.height + 8.0 * s, 30.0 * s, label_room)
-        .build_cartesian_2d(0.0..extent.seconds, 0.0..extent.top)
-        .map_err(drawing_error)?;
+    let mut chart = frame(
+        area,
+        s,
+        legend.height + 8.0 * s,
+        TIME_AXIS_ROOM * s,
+        label_room,
+    )
+    .build_cartesian_2d(0.0..extent.seconds, 0.0..extent.top)
+    .map_err(drawing_error)?;
     let titles = y_titles(extent.wide);
     draw_mesh(
         &mut chart,
@@ -88,6 +95,16 @@ pub fn draw<DB: DrawingBackend>(
         tick_count(width, s, 70.0).min(bins_across),
     );
     time_labels(area, &chart, &ticks, &theme, s, false)?;
+    time_axis_title(
+        area,
+        &chart,
+        &[
+            "time since the deliveries failed together",
+            "time since they failed",
+        ],
+        &theme,
+        s,
+    )?;
 
     let spike_bars = extent
         .reference
@@ -434,6 +451,17 @@ mod tests {
             draw(area, &spread, Some(&spike), &ChartOptions::default())
         })
         .unwrap()
+    }
+
+    /// The time axis says what it measures, as the lowest label.
+    #[test]
+    fn the_time_axis_says_what_it_measures() {
+        let labels = crate::chart::svg_read::labels(&svg(Jitter::Full));
+        let lowest = labels
+            .iter()
+            .max_by(|a, b| a.rect.1.total_cmp(&b.rect.1))
+            .unwrap();
+        assert_eq!(lowest.text, "time since the deliveries failed together");
     }
 
     /// A herd spread over 300 days at 1,000 deliveries labels its rates "0.0040": the labels

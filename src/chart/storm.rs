@@ -8,7 +8,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{
     dashed_line, draw_mesh, drawing_error, font, frame, line, nice_time_ticks, polygon, prepare,
-    shade, stroke, tick_count, time_labels, ChartOptions, Legend, Theme, TimeChart,
+    shade, stroke, tick_count, time_axis_title, time_labels, ChartOptions, Legend, Theme,
+    TimeChart, TIME_AXIS_ROOM,
 };
 use crate::storm::{Interval, Scenario, StormReport};
 use crate::Error;
@@ -69,14 +70,20 @@ pub fn draw<DB: DrawingBackend>(
     let legend = Legend::new(area, panels.legend_entries(wide), &theme, s);
     let below_legend = (f64::from(area.dim_in_pixel().1) - legend.height).max(0.0);
     // The backlog panel gets a third of that, and in a squat chart room for two labels
-    // (its axis, 28 px, and two 11 px labels apart), up to half.
-    let lower_height = (below_legend * 0.36).max(66.0 * s).min(below_legend * 0.5);
+    // (its time axis and two 11 px labels apart), up to half.
+    let lower_height = (below_legend * 0.36)
+        .max(BACKLOG_PANEL_LEAST * s)
+        .min(below_legend * 0.5);
     let split = legend.height + below_legend - lower_height;
     let (upper, lower) = area.split_vertically(split as u32);
     panels.attempts(&upper, legend.height)?;
     panels.backlog(area, &lower)?;
     legend.draw(area)
 }
+
+/// The least height of the backlog panel, unscaled pixels: its titled time axis and two 11 px
+/// labels apart.
+const BACKLOG_PANEL_LEAST: f64 = TIME_AXIS_ROOM + 38.0;
 
 /// The first series' rate limit per minute, where it is near enough the attempts and the
 /// capacity to be drawn with them (at most 1.5× the higher): a limit far above both would
@@ -479,7 +486,10 @@ impl Panels<'_> {
             .fold(0.0, f64::max);
         // At least 4: a backlog of at most one had ticks at 0, 0.5 and 1, written "0, 1, 1".
         let top = (backlog_peak * 1.15).max(4.0);
-        let mut chart = frame(lower, s, 6.0 * s, 28.0 * s, 60.0 * s)
+        // A squat chart's panel keeps its room for two labels: its axis goes untitled.
+        let titled = f64::from(lower.dim_in_pixel().1) >= BACKLOG_PANEL_LEAST * s;
+        let axis_room = if titled { TIME_AXIS_ROOM } else { 28.0 };
+        let mut chart = frame(lower, s, 6.0 * s, axis_room * s, 60.0 * s)
             .build_cartesian_2d(self.start_s..self.end_s, 0.0..top)
             .map_err(drawing_error)?;
         draw_mesh(&mut chart, self.theme, s, &["backlog"], 4, &|v: &f64| {
@@ -511,7 +521,15 @@ impl Panels<'_> {
         // Backend coordinates: the labels go on the whole area, not the lower panel.
         let width = f64::from(area.dim_in_pixel().0);
         let ticks = nice_time_ticks(self.start_s, self.end_s, tick_count(width, s, 90.0));
-        time_labels(area, &chart, &ticks, self.theme, s, false)
+        time_labels(area, &chart, &ticks, self.theme, s, false)?;
+        if titled {
+            let titles = [
+                "time from the start of the simulation",
+                "time from the start",
+            ];
+            time_axis_title(area, &chart, &titles, self.theme, s)?;
+        }
+        Ok(())
     }
 }
 
@@ -1021,6 +1039,11 @@ mod tests {
             assert!(pairs.is_empty(), "{size:?}: {pairs:?}");
             let out = svg_read::outside(&labels, size, 0.0);
             assert!(out.is_empty(), "{size:?}: {out:?}");
+            // The time axis says what it measures where there is room.
+            let titled = labels
+                .iter()
+                .any(|l| l.text == "time from the start of the simulation");
+            assert_eq!(titled, size.0 >= 320, "{size:?}");
         }
         // A figure's legend is laid out at the widths a browser draws its text at: one swatch
         // and gap between each label's end and the next one's start (plotters' flat estimate

@@ -102,9 +102,14 @@ function wantedHeight() {
   return Math.ceil(noticeHeight + chart + caption);
 }
 
-/** Tell the host page the height the page wants, when framed and when it changed. */
+/**
+ * Tell the host page the height the page wants, when framed and when it changed; not while the
+ * result is partial (a survival map's rows, a sampled chart's first run): its caption ("computing
+ * the survival map: 16 of 48 rows…") is not the final one's, and the frame shrank to it, then
+ * grew again, moving the host page below it twice (outside review).
+ */
 function postHeight() {
-  if (window.parent === window) return;
+  if (window.parent === window || (partial && !failure)) return;
   const height = wantedHeight();
   if (height === postedHeight || (height < postedHeight && postedHeight - height < SHRINK_SLACK)) return;
   postedHeight = height;

@@ -42,7 +42,7 @@ function crampedHostPage() {
 </body></html>`;
 }
 
-function hostPage(withScript) {
+function hostPage(withScript, hash = 'view=timeline') {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>An article</title>
 <script>
@@ -62,7 +62,7 @@ ${withScript ? '<script src="embed-host.js" defer></script>\n<script src="embed-
 </head><body>
 <p>Retries, drawn:</p>
 <div id="column" style="width: 800px">
-  <iframe id="chart" src="${new URL('embed.html#view=timeline', baseUrl).href}" width="100%" height="150" style="border:0" title="retry timeline"></iframe>
+  <iframe id="chart" src="${new URL(`embed.html#${hash}`, baseUrl).href}" width="100%" height="150" style="border:0" title="retry timeline"></iframe>
 </div>
 <p>And after the chart, more text.</p>
 </body></html>`;
@@ -79,6 +79,9 @@ before(async () => {
     } else if (pathname === '/with-script.html' || pathname === '/without-script.html') {
       response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       response.end(hostPage(pathname === '/with-script.html'));
+    } else if (pathname === '/survival.html') {
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      response.end(hostPage(true, 'view=survival'));
     } else if (pathname === '/cramped.html') {
       response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       response.end(crampedHostPage());
@@ -193,6 +196,18 @@ test('without embed-host.js the iframe keeps its given height, and the chart sti
     assert.ok(box.scrollHeight <= 150 && box.chartBottom <= 150 && box.captionBottom <= 150, `the page fills the frame, no more: ${JSON.stringify(box)}`);
     assertPainted(await canvasStats(frame, '#chart'), 'the timeline in a 150 px frame');
     assert.equal((await posted(host)).length, 1, `one height posted: ${JSON.stringify(await posted(host))}`);
+  });
+});
+
+// An outside docs review: the survival map's frame shrank to its progress caption ("computing
+// the survival map: 16 of 48 rows…"), then grew to its final one, moving the page below twice.
+test('a chart drawn progressively posts its height once drawn whole, not its progress', { timeout: 120_000 }, async () => {
+  await withHost('survival.html', async ({ host, frame }) => {
+    const height = await settle(host, frame);
+    const heights = await posted(host);
+    assert.ok(heights.length >= 1, 'a height was posted');
+    assert.ok(Math.min(...heights) >= height - 16, `no shorter height before the final ${height}: ${JSON.stringify(heights)}`);
+    await assertSized(host, frame, height);
   });
 });
 

@@ -82,15 +82,20 @@ pub fn draw<DB: DrawingBackend>(
     let (x_labels, y_labels) = (34.0 * s, 64.0 * s);
     // The read-off's sentence takes a band of its own above the plot: written inside it, on a
     // phone's plot it covered the curves.
-    let read = chart.read.as_ref().and_then(|read| {
+    // Without room for it the line and its dots are still drawn (a phone's chart lost them
+    // all, while its caption read the outage off them: outside review).
+    let read = chart.read.as_ref().map(|read| {
         let (width, height) = area.dim_in_pixel();
         let plot = (
             f64::from(width) - y_labels - (super::FRAME_LEFT + super::FRAME_RIGHT) * s,
             f64::from(height) - top - x_labels,
         );
-        read_off_lines(area, read, sampled(chart), plot, s).map(|lines| (read, lines))
+        (read, read_off_lines(area, read, sampled(chart), plot, s))
     });
-    let band = read.as_ref().map_or(0.0, |(_, lines)| lines.height);
+    let band = read
+        .as_ref()
+        .and_then(|(_, lines)| lines.as_ref())
+        .map_or(0.0, |lines| lines.height);
 
     let mut plot = frame(area, s, top + band, x_labels, y_labels)
         .build_cartesian_2d((x_start..x_end).log_scale(), (floor..y_end).log_scale())
@@ -539,12 +544,13 @@ fn read_off_lines<DB: DrawingBackend>(
 }
 
 /// The outage to read off: a line across, its first event's lag and age marked, and its
-/// sentence in the band above the plot, beside the line on the side with more room.
+/// sentence (where there was room for it) in the band above the plot, beside the line on the
+/// side with more room.
 fn read_off<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
     read: &OutageAnswer,
-    sentence: ReadOffLines,
+    sentence: Option<ReadOffLines>,
     theme: &Theme,
     s: f64,
 ) -> Result<(), Error> {
@@ -562,6 +568,9 @@ fn read_off<DB: DrawingBackend>(
             .map_err(drawing_error)?;
         }
     }
+    let Some(sentence) = sentence else {
+        return Ok(());
+    };
     let (px, py) = plot.backend_coord(&(x, top));
     let (px, gap) = (f64::from(px), 6.0 * s);
     let x_range = plot.x_range();
@@ -901,6 +910,10 @@ mod tests {
         assert!(read_off((900, 400)).starts_with("a 4 h outage: the first event arrives"));
         assert!(read_off((360, 300)).starts_with("4 h outage: first event"));
         assert_eq!(read_off((280, 180)), "");
+        // Without its sentence the read-off's line and its two dots are still drawn.
+        let circles = |size| svg_of(&chart, size).matches("<circle").count();
+        assert_eq!(circles((280, 180)), circles((900, 400)));
+        assert!(circles((280, 180)) >= 2);
         // Under jitter the first event is the median schedule's, and the exhausted region
         // where 5% of the schedules exhaust it, as the caption says (the chart dropped both).
         let mut jittered = Settings::default();

@@ -28,6 +28,15 @@ pub(crate) struct Sending {
     pub quota: f64,
 }
 
+/// A whole count of attempts a bound allows as [`Sending`] takes it: `u64::MAX` (no bound) as
+/// [`f64::INFINITY`].
+pub(crate) fn allows(count: u64) -> f64 {
+    match count {
+        u64::MAX => f64::INFINITY,
+        count => count as f64,
+    }
+}
+
 /// Whether each bound held something back at some second (see the module's rules), and the
 /// attempts the destination answered 429 (set from the storm's rows once it is over).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

@@ -2,7 +2,7 @@
 //! jittered gaps, waiting on a one-second timing wheel. Counts are exact for the seed. It keeps
 //! only what is in flight: a delivered or exhausted delivery leaves no trace but the counts.
 
-use super::acted::{BoundsActed, Sending};
+use super::acted::{allows, BoundsActed, Sending};
 use super::breaker::BreakerState;
 use super::budget::ExactBudget;
 use super::destination::{Outcome, Queue};
@@ -323,18 +323,14 @@ impl<'a> Discrete<'a> {
             let room = (allowed - firsts).min(budget).min(quota);
             let retries = retries_due.min(room);
             self.budget.record(retries);
-            let bound = |allows: u64| match allows {
-                u64::MAX => f64::INFINITY,
-                allows => allows as f64,
-            };
             self.acted.sent(&Sending {
                 firsts_due: firsts_due as f64,
                 retries_due: retries_due as f64,
                 firsts: firsts as f64,
                 retries: retries as f64,
-                rate_limit: bound(self.units.rate_limit_allowance(second)),
-                budget: bound(budget),
-                quota: bound(quota),
+                rate_limit: allows(self.units.rate_limit_allowance(second)),
+                budget: allows(budget),
+                quota: allows(quota),
             });
             (firsts, retries)
         }

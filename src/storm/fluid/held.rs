@@ -5,7 +5,7 @@ use super::deciding::Fate;
 use super::kernel::Mass;
 use super::state::Fluid;
 use super::MAX_BLOCK;
-use crate::storm::acted::Sending;
+use crate::storm::acted::{allows, Sending};
 
 impl Fluid<'_> {
     /// The sender's bounds in `second`: the first attempts sent, and the share of the due
@@ -31,10 +31,7 @@ impl Fluid<'_> {
             .units
             .allowance(second, scenario.outage_end())
             .min(self.breaker.allowance(second));
-        let allowed = match allowance {
-            u64::MAX => f64::INFINITY,
-            allowed => allowed as f64,
-        };
+        let allowed = allows(allowance);
         let firsts = firsts_due.min(allowed);
         let (budget, quota) = (self.budget.open(second, firsts), self.quota.room());
         let room = (allowed - firsts).min(budget).min(quota);
@@ -44,16 +41,12 @@ impl Fluid<'_> {
             0.0
         };
         self.budget.record(retries_due * share);
-        let rate_limit = match self.units.rate_limit_allowance(second) {
-            u64::MAX => f64::INFINITY,
-            allows => allows as f64,
-        };
         self.acted.sent(&Sending {
             firsts_due,
             retries_due,
             firsts,
             retries: retries_due * share,
-            rate_limit,
+            rate_limit: allows(self.units.rate_limit_allowance(second)),
             budget,
             quota,
         });

@@ -6,17 +6,20 @@
 //! attempts, then retries):
 //! - the **pause** acted when anything was due (a first attempt or a retry) while it held the
 //!   sender during the outage;
-//! - the **rate limit** acted when the sender sent as many attempts as the limit allows in that
-//!   second and had more due;
+//! - the **rate limit**, and the **pace after a pause** (from the outage's end), each acted when
+//!   the sender sent as many attempts as it allows in that second and had more due;
 //! - the **retry budget** and the **retry quota** each acted when fewer retries were sent than
 //!   were due and the retries sent were as many as it let through.
 //!
-//! Two bounds that allow the same number both acted. The circuit breaker is counted by its
-//! openings, and `Retry-After` acted when an attempt was answered 429.
+//! Two bounds that allow the same number both acted. The fluid engine's shares of what is due
+//! are compared within a billionth (a share sent can come out a rounding error under the bound
+//! that set it). The circuit breaker is counted by its openings, and `Retry-After` acted when an
+//! attempt was answered 429.
 
 /// One second's sending: what was due and what was sent, with what each bound allowed (first
-/// attempts and retries together for the rate limit; retries alone for the budget and the
-/// quota). A bound that is not set allows [`f64::INFINITY`].
+/// attempts and retries together for the rate limit and the pace; retries alone for the budget
+/// and the quota). A bound that is not set (or not yet: the pace before the outage's end)
+/// allows [`f64::INFINITY`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Sending {
     pub firsts_due: f64,
@@ -24,6 +27,7 @@ pub(crate) struct Sending {
     pub firsts: f64,
     pub retries: f64,
     pub rate_limit: f64,
+    pub pace: f64,
     pub budget: f64,
     pub quota: f64,
 }
@@ -42,6 +46,7 @@ pub(crate) fn allows(count: u64) -> f64 {
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct BoundsActed {
     pub pause: bool,
+    pub pace: bool,
     pub rate_limit: bool,
     pub budget: bool,
     pub quota: bool,
@@ -56,13 +61,16 @@ impl BoundsActed {
 
     /// A second the sender was not paused in.
     pub(crate) fn sent(&mut self, s: &Sending) {
+        // Whether a bound allowing `allowed` is what stopped at `sent`.
+        let reached = |allowed: f64, sent: f64| allowed <= sent + 1e-9 * sent.max(1.0);
         let sent = s.firsts + s.retries;
-        if sent < s.firsts_due + s.retries_due && s.rate_limit <= sent {
-            self.rate_limit = true;
+        if sent < s.firsts_due + s.retries_due {
+            self.rate_limit |= reached(s.rate_limit, sent);
+            self.pace |= reached(s.pace, sent);
         }
         if s.retries < s.retries_due {
-            self.budget |= s.budget <= s.retries;
-            self.quota |= s.quota <= s.retries;
+            self.budget |= reached(s.budget, s.retries);
+            self.quota |= reached(s.quota, s.retries);
         }
     }
 }
@@ -77,6 +85,7 @@ mod tests {
         firsts: 10.0,
         retries: 5.0,
         rate_limit: f64::INFINITY,
+        pace: f64::INFINITY,
         budget: f64::INFINITY,
         quota: f64::INFINITY,
     };
@@ -126,6 +135,20 @@ mod tests {
         };
         let found = acted(&[tied]);
         assert!(found.budget && found.quota, "{found:?}");
+        // A share of what is due sent a rounding error under the budget that set it.
+        let shared = Sending {
+            retries: 3.0 * (1.0 - 1e-15),
+            budget: 3.0,
+            ..FREE
+        };
+        assert!(acted(&[shared]).budget);
+        let paced = Sending {
+            pace: 12.0,
+            retries: 2.0,
+            ..FREE
+        };
+        let found = acted(&[paced]);
+        assert!(found.pace && !found.rate_limit, "{found:?}");
         let mut paused = BoundsActed::default();
         paused.paused(0.0);
         assert!(!paused.pause);

@@ -383,18 +383,32 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64, acted: &Boun
         text += &if acted.rate_limit {
             format!("A rate limit held the sender to {}. ", per_second(limit))
         } else {
-            format!("A rate limit of {} was never reached. ", per_second(limit))
+            format!(
+                "A rate limit of {} never held an attempt back. ",
+                per_second(limit)
+            )
         };
     }
     if scenario.bounds.pause {
-        text += &if acted.pause {
-            format!(
-                "The endpoint was paused during the outage, its deliveries held, then sent at most {} from recovery. ",
-                per_second(scenario.resume_pace_per_s())
-            )
-        } else {
-            "The endpoint was to be paused during the outage; nothing was due while it lasted. "
-                .to_string()
+        let pace = per_second(scenario.resume_pace_per_s());
+        // The pace holds the sender from the outage's end whether or not the pause held
+        // anything (outside review: with nothing due during the outage, a pace that throttled
+        // every delivery after it went unsaid).
+        text += &match (scenario.outage.1 > 0, acted.pause, acted.pace) {
+            (true, true, _) => format!(
+                "The endpoint was paused during the outage, its deliveries held, then sent at most {pace} from recovery. "
+            ),
+            (true, false, true) => format!(
+                "Nothing was due while the endpoint was paused during the outage; from recovery it was sent at most {pace}. "
+            ),
+            (true, false, false) => {
+                "The endpoint was to be paused during the outage; nothing was due while it lasted. "
+                    .to_string()
+            }
+            (false, _, true) => format!(
+                "Without an outage nothing was paused, but the pace after a pause held the sender to {pace} from the start. "
+            ),
+            (false, _, false) => "Without an outage the pause never applied. ".to_string(),
         };
     }
     if let Some(wait) = scenario.bounds.retry_after_s {
@@ -437,7 +451,7 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64, acted: &Boun
         // Once the traffic is over a budget without its floor allows no retry: it holds its
         // retries to the end, which the totals alone do not explain (outside SRE review: a
         // healthy destination read as one that never recovers). A budget of 0% never does.
-        if floor == 0.0 {
+        if floor == 0.0 && acted.budget {
             holding.push(if budget == 0.0 {
                 "a budget of 0% without a floor lets no retry through"
             } else {
@@ -450,16 +464,19 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64, acted: &Boun
             format!("Retries drew on {}. ", quota.describe())
         } else {
             format!(
-                "Retries drew on {}, which never held one back. ",
-                quota.describe()
+                "{} never held a retry back. ",
+                capitalised(&quota.describe())
             )
         };
         // Once the traffic is over only successes refill the bucket: a bucket too low for one
-        // more retry then holds its retries to the end.
-        holding.push(
-            "once no success refills the bucket, a quota too low for one more retry holds its \
-             retries for good",
-        );
+        // more retry then holds its retries to the end. Said only of a bound that held
+        // retries back (a full bucket was blamed beside a budget that held them all).
+        if acted.quota {
+            holding.push(
+                "once no success refills the bucket, a quota too low for one more retry holds its \
+                 retries for good",
+            );
+        }
     }
     if !holding.is_empty() && summary.drained_at_s.is_none() && held_at_end >= 0.5 {
         text += &format!(
@@ -474,16 +491,18 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64, acted: &Boun
             1 => "opened once".to_string(),
             n => format!("opened {} times", format_count(f64::from(n))),
         };
-        let described = breaker.describe();
-        let mut described = described.chars();
-        let first = described.next().map(|c| c.to_ascii_uppercase());
-        text += &format!(
-            "{}{} {times}. ",
-            first.unwrap_or_default(),
-            described.as_str()
-        );
+        text += &format!("{} {times}. ", capitalised(&breaker.describe()));
     }
     text
+}
+
+/// `text` with its first letter upper-case, to start a sentence.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}", first.to_ascii_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]
@@ -905,7 +924,7 @@ mod tests {
             assert_eq!(report.summary.attempts, report.summary.arrivals, "{text}");
             for said in [
                 "The endpoint was paused during the outage, its deliveries held",
-                "A rate limit of 25 attempts a second was never reached.",
+                "A rate limit of 25 attempts a second never held an attempt back.",
                 "The destination would have answered 429 with Retry-After 10 s once its queue waited over 1 s; it never did.",
                 "A retry budget of 5% of the first attempts over 60 s, plus 0.5 retries a second, never held a retry back.",
             ] {
@@ -935,9 +954,90 @@ mod tests {
                 "{text}"
             );
             assert!(
-                text.contains("25 attempts a second was never reached"),
+                text.contains("25 attempts a second never held an attempt back"),
                 "{text}"
             );
+        }
+    }
+
+    /// The pace after a pause holds the sender from the outage's end whether or not the pause
+    /// held anything, and a bound that held nothing is not blamed for deliveries still held
+    /// (outside review: a pace that throttled every delivery went unsaid, and a full bucket was
+    /// blamed beside a budget of 0% that held every retry). Both engines say the same.
+    #[test]
+    fn the_pace_and_the_bounds_still_holding_are_said_as_they_acted() {
+        let paced = |outage: (u32, u32), batch: Option<(u32, u32)>, traffic_s: u32| {
+            Scenario::new(Spec {
+                outage,
+                batch,
+                traffic_s,
+                bounds: crate::storm::Bounds {
+                    pause: true,
+                    resume_rate_per_s: Some(5.0),
+                    ..Default::default()
+                },
+                ..Spec::article_fixed()
+            })
+            .unwrap()
+        };
+        let cases = [
+            (
+                paced((0, 0), None, 7_200),
+                "Without an outage nothing was paused, but the pace after a pause held the sender to 5 attempts a second from the start.",
+            ),
+            (
+                paced((0, 600), Some((10_000, 3_600)), 0),
+                "Nothing was due while the endpoint was paused during the outage; from recovery it was sent at most 5 attempts a second.",
+            ),
+            (
+                paced((0, 0), None, 60),
+                "Without an outage nothing was paused, but the pace after a pause held the sender to 5 attempts a second from the start.",
+            ),
+        ];
+        for (scenario, said) in &cases {
+            for report in [
+                simulate_fluid(scenario, false).unwrap(),
+                crate::storm::simulate_discrete(scenario, false).unwrap(),
+            ] {
+                assert!(report.caption.contains(said), "{said}\n{}", report.caption);
+            }
+        }
+        let quiet = paced((0, 0), None, 7_200);
+        let unpaced = Scenario::new(Spec {
+            arrivals_per_s: 1.0,
+            ..*quiet.spec()
+        })
+        .unwrap();
+        let report = simulate_fluid(&unpaced, false).unwrap();
+        assert!(
+            report
+                .caption
+                .contains("Without an outage the pause never applied."),
+            "{}",
+            report.caption
+        );
+        let budgeted = Scenario::new(Spec {
+            bounds: crate::storm::Bounds {
+                budget: Some(0.0),
+                budget_floor_per_s: 0.0,
+                retry_quota: Some(crate::storm::RetryQuota::from_name("aws", None, None).unwrap()),
+                ..Default::default()
+            },
+            ..Spec::article_fixed()
+        })
+        .unwrap();
+        for report in [
+            simulate_fluid(&budgeted, false).unwrap(),
+            crate::storm::simulate_discrete(&budgeted, false).unwrap(),
+        ] {
+            let text = &report.caption;
+            assert!(text.contains("retry quota (500 tokens"), "{text}");
+            assert!(text.contains(") never held a retry back."), "{text}");
+            assert!(
+                text.contains("still held when the simulation stopped: a budget of 0% without a floor lets no retry through."),
+                "{text}"
+            );
+            assert!(!text.contains("the bucket"), "{text}");
         }
     }
 

@@ -329,6 +329,7 @@ impl<'a> Discrete<'a> {
                 firsts: firsts as f64,
                 retries: retries as f64,
                 rate_limit: allows(self.units.rate_limit_allowance(second)),
+                pace: allows(self.units.pace_allowance(second, scenario.outage_end())),
                 budget: allows(budget),
                 quota: allows(quota),
             });

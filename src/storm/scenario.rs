@@ -560,12 +560,17 @@ impl Units {
     /// Attempts the sender may make in `second` under the rate limit and the pace after a
     /// pause (`u64::MAX` when neither applies).
     pub fn allowance(&self, second: u32, outage_end: u32) -> u64 {
-        let limit = self.rate_limit_allowance(second);
-        let pace = match self.resume_pace {
+        self.rate_limit_allowance(second)
+            .min(self.pace_allowance(second, outage_end))
+    }
+
+    /// Attempts the pace after a pause alone allows in `second` (`u64::MAX` without a pause,
+    /// and before the outage's end).
+    pub fn pace_allowance(&self, second: u32, outage_end: u32) -> u64 {
+        match self.resume_pace {
             Some(p) if second >= outage_end => Self::per_second(p, second),
             _ => u64::MAX,
-        };
-        limit.min(pace)
+        }
     }
 
     /// Attempts the rate limit alone allows in `second` (`u64::MAX` without one).

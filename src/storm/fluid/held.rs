@@ -47,6 +47,7 @@ impl Fluid<'_> {
             firsts,
             retries: retries_due * share,
             rate_limit: allows(self.units.rate_limit_allowance(second)),
+            pace: allows(self.units.pace_allowance(second, scenario.outage_end())),
             budget,
             quota,
         });

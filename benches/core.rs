@@ -138,6 +138,21 @@ fn schedule(c: &mut Criterion) {
             )
         })
     });
+    // A long schedule's timeline: ten thousand attempts on a log axis (the page's worst case
+    // for a slider step).
+    group.bench_function("timeline_svg_10k_attempts", |b| {
+        let schedule = Policy::new(30.0, 3.0, 10_800.0, Stop::Attempts(10_000))
+            .unwrap()
+            .schedule();
+        b.iter(|| {
+            black_box(
+                to_svg((900, 320), |a| {
+                    timeline::draw(a, &schedule, &ChartOptions::default())
+                })
+                .unwrap(),
+            )
+        })
+    });
     group.finish();
 }
 

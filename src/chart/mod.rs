@@ -715,6 +715,7 @@ pub(crate) const TIME_AXIS_ROOM: f64 = 42.0;
 /// What a time axis measures, centred under its tick labels ([`time_labels`]), so that a chart
 /// pasted into a document says it (three charts' hours read alike: give-up times, seconds since
 /// a herd failed, time into a storm: outside review).
+///
 /// The first of `titles` (longest first) that fits the area's width is written; in a chart
 /// too narrow for any, none.
 pub(crate) fn time_axis_title<DB, Y>(

@@ -96,9 +96,13 @@ fn share(value: f64) -> String {
 
 /// The schedule table as the page shows it: of a long schedule its first rows and its last
 /// ([`shown`]), with a row before the last saying how many attempts are left out (its CSV
-/// download has every one: see [`view_csv`]); the numbers for a spreadsheet have no such row.
+/// download has every one: see [`view_csv`]).
 pub fn shown_schedule_table(shown: &ScheduleReport, left_out: usize) -> NumberTable {
     let mut table = schedule_table(shown);
+    // Without its numbers for a spreadsheet: the timeline's CSV is the whole schedule's, made
+    // again ([`view_csv`]), and the shown rows' were a third of a long schedule's strings
+    // crossing to the page at every redraw.
+    table.data = None;
     if left_out > 0 {
         let mut note = vec![String::new(); table.headers.len()];
         note[0] = left_out_note(left_out);

@@ -719,8 +719,12 @@ const render = (() => {
     if (renderWaiting) return;
     const ms = (performance.now() - started).toFixed(1);
     let said = `rendered in ${ms} ms (storm ${stormMs.toFixed(1)} ms)`;
-    if (errors.some((error) => !error.chartLimit)) said = `not everything was redrawn: fix the highlighted input (${ms} ms)`;
-    else if (errors.length > 0) said = `not everything was redrawn: a chart's limit is noted under its input (${ms} ms)`;
+    // An error about no input highlights none (the survival map's engine at one delivery an
+    // hour said "fix the highlighted input" with nothing highlighted: outside review).
+    if (errors.some((error) => !error.chartLimit && error.setting)) said = `not everything was redrawn: fix the highlighted input (${ms} ms)`;
+    else if (errors.some((error) => error.chartLimit)) said = `not everything was redrawn: a chart's limit is noted under its input (${ms} ms)`;
+    else if (errors.some((error) => error.stopped)) said = `not everything was redrawn: a chart was stopped (${ms} ms)`;
+    else if (errors.length > 0) said = `not everything was redrawn: the message in red says why (${ms} ms)`;
     $('status').textContent = said;
   }
 

@@ -141,11 +141,18 @@ pub fn draw<DB: DrawingBackend>(
     legend.draw(area)
 }
 
+/// How far above the highest age or lag drawn a tolerance may lie and still stretch the time
+/// axis to it: past that it is drawn on the axis' top, off the scale (a 6 h tolerance beside a
+/// schedule that gives up within seconds left the curves in the plot's bottom fifth: outside
+/// review).
+const TOLERANCE_ON_SCALE: f64 = 8.0;
+
 /// Both axes' ranges. The outages from the shortest drawn (a minute, or less for a schedule
 /// that gives up within ten: see [`crate::staleness::curve_outages`]) to the longest. The
 /// times from the same floor (a lag under it, delivered at recovery or soon after, sits on it
 /// rather than diving toward zero at every retry) to twice the highest age or lag drawn (or
-/// the tolerance), at least ten minutes.
+/// the tolerance, unless it is more than [`TOLERANCE_ON_SCALE`] times that highest), at
+/// least ten times the floor (ten minutes from the usual one-minute floor).
 fn extent(chart: &StalenessChart) -> ((f64, f64), (f64, f64)) {
     let first = |curve: &StalenessCurve| curve.points.first().map_or(60.0, |p| p.outage_s);
     let x_start = first(&chart.mine)
@@ -175,11 +182,11 @@ fn extent(chart: &StalenessChart) -> ((f64, f64), (f64, f64)) {
             .flatten()
             .fold(floor, f64::max)
     };
-    let y_end = (highest(&chart.mine)
-        .max(chart.compared.as_ref().map_or(0.0, highest))
-        .max(chart.report.tolerance_s.unwrap_or(0.0))
-        * 2.0)
-        .max(600.0);
+    let drawn_top = highest(&chart.mine).max(chart.compared.as_ref().map_or(0.0, highest));
+    let tolerance = (chart.report.tolerance_s)
+        .filter(|t| *t <= drawn_top * TOLERANCE_ON_SCALE)
+        .unwrap_or(0.0);
+    let y_end = (drawn_top.max(tolerance) * 2.0).max(floor * 10.0);
     ((x_start, x_end), (floor, y_end))
 }
 
@@ -363,8 +370,9 @@ fn tolerance<DB: DrawingBackend>(
 ) -> Result<(f64, f64), Error> {
     let style = theme.alert.stroke_width(stroke(1.5, s));
     // A tolerance under the axis' floor (`≤ 1 min`) is drawn on it, as every lag under it is:
-    // its label was written below the plot, among the outage axis' ticks.
-    let drawn = t.max(plot.y_range().start);
+    // its label was written below the plot, among the outage axis' ticks. One far above every
+    // age drawn is drawn on the axis' top (see [`extent`]), its label saying so.
+    let drawn = t.clamp(plot.y_range().start, plot.y_range().end);
     let x_start = plot.x_range().start;
     dashed_line(
         plot,
@@ -434,7 +442,14 @@ fn tolerance_label<DB: DrawingBackend>(
     let right_end = f64::from(plot.backend_coord(&(x_end, drawn)).0);
     let plot_top = f64::from(plot.backend_coord(&(x_start, plot.y_range().end)).1);
     let plot_bottom = f64::from(plot.backend_coord(&(x_start, plot.y_range().start)).1);
-    let text = format!("tolerance {}: older arrives stale", format_duration(t));
+    let text = if t > plot.y_range().end {
+        format!(
+            "tolerance {}, off the scale: every delivery drawn is fresh",
+            format_duration(t)
+        )
+    } else {
+        format!("tolerance {}: older arrives stale", format_duration(t))
+    };
     let style = font(11.0, s, theme.alert).pos(Pos::new(HPos::Left, VPos::Bottom));
     let (width, height) = super::text_size(area, &text, &style);
     let pad = 2.0 * s;
@@ -871,6 +886,48 @@ mod tests {
             );
         }
         assert_eq!(drawn, 5, "the sentence is drawn at every size");
+    }
+
+    /// A 6 h tolerance beside a schedule that gives up within seconds stretched the time axis
+    /// to 12 h, its curves in the plot's bottom fifth: it is drawn on the axis' top, saying it
+    /// is off the scale. One within reach of the ages drawn still sets the axis.
+    #[test]
+    fn a_tolerance_far_above_every_age_is_drawn_off_the_scale() {
+        let mut settings = Settings::default();
+        for (key, value) in [("mode", "none"), ("gaps", "1s,2s,4s"), ("attempts", "4")] {
+            settings.set(key, value);
+        }
+        // It gives up at 7 s: no event drawn is older than 14 s.
+        for (tolerance, label, tick) in [
+            (
+                "6h",
+                "tolerance 6 h, off the scale: every delivery drawn is fresh",
+                None,
+            ),
+            ("30s", "tolerance 30 s: older arrives stale", Some("30 s")),
+        ] {
+            settings.set("tolerance", tolerance);
+            let chart = staleness_chart(&settings).unwrap();
+            let labels = crate::chart::svg_read::labels(&svg_of(&chart, (900, 560)));
+            assert!(
+                labels.iter().any(|l| l.text == label),
+                "{tolerance}: no label {label:?}"
+            );
+            // The time axis' ticks: right of its title, left of the plot.
+            let ticks: Vec<&str> = (labels.iter())
+                .filter(|l| l.rect.0 > 20.0 && l.rect.2 < 70.0)
+                .map(|l| l.text.as_str())
+                .collect();
+            match tick {
+                Some(tick) => assert!(ticks.contains(&tick), "{tolerance}: ticks {ticks:?}"),
+                None => assert!(
+                    ticks
+                        .iter()
+                        .all(|t| t.ends_with(" s") || t.ends_with(" ms")),
+                    "{tolerance}: the time axis reaches past a minute: {ticks:?}"
+                ),
+            }
+        }
     }
 
     /// A tolerance under the lag axis' floor (`≤ 1 min`) was drawn below the plot, its label

@@ -11,7 +11,7 @@ use super::{
     shade, stroke, tick_count, time_axis_title, time_labels, ChartOptions, Legend, Theme,
     TimeChart, TIME_AXIS_ROOM,
 };
-use crate::storm::{Interval, Scenario, StormReport};
+use crate::storm::{Drain, Interval, Scenario, StormReport};
 use crate::Error;
 
 /// One scenario to draw: its name in the legend and its result.
@@ -49,6 +49,7 @@ pub fn draw<DB: DrawingBackend>(
     };
     let colours = [theme.primary, theme.alert, theme.tertiary, theme.accent];
     let (outage_start, outage_length) = first.scenario.outage;
+    let (capacity_shown, rate_limit_per_min) = attempts_reach(series);
     let panels = Panels {
         series,
         colours: &colours,
@@ -59,7 +60,8 @@ pub fn draw<DB: DrawingBackend>(
             f64::from(outage_start + outage_length),
         ),
         capacity_per_min: first.scenario.capacity_per_s * 60.0,
-        rate_limit_per_min: shown_rate_limit(series),
+        capacity_shown,
+        rate_limit_per_min,
         start_s: start_s(series, end_s(series)),
         end_s: end_s(series),
         line_width: stroke(1.8, s),
@@ -85,17 +87,35 @@ pub fn draw<DB: DrawingBackend>(
 /// labels apart.
 const BACKLOG_PANEL_LEAST: f64 = TIME_AXIS_ROOM + 38.0;
 
-/// The first series' rate limit per minute, where it is near enough the attempts and the
-/// capacity to be drawn with them (at most 1.5× the higher): a limit far above both would
-/// flatten the storm into the axis' foot.
-fn shown_rate_limit(series: &[Series<'_>]) -> Option<f64> {
-    let first = series.first()?;
-    let limit = first.scenario.bounds.rate_limit_per_s? * 60.0;
-    let highest = series
+/// How many times the busiest minute's attempts the capacity may be and still be drawn on the
+/// attempts' axis (and how many times the capacity the busiest minute may be on a linear one).
+const CAPACITY_ON_SCALE: f64 = 12.0;
+
+/// What the attempts' axis reaches besides the attempts: whether the capacity line, unless it
+/// is more than [`CAPACITY_ON_SCALE`] times every series' busiest minute (a destination taking
+/// 1,800 a minute under one delivery an hour drew the storm as flat lines at zero: outside
+/// product review; the legend then says it is above the axis); and the first series' rate
+/// limit per minute, where it is near enough what is drawn (at most 1.5× the higher): a limit
+/// far above both would flatten the storm into the axis' foot.
+fn attempts_reach(series: &[Series<'_>]) -> (bool, Option<f64>) {
+    let Some(first) = series.first() else {
+        return (true, None);
+    };
+    let busiest = series
         .iter()
         .flat_map(|sr| sr.report.minutes.iter().map(|m| m.attempts))
-        .fold(first.scenario.capacity_per_s * 60.0, f64::max);
-    (limit <= 1.5 * highest).then_some(limit)
+        .fold(0.0, f64::max);
+    let capacity = first.scenario.capacity_per_s * 60.0;
+    let capacity_shown = busiest == 0.0 || capacity <= CAPACITY_ON_SCALE * busiest;
+    let highest = if capacity_shown {
+        busiest.max(capacity)
+    } else {
+        busiest
+    };
+    let limit = (first.scenario.bounds.rate_limit_per_s)
+        .map(|per_s| per_s * 60.0)
+        .filter(|limit| *limit <= 1.5 * highest);
+    (capacity_shown, limit)
 }
 
 /// How much further than your policy's a comparison's end may take the time axis: past that it
@@ -137,19 +157,46 @@ fn end_s(series: &[Series<'_>]) -> f64 {
 }
 
 /// What a comparison's legend entry adds when its storm goes on past the time axis' end (at
-/// `end_s`): when it drains, or that it does not within its simulation.
+/// `end_s`): how its backlog ends, or that it does not within its simulation, timed as the
+/// caption times it (after recovery, or after the start without an outage) and said as the
+/// caption says it: "drains at 4 h 20 min" beside a caption's "never drains by delivery … gone 4 h
+/// 10 min after recovery" read as two answers (outside product review).
 fn past_the_axis(sr: &Series<'_>, end_s: f64) -> Option<String> {
     let summary = &sr.report.summary;
     let simulated = f64::from(summary.horizon_s);
-    let drained = summary.drained_at_s.map(f64::from);
-    if drained.unwrap_or(simulated) <= end_s {
+    if summary.drained_at_s.map_or(simulated, f64::from) <= end_s {
         return None;
     }
     let format = crate::duration::format_duration;
-    Some(match drained {
-        Some(at) => format!("drains at {}, past the axis", format(at)),
-        None => format!("not drained by {}, past the axis", format(simulated)),
-    })
+    let outage_s = sr.scenario.outage.1;
+    let after = |after_s: f64| format!("{} after recovery", format(after_s));
+    let ending = match Drain::of(summary, outage_s) {
+        Drain::ByDelivery(after_s) => format!("drains {}", after(after_s)),
+        Drain::ByExhaustion(after_s) => format!("gone by exhaustion {}", after(after_s)),
+        Drain::MostExhaustedInOutage(after_s) => {
+            format!("mostly exhausted, the rest drains {}", after(after_s))
+        }
+        Drain::PartlyByExhaustion(after_s) => {
+            format!("gone {}, partly by exhaustion", after(after_s))
+        }
+        Drain::AllExhaustedInOutage => "every delivery exhausted in the outage".to_string(),
+        Drain::NotDrained if outage_s > 0 => format!(
+            "not drained {}",
+            after(simulated - f64::from(summary.outage_end_s))
+        ),
+        Drain::NoOutage => format!(
+            "drains {} after the start",
+            format(
+                summary
+                    .drained_at_s
+                    .map_or(simulated, |at| f64::from(at + 1))
+            )
+        ),
+        Drain::NotDrained | Drain::NeverCatchesUp => {
+            format!("not drained {} after the start", format(simulated))
+        }
+    };
+    Some(format!("{ending}, past the axis"))
 }
 
 /// Where the time axis starts: at 0, unless a long outage would leave what follows it a
@@ -197,6 +244,8 @@ struct Panels<'a> {
     scale: f64,
     outage: (f64, f64),
     capacity_per_min: f64,
+    /// Whether the capacity line is on the attempts' axis ([`attempts_reach`]).
+    capacity_shown: bool,
     /// The first series' rate limit on all attempts, when it has one near the attempts.
     rate_limit_per_min: Option<f64>,
     /// The time axis, seconds ([`start_s`], [`end_s`]).
@@ -240,6 +289,11 @@ impl Panels<'_> {
             .collect()
     }
 
+    /// The capacity per minute, where it is drawn on the attempts' axis.
+    fn shown_capacity(&self) -> Option<f64> {
+        self.capacity_shown.then_some(self.capacity_per_min)
+    }
+
     fn colour(&self, series: usize) -> RGBColor {
         self.colours[series % self.colours.len()]
     }
@@ -274,8 +328,13 @@ impl Panels<'_> {
                 theme.secondary.filled(),
             ),
         );
+        let capacity = capacity_label(self.capacity_per_min, wide);
         entries.push((
-            capacity_label(self.capacity_per_min, wide),
+            if self.capacity_shown {
+                capacity
+            } else {
+                format!("{capacity}, above the axis")
+            },
             theme.muted.filled(),
         ));
         entries.push((self.outage_label(), outage_fill(theme)));
@@ -315,10 +374,10 @@ impl Panels<'_> {
             .series
             .iter()
             .flat_map(|sr| sr.report.minutes.iter().map(|m| m.attempts))
-            .fold(self.capacity_per_min, f64::max)
+            .fold(self.shown_capacity().unwrap_or(0.0), f64::max)
             .max(self.rate_limit_per_min.unwrap_or(0.0));
         let mut builder = frame(upper, s, legend_height + 8.0 * s, 8.0 * s, 60.0 * s);
-        if peak > 12.0 * self.capacity_per_min {
+        if peak > CAPACITY_ON_SCALE * self.capacity_per_min {
             let top = peak * 2.0;
             let mut chart = builder
                 .build_cartesian_2d(self.start_s..self.end_s, (1.0..top).log_scale())
@@ -381,7 +440,9 @@ impl Panels<'_> {
         }
         let level = |y: f64| vec![(self.start_s, y), (self.end_s, y)];
         let grey = theme.muted.stroke_width(self.line_width);
-        lines.push((level(self.capacity_per_min), grey, Some((6.0 * s, 4.0 * s))));
+        if let Some(capacity) = self.shown_capacity() {
+            lines.push((level(capacity), grey, Some((6.0 * s, 4.0 * s))));
+        }
         // The rate limit, when there is one, dotted, and named at its right end: attempts never
         // rise above it. Named on the line, not in the legend, where its swatch read as the
         // capacity's, and every other colour is a series' or the goodput's.
@@ -536,6 +597,12 @@ impl Panels<'_> {
 /// An axis' count: in thousands from 1,000 on (`1k`, `1.5k`, `100k`), as the ticks beside it
 /// read (`1,000` under `10k` mixed two forms on one axis).
 fn axis_count(value: f64) -> String {
+    // Under ten, two significant digits: an axis fitted to under one attempt a minute read
+    // "0, 0, 0", and one to 3.45 read "0, 1, 1, 2" for steps of a half.
+    if value.abs() < 10.0 {
+        let text = crate::number_text::significant(value, 2);
+        return crate::number_text::without_trailing_zeros(&text).to_string();
+    }
     let value = value.round();
     if (1e3..1e4).contains(&value) {
         let text = format!("{:.1}", value / 1e3);
@@ -627,6 +694,43 @@ mod tests {
         look(&one)
     }
 
+    /// A destination of 1,800 a minute under one delivery an hour: the attempts' axis fitted
+    /// the capacity, drawing the storm as flat lines at zero. It fits the attempts, and the
+    /// legend says the capacity is above it; the article's storm keeps its capacity line.
+    #[test]
+    fn a_capacity_far_above_the_attempts_is_left_above_the_axis() {
+        let ticks_of = |svg: &str| -> Vec<f64> {
+            // The attempts' and the backlog's axes: numbers left of their panels.
+            crate::chart::svg_read::labels(svg)
+                .into_iter()
+                .filter(|l| l.rect.2 < 70.0)
+                .filter_map(|l| {
+                    let text = l.text.trim_start_matches("≤ ").replace(',', "");
+                    match text.strip_suffix('k') {
+                        Some(k) => k.parse::<f64>().ok().map(|k| k * 1e3),
+                        None => text.parse().ok(),
+                    }
+                })
+                .collect()
+        };
+        let tiny = crate::storm::Spec {
+            arrivals_per_s: 1.0 / 3_600.0,
+            ..crate::storm::Spec::article_fixed()
+        };
+        let svg = one_storm_svg(tiny, &ChartOptions::default());
+        assert!(svg.contains("capacity 30/s = 1,800/min, above the axis"));
+        let ticks = ticks_of(&svg);
+        let highest = ticks.iter().copied().fold(0.0, f64::max);
+        assert!(highest > 0.0 && highest < 100.0, "ticks {ticks:?}");
+        let article = one_storm_svg(crate::storm::Spec::article_fixed(), &Default::default());
+        let capacity = crate::chart::svg_read::labels(&article)
+            .into_iter()
+            .find(|l| l.text.starts_with("capacity"))
+            .map(|l| l.text);
+        assert_eq!(capacity.as_deref(), Some("capacity 30/s = 1,800/min"));
+        assert!(ticks_of(&article).iter().any(|t| *t >= 1_800.0));
+    }
+
     /// A comparison that drains long after your policy's storm runs off the axis, and says so
     /// in its legend, rather than squeezing your storm into the axis' first few pixels (a
     /// comparison draining after 36 h drew a 3 h storm in the first twelfth: outside review);
@@ -676,9 +780,17 @@ mod tests {
                 assert!(theirs > 3.0 * your_end, "{theirs} {your_end}");
                 assert_eq!(end, your_end.max(600.0));
                 let drained = report.summary.drained_at_s.unwrap();
-                let said = format!(
-                    "drains at {}, past the axis",
-                    crate::duration::format_duration(f64::from(drained))
+                // As the caption says it: gone by exhaustion, to the end of the second it
+                // drains in, from recovery.
+                let after = crate::duration::format_duration(f64::from(drained + 1 - outage_s));
+                let said = format!("gone by exhaustion {after} after recovery, past the axis");
+                assert!(
+                    report.caption.contains(&format!(
+                        "never drains by delivery: goodput collapses, and the backlog is gone \
+                         {after} after recovery because deliveries ran out of attempts"
+                    )),
+                    "{}",
+                    report.caption
                 );
                 assert_eq!(past.as_deref(), Some(said.as_str()));
                 let svg = to_svg((900, 420), |area| {
@@ -1089,6 +1201,7 @@ mod tests {
             scale: 1.0,
             outage: (0.0, 1.0),
             capacity_per_min: 1_800.0,
+            capacity_shown: true,
             rate_limit_per_min: None,
             start_s: start_s(&one, end_s(&one)),
             end_s: end_s(&one),

@@ -119,7 +119,7 @@ fn legend_entries(map: &SurvivalMap, theme: &Theme, s: f64) -> Vec<(String, Shap
     }
     for (i, series) in map.series.iter().enumerate() {
         let (style, _) = boundary_style(i, theme, s);
-        let text = format!("{}: {}", series.label, cliff_text(series));
+        let text = format!("{}: {}", series.label, cliff_text(series, &map.headroom));
         entries.push((text, style.color.filled()));
     }
     entries
@@ -129,8 +129,10 @@ fn legend_entries(map: &SurvivalMap, theme: &Theme, s: f64) -> Vec<(String, Shap
 /// runs along the map's right edge) or every one does (its left edge), where no one would see
 /// it, that there is none within the map. While cells are still to come that is said of the
 /// cells so far: "no cell collapses" read as the answer while the map was a third drawn, and
-/// the rows still to come collapsed (outside SRE review).
-fn cliff_text(series: &Series) -> &'static str {
+/// the rows still to come collapsed (outside SRE review). A whole map whose rows above some
+/// headroom never collapse says so: "cliff only at 1.05×" (the page's budget's line along the
+/// lowest row's edge looked like the frame, its legend saying "cliff": outside product review).
+fn cliff_text(series: &Series, headroom: &[f64]) -> String {
     // A row not computed yet is empty.
     let complete = series.cells.iter().all(|row| !row.is_empty());
     let mut outcomes = series
@@ -140,17 +142,31 @@ fn cliff_text(series: &Series) -> &'static str {
         .map(|cell| cell.outcome)
         .peekable();
     if outcomes.peek().is_none() {
-        return "cliff";
+        return "cliff".to_string();
     }
     let outcomes: Vec<Outcome> = outcomes.collect();
     let none = outcomes.iter().all(|o| *o != Outcome::Collapsed);
     let every = outcomes.iter().all(|o| *o == Outcome::Collapsed);
+    // The highest headroom (rows in the axis' order, lowest first) with a collapsed cell.
+    let highest_collapsing = (series.cells.iter())
+        .rposition(|row| row.iter().any(|cell| cell.outcome == Outcome::Collapsed))
+        .and_then(|row| headroom.get(row).map(|h| (row, *h)));
     match (none, every, complete) {
-        (true, _, true) => "no cliff (no cell collapses)",
-        (_, true, true) => "no cliff (every cell collapses)",
-        (true, _, false) => "no cliff so far (no cell drawn collapses)",
-        (_, true, false) => "no cliff so far (every cell drawn collapses)",
-        _ => "cliff",
+        (true, _, true) => "no cliff (no cell collapses)".to_string(),
+        (_, true, true) => "no cliff (every cell collapses)".to_string(),
+        (true, _, false) => "no cliff so far (no cell drawn collapses)".to_string(),
+        (_, true, false) => "no cliff so far (every cell drawn collapses)".to_string(),
+        _ => match highest_collapsing {
+            Some((row, h)) if complete && row + 1 < series.cells.len() => {
+                let h = crate::number_text::multiple(h);
+                if row == 0 {
+                    format!("cliff only at {h}×")
+                } else {
+                    format!("cliff only at {h}× and below")
+                }
+            }
+            _ => "cliff".to_string(),
+        },
     }
 }
 
@@ -372,9 +388,16 @@ fn staircase<DB: DrawingBackend>(
     Ok(())
 }
 
-/// What became of your scenario itself, for its mark's label: "recovers in 4.5 min".
+/// What became of your scenario itself, for its mark's label: "recovers in 4.5 min", and
+/// the deliveries that ran out of attempts on the way, as the caption says them ("recovers in
+/// 5 s" on a green cell, with 14% of the deliveries lost, read as safe: outside product review).
 fn outcome_words(cell: &Cell) -> String {
     match cell.outcome {
+        Outcome::Recovers if cell.exhausted_share > 0.0 => format!(
+            "recovers in {}, {} exhausted",
+            format_duration(cell.recovery_s.unwrap_or(0.0)),
+            crate::report::whole_percent(cell.exhausted_share * 100.0)
+        ),
         Outcome::Recovers => format!(
             "recovers in {}",
             format_duration(cell.recovery_s.unwrap_or(0.0))
@@ -616,6 +639,24 @@ mod tests {
         every(&mut map, Outcome::Collapsed);
         // The shortest outage collapsing but a longer one recovering is a cliff of its own.
         map.series[0].cells[0][2].outcome = Outcome::Recovers;
+        assert!(legend(&map).ends_with(": cliff"));
+        // Collapsing only in the lowest rows, the legend says which: the line runs along
+        // their edge, where it looked like the frame.
+        every(&mut map, Outcome::Recovers);
+        map.series[0].cells[0][5].outcome = Outcome::Collapsed;
+        let lowest = crate::number_text::multiple(map.headroom[0]);
+        assert!(
+            legend(&map).ends_with(&format!(": cliff only at {lowest}×")),
+            "{}",
+            legend(&map)
+        );
+        map.series[0].cells[1][4].outcome = Outcome::Collapsed;
+        let second = crate::number_text::multiple(map.headroom[1]);
+        assert!(legend(&map).ends_with(&format!(": cliff only at {second}× and below")));
+        // Every row collapsing somewhere: a cliff, with no "only".
+        for row in map.series[0].cells.iter_mut() {
+            row[5].outcome = Outcome::Collapsed;
+        }
         assert!(legend(&map).ends_with(": cliff"));
     }
 

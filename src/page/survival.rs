@@ -92,9 +92,14 @@ pub fn survival_error(error: Error, settings: &Settings) -> PageError {
             ..
         } if settings.get("engine") == "auto" => {
             let reason = valid.strip_prefix("discrete here: ").unwrap_or(&valid);
+            // The ways out, where there are some (a map of one delivery an hour said why
+            // it could not run and nothing of what to do: outside product review).
             let ways = if settings.get("mode") == "decorrelated" {
                 ": map full, equal or proportional jitter instead, or choose the discrete engine \
                  with few steps and short outages"
+            } else if reason.contains("needs capacity") {
+                ": raise the arrival rate (a cell's capacity is its headroom × the arrivals) or \
+                 the timeout, or choose the discrete engine with few steps and short outages"
             } else {
                 ""
             };
@@ -240,6 +245,17 @@ mod tests {
         let plan = checked_survival_plan(&settings).unwrap();
         let refused = plan.check_cells().unwrap_err().to_string();
         assert!(refused.contains("past the axis' 1000×"), "{refused}");
+        // The map's place says what would run it.
+        let error = survival_error(survival_rows(&settings).unwrap_err(), &settings);
+        assert_eq!(error.setting, None, "{}", error.message);
+        assert!(
+            error.message.ends_with(
+                "raise the arrival rate (a cell's capacity is its headroom × the arrivals) or \
+                 the timeout, or choose the discrete engine with few steps and short outages"
+            ),
+            "{}",
+            error.message
+        );
     }
 
     /// Decorrelated jitter on the engine `auto`: the map says why it cannot run it and flags no

@@ -582,15 +582,31 @@ pub(crate) fn percent_as_given(percent: f64) -> String {
 /// A percentage to the whole percent, with as many decimals (up to three) as keep a share that
 /// is not all or nothing from reading `100%` or `0%` (149 of 72,000 delivered is 99.8% exhausted).
 pub(crate) fn whole_percent(percent: f64) -> String {
+    percent_reading(percent, |_| false)
+}
+
+/// [`whole_percent`] of a share said to be most of a whole: over a half, it never reads `50%`
+/// ("most deliveries run out of attempts (50% exhausted)" read as a contradiction: outside
+/// product review), 50.4% or 50.004% instead.
+pub(crate) fn most_percent(percent: f64) -> String {
+    percent_reading(percent, |shown| percent > 50.0 && shown <= 50.0)
+}
+
+/// `percent` to the fewest decimals (up to three) at which it reads neither `0%` nor `100%`
+/// unless it is, nor what `misleading` refuses.
+fn percent_reading(percent: f64, misleading: impl Fn(f64) -> bool) -> String {
     for decimals in 0..=3 {
         let text = format!("{percent:.decimals$}");
         let shown: f64 = text.parse().unwrap_or(percent);
-        if !((shown == 0.0 && percent > 0.0) || (shown == 100.0 && percent < 100.0)) {
+        let extreme = (shown == 0.0 && percent > 0.0) || (shown == 100.0 && percent < 100.0);
+        if !extreme && !misleading(shown) {
             return text + "%";
         }
     }
     if percent < 50.0 {
         "under 0.001%"
+    } else if percent < 99.0 {
+        "over 50%"
     } else {
         "over 99.999%"
     }
@@ -599,6 +615,24 @@ pub(crate) fn whole_percent(percent: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// A share said to be most of a whole never reads 50%, nor 100% unless it is; any other
+    /// share reads as the whole percent does.
+    #[test]
+    fn most_reads_over_a_half() {
+        use super::{most_percent, whole_percent};
+        assert_eq!(whole_percent(50.4), "50%");
+        for (percent, most) in [
+            (50.4, "50.4%"),
+            (50.004, "50.004%"),
+            (50.0004, "over 50%"),
+            (60.0, "60%"),
+            (99.96, "99.96%"),
+            (100.0, "100%"),
+        ] {
+            assert_eq!(most_percent(percent), most, "{percent}");
+        }
+    }
+
     /// A cap held at the base is written so that it reads back as the base: to the millisecond
     /// it read "6 min 31.59 s", below the 391.590331 s base, and typed back was refused.
     #[test]

@@ -368,7 +368,7 @@ function showErrors(errors) {
       if (view === 'timeline') for (const id of ['facts', 'schedule-box']) $(id).classList.toggle('stale', out);
     }
     // A chart's own limit highlights no input: it is noted under one.
-    const title = !out ? '' : why?.chartLimit ? `out of date: ${LIMIT_NOTED}` : 'out of date: fix the highlighted input to redraw it';
+    const title = !out ? '' : why?.chartLimit ? `out of date: ${LIMIT_NOTED}` : why?.stopped ? 'out of date: stopped before it was redrawn' : why?.setting ? 'out of date: fix the highlighted input to redraw it' : 'out of date: see why in its place';
     if (canvas.title !== title) canvas.title = title;
     // The survival section says why it has no map itself (showSurvivalRefusal), and holds its
     // exports for its own reasons.
@@ -724,7 +724,7 @@ const render = (() => {
     if (errors.some((error) => !error.chartLimit && error.setting)) said = `not everything was redrawn: fix the highlighted input (${ms} ms)`;
     else if (errors.some((error) => error.chartLimit)) said = `not everything was redrawn: a chart's limit is noted under its input (${ms} ms)`;
     else if (errors.some((error) => error.stopped)) said = `not everything was redrawn: a chart was stopped (${ms} ms)`;
-    else if (errors.length > 0) said = `not everything was redrawn: the message in red says why (${ms} ms)`;
+    else if (errors.length > 0) said = `not everything was redrawn: the chart's place says why (${ms} ms)`;
     $('status').textContent = said;
   }
 

@@ -162,16 +162,36 @@ fn end_s(series: &[Series<'_>]) -> f64 {
 /// caption says it: "drains at 4 h 20 min" beside a caption's "never drains by delivery … gone 4 h
 /// 10 min after recovery" read as two answers (outside product review).
 fn past_the_axis(sr: &Series<'_>, end_s: f64) -> Option<String> {
-    let summary = &sr.report.summary;
-    let simulated = f64::from(summary.horizon_s);
-    if summary.drained_at_s.map_or(simulated, f64::from) <= end_s {
+    if series_end_s(sr) <= end_s {
         return None;
     }
+    let summary = &sr.report.summary;
+    let simulated = f64::from(summary.horizon_s);
     let format = crate::duration::format_duration;
+    // Without an outage a storm drains at once (second 0) and may peak hours later: the peak
+    // is what runs off the axis.
+    if summary.drained_at_s.map_or(simulated, f64::from) <= end_s {
+        return Some(format!(
+            "peaks in minute {}, past the axis",
+            crate::number_text::format_count(f64::from(summary.peak_minute))
+        ));
+    }
     let outage_s = sr.scenario.outage.1;
-    let after = |after_s: f64| format!("{} after recovery", format(after_s));
+    let after = |after_s: f64| {
+        let from = if outage_s > 0 {
+            "recovery"
+        } else {
+            "the start"
+        };
+        format!("{} after {from}", format(after_s))
+    };
     let ending = match Drain::of(summary, outage_s) {
         Drain::ByDelivery(after_s) => format!("drains {}", after(after_s)),
+        Drain::NoOutage => format!(
+            "drains {}",
+            after(summary.after_recovery_s(summary.drained_at_s?))
+        ),
+        Drain::NeverCatchesUp => "never catches up, mostly exhausted".to_string(),
         Drain::ByExhaustion(after_s) => format!("gone by exhaustion {}", after(after_s)),
         Drain::MostExhaustedInOutage(after_s) => {
             format!("mostly exhausted, the rest drains {}", after(after_s))
@@ -180,21 +200,10 @@ fn past_the_axis(sr: &Series<'_>, end_s: f64) -> Option<String> {
             format!("gone {}, partly by exhaustion", after(after_s))
         }
         Drain::AllExhaustedInOutage => "every delivery exhausted in the outage".to_string(),
-        Drain::NotDrained if outage_s > 0 => format!(
+        _ => format!(
             "not drained {}",
             after(simulated - f64::from(summary.outage_end_s))
         ),
-        Drain::NoOutage => format!(
-            "drains {} after the start",
-            format(
-                summary
-                    .drained_at_s
-                    .map_or(simulated, |at| f64::from(at + 1))
-            )
-        ),
-        Drain::NotDrained | Drain::NeverCatchesUp => {
-            format!("not drained {} after the start", format(simulated))
-        }
     };
     Some(format!("{ending}, past the axis"))
 }

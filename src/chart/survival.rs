@@ -147,9 +147,13 @@ fn cliff_text(series: &Series, headroom: &[f64]) -> String {
     let outcomes: Vec<Outcome> = outcomes.collect();
     let none = outcomes.iter().all(|o| *o != Outcome::Collapsed);
     let every = outcomes.iter().all(|o| *o == Outcome::Collapsed);
-    // The highest headroom (rows in the axis' order, lowest first) with a collapsed cell.
+    // The highest headroom (rows in the axis' order, lowest first) with a collapsed cell,
+    // where every row under it has one too: a map whose low rows recover but a higher one
+    // collapses has no cliff "only at and below".
+    let collapses = |row: &Vec<Cell>| row.iter().any(|cell| cell.outcome == Outcome::Collapsed);
     let highest_collapsing = (series.cells.iter())
-        .rposition(|row| row.iter().any(|cell| cell.outcome == Outcome::Collapsed))
+        .rposition(collapses)
+        .filter(|&row| series.cells[..row].iter().all(collapses))
         .and_then(|row| headroom.get(row).map(|h| (row, *h)));
     match (none, every, complete) {
         (true, _, true) => "no cliff (no cell collapses)".to_string(),
@@ -402,6 +406,10 @@ fn outcome_words(cell: &Cell) -> String {
             "recovers in {}",
             format_duration(cell.recovery_s.unwrap_or(0.0))
         ),
+        Outcome::Slow if cell.exhausted_share > 0.0 => format!(
+            "recovers slowly, {} exhausted",
+            crate::report::whole_percent(cell.exhausted_share * 100.0)
+        ),
         Outcome::Slow => "recovers slowly".to_string(),
         Outcome::Collapsed => "collapses".to_string(),
     }
@@ -653,6 +661,12 @@ mod tests {
         map.series[0].cells[1][4].outcome = Outcome::Collapsed;
         let second = crate::number_text::multiple(map.headroom[1]);
         assert!(legend(&map).ends_with(&format!(": cliff only at {second}× and below")));
+        // A lower row recovering everywhere under one that collapses: a cliff, with no
+        // "only … and below".
+        for cell in map.series[0].cells[0].iter_mut() {
+            cell.outcome = Outcome::Recovers;
+        }
+        assert!(legend(&map).ends_with(": cliff"), "{}", legend(&map));
         // Every row collapsing somewhere: a cliff, with no "only".
         for row in map.series[0].cells.iter_mut() {
             row[5].outcome = Outcome::Collapsed;

@@ -44,7 +44,7 @@ fn survives(boundary: Option<f64>, row: &[Cell], outages_s: &[f64]) -> String {
         Some((cell, &outage)) => format!(
             "{slowly}, though from {} most deliveries run out of attempts ({} exhausted)",
             format_duration(outage),
-            over_half_percent(cell.exhausted_share)
+            crate::report::most_percent(cell.exhausted_share * 100.0)
         ),
         None => slowly,
     }
@@ -61,16 +61,6 @@ pub(super) struct Own<'a> {
 /// goodput (the same storm read "1%" there and "0.8%" here).
 fn percent(share: f64) -> String {
     crate::report::whole_percent(share * 100.0)
-}
-
-/// A share over a half, with the decimals it takes to read over 50% ("most … (50%
-/// exhausted)" read as a contradiction: outside product review); "over 50%" past three.
-fn over_half_percent(share: f64) -> String {
-    let percent = share * 100.0;
-    (0..=3)
-        .map(|decimals| format!("{percent:.decimals$}"))
-        .find(|text| text.parse::<f64>().is_ok_and(|shown| shown > 50.0))
-        .map_or_else(|| "over 50%".to_string(), |text| format!("{text}%"))
 }
 
 /// "Your scenario (an outage of 10 min at 3.00× headroom) collapses: …": the outcome of your

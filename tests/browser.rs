@@ -617,6 +617,16 @@ fn presets_state_and_exports_through_the_js_api() {
     assert_eq!(notices.length(), 1);
     let settings = js_sys::Reflect::get(&decoded, &"settings".into()).unwrap();
     assert_eq!(encode_state(settings).unwrap(), "base=1m");
+    // A hash that is no string is refused by name: it read as an empty link, the defaults
+    // without a notice.
+    let err: js_sys::Error = decode_state(JsValue::from(5))
+        .unwrap_err()
+        .dyn_into()
+        .unwrap();
+    assert_eq!(
+        String::from(err.message()),
+        "hash must be text (a string), got 5"
+    );
     // A key that is no setting is refused by name: a link would drop it without a word.
     let err: js_sys::Error = encode_state(params(r#"{"base": "1m", "giveUp": "2h"}"#))
         .unwrap_err()

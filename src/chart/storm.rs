@@ -162,19 +162,20 @@ fn end_s(series: &[Series<'_>]) -> f64 {
 /// caption says it: "drains at 4 h 20 min" beside a caption's "never drains by delivery … gone 4 h
 /// 10 min after recovery" read as two answers (outside product review).
 fn past_the_axis(sr: &Series<'_>, end_s: f64) -> Option<String> {
-    if series_end_s(sr) <= end_s {
-        return None;
-    }
     let summary = &sr.report.summary;
     let simulated = f64::from(summary.horizon_s);
     let format = crate::duration::format_duration;
-    // Without an outage a storm drains at once (second 0) and may peak hours later: the peak
-    // is what runs off the axis.
+    // What is past the axis, if anything: the drain (or the simulation's end undrained), else,
+    // without an outage (drained at once, at second 0), the peak minute (its end), which can
+    // come hours later. A series whose wanted end is past the axis only by its margin has
+    // nothing past it ("peaks in minute 120, past the axis" of a peak drawn: outside review).
     if summary.drained_at_s.map_or(simulated, f64::from) <= end_s {
-        return Some(format!(
-            "peaks in minute {}, past the axis",
-            crate::number_text::format_count(f64::from(summary.peak_minute))
-        ));
+        return (f64::from(summary.peak_minute) * 60.0 > end_s).then(|| {
+            format!(
+                "peaks in minute {}, past the axis",
+                crate::number_text::format_count(f64::from(summary.peak_minute))
+            )
+        });
     }
     let outage_s = sr.scenario.outage.1;
     let after = |after_s: f64| {
@@ -816,6 +817,29 @@ mod tests {
                 assert_eq!(past, None);
             }
         }
+    }
+
+    /// A series whose drain and peak are drawn has nothing past the axis, though the end it
+    /// wants (1.15 times its drain) is: "peaks in minute 120, past the axis" was said of a peak
+    /// and a drain both drawn (outside review). An axis short of its drain says it.
+    #[test]
+    fn only_what_runs_off_the_axis_is_said_past_it() {
+        let spec = crate::storm::Spec {
+            capacity_per_s: 1_000.0,
+            ..crate::storm::Spec::article_fixed()
+        };
+        with_one_storm(spec, |one| {
+            let summary = &one[0].report.summary;
+            let drained = f64::from(summary.drained_at_s.unwrap());
+            let drawn = drained.max(f64::from(summary.peak_minute) * 60.0) + 1.0;
+            assert!(series_end_s(&one[0]) > drawn, "the margin is past the axis");
+            assert_eq!(past_the_axis(&one[0], drawn), None);
+            let short = past_the_axis(&one[0], drained - 1.0).unwrap();
+            assert!(
+                short.starts_with("drains ") && short.ends_with(" after recovery, past the axis"),
+                "{short}"
+            );
+        });
     }
 
     /// The storm of `spec` alone, 900 × 420, labelled as the article's fixed interval.

@@ -24,7 +24,9 @@ fn view(value: &JsValue) -> Result<View, JsValue> {
 pub fn decode_state(
     #[wasm_bindgen(unchecked_param_type = "string")] hash: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let hash = hash.as_string().unwrap_or_default();
+    // A hash that is no string is refused by name: `decodeState(5)` read as an empty link,
+    // the defaults with no notice (outside review of the JS API).
+    let hash = text("hash", &hash)?;
     to_js(&page::resolve(page::decode_hash(&hash)))
 }
 

@@ -59,6 +59,16 @@ fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
     within.into_iter().step_by(step).collect()
 }
 
+/// `ticks` with the axis' `start` first where no tick is near it: a floor of 250 ms (a schedule of
+/// milliseconds) is no round duration, and its "≤" went unsaid, the lag line along an
+/// unlabelled floor (outside review).
+fn with_start(start: f64, mut ticks: Vec<f64>) -> Vec<f64> {
+    if ticks.first().is_none_or(|first| *first > start * 1.5) {
+        ticks.insert(0, start);
+    }
+    ticks
+}
+
 /// Draws `chart` filling `area`.
 ///
 /// # Example
@@ -264,7 +274,10 @@ fn axes<DB: DrawingBackend>(
     let (floor, y_end) = (plot.y_range().start, plot.y_range().end);
     let grid = theme.grid.stroke_width(stroke(1.0, s));
     let (width, height) = area.dim_in_pixel();
-    for t in log_ticks(x_start, x_end, tick_count(f64::from(width), s, 80.0)) {
+    for t in with_start(
+        x_start,
+        log_ticks(x_start, x_end, tick_count(f64::from(width), s, 80.0)),
+    ) {
         line(plot, vec![(t, floor), (t, y_end)], grid)?;
         let (x, y) = plot.backend_coord(&(t, floor));
         area.draw(&Text::new(
@@ -274,7 +287,10 @@ fn axes<DB: DrawingBackend>(
         ))
         .map_err(drawing_error)?;
     }
-    for t in log_ticks(floor, y_end, tick_count(f64::from(height), s, 40.0)) {
+    for t in with_start(
+        floor,
+        log_ticks(floor, y_end, tick_count(f64::from(height), s, 40.0)),
+    ) {
         line(plot, vec![(x_start, t), (x_end, t)], grid)?;
         let (x, y) = plot.backend_coord(&(x_start, t));
         // At or under the floor: a lag of exactly the floor's 1 min is drawn there too (it read
@@ -928,6 +944,27 @@ mod tests {
                 ),
             }
         }
+    }
+
+    /// A floor that is no round duration (a schedule of milliseconds starts its axes at 200
+    /// ms) went unlabelled, the lag line running along it: both axes name where they start.
+    #[test]
+    fn both_axes_name_their_start() {
+        let mut settings = Settings::default();
+        for (key, value) in [("mode", "none"), ("gaps", "5ms,20ms,100ms,250ms")] {
+            settings.set(key, value);
+        }
+        let chart = staleness_chart(&settings).unwrap();
+        let ((x_start, _), (floor, _)) = extent(&chart);
+        assert!(!NICE_SECONDS.contains(&floor), "{floor}");
+        let labels = crate::chart::svg_read::labels(&svg_of(&chart, (700, 400)));
+        let tick = super::super::time_tick(floor, super::super::TickUnit::Natural);
+        assert!(
+            labels.iter().any(|l| l.text == format!("≤ {tick}")),
+            "no floor label"
+        );
+        let start = super::super::time_tick(x_start, super::super::TickUnit::Natural);
+        assert!(labels.iter().any(|l| l.text == start), "no start label");
     }
 
     /// A tolerance under the lag axis' floor (`≤ 1 min`) was drawn below the plot, its label

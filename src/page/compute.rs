@@ -399,7 +399,8 @@ fn cap_for_the_deadline(settings: &Settings) -> Option<String> {
                 valid,
                 ..
             }) => format!(
-                "No cap makes these attempts give up at a {deadline} deadline: it must be {valid}."
+                "No cap makes these attempts give up at a {deadline} deadline: the deadline \
+                 must be {valid}."
             ),
             Err(_) => return None,
         },
@@ -663,8 +664,8 @@ mod tests {
         let short = facts(&[("multiplier", "2"), ("cap", "1h"), ("attempts", "10")]);
         assert_eq!(
             short.last().unwrap(),
-            "No cap makes these attempts give up at a 24 h deadline: it must be at most 4 h 15 \
-             min 30 s, what 10 attempts reach with a 30 s base and ×2 even uncapped (or more \
+            "No cap makes these attempts give up at a 24 h deadline: the deadline must be at most \
+             4 h 15 min 30 s, what 10 attempts reach with a 30 s base and ×2 even uncapped (or more \
              attempts or a larger base or multiplier)."
         );
         // Another field's refusal is not the deadline's: no fact (it read "No cap … at a 24 h

@@ -198,6 +198,20 @@ fn a_fluid_map_of_too_many_attempts_names_attempts_and_the_most_it_takes() {
                 .and_then(|rest| rest.split(' ').next())
                 .and_then(|n| n.parse().ok())
                 .unwrap_or_else(|| panic!("no count: {refused}"));
+            // What one more attempt does, with its count said once ("with 14 attempts its
+            // cells are for 14 attempts with …" read twice).
+            let past = "which its cells pass at one attempt more (";
+            assert!(valid.contains(past), "{refused}");
+            assert_eq!(
+                valid.matches(&format!("{} attempts", most + 1)).count(),
+                1,
+                "{refused}"
+            );
+            let most: u32 = valid
+                .strip_prefix("at most ")
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("no count: {refused}"));
             let plan = Plan::new(&with(most), small.clone(), engine).unwrap();
             plan.check_cells().unwrap();
             let one_more = Plan::new(&with(most + 1), small.clone(), engine).unwrap_err();

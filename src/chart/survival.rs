@@ -396,22 +396,19 @@ fn staircase<DB: DrawingBackend>(
 /// the deliveries that ran out of attempts on the way, as the caption says them ("recovers in
 /// 5 s" on a green cell, with 14% of the deliveries lost, read as safe: outside product review).
 fn outcome_words(cell: &Cell) -> String {
-    match cell.outcome {
-        Outcome::Recovers if cell.exhausted_share > 0.0 => format!(
-            "recovers in {}, {} exhausted",
-            format_duration(cell.recovery_s.unwrap_or(0.0)),
-            crate::report::whole_percent(cell.exhausted_share * 100.0)
-        ),
+    let words = match cell.outcome {
         Outcome::Recovers => format!(
             "recovers in {}",
             format_duration(cell.recovery_s.unwrap_or(0.0))
         ),
-        Outcome::Slow if cell.exhausted_share > 0.0 => format!(
-            "recovers slowly, {} exhausted",
-            crate::report::whole_percent(cell.exhausted_share * 100.0)
-        ),
         Outcome::Slow => "recovers slowly".to_string(),
-        Outcome::Collapsed => "collapses".to_string(),
+        Outcome::Collapsed => return "collapses".to_string(),
+    };
+    if cell.exhausted_share > 0.0 {
+        let share = crate::report::whole_percent(cell.exhausted_share * 100.0);
+        format!("{words}, {share} exhausted")
+    } else {
+        words
     }
 }
 
@@ -611,6 +608,28 @@ mod tests {
         map.series[0].cells[2][3].exhausted_share = 0.51;
         // Two cells of three strokes, and the swatch's diagonal.
         assert_eq!(drawn(&map), (true, 2 * 3 + 1));
+    }
+
+    /// The mark names the deliveries exhausted beside a recovery, slow or not: "recovers in 5 s"
+    /// on a green cell read as safe with 14% of them lost. A collapse says only that.
+    #[test]
+    fn the_marks_words_name_the_exhausted_share() {
+        let mut cell = map((4, 3)).series[0].cells[0][0];
+        for (outcome, recovery_s, share, words) in [
+            (
+                Outcome::Recovers,
+                Some(5.0),
+                0.14,
+                "recovers in 5 s, 14% exhausted",
+            ),
+            (Outcome::Recovers, Some(5.0), 0.0, "recovers in 5 s"),
+            (Outcome::Slow, None, 0.2, "recovers slowly, 20% exhausted"),
+            (Outcome::Slow, None, 0.0, "recovers slowly"),
+            (Outcome::Collapsed, None, 0.9, "collapses"),
+        ] {
+            (cell.outcome, cell.recovery_s, cell.exhausted_share) = (outcome, recovery_s, share);
+            assert_eq!(outcome_words(&cell), words);
+        }
     }
 
     /// A policy under which no cell collapses (the page's "+ 10% budget") has its boundary

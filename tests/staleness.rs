@@ -274,6 +274,7 @@ fn the_report_json_contract() {
         "tolerance_s",
         "longest_delivered_outage_s",
         "all_fresh_up_to_s",
+        "max_lag_s",
         "max_recovery_lag_s",
         "method",
         "samples",

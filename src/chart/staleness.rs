@@ -130,38 +130,75 @@ pub fn draw<DB: DrawingBackend>(
     let fill = exhausted_fill(&theme);
     shade(&mut plot, (exhausted_from, x_end), (floor, y_end), fill)?;
     curves(&mut plot, chart, &theme, s)?;
-    let tolerance_drawn = match chart.report.tolerance_s {
-        Some(t) => Some(tolerance(&mut plot, (t, x_end), &theme, s)?),
-        None => None,
-    };
+    let references = references(chart, &theme);
+    for reference in &references {
+        reference_line(&mut plot, reference, s)?;
+    }
     if let Some((read, lines)) = read {
         read_off(&mut plot, area, read, lines, &theme, s)?;
     }
-    // Over the read-off's line, which crossed its words.
-    if let Some((t, drawn)) = tolerance_drawn {
-        tolerance_label(
-            &plot,
-            area,
-            (t, drawn),
-            &drawn_lines(&plot, chart),
-            &theme,
-            s,
-        )?;
+    // Over the read-off's line, which crossed their words; each off the labels before it.
+    let lines = drawn_lines(&plot, chart);
+    let mut taken = Vec::new();
+    for reference in &references {
+        let label = reference_label(&plot, area, reference, &lines, &taken, &theme, s)?;
+        taken.push(label);
     }
     legend.draw(area)
 }
 
-/// How far above the highest age or lag drawn a tolerance may lie and still stretch the time
-/// axis to it: past that it is drawn on the axis' top, off the scale (a 6 h tolerance beside a
-/// schedule that gives up within seconds left the curves in the plot's bottom fifth: outside
-/// review).
-const TOLERANCE_ON_SCALE: f64 = 8.0;
+/// A level the curves are read against, drawn across the plot and named along it: the
+/// tolerance (an event older arrives stale) and the acceptable delay after recovery (a later
+/// delivery arrives too late: the lag the suggestion serves).
+struct Reference {
+    /// The level, seconds.
+    value: f64,
+    /// Its words while on the axis, and its words past the axis' top.
+    on_scale: String,
+    off_scale: String,
+    colour: RGBColor,
+    /// Its dashes and gaps, pixels at scale 1.
+    dashes: (f64, f64),
+}
+
+/// The chart's [`Reference`]s: the tolerance, then the acceptable delay (given only with one).
+fn references(chart: &StalenessChart, theme: &Theme) -> Vec<Reference> {
+    let tolerance = chart.report.tolerance_s.map(|t| Reference {
+        value: t,
+        on_scale: format!("tolerance {}: older arrives stale", format_duration(t)),
+        off_scale: format!(
+            "tolerance {}, off the scale: every delivery drawn is fresh",
+            format_duration(t)
+        ),
+        colour: theme.alert,
+        dashes: (6.0, 4.0),
+    });
+    // Grey and in longer dashes: the lag's own blue is its curves' (and, dashed, its 95th
+    // percentile's) colour.
+    let max_lag = chart.report.max_lag_s.map(|r| Reference {
+        value: r,
+        on_scale: format!("acceptable delay {} after recovery", format_duration(r)),
+        off_scale: format!(
+            "acceptable delay {}, off the scale: every lag drawn is within it",
+            format_duration(r)
+        ),
+        colour: theme.muted,
+        dashes: (12.0, 4.0),
+    });
+    tolerance.into_iter().chain(max_lag).collect()
+}
+
+/// How far above the highest age or lag drawn a tolerance (or an acceptable delay) may lie and
+/// still stretch the time axis to it: past that it is drawn on the axis' top, off the scale (a
+/// 6 h tolerance beside a schedule that gives up within seconds left the curves in the plot's
+/// bottom fifth: outside review).
+const ON_SCALE: f64 = 8.0;
 
 /// Both axes' ranges. The outages from the shortest drawn (a minute, or less for a schedule
 /// that gives up within ten: see [`crate::staleness::curve_outages`]) to the longest. The
 /// times from the same floor (a lag under it, delivered at recovery or soon after, sits on it
 /// rather than diving toward zero at every retry) to twice the highest age or lag drawn (or
-/// the tolerance, unless it is more than [`TOLERANCE_ON_SCALE`] times that highest), at
+/// the tolerance or the acceptable delay, unless more than [`ON_SCALE`] times that highest), at
 /// least ten times the floor (ten minutes from the usual one-minute floor).
 fn extent(chart: &StalenessChart) -> ((f64, f64), (f64, f64)) {
     let first = |curve: &StalenessCurve| curve.points.first().map_or(60.0, |p| p.outage_s);
@@ -193,10 +230,12 @@ fn extent(chart: &StalenessChart) -> ((f64, f64), (f64, f64)) {
             .fold(floor, f64::max)
     };
     let drawn_top = highest(&chart.mine).max(chart.compared.as_ref().map_or(0.0, highest));
-    let tolerance = (chart.report.tolerance_s)
-        .filter(|t| *t <= drawn_top * TOLERANCE_ON_SCALE)
-        .unwrap_or(0.0);
-    let y_end = (drawn_top.max(tolerance) * 2.0).max(floor * 10.0);
+    let reference = [chart.report.tolerance_s, chart.report.max_lag_s]
+        .into_iter()
+        .flatten()
+        .filter(|t| *t <= drawn_top * ON_SCALE)
+        .fold(0.0, f64::max);
+    let y_end = (drawn_top.max(reference) * 2.0).max(floor * 10.0);
     ((x_start, x_end), (floor, y_end))
 }
 
@@ -377,26 +416,32 @@ fn bands<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The tolerance `t`: a dashed line across to `x_end`; returns `t` and the time it is drawn at.
-fn tolerance<DB: DrawingBackend>(
+/// `reference`'s dashed line across the plot. One under the axis' floor (`≤ 1 min`) is drawn
+/// on it, as every lag under it is: its label was written below the plot, among the outage
+/// axis' ticks. One far above every age drawn is drawn on the axis' top (see [`extent`]), its
+/// label saying so.
+fn reference_line<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
-    (t, x_end): (f64, f64),
-    theme: &Theme,
+    reference: &Reference,
     s: f64,
-) -> Result<(f64, f64), Error> {
-    let style = theme.alert.stroke_width(stroke(1.5, s));
-    // A tolerance under the axis' floor (`≤ 1 min`) is drawn on it, as every lag under it is:
-    // its label was written below the plot, among the outage axis' ticks. One far above every
-    // age drawn is drawn on the axis' top (see [`extent`]), its label saying so.
-    let drawn = t.clamp(plot.y_range().start, plot.y_range().end);
-    let x_start = plot.x_range().start;
+) -> Result<(), Error> {
+    let style = reference.colour.stroke_width(stroke(1.5, s));
+    let drawn = reference.drawn(plot);
+    let (x_start, x_end) = (plot.x_range().start, plot.x_range().end);
+    let (dash, gap) = reference.dashes;
     dashed_line(
         plot,
         vec![(x_start, drawn), (x_end, drawn)],
-        (6.0 * s, 4.0 * s),
+        (dash * s, gap * s),
         style,
-    )?;
-    Ok((t, drawn))
+    )
+}
+
+impl Reference {
+    /// The time its line is drawn at: its value, within the axis.
+    fn drawn<DB: DrawingBackend>(&self, plot: &LogPlot<'_, DB>) -> f64 {
+        self.value.clamp(plot.y_range().start, plot.y_range().end)
+    }
 }
 
 /// The first event's lines as drawn ([`curves`]), in pixels: what a label must not cover.
@@ -442,69 +487,89 @@ fn covered(lines: &[Vec<(f64, f64)>], (left, top, right, bottom): (f64, f64, f64
     count
 }
 
-/// The tolerance's line (`t`, drawn at `drawn`) named along it: above it at its left, unless
-/// that covers more of the first event's `lines` than below it, or at its right end (the
-/// label's box hid the age line of Svix's schedule from 5 to 12 min: outside review).
-fn tolerance_label<DB: DrawingBackend>(
+/// A label's box in pixels: `(left, top, right, bottom)`.
+type LabelBox = (f64, f64, f64, f64);
+
+/// `reference`'s line named along it: above it at its left, unless that covers more of the
+/// first event's `lines` than below it, or at its right end (the tolerance's box hid the age
+/// line of Svix's schedule from 5 to 12 min: outside review); never over a label `taken`
+/// before it while another place is free. Returns its box.
+fn reference_label<DB: DrawingBackend>(
     plot: &LogPlot<'_, DB>,
     area: &DrawingArea<DB, Shift>,
-    (t, drawn): (f64, f64),
+    reference: &Reference,
     lines: &[Vec<(f64, f64)>],
+    taken: &[LabelBox],
     theme: &Theme,
     s: f64,
-) -> Result<(), Error> {
+) -> Result<LabelBox, Error> {
+    let drawn = reference.drawn(plot);
     let (x_start, x_end) = (plot.x_range().start, plot.x_range().end);
     let (x, y) = plot.backend_coord(&(x_start, drawn));
     let right_end = f64::from(plot.backend_coord(&(x_end, drawn)).0);
     let plot_top = f64::from(plot.backend_coord(&(x_start, plot.y_range().end)).1);
     let plot_bottom = f64::from(plot.backend_coord(&(x_start, plot.y_range().start)).1);
-    let text = if t > plot.y_range().end {
-        format!(
-            "tolerance {}, off the scale: every delivery drawn is fresh",
-            format_duration(t)
-        )
+    let text = if reference.value > plot.y_range().end {
+        reference.off_scale.clone()
     } else {
-        format!("tolerance {}: older arrives stale", format_duration(t))
+        reference.on_scale.clone()
     };
-    let style = font(11.0, s, theme.alert).pos(Pos::new(HPos::Left, VPos::Bottom));
+    let style = font(11.0, s, reference.colour).pos(Pos::new(HPos::Left, VPos::Bottom));
     let (width, height) = super::text_size(area, &text, &style);
     let pad = 2.0 * s;
     // Above the line or below it, within the plot (not into the read-off's band); at its left
-    // or its right end. The first of the fewest covered, in that order.
+    // or its right end. The first of the fewest covered, in that order. Where those are all
+    // taken (two levels a few pixels apart), stacked on a label taken, above it or below.
     let (above, below) = (f64::from(y) - 4.0 * s, f64::from(y) + 4.0 * s + height);
+    let stacked = taken
+        .iter()
+        .flat_map(|&(_, top, _, bottom)| [top - pad, bottom + height + pad]);
     let bottoms = [above, below]
         .into_iter()
-        .filter(|b| b - height - pad >= plot_top && b + pad <= plot_bottom);
+        .map(|b| (false, b))
+        .chain(stacked.map(|b| (true, b)))
+        .filter(|(_, b)| b - height - pad >= plot_top && b + pad <= plot_bottom);
     let lefts = [f64::from(x) + 6.0 * s, right_end - 6.0 * s - width];
-    let candidates: Vec<(f64, f64)> = bottoms
-        .flat_map(|bottom| lefts.map(|left| (left, bottom)))
+    let candidates: Vec<(bool, (f64, f64))> = bottoms
+        .flat_map(|(stacked, bottom)| lefts.map(|left| (stacked, (left, bottom))))
         .collect();
-    let (left, bottom) = candidates
+    let boxed = |(left, bottom): (f64, f64)| {
+        (
+            left - pad,
+            bottom - height - pad,
+            left + width + pad,
+            bottom + pad,
+        )
+    };
+    let overlaps = |(l, t, r, b): LabelBox| {
+        taken
+            .iter()
+            .any(|&(tl, tt, tr, tb)| l < tr && tl < r && t < tb && tt < b)
+    };
+    let place = candidates
         .iter()
         .copied()
-        .min_by_key(|&(left, bottom)| {
-            covered(
-                lines,
-                (
-                    left - pad,
-                    bottom - height - pad,
-                    left + width + pad,
-                    bottom + pad,
-                ),
-            )
-        })
-        .unwrap_or((lefts[0], below));
+        .min_by_key(|&(stacked, at)| (overlaps(boxed(at)), stacked, covered(lines, boxed(at))))
+        .map_or((lefts[0], below), |(_, at)| at);
+    let label = boxed(place);
+    // Words over words read as neither: a label with no free place is left out (two levels
+    // on one line on a phone's plot).
+    if overlaps(label) {
+        return Ok(label);
+    }
     // On the page's background, as the read-off: on the floor the curves start under it.
     area.draw(&Rectangle::new(
         [
-            ((left - pad) as i32, (bottom - height - pad) as i32),
-            ((left + width + pad) as i32, (bottom + pad) as i32),
+            (label.0 as i32, label.1 as i32),
+            (label.2 as i32, label.3 as i32),
         ],
         theme.background.mix(0.85).filled(),
     ))
     .map_err(drawing_error)?;
+    let (left, bottom) = place;
     area.draw(&Text::new(text, (left as i32, bottom as i32), style))
-        .map_err(drawing_error)
+        .map_err(drawing_error)?;
+    Ok(label)
 }
 
 /// The read-off's sentence as drawn: its lines, the widest line's width and the band they take
@@ -942,6 +1007,66 @@ mod tests {
                         .all(|t| t.ends_with(" s") || t.ends_with(" ms")),
                     "{tolerance}: the time axis reaches past a minute: {ticks:?}"
                 ),
+            }
+        }
+    }
+
+    /// The acceptable delay after recovery (`max-lag`) served the findings but was not drawn:
+    /// it is a line at its level, named there, beside the tolerance's; without a tolerance it
+    /// applies to nothing and is neither in the report nor drawn.
+    #[test]
+    fn the_acceptable_delay_is_drawn_at_its_level() {
+        let mut settings = Settings::default();
+        settings.set("mode", "none");
+        let chart = staleness_chart(&settings).unwrap();
+        assert_eq!(chart.report.max_lag_s, Some(3_600.0));
+        let labels = crate::chart::svg_read::labels(&svg_of(&chart, (900, 520)));
+        let delay = (labels.iter())
+            .find(|l| l.text == "acceptable delay 1 h after recovery")
+            .expect("the delay's label");
+        // The time axis' tick, left of the plot (the outage axis has one too).
+        let tick = (labels.iter())
+            .find(|l| l.text == "1 h" && l.rect.2 < 70.0)
+            .expect("the 1 h tick");
+        // Named just above or just below its line, which runs through the tick's middle.
+        let line = (tick.rect.1 + tick.rect.3) / 2.0;
+        let off = (line - delay.rect.3).max(delay.rect.1 - line);
+        assert!(
+            (0.0..12.0).contains(&off),
+            "the label {:?} is not along the line at {line}",
+            delay.rect
+        );
+        settings.set("tolerance", "");
+        let chart = staleness_chart(&settings).unwrap();
+        assert_eq!(chart.report.max_lag_s, None);
+        let svg = svg_of(&chart, (900, 520));
+        assert!(!svg.contains("acceptable delay"));
+    }
+
+    /// The tolerance and the acceptable delay at one level, or near, are each named where the
+    /// other's words are not, on a phone's plot too.
+    #[test]
+    fn the_tolerance_and_the_delay_are_named_apart() {
+        for (tolerance, max_lag) in [("6h", "6h"), ("2h", "2h"), ("1h", "80min"), ("6h", "1h")] {
+            let mut settings = Settings::default();
+            settings.set("tolerance", tolerance);
+            settings.set("max-lag", max_lag);
+            let chart = staleness_chart(&settings).unwrap();
+            for size in [(390, 420), (900, 520)] {
+                let labels = crate::chart::svg_read::labels(&svg_of(&chart, size));
+                let find = |start: &str| {
+                    labels
+                        .iter()
+                        .find(|l| l.text.starts_with(start))
+                        .unwrap_or_else(|| panic!("{tolerance}, {max_lag}, {size:?}: no {start}"))
+                };
+                let (t, r) = (find("tolerance "), find("acceptable delay "));
+                assert!(
+                    !t.overlaps(r),
+                    "{tolerance}, {max_lag}, {size:?}: {:?} over {:?}",
+                    t.rect,
+                    r.rect
+                );
             }
         }
     }

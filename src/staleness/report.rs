@@ -17,6 +17,9 @@ pub struct StalenessReport {
     pub give_up_s: f64,
     /// The tolerance, seconds, or `null`.
     pub tolerance_s: Option<f64>,
+    /// With a tolerance: the acceptable delay after recovery (`--max-lag`, the lag the
+    /// suggestion serves), seconds; `null` without one.
+    pub max_lag_s: Option<f64>,
     /// The longest outage whose first event is still delivered (under jitter, in 95% of
     /// schedules).
     pub longest_delivered_outage_s: f64,
@@ -80,6 +83,7 @@ impl StalenessReport {
         Ok(StalenessReport {
             give_up_s: question.give_up_s(),
             tolerance_s: question.tolerance_s(),
+            max_lag_s,
             longest_delivered_outage_s: answers.longest_delivered_outage_s,
             all_fresh_up_to_s: answers.all_fresh_up_to_s,
             max_recovery_lag_s: question.max_recovery_lag_s(),

@@ -1391,6 +1391,11 @@ give_up_s: number,
  */
 tolerance_s: number | null,
 /**
+ * With a tolerance: the acceptable delay after recovery (`--max-lag`, the lag the
+ * suggestion serves), seconds; `null` without one.
+ */
+max_lag_s: number | null,
+/**
  * The longest outage whose first event is still delivered (under jitter, in 95% of
  * schedules).
  */

@@ -269,14 +269,28 @@ pub fn format_limit(limit: f64, given: f64) -> (String, String) {
 /// -600), else the number of seconds given (`NaN`, `inf`).
 pub(crate) fn refused_duration(seconds: f64) -> String {
     if seconds.is_finite() && seconds >= 0.0 {
-        // As it reads back: rounded, 3601 s read "got 1 h" beside "from 1 s to 1 h".
-        format_unrounded(seconds)
+        // As it reads back: rounded, 3601 s read "got 1 h" beside "from 1 s to 1 h". Closer
+        // than [`format_unrounded`]'s relative 1e-9: 3600.0000001 s read "got 1 h" too (outside
+        // review); such a value is written in plain seconds, as given.
+        reads_back_exactly(seconds)
     } else if seconds < 0.0 && seconds > -1e15 {
-        format!("-{}", format_unrounded(-seconds))
+        format!("-{}", reads_back_exactly(-seconds))
     } else if seconds.abs() >= 1e15 && seconds.is_finite() {
         format!("{seconds:e}")
     } else {
         seconds.to_string()
+    }
+}
+
+/// `seconds` (0 or more) as [`format_unrounded`] writes it where that reads back as the value
+/// (within rounding), else in plain seconds as given.
+fn reads_back_exactly(seconds: f64) -> String {
+    let text = format_unrounded(seconds);
+    match parse_duration("value", &text) {
+        Ok(back) if (back - seconds).abs() <= 1e-15 * seconds => text,
+        // Thousands of years past every limit need no exact digits (1e300 s, as written).
+        _ if seconds >= 1e12 => text,
+        _ => format!("{seconds} s"),
     }
 }
 
@@ -502,6 +516,12 @@ mod tests {
         assert_eq!(refused_duration(f64::NAN), "NaN");
         assert_eq!(refused_duration(f64::INFINITY), "inf");
         assert_eq!(refused_duration(-1e300), "-1e300");
+        // Past a limit by less than the rounding of its written form: never "got 1 h" beside
+        // "to 1 h".
+        assert_eq!(refused_duration(3_600.000_000_1), "3600.0000001 s");
+        assert_eq!(refused_duration(86_400.000_001), "86400.000001 s");
+        assert_eq!(refused_duration(-3_600.000_000_1), "-3600.0000001 s");
+        assert_eq!(refused_duration(0.3), "300 ms");
     }
 
     #[test]

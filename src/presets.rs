@@ -97,7 +97,7 @@ pub fn presets() -> Vec<Preset> {
             name: "aws-sdk-standard",
             title: "AWS SDK standard retry mode",
             source: "https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html",
-            note: "full jitter, 1 s base, ×2, 20 s cap, 3 attempts (plus a client-side retry quota: in a storm, --retry-quota aws)",
+            note: "full jitter, 1 s base, ×2, 20 s cap, 3 attempts (plus a client-side retry quota, which the storm models as its retry quota aws)",
             policy: formula(1.0, 2.0, 20.0, 3),
             jitter: Jitter::Full,
         },

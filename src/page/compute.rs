@@ -218,6 +218,16 @@ fn storm_error(error: Error, settings: &Settings) -> PageError {
     }
 }
 
+/// A compared storm refused where yours ran (for its work: the fixed 30 s interval's retries
+/// outnumber a decorrelated schedule's): named as the comparison, with the switch that leaves
+/// it out. It read as a refusal of your arrivals, which your storm had just simulated.
+fn compared_storm_error(error: &Error, label: &str) -> PageError {
+    PageError::general(format!(
+        "the compared storm \"{label}\" is more work than the core does: {error}; or untick \
+         \"Compare with a fixed 30 s interval\" (storm-compare=false) to draw your policy alone"
+    ))
+}
+
 /// The costly step of `view`. `memo` keeps recent storms: a policy slider re-simulates your
 /// policy but not the fixed-interval comparison.
 pub fn compute(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed, PageError> {
@@ -250,12 +260,16 @@ fn computed(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed
                 .and_then(|scenarios| {
                     scenarios
                         .iter()
-                        .map(|(_, scenario, engine)| {
+                        .enumerate()
+                        .map(|(i, (label, scenario, engine))| {
                             memo.simulate(scenario, *engine)
                                 .map(|report| report.for_chart(CHART_MINUTES))
+                                .map_err(|error| match i {
+                                    0 => storm_error(error, settings),
+                                    _ => compared_storm_error(&error, label),
+                                })
                         })
                         .collect::<Result<_, _>>()
-                        .map_err(|error| storm_error(error, settings))
                 })?,
         },
         View::Staleness => Computed::Staleness {
@@ -867,6 +881,30 @@ mod tests {
         settings.set("pause", "false");
         let caption = caption_of(&settings);
         assert!(!caption.contains("the same storm"), "{caption}");
+    }
+
+    /// A comparison past the discrete engine's work where your storm runs (decorrelated jitter
+    /// retries less than the fixed 30 s interval) was refused as your arrivals: it is named as
+    /// the comparison, with the switch that leaves it out.
+    #[test]
+    fn a_compared_storm_past_the_limit_is_named_as_the_comparison() {
+        let error = storm_with(&[
+            ("arrivals", "30000/min"),
+            ("engine", "discrete"),
+            ("mode", "decorrelated"),
+            ("outage", "2h"),
+        ]);
+        assert_eq!(error.setting, None, "{}", error.message);
+        assert!(
+            error
+                .message
+                .starts_with("the compared storm \"fixed 30 s\" is more work than the core does: ")
+                && error
+                    .message
+                    .ends_with("(storm-compare=false) to draw your policy alone"),
+            "{}",
+            error.message
+        );
     }
 
     /// The discrete engine's work limit names arrivals first, then the core's limit; where the

@@ -23,7 +23,8 @@ pub const MAX_DISCRETE_ATTEMPTS: f64 = 1e8;
 /// could not end within [`MAX_DISCRETE_ATTEMPTS`] unless nearly every delivery succeeded early.
 pub const MAX_DISCRETE_WORST_CASE: f64 = 1e9;
 
-/// A delivery waiting for its next attempt: 16 bytes, the engine's whole memory per delivery.
+/// A delivery waiting for its next attempt: 16 bytes, the engine's whole memory per delivery
+/// (held up to three times while a second's retries move from due to sent to scheduled).
 #[derive(Debug, Clone, Copy)]
 struct Waiting {
     /// Attempts made so far.

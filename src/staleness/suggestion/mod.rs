@@ -315,10 +315,12 @@ fn give_up_finding(policy: &Policy, tolerance_s: f64) -> String {
             format_duration(tolerance_s - give_up),
         )
     } else {
+        // An attempt on `T` is fresh, as the table counts it: three 0.1 s gaps sum to
+        // 0.30000000000000004 s, and one on a 300 ms tolerance was counted as stale.
         let late = schedule
             .rows()
             .iter()
-            .filter(|row| row.elapsed_s > tolerance_s)
+            .filter(|row| !crate::reaches::within(row.elapsed_s, tolerance_s))
             .count();
         let last = match late {
             1 => "the last attempt delivers".to_string(),
@@ -701,6 +703,19 @@ mod tests {
         let findings = suggest(&late, 9.0 * HOUR, 0.75 * HOUR).unwrap().findings;
         assert!(
             findings[0].starts_with("Keeps retrying 1 ms after"),
+            "{findings:?}"
+        );
+    }
+
+    /// Three 0.1 s gaps end at 0.30000000000000004 s: that attempt, on a 300 ms tolerance, is
+    /// fresh (the table delivers its outage all fresh), and only the one after it is counted
+    /// as delivering stale events.
+    #[test]
+    fn an_attempt_on_the_tolerance_is_not_counted_stale() {
+        let policy = Policy::explicit(&[0.1], None, Some(Stop::Attempts(5))).unwrap();
+        let findings = suggest(&policy, 0.3, 1.0).unwrap().findings;
+        assert!(
+            findings[0].ends_with(": the last attempt delivers only stale events."),
             "{findings:?}"
         );
     }

@@ -338,6 +338,15 @@ impl Panels<'_> {
                 theme.secondary.filled(),
             ),
         );
+        if !self.exhausted_line().is_empty() {
+            entries.insert(
+                3,
+                (
+                    format!("exhausted so far ({})", first.label),
+                    self.exhausted_style(),
+                ),
+            );
+        }
         let capacity = capacity_label(self.capacity_per_min, wide);
         entries.push((
             if self.capacity_shown {
@@ -540,6 +549,43 @@ impl Panels<'_> {
             .collect()
     }
 
+    /// Your policy's deliveries exhausted so far, minute by minute along the time axis; empty
+    /// where they stay under half a delivery, or under 2% of its backlog's peak (a line along
+    /// the axis' foot). A backlog gone by exhaustion mid-outage (a 3-day outage's, after a
+    /// day) looked like a recovery beside a caption saying none was delivered (outside
+    /// product review).
+    fn exhausted_line(&self) -> Vec<(f64, f64)> {
+        let minutes = &self.series[0].report.minutes;
+        let within = |m: &&Interval| {
+            let x = f64::from(m.index) * 60.0;
+            x > self.start_s && x <= self.end_s
+        };
+        let peak = |value: fn(&Interval) -> f64| {
+            minutes.iter().filter(within).map(value).fold(0.0, f64::max)
+        };
+        if peak(|m| m.exhausted) < (0.02 * peak(|m| m.backlog)).max(0.5) {
+            return Vec::new();
+        }
+        let all: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
+            .chain(
+                minutes
+                    .iter()
+                    .map(|m| (f64::from(m.index) * 60.0, m.exhausted)),
+            )
+            .collect();
+        std::iter::once((self.start_s, value_at(&all, self.start_s, 0.0)))
+            .chain(
+                all.into_iter()
+                    .filter(|(x, _)| *x > self.start_s && *x <= self.end_s),
+            )
+            .collect()
+    }
+
+    /// The exhausted line's style: your policy's colour, its line's width, dashed.
+    fn exhausted_style(&self) -> ShapeStyle {
+        self.colour(0).stroke_width(self.line_width)
+    }
+
     /// The lower panel: the backlog, with the time axis' labels under it.
     fn backlog<DB: DrawingBackend>(
         &self,
@@ -555,8 +601,10 @@ impl Panels<'_> {
             .filter(|m| f64::from(m.index) * 60.0 >= self.start_s)
             .map(|m| m.backlog)
             .fold(0.0, f64::max);
+        let exhausted = self.exhausted_line();
+        let exhausted_peak = exhausted.iter().map(|(_, e)| *e).fold(0.0, f64::max);
         // At least 4: a backlog of at most one had ticks at 0, 0.5 and 1, written "0, 1, 1".
-        let top = (backlog_peak * 1.15).max(4.0);
+        let top = (backlog_peak.max(exhausted_peak) * 1.15).max(4.0);
         // A squat chart's panel keeps its room for two labels: its axis goes untitled.
         let titled = f64::from(lower.dim_in_pixel().1) >= BACKLOG_PANEL_LEAST * s;
         let axis_room = if titled { TIME_AXIS_ROOM } else { 28.0 };
@@ -588,6 +636,14 @@ impl Panels<'_> {
                 fill_under(&mut chart, &points, 0.0, self.colour(0).mix(0.18).filled())?;
             }
             line(&mut chart, points, style)?;
+        }
+        if !exhausted.is_empty() {
+            dashed_line(
+                &mut chart,
+                exhausted,
+                (6.0 * s, 4.0 * s),
+                self.exhausted_style(),
+            )?;
         }
         // Backend coordinates: the labels go on the whole area, not the lower panel.
         let width = f64::from(area.dim_in_pixel().0);
@@ -816,6 +872,39 @@ mod tests {
                 assert_eq!(end, theirs.max(600.0));
                 assert_eq!(past, None);
             }
+        }
+    }
+
+    /// A backlog gone by exhaustion looked like a recovery: your policy's exhausted deliveries
+    /// are a dashed line of its colour in the backlog panel, named in the legend; a storm that
+    /// drains by delivery has neither.
+    #[test]
+    fn a_backlog_gone_by_exhaustion_is_drawn_as_exhausted() {
+        use crate::chart::svg_read::{hex, labels, polylines};
+        let primary = hex(Theme::new(false).primary);
+        for (capacity_per_s, exhausts) in [(30.0, true), (1_000.0, false)] {
+            let spec = crate::storm::Spec {
+                capacity_per_s,
+                ..crate::storm::Spec::article_fixed()
+            };
+            with_one_storm(spec, |one| {
+                let exhausted = one[0].report.summary.exhausted;
+                assert_eq!(exhausted > 1_000.0, exhausts, "{exhausted}");
+                let svg =
+                    to_svg((900, 420), |area| draw(area, one, &ChartOptions::default())).unwrap();
+                let named = labels(&svg)
+                    .iter()
+                    .any(|l| l.text == "exhausted so far (fixed 30 s)");
+                assert_eq!(named, exhausts, "{capacity_per_s}/s");
+                // The lines of its colour in the lower panel (below 300 px of 420): the
+                // backlog's, and the exhausted line's dashes.
+                let lines = polylines(&svg)
+                    .iter()
+                    .filter(|l| l.stroke == primary)
+                    .filter(|l| l.points.iter().all(|(_, y)| *y > 300.0))
+                    .count();
+                assert_eq!(lines > 20, exhausts, "{capacity_per_s}/s: {lines} lines");
+            });
         }
     }
 

@@ -455,8 +455,13 @@ fn bounds(scenario: &Scenario, summary: &Summary, held_at_end: f64, acted: &Boun
         } else {
             String::new()
         };
+        // A held retry keeps its attempts: a 72 h outage under a budget read "0 exhausted"
+        // beside a schedule that gives up at 24 h, unexplained (outside product review).
         text += &if acted.budget {
-            format!("Retries were held to a {budget_text}{floor_text}. ")
+            format!(
+                "Retries were held to a {budget_text}{floor_text} (a held retry waits without \
+                 spending an attempt). "
+            )
         } else {
             let comma = if floor > 0.0 { "," } else { "" };
             format!("A retry {budget_text}{floor_text}{comma} never held a retry back. ")

@@ -164,11 +164,11 @@ fn a_budget_without_its_floor_is_the_articles_one_point_one() {
     // never said (outside SRE review).
     let tenth = stdout(&run(&["storm", "--budget", "0.1", "--budget-floor", "0"]));
     assert!(
-        tenth.contains("Retries were held to a budget of 0.1% of the first attempts over 60 s. "),
+        tenth.contains("Retries were held to a budget of 0.1% of the first attempts over 60 s (a held retry waits without spending an attempt). "),
         "{tenth}"
     );
     let default_floor = stdout(&run(&["storm", "--budget", "10%"]));
-    assert!(default_floor.contains("over 60 s, plus 0.5 retries a second. "));
+    assert!(default_floor.contains("over 60 s, plus 0.5 retries a second (a held retry"));
     // Quoted without the float noise of the share (it read "110.00000000000001%").
     refused(
         &["storm", "--budget", "110%"],

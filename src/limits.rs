@@ -81,6 +81,8 @@ pub fn delivery_cost(attempts: u32, jitter: Jitter, draws: Draws) -> f64 {
 ///     refused.unwrap_err().to_string(),
 ///     "deliveries must be at most 41666 for a schedule of 2001 attempts (deliveries × 48,000 at most 2,000,000,000 draws: a herd's delivery with decorrelated jitter costs 48,000), got 1000000"
 /// );
+/// let refused = check_draws("deliveries", 1_000_000, 10_000, Jitter::None, Draws::Herd);
+/// assert!(refused.unwrap_err().to_string().contains("a herd's delivery with no jitter costs"));
 /// ```
 pub fn check_draws(
     field: &'static str,
@@ -101,13 +103,17 @@ pub fn check_draws(
     let weighed = if cost == retries {
         format!("{field} × retries at most {limit} drawn gaps")
     } else {
-        let mode = jitter.name();
+        // "with none jitter" read as a typo.
+        let mode = match jitter {
+            Jitter::None => "no jitter".to_string(),
+            _ => format!("{} jitter", jitter.name()),
+        };
         let what = match draws {
-            Draws::GiveUpTimes => format!("a give-up time with {mode} jitter"),
-            Draws::Herd => format!("a herd's delivery with {mode} jitter"),
+            Draws::GiveUpTimes => format!("a give-up time with {mode}"),
+            Draws::Herd => format!("a herd's delivery with {mode}"),
             Draws::Staleness { outages } => {
                 let plural = if outages == 1 { "" } else { "s" };
-                format!("a schedule with {mode} jitter answering {outages} outage{plural}")
+                format!("a schedule with {mode} answering {outages} outage{plural}")
             }
         };
         format!("{field} × {cost_text} at most {limit} draws: {what} costs {cost_text}")

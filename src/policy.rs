@@ -460,10 +460,11 @@ impl Policy {
             ),
             Some((_, None)) => "with these gaps, the last repeated (or longer gaps)".to_string(),
             None => format!(
-                "with a {} base, ×{} and a {} cap (or a longer base or cap)",
+                "with a {} base, ×{} and a {} cap (or {})",
                 crate::format_duration(self.base_s),
                 self.multiplier,
                 crate::format_duration(self.cap_s),
+                self.ways_to_reach_further(MAX_ATTEMPTS),
             ),
         };
         Err(Error::out_of_range(
@@ -513,16 +514,68 @@ impl Policy {
             lower = next;
         }
         let (reached, wanted) = crate::format_limit(crate::reaches::latest_mark(below), deadline_s);
+        // Only what can still grow: 10,000 attempts cannot be more (outside review).
+        let ways = [
+            (attempts < MAX_ATTEMPTS, "more attempts"),
+            (self.base_s < MAX_SPAN_S, "a larger base"),
+            (
+                attempts > 2 && self.multiplier < MAX_MULTIPLIER,
+                "a larger multiplier",
+            ),
+        ];
         Err(Error::out_of_range(
             "give-up",
             wanted,
             format!(
                 "at most {reached}, what {attempts} attempts reach with a {} base and ×{} even \
-                 uncapped (or more attempts or a larger base or multiplier)",
+                 uncapped (or {})",
                 crate::format_duration(self.base_s),
                 self.multiplier,
+                either(&ways),
             ),
         ))
+    }
+
+    /// What would make a formula's first `attempts` attempts reach further: a longer cap where
+    /// gaps are cut to it (the lever that matters: a longer base or a larger multiplier only
+    /// shortens the ramp to it), else each change within its range that lengthens some gap on
+    /// its own, a longer base (up to the cap) or a larger multiplier (where a later gap is
+    /// under the cap). A limit told "or a longer base or cap" of a cap already at 365 days that
+    /// no gap reached asked for the impossible (outside review). Where no change alone does (a
+    /// base at its cap, ×1), the pair that does.
+    pub(crate) fn ways_to_reach_further(&self, attempts: u32) -> String {
+        let retries = attempts.saturating_sub(1).max(1);
+        let uncapped = |retry: u32| self.uncapped_gap(retry);
+        if self.cap_s < MAX_SPAN_S && (1..=retries).any(|retry| uncapped(retry) > self.cap_s) {
+            return "a longer cap".to_string();
+        }
+        let some_gap_under_cap = (2..=retries).any(|retry| uncapped(retry) < self.cap_s);
+        let ways = [
+            (self.base_s < self.cap_s, "a longer base"),
+            (
+                self.multiplier < MAX_MULTIPLIER && some_gap_under_cap,
+                "a larger multiplier",
+            ),
+        ];
+        if ways.iter().any(|(applies, _)| *applies) {
+            either(&ways)
+        } else {
+            "a longer cap with a longer base or a larger multiplier".to_string()
+        }
+    }
+}
+
+/// The phrases that apply, joined: "a, b or c".
+fn either(ways: &[(bool, &str)]) -> String {
+    let applying: Vec<&str> = ways
+        .iter()
+        .filter(|(applies, _)| *applies)
+        .map(|(_, way)| *way)
+        .collect();
+    match applying.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -671,6 +724,46 @@ mod tests {
 
     /// The library's storm-maker was 240 attempts where the CLI's and the page's default (a
     /// 30 s interval, giving up at 2 h) is 241: one policy.
+    /// A deadline out of reach names only changes that can still grow: a cap at 365 days that
+    /// no gap reaches is not asked to be longer, nor 10,000 attempts to be more.
+    #[test]
+    fn out_of_reach_names_only_what_can_grow() {
+        let policy = |base: f64, multiplier: f64, cap: f64| {
+            Policy::new(base, multiplier, cap, Stop::Attempts(MAX_ATTEMPTS)).unwrap()
+        };
+        for (base, multiplier, cap, ways) in [
+            (
+                1e-6,
+                1.0,
+                MAX_SPAN_S,
+                "a longer base or a larger multiplier",
+            ),
+            (
+                1.0,
+                1.0,
+                1.0,
+                "a longer cap with a longer base or a larger multiplier",
+            ),
+            (1.0, 2.0, 10.0, "a longer cap"),
+        ] {
+            let p = policy(base, multiplier, cap);
+            assert_eq!(p.ways_to_reach_further(MAX_ATTEMPTS), ways);
+            let refused = p.attempts_for_deadline(MAX_SPAN_S).unwrap_err().to_string();
+            assert!(
+                refused.contains(&format!("cap (or {ways}), got")),
+                "{refused}"
+            );
+        }
+        let refused = policy(1e-6, 1.0, MAX_SPAN_S)
+            .cap_for_deadline(MAX_SPAN_S, MAX_ATTEMPTS)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("uncapped (or a larger base or a larger multiplier), got"),
+            "{refused}"
+        );
+    }
+
     #[test]
     fn the_storm_maker_is_the_fixed_policy_giving_up_at_two_hours() {
         assert_eq!(

@@ -371,7 +371,7 @@ fn inputs_an_engine_cannot_use_are_refused_by_name() {
         ),
         (
             &["--policy", "exponential", "--base", "1s", "--multiplier", "1", "--cap", "1s"],
-            "error: --give-up must be at most 2 h 46 min 39 s, what 10000 attempts reach with a 1 s base, ×1 and a 1 s cap (or a longer base or cap), got 24 h (the storm's default)",
+            "error: --give-up must be at most 2 h 46 min 39 s, what 10000 attempts reach with a 1 s base, ×1 and a 1 s cap (or a longer cap with a longer base or a larger multiplier), got 24 h (the storm's default)",
         ),
         (&["--policy", "linear"], "error: --policy must be fixed or exponential"),
         (

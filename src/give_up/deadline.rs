@@ -339,12 +339,17 @@ fn standard_normal_quantile(p: f64) -> f64 {
     }
 }
 
-/// What reaches a later deadline: a longer cap, or longer gaps for a gap list (which has no
-/// cap); as the subject of "… reach(es) further", with its verb.
-pub(crate) fn reaching_further(policy: &Policy) -> (&'static str, &'static str) {
+/// What reaches a later deadline: for a formula what can still grow
+/// ([`Policy::ways_to_reach_further`]: "a longer cap" was asked of a cap at 365 days that no
+/// gap reached), longer gaps for a gap list (which has no cap); as the subject of "…
+/// reach(es) further", with its verb.
+pub(crate) fn reaching_further(policy: &Policy) -> (String, &'static str) {
     match policy.explicit_gaps() {
-        Some(_) => ("longer gaps", "reach"),
-        None => ("a longer cap", "reaches"),
+        Some(_) => ("longer gaps".to_string(), "reach"),
+        None => (
+            policy.ways_to_reach_further(crate::policy::MAX_ATTEMPTS),
+            "reaches",
+        ),
     }
 }
 

@@ -680,7 +680,7 @@ mod tests {
             short.last().unwrap(),
             "No cap makes these attempts give up at a 24 h deadline: the deadline must be at most \
              4 h 15 min 30 s, what 10 attempts reach with a 30 s base and ×2 even uncapped (or more \
-             attempts or a larger base or multiplier)."
+             attempts, a larger base or a larger multiplier)."
         );
         // Another field's refusal is not the deadline's: no fact (it read "No cap … at a 24 h
         // deadline: it must be a whole number from 2 to 10000").

@@ -318,7 +318,7 @@ fn refusals_name_the_flag_given_and_its_value_as_given() {
     );
     refused(
         &["solve-cap", "--base", "30s", "--multiplier", "3", "--attempts", "3", "--give-up", "121s"],
-        "error: --give-up must be at most 2 min, what 3 attempts reach with a 30 s base and ×3 even uncapped (or more attempts or a larger base or multiplier), got 2 min 1 s",
+        "error: --give-up must be at most 2 min, what 3 attempts reach with a 30 s base and ×3 even uncapped (or more attempts, a larger base or a larger multiplier), got 2 min 1 s",
     );
     // A storm of no deliveries (a batch of none, a rate too slow for its traffic) is refused,
     // not reported as "0 of 0 deliveries delivered".

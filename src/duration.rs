@@ -282,12 +282,13 @@ pub(crate) fn refused_duration(seconds: f64) -> String {
     }
 }
 
-/// `seconds` (0 or more) as [`format_unrounded`] writes it where that reads back as the value
-/// (within rounding), else in plain seconds as given.
+/// `seconds` (0 or more) as [`format_unrounded`] writes it where that reads back as exactly
+/// the value, else in plain seconds as given (3600.0000000000005 s, one step of a float past
+/// 1 h, read "got 1 h" beside "to 1 h").
 fn reads_back_exactly(seconds: f64) -> String {
     let text = format_unrounded(seconds);
     match parse_duration("value", &text) {
-        Ok(back) if (back - seconds).abs() <= 1e-15 * seconds => text,
+        Ok(back) if back == seconds => text,
         // Thousands of years past every limit need no exact digits (1e300 s, as written).
         _ if seconds >= 1e12 => text,
         _ => format!("{seconds} s"),
@@ -519,6 +520,10 @@ mod tests {
         // Past a limit by less than the rounding of its written form: never "got 1 h" beside
         // "to 1 h".
         assert_eq!(refused_duration(3_600.000_000_1), "3600.0000001 s");
+        assert_eq!(
+            refused_duration(3_600.000_000_000_000_5),
+            "3600.0000000000005 s"
+        );
         assert_eq!(refused_duration(86_400.000_001), "86400.000001 s");
         assert_eq!(refused_duration(-3_600.000_000_1), "-3600.0000001 s");
         assert_eq!(refused_duration(0.3), "300 ms");

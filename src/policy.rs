@@ -722,8 +722,6 @@ mod tests {
 
     const HOUR: f64 = 3600.0;
 
-    /// The library's storm-maker was 240 attempts where the CLI's and the page's default (a
-    /// 30 s interval, giving up at 2 h) is 241: one policy.
     /// A deadline out of reach names only changes that can still grow: a cap at 365 days that
     /// no gap reaches is not asked to be longer, nor 10,000 attempts to be more.
     #[test]
@@ -764,6 +762,8 @@ mod tests {
         );
     }
 
+    /// The library's storm-maker was 240 attempts where the CLI's and the page's default (a
+    /// 30 s interval, giving up at 2 h) is 241: one policy.
     #[test]
     fn the_storm_maker_is_the_fixed_policy_giving_up_at_two_hours() {
         assert_eq!(

@@ -259,7 +259,7 @@ fn the_figure_draws_the_tolerance_and_the_outage_read_off() {
         "a 4 h outage: the first event arrives 2 h 02 min after recovery, 6 h 02 min old"
     ));
     // Given up (24 h 02 min) past the 6 h tolerance, what it exhausts is stale already.
-    assert!(svg.contains("exhausted, already stale (kept)"));
+    assert!(svg.contains("exhausted, already stale (kept, not dropped)"));
     // Without a tolerance there is no line to draw.
     let plain = stdout(&run(&["figure", "staleness", "--preset", "article"]));
     assert!(

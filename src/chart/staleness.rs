@@ -131,7 +131,8 @@ pub fn draw<DB: DrawingBackend>(
     shade(&mut plot, (exhausted_from, x_end), (floor, y_end), fill)?;
     curves(&mut plot, chart, &theme, s)?;
     let references = references(chart, &theme);
-    for reference in &references {
+    // The tolerance's line last, over the delay's where the two are one level.
+    for reference in references.iter().rev() {
         reference_line(&mut plot, reference, s)?;
     }
     if let Some((read, lines)) = read {
@@ -278,10 +279,10 @@ fn legend_entries(chart: &StalenessChart, theme: &Theme, s: f64) -> Vec<(String,
         chart.report.exhausted_are_stale(sampled(chart)),
     ) {
         // What they are worth outside the brackets: a narrow legend drops what is in them.
-        (true, true) => "exhausted in 5%+ of schedules, stale in 95% of them (kept)",
-        (true, false) => "exhausted in 5%+ of schedules, worth a replay (kept)",
-        (false, true) => "exhausted, already stale (kept)",
-        (false, false) => "exhausted, worth a replay (kept)",
+        (true, true) => "exhausted in 5%+ of schedules, stale in 95% of them (kept, not dropped)",
+        (true, false) => "exhausted in 5%+ of schedules, worth a replay (kept, not dropped)",
+        (false, true) => "exhausted, already stale (kept, not dropped)",
+        (false, false) => "exhausted, worth a replay (kept, not dropped)",
     };
     entries.push((exhausted.to_string(), exhausted_fill(theme)));
     entries
@@ -417,9 +418,9 @@ fn bands<DB: DrawingBackend>(
 }
 
 /// `reference`'s dashed line across the plot. One under the axis' floor (`≤ 1 min`) is drawn
-/// on it, as every lag under it is: its label was written below the plot, among the outage
-/// axis' ticks. One far above every age drawn is drawn on the axis' top (see [`extent`]), its
-/// label saying so.
+/// on it, as every lag under it is (drawn at its value, its label had been written below the
+/// plot, among the outage axis' ticks). One far above every age drawn is drawn on the axis'
+/// top (see [`extent`]), its label saying so.
 fn reference_line<DB: DrawingBackend>(
     plot: &mut LogPlot<'_, DB>,
     reference: &Reference,
@@ -735,7 +736,7 @@ mod tests {
             // exhausts is stale already, as the caption says.
             let label = crate::chart::svg_read::labels(&svg)
                 .into_iter()
-                .find(|l| l.text == "exhausted, already stale (kept)")
+                .find(|l| l.text == "exhausted, already stale (kept, not dropped)")
                 .unwrap();
             let rects = crate::chart::svg_read::rects(&svg);
             // The swatch: left of its words, on their line.
@@ -1162,7 +1163,7 @@ mod tests {
         let legend = |settings: &Settings| legend_at(settings, (900, 400));
         assert_eq!(
             legend(&jittered).as_deref(),
-            Some("exhausted in 5%+ of schedules, stale in 95% of them (kept)")
+            Some("exhausted in 5%+ of schedules, stale in 95% of them (kept, not dropped)")
         );
         // A phone's legend drops what is in brackets, and keeps what the events are worth (it
         // read "exhausted in 5%+ of schedules" alone).
@@ -1173,7 +1174,7 @@ mod tests {
         jittered.set("tolerance", "48h");
         assert_eq!(
             legend(&jittered).as_deref(),
-            Some("exhausted in 5%+ of schedules, worth a replay (kept)")
+            Some("exhausted in 5%+ of schedules, worth a replay (kept, not dropped)")
         );
     }
 

@@ -566,12 +566,14 @@ impl Panels<'_> {
         if peak(|m| m.exhausted) < (0.02 * peak(|m| m.backlog)).max(0.5) {
             return Vec::new();
         }
+        self.levels(&self.series[0], |m| m.exhausted)
+    }
+
+    /// `value` at the end of each minute of `series` on the time axis (a level, as the backlog
+    /// and the deliveries exhausted so far are: none at the start), from the axis' start.
+    fn levels(&self, series: &Series<'_>, value: fn(&Interval) -> f64) -> Vec<(f64, f64)> {
         let all: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
-            .chain(
-                minutes
-                    .iter()
-                    .map(|m| (f64::from(m.index) * 60.0, m.exhausted)),
-            )
+            .chain((series.report.minutes.iter()).map(|m| (f64::from(m.index) * 60.0, value(m))))
             .collect();
         std::iter::once((self.start_s, value_at(&all, self.start_s, 0.0)))
             .chain(
@@ -611,27 +613,19 @@ impl Panels<'_> {
         let mut chart = frame(lower, s, 6.0 * s, axis_room * s, 60.0 * s)
             .build_cartesian_2d(self.start_s..self.end_s, 0.0..top)
             .map_err(drawing_error)?;
-        draw_mesh(&mut chart, self.theme, s, &["backlog"], 4, &|v: &f64| {
+        // The exhausted line shares the axis, and can set its scale (every delivery, where the
+        // backlog peaked at a third of them): the title names both.
+        let titles: &[&str] = if exhausted.is_empty() {
+            &["backlog"]
+        } else {
+            &["backlog, exhausted", "backlog"]
+        };
+        draw_mesh(&mut chart, self.theme, s, titles, 4, &|v: &f64| {
             axis_count(*v)
         })?;
         shade(&mut chart, self.outage, (0.0, top), outage_fill(self.theme))?;
         for (i, style) in self.series_order() {
-            let sr = &self.series[i];
-            let all: Vec<(f64, f64)> = std::iter::once((0.0, 0.0))
-                .chain(
-                    sr.report
-                        .minutes
-                        .iter()
-                        .map(|m| (f64::from(m.index) * 60.0, m.backlog)),
-                )
-                .collect();
-            let points: Vec<(f64, f64)> =
-                std::iter::once((self.start_s, value_at(&all, self.start_s, 0.0)))
-                    .chain(
-                        all.into_iter()
-                            .filter(|(x, _)| *x > self.start_s && *x <= self.end_s),
-                    )
-                    .collect();
+            let points = self.levels(&self.series[i], |m| m.backlog);
             if i == 0 {
                 fill_under(&mut chart, &points, 0.0, self.colour(0).mix(0.18).filled())?;
             }

@@ -220,11 +220,18 @@ fn storm_error(error: Error, settings: &Settings) -> PageError {
 
 /// A compared storm refused where yours ran (for its work: the fixed 30 s interval's retries
 /// outnumber a decorrelated schedule's): named as the comparison, with the switch that leaves
-/// it out. It read as a refusal of your arrivals, which your storm had just simulated.
-fn compared_storm_error(error: &Error, label: &str) -> PageError {
+/// it out (a compared preset's own, or the fixed interval's and the budget's). It read as a
+/// refusal of your arrivals, which your storm had just simulated.
+fn compared_storm_error(error: &Error, label: &str, settings: &Settings) -> PageError {
+    let switch = match crate::presets::preset(settings.get("compare")) {
+        Ok(preset) if preset.title == label => {
+            "choose \"no comparison\" in \"Compare the timeline with\" (compare=)"
+        }
+        _ => "untick \"Compare with a fixed 30 s interval\" (storm-compare=false)",
+    };
     PageError::general(format!(
-        "the compared storm \"{label}\" is more work than the core does: {error}; or untick \
-         \"Compare with a fixed 30 s interval\" (storm-compare=false) to draw your policy alone"
+        "the compared storm \"{label}\" could not be simulated: {error}; or {switch} to leave \
+         it out"
     ))
 }
 
@@ -266,7 +273,7 @@ fn computed(view: View, settings: &Settings, memo: &mut Memo) -> Result<Computed
                                 .map(|report| report.for_chart(CHART_MINUTES))
                                 .map_err(|error| match i {
                                     0 => storm_error(error, settings),
-                                    _ => compared_storm_error(&error, label),
+                                    _ => compared_storm_error(&error, label, settings),
                                 })
                         })
                         .collect::<Result<_, _>>()
@@ -898,10 +905,32 @@ mod tests {
         assert!(
             error
                 .message
-                .starts_with("the compared storm \"fixed 30 s\" is more work than the core does: ")
+                .starts_with("the compared storm \"fixed 30 s\" could not be simulated: ")
                 && error
                     .message
-                    .ends_with("(storm-compare=false) to draw your policy alone"),
+                    .ends_with("(storm-compare=false) to leave it out"),
+            "{}",
+            error.message
+        );
+        // A compared preset is left out by its own switch.
+        let error = storm_with(&[
+            ("arrivals", "80000/min"),
+            ("engine", "discrete"),
+            ("base", "1h"),
+            ("multiplier", "1"),
+            ("cap", "1h"),
+            ("attempts", "2"),
+            ("outage", "6h"),
+            ("storm-compare", "false"),
+            ("compare", "article"),
+        ]);
+        assert!(
+            error.message.starts_with(
+                "the compared storm \"The article's example\" could not be simulated: "
+            ) && error.message.ends_with(
+                "; or choose \"no comparison\" in \"Compare the timeline with\" (compare=) to \
+                 leave it out"
+            ),
             "{}",
             error.message
         );

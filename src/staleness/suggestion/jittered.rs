@@ -119,7 +119,7 @@ pub(super) fn give_up_finding(
             // On `T` within the derivation's error: the grid puts a derived 6 h schedule's
             // 5th percentile 2.4 ms past it (a relative 1.1e-7).
             let price = if p5 - tolerance_s < ON_TIME_S.max(tolerance_s * 1e-6) {
-                ", the price under jitter of 95% retrying until it"
+                ", the price under jitter of 95% retrying until then"
             } else {
                 ""
             };
@@ -256,7 +256,7 @@ mod tests {
                 "With full jitter, 95% of schedules keep retrying until events stop being worth \
                  delivering, and half still retry "
             ) && applied.findings[0].ends_with(
-                "deliver only stale events, the price under jitter of 95% retrying until it."
+                "deliver only stale events, the price under jitter of 95% retrying until then."
             ),
             "{}",
             applied.findings[0]

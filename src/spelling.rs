@@ -6,6 +6,10 @@
 /// if there is none. A word longer or shorter by more than the edits allowed is not measured (a
 /// million-character key took seconds per known word).
 pub fn nearest<'a>(given: &str, known: &[&'a str]) -> Option<&'a str> {
+    // Known names are lowercase: `BASE` is `base` in capitals, not four edits from it. ASCII
+    // alone: Unicode's case tables would weigh on the wasm.
+    let given = given.to_ascii_lowercase();
+    let given = given.as_str();
     let chars = given.chars().count();
     let most = 2.min(chars.saturating_sub(1) / 2);
     known
@@ -53,6 +57,8 @@ mod tests {
         assert_eq!(nearest("give_up", &known), Some("give-up"));
         assert_eq!(nearest("giveup", &known), Some("give-up"));
         assert_eq!(nearest("foo", &known), None);
+        assert_eq!(nearest("BASE", &known), Some("base"));
+        assert_eq!(nearest("Atempts", &known), Some("attempts"));
         assert_eq!(nearest("class", &known), None);
         assert_eq!(nearest(&"x".repeat(1_000_000), &known), None);
         // The nearest, not the first near enough: `action` is one edit from `actions`, two from

@@ -487,4 +487,9 @@ fn the_storms_durations_round_to_whole_seconds_halves_up() {
     assert_eq!(spec.batch, Some((5, 3)));
     assert_eq!(scenario(r#"{"outage": "0.5s"}"#).outage.1, 1);
     assert_eq!(scenario(r#"{"outage": 0}"#).outage.1, 0);
+    // Rounded first, then held to 7 days: 7 days 0.4 s is 7 days, as an outage 0.4 s short of
+    // them is rounded (it was refused as past 7 days); 7 days 0.5 s rounds past them.
+    assert_eq!(Params::traffic_of_text("7d 0.4s"), Ok(604_800));
+    assert!(Params::traffic_of_text("7d 0.5s")
+        .is_err_and(|e| e.to_string().ends_with("got 7 days 0.5 s")));
 }

@@ -31,7 +31,12 @@ pub fn survival_plan(settings: &Settings) -> Result<Plan, Error> {
             settings.get("steps"),
         ),
     )?;
-    Plan::new(&spec, axes, engine)
+    // The storm chart's comparisons are the map's series too: unticked, both leave them out.
+    if settings.get("storm-compare") == "true" {
+        Plan::new(&spec, axes, engine)
+    } else {
+        Plan::alone(&spec, axes, engine)
+    }
 }
 
 /// [`survival_plan`], refused where the map starts when a headroom is too low for the fluid
@@ -106,6 +111,26 @@ pub fn survival_error(error: Error, settings: &Settings) -> PageError {
             PageError::general(format!(
                 "the map runs on the fluid engine (engine auto), and {reason}{ways}"
             ))
+        }
+        // The comparisons' work counts in the map's: leaving them out is a way too (the
+        // fixed 30 s interval's 241 attempts refused small discrete maps).
+        Error::OutOfRange {
+            field,
+            value,
+            valid,
+        } if valid.contains("delivery-attempts") && settings.get("storm-compare") == "true" => {
+            let valid = valid.replacen(
+                " or the fluid engine",
+                ", the fluid engine or the map of your policy alone (untick \"Compare with a \
+                 fixed 30 s interval\", storm-compare=false)",
+                1,
+            );
+            PageError::from(Error::OutOfRange {
+                field,
+                value,
+                valid,
+            })
+            .of_chart(settings)
         }
         error => PageError::from(error).of_chart(settings),
     }
@@ -232,6 +257,41 @@ mod tests {
         })
         .unwrap();
         assert!(svg.contains("your scenario: collapses"), "the mark's label");
+    }
+
+    /// Unticking the storm's comparisons leaves them out of the map too: its only series is
+    /// yours, and their work no longer counts (a discrete 8 × 6 map was refused for the fixed
+    /// 30 s interval's 241 attempts a delivery).
+    #[test]
+    fn the_maps_comparisons_go_with_the_storms() {
+        let mut settings = Settings::default();
+        settings.set("engine", "discrete");
+        settings.set("steps", "8x6");
+        let refused = survival_error(survival_plan(&settings).unwrap_err(), &settings);
+        assert_eq!(refused.setting, Some("steps"), "{}", refused.message);
+        assert!(
+            refused.message.contains(
+                "the fluid engine or the map of your policy alone (untick \"Compare with a fixed \
+                 30 s interval\", storm-compare=false)"
+            ),
+            "compared, the discrete map is past its work, and says how to map yours alone: {}",
+            refused.message
+        );
+        settings.set("storm-compare", "false");
+        let plan = survival_plan(&settings).unwrap();
+        assert_eq!(plan.series.len(), 1);
+        assert_eq!(plan.series[0].0, "your policy");
+        // Drawn alone (on the fluid engine, quick), its legend names no comparison.
+        settings.set("engine", "fluid");
+        settings.set("steps", "4x3");
+        let plan = survival_plan(&settings).unwrap();
+        let map = plan.map(&survival_rows(&settings).unwrap()).unwrap();
+        assert_eq!(map.series.len(), 1);
+        let svg = crate::chart::to_svg((900, 460), |area| {
+            crate::chart::survival::draw(area, &map, &ChartOptions::default())
+        })
+        .unwrap();
+        assert!(svg.contains("your policy: ") && !svg.contains("fixed 30 s"));
     }
 
     /// Where no headroom up to the axis' 1,000× runs on the fluid engine (one delivery an hour),

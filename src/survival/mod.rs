@@ -453,6 +453,18 @@ impl Plan {
     /// steady traffic through its outage: a batch would be dropped from every cell, so it is
     /// refused rather than ignored).
     pub fn new(yours: &Spec, axes: Axes, engine: Engine) -> Result<Plan, Error> {
+        Self::of(yours, axes, engine, true)
+    }
+
+    /// [`Plan::new`] of your policy alone, without the comparisons (the page's storm chart
+    /// and map leave them out together): their work no longer counts against the map's limit
+    /// (a small discrete map was refused for the fixed 30 s interval's 241 attempts).
+    pub fn alone(yours: &Spec, axes: Axes, engine: Engine) -> Result<Plan, Error> {
+        Self::of(yours, axes, engine, false)
+    }
+
+    /// The plan with the comparisons ([`series_specs`]) or without.
+    fn of(yours: &Spec, axes: Axes, engine: Engine, compared: bool) -> Result<Plan, Error> {
         if let Some((count, at_s)) = yours.batch {
             return Err(Error::out_of_range(
                 "batch",
@@ -471,7 +483,11 @@ impl Plan {
         check_outage_start(yours, &axes)?;
         check_deliveries(yours, &axes)?;
         let engine = map_engine(engine);
-        let series = series_specs(yours)?;
+        let series = if compared {
+            series_specs(yours)?
+        } else {
+            vec![("your policy".to_string(), *yours)]
+        };
         let current = (
             f64::from(yours.outage.1),
             yours.capacity_per_s / yours.arrivals_per_s,

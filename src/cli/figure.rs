@@ -240,7 +240,7 @@ pub(super) fn run(args: &FigureArgs) -> Result<String, Error> {
             args.axes.check()?;
             let (scenario, engine) = (params.map_scenario()?, params.engine()?);
             let axes = args.axes.axes(scenario.spec(), engine)?;
-            let map = super::survival::map_on_every_core(scenario.spec(), &axes, engine)?;
+            let map = super::survival::map_on_every_core(scenario.spec(), &axes, engine, true)?;
             let svg = chart::to_svg(size, |area| chart::survival::draw(area, &map, &options))?;
             Ok((svg, map.caption.clone()))
         }

@@ -27,6 +27,10 @@ pub(super) struct SurvivalArgs {
     scenario: StormFlags,
     #[command(flatten)]
     axes: MapAxesFlags,
+    /// Map your policy alone, without the fixed 30 s interval and the budget comparison (their
+    /// work then does not count against the map's limit)
+    #[arg(long)]
+    no_compare: bool,
     /// Output format: table, csv or json.
     #[arg(long, value_enum, default_value_t = DataFormat::Table)]
     format: DataFormat,
@@ -40,7 +44,8 @@ pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
     let scenario = params.map_scenario()?;
     let axes = args.axes.axes(scenario.spec(), engine)?;
     let steps_given = args.axes.given().iter().any(|(name, _)| *name == "steps");
-    let map = map_on_every_core(scenario.spec(), &axes, engine).map_err(|error| {
+    let compared = !args.no_compare;
+    let map = map_on_every_core(scenario.spec(), &axes, engine, compared).map_err(|error| {
         match error {
             // The map's work limit names its steps; with the default steps, `--engine
             // discrete` (the map's default is fluid) is what the user changed (outside SRE
@@ -59,6 +64,22 @@ pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
                     backoff_lab::survival::DEFAULT_TEXT.2
                 ),
             },
+            // The comparisons' work counts in the map's: leaving them out is a way too, where
+            // your policy's own map is within it.
+            Error::OutOfRange {
+                field,
+                value,
+                valid,
+            } if compared
+                && valid.contains("delivery-attempts")
+                && Plan::alone(scenario.spec(), axes.clone(), engine).is_ok() =>
+            {
+                Error::OutOfRange {
+                    field,
+                    value,
+                    valid: format!("{valid} (or --no-compare, to map your policy alone)"),
+                }
+            }
             other => other,
         }
     })?;
@@ -67,15 +88,21 @@ pub(super) fn run(args: SurvivalArgs) -> Result<String, Error> {
         .render(&map, SurvivalMap::to_table, SurvivalMap::to_csv))
 }
 
-/// The survival map of `yours`, its rows computed on as many threads as the machine has cores
-/// (the same map as [`backoff_lab::survival::survival_map`], which computes them one after
-/// another), in the plan's pieces for that many threads ([`Plan::pieces`]).
+/// The survival map of `yours` (`compared`: with the comparisons, else [`Plan::alone`]), its
+/// rows computed on as many threads as the machine has cores (the same map as
+/// [`backoff_lab::survival::survival_map`], which computes them one after another), in the
+/// plan's pieces for that many threads ([`Plan::pieces`]).
 pub(super) fn map_on_every_core(
     yours: &Spec,
     axes: &Axes,
     engine: Engine,
+    compared: bool,
 ) -> Result<SurvivalMap, Error> {
-    let plan = Plan::new(yours, axes.clone(), engine)?;
+    let plan = if compared {
+        Plan::new(yours, axes.clone(), engine)?
+    } else {
+        Plan::alone(yours, axes.clone(), engine)?
+    };
     plan.check_cells()?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pieces = plan.pieces(threads);
@@ -150,7 +177,7 @@ mod tests {
                 traffic_s: 600,
                 ..Spec::article_fixed()
             };
-            let parallel = map_on_every_core(&yours, &axes, engine).unwrap();
+            let parallel = map_on_every_core(&yours, &axes, engine, true).unwrap();
             let serial = survival_map(&yours, &axes, engine).unwrap();
             assert_eq!(
                 serde_json::to_string(&parallel).unwrap(),

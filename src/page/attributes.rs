@@ -39,12 +39,14 @@ pub const OWN_ATTRIBUTES: [&str; 2] = ["state", "actions"];
 /// as ignored. They drew the default storm without a word, though the README's "each as its
 /// `storm` flag takes it" read as every flag (outside review). `tests/cli/main.rs` checks that
 /// every flag of the commands is a setting, one of these, or `format`/`help`.
-pub const CLI_ONLY_FLAGS: [&str; 11] = [
+pub const CLI_ONLY_FLAGS: [&str; 12] = [
     "abandon",
     "batch",
     "batch-at",
     "interval",
     "latency",
+    // The page's and the element's is `storm-compare`, for the storm and the map together.
+    "no-compare",
     "outage-start",
     "per-second",
     "percentile",

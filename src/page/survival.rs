@@ -118,7 +118,10 @@ pub fn survival_error(error: Error, settings: &Settings) -> PageError {
             field,
             value,
             valid,
-        } if valid.contains("delivery-attempts") && settings.get("storm-compare") == "true" => {
+        } if valid.contains("delivery-attempts")
+            && settings.get("storm-compare") == "true"
+            && alone_fits(settings) =>
+        {
             let valid = valid.replacen(
                 " or the fluid engine",
                 ", the fluid engine or the map of your policy alone (untick \"Compare with a \
@@ -134,6 +137,13 @@ pub fn survival_error(error: Error, settings: &Settings) -> PageError {
         }
         error => PageError::from(error).of_chart(settings),
     }
+}
+
+/// Whether the map of your policy alone (the comparisons left out) is within the map's work.
+fn alone_fits(settings: &Settings) -> bool {
+    let mut alone = settings.clone();
+    alone.set("storm-compare", "false");
+    survival_plan(&alone).is_ok()
 }
 
 /// Every row of the settings' map, computed.

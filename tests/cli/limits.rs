@@ -109,6 +109,42 @@ fn survival_steps_state_both_limits_in_help_and_refusals() {
 /// `survival --help` leaves out the storm flags a map refuses (it sets each cell's traffic, and
 /// has no batch); giving one is still refused by name, not as an unknown flag. `--outage` is
 /// your scenario's, marked on the map.
+/// `--no-compare` maps your policy alone: the comparisons' work, which refused a small
+/// discrete map of a 14-attempt policy, no longer counts, and the refusal says so where that
+/// would fit (not where your own policy is the one past the limit).
+#[test]
+fn survival_no_compare_maps_your_policy_alone() {
+    let base = [
+        "survival",
+        "--engine",
+        "discrete",
+        "--steps",
+        "8x6",
+        "--policy",
+        "exponential",
+    ];
+    let compared = stderr(&run(&base));
+    assert!(
+        compared.contains("(or --no-compare, to map your policy alone)"),
+        "{compared}"
+    );
+    let alone = run(&[&base[..], &["--no-compare", "--format", "json"]].concat());
+    assert!(alone.status.success(), "{}", stderr(&alone));
+    let map: serde_json::Value = serde_json::from_str(&stdout(&alone)).unwrap();
+    let labels: Vec<&str> = (map["series"].as_array().unwrap().iter())
+        .map(|s| s["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["your policy"]);
+    // The fixed 30 s interval is your policy here: alone, it is still past the limit.
+    let fixed = stderr(&run(&[
+        "survival", "--engine", "discrete", "--steps", "8x6",
+    ]));
+    assert!(
+        fixed.contains("delivery-attempts") && !fixed.contains("--no-compare"),
+        "{fixed}"
+    );
+}
+
 #[test]
 fn survival_help_leaves_out_the_flags_a_map_refuses() {
     let help = stdout(&run(&["survival", "--help"]));

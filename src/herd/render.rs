@@ -88,10 +88,17 @@ impl Herd {
                 format_rate(self.mean_per_s)
             )
         } else if self.mode == "none" {
+            // One delivery has no others to arrive with ("each retry of all 1").
+            let together = match self.deliveries {
+                1 => "its every retry arrives alone".to_string(),
+                n => format!(
+                    "each retry of all {} arrives within one second of the others",
+                    format_count(n as f64)
+                ),
+            };
             format!(
-                " Over the whole schedule each retry of all {} arrives within one second of \
-                 the others, at least {} per second ({} the mean of {} per second).",
-                format_count(self.deliveries as f64),
+                " Over the whole schedule {together}, at least {} per second ({} the mean of {} \
+                 per second).",
                 format_count(self.deliveries as f64),
                 format_multiple(self.deliveries as f64 / self.mean_per_s),
                 format_rate(self.mean_per_s)
@@ -394,6 +401,15 @@ mod tests {
         assert!(
             caption.contains("Without jitter it arrives within one second"),
             "{caption}"
+        );
+        // Unjittered in wide bins: no "each retry of all 1 … of the others".
+        let year = Policy::new(300.0 * DAY, 1.0, 300.0 * DAY, Stop::Attempts(2)).unwrap();
+        let alone = herd(&year, Jitter::None, 1, 1).unwrap().caption(None);
+        assert!(
+            alone.contains(
+                "Over the whole schedule its every retry arrives alone, at least 1 per second"
+            ),
+            "{alone}"
         );
         let once = Policy::article().with_stop(Stop::Attempts(1)).unwrap();
         let none = herd(&once, Jitter::Full, 1_000, 1).unwrap();

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend};
 use serde::{Deserialize, Serialize};
 
-use super::views::{jitter_params, policy_params, storm_series, View};
+use super::views::{jitter_params, policy_params, storm_series, View, UNTICK_COMPARE};
 use super::{PageError, Settings};
 use crate::chart::{self, ChartOptions};
 use crate::give_up::{JitterReport, HISTOGRAM_BINS};
@@ -225,9 +225,9 @@ fn storm_error(error: Error, settings: &Settings) -> PageError {
 fn compared_storm_error(error: &Error, label: &str, settings: &Settings) -> PageError {
     let switch = match crate::presets::preset(settings.get("compare")) {
         Ok(preset) if preset.title == label => {
-            "choose \"no comparison\" in \"Compare the timeline with\" (compare=)"
+            "choose \"no comparison\" in \"Compare the timeline with\" (compare=)".to_string()
         }
-        _ => "untick \"Compare with a fixed 30 s interval\" (storm-compare=false)",
+        _ => format!("{UNTICK_COMPARE} (storm-compare=false)"),
     };
     PageError::general(format!(
         "the compared storm \"{label}\" could not be simulated: {error}; or {switch} to leave \

@@ -5,7 +5,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend};
 
-use super::views::storm_params;
+use super::views::{storm_params, UNTICK_COMPARE};
 use super::{Drawn, NumberTable, PageError, Settings};
 use crate::chart::{self, ChartOptions};
 use crate::survival::{fitted_axes, Plan, Row, SurvivalMap};
@@ -124,8 +124,7 @@ pub fn survival_error(error: Error, settings: &Settings) -> PageError {
         {
             let valid = valid.replacen(
                 " or the fluid engine",
-                ", the fluid engine or the map of your policy alone (untick \"Compare with a \
-                 fixed 30 s interval\", storm-compare=false)",
+                &format!(", the fluid engine or the map of your policy alone ({UNTICK_COMPARE}, storm-compare=false)"),
                 1,
             );
             PageError::from(Error::OutOfRange {

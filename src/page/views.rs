@@ -394,6 +394,11 @@ pub struct StormSeries {
     pub params: Params,
 }
 
+/// How a refusal tells the reader to leave the storm's comparisons out (of the storm chart and
+/// the survival map alike): the switch as the page labels it (its link key is
+/// `storm-compare=false`).
+pub(super) const UNTICK_COMPARE: &str = "untick \"Compare with a fixed 30 s interval\"";
+
 /// The storm chart's series: your policy alone; or, compared, as the survival map compares
 /// (see [`crate::survival::series_specs`]): your policy with every bound you set, the article's
 /// fixed 30 s interval (no jitter, given up after 2 h) with your bounds but no retry budget, and
